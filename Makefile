@@ -1,0 +1,40 @@
+# Every target works from a fresh clone with only python3 and make.
+PYTHON ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed-$(shell $(PYTHON) -c "import hashlib,sys;print(hashlib.sha1(open('pyproject.toml','rb').read()).hexdigest()[:12])")
+
+.PHONY: help install test lint serve example clean
+
+help:
+	@echo "make test     set up .venv and run the whole test suite"
+	@echo "make serve    set up .venv and run the main job"
+	@echo "make lint     ruff and mypy --strict"
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[test,lint]'
+	rm -f $(VENV)/.installed-*
+	touch $@
+
+install: $(STAMP)
+
+test: $(STAMP)
+	$(BIN)/python -m pytest
+
+lint: $(STAMP)
+	$(BIN)/ruff check src tests
+	$(BIN)/ruff format --check src tests
+	$(BIN)/mypy
+
+# The main job: for now the CLI on the contract examples (the server arrives with `serve`).
+serve example: $(STAMP)
+	@for f in examples/*.json; do \
+	  tool=$$(basename $$f .json); id=$${tool%@*}; ver=$${tool#*@}; \
+	  echo "$$ mtcompute run $$id $$ver --input $$f"; \
+	  $(BIN)/mtcompute run $$id $$ver --input $$f || true; \
+	done
+
+clean:
+	rm -rf $(VENV) build dist src/*.egg-info .pytest_cache .mypy_cache .ruff_cache

@@ -1,0 +1,186 @@
+"""The ``mtcompute`` command: a thin adapter over :func:`mtcompute.execute`.
+
+Exit status: 0 when a result is printed, 1 on a tool error (the envelope is still printed on
+stdout), 2 on a usage error (message on stderr). Imports are kept lazy so that start-up stays
+close to Python's own.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from typing import NoReturn
+
+__all__ = ["main"]
+
+EXIT_OK, EXIT_TOOL_ERROR, EXIT_USAGE = 0, 1, 2
+
+_EPILOG_RUN = """\
+example:
+  echo '{"hypotheses":["aa"],"references":["ab"],"beta":3}' \\
+    | mtcompute run chrf-compute 1.0.0 --input -
+  {"result":{"metric":"chrF","char_order":6,...,"score":"25.000000",...}}
+
+The envelope is printed as compact JSON on stdout: {"result":{...}} (exit 0) or
+{"error":{"code","message","path"}} (exit 1). Usage errors exit 2.
+"""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        self.print_usage(sys.stderr)
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {message}\n")
+
+
+def _usage_error(message: str) -> int:
+    sys.stderr.write(f"mtcompute: error: {message}\n")
+    return EXIT_USAGE
+
+
+def _write(text: str) -> None:
+    sys.stdout.buffer.write(text.encode("utf-8", "surrogatepass") + b"\n")
+    sys.stdout.flush()
+
+
+def _read_input(name: str) -> bytes:
+    if name == "-":
+        return sys.stdin.buffer.read()
+    with open(name, "rb") as handle:
+        return handle.read()
+
+
+def _cmd_run(args: argparse.Namespace) -> int:
+    try:
+        body = _read_input(args.input)
+    except OSError as exc:
+        return _usage_error(f"cannot read --input {args.input}: {exc.strerror or exc}")
+    if args.base_url:
+        from mtcompute.client import RemoteError, execute_remote  # noqa: PLC0415
+
+        try:
+            text = execute_remote(args.base_url, args.tool, args.version, body)
+        except RemoteError as exc:
+            return _usage_error(str(exc))
+        _write(text)
+        return EXIT_TOOL_ERROR if text.startswith('{"error"') else EXIT_OK
+    from mtcompute import dumps, execute_json  # noqa: PLC0415
+
+    envelope = execute_json(args.tool, args.version, body)
+    _write(dumps(envelope))
+    return EXIT_OK if "result" in envelope else EXIT_TOOL_ERROR
+
+
+def _cmd_list(args: argparse.Namespace) -> int:
+    from mtcompute.contracts import contract  # noqa: PLC0415
+    from mtcompute.tools import list_tools  # noqa: PLC0415
+
+    tools = list_tools()
+    if args.json:
+        from mtcompute import dumps  # noqa: PLC0415
+
+        _write(
+            dumps(
+                [
+                    {
+                        "id": t.id,
+                        "version": t.version,
+                        "description": contract(t.id, t.version)["description"],
+                    }
+                    for t in tools
+                ]
+            )
+        )
+        return EXIT_OK
+    width = max(len(t.id) for t in tools)
+    for t in tools:
+        _write(f"{t.id:<{width}}  {t.version}  {contract(t.id, t.version)['description']}")
+    return EXIT_OK
+
+
+def _cmd_describe(args: argparse.Namespace) -> int:
+    from mtcompute.contracts import contract_text  # noqa: PLC0415
+    from mtcompute.errors import NotFound  # noqa: PLC0415
+    from mtcompute.tools import get_tool  # noqa: PLC0415
+
+    try:
+        get_tool(args.tool, args.version)
+    except NotFound as exc:
+        from mtcompute import dumps  # noqa: PLC0415
+
+        _write(dumps({"error": exc.to_dict()}))
+        return EXIT_TOOL_ERROR
+    _write(contract_text(args.tool, args.version))
+    return EXIT_OK
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser (one sub-command per verb, each with an example)."""
+    parser = _Parser(
+        prog="mtcompute",
+        description="Exact machine-translation metric tools (BLEU, chrF), by versioned contract.",
+        epilog="examples:\n  mtcompute list\n  mtcompute describe chrf-compute 1.0.0\n"
+        "  mtcompute run chrf-compute 1.0.0 --input input.json\n"
+        "Run 'mtcompute COMMAND --help' for each command.",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--version", action="version", version="mtcompute 0.1.0")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    run = sub.add_parser(
+        "run",
+        help="run a tool on a JSON input and print the envelope",
+        description="Run TOOL at VERSION on the JSON input read from FILE ('-' for stdin).",
+        epilog=_EPILOG_RUN,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    run.add_argument("tool", metavar="TOOL", help="tool id, e.g. chrf-compute")
+    run.add_argument("version", metavar="VERSION", help="tool version, e.g. 1.0.0")
+    run.add_argument(
+        "--input", "-i", required=True, metavar="FILE", help="JSON input file, '-' for stdin"
+    )
+    run.add_argument(
+        "--base-url",
+        metavar="URL",
+        help="call a running mtcompute server (e.g. http://127.0.0.1:8000) instead of "
+        "computing locally; prints the same envelope",
+    )
+    run.set_defaults(func=_cmd_run)
+
+    lst = sub.add_parser(
+        "list",
+        help="list the tools and versions",
+        description="List every tool id, version and one-line description.",
+        epilog="example:\n  mtcompute list\n  mtcompute list --json",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    lst.add_argument("--json", action="store_true", help="print the list as JSON")
+    lst.set_defaults(func=_cmd_list)
+
+    describe = sub.add_parser(
+        "describe",
+        help="print a tool's contract (JSON)",
+        description="Print the machine-readable contract of TOOL at VERSION, as shipped.",
+        epilog="example:\n  mtcompute describe bleu-smoothing-compute 1.0.0",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    describe.add_argument("tool", metavar="TOOL")
+    describe.add_argument("version", metavar="VERSION")
+    describe.set_defaults(func=_cmd_describe)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``mtcompute`` console script."""
+    args = build_parser().parse_args(argv)
+    try:
+        code: int = args.func(args)
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        return EXIT_OK
+    return code
+
+
+if __name__ == "__main__":
+    sys.exit(main())

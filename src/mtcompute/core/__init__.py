@@ -1,0 +1,1 @@
+"""Pure computation: no I/O, no JSON parsing of requests, no printing."""

@@ -1,0 +1,130 @@
+"""chrF: character n-gram F-score (Popović 2015 §2, eq. 1), in exact rational arithmetic.
+
+Per segment, :func:`segment_statistics` counts, for each order n, the hypothesis n-grams, the
+reference n-grams and the clipped matches (the sufficient statistics; the one function a
+faster kernel replaces). Statistics add up over segments; :func:`chrf_fraction` scores them
+with sacreBLEU 2.x's effective-order rule: an order enters the averages only when both sides
+have an n-gram of that order. Everything is ``int`` and ``Fraction``; :func:`format_score`
+rounds half-even to six decimals at the very end.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass
+from fractions import Fraction
+
+__all__ = [
+    "CHRF_WHITESPACE",
+    "ChrfStatistics",
+    "chrf_fraction",
+    "format_fraction",
+    "format_score",
+    "segment_statistics",
+    "strip_whitespace",
+]
+
+# The 29 whitespace code points of Python 3's str.split() (what sacreBLEU removes), as the
+# contract lists them. Spelled out rather than taken from str.split() so that a Python with a
+# different Unicode database cannot change the metric; a test checks the two agree here.
+CHRF_WHITESPACE = (
+    "\t\n\x0b\x0c\r\x1c\x1d\x1e\x1f \x85\xa0\u1680"
+    "\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a"
+    "\u2028\u2029\u202f\u205f\u3000"
+)
+_WHITESPACE_RE = re.compile("[" + re.escape(CHRF_WHITESPACE) + "]+")
+
+
+def strip_whitespace(text: str) -> str:
+    """Remove every whitespace code point of the contract's list; keep everything else."""
+    return _WHITESPACE_RE.sub("", text)
+
+
+@dataclass(frozen=True, slots=True)
+class ChrfStatistics:
+    """Per-order counts: hypothesis n-grams, reference n-grams, clipped matches."""
+
+    hypothesis: tuple[int, ...]
+    reference: tuple[int, ...]
+    matches: tuple[int, ...]
+
+    def __add__(self, other: ChrfStatistics) -> ChrfStatistics:
+        return ChrfStatistics(
+            tuple(a + b for a, b in zip(self.hypothesis, other.hypothesis, strict=True)),
+            tuple(a + b for a, b in zip(self.reference, other.reference, strict=True)),
+            tuple(a + b for a, b in zip(self.matches, other.matches, strict=True)),
+        )
+
+    @classmethod
+    def zero(cls, orders: int) -> ChrfStatistics:
+        """The identity of ``+`` for ``orders`` orders."""
+        empty = (0,) * orders
+        return cls(empty, empty, empty)
+
+
+def _char_ngrams(text: str, n: int) -> Counter[str]:
+    return Counter(text[i : i + n] for i in range(len(text) - n + 1))
+
+
+def segment_statistics(
+    hypothesis: str, reference: str, char_order: int = 6, lowercase: bool = False
+) -> ChrfStatistics:
+    """Counts for n = 1..char_order of one segment, after lowercasing and whitespace removal.
+
+    Clipped matches are ``sum over reference n-grams g of min(ref count, hyp count)``.
+    """
+    if lowercase:
+        hypothesis = hypothesis.lower()
+        reference = reference.lower()
+    hyp = strip_whitespace(hypothesis)
+    ref = strip_whitespace(reference)
+    hyp_counts: list[int] = []
+    ref_counts: list[int] = []
+    matches: list[int] = []
+    for n in range(1, char_order + 1):
+        hyp_counts.append(max(0, len(hyp) - n + 1))
+        ref_counts.append(max(0, len(ref) - n + 1))
+        if len(hyp) < n or len(ref) < n:
+            matches.append(0)
+            continue
+        h = _char_ngrams(hyp, n)
+        r = _char_ngrams(ref, n)
+        if len(h) < len(r):
+            matches.append(sum(min(count, r[g]) for g, count in h.items() if g in r))
+        else:
+            matches.append(sum(min(count, h[g]) for g, count in r.items() if g in h))
+    return ChrfStatistics(tuple(hyp_counts), tuple(ref_counts), tuple(matches))
+
+
+def chrf_fraction(stats: ChrfStatistics, beta: int) -> Fraction:
+    """The exact chrF_beta on the 0..100 scale (Popović 2015 eq. 1, sacreBLEU effective order).
+
+    chrP and chrR are the arithmetic means of m/h and m/r over the effective orders (both
+    counts > 0); no effective order, or both means 0, gives 0.
+    """
+    effective = [
+        (m, h, r)
+        for m, h, r in zip(stats.matches, stats.hypothesis, stats.reference, strict=True)
+        if h > 0 and r > 0
+    ]
+    if not effective:
+        return Fraction(0)
+    k = len(effective)
+    precision = sum((Fraction(m, h) for m, h, _ in effective), Fraction(0)) / k
+    recall = sum((Fraction(m, r) for m, _, r in effective), Fraction(0)) / k
+    if precision == 0 and recall == 0:
+        return Fraction(0)
+    beta2 = beta * beta
+    return 100 * (1 + beta2) * precision * recall / (beta2 * precision + recall)
+
+
+def format_score(score: Fraction) -> str:
+    """The score rounded to six decimals, ties to even, as ``"dd.dddddd"``."""
+    micro = round(score * 1_000_000)  # Fraction.__round__ rounds half to even
+    return f"{micro // 1_000_000}.{micro % 1_000_000:06d}"
+
+
+def format_fraction(score: Fraction) -> str:
+    """The reduced fraction as ``"n/d"`` (``Fraction`` is always reduced; 0 is ``0/1``)."""
+    return f"{score.numerator}/{score.denominator}"

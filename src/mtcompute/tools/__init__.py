@@ -1,0 +1,67 @@
+"""The tool registry: one module per tool version, each binding a contract to the core.
+
+A tool module (any module in this package whose name does not start with ``_``) defines
+``TOOL``, a :class:`Tool`. Adding a tool means adding its contract document under
+``mtcompute/contracts/data/`` and one module here; nothing else changes.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from functools import cache
+
+from mtcompute.errors import NotFound
+
+__all__ = ["Tool", "get_tool", "list_tools"]
+
+
+@dataclass(frozen=True, slots=True)
+class Tool:
+    """A tool version: validates a raw input and returns the contract's ``result`` object.
+
+    ``run`` raises a :class:`~mtcompute.errors.MtcomputeError` for a bad input; the dict it
+    returns has exactly the output schema's keys, in its order.
+    """
+
+    id: str
+    version: str
+    run: Callable[[object], dict[str, object]]
+
+
+@cache
+def _registry() -> Mapping[tuple[str, str], Tool]:
+    tools: dict[tuple[str, str], Tool] = {}
+    for info in pkgutil.iter_modules(__path__):
+        if info.name.startswith("_"):
+            continue
+        module = importlib.import_module(f"{__name__}.{info.name}")
+        tool: Tool = module.TOOL
+        tools[(tool.id, tool.version)] = tool
+    return dict(sorted(tools.items()))
+
+
+def list_tools() -> list[Tool]:
+    """Every tool version, sorted by id then version."""
+    return list(_registry().values())
+
+
+def get_tool(tool_id: object, version: object) -> Tool:
+    """The tool of that id and version, or :class:`~mtcompute.errors.NotFound`."""
+    registry = _registry()
+    if not isinstance(tool_id, str) or not any(tid == tool_id for tid, _ in registry):
+        shown = tool_id if isinstance(tool_id, str) else type(tool_id).__name__
+        raise NotFound(
+            f'Expected a tool id from the catalog, got "{shown[:64]}"; '
+            f"known tools: {', '.join(sorted({tid for tid, _ in registry}))}."
+        )
+    tool = registry.get((tool_id, version)) if isinstance(version, str) else None
+    if tool is None:
+        versions = [v for tid, v in registry if tid == tool_id]
+        shown = version if isinstance(version, str) else type(version).__name__
+        raise NotFound(
+            f'Expected a version of {tool_id} ({", ".join(versions)}), got "{shown[:64]}".'
+        )
+    return tool
