@@ -55,7 +55,11 @@ def test_statistics_are_taken_as_given_including_corpus_sums() -> None:
         reference_length=10**12 - 1,
     )
     s = js_log(900 / 1000) + js_log(700 / 800)
-    assert (2, 1, js_exp(s / 2)) == (result["orders_used"], result["brevity_penalty"], result["bleu"])
+    assert (2, 1, js_exp(s / 2)) == (
+        result["orders_used"],
+        result["brevity_penalty"],
+        result["bleu"],
+    )
 
 
 def test_smoothed_counts_per_chen_cherry() -> None:
@@ -115,8 +119,13 @@ def test_bleu_zero_rules() -> None:
 
 def test_bleu_is_bp_times_exp_mean_log_in_order() -> None:
     """Otherwise bleu = BP * exp(mean of ln(m_n/l_n)), summed n = 1..orders_used (line 4)."""
-    result = run(matches=[5, 3, 1, 0], totals=[6, 5, 4, 3], candidate_length=6,
-                 reference_length=8, smoothing="method1")
+    result = run(
+        matches=[5, 3, 1, 0],
+        totals=[6, 5, 4, 3],
+        candidate_length=6,
+        reference_length=8,
+        smoothing="method1",
+    )
     s = 0.0
     for m, t in [(5, 6), (3, 5), (1, 4), (0.1, 3)]:
         s += js_log(m / t)
@@ -125,18 +134,31 @@ def test_bleu_is_bp_times_exp_mean_log_in_order() -> None:
 
 def test_decimals_round_with_tofixed() -> None:
     """decimals rounds bleu and BP like toFixed; smoothed counts stay exact (line 6)."""
-    full = run(matches=[5, 3, 1, 0], totals=[6, 5, 4, 3], candidate_length=6,
-               reference_length=8, smoothing="method3")
-    rounded = run(matches=[5, 3, 1, 0], totals=[6, 5, 4, 3], candidate_length=6,
-                  reference_length=8, smoothing="method3", decimals=4)
+    full = run(
+        matches=[5, 3, 1, 0],
+        totals=[6, 5, 4, 3],
+        candidate_length=6,
+        reference_length=8,
+        smoothing="method3",
+    )
+    rounded = run(
+        matches=[5, 3, 1, 0],
+        totals=[6, 5, 4, 3],
+        candidate_length=6,
+        reference_length=8,
+        smoothing="method3",
+        decimals=4,
+    )
     assert (
         float(f"{full['bleu']:.4f}"),
         float(f"{full['brevity_penalty']:.4f}"),
         [5, 3, 1, 0.5],
     ) == (rounded["bleu"], rounded["brevity_penalty"], rounded["smoothed_matches"])
     # toFixed rounds an exact binary tie up: 0.5 has no representation error.
-    assert 1 == run(candidate_length=1, reference_length=1, matches=[1], totals=[2],
-                    decimals=0)["bleu"]
+    assert (
+        1
+        == run(candidate_length=1, reference_length=1, matches=[1], totals=[2], decimals=0)["bleu"]
+    )
 
 
 def test_equal_lengths_epsilon_and_limits_rules() -> None:
@@ -158,10 +180,18 @@ def test_equal_lengths_epsilon_and_limits_rules() -> None:
 
 def test_bp_zero_when_c_zero_even_if_r_zero_and_method3_counts_from_n1() -> None:
     """BP is 0 for c = 0 = r; method3 on all-zero matches gives 1/2, 1/4, 1/8, 1/16."""
-    result = run(matches=[0, 0, 0, 0], totals=[0, 0, 0, 0], candidate_length=0,
-                 reference_length=0, smoothing="method3")
+    result = run(
+        matches=[0, 0, 0, 0],
+        totals=[0, 0, 0, 0],
+        candidate_length=0,
+        reference_length=0,
+        smoothing="method3",
+    )
     assert (0, [0.5, 0.25, 0.125, 0.0625], 0) == (
-        result["brevity_penalty"], result["smoothed_matches"], result["bleu"])
+        result["brevity_penalty"],
+        result["smoothed_matches"],
+        result["bleu"],
+    )
 
 
 def test_float_order_and_javascript_log_exp() -> None:
@@ -218,70 +248,215 @@ def test_every_semantics_line_has_a_test() -> None:
 # --- one test per error code per input field -----------------------------------------------
 
 ERRORS = [
-    ("input", "invalid_input", "null", None, "",
-     "Expected a JSON object as the input, got null."),
-    ("input", "invalid_input", "unknown key", _input(weights=[0.25] * 4), "/weights",
-     'Unknown key "weights" in the input; expected only matches, totals, candidate_length, '
-     "reference_length, smoothing, epsilon, effective_order, decimals."),
-    ("matches", "invalid_input", "missing", _input(matches=...), "/matches",
-     'Missing required key "matches".'),
-    ("matches", "invalid_input", "not an array", _input(matches="9 7 5 3"), "/matches",
-     'Expected an array of integers at /matches, got the string "9 7 5 3".'),
-    ("matches", "invalid_input", "empty", _input(matches=[]), "/matches",
-     "Expected at least 1 order at /matches, got an empty array."),
-    ("matches", "limit_exceeded", "9 orders", _input(matches=[1] * 9), "/matches",
-     "Expected at most 8 orders at /matches (limit max orders), got 9."),
-    ("matches", "invalid_input", "fraction", _input(matches=[9, 7.5, 5, 3]), "/matches/1",
-     "Expected an integer at /matches/1, got 7.5."),
-    ("matches", "invalid_input", "boolean", _input(matches=[True, 7, 5, 3]), "/matches/0",
-     "Expected an integer at /matches/0, got true."),
-    ("matches", "invalid_input", "negative", _input(matches=[9, 7, 5, -3]), "/matches/3",
-     "Expected an integer of at least 0 at /matches/3, got -3."),
-    ("matches", "limit_exceeded", "over 10^12", _input(matches=[10**12 + 1, 7, 5, 3]),
-     "/matches/0",
-     "Expected an integer of at most 1000000000000 at /matches/0 (limit max count value), "
-     "got 1000000000001."),
-    ("matches", "invalid_input", "over totals", _input(matches=[9, 9, 5, 3]), "/matches/1",
-     "Expected matches[1] <= totals[1] (8) at /matches/1, got 9."),
-    ("matches", "invalid_input", "nonzero after m_1 = 0", _input(matches=[0, 7, 5, 3]),
-     "/matches/1",
-     "Expected every match count to be 0 when matches[0] is 0 at /matches/1, got 7."),
-    ("totals", "invalid_input", "missing", _input(totals=...), "/totals",
-     'Missing required key "totals".'),
-    ("totals", "invalid_input", "NaN", _input(totals=[10, 8, math.nan, 4]), "/totals/2",
-     "Expected an integer at /totals/2, got NaN."),
-    ("totals", "limit_exceeded", "over 10^12", _input(totals=[10, 8, 6, 1e13]), "/totals/3",
-     "Expected an integer of at most 1000000000000 at /totals/3 (limit max count value), "
-     "got 10000000000000."),
-    ("totals", "invalid_input", "length differs", _input(totals=[10, 8, 6]), "/totals",
-     "Expected totals to have as many orders as matches (4) at /totals, got 3."),
-    ("candidate_length", "invalid_input", "string", _input(candidate_length="11"),
-     "/candidate_length", 'Expected an integer at /candidate_length, got the string "11".'),
-    ("candidate_length", "limit_exceeded", "huge", _input(candidate_length=10**30),
-     "/candidate_length",
-     "Expected an integer of at most 1000000000000 at /candidate_length (limit max count "
-     "value), got an integer of 31 digits."),
-    ("reference_length", "invalid_input", "negative", _input(reference_length=-1),
-     "/reference_length", "Expected an integer of at least 0 at /reference_length, got -1."),
-    ("reference_length", "limit_exceeded", "over 10^12", _input(reference_length=10**12 + 1),
-     "/reference_length",
-     "Expected an integer of at most 1000000000000 at /reference_length (limit max count "
-     "value), got 1000000000001."),
-    ("smoothing", "invalid_input", "unknown method", _input(smoothing="add-k"), "/smoothing",
-     'Expected one of none, method1, method2, method3 at /smoothing, got the string "add-k".'),
-    ("smoothing", "unsupported_input", "method7", _input(smoothing="method7"), "/smoothing",
-     "Chen and Cherry method7 is not supported by bleu-smoothing-compute@1.0.0 at /smoothing: "
-     "it needs the source or corpus context that sufficient statistics do not carry; use none, "
-     "method1, method2 or method3."),
-    ("epsilon", "invalid_input", "over 1", _input(smoothing="method1", epsilon=1.5), "/epsilon",
-     "Expected a number from 0 to 1 at /epsilon, got 1.5."),
-    ("epsilon", "invalid_input", "without method1", _input(epsilon=0.1), "/epsilon",
-     "Expected no epsilon with smoothing none at /epsilon (epsilon applies to method1 only), "
-     "got one."),
-    ("effective_order", "invalid_input", "string", _input(effective_order="yes"),
-     "/effective_order", 'Expected true or false at /effective_order, got the string "yes".'),
-    ("decimals", "invalid_input", "16", _input(decimals=16), "/decimals",
-     "Expected an integer of at most 15 at /decimals, got 16."),
+    ("input", "invalid_input", "null", None, "", "Expected a JSON object as the input, got null."),
+    (
+        "input",
+        "invalid_input",
+        "unknown key",
+        _input(weights=[0.25] * 4),
+        "/weights",
+        'Unknown key "weights" in the input; expected only matches, totals, candidate_length, '
+        "reference_length, smoothing, epsilon, effective_order, decimals.",
+    ),
+    (
+        "matches",
+        "invalid_input",
+        "missing",
+        _input(matches=...),
+        "/matches",
+        'Missing required key "matches".',
+    ),
+    (
+        "matches",
+        "invalid_input",
+        "not an array",
+        _input(matches="9 7 5 3"),
+        "/matches",
+        'Expected an array of integers at /matches, got the string "9 7 5 3".',
+    ),
+    (
+        "matches",
+        "invalid_input",
+        "empty",
+        _input(matches=[]),
+        "/matches",
+        "Expected at least 1 order at /matches, got an empty array.",
+    ),
+    (
+        "matches",
+        "limit_exceeded",
+        "9 orders",
+        _input(matches=[1] * 9),
+        "/matches",
+        "Expected at most 8 orders at /matches (limit max orders), got 9.",
+    ),
+    (
+        "matches",
+        "invalid_input",
+        "fraction",
+        _input(matches=[9, 7.5, 5, 3]),
+        "/matches/1",
+        "Expected an integer at /matches/1, got 7.5.",
+    ),
+    (
+        "matches",
+        "invalid_input",
+        "boolean",
+        _input(matches=[True, 7, 5, 3]),
+        "/matches/0",
+        "Expected an integer at /matches/0, got true.",
+    ),
+    (
+        "matches",
+        "invalid_input",
+        "negative",
+        _input(matches=[9, 7, 5, -3]),
+        "/matches/3",
+        "Expected an integer of at least 0 at /matches/3, got -3.",
+    ),
+    (
+        "matches",
+        "limit_exceeded",
+        "over 10^12",
+        _input(matches=[10**12 + 1, 7, 5, 3]),
+        "/matches/0",
+        "Expected an integer of at most 1000000000000 at /matches/0 (limit max count value), "
+        "got 1000000000001.",
+    ),
+    (
+        "matches",
+        "invalid_input",
+        "over totals",
+        _input(matches=[9, 9, 5, 3]),
+        "/matches/1",
+        "Expected matches[1] <= totals[1] (8) at /matches/1, got 9.",
+    ),
+    (
+        "matches",
+        "invalid_input",
+        "nonzero after m_1 = 0",
+        _input(matches=[0, 7, 5, 3]),
+        "/matches/1",
+        "Expected every match count to be 0 when matches[0] is 0 at /matches/1, got 7.",
+    ),
+    (
+        "totals",
+        "invalid_input",
+        "missing",
+        _input(totals=...),
+        "/totals",
+        'Missing required key "totals".',
+    ),
+    (
+        "totals",
+        "invalid_input",
+        "NaN",
+        _input(totals=[10, 8, math.nan, 4]),
+        "/totals/2",
+        "Expected an integer at /totals/2, got NaN.",
+    ),
+    (
+        "totals",
+        "limit_exceeded",
+        "over 10^12",
+        _input(totals=[10, 8, 6, 1e13]),
+        "/totals/3",
+        "Expected an integer of at most 1000000000000 at /totals/3 (limit max count value), "
+        "got 10000000000000.",
+    ),
+    (
+        "totals",
+        "invalid_input",
+        "length differs",
+        _input(totals=[10, 8, 6]),
+        "/totals",
+        "Expected totals to have as many orders as matches (4) at /totals, got 3.",
+    ),
+    (
+        "candidate_length",
+        "invalid_input",
+        "string",
+        _input(candidate_length="11"),
+        "/candidate_length",
+        'Expected an integer at /candidate_length, got the string "11".',
+    ),
+    (
+        "candidate_length",
+        "limit_exceeded",
+        "huge",
+        _input(candidate_length=10**30),
+        "/candidate_length",
+        "Expected an integer of at most 1000000000000 at /candidate_length (limit max count "
+        "value), got an integer of 31 digits.",
+    ),
+    (
+        "reference_length",
+        "invalid_input",
+        "negative",
+        _input(reference_length=-1),
+        "/reference_length",
+        "Expected an integer of at least 0 at /reference_length, got -1.",
+    ),
+    (
+        "reference_length",
+        "limit_exceeded",
+        "over 10^12",
+        _input(reference_length=10**12 + 1),
+        "/reference_length",
+        "Expected an integer of at most 1000000000000 at /reference_length (limit max count "
+        "value), got 1000000000001.",
+    ),
+    (
+        "smoothing",
+        "invalid_input",
+        "unknown method",
+        _input(smoothing="add-k"),
+        "/smoothing",
+        'Expected one of none, method1, method2, method3 at /smoothing, got the string "add-k".',
+    ),
+    (
+        "smoothing",
+        "unsupported_input",
+        "method7",
+        _input(smoothing="method7"),
+        "/smoothing",
+        "Chen and Cherry method7 is not supported by bleu-smoothing-compute@1.0.0 at /smoothing: "
+        "it needs the source or corpus context that sufficient statistics do not carry; use none, "
+        "method1, method2 or method3.",
+    ),
+    (
+        "epsilon",
+        "invalid_input",
+        "over 1",
+        _input(smoothing="method1", epsilon=1.5),
+        "/epsilon",
+        "Expected a number from 0 to 1 at /epsilon, got 1.5.",
+    ),
+    (
+        "epsilon",
+        "invalid_input",
+        "without method1",
+        _input(epsilon=0.1),
+        "/epsilon",
+        "Expected no epsilon with smoothing none at /epsilon (epsilon applies to method1 only), "
+        "got one.",
+    ),
+    (
+        "effective_order",
+        "invalid_input",
+        "string",
+        _input(effective_order="yes"),
+        "/effective_order",
+        'Expected true or false at /effective_order, got the string "yes".',
+    ),
+    (
+        "decimals",
+        "invalid_input",
+        "16",
+        _input(decimals=16),
+        "/decimals",
+        "Expected an integer of at most 15 at /decimals, got 16.",
+    ),
 ]
 
 
@@ -305,12 +480,16 @@ def test_error(field: str, code: str, case: str, raw: object, path: str, message
 )
 def test_typed_function_raises_the_codes_exception(code: str, exception: type) -> None:
     """bleu_from_statistics raises one exception class per code, with the same message."""
-    raw = {"invalid_input": _input(matches=[-1]), "limit_exceeded": _input(matches=[1] * 9),
-           "unsupported_input": _input(smoothing="method6")}[code]
+    raw = {
+        "invalid_input": _input(matches=[-1]),
+        "limit_exceeded": _input(matches=[1] * 9),
+        "unsupported_input": _input(smoothing="method6"),
+    }[code]
     args = {k: v for k, v in raw.items() if k in ("matches", "totals")}
     with pytest.raises(exception) as info:
-        mtcompute.bleu_from_statistics(**args, candidate_length=11, reference_length=11,
-                                       smoothing=raw["smoothing"])
+        mtcompute.bleu_from_statistics(
+            **args, candidate_length=11, reference_length=11, smoothing=raw["smoothing"]
+        )
     assert (code, error(raw)[2]) == (info.value.code, info.value.message)
 
 

@@ -14,12 +14,13 @@ from mtcompute.tools import get_tool
 __all__ = ["execute", "execute_json"]
 
 
-def execute(tool_id: str, version: str, input: object) -> dict[str, object]:  # noqa: A002
+def execute(tool_id: str, version: str, input: object) -> dict[str, object]:
     """Run a tool on a JSON-like input: ``{"result": {...}}`` or ``{"error": {...}}``.
 
     Never raises: a bad input of any Python type gets an error envelope naming the field.
 
-    >>> execute("chrf-compute", "1.0.0", {"hypotheses": ["aa"], "references": ["ab"]})["result"]["score"]
+    >>> envelope = execute("chrf-compute", "1.0.0", {"hypotheses": ["aa"], "references": ["ab"]})
+    >>> envelope["result"]["score"]
     '25.000000'
     """
     try:
@@ -28,7 +29,7 @@ def execute(tool_id: str, version: str, input: object) -> dict[str, object]:  # 
         return {"error": error.to_dict()}
     except RecursionError:
         return {"error": InvalidInput("Expected an input nested less deeply.").to_dict()}
-    except Exception as exc:  # noqa: BLE001 - the envelope promise: never raise, say what broke
+    except Exception as exc:
         return {
             "error": {
                 "code": "internal_error",

@@ -33,7 +33,7 @@ def execute_remote(
         url, data=body, method="POST", headers={"Content-Type": "application/json"}
     )
     try:
-        with urllib.request.urlopen(request, timeout=timeout) as response:  # noqa: S310
+        with urllib.request.urlopen(request, timeout=timeout) as response:
             raw: bytes = response.read()
     except urllib.error.HTTPError as exc:
         raw = exc.read()
@@ -41,6 +41,6 @@ def execute_remote(
         reason = getattr(exc, "reason", exc)
         raise RemoteError(f"cannot reach {base_url}: {reason}") from None
     text = raw.decode("utf-8", "replace")
-    if not (text.startswith('{"result"') or text.startswith('{"error"')):
+    if not (text.startswith(('{"result"', '{"error"'))):
         raise RemoteError(f"{url} did not answer with an mtcompute envelope: {text[:200]!r}")
     return text

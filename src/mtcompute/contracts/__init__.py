@@ -13,7 +13,7 @@ from typing import Any
 
 from mtcompute.errors import NotFound
 
-__all__ = ["contract", "contract_text", "contract_ids"]
+__all__ = ["contract", "contract_ids", "contract_text"]
 
 _DATA = resources.files(__name__) / "data"
 

@@ -110,7 +110,10 @@ def sentence_statistics(
             continue
         best = _max_reference_counts(references, n)
         matches.append(
-            sum(min(count, best.get(gram, 0)) for gram, count in _ngram_counts(hypothesis, n).items())
+            sum(
+                min(count, best.get(gram, 0))
+                for gram, count in _ngram_counts(hypothesis, n).items()
+            )
         )
     totals = tuple(max(0, c - n + 1) for n in range(1, max_order + 1))
     r = closest_reference_length(c, [len(ref) for ref in references])
@@ -190,11 +193,9 @@ def smooth_and_score(
     """BLEU from statistics (bleu-smoothing-compute@1.0.0); inputs must already be valid."""
     smoothed_matches, smoothed_totals = _smooth(matches, totals, smoothing, epsilon)
     if effective_order:
-        orders_used = 0
-        for total in smoothed_totals:
-            if total <= 0:
-                break
-            orders_used += 1
+        # the leading orders whose smoothed total is > 0
+        positive = [total > 0 for total in smoothed_totals]
+        orders_used = positive.index(False) if False in positive else len(positive)
     else:
         orders_used = len(smoothed_totals)
 

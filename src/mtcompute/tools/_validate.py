@@ -20,8 +20,8 @@ from mtcompute.errors import InvalidInput, LimitExceeded, MtcomputeError, json_p
 
 __all__ = [
     "describe",
-    "quote",
     "first_lone_surrogate",
+    "quote",
     "require_array",
     "require_bool",
     "require_integer",
@@ -54,8 +54,7 @@ def describe(value: object) -> str:
     if value is True or value is False:
         return "true" if value else "false"
     if isinstance(value, int):
-        text = str(value) if value.bit_length() < 64 else f"an integer of {len(str(value))} digits"
-        return text
+        return str(value) if value.bit_length() < 64 else f"an integer of {len(str(value))} digits"
     if isinstance(value, float):
         if math.isnan(value):
             return "NaN"
@@ -90,8 +89,7 @@ def require_keys(
     for key in obj:
         if key not in allowed:
             raise InvalidInput(
-                f"Unknown key {quote(key)} in the input; "
-                f"expected only {', '.join(allowed)}.",
+                f"Unknown key {quote(key)} in the input; expected only {', '.join(allowed)}.",
                 json_pointer(key),
             )
     for key in required:
@@ -119,9 +117,7 @@ def require_integer(
         raise InvalidInput(f"Expected an integer {_where(path)}, got {describe(value)}.", path)
     if isinstance(value, float):
         if not value.is_integer():
-            raise InvalidInput(
-                f"Expected an integer {_where(path)}, got {describe(value)}.", path
-            )
+            raise InvalidInput(f"Expected an integer {_where(path)}, got {describe(value)}.", path)
         value = int(value)
     if value < minimum:
         raise InvalidInput(
@@ -143,9 +139,7 @@ def require_number(value: object, path: str, minimum: float, maximum: float) -> 
     if isinstance(value, bool) or not isinstance(value, int | float):
         raise InvalidInput(f"Expected a number {_where(path)}, got {describe(value)}.", path)
     if isinstance(value, float) and not math.isfinite(value):
-        raise InvalidInput(
-            f"Expected a finite number {_where(path)}, got {describe(value)}.", path
-        )
+        raise InvalidInput(f"Expected a finite number {_where(path)}, got {describe(value)}.", path)
     if not minimum <= value <= maximum:
         raise InvalidInput(
             f"Expected a number from {minimum:g} to {maximum:g} {_where(path)}, "

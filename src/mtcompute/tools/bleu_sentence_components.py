@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from mtcompute.core.bleu import NgramEntry, clipping_table, sentence_statistics
 from mtcompute.core.jsjson import dumps
-from mtcompute.errors import InvalidInput, LimitExceeded, json_pointer
+from mtcompute.errors import InvalidInput, LimitExceeded
 from mtcompute.tools import Tool
 from mtcompute.tools._validate import (
     first_lone_surrogate,
@@ -141,13 +141,9 @@ def _compute(raw: object) -> BleuSentenceComponents:
     require_keys(obj, FIELDS, REQUIRED)
     hypothesis, hyp_bytes = tokens_at(obj["hypothesis"], "/hypothesis", "a token list (an array)")
     references, ref_bytes = parse_references(obj["references"], "/references")
-    max_order = (
-        require_integer(obj["max_order"], "/max_order", 1, 8) if "max_order" in obj else 4
-    )
+    max_order = require_integer(obj["max_order"], "/max_order", 1, 8) if "max_order" in obj else 4
     include_ngrams = (
-        require_bool(obj["include_ngrams"], "/include_ngrams")
-        if "include_ngrams" in obj
-        else False
+        require_bool(obj["include_ngrams"], "/include_ngrams") if "include_ngrams" in obj else False
     )
     check_totals(len(hypothesis) + sum(map(len, references)), hyp_bytes + ref_bytes)
 

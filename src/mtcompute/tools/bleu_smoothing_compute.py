@@ -69,8 +69,7 @@ def _counts(obj: Mapping[str, object], key: str) -> list[int]:
     items = require_array(obj[key], path, "an array of integers")
     if len(items) > MAX_ORDERS:
         raise LimitExceeded(
-            f"Expected at most {MAX_ORDERS} orders at {path} (limit max orders), "
-            f"got {len(items)}.",
+            f"Expected at most {MAX_ORDERS} orders at {path} (limit max orders), got {len(items)}.",
             path,
         )
     if not items:
@@ -110,9 +109,7 @@ def _parse(raw: object) -> dict[str, Any]:
         if "effective_order" in obj
         else False
     )
-    decimals = (
-        require_integer(obj["decimals"], "/decimals", 0, 15) if "decimals" in obj else None
-    )
+    decimals = require_integer(obj["decimals"], "/decimals", 0, 15) if "decimals" in obj else None
     if len(matches) != len(totals):
         raise InvalidInput(
             f"Expected totals to have as many orders as matches ({len(matches)}) at /totals, "
