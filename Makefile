@@ -28,8 +28,12 @@ lint: $(STAMP)
 	$(BIN)/ruff format --check src tests
 	$(BIN)/mypy
 
-# The main job: for now the CLI on the contract examples (the server arrives with `serve`).
-serve example: $(STAMP)
+# The main job: every surface (HTTP API, MCP at /mcp, pages) on 127.0.0.1:8000.
+serve: $(STAMP)
+	$(BIN)/mtcompute serve --host 127.0.0.1 --port 8000
+
+# The contract examples through the CLI.
+example: $(STAMP)
 	@for f in examples/*.json; do \
 	  tool=$$(basename $$f .json); id=$${tool%@*}; ver=$${tool#*@}; \
 	  echo "$$ mtcompute run $$id $$ver --input $$f"; \

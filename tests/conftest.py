@@ -5,6 +5,7 @@ from __future__ import annotations
 import shutil
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -37,3 +38,68 @@ def wmt_dir() -> Path:
     if not WMT.is_dir():
         pytest.fail(f"WMT data not found at {WMT}; the tests read it from ../shared")
     return WMT
+
+
+def free_port() -> int:
+    """A TCP port free on 127.0.0.1 right now."""
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+def start_server(
+    *extra: str, env: dict[str, str] | None = None
+) -> tuple[subprocess.Popen[bytes], str]:
+    """Start `mtcompute serve` on a free port; return the process and its base URL once it
+    answers /healthz."""
+    import os
+    import tempfile
+    import time
+    import urllib.request
+
+    port = free_port()
+    fd, log_path = tempfile.mkstemp(prefix="mtcompute-serve-", suffix=".log")
+    with os.fdopen(fd, "wb") as log:  # a file, not a pipe: a full pipe would block the server
+        proc = subprocess.Popen(
+            [*cli_command(), "serve", "--port", str(port), "--log-level", "warning", *extra],
+            stdout=subprocess.DEVNULL,
+            stderr=log,
+            env={**os.environ, **(env or {})},
+        )
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            tail = Path(log_path).read_text(errors="replace")[-2000:]
+            raise RuntimeError(f"server exited {proc.returncode}: {tail}")
+        try:
+            with urllib.request.urlopen(url + "/healthz", timeout=1) as response:
+                if response.status == 200:
+                    return proc, url
+        except OSError:
+            time.sleep(0.1)
+    proc.kill()
+    raise RuntimeError("server did not answer /healthz within 30 s")
+
+
+def stop_server(proc: subprocess.Popen[bytes]) -> None:
+    """SIGTERM, then wait (kill after 15 s)."""
+    proc.terminate()
+    try:
+        proc.wait(15)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+
+
+@pytest.fixture(scope="session")
+def server_url() -> Iterator[str]:
+    """A real `mtcompute serve` in a subprocess on a free port, for the whole session."""
+    proc, url = start_server()
+    try:
+        yield url
+    finally:
+        stop_server(proc)

@@ -114,6 +114,36 @@ def _cmd_describe(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _cmd_serve(args: argparse.Namespace) -> int:
+    import os  # noqa: PLC0415
+
+    import uvicorn  # noqa: PLC0415
+
+    if args.max_body_bytes is not None:
+        if args.max_body_bytes < 1:
+            return _usage_error("--max-body-bytes must be at least 1")
+        os.environ["MTCOMPUTE_MAX_BODY_BYTES"] = str(args.max_body_bytes)
+    if args.workers < 1:
+        return _usage_error("--workers must be at least 1")
+    uvicorn.run(
+        "mtcompute.server.app:create_app",
+        factory=True,
+        host=args.host,
+        port=args.port,
+        workers=args.workers,
+        log_level=args.log_level,
+        timeout_graceful_shutdown=30,
+    )
+    return EXIT_OK
+
+
+def _cmd_mcp(_args: argparse.Namespace) -> int:
+    from mtcompute.server.mcp import run_stdio  # noqa: PLC0415
+
+    run_stdio()
+    return EXIT_OK
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser (one sub-command per verb, each with an example)."""
     parser = _Parser(
@@ -167,6 +197,44 @@ def build_parser() -> argparse.ArgumentParser:
     describe.add_argument("tool", metavar="TOOL")
     describe.add_argument("version", metavar="VERSION")
     describe.set_defaults(func=_cmd_describe)
+
+    serve = sub.add_parser(
+        "serve",
+        help="serve the HTTP API, MCP (/mcp) and the catalog pages",
+        description="Serve every surface: the HTTP API (/v1/tools/...), MCP over streamable "
+        "HTTP (/mcp), OpenAPI (/openapi.json) and the catalog pages (/).",
+        epilog="example:\n  mtcompute serve --port 8000\n"
+        "  curl -X POST http://127.0.0.1:8000/v1/tools/chrf-compute/versions/1.0.0/execute \\\n"
+        "    -H 'Content-Type: application/json' "
+        '-d \'{"hypotheses":["aa"],"references":["ab"]}\'',
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    serve.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
+    serve.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    serve.add_argument("--workers", type=int, default=1, help="worker processes (default 1)")
+    serve.add_argument(
+        "--max-body-bytes",
+        type=int,
+        default=None,
+        help="largest request body accepted (default 1048576); larger is 413 limit_exceeded",
+    )
+    serve.add_argument(
+        "--log-level",
+        default="info",
+        choices=["critical", "error", "warning", "info", "debug"],
+        help="log level (default info)",
+    )
+    serve.set_defaults(func=_cmd_serve)
+
+    mcp = sub.add_parser(
+        "mcp",
+        help="run the MCP server over stdio (for desktop agents)",
+        description="Run the MCP server on stdin/stdout. Tools: execute, list_catalog, "
+        "get_contract.",
+        epilog='example (an MCP client config):\n  {"command": "mtcompute", "args": ["mcp"]}',
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    mcp.set_defaults(func=_cmd_mcp)
     return parser
 
 

@@ -54,7 +54,11 @@ def describe(value: object) -> str:
     if value is True or value is False:
         return "true" if value else "false"
     if isinstance(value, int):
-        return str(value) if value.bit_length() < 64 else f"an integer of {len(str(value))} digits"
+        if value.bit_length() < 64:
+            return str(value)
+        if value.bit_length() < 10_000:  # str() of a longer int hits the interpreter's limit
+            return f"an integer of {len(str(abs(value)))} digits"
+        return f"an integer of about {int(value.bit_length() * 0.30103)} digits"
     if isinstance(value, float):
         if math.isnan(value):
             return "NaN"

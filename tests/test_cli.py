@@ -1,0 +1,113 @@
+"""The CLI as a subprocess: run, list, describe, help, exit codes."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+import mtcompute
+from mtcompute.contracts import contract, contract_ids, contract_text
+from tests.conftest import run_cli
+
+
+def test_run_reads_a_file(tmp_path: Path) -> None:
+    """--input FILE reads the input from a file."""
+    path = tmp_path / "input.json"
+    path.write_text('{"hypotheses":["aa"],"references":["ab"],"beta":3}')
+    proc = run_cli("run", "chrf-compute", "1.0.0", "--input", str(path))
+    assert (0, "25/1") == (proc.returncode, json.loads(proc.stdout)["result"]["score_fraction"])
+
+
+def test_tool_error_prints_envelope_and_exits_1() -> None:
+    """A tool error is printed as the envelope on stdout with exit status 1."""
+    body = b'{"hypotheses":["a"],"references":["a"],"beta":17}'
+    proc = run_cli("run", "chrf-compute", "1.0.0", "--input", "-", stdin=body)
+    expected = (
+        mtcompute.dumps(mtcompute.execute("chrf-compute", "1.0.0", json.loads(body))).encode()
+        + b"\n"
+    )
+    assert (1, expected, b"") == (proc.returncode, proc.stdout, proc.stderr)
+
+
+def test_unknown_tool_is_not_found_exit_1() -> None:
+    """An unknown tool gets the not_found envelope and exit 1."""
+    proc = run_cli("run", "ter-compute", "1.0.0", "--input", "-", stdin=b"{}")
+    assert (1, "not_found") == (proc.returncode, json.loads(proc.stdout)["error"]["code"])
+
+
+def test_malformed_json_is_invalid_input_exit_1() -> None:
+    """Input that is not JSON is an invalid_input envelope, exit 1."""
+    proc = run_cli("run", "chrf-compute", "1.0.0", "--input", "-", stdin=b"{nope")
+    assert (1, "invalid_input") == (proc.returncode, json.loads(proc.stdout)["error"]["code"])
+
+
+def test_output_keeps_non_ascii_as_is() -> None:
+    """Non-ASCII characters are written as themselves, in UTF-8."""
+    body = json.dumps(
+        {"hypothesis": ["中文"], "references": [["中文"]], "include_ngrams": True}
+    ).encode()
+    proc = run_cli("run", "bleu-sentence-components", "1.0.0", "-i", "-", stdin=body)
+    assert b'"ngram":["\xe4\xb8\xad\xe6\x96\x87"]' in proc.stdout
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("run", "chrf-compute", "1.0.0"),
+        ("run", "chrf-compute", "1.0.0", "--input", "/nonexistent/input.json"),
+        ("frobnicate",),
+        (),
+    ],
+    ids=["missing --input", "unreadable file", "unknown command", "no command"],
+)
+def test_usage_errors_exit_2(args: tuple[str, ...]) -> None:
+    """Usage errors print to stderr, nothing on stdout, and exit 2."""
+    proc = run_cli(*args)
+    assert (2, b"") == (proc.returncode, proc.stdout)
+    assert proc.stderr
+
+
+def test_list_shows_every_tool() -> None:
+    """`mtcompute list` prints one line per tool version with its description."""
+    proc = run_cli("list")
+    lines = proc.stdout.decode().splitlines()
+    expected = [(t, v, contract(t, v)["description"]) for t, v in contract_ids()]
+    assert expected == [tuple(line.split(None, 2)) for line in lines]
+
+
+def test_list_json() -> None:
+    """`mtcompute list --json` prints the catalog as JSON."""
+    proc = run_cli("list", "--json")
+    assert [(t, v) for t, v in contract_ids()] == [
+        (e["id"], e["version"]) for e in json.loads(proc.stdout)
+    ]
+
+
+def test_describe_prints_the_contract_verbatim() -> None:
+    """`mtcompute describe` prints the shipped contract document."""
+    proc = run_cli("describe", "chrf-compute", "1.0.0")
+    assert (0, contract_text("chrf-compute", "1.0.0") + "\n") == (
+        proc.returncode,
+        proc.stdout.decode(),
+    )
+
+
+def test_describe_unknown_is_not_found() -> None:
+    """`mtcompute describe` of an unknown version prints not_found, exit 1."""
+    proc = run_cli("describe", "chrf-compute", "2.0.0")
+    assert (1, "not_found") == (proc.returncode, json.loads(proc.stdout)["error"]["code"])
+
+
+@pytest.mark.parametrize("command", ["run", "list", "describe", "serve", "mcp"])
+def test_every_command_has_help_with_an_example(command: str) -> None:
+    """`--help` on every command explains it and shows an example."""
+    proc = run_cli(command, "--help")
+    assert (0, True) == (proc.returncode, b"example" in proc.stdout)
+
+
+def test_top_level_help_lists_commands() -> None:
+    """`mtcompute --help` names every command."""
+    text = run_cli("--help").stdout.decode()
+    assert all(c in text for c in ("run", "list", "describe", "serve", "mcp"))
