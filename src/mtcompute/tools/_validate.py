@@ -70,7 +70,7 @@ def describe(value: object) -> str:
     if isinstance(value, Mapping):
         return "an object"
     if isinstance(value, list | tuple):
-        return f"an array of {len(value)} items"
+        return f"an array of {len(value)} item{'' if len(value) == 1 else 's'}"
     return f"a Python {type(value).__name__}"
 
 
