@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import subprocess
 
 import pytest
@@ -80,10 +81,12 @@ def test_loads_refuses_bytes_that_are_not_utf8() -> None:
     assert "Expected UTF-8 JSON, got a byte that is not UTF-8 at offset 2." == str(info.value)
 
 
-def test_huge_integer_literal_is_an_error_not_a_crash() -> None:
-    """An integer literal past the interpreter's digit limit is a JsonError."""
-    with pytest.raises(JsonError):
-        loads("1" * 5000)
+def test_integer_literals_too_large_for_a_double_are_infinity() -> None:
+    """As in JSON.parse, an integer past the largest double reads as Infinity (no crash at
+    any length), and the largest double itself stays exact."""
+    largest = int(1.7976931348623157e308)
+    values = loads(f"[{'1' * 5000}, -{'9' * 400}, {largest}, {2**1024 - 2**970}]")
+    assert [math.inf, -math.inf, largest, math.inf] == values
 
 
 def test_execute_json_never_raises_on_hostile_text() -> None:

@@ -25,6 +25,8 @@ import { pathToFileURL } from "node:url";
 // ---------------------------------------------------------------------------------------
 
 const keyOrder = new WeakMap();
+// true, false, null or a JSON number, matched exactly at lastIndex (sticky).
+const LITERAL = /true|false|null|-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?/y;
 
 function parseJsonKeepingKeyOrder(text) {
   let i = 0;
@@ -95,7 +97,8 @@ function parseJsonKeepingKeyOrder(text) {
       return arr;
     }
     if (ch === '"') return parseString();
-    const m = /^(?:true|false|null|-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?)/.exec(text.slice(i, i + 4000));
+    LITERAL.lastIndex = i;
+    const m = LITERAL.exec(text);
     if (!m) fail("unexpected character");
     i += m[0].length;
     return JSON.parse(m[0]);

@@ -4,7 +4,9 @@
   numbers without ``.0``, other numbers in their shortest round-trip form with JavaScript's
   exponent rules, non-ASCII as itself, lone surrogates escaped as ``\\udxxx``.
 * :func:`loads` parses with the standard library, refusing ``NaN`` and ``Infinity`` (not JSON),
-  reading integral numbers as ints (``4.0`` is 4, as JavaScript has one number type), and
+  reading integral numbers as ints (``4.0`` is 4, as JavaScript has one number type), numbers
+  too large for a double as infinities (as ``JSON.parse`` does; validation then refuses them),
+  and
   turning every failure, including nesting too deep for the parser, into :class:`JsonError`.
 
 Pure string-to-value functions: no I/O.
@@ -88,6 +90,24 @@ def _parse_float(text: str) -> int | float:
     return int(value) if value.is_integer() else value
 
 
+# Integers at or past this magnitude round to Infinity as a JavaScript number (2^1024 - 2^970
+# is the midpoint between the largest double and 2^1024).
+_DOUBLE_OVERFLOW = 2**1024 - 2**970
+
+
+def _parse_int(text: str) -> int | float:
+    # An integer literal too large for a double is Infinity in JavaScript's JSON.parse, and so
+    # here (then refused as "not a finite number"), never an exact huge int: the reference
+    # service would see Infinity. 310+ digits always overflow; skip int() (and its digit cap).
+    negative = text.startswith("-")
+    if len(text) - negative > 309:
+        return -math.inf if negative else math.inf
+    value = int(text)
+    if abs(value) >= _DOUBLE_OVERFLOW:
+        return -math.inf if negative else math.inf
+    return value
+
+
 def _refuse_constant(name: str) -> object:
     raise JsonError(f"{name} is not JSON")
 
@@ -102,7 +122,9 @@ def loads(text: str | bytes) -> object:
                 f"Expected UTF-8 JSON, got a byte that is not UTF-8 at offset {exc.start}."
             ) from None
     try:
-        return json.loads(text, parse_float=_parse_float, parse_constant=_refuse_constant)
+        return json.loads(
+            text, parse_float=_parse_float, parse_int=_parse_int, parse_constant=_refuse_constant
+        )
     except JsonError as exc:
         raise JsonError(f"Expected JSON, got {exc}.") from None
     except json.JSONDecodeError as exc:

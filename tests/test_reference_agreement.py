@@ -1,0 +1,1304 @@
+"""Differential tests: the Python mtcompute against an independent JavaScript reference.
+
+tests/reference/mtcompute_ref.mjs implements the three contracts (bleu-smoothing-compute,
+bleu-sentence-components, chrf-compute @1.0.0) straight from the specification, in the
+runtime the contracts name (JavaScript). Every input built here is run through both; they
+must agree:
+
+* on a result, the whole envelope as JSON text, byte for byte;
+* on an error, the ``code`` and the ``path`` (messages are free text).
+
+Inputs come from a seeded ``random.Random``: (a) random valid inputs, (b) adversarial and
+near-valid inputs (hand-written edge cases plus random mutations of valid inputs), and
+(c) real WMT segments from ../shared/data/wmt. The reference runs once, over all of them.
+``MTCOMPUTE_AGREE_COUNT`` scales the number of random inputs (default 3000) and
+``MTCOMPUTE_AGREE_SEED`` changes the seed.
+Node.js is required: without ``node`` on PATH these tests fail (CI installs it).
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import math
+import os
+import random
+import shutil
+import subprocess
+import traceback
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+REFERENCE_SCRIPT = "tests/reference/mtcompute_ref.mjs"
+CONTRACTS_DIR = REPO / "src" / "mtcompute" / "contracts" / "data"
+VECTORS_DIR = REPO / "tests" / "data" / "js"
+WMT_DIR = Path(__file__).resolve().parents[2] / "shared" / "data" / "wmt"
+
+TOTAL = int(os.environ.get("MTCOMPUTE_AGREE_COUNT", "3000"))
+SEED = int(os.environ.get("MTCOMPUTE_AGREE_SEED", "20250611"))
+
+BS = "bleu-smoothing-compute"
+BC = "bleu-sentence-components"
+CF = "chrf-compute"
+V = "1.0.0"
+MAX_COUNT = 10**12
+INF = float("inf")
+
+
+@dataclass
+class Case:
+    """One request: tool id, version, the Python input, and the group it belongs to."""
+
+    tool: str
+    version: str
+    input: Any
+    group: str
+
+
+# ---------------------------------------------------------------------------------------
+# JSON for the reference
+# ---------------------------------------------------------------------------------------
+
+
+def to_js_json(value: Any) -> str:
+    """JSON text for Node: ASCII only (lone surrogates as \\ud800 escapes), dict order kept,
+    and +-inf written as 1e400 / -1e400 (which JSON.parse reads as +-Infinity, as Python's
+    json.loads reads them as inf)."""
+    if isinstance(value, dict):
+        return "{" + ",".join(json.dumps(k) + ":" + to_js_json(v) for k, v in value.items()) + "}"
+    if isinstance(value, list):
+        return "[" + ",".join(to_js_json(v) for v in value) + "]"
+    if isinstance(value, float) and math.isinf(value):
+        return "1e400" if value > 0 else "-1e400"
+    if isinstance(value, float) and math.isnan(value):
+        raise ValueError("NaN has no JSON form")
+    return json.dumps(value)
+
+
+def run_reference(cases: list[Case]) -> list[str]:
+    """Run the JavaScript reference once over all cases; one envelope text per case."""
+    node = shutil.which("node")
+    if node is None:
+        pytest.fail(
+            "node (Node.js) is not on PATH: the reference-agreement tests need it to run "
+            f"{REFERENCE_SCRIPT}; install Node.js 20 or later"
+        )
+    lines = [
+        f'{{"id":{json.dumps(c.tool)},"version":{json.dumps(c.version)},'
+        f'"input":{to_js_json(c.input)}}}'
+        for c in cases
+    ]
+    proc = subprocess.run(
+        [node, REFERENCE_SCRIPT],
+        input=("\n".join(lines) + "\n").encode("ascii"),
+        capture_output=True,
+        cwd=REPO,
+        timeout=600,
+        check=False,
+    )
+    assert proc.returncode == 0, (
+        f"the reference failed (exit {proc.returncode}): {proc.stderr.decode()[-2000:]}"
+    )
+    out = proc.stdout.decode("utf-8").split("\n")
+    if out and out[-1] == "":
+        out.pop()
+    assert len(out) == len(cases), f"the reference wrote {len(out)} lines for {len(cases)} inputs"
+    return out
+
+
+# ---------------------------------------------------------------------------------------
+# Random valid inputs
+# ---------------------------------------------------------------------------------------
+
+
+def rand_length(rng: random.Random) -> int:
+    """A count or length from 0 to 10^12, small and huge values both common."""
+    kind = rng.randrange(6)
+    if kind == 0:
+        return rng.randint(0, 5)
+    if kind == 1:
+        return rng.randint(0, 60)
+    if kind == 2:
+        return rng.randint(0, 100_000)
+    if kind == 3:
+        return min(MAX_COUNT, int(math.exp(rng.random() * math.log(MAX_COUNT + 1))))
+    if kind == 4:
+        return MAX_COUNT - rng.randint(0, 3)
+    return rng.randint(0, MAX_COUNT)
+
+
+def rand_epsilon(rng: random.Random) -> float:
+    """An epsilon in [0, 1], including the edges and tiny or subnormal values."""
+    return rng.choice(
+        [
+            rng.random(),
+            rng.random(),
+            0,
+            1,
+            0.0,
+            1.0,
+            0.1,
+            0.5,
+            1e-7,
+            0.000001,
+            5e-324,
+            2.2250738585072014e-308,
+            math.exp(-rng.random() * 700),
+            round(rng.random(), rng.randint(1, 4)),
+            1 - 2**-53,
+        ]
+    )
+
+
+def rand_bleu_smoothing(rng: random.Random) -> dict:
+    """A random valid bleu-smoothing-compute input."""
+    n_orders = rng.randint(1, 8)
+    c = rand_length(rng)
+    r_kind = rng.randrange(6)
+    r = [
+        c,
+        0,
+        min(MAX_COUNT, c + rng.randint(0, 10)),
+        max(0, c - rng.randint(0, 10)),
+        rand_length(rng),
+        rand_length(rng),
+    ][r_kind]
+    t_kind = rng.randrange(4)
+    segments = rng.randint(1, 1000)
+    totals = []
+    for n in range(n_orders):
+        if t_kind == 0:
+            totals.append(max(0, c - n))
+        elif t_kind == 1:
+            totals.append(max(0, c - segments * n))
+        elif t_kind == 2:
+            totals.append(rand_length(rng))
+        else:
+            totals.append(0 if rng.random() < 0.2 else rand_length(rng))
+    all_zero = rng.random() < 0.08
+    zero_rate = rng.choice([0, 0.1, 0.3, 0.6])
+    matches = []
+    for n, total in enumerate(totals):
+        if all_zero or total == 0 or (n > 0 and rng.random() < zero_rate):
+            matches.append(0)
+            continue
+        kind = rng.randrange(4)
+        if kind == 0:
+            matches.append(total)
+        elif kind == 1:
+            matches.append(rng.randint(0, total))
+        elif kind == 2:
+            matches.append(int(total * 0.7 ** (n + rng.random())))
+        else:
+            matches.append(min(total, int(math.exp(rng.random() * math.log(total + 1)))))
+    if matches[0] == 0:
+        matches = [0] * n_orders
+    smoothing = rng.choice(["none", "method1", "method2", "method3"])
+    inp: dict[str, Any] = {
+        "matches": matches,
+        "totals": totals,
+        "candidate_length": c,
+        "reference_length": r,
+        "smoothing": smoothing,
+    }
+    if smoothing == "method1" and rng.random() < 0.6:
+        inp["epsilon"] = rand_epsilon(rng)
+    eo = rng.randrange(3)
+    if eo:
+        inp["effective_order"] = eo == 1
+    if rng.random() < 0.35:
+        inp["decimals"] = rng.randint(0, 15)
+    if rng.random() < 0.1:  # integral floats are valid integers (4.0 is 4)
+        inp["matches"] = [float(x) for x in matches]
+        inp["totals"] = [float(x) for x in totals]
+        inp["candidate_length"] = float(c)
+        if "decimals" in inp:
+            inp["decimals"] = float(inp["decimals"])
+    if rng.random() < 0.1:
+        keys = list(inp)
+        rng.shuffle(keys)
+        inp = {k: inp[k] for k in keys}
+    return inp
+
+
+TOKEN_POOL = [
+    *["the", "a", "cat", "sat", "on", "mat", ".", ",", "The", "dog", "is", "was"],
+    *["é", "naïve", "über", "日本", "語", "мир", "שלום", "नमस्ते"],
+    *["😀", "𝒜", "𠀀", "e\u0301", "\u00e9", "İ", "ß", "\ufeff", "\u200b"],
+    *["a b", "\t", "\u00a0", '"', "\\", "\x01", "\x7f", "\u2028", "<", "&", "'", "\n", "\x00"],
+    *["\uffff", "\ufffe", "\U0010ffff", "\ue000", "\x1f", "/", "</script>"],
+]
+
+
+def rand_token(rng: random.Random) -> str:
+    """A token: mostly from a small pool (so n-grams match), sometimes long or multi-byte."""
+    k = rng.random()
+    if k < 0.85:
+        return rng.choice(TOKEN_POOL[:20]) if rng.random() < 0.8 else rng.choice(TOKEN_POOL)
+    if k < 0.95:
+        return "".join(rng.choice(TOKEN_POOL) for _ in range(rng.randint(1, 4)))
+    unit = rng.choice(["a", "é", "€", "😀"])
+    width = len(unit.encode("utf-8"))
+    return unit * rng.randint(1, 128 // width)
+
+
+def perturb(rng: random.Random, seq: list, make) -> list:
+    """A copy of seq with random deletions, insertions, substitutions and swaps."""
+    out = list(seq)
+    for _ in range(rng.randint(0, 1 + len(out) // 3)):
+        op = rng.randrange(4)
+        if op == 0 and out:
+            del out[rng.randrange(len(out))]
+        elif op == 1:
+            out.insert(rng.randint(0, len(out)), make())
+        elif op == 2 and out:
+            out[rng.randrange(len(out))] = make()
+        elif op == 3 and len(out) > 1:
+            i = rng.randrange(len(out) - 1)
+            out[i], out[i + 1] = out[i + 1], out[i]
+    return out
+
+
+def rand_bleu_components(rng: random.Random) -> dict:
+    """A random valid bleu-sentence-components input."""
+    hyp = [] if rng.random() < 0.05 else [rand_token(rng) for _ in range(rng.randint(1, 25))]
+    refs = []
+    for _ in range(rng.choice([1, 1, 2, 3, 4, 8, rng.randint(1, 8)])):
+        if rng.random() < 0.08:
+            refs.append([])
+        elif rng.random() < 0.8:
+            refs.append(perturb(rng, hyp, lambda: rand_token(rng)))
+        else:
+            refs.append([rand_token(rng) for _ in range(rng.randint(0, 25))])
+    inp: dict[str, Any] = {"hypothesis": hyp, "references": refs}
+    if rng.random() < 0.7:
+        inp["max_order"] = rng.randint(1, 8) if rng.random() < 0.9 else float(rng.randint(1, 8))
+    k = rng.randrange(3)
+    if k:
+        inp["include_ngrams"] = k == 1
+    return inp
+
+
+CHAR_POOL = (
+    list("abcdefghij") * 3
+    + list("ABCDEFGHIJ")
+    + [" ", " ", " ", ".", ",", "-"]
+    + ["\t", "\n", "\r", "\x0b", "\x0c", "\x1c", "\x1d", "\x1e", "\x1f", "\x85", "\xa0", "\u1680"]
+    + ["\u2000", "\u2005", "\u200a", "\u2028", "\u2029", "\u202f", "\u205f", "\u3000"]
+    + ["\u200b", "\ufeff", "\u180e", "\u200d", "\u00ad"]
+    + ["é", "É", "e\u0301", "ß", "ẞ", "İ", "ı", "Σ", "σ", "ς", "Ω", "ǅ", "Ꭰ", "ﬁ", "Ⅻ"]
+    + ["😀", "𝒜", "𐐀", "𠀀", "日", "本", "ж", "Ж", "ש", "ह", "\u094d"]
+)
+
+
+def rand_text(rng: random.Random, max_len: int = 60) -> str:
+    """A text segment of random characters (whitespace of every listed kind included)."""
+    return "".join(rng.choice(CHAR_POOL) for _ in range(rng.randint(0, max_len)))
+
+
+def rand_chrf(rng: random.Random) -> dict:
+    """A random valid chrf-compute input."""
+    count = rng.choice([1, 1, 2, 3, 5, 8, rng.randint(1, 40), 256 if rng.random() < 0.05 else 4])
+    max_len = 8 if count > 40 else 60
+    hyps = [rand_text(rng, max_len) for _ in range(count)]
+    refs = []
+    for h in hyps:
+        if rng.random() < 0.8:
+            refs.append("".join(perturb(rng, list(h), lambda: rng.choice(CHAR_POOL))))
+        else:
+            refs.append(rand_text(rng, max_len))
+    inp: dict[str, Any] = {"hypotheses": hyps, "references": refs}
+    if rng.random() < 0.6:
+        inp["beta"] = rng.randint(1, 16) if rng.random() < 0.9 else float(rng.randint(1, 16))
+    k = rng.randrange(3)
+    if k:
+        inp["lowercase"] = k == 1
+    return inp
+
+
+# ---------------------------------------------------------------------------------------
+# Adversarial and near-valid inputs
+# ---------------------------------------------------------------------------------------
+
+BS_EXAMPLE = {
+    "matches": [9, 7, 5, 3],
+    "totals": [10, 8, 6, 4],
+    "candidate_length": 11,
+    "reference_length": 11,
+    "smoothing": "none",
+    "decimals": 10,
+}
+BC_EXAMPLE = {
+    "hypothesis": ["am", "I", "am", "a", "character", "sequence"],
+    "references": [["I", "am", "a", "symbol", "string", "sequence", "a", "a"]],
+}
+CF_EXAMPLE = {
+    "hypotheses": [
+        "The relationship between cats and dogs is not exactly friendly.",
+        "a good bookshop is just a genteel black hole that knows how to read.",
+    ],
+    "references": [
+        "The relationship between dogs and cats is not exactly friendly.",
+        "A good bookshop is just a genteel Black Hole that knows how to read.",
+    ],
+}
+
+CF_EXAMPLE_2 = {"hypotheses": ["aa"], "references": ["ab"], "beta": 3}
+
+WEIRD_VALUES = [
+    None,
+    True,
+    False,
+    0,
+    -1,
+    1,
+    8,
+    9,
+    15,
+    16,
+    17,
+    4.0,
+    4.5,
+    -0.0,
+    0.5,
+    1e-7,
+    MAX_COUNT,
+    MAX_COUNT + 1,
+    float(MAX_COUNT),
+    1e12 + 0.5,
+    2**53 + 1,
+    1e300,
+    INF,
+    -INF,
+    "",
+    "a",
+    "4",
+    "\ud800",
+    "\udc00",
+    "😀",
+    "method1",
+    "method4",
+    "x" * 129,
+    "é" * 65,
+    [],
+    [1],
+    [[]],
+    ["a"],
+    {},
+    {"a": 1},
+]
+
+
+def with_key(d: dict, key: str, value: Any, position: int | None = None) -> dict:
+    """A copy of d with key set to value (inserted at position when it is new)."""
+    items = [(k, v) for k, v in d.items() if k != key]
+    if key in d and position is None:
+        return {k: (value if k == key else v) for k, v in d.items()}
+    pos = len(items) if position is None else min(position, len(items))
+    items.insert(pos, (key, value))
+    return dict(items)
+
+
+def without(d: dict, *keys: str) -> dict:
+    """A copy of d without keys."""
+    return {k: v for k, v in d.items() if k not in keys}
+
+
+def common_shape_cases(example: dict, required: list[str]) -> list[dict]:
+    """Non-object inputs, unknown keys (with JSON Pointer escapes) and missing keys."""
+    out: list[Any] = [None, [], [example], "x", 1, 1.5, True, ""]
+    for key in [
+        "foo",
+        "",
+        "a/b",
+        "m~n",
+        "~1",
+        "é",
+        "\ud800",
+        "__proto__",
+        "constructor",
+        "1",
+        "Matches",
+    ]:
+        out.append(with_key(example, key, 1))
+        out.append(with_key(example, key, 1, position=0))
+    out.append(
+        with_key(with_key(example, "zz", 1, 0), "1", 2)
+    )  # "1" after "zz": input order decides
+    out.append(with_key(with_key(example, "b", 1), "a", 2))
+    for key in required:
+        out.append(without(example, key))
+    out.append(without(example, *required))
+    out.append({})
+    for key in required:  # unknown key and missing key together: unknown is reported first
+        out.append(with_key(without(example, key), "zzz", 1))
+    return out
+
+
+def bleu_smoothing_adversarial() -> list[dict]:
+    """Hand-written edge cases for bleu-smoothing-compute."""
+    ex = BS_EXAMPLE
+    req = ["matches", "totals", "candidate_length", "reference_length", "smoothing"]
+    out = common_shape_cases(ex, req)
+    for key in ["matches", "totals"]:
+        for bad in [None, "1", 5, {}, True, [], [1] * 9, ["x"] * 9, [0] * 8, list(range(9))]:
+            out.append(with_key(ex, key, bad))
+        for bad in WEIRD_VALUES:
+            for pos in (0, 3):
+                arr = list(ex[key])
+                arr[pos] = bad
+                out.append(with_key(ex, key, arr))
+        out.append(with_key(ex, key, [-1, None, 2, 3]))
+        out.append(with_key(ex, key, [MAX_COUNT + 1, -1, 2, 3]))
+    for key in ["candidate_length", "reference_length"]:
+        for bad in WEIRD_VALUES:
+            out.append(with_key(ex, key, bad))
+    for bad in [
+        "method4",
+        "method5",
+        "method6",
+        "method7",
+        "method8",
+        "method0",
+        "METHOD1",
+        "Method1",
+        "",
+        " none",
+        "none ",
+        None,
+        1,
+        True,
+        [],
+        {},
+        ["none"],
+        "\ud800",
+    ]:
+        out.append(with_key(ex, "smoothing", bad))
+    m1 = with_key(without(ex, "decimals"), "smoothing", "method1")
+    for eps in [
+        0,
+        1,
+        -0.0,
+        0.0,
+        1.0,
+        5e-324,
+        1e-300,
+        0.1,
+        -1e-300,
+        -1,
+        1.0000000000000002,
+        2,
+        True,
+        False,
+        None,
+        "0.1",
+        [],
+        INF,
+        -INF,
+        0.30000000000000004,
+    ]:
+        out.append(with_key(m1, "epsilon", eps))
+        out.append(with_key(with_key(m1, "matches", [9, 0, 5, 0]), "epsilon", eps))
+        out.append(with_key(with_key(m1, "matches", [0, 0, 0, 0]), "epsilon", eps))
+    for sm in ["none", "method2", "method3", "method4"]:
+        out.append(with_key(with_key(ex, "smoothing", sm), "epsilon", 0.1))
+        out.append(with_key(with_key(ex, "smoothing", sm), "epsilon", "x"))
+    for eo in [True, False, 1, 0, None, "true", []]:
+        out.append(with_key(ex, "effective_order", eo))
+    for d in [0, 1, 14, 15, 16, -1, 4.0, 4.5, True, None, "4", INF, 1e300, -0.0]:
+        out.append(with_key(ex, "decimals", d))
+    # cross-field rules and their order
+    out += [
+        with_key(ex, "totals", [10, 8, 6]),
+        with_key(with_key(ex, "totals", [10, 8, 6]), "matches", [11, 9, 7, 5]),
+        with_key(ex, "totals", [10, 8, 6, 4, 2]),
+        with_key(ex, "matches", [11, 7, 5, 3]),
+        with_key(ex, "matches", [9, 7, 5, 5]),
+        with_key(ex, "matches", [0, 0, 7, 3]),
+        with_key(ex, "matches", [0, 9, 7, 3]),
+        with_key(ex, "matches", [0, 0, 0, 1]),
+        with_key(ex, "matches", [-0.0, 0, 0, 0]),
+        with_key(ex, "matches", [0, 0, 0, 0]),
+        with_key(with_key(ex, "matches", [0, 9, 7, 3]), "totals", [10, 8, 6, 2]),
+        with_key(with_key(ex, "matches", [0, 0, 7, 3]), "epsilon", 0.1),
+        with_key(with_key(ex, "totals", [10, 8, 6]), "decimals", 16),
+        with_key(with_key(ex, "matches", [11, 7, 5, 3]), "smoothing", "method4"),
+        with_key(with_key(ex, "matches", [11, 7, 5, 3]), "totals", "x"),
+    ]
+    # arithmetic edges: zero lengths, huge lengths, zero totals, every smoothing and effective order
+    for sm in ["none", "method1", "method2", "method3"]:
+        for eo in [None, True, False]:
+            for matches, totals, c, r in [
+                ([9, 7, 5, 3], [10, 8, 6, 4], 11, 11),
+                ([9, 7, 5, 3], [10, 8, 6, 4], 0, 0),
+                ([9, 7, 5, 3], [10, 8, 6, 4], 11, 0),
+                ([9, 7, 5, 3], [10, 8, 6, 4], 1, MAX_COUNT),
+                ([9, 7, 5, 3], [10, 8, 6, 4], MAX_COUNT, MAX_COUNT - 1),
+                ([9, 7, 5, 3], [10, 8, 6, 4], MAX_COUNT - 1, MAX_COUNT),
+                ([3, 0, 0, 0], [3, 2, 1, 0], 3, 5),
+                ([3, 2, 0, 0, 0, 0, 0, 0], [3, 2, 1, 0, 0, 0, 0, 0], 3, 3),
+                ([1], [1], 1, 1),
+                ([0], [0], 0, 0),
+                ([0, 0], [0, 0], 5, 5),
+                ([5, 0, 3, 0, 1, 0, 0, 0], [9, 8, 7, 6, 5, 4, 3, 2], 9, 12),
+                ([MAX_COUNT] * 8, [MAX_COUNT] * 8, MAX_COUNT, MAX_COUNT),
+                ([1] * 8, [MAX_COUNT] * 8, MAX_COUNT, 1),
+                ([1, 0, 1, 0], [MAX_COUNT, 1, MAX_COUNT, 0], 7, 9),
+                ([2, 1, 0, 0], [2, 1, 0, 0], 2, 4),
+            ]:
+                inp = {
+                    "matches": matches,
+                    "totals": totals,
+                    "candidate_length": c,
+                    "reference_length": r,
+                    "smoothing": sm,
+                }
+                if eo is not None:
+                    inp["effective_order"] = eo
+                out.append(inp)
+                out.append(with_key(inp, "decimals", 15))
+                out.append(with_key(inp, "decimals", 0))
+    return out
+
+
+def bleu_components_adversarial() -> list[dict]:
+    """Hand-written edge cases for bleu-sentence-components."""
+    ex = BC_EXAMPLE
+    out = common_shape_cases(ex, ["hypothesis", "references"])
+    tokens = [
+        None,
+        1,
+        1.0,
+        True,
+        [],
+        {},
+        "",
+        "\ud800",
+        "a\udc00",
+        "\udc00\ud800",
+        "\ud83d\ude00",
+        "😀",
+        " ",
+        "\t",
+        "\x00",
+        "\x01",
+        "\x7f",
+        "\u2028",
+        '"',
+        "\\",
+        "a" * 128,
+        "a" * 129,
+        "é" * 64,
+        "é" * 64 + "a",
+        "😀" * 32,
+        "😀" * 32 + "a",
+        "€" * 42 + "ab",
+        "€" * 43,
+        "日" * 42 + "ab",
+        "\ud800" * 129,
+        "x" * 1000,
+    ]
+    for tok in tokens:
+        out.append(with_key(ex, "hypothesis", ["am", tok, "a"]))
+        out.append(with_key(ex, "references", [["I", "am", tok]]))
+        out.append(with_key(ex, "references", [["I"], ["am", tok], tok]))
+    for bad in [None, "a b", {}, 1, True, [[]], [["a"]]]:
+        out.append(with_key(ex, "hypothesis", bad))
+    out += [
+        with_key(ex, "hypothesis", ["", "\ud800"]),
+        with_key(ex, "hypothesis", ["a" * 129, ""]),
+        with_key(ex, "hypothesis", [1, "a" * 200]),
+        with_key(ex, "hypothesis", []),
+        with_key(with_key(ex, "hypothesis", ["", "a"]), "references", None),
+        with_key(with_key(ex, "hypothesis", ["a"]), "references", [["a"]] * 9),
+    ]
+    for bad in [
+        None,
+        "a",
+        [],
+        {},
+        1,
+        ["a"],
+        [None],
+        [[1]],
+        [[""]],
+        [["a"], "b"],
+        [["a"]] * 9,
+        [["a"]] * 8,
+        [[]] * 8,
+        [[], []],
+        [[], ["a"]],
+        [["x"] * 9] * 9,
+        [[1]] * 9,
+        [None] * 9,
+        [["a"], ["a", "\ud800"]],
+    ]:
+        out.append(with_key(ex, "references", bad))
+    for mo in [0, 1, 4, 8, 9, -1, 4.0, 4.5, 8.0, 1e300, True, False, None, "4", [], INF]:
+        out.append(with_key(ex, "max_order", mo))
+        out.append(with_key(with_key(ex, "max_order", mo), "include_ngrams", "x"))
+    for inc in [True, False, 1, 0, None, "true"]:
+        out.append(with_key(ex, "include_ngrams", inc))
+    # closest reference length: ties go to the shorter one
+    hyp = ["a", "b", "c", "d", "e"]
+    for lens in [
+        [4, 6],
+        [6, 4],
+        [5],
+        [0],
+        [3, 7],
+        [7, 3],
+        [10, 0],
+        [0, 10],
+        [5, 5, 4, 6],
+        [2, 8, 8, 2],
+    ]:
+        out.append({"hypothesis": hyp, "references": [["a"] * n for n in lens]})
+    out.append({"hypothesis": [], "references": [[]], "max_order": 8, "include_ngrams": True})
+    out.append({"hypothesis": [], "references": [["a", "b"]], "include_ngrams": True})
+    out.append(
+        {
+            "hypothesis": ["a"] * 12,
+            "references": [["a"] * 3, ["a"] * 7],
+            "max_order": 8,
+            "include_ngrams": True,
+        }
+    )
+    out.append(
+        {
+            "hypothesis": ["a", "A", "é", "e\u0301", "\u00e9"],
+            "references": [["A", "e\u0301"]],
+            "include_ngrams": True,
+        }
+    )
+    # token count and byte limits, and their order after max_order / include_ngrams
+    out.append({"hypothesis": ["a"] * 5000, "references": [["a"] * 5000]})
+    out.append({"hypothesis": ["a"] * 5000, "references": [["a"] * 5001]})
+    out.append({"hypothesis": ["a"] * 5000, "references": [["a"] * 2500] * 2 + [[]] * 6})
+    out.append({"hypothesis": ["a"] * 5000, "references": [["a"] * 2500] * 2 + [["b"]]})
+    out.append({"hypothesis": ["a"] * 5000, "references": [["a"] * 5001], "max_order": 9})
+    out.append({"hypothesis": ["a"] * 5000, "references": [["a"] * 5001], "include_ngrams": 1})
+    big = "b" * 128
+    out.append({"hypothesis": [big] * 1024, "references": [[big] * 1024]})  # exactly 262144 bytes
+    out.append(
+        {"hypothesis": [big] * 1024, "references": [[big] * 1023 + [big[:-1]], ["c"]]}
+    )  # 262144
+    out.append({"hypothesis": [big] * 1024, "references": [[big] * 1024, ["c"]]})  # 262145
+    out.append({"hypothesis": [big] * 1024, "references": [[big] * 1024, ["c"]], "max_order": 0})
+    out.append({"hypothesis": ["é" * 64] * 1024, "references": [["é" * 64] * 1024, ["x"]]})
+    out.append({"hypothesis": ["a"] * 10001, "references": [["b" * 128] * 3000]})
+    out += output_size_edge_cases()
+    return out
+
+
+def output_size_edge_cases() -> list[dict]:
+    """Inputs whose compact result JSON is exactly 1,000,000 and 1,000,001 UTF-8 bytes.
+
+    max_order 1, one empty reference, distinct hypothesis tokens: the result is known in
+    advance, so its size can be measured here. Each token holds ten U+0001 characters (one
+    UTF-8 byte each in the input, six bytes each as \\u0001 in the output), so the output
+    limit is reached below the token limits; the last token is padded to hit the size."""
+
+    def result_size(tokens: list[str]) -> int:
+        result = {
+            "candidate_length": len(tokens),
+            "reference_length": 0,
+            "max_order": 1,
+            "matches": [0],
+            "totals": [len(tokens)],
+            "ngrams": [
+                {"order": 1, "ngram": [t], "count": 1, "max_reference_count": 0, "clipped_count": 0}
+                for t in tokens
+            ],
+        }
+        return len(json.dumps(result, ensure_ascii=False, separators=(",", ":")).encode("utf-8"))
+
+    out = []
+    for target in (1_000_000, 1_000_001, 999_999):
+        n = 1000
+        tokens = [f"{i:05d}" + "\x01" * 10 for i in range(n)]
+        per_token = result_size(tokens[:2]) - result_size(tokens[:1])
+        n = (target - result_size(tokens[:1])) // per_token  # about the right count
+        tokens = [f"{i:05d}" + "\x01" * 10 for i in range(n)]
+        while result_size(tokens) > target:
+            tokens.pop()
+        pad = target - result_size(tokens)
+        j = len(tokens) - 1
+        while pad > 0:  # spread the padding over the last tokens, at most 128 bytes each
+            room = min(pad, 128 - len(tokens[j].encode("utf-8")))
+            tokens[j] += "x" * room
+            pad -= room
+            j -= 1
+        assert result_size(tokens) == target
+        out.append(
+            {"hypothesis": tokens, "references": [[]], "max_order": 1, "include_ngrams": True}
+        )
+    return out
+
+
+def chrf_adversarial() -> list[dict]:
+    """Hand-written edge cases for chrf-compute."""
+    ex = CF_EXAMPLE
+    out = common_shape_cases(ex, ["hypotheses", "references"])
+    for key in ["hypotheses", "references"]:
+        for bad in [
+            None,
+            "abc",
+            {},
+            1,
+            True,
+            [],
+            ["a"] * 257,
+            [1] * 257,
+            ["a"] * 256,
+            ["a", None],
+            [None, "\ud800"],
+            [["a"]],
+            ["a", 1],
+            [""],
+            ["\ud800"],
+            ["a\udc00b"],
+            ["\udc00\ud800"],
+            ["\ud83d\ude00"],
+        ]:
+            out.append(with_key(ex, key, bad))
+    out += [
+        {"hypotheses": None, "references": None},
+        {"hypotheses": ["a"] * 257, "references": None},
+        {"hypotheses": ["a", "b"], "references": [1, 2, 3]},
+        {"hypotheses": ["a", "b"], "references": ["a", "b", "c"]},
+        {"hypotheses": ["a", "b", "c"], "references": ["a"]},
+        {"hypotheses": ["a" * 40000, "b"], "references": ["c" * 40000]},
+        {"hypotheses": ["a" * 40000], "references": ["c" * 40000]},
+        {"hypotheses": ["a" * 32768], "references": ["b" * 32768]},
+        {"hypotheses": ["a" * 32768], "references": ["b" * 32769]},
+        {"hypotheses": ["é" * 16384], "references": ["ab" * 16384]},
+        {"hypotheses": ["é" * 16384], "references": ["ab" * 16384 + "c"]},
+        {"hypotheses": ["😀" * 8192], "references": ["😀" * 8192]},
+        {"hypotheses": ["😀" * 8192], "references": ["😀" * 8192 + "a"]},
+        {"hypotheses": ["a" * 65533 + "\ud800"], "references": [""]},
+        {"hypotheses": ["a" * 65534 + "\ud800"], "references": [""]},
+        {"hypotheses": [""], "references": ["a" * 65533 + "\udc00"]},
+        {"hypotheses": ["\ud800" * 21845], "references": ["a"]},
+        {"hypotheses": ["\ud800" * 21846], "references": ["a"]},
+        {"hypotheses": ["\ud800\ud800\udc00"], "references": ["a"]},
+        {"hypotheses": ["ok", "b\ud800"], "references": ["\ud800", "c"]},
+        {"hypotheses": ["ok", "fine"], "references": ["c", "\udfff"]},
+        {"hypotheses": ["\ud800"], "references": ["a"], "beta": 0},
+        {"hypotheses": ["a"], "references": ["a"], "beta": 0, "lowercase": "x"},
+        {"hypotheses": ["a" * 65537], "references": ["\ud800"], "beta": 0},
+        # 65536 bytes before lowercasing (more after: İ lowercases to i + U+0307)
+        {"hypotheses": ["İ" * 16384], "references": ["İ" * 16384], "lowercase": True},
+        {"hypotheses": ["İ" * 16384], "references": ["İ" * 16384 + "a"], "lowercase": True},
+        {"hypotheses": ["\uffff\ufffe\U0010ffff\ue000"], "references": ["\uffff\U0010ffff"]},
+    ]
+    for beta in [
+        0,
+        1,
+        2,
+        3,
+        16,
+        17,
+        -1,
+        2.0,
+        2.5,
+        16.0,
+        True,
+        False,
+        None,
+        "2",
+        [],
+        INF,
+        1e300,
+        -0.0,
+    ]:
+        out.append(with_key(ex, "beta", beta))
+    for lc in [True, False, 1, 0, None, "true", []]:
+        out.append(with_key(ex, "lowercase", lc))
+    pairs = [
+        ("", ""),
+        ("", "abc"),
+        ("abc", ""),
+        ("a", "a"),
+        ("ab", "ab"),
+        ("abcdef", "abcdef"),
+        ("abcdefg", "abcdefg"),
+        ("a b c", "abc"),
+        ("\t\n\r\x0b\x0c\x1c\x1d\x1e\x1f \x85\xa0\u1680", ""),
+        (
+            "\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000",
+            " ",
+        ),
+        ("a\u200bb", "ab"),
+        ("a\ufeffb", "ab"),
+        ("a\u180eb", "ab"),
+        ("a\u200db", "ab"),
+        ("\u00e9t\u00e9", "e\u0301te\u0301"),
+        ("ΟΔΟΣ", "οδος"),
+        ("Σ", "σ"),
+        ("ΑΣ", "ας"),
+        ("ΑΣ.", "ας."),
+        ("ΑΣ'Β", "ασ'β"),
+        ("Α'Σ", "α'ς"),
+        ("ΣΑ", "σα"),
+        ("ΑΣ Β", "ας β"),
+        ("Α\u0301Σ", "ά ς"),
+        ("İstanbul", "i̇stanbul"),
+        ("ẞ", "ß"),
+        ("ǅ", "ǆ"),
+        ("Ꭰ", "ꭰ"),
+        ("𐐀", "𐐨"),
+        ("ﬁ", "fi"),
+        ("Ⅻ", "ⅻ"),
+        ("K", "k"),
+        ("Å", "å"),
+        ("ΆΈΉ", "άέή"),
+        ("aaaaaaaaaa", "aaa"),
+        ("aa", "ab"),
+        ("ab", "ba"),
+        ("😀😀😀", "😀😀"),
+        ("日本語のテキスト", "日本語テキスト"),
+    ]
+    for h, r in pairs:
+        for lc in (False, True):
+            out.append({"hypotheses": [h], "references": [r], "lowercase": lc})
+            out.append({"hypotheses": [r], "references": [h], "lowercase": lc, "beta": 1})
+    out.append(
+        {
+            "hypotheses": [h for h, _ in pairs],
+            "references": [r for _, r in pairs],
+            "lowercase": True,
+        }
+    )
+    out.append(
+        {"hypotheses": [h for h, _ in pairs], "references": [r for _, r in pairs], "beta": 16}
+    )
+    out.append({"hypotheses": ["abcdefgh", "xyzw"], "references": ["abcdefgh", "xy"]})
+    # exact ties at the 7th decimal (ties go to even): 2379/128 = 18.5859375 -> 18.585938,
+    # 4875/128 = 38.0859375 -> 38.085938, 925/128 = 7.2265625 -> 7.226562, 25/128 -> 0.195312
+    out.append(
+        {"hypotheses": ["b", "bc ca", "abacabc"], "references": ["a cbb", "  ", " ba "], "beta": 11}
+    )
+    out.append({"hypotheses": [" cb  ", "ca "], "references": [" baaa", "ca"], "beta": 5})
+    out.append({"hypotheses": ["cbcb"], "references": ["acacc ac"], "beta": 6})
+    out.append({"hypotheses": ["c bcb", "cbcb"], "references": ["cb", "acacc ac"], "beta": 10})
+    out.append({"hypotheses": ["a"], "references": ["a" + "b" * 1022], "beta": 1})
+    out.append({"hypotheses": ["a" + "b" * 1022], "references": ["a"], "beta": 1})
+    out.append({"hypotheses": ["x"] * 256, "references": ["x"] * 256})
+    out.append({"hypotheses": [""] * 256, "references": [""] * 256})
+    return out
+
+
+def random_mutation(rng: random.Random, inp: Any) -> Any:
+    """A copy of inp with one near-valid fault: a value changed, removed, added or corrupted."""
+    inp = _deep_copy(inp)
+    paths: list[tuple] = [()]
+
+    def walk(node: Any, path: tuple) -> None:
+        if isinstance(node, dict):
+            for k, v in node.items():
+                paths.append((*path, k))
+                walk(v, (*path, k))
+        elif isinstance(node, list):
+            for i, v in enumerate(node):
+                paths.append((*path, i))
+                walk(v, (*path, i))
+
+    walk(inp, ())
+    path = rng.choice(paths)
+    parent = None
+    node = inp
+    for p in path:
+        parent, node = node, node[p]
+    op = rng.randrange(7)
+
+    def replace(value: Any) -> Any:
+        if not path:
+            return value
+        parent[path[-1]] = value
+        return inp
+
+    if op == 0:
+        return replace(rng.choice(WEIRD_VALUES))
+    if op == 1 and path:
+        del parent[path[-1]]
+        return inp
+    if op == 2 and isinstance(node, list):
+        node.insert(rng.randint(0, len(node)), rng.choice(WEIRD_VALUES))
+        return inp
+    if op == 3 and isinstance(inp, dict):
+        key = rng.choice(
+            ["extra", "1", "", "a/b", "~", "beta", "matches", "references", "epsilon", "decimals"]
+        )
+        if key in inp:
+            key = key + "_"
+        return with_key(inp, key, rng.choice(WEIRD_VALUES), rng.randint(0, len(inp)))
+    if op == 4 and isinstance(node, list) and node:
+        target = rng.choice([9, 257, len(node) + 1, 0])
+        grown = [node[i % len(node)] for i in range(target)]
+        return replace(grown)
+    if op == 5 and isinstance(node, str):
+        pos = rng.randint(0, len(node))
+        extra = rng.choice(["\ud800", "\udc00", "", "x" * 129, "é" * 70, "😀"])
+        return replace(node[:pos] + extra + node[pos:] if extra else "")
+    if op == 6 and isinstance(node, (int, float)) and not isinstance(node, bool):
+        return replace(
+            rng.choice(
+                [node + 0.5, -node - 1, float(node), node + MAX_COUNT, MAX_COUNT + 1, 0, 17, 9]
+            )
+        )
+    return replace(rng.choice(WEIRD_VALUES))
+
+
+def _deep_copy(value: Any) -> Any:
+    """A deep copy of plain JSON-like data (dicts keep their order)."""
+    if isinstance(value, dict):
+        return {k: _deep_copy(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_deep_copy(v) for v in value]
+    return value
+
+
+# ---------------------------------------------------------------------------------------
+# Real WMT segments
+# ---------------------------------------------------------------------------------------
+
+
+def read_lines(path: Path) -> list[str]:
+    """The segments of one file (split on \\n; no final empty line)."""
+    text = path.read_text(encoding="utf-8")
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    return lines
+
+
+def wmt_pairs() -> list[tuple[str, list[list[str]], list[list[str]]]]:
+    """(pair name, reference files' lines, system files' lines) for each WMT pair folder."""
+    pairs = []
+    for folder in sorted(p for p in WMT_DIR.glob("*/*") if p.is_dir()):
+        for suffix in (".txt", ".tok.txt"):
+            refs = sorted(
+                p
+                for p in folder.glob("ref.*" + suffix)
+                if (suffix == ".tok.txt") == p.name.endswith(".tok.txt")
+            )
+            syss = sorted(
+                p
+                for p in folder.glob("sys.*" + suffix)
+                if (suffix == ".tok.txt") == p.name.endswith(".tok.txt")
+            )
+            if refs and syss:
+                pairs.append(
+                    (
+                        f"{folder.parent.name}/{folder.name}{suffix}",
+                        [read_lines(p) for p in refs],
+                        [read_lines(p) for p in syss],
+                    )
+                )
+    return pairs
+
+
+def wmt_cases(rng: random.Random, n_chrf: int, n_bleu: int) -> list[Case]:
+    """chrF on chunks of real lines; sentence BLEU statistics on whitespace-split real lines."""
+    if not WMT_DIR.is_dir():
+        return []
+    pairs = wmt_pairs()
+    cases = []
+    for _ in range(n_chrf):
+        name, refs, syss = rng.choice(pairs)
+        ref = rng.choice(refs)
+        hyp = rng.choice(syss + refs)
+        n = min(len(ref), len(hyp))
+        start = rng.randrange(n)
+        size = rng.choice([1, 1, 2, 5, 10, 30, 100])
+        hs, rs = hyp[start : start + size], ref[start : start + size]
+        while len(hs) > 1 and sum(len(t.encode()) for t in hs + rs) > 65536:
+            hs, rs = hs[:-1], rs[:-1]
+        inp: dict[str, Any] = {"hypotheses": hs, "references": rs}
+        if rng.random() < 0.5:
+            inp["beta"] = rng.choice([1, 2, 3])
+        if rng.random() < 0.4:
+            inp["lowercase"] = rng.random() < 0.7
+        cases.append(Case(CF, V, inp, "wmt"))
+    for _ in range(n_bleu):
+        name, refs, syss = rng.choice(pairs)
+        i = rng.randrange(min(len(f) for f in refs + syss))
+        cjk = any(x in name for x in ("-ja", "-zh"))
+        if cjk and rng.random() < 0.7:
+            split = lambda s: [ch for ch in s if not ch.isspace()]  # noqa: E731
+        else:
+            split = str.split
+        inp = {
+            "hypothesis": split(rng.choice(syss)[i]),
+            "references": [split(r[i]) for r in refs],
+        }
+        if rng.random() < 0.5:
+            inp["max_order"] = rng.randint(1, 8)
+        if rng.random() < 0.3:
+            inp["include_ngrams"] = True
+        cases.append(Case(BC, V, inp, "wmt"))
+    return cases
+
+
+# ---------------------------------------------------------------------------------------
+# Building every case, running the reference once, comparing
+# ---------------------------------------------------------------------------------------
+
+
+def build_cases() -> list[Case]:
+    """Every input of this module, in a fixed order (seeded)."""
+    rng = random.Random(SEED)
+    cases: list[Case] = []
+    makers = {BS: rand_bleu_smoothing, BC: rand_bleu_components, CF: rand_chrf}
+    shares = {BS: 0.4, BC: 0.3, CF: 0.3}
+    for tool, maker in makers.items():
+        for _ in range(max(1, int(TOTAL * shares[tool]))):
+            cases.append(Case(tool, V, maker(rng), "random"))
+    for tool, examples in (
+        (BS, bleu_smoothing_adversarial()),
+        (BC, bleu_components_adversarial()),
+        (CF, chrf_adversarial()),
+    ):
+        cases += [Case(tool, V, inp, "adversarial") for inp in examples]
+    for tool, maker in makers.items():
+        for _ in range(max(1, int(TOTAL * shares[tool] / 2))):
+            inp = maker(rng)
+            if tool == BC:  # keep mutated inputs small
+                inp["hypothesis"] = inp["hypothesis"][:8]
+                inp["references"] = [r[:8] for r in inp["references"][:3]]
+            inp = random_mutation(rng, inp)
+            if rng.random() < 0.3:
+                inp = random_mutation(rng, inp)
+            cases.append(Case(tool, V, inp, "mutation"))
+    cases += wmt_cases(rng, max(1, TOTAL // 15), max(1, TOTAL // 10))
+    for tool, inp in ((BS, BS_EXAMPLE), (BC, BC_EXAMPLE), (CF, CF_EXAMPLE), (CF, CF_EXAMPLE_2)):
+        cases.append(Case(tool, V, inp, "example"))
+        for bad_tool, bad_version in (
+            (tool, "1.0.1"),
+            (tool, "1.0"),
+            (tool, ""),
+            (tool.upper(), V),
+            ("no-such-tool", V),
+            ("", V),
+        ):
+            cases.append(Case(bad_tool, bad_version, inp, "not_found"))
+    return cases
+
+
+@pytest.fixture(scope="module")
+def mtcompute():
+    """The Python implementation under test."""
+    try:
+        import mtcompute as module
+    except ImportError as exc:  # pragma: no cover - environment problem
+        pytest.fail(f"cannot import mtcompute (run with PYTHONPATH=src or install it): {exc}")
+    return module
+
+
+@pytest.fixture(scope="module")
+def agreement_run():
+    """All cases with the reference's envelope text for each (one Node run)."""
+    cases = build_cases()
+    try:
+        return list(zip(cases, run_reference(cases), strict=True))
+    except pytest.fail.Exception as exc:  # e.g. no node: every test then fails with this message
+        return exc
+
+
+def short(value: Any, limit: int = 700) -> str:
+    """A readable, length-capped rendering for failure messages."""
+    text = value if isinstance(value, str) else to_js_json(value)
+    return text if len(text) <= limit else text[:limit] + f"... [{len(text)} chars]"
+
+
+def disagreements(mt, pairs: list[tuple[Case, str]]) -> list[str]:
+    """Descriptions of the cases where Python and the reference disagree."""
+    found = []
+    for case, js_text in pairs:
+        # Python gets the very JSON text Node got, through the service's own parser
+        # (execute_json, as the CLI and HTTP use it): "\ud83d\ude00" is one astral character on
+        # both sides, and a number too large for a double is Infinity on both sides.
+        before = to_js_json(case.input)
+        try:
+            env = mt.execute_json(case.tool, case.version, before)
+            py_text = mt.dumps(env)
+        except Exception:
+            found.append(
+                f"{case.tool} {case.group}: Python raised for input {short(case.input)}\n"
+                f"  reference: {short(js_text)}\n  {traceback.format_exc(limit=3)}"
+            )
+            continue
+        problem = None
+        js = json.loads(js_text)
+        if "error" in js and js["error"]["code"] == "internal_error":
+            problem = "the reference failed internally"
+        elif "result" in js:
+            if py_text != js_text:
+                problem = "results differ"
+        elif not (
+            isinstance(env, dict) and set(env) == {"error"} and isinstance(env["error"], dict)
+        ):
+            problem = "reference gives an error, Python does not"
+        else:
+            err = env["error"]
+            if err.get("code") != js["error"]["code"]:
+                problem = "error codes differ"
+            elif err.get("path") != js["error"]["path"]:
+                problem = "error paths differ"
+            elif not isinstance(err.get("message"), str) or not err["message"]:
+                problem = "Python error has no message"
+        if problem:
+            found.append(
+                f"{case.tool}@{case.version} {case.group}: {problem}\n"
+                f"  input:     {short(case.input)}\n"
+                f"  reference: {short(js_text)}\n  python:    {short(py_text)}"
+            )
+    return found
+
+
+def assert_agree(mt, pairs: list[tuple[Case, str]]) -> None:
+    """Fail with the first few disagreements, if any."""
+    assert pairs, "no cases were generated"
+    found = disagreements(mt, pairs)
+    if found:
+        shown = "\n".join(found[:6])
+        pytest.fail(
+            f"{len(found)} of {len(pairs)} inputs disagree with the JavaScript reference:\n{shown}",
+            pytrace=False,
+        )
+
+
+def select(run, tool: str | None, *groups: str) -> list[tuple[Case, str]]:
+    """The (case, reference text) pairs of one tool and some groups."""
+    if isinstance(run, BaseException):
+        pytest.fail(str(run), pytrace=False)
+    return [(c, t) for c, t in run if (tool is None or c.tool == tool) and c.group in groups]
+
+
+# ---------------------------------------------------------------------------------------
+# Tests
+# ---------------------------------------------------------------------------------------
+
+
+def test_reference_reproduces_contract_examples(agreement_run):
+    """The JavaScript reference gives each contract example's documented output byte for byte."""
+    bs_output = (
+        '{"result":{"bleu":0.8375922397,"brevity_penalty":1,"orders_used":4,'
+        '"smoothed_matches":[9,7,5,3],"smoothed_totals":[10,8,6,4]}}'
+    )
+    bc_output = (
+        '{"result":{"candidate_length":6,"reference_length":8,"max_order":4,'
+        '"matches":[4,2,1,0],"totals":[6,5,4,3]}}'
+    )
+    expected = {
+        to_js_json(BS_EXAMPLE): bs_output,
+        to_js_json(BC_EXAMPLE): bc_output,
+    }
+    for path in sorted(CONTRACTS_DIR.glob("*@*.json")):  # the shipped contracts, when present
+        for ex in json.loads(path.read_text(encoding="utf-8")).get("examples", []):
+            want = json.dumps({"result": ex["output"]}, ensure_ascii=False, separators=(",", ":"))
+            expected[to_js_json(ex["input"])] = want
+    examples = select(agreement_run, None, "example")
+    assert len(examples) == 4
+    checked = 0
+    for case, js_text in examples:
+        want = expected.get(to_js_json(case.input))
+        if want is not None:
+            assert js_text == want, f"{case.tool}: reference {js_text} != documented {want}"
+            checked += 1
+    assert checked >= 2
+
+
+def test_bleu_smoothing_random_agreement(mtcompute, agreement_run):
+    """Random valid bleu-smoothing-compute inputs give byte-identical envelopes."""
+    assert_agree(mtcompute, select(agreement_run, BS, "random"))
+
+
+def test_bleu_components_random_agreement(mtcompute, agreement_run):
+    """Random valid bleu-sentence-components inputs give byte-identical envelopes."""
+    assert_agree(mtcompute, select(agreement_run, BC, "random"))
+
+
+def test_chrf_random_agreement(mtcompute, agreement_run):
+    """Random valid chrf-compute inputs give byte-identical envelopes."""
+    assert_agree(mtcompute, select(agreement_run, CF, "random"))
+
+
+def test_bleu_smoothing_adversarial_agreement(mtcompute, agreement_run):
+    """Edge-case and mutated bleu-smoothing-compute inputs get the same result or code and path."""
+    assert_agree(mtcompute, select(agreement_run, BS, "adversarial", "mutation"))
+
+
+def test_bleu_components_adversarial_agreement(mtcompute, agreement_run):
+    """Edge-case and mutated bleu-sentence-components inputs: same result, or same code and path."""
+    assert_agree(mtcompute, select(agreement_run, BC, "adversarial", "mutation"))
+
+
+def test_chrf_adversarial_agreement(mtcompute, agreement_run):
+    """Edge-case and mutated chrf-compute inputs get the same result or error code and path."""
+    assert_agree(mtcompute, select(agreement_run, CF, "adversarial", "mutation"))
+
+
+def test_examples_and_not_found_agreement(mtcompute, agreement_run):
+    """The contract examples agree, and unknown tools or versions are not_found on both sides."""
+    assert_agree(mtcompute, select(agreement_run, None, "example", "not_found"))
+
+
+def test_wmt_chrf_agreement(mtcompute, agreement_run):
+    """chrF on chunks of real WMT hypothesis/reference lines agrees byte for byte."""
+    if not WMT_DIR.is_dir():
+        pytest.skip(f"WMT data not found at {WMT_DIR}")
+    assert_agree(mtcompute, select(agreement_run, CF, "wmt"))
+
+
+def test_wmt_bleu_components_agreement(mtcompute, agreement_run):
+    """Sentence BLEU statistics of whitespace-split real WMT lines agree byte for byte."""
+    if not WMT_DIR.is_dir():
+        pytest.skip(f"WMT data not found at {WMT_DIR}")
+    assert_agree(mtcompute, select(agreement_run, BC, "wmt"))
+
+
+def test_huge_integer_literals_agreement(mtcompute):
+    """Integer literals beyond the double range (JSON.parse gives Infinity) get the same error."""
+    ex = BS_EXAMPLE
+    huge = [10**309, 10**400, -(10**400)]
+    inputs = [(BS, with_key(ex, "candidate_length", h)) for h in huge]
+    inputs += [(BS, with_key(ex, "matches", [h, 7, 5, 3])) for h in huge]
+    inputs += [(BS, with_key(ex, "decimals", h)) for h in huge]
+    inputs += [(BC, with_key(BC_EXAMPLE, "max_order", h)) for h in huge]
+    inputs += [(CF, with_key(CF_EXAMPLE, "beta", h)) for h in huge]
+    cases = [Case(tool, V, inp, "huge_integer") for tool, inp in inputs]
+    assert_agree(mtcompute, list(zip(cases, run_reference(cases), strict=True)))
+
+
+def test_bleu_smoothing_vectors_reproduce(mtcompute):
+    """Python reproduces every stored JavaScript bleu-smoothing-compute vector byte for byte."""
+    plain = VECTORS_DIR / "bleu_smoothing_vectors.jsonl"
+    packed = VECTORS_DIR / "bleu_smoothing_vectors.jsonl.gz"
+    if plain.exists():
+        text = plain.read_text(encoding="utf-8")
+    elif packed.exists():
+        text = gzip.decompress(packed.read_bytes()).decode("utf-8")
+    else:
+        pytest.fail(
+            f"missing {plain} (generate it: node tests/reference/generate_bleu_vectors.mjs)"
+        )
+    rows = [json.loads(line) for line in text.splitlines() if line.strip()]
+    assert len(rows) >= 5000
+    bad = []
+    for row in rows:
+        got = mtcompute.dumps(mtcompute.execute(BS, V, row["input"]))
+        if got != row["output_text"]:
+            bad.append(
+                f"input:  {to_js_json(row['input'])}\n"
+                f"  vector: {row['output_text']}\n  python: {got}"
+            )
+    if bad:
+        pytest.fail(
+            f"{len(bad)} of {len(rows)} vectors differ:\n" + "\n".join(bad[:6]), pytrace=False
+        )
