@@ -206,7 +206,12 @@ def create_app(max_body_bytes: int | None = None) -> Starlette:
         max_body_bytes = int(os.environ.get("MTCOMPUTE_MAX_BODY_BYTES", DEFAULT_MAX_BODY_BYTES))
     from mtcompute.server.mcp import mcp_http_app  # noqa: PLC0415
 
-    mcp_app, mcp_lifespan = mcp_http_app()
+    # Host names this server is reached by, besides loopback (MCP's DNS-rebinding check),
+    # e.g. MTCOMPUTE_ALLOWED_HOSTS="mt.example.org,mt.example.org:*" behind a proxy.
+    hosts = [h.strip() for h in os.environ.get("MTCOMPUTE_ALLOWED_HOSTS", "").split(",")]
+    mcp_app, mcp_lifespan = mcp_http_app(
+        allowed_hosts=[h for h in hosts if h], max_body_bytes=max_body_bytes
+    )
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: Starlette) -> AsyncIterator[None]:

@@ -1,0 +1,487 @@
+"""The MCP surface: three tools over the one execute path, on streamable HTTP and stdio.
+
+Built on the low-level server of the official MCP Python SDK (``mcp.server.lowlevel.Server``)
+so that every tool result is exactly what the other surfaces return:
+
+- ``execute`` runs :func:`mtcompute.execute`; the envelope (``{"result": ...}`` or
+  ``{"error": ...}``) is the structured content, its :func:`mtcompute.dumps` text (the bytes
+  the HTTP API and ``mtcompute run`` print) is the one text content item, and ``isError`` is
+  true exactly when the envelope is an error (CONTRACT-NOTES, "The envelope").
+- ``list_catalog`` returns ``{"tools": [{id, version, description, supported_operations,
+  unsupported_operations}, ...]}``.
+- ``get_contract`` returns a contract document: parsed as structured content, verbatim as
+  text; an unknown tool or version is the ``not_found`` envelope with ``isError`` true.
+
+A bad argument to one of these tools (a missing ``id``, an unknown argument name) is a tool
+error, the ``invalid_input`` envelope with ``isError`` true, so that an agent can read it and
+correct the call; only an unknown MCP tool name is a protocol error (JSON-RPC -32602), as the
+MCP specification asks.
+
+The tool descriptions and the server instructions are generated from the tool registry and
+the contracts, so adding a tool to the catalog updates them.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable, Sequence
+from functools import cache
+from typing import Any, Final
+
+import anyio
+import anyio.to_thread
+import mcp_types as types
+from mcp.server.context import ServerRequestContext
+from mcp.server.lowlevel import Server
+from mcp.server.stdio import stdio_server
+from mcp.server.streamable_http_manager import (
+    StreamableHTTPASGIApp,
+    StreamableHTTPSessionManager,
+)
+from mcp.server.transport_security import DEFAULT_MAX_REQUEST_BODY_SIZE, TransportSecuritySettings
+from mcp.shared.exceptions import MCPError
+from starlette.responses import Response
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+from mtcompute import __version__
+from mtcompute._execute import execute
+from mtcompute.contracts import contract, contract_text
+from mtcompute.core.jsjson import dumps
+from mtcompute.errors import InvalidInput, NotFound, json_pointer
+from mtcompute.tools import get_tool, list_tools
+from mtcompute.tools._validate import describe, quote
+
+__all__ = [
+    "EXECUTE",
+    "GET_CONTRACT",
+    "LIST_CATALOG",
+    "build_server",
+    "mcp_http_app",
+    "run_stdio",
+]
+
+EXECUTE: Final = "execute"
+LIST_CATALOG: Final = "list_catalog"
+GET_CONTRACT: Final = "get_contract"
+
+ERROR_CODES: Final = (
+    "invalid_input",
+    "limit_exceeded",
+    "unsupported_input",
+    "not_found",
+    "internal_error",
+)
+
+# Host headers a loopback server answers: DNS-rebinding protection is on, the SDK's own
+# default for a server on 127.0.0.1 plus the port-less forms (Host: localhost).
+LOOPBACK_HOSTS: Final = ("127.0.0.1", "127.0.0.1:*", "localhost", "localhost:*", "[::1]", "[::1]:*")
+
+_READ_ONLY = types.ToolAnnotations(
+    read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=False
+)
+
+_ID_SCHEMA: Final = {
+    "type": "string",
+    "description": "Tool id from the catalog, e.g. chrf-compute.",
+}
+_VERSION_SCHEMA: Final = {
+    "type": "string",
+    "description": "Tool version (exact, e.g. 1.0.0); each version has its own contract.",
+}
+_ERROR_SCHEMA: Final = {
+    "type": "object",
+    "properties": {
+        "code": {"type": "string", "enum": list(ERROR_CODES)},
+        "message": {"type": "string"},
+        "path": {"type": "string", "description": "JSON Pointer to the offending field."},
+    },
+    "required": ["code", "message"],
+}
+_ENVELOPE_SCHEMA: Final = {
+    "type": "object",
+    "description": 'The envelope: {"result": {...}} on success, {"error": {...}} on failure.',
+    "properties": {
+        "result": {"type": "object", "description": "The contract's output_schema object."},
+        "error": _ERROR_SCHEMA,
+    },
+    "oneOf": [{"required": ["result"]}, {"required": ["error"]}],
+    "additionalProperties": False,
+}
+
+
+# -- descriptions (generated from the registry) --------------------------------------------
+
+
+def _catalog() -> list[dict[str, Any]]:
+    """One entry per tool version, in registry order (by id, then version)."""
+    entries = []
+    for tool in list_tools():
+        doc = contract(tool.id, tool.version)
+        entries.append(
+            {
+                "id": tool.id,
+                "version": tool.version,
+                "description": doc["description"],
+                "supported_operations": doc["supported_operations"],
+                "unsupported_operations": doc["unsupported_operations"],
+            }
+        )
+    return entries
+
+
+def _catalog_lines() -> str:
+    return "\n".join(
+        f"- {tool.id}@{tool.version}: {contract(tool.id, tool.version)['description']}"
+        for tool in list_tools()
+    )
+
+
+def _execute_description() -> str:
+    return (
+        "Run one catalog tool (an exact machine-translation metric computation) on one input "
+        "and return its result. Tools (id@version: what it does):\n"
+        f"{_catalog_lines()}\n"
+        'Arguments: {"id": tool id, "version": tool version, "input": JSON object}. The input '
+        "must follow that tool's contract (input_schema, behaviour rules, limits): fetch it "
+        "with get_contract first unless you already have it; each contract has worked "
+        "examples. Results are exact and deterministic: the same input always gives the same "
+        "output, to the last digit, on every surface (HTTP API, CLI, MCP). "
+        'Returns the envelope {"result": {...}} (the fields of the contract\'s output_schema), '
+        'or {"error": {"code", "message", "path"}} with isError true, where code is one of: '
+        "invalid_input (the input breaks the schema or a rule; path points at the field), "
+        "limit_exceeded (well formed but over a contract limit), unsupported_input (a "
+        "variant the contract names as unsupported; the message says what to use instead), "
+        "not_found (no tool of that id or version), internal_error (a bug; please report). "
+        "Does not tokenize, normalize or fetch text, and does not compute metrics outside the "
+        "catalog; see list_catalog for each tool's supported and unsupported operations."
+    )
+
+
+_LIST_CATALOG_DESCRIPTION: Final = (
+    "List every tool in the catalog: id, version, one-line description, the operations it "
+    "supports and those it does not (with what to use instead). Use it to choose a tool "
+    "before get_contract and execute. Takes no arguments; computes nothing."
+)
+
+_GET_CONTRACT_DESCRIPTION: Final = (
+    "Fetch the versioned contract of one catalog tool: description, supported and "
+    "unsupported operations, semantics (exact behaviour rules), limits, input_schema, "
+    "output_schema and worked examples (input and exact output). Read it before calling "
+    "execute with that tool. Returns the contract document (the text is the document "
+    "verbatim); an unknown id or version gives a not_found error envelope with isError true. "
+    "Computes nothing."
+)
+
+
+def _instructions() -> str:
+    return (
+        "mtcompute: exact, deterministic machine-translation metrics (BLEU and chrF scores "
+        "and their components) as versioned tools with machine-readable contracts. BLEU "
+        "tools take tokenized text; nothing here tokenizes, normalizes or fetches text.\n"
+        "1. Discover: list_catalog gives each tool's id, version, description and its "
+        "supported and unsupported operations. Tools:\n"
+        f"{_catalog_lines()}\n"
+        "2. Read the contract: get_contract {id, version} gives the input schema, behaviour "
+        "rules, limits and worked examples.\n"
+        '3. Execute: execute {id, version, input} returns {"result": {...}}, or '
+        '{"error": {"code", "message", "path"}} with isError true; fix the input field that '
+        "path points at and call again. Results are exact and the same on every call."
+    )
+
+
+@cache
+def _tool_definitions() -> tuple[types.Tool, ...]:
+    return (
+        types.Tool(
+            name=EXECUTE,
+            title="Execute a metric tool",
+            description=_execute_description(),
+            input_schema={
+                "type": "object",
+                "properties": {
+                    "id": _ID_SCHEMA,
+                    "version": _VERSION_SCHEMA,
+                    "input": {
+                        "type": "object",
+                        "description": "The tool's input, as its contract's input_schema says.",
+                    },
+                },
+                "required": ["id", "version", "input"],
+                "additionalProperties": False,
+            },
+            # The output schema is the envelope, error arm included. The SDK's client checks
+            # structured content against it only when isError is false, and the server does
+            # not check it, so error envelopes pass either way; the schema still tells an
+            # agent what both arms look like.
+            output_schema=_ENVELOPE_SCHEMA,
+            annotations=_READ_ONLY,
+        ),
+        types.Tool(
+            name=LIST_CATALOG,
+            title="List the tool catalog",
+            description=_LIST_CATALOG_DESCRIPTION,
+            input_schema={"type": "object", "properties": {}, "additionalProperties": False},
+            output_schema={
+                "type": "object",
+                "properties": {
+                    "tools": {
+                        "type": "array",
+                        "items": {
+                            "type": "object",
+                            "properties": {
+                                "id": {"type": "string"},
+                                "version": {"type": "string"},
+                                "description": {"type": "string"},
+                                "supported_operations": {
+                                    "type": "array",
+                                    "items": {"type": "string"},
+                                },
+                                "unsupported_operations": {
+                                    "type": "array",
+                                    "items": {"type": "string"},
+                                },
+                            },
+                            "required": [
+                                "id",
+                                "version",
+                                "description",
+                                "supported_operations",
+                                "unsupported_operations",
+                            ],
+                        },
+                    }
+                },
+                "required": ["tools"],
+            },
+            annotations=_READ_ONLY,
+        ),
+        types.Tool(
+            name=GET_CONTRACT,
+            title="Get a tool's contract",
+            description=_GET_CONTRACT_DESCRIPTION,
+            input_schema={
+                "type": "object",
+                "properties": {"id": _ID_SCHEMA, "version": _VERSION_SCHEMA},
+                "required": ["id", "version"],
+                "additionalProperties": False,
+            },
+            output_schema={
+                "type": "object",
+                "description": "The contract document (on failure: the error envelope).",
+                "properties": {
+                    "id": {"type": "string"},
+                    "version": {"type": "string"},
+                    "description": {"type": "string"},
+                    "input_schema": {"type": "object"},
+                    "output_schema": {"type": "object"},
+                    "examples": {"type": "array"},
+                },
+                "required": ["id", "version", "input_schema", "output_schema", "examples"],
+            },
+            annotations=_READ_ONLY,
+        ),
+    )
+
+
+# -- tool calls ----------------------------------------------------------------------------
+
+
+def _answer(structured: dict[str, Any], text: str, *, is_error: bool) -> types.CallToolResult:
+    return types.CallToolResult(
+        content=[types.TextContent(text=text)],
+        structured_content=structured,
+        is_error=is_error,
+    )
+
+
+def _envelope_result(envelope: dict[str, Any]) -> types.CallToolResult:
+    """The envelope as structured content, its exact JSON text as the text content."""
+    return _answer(envelope, dumps(envelope), is_error="result" not in envelope)
+
+
+def _argument_error(
+    tool: str, arguments: dict[str, Any], required: Sequence[str], allowed: Sequence[str]
+) -> dict[str, Any] | None:
+    """The ``invalid_input`` envelope for the first bad argument of ``tool``, else ``None``.
+
+    Unknown arguments first, then missing ones, then ``id``/``version`` that are not strings
+    (the order the tools' own validation uses). ``path`` points at the argument.
+    """
+    fault: InvalidInput | None = None
+    unknown = [name for name in arguments if name not in allowed]
+    missing = [name for name in required if name not in arguments]
+    wrong = [
+        name
+        for name in ("id", "version")
+        if name in allowed and name in arguments and not isinstance(arguments[name], str)
+    ]
+    if unknown:
+        expected = f"only {', '.join(allowed)}" if allowed else "no arguments"
+        fault = InvalidInput(
+            f"Unknown argument {quote(unknown[0])} of {tool}; expected {expected}.",
+            json_pointer(unknown[0]),
+        )
+    elif missing:
+        fault = InvalidInput(
+            f'Missing required argument "{missing[0]}" of {tool}.', json_pointer(missing[0])
+        )
+    elif wrong:
+        fault = InvalidInput(
+            f'Expected the argument "{wrong[0]}" of {tool} to be a string, '
+            f"got {describe(arguments[wrong[0]])}.",
+            json_pointer(wrong[0]),
+        )
+    return None if fault is None else {"error": fault.to_dict()}
+
+
+async def _call_execute(arguments: dict[str, Any]) -> types.CallToolResult:
+    names = ("id", "version", "input")
+    bad = _argument_error(EXECUTE, arguments, names, names)
+    if bad is not None:
+        return _envelope_result(bad)
+    envelope = await anyio.to_thread.run_sync(
+        execute, arguments["id"], arguments["version"], arguments["input"]
+    )
+    return _envelope_result(envelope)
+
+
+def _call_list_catalog(arguments: dict[str, Any]) -> types.CallToolResult:
+    bad = _argument_error(LIST_CATALOG, arguments, (), ())
+    if bad is not None:
+        return _envelope_result(bad)
+    listing = {"tools": _catalog()}
+    return _answer(listing, dumps(listing), is_error=False)
+
+
+def _call_get_contract(arguments: dict[str, Any]) -> types.CallToolResult:
+    bad = _argument_error(GET_CONTRACT, arguments, ("id", "version"), ("id", "version"))
+    if bad is not None:
+        return _envelope_result(bad)
+    tool_id, version = arguments["id"], arguments["version"]
+    try:
+        get_tool(tool_id, version)
+    except NotFound as exc:
+        return _envelope_result({"error": exc.to_dict()})
+    return _answer(contract(tool_id, version), contract_text(tool_id, version), is_error=False)
+
+
+async def _on_list_tools(
+    _ctx: ServerRequestContext[dict[str, Any]], _params: types.PaginatedRequestParams | None
+) -> types.ListToolsResult:
+    return types.ListToolsResult(tools=list(_tool_definitions()))
+
+
+async def _on_call_tool(
+    _ctx: ServerRequestContext[dict[str, Any]], params: types.CallToolRequestParams
+) -> types.CallToolResult:
+    arguments = params.arguments or {}
+    if params.name == EXECUTE:
+        return await _call_execute(arguments)
+    if params.name == LIST_CATALOG:
+        return _call_list_catalog(arguments)
+    if params.name == GET_CONTRACT:
+        return _call_get_contract(arguments)
+    names = ", ".join(tool.name for tool in _tool_definitions())
+    raise MCPError(
+        types.INVALID_PARAMS, f'Unknown tool "{params.name[:64]}"; the tools are: {names}.'
+    )
+
+
+def _input_schema(name: str) -> dict[str, Any] | None:
+    for tool in _tool_definitions():
+        if tool.name == name:
+            return tool.input_schema
+    return None
+
+
+def build_server() -> Server[dict[str, Any]]:
+    """A new low-level MCP server with the three tools and the instructions."""
+    return Server(
+        "mtcompute",
+        version=__version__,
+        title="mtcompute",
+        description="Exact, versioned machine-translation metric tools (BLEU, chrF).",
+        instructions=_instructions(),
+        get_tool_input_schema=_input_schema,
+        on_list_tools=_on_list_tools,
+        on_call_tool=_on_call_tool,
+    )
+
+
+# -- transports ----------------------------------------------------------------------------
+
+
+def mcp_http_app(
+    *,
+    allowed_hosts: Sequence[str] = (),
+    max_body_bytes: int = DEFAULT_MAX_REQUEST_BODY_SIZE,
+) -> tuple[ASGIApp, Callable[[], contextlib.AbstractAsyncContextManager[None]]]:
+    """The MCP streamable-HTTP endpoint as an ASGI app, and the lifespan the host must enter.
+
+    Stateless with JSON responses: every POST gets a fresh transport and one
+    ``application/json`` answer, no ``Mcp-Session-Id`` is issued and nothing is kept between
+    requests, so any worker process can answer any request (the service runs several). The
+    2026-07-28 protocol (per-request envelope, ``server/discover``) is served as well: the
+    SDK routes it by the ``MCP-Protocol-Version`` header.
+
+    Mount the app with a plain route so that exactly ``/mcp`` answers (a ``Mount("/mcp")``
+    only matches ``/mcp/...`` and Starlette would redirect ``/mcp`` to ``/mcp/``)::
+
+        mcp_app, mcp_lifespan = mcp_http_app()
+        Route("/mcp", mcp_app, methods=["GET", "POST", "DELETE"])
+
+    and enter ``mcp_lifespan()`` in the host app's lifespan; it runs the session manager's
+    task group, and can be entered once only (call :func:`mcp_http_app` once per app).
+
+    DNS-rebinding protection is on: the Host header must be a loopback name (``127.0.0.1``,
+    ``localhost``, ``[::1]``, any port) or one of ``allowed_hosts`` (``"example.org"``,
+    ``"example.org:*"`` for any port); an Origin header, when a browser sends one, must be
+    ``http://`` or ``https://`` one of those hosts. Bodies over ``max_body_bytes`` get 413
+    (plain text, from the SDK). GET and DELETE get 405 with ``Allow: POST``: there is no
+    session to end and no server-initiated stream to open.
+    """
+    hosts = [*LOOPBACK_HOSTS, *allowed_hosts]
+    manager = StreamableHTTPSessionManager(
+        app=build_server(),
+        json_response=True,
+        stateless=True,
+        security_settings=TransportSecuritySettings(
+            enable_dns_rebinding_protection=True,
+            allowed_hosts=hosts,
+            allowed_origins=[
+                f"{scheme}://{host}" for host in hosts for scheme in ("http", "https")
+            ],
+        ),
+        max_request_body_size=max_body_bytes,
+    )
+    return _PostOnly(StreamableHTTPASGIApp(manager)), manager.run
+
+
+class _PostOnly:
+    """Answer anything but POST with 405 (``Allow: POST``), as the modern-era SDK path does.
+
+    A stateless server has no session for DELETE to end and pushes nothing on a standalone
+    GET stream; the SDK would hold such a GET open, idle, until shutdown, so it is refused
+    (the spec allows 405 for a server that offers no GET stream).
+    """
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http" and scope["method"] != "POST":
+            await Response(status_code=405, headers={"Allow": "POST"})(scope, receive, send)
+            return
+        await self.app(scope, receive, send)
+
+
+async def _serve_stdio() -> None:
+    server = build_server()
+    async with stdio_server() as (read_stream, write_stream):
+        await server.run(read_stream, write_stream, server.create_initialization_options())
+
+
+def run_stdio() -> None:
+    """Serve MCP on stdin/stdout until the client closes stdin (``mtcompute mcp``)."""
+    with contextlib.suppress(KeyboardInterrupt):
+        anyio.run(_serve_stdio)

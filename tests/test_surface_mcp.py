@@ -1,0 +1,277 @@
+"""The MCP surface through the SDK's own client, over streamable HTTP and over stdio.
+
+Each transport is driven in both protocol eras the SDK speaks: ``legacy`` (the initialize
+handshake, 2025-11-25) and ``auto`` (``server/discover``, 2026-07-28). Every contract example
+goes through ``execute`` and must come back as exactly the envelope the library returns: the
+structured content equal to it, the text content equal to its :func:`mtcompute.dumps` text.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import AsyncIterator
+from typing import Any
+
+import httpx
+import mcp_types as types
+import pytest
+from mcp import Client, MCPError, StdioServerParameters
+from mcp_types.version import LATEST_HANDSHAKE_VERSION, LATEST_MODERN_VERSION
+
+import mtcompute
+from mtcompute.contracts import contract, contract_ids, contract_text
+from mtcompute.errors import NotFound
+from mtcompute.tools import get_tool, list_tools
+from tests.conftest import cli_command
+
+pytestmark = pytest.mark.anyio
+
+TOOL_NAMES = ["execute", "list_catalog", "get_contract"]
+
+CONNECTIONS = [
+    pytest.param(("http", "legacy"), id="http-legacy"),
+    pytest.param(("http", "auto"), id="http-auto"),
+    pytest.param(("stdio", "legacy"), id="stdio-legacy"),
+    pytest.param(("stdio", "auto"), id="stdio-auto"),
+]
+
+EXAMPLES = [
+    pytest.param(tool_id, version, example, id=f"{tool_id}@{version} > example {number}")
+    for tool_id, version in contract_ids()
+    for number, example in enumerate(contract(tool_id, version)["examples"], start=1)
+]
+
+ERROR_CASES = [
+    pytest.param("chrf-compute", "1.0.0", {"hypotheses": 1}, id="invalid_input"),
+    pytest.param(
+        "chrf-compute", "1.0.0", {"hypotheses": ["a"] * 257, "references": ["a"]}, id="limit"
+    ),
+    pytest.param(
+        "bleu-smoothing-compute",
+        "1.0.0",
+        {
+            "matches": [1, 0],
+            "totals": [2, 1],
+            "candidate_length": 2,
+            "reference_length": 2,
+            "smoothing": "method4",
+        },
+        id="unsupported_input",
+    ),
+    pytest.param("no-such-tool", "1.0.0", {}, id="unknown tool id"),
+    pytest.param("chrf-compute", "9.9.9", {}, id="unknown version"),
+    pytest.param("chrf-compute", "1.0.0", [], id="input not an object"),
+]
+
+
+@pytest.fixture(scope="module")
+def anyio_backend() -> str:
+    """One asyncio loop for the module, so each connection is opened once and shared."""
+    return "asyncio"
+
+
+@pytest.fixture(scope="module", params=CONNECTIONS)
+async def client(request: pytest.FixtureRequest, server_url: str) -> AsyncIterator[Client]:
+    """An initialized SDK client: on ``{server_url}/mcp``, or spawning ``mtcompute mcp``."""
+    transport, mode = request.param
+    server: str | StdioServerParameters
+    if transport == "http":
+        server = f"{server_url}/mcp"
+    else:
+        command = cli_command()
+        # The SDK passes the child only a few variables (HOME, PATH, ...); keep PYTHONPATH so
+        # that the server imports the same mtcompute as this test run.
+        env = {"PYTHONPATH": os.environ["PYTHONPATH"]} if "PYTHONPATH" in os.environ else None
+        server = StdioServerParameters(command=command[0], args=[*command[1:], "mcp"], env=env)
+    async with Client(server, mode=mode, read_timeout_seconds=30) as connected:
+        yield connected
+
+
+def _text(result: types.CallToolResult) -> str:
+    assert 1 == len(result.content)
+    block = result.content[0]
+    assert isinstance(block, types.TextContent)
+    return block.text
+
+
+def _catalog() -> list[dict[str, Any]]:
+    return [
+        {
+            "id": tool.id,
+            "version": tool.version,
+            "description": contract(tool.id, tool.version)["description"],
+            "supported_operations": contract(tool.id, tool.version)["supported_operations"],
+            "unsupported_operations": contract(tool.id, tool.version)["unsupported_operations"],
+        }
+        for tool in list_tools()
+    ]
+
+
+async def test_protocol_era(client: Client) -> None:
+    """legacy mode negotiates the newest handshake version, auto the newest modern one."""
+    expected = {"legacy": LATEST_HANDSHAKE_VERSION, "auto": LATEST_MODERN_VERSION}[client.mode]
+    assert expected == client.protocol_version
+    assert client.server_info is not None
+    assert ("mtcompute", mtcompute.__version__) == (
+        client.server_info.name,
+        client.server_info.version,
+    )
+
+
+async def test_lists_the_three_tools(client: Client) -> None:
+    """tools/list names execute, list_catalog and get_contract, each described, with schemas."""
+    listed = (await client.list_tools()).tools
+    assert TOOL_NAMES == [tool.name for tool in listed]
+    by_name = {tool.name: tool for tool in listed}
+    assert ["id", "version", "input"] == by_name["execute"].input_schema["required"]
+    assert ["id", "version"] == by_name["get_contract"].input_schema["required"]
+    assert "object" == by_name["list_catalog"].input_schema["type"]
+    for tool in listed:
+        assert tool.description
+        assert tool.annotations is not None
+        assert tool.annotations.read_only_hint is True
+
+
+async def test_execute_description_lists_the_catalog(client: Client) -> None:
+    """execute's description names every tool as id@version with its one-line description."""
+    listed = {tool.name: tool for tool in (await client.list_tools()).tools}
+    description = listed["execute"].description or ""
+    for entry in _catalog():
+        assert f"- {entry['id']}@{entry['version']}: {entry['description']}" in description
+    for code in ("invalid_input", "limit_exceeded", "unsupported_input", "not_found"):
+        assert code in description
+
+
+async def test_instructions_describe_the_workflow(client: Client) -> None:
+    """The server instructions walk through list_catalog, get_contract, then execute."""
+    instructions = client.instructions or ""
+    assert (
+        instructions.index("list_catalog")
+        < instructions.index("get_contract")
+        < instructions.index("execute {")
+    )
+
+
+@pytest.mark.parametrize(("tool_id", "version", "example"), EXAMPLES)
+async def test_execute_example(
+    client: Client, tool_id: str, version: str, example: dict[str, Any]
+) -> None:
+    """execute on a contract example returns exactly the example's output envelope."""
+    expected = {"result": example["output"]}
+    result = await client.call_tool(
+        "execute", {"id": tool_id, "version": version, "input": example["input"]}
+    )
+    assert mtcompute.dumps(expected) == _text(result)
+    assert expected == result.structured_content
+    assert result.is_error is False
+
+
+@pytest.mark.parametrize(("tool_id", "version", "value"), ERROR_CASES)
+async def test_execute_error(client: Client, tool_id: str, version: str, value: object) -> None:
+    """A failing input gives the library's error envelope, byte for byte, with isError true."""
+    expected = mtcompute.execute(tool_id, version, value)
+    assert "error" in expected
+    result = await client.call_tool("execute", {"id": tool_id, "version": version, "input": value})
+    assert mtcompute.dumps(expected) == _text(result)
+    assert expected == result.structured_content
+    assert result.is_error is True
+
+
+async def test_execute_missing_argument(client: Client) -> None:
+    """execute without its input argument is an invalid_input envelope pointing at /input."""
+    expected = {
+        "error": {
+            "code": "invalid_input",
+            "message": 'Missing required argument "input" of execute.',
+            "path": "/input",
+        }
+    }
+    result = await client.call_tool("execute", {"id": "chrf-compute", "version": "1.0.0"})
+    assert mtcompute.dumps(expected) == _text(result)
+    assert expected == result.structured_content
+    assert result.is_error is True
+
+
+async def test_execute_unknown_argument(client: Client) -> None:
+    """An argument execute does not take is an invalid_input envelope naming it."""
+    expected = {
+        "error": {
+            "code": "invalid_input",
+            "message": 'Unknown argument "tool" of execute; expected only id, version, input.',
+            "path": "/tool",
+        }
+    }
+    result = await client.call_tool(
+        "execute", {"tool": "chrf-compute", "id": "chrf-compute", "version": "1.0.0", "input": {}}
+    )
+    assert mtcompute.dumps(expected) == _text(result)
+    assert result.is_error is True
+
+
+@pytest.mark.parametrize(("tool_id", "version"), contract_ids())
+async def test_get_contract(client: Client, tool_id: str, version: str) -> None:
+    """get_contract returns the contract verbatim as text and parsed as structured content."""
+    result = await client.call_tool("get_contract", {"id": tool_id, "version": version})
+    assert contract_text(tool_id, version) == _text(result)
+    assert contract(tool_id, version) == result.structured_content
+    assert result.is_error is False
+
+
+async def test_get_contract_unknown_version(client: Client) -> None:
+    """get_contract for a version that does not exist is the not_found envelope."""
+    with pytest.raises(NotFound) as raised:
+        get_tool("chrf-compute", "0.0.1")
+    expected = {"error": raised.value.to_dict()}
+    result = await client.call_tool("get_contract", {"id": "chrf-compute", "version": "0.0.1"})
+    assert mtcompute.dumps(expected) == _text(result)
+    assert expected == result.structured_content
+    assert result.is_error is True
+
+
+async def test_list_catalog(client: Client) -> None:
+    """list_catalog lists every tool with its description and (un)supported operations."""
+    expected = {"tools": _catalog()}
+    result = await client.call_tool("list_catalog", {})
+    assert expected == result.structured_content
+    assert mtcompute.dumps(expected) == _text(result)
+    assert result.is_error is False
+    assert [(t.id, t.version) for t in list_tools()] == [
+        (entry["id"], entry["version"]) for entry in expected["tools"]
+    ]
+
+
+async def test_unknown_tool_name_is_a_protocol_error(client: Client) -> None:
+    """Calling a tool the server does not have is a JSON-RPC invalid-params error."""
+    with pytest.raises(MCPError) as raised:
+        await client.call_tool("chrf-compute", {})
+    assert types.INVALID_PARAMS == raised.value.code
+
+
+@pytest.mark.parametrize("host", ["127.0.0.1", "localhost"])
+async def test_http_loopback_hosts(server_url: str, host: str) -> None:
+    """Both loopback names pass the DNS-rebinding check at exactly /mcp."""
+    port = server_url.rsplit(":", 1)[1]
+    async with Client(f"http://{host}:{port}/mcp", mode="legacy") as connected:
+        result = await connected.call_tool("list_catalog", {})
+    assert result.is_error is False
+
+
+async def test_http_foreign_host_refused(server_url: str) -> None:
+    """A Host header that is not a loopback name is refused (421), as DNS rebinding would be."""
+    async with httpx.AsyncClient() as http:
+        response = await http.post(
+            f"{server_url}/mcp",
+            headers={"Host": "evil.example", "Accept": "application/json, text/event-stream"},
+            json={"jsonrpc": "2.0", "id": 1, "method": "ping"},
+        )
+    assert 421 == response.status_code
+
+
+@pytest.mark.parametrize("method", ["GET", "DELETE"])
+async def test_http_only_post(server_url: str, method: str) -> None:
+    """The stateless endpoint keeps no stream or session: GET and DELETE get 405, Allow: POST."""
+    async with httpx.AsyncClient() as http:
+        response = await http.request(
+            method, f"{server_url}/mcp", headers={"Accept": "text/event-stream"}
+        )
+    assert (405, "POST") == (response.status_code, response.headers.get("allow"))

@@ -1,0 +1,444 @@
+"""The catalog pages: HTML generated from the contracts, and the same pages in a real browser.
+
+The unit tests render the pages in-process. The browser tests open them on a real
+``mtcompute serve`` (the ``server_url`` fixture) in Debian's Chromium driven by Playwright,
+take desktop and phone screenshots into ``tests/artifacts/pages/``, check the phone layout has
+no horizontal scroll, and run each contract example through the page's "Try it" form.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+import shlex
+from collections.abc import Iterator
+from html.parser import HTMLParser
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import (
+    Browser,
+    Page,
+    Playwright,
+    ViewportSize,
+    expect,
+    sync_playwright,
+)
+
+from mtcompute import dumps, execute
+from mtcompute.contracts import contract
+from mtcompute.errors import NotFound
+from mtcompute.server.pages import (
+    curl_command,
+    esc,
+    index_page,
+    pretty_json,
+    schema_rows,
+    shell_quote,
+    tool_page,
+)
+from mtcompute.tools import list_tools
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+ARTIFACTS = Path(__file__).resolve().parent / "artifacts" / "pages"
+BASE = "http://127.0.0.1:8000"
+DESKTOP = ViewportSize(width=1280, height=800)
+PHONE = ViewportSize(width=375, height=812)
+ANSWERED = re.compile(r"^([0-9]{3}|network-error)$")
+
+TOOLS = [(tool.id, tool.version) for tool in list_tools()]
+TOOL_IDS = [f"{tool_id}@{version}" for tool_id, version in TOOLS]
+EXAMPLES = [
+    (tool_id, version, number, example)
+    for tool_id, version in TOOLS
+    for number, example in enumerate(contract(tool_id, version)["examples"], start=1)
+]
+EXAMPLE_IDS = [
+    f"{tool_id}@{version} > example {number}" for tool_id, version, number, _ in EXAMPLES
+]
+
+
+class _Outline(HTMLParser):
+    """Collects headings, the attributes of every tag, and the text of <title>."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.headings: list[int] = []
+        self.tags: list[tuple[str, dict[str, str | None]]] = []
+        self.title = ""
+        self._in_title = False
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.tags.append((tag, dict(attrs)))
+        if len(tag) == 2 and tag[0] == "h" and tag[1].isdigit():
+            self.headings.append(int(tag[1]))
+        self._in_title = tag == "title"
+
+    def handle_endtag(self, tag: str) -> None:  # noqa: ARG002 - HTMLParser signature
+        self._in_title = False
+
+    def handle_data(self, data: str) -> None:
+        if self._in_title:
+            self.title += data
+
+
+def _outline(page_html: str) -> _Outline:
+    parser = _Outline()
+    parser.feed(page_html)
+    parser.close()
+    return parser
+
+
+def _all_pages() -> list[tuple[str, str]]:
+    pages = [("index", index_page(BASE))]
+    pages += [(f"{t}@{v}", tool_page(t, v, BASE)) for t, v in TOOLS]
+    return pages
+
+
+# --------------------------------------------------------------------------- unit: helpers
+
+
+def test_esc_escapes_markup_and_quotes() -> None:
+    """esc turns & < > " ' into entities."""
+    assert "&lt;script&gt;alert(&quot;x&quot;) &amp; &#x27;y&#x27;&lt;/script&gt;" == esc(
+        "<script>alert(\"x\") & 'y'</script>"
+    )
+
+
+def test_shell_quote_survives_a_single_quote() -> None:
+    """A word with a single quote comes back intact from a POSIX shell parse."""
+    assert ['it\'s {"a":1}'] == shlex.split(shell_quote('it\'s {"a":1}'))
+
+
+def test_curl_command_quotes_a_single_quote_in_the_body() -> None:
+    """The curl -d argument is the compact JSON, even when it holds a single quote."""
+    body = {"hypotheses": ["it's"], "references": ["l'a"]}
+    words = shlex.split(curl_command(BASE, "chrf-compute", "1.0.0", body).replace("\\\n", " "))
+    expected = [
+        "curl",
+        "-X",
+        "POST",
+        f"{BASE}/v1/tools/chrf-compute/versions/1.0.0/execute",
+        "-H",
+        "Content-Type: application/json",
+        "-d",
+        dumps(body),
+    ]
+    assert expected == words
+
+
+def test_pretty_json_parses_back_to_the_value() -> None:
+    """pretty_json writes two-space JSON that parses back to the same value, non-ASCII kept."""
+    value = {"a": [1, 2.5, {"b": []}], "c": "\u05d0<&>", "d": {}}
+    text = pretty_json(value)
+    assert (value, True) == (json.loads(text), "\u05d0" in text)
+
+
+def test_schema_rows_list_nested_fields() -> None:
+    """Arrays of arrays and arrays of objects get rows for their inner fields."""
+    rows = schema_rows(contract("bleu-sentence-components", "1.0.0")["output_schema"])
+    fields = [row.field for row in rows]
+    assert [
+        "candidate_length",
+        "reference_length",
+        "max_order",
+        "matches",
+        "totals",
+        "ngrams",
+        "ngrams[].order",
+        "ngrams[].ngram",
+        "ngrams[].count",
+        "ngrams[].max_reference_count",
+        "ngrams[].clipped_count",
+    ] == fields
+
+
+def test_schema_rows_show_bounds_like_the_seed_page() -> None:
+    """The matches row reads as the seed page: type, required, bounds, description."""
+    rows = schema_rows(contract("bleu-smoothing-compute", "1.0.0")["input_schema"])
+    matches = rows[0]
+    assert (
+        "matches",
+        "array of integer",
+        "required",
+        ("min items 1", "max items 8", "each min 0", "each max 1000000000000"),
+        "Clipped n-gram match counts m_1..m_N, one per order (N = 1-8).",
+    ) == (matches.field, matches.type, matches.required, matches.constraints, matches.description)
+
+
+# --------------------------------------------------------------------------- unit: pages
+
+
+@pytest.mark.parametrize(("tool_id", "version"), TOOLS, ids=TOOL_IDS)
+def test_tool_page_shows_every_contract_line(tool_id: str, version: str) -> None:
+    """Description, every supported, unsupported and behavior line, and each limit appear."""
+    document = contract(tool_id, version)
+    page = tool_page(tool_id, version, BASE)
+    lines = [
+        document["description"],
+        *document["supported_operations"],
+        *document["unsupported_operations"],
+        *document["semantics"],
+        *(key.replace("_", " ") for key in document["limits"]),
+    ]
+    assert [] == [line for line in lines if html.escape(line) not in page]
+
+
+@pytest.mark.parametrize(("tool_id", "version"), TOOLS, ids=TOOL_IDS)
+def test_tool_page_shows_every_schema_field(tool_id: str, version: str) -> None:
+    """Every input and output property name appears in a table cell."""
+    document = contract(tool_id, version)
+    page = tool_page(tool_id, version, BASE)
+    names = [*document["input_schema"]["properties"], *document["output_schema"]["properties"]]
+    assert [] == [name for name in names if f"<code>{name}</code></th>" not in page]
+
+
+@pytest.mark.parametrize(("tool_id", "version"), TOOLS, ids=TOOL_IDS)
+def test_tool_page_shows_examples_and_calls(tool_id: str, version: str) -> None:
+    """Examples pretty-printed, curl with the compact example, MCP and CLI lines with base URL."""
+    document = contract(tool_id, version)
+    page = tool_page(tool_id, version, BASE)
+    first = document["examples"][0]["input"]
+    wanted = [
+        *(html.escape(pretty_json(e["input"])) for e in document["examples"]),
+        *(html.escape(pretty_json({"result": e["output"]})) for e in document["examples"]),
+        html.escape(curl_command(BASE, tool_id, version, first)),
+        html.escape(f"-d '{dumps(first)}'"),
+        html.escape(pretty_json({"id": tool_id, "version": version, "input": first})),
+        f"<code>{BASE}/mcp</code>",
+        f"mtcompute run {tool_id} {version} --input input.json --base-url {BASE}",
+        f'href="/v1/tools/{tool_id}/versions/{version}"',
+        f'data-execute-url="{document["execute_url"]}"',
+    ]
+    assert [] == [text for text in wanted if text not in page]
+
+
+def test_tool_page_escapes_contract_text() -> None:
+    """A '<' in contract text is written as &lt; (m_n <= l_n in bleu-smoothing-compute)."""
+    page = tool_page("bleu-smoothing-compute", "1.0.0", BASE)
+    assert ("m_n &lt;= l_n" in page, "m_n <= l_n" in page) == (True, False)
+
+
+def test_tool_page_marks_operation_lines_dir_auto() -> None:
+    """The Hebrew supported-operation line is in an element with dir="auto"."""
+    page = tool_page("chrf-compute", "1.0.0", BASE)
+    hebrew = contract("chrf-compute", "1.0.0")["supported_operations"][-1]
+    assert f'<li dir="auto">{html.escape(hebrew)}</li>' in page
+
+
+def test_tool_page_offers_every_example_in_the_try_form() -> None:
+    """With several examples, the try-it chooser holds each example's pretty input."""
+    page = tool_page("chrf-compute", "1.0.0", BASE)
+    examples = contract("chrf-compute", "1.0.0")["examples"]
+    options = [attrs for tag, attrs in _outline(page).tags if tag == "option"]
+    assert [pretty_json(e["input"]) for e in examples] == [o["data-input"] for o in options]
+
+
+@pytest.mark.parametrize(
+    ("tool_id", "version"),
+    [("no-such-tool", "1.0.0"), ("chrf-compute", "9.9.9"), ("chrf-compute", "")],
+)
+def test_tool_page_unknown_tool_is_not_found(tool_id: str, version: str) -> None:
+    """An unknown tool id or version raises NotFound."""
+    with pytest.raises(NotFound):
+        tool_page(tool_id, version, BASE)
+
+
+def test_index_lists_every_tool() -> None:
+    """The index links each tool's page and contract and shows its description."""
+    page = index_page(BASE)
+    wanted = []
+    for tool_id, version in TOOLS:
+        wanted += [
+            f'href="/tools/{tool_id}/{version}"',
+            f'href="/v1/tools/{tool_id}/versions/{version}"',
+            html.escape(contract(tool_id, version)["description"]),
+        ]
+    wanted += [f"<code>{BASE}/mcp</code>", "mtcompute run "]
+    assert [] == [text for text in wanted if text not in page]
+
+
+@pytest.mark.parametrize(("name", "page_html"), _all_pages(), ids=[n for n, _ in _all_pages()])
+def test_page_is_self_contained_html5(name: str, page_html: str) -> None:
+    """lang, charset, viewport and title set; headings in order; no external resource."""
+    outline = _outline(page_html)
+    metas = [attrs for tag, attrs in outline.tags if tag == "meta"]
+    external = [
+        (tag, attrs)
+        for tag, attrs in outline.tags
+        if "src" in attrs
+        or tag == "link"
+        or not str(attrs.get("href", "/")).startswith(("/", "#"))
+        or str(attrs.get("href", "/")).startswith("//")
+    ]
+    skips = [
+        (a, b) for a, b in zip(outline.headings, outline.headings[1:], strict=False) if b > a + 1
+    ]
+    assert (
+        True,
+        {"lang": "en"},
+        True,
+        True,
+        True,
+        1,
+        [],
+        [],
+    ) == (
+        page_html.startswith("<!DOCTYPE html>\n"),
+        {"lang": outline.tags[0][1].get("lang")},
+        {"charset": "utf-8"} in metas,
+        {"name": "viewport", "content": "width=device-width, initial-scale=1"} in metas,
+        bool(outline.title.strip()),
+        outline.headings[:1].count(1) + outline.headings[1:].count(1),
+        skips,
+        external,
+    )
+
+
+# --------------------------------------------------------------------------- browser
+
+
+@pytest.fixture(scope="module")
+def playwright() -> Iterator[Playwright]:
+    """Playwright's driver for this module's tests."""
+    with sync_playwright() as driver:
+        yield driver
+
+
+@pytest.fixture(scope="module")
+def browser(playwright: Playwright) -> Iterator[Browser]:
+    """Debian's Chromium, headless (required: the CI script installs it)."""
+    if not CHROMIUM.exists():
+        pytest.fail(
+            f"Chromium not found at {CHROMIUM}: install it with "
+            "`apt-get install -y chromium` (the browser tests need a real browser)"
+        )
+    launched = playwright.chromium.launch(
+        executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS
+    )
+    try:
+        yield launched
+    finally:
+        launched.close()
+
+
+@pytest.fixture
+def page(browser: Browser, server_url: str) -> Iterator[Page]:
+    """A fresh desktop-sized page that fails the test on any request off the server."""
+    context = browser.new_context(viewport=DESKTOP)
+    opened = context.new_page()
+    opened.set_default_timeout(10_000)
+    foreign: list[str] = []
+    opened.on(
+        "request",
+        lambda request: None if request.url.startswith(server_url) else foreign.append(request.url),
+    )
+    try:
+        yield opened
+    finally:
+        context.close()
+    assert [] == foreign
+
+
+def _screenshots_and_overflow(page: Page, name: str) -> tuple[int, int]:
+    """Desktop then phone screenshots; the phone's (scrollWidth, innerWidth)."""
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.set_viewport_size(DESKTOP)
+    page.screenshot(path=str(ARTIFACTS / f"{name}-desktop.png"), full_page=True)
+    page.set_viewport_size(PHONE)
+    page.screenshot(path=str(ARTIFACTS / f"{name}-phone.png"), full_page=True)
+    widths: list[int] = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
+    return widths[0], widths[1]
+
+
+def test_browser_index_page(page: Page, server_url: str) -> None:
+    """The index shows the catalog with a link per tool and fits a phone screen."""
+    page.goto(server_url + "/")
+    expect(page).to_have_title("mtcompute · MT metric tools catalog")
+    expect(page.get_by_role("heading", name="Tools", exact=True)).to_be_visible()
+    expect(page.get_by_role("heading", name="How to call a tool")).to_be_visible()
+    for tool_id, version in TOOLS:
+        expect(page.locator(f'.card a[href="/tools/{tool_id}/{version}"]').first).to_be_visible()
+    scroll_width, inner_width = _screenshots_and_overflow(page, "index")
+    assert scroll_width <= inner_width, f"phone page scrolls sideways: {scroll_width}px"
+
+
+@pytest.mark.parametrize(("tool_id", "version"), TOOLS, ids=TOOL_IDS)
+def test_browser_tool_page(page: Page, server_url: str, tool_id: str, version: str) -> None:
+    """A tool page shows its sections and fits a phone screen without sideways scroll."""
+    page.goto(f"{server_url}/tools/{tool_id}/{version}")
+    expect(page).to_have_title(
+        f"{tool_id.replace('-', ' ').capitalize()} ({tool_id} {version}) · mtcompute"
+    )
+    for heading in (
+        "Supported",
+        "Not supported",
+        "Behavior",
+        "Input",
+        "Output",
+        "Limits",
+        "Try it",
+        "How to call it",
+    ):
+        expect(page.get_by_role("heading", name=heading, exact=True)).to_be_visible()
+    expect(page.locator("#try-input")).to_be_visible()
+    scroll_width, inner_width = _screenshots_and_overflow(page, f"{tool_id}@{version}")
+    assert scroll_width <= inner_width, f"phone page scrolls sideways: {scroll_width}px"
+
+
+def _run(page: Page) -> tuple[str, Any]:
+    """Click Run, wait for an answer; the status code shown and the output parsed as JSON."""
+    page.locator("#try-run").click()
+    expect(page.locator("#try-status")).to_have_attribute("data-status", ANSWERED)
+    expect(page.locator("#try-run")).to_be_enabled()
+    status = page.locator("#try-status").get_attribute("data-status") or ""
+    return status, json.loads(page.locator("#try-output").inner_text())
+
+
+@pytest.mark.parametrize(("tool_id", "version", "number", "example"), EXAMPLES, ids=EXAMPLE_IDS)
+def test_browser_try_it_runs_the_example(
+    page: Page, server_url: str, tool_id: str, version: str, number: int, example: dict[str, Any]
+) -> None:
+    """Run on the example's input shows HTTP 200 and the example's response envelope."""
+    page.goto(f"{server_url}/tools/{tool_id}/{version}")
+    if number > 1:
+        page.locator("#try-example").select_option(str(number - 1))
+    expect(page.locator("#try-input")).to_have_value(pretty_json(example["input"]))
+    status, shown = _run(page)
+    expect(page.locator("#try-status")).to_contain_text("HTTP 200")
+    assert ("200", {"result": example["output"]}) == (status, shown)
+
+
+@pytest.mark.parametrize(("tool_id", "version"), TOOLS, ids=TOOL_IDS)
+def test_browser_try_it_shows_the_error_envelope(
+    page: Page, server_url: str, tool_id: str, version: str
+) -> None:
+    """Run on {} shows HTTP 400 and the invalid_input envelope execute() gives."""
+    page.goto(f"{server_url}/tools/{tool_id}/{version}")
+    page.locator("#try-input").fill("{}")
+    status, shown = _run(page)
+    expect(page.locator("#try-status")).to_contain_text("HTTP 400")
+    assert ("400", execute(tool_id, version, {})) == (status, shown)
+
+
+def test_browser_try_it_shows_a_network_error(page: Page, server_url: str) -> None:
+    """When the request cannot reach the server, the form says so instead of hanging."""
+    page.route("**/execute", lambda route: route.abort("connectionrefused"))
+    page.goto(f"{server_url}/tools/chrf-compute/1.0.0")
+    page.locator("#try-run").click()
+    expect(page.locator("#try-status")).to_have_attribute("data-status", "network-error")
+    expect(page.locator("#try-status")).to_have_text("Network error")
+    expect(page.locator("#try-output")).to_contain_text("did not reach the server")
+    expect(page.locator("#try-run")).to_be_enabled()
