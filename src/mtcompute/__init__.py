@@ -13,30 +13,47 @@ from mtcompute.errors import (
     NotFound,
     UnsupportedInput,
 )
+from mtcompute.tools.bleu_brevity_penalty import BrevityPenaltyResult, bleu_brevity_penalty
+from mtcompute.tools.bleu_corpus_compute import CorpusBleuResult, bleu_corpus
+from mtcompute.tools.bleu_ngrams_count import (
+    BleuNgramCounts,
+    BleuSegmentCounts,
+    bleu_ngrams_count,
+)
 from mtcompute.tools.bleu_sentence_components import (
     BleuSentenceComponents,
     bleu_sentence_components,
 )
+from mtcompute.tools.bleu_sentence_compute import SentenceBleuResult, sentence_bleu
 from mtcompute.tools.bleu_smoothing_compute import BleuSmoothingResult, bleu_from_statistics
 from mtcompute.tools.chrf_compute import ChrfResult, chrf
 
 __version__ = "0.1.0"
 
 __all__ = [
+    "BleuNgramCounts",
+    "BleuSegmentCounts",
     "BleuSentenceComponents",
     "BleuSmoothingResult",
+    "BrevityPenaltyResult",
     "ChrfResult",
+    "CorpusBleuResult",
     "InvalidInput",
     "LimitExceeded",
     "MtcomputeError",
     "NotFound",
+    "SentenceBleuResult",
     "UnsupportedInput",
     "__version__",
+    "bleu_brevity_penalty",
+    "bleu_corpus",
     "bleu_from_statistics",
+    "bleu_ngrams_count",
     "bleu_sentence_components",
     "chrf",
     "dumps",
     "execute",
     "execute_json",
     "loads",
+    "sentence_bleu",
 ]

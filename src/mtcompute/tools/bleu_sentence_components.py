@@ -11,27 +11,22 @@ from dataclasses import dataclass
 
 from mtcompute.core.bleu import NgramEntry, clipping_table, sentence_statistics
 from mtcompute.core.jsjson import dumps
-from mtcompute.errors import InvalidInput, LimitExceeded
+from mtcompute.errors import LimitExceeded
 from mtcompute.tools import Tool
-from mtcompute.tools._validate import (
-    first_lone_surrogate,
-    require_array,
-    require_bool,
-    require_integer,
-    require_keys,
-    require_object,
-    require_string,
-    utf8_length,
+from mtcompute.tools._bleu_common import (
+    check_totals,
+    ngram_rows,
+    parse_references,
+    tokens_at,
 )
+from mtcompute.tools._validate import require_bool, require_integer, require_keys, require_object
 
 __all__ = ["BleuSentenceComponents", "bleu_sentence_components"]
 
 ID, VERSION = "bleu-sentence-components", "1.0.0"
 FIELDS = ("hypothesis", "references", "max_order", "include_ngrams")
 REQUIRED = FIELDS[:2]
-MAX_REFERENCES = 8
 MAX_TOTAL_TOKENS = 10_000
-MAX_TOKEN_BYTES = 128
 MAX_TOTAL_TOKEN_BYTES = 262_144
 MAX_OUTPUT_BYTES = 1_000_000
 
@@ -57,83 +52,8 @@ class BleuSentenceComponents:
             "totals": list(self.totals),
         }
         if self.ngrams is not None:
-            out["ngrams"] = [
-                {
-                    "order": e.order,
-                    "ngram": list(e.ngram),
-                    "count": e.count,
-                    "max_reference_count": e.max_reference_count,
-                    "clipped_count": e.clipped_count,
-                }
-                for e in self.ngrams
-            ]
+            out["ngrams"] = ngram_rows(self.ngrams)
         return out
-
-
-def tokens_at(value: object, path: str, what: str) -> tuple[list[str], int]:
-    """A token list (each a non-empty string, no lone surrogate, at most 128 UTF-8 bytes),
-    and its total UTF-8 bytes."""
-    items = require_array(value, path, what)
-    tokens: list[str] = []
-    total_bytes = 0
-    for i, item in enumerate(items):
-        where = f"{path}/{i}"
-        token = require_string(item, where, "a token (a non-empty string)")
-        if not token:
-            raise InvalidInput(
-                f"Expected a non-empty token at {where}, got the empty string.", where
-            )
-        at = first_lone_surrogate(token)
-        if at >= 0:
-            raise InvalidInput(
-                f"Expected a token without lone surrogates at {where}, "
-                f"got U+{ord(token[at]):04X} at index {at}.",
-                where,
-            )
-        size = utf8_length(token)
-        if size > MAX_TOKEN_BYTES:
-            raise LimitExceeded(
-                f"Expected a token of at most {MAX_TOKEN_BYTES} UTF-8 bytes at {where} "
-                f"(limit max token bytes), got {size} bytes.",
-                where,
-            )
-        tokens.append(token)
-        total_bytes += size
-    return tokens, total_bytes
-
-
-def parse_references(value: object, path: str) -> tuple[list[list[str]], int]:
-    """1 to 8 token lists (more than 8 is ``limit_exceeded``), and their total bytes."""
-    items = require_array(value, path, "an array of 1 to 8 token lists")
-    if len(items) > MAX_REFERENCES:
-        raise LimitExceeded(
-            f"Expected at most {MAX_REFERENCES} references at {path} (limit max references), "
-            f"got {len(items)}.",
-            path,
-        )
-    if not items:
-        raise InvalidInput(f"Expected at least 1 reference at {path}, got none.", path)
-    references: list[list[str]] = []
-    total_bytes = 0
-    for j, item in enumerate(items):
-        tokens, size = tokens_at(item, f"{path}/{j}", "a reference token list (an array)")
-        references.append(tokens)
-        total_bytes += size
-    return references, total_bytes
-
-
-def check_totals(token_count: int, token_bytes: int) -> None:
-    """max total tokens, then max total token bytes (hypothesis and references together)."""
-    if token_count > MAX_TOTAL_TOKENS:
-        raise LimitExceeded(
-            f"Expected at most {MAX_TOTAL_TOKENS} tokens in the hypothesis and references "
-            f"together (limit max total tokens), got {token_count}."
-        )
-    if token_bytes > MAX_TOTAL_TOKEN_BYTES:
-        raise LimitExceeded(
-            f"Expected at most {MAX_TOTAL_TOKEN_BYTES} UTF-8 bytes of tokens in all "
-            f"(limit max total token bytes), got {token_bytes}."
-        )
 
 
 def _compute(raw: object) -> BleuSentenceComponents:
@@ -145,7 +65,13 @@ def _compute(raw: object) -> BleuSentenceComponents:
     include_ngrams = (
         require_bool(obj["include_ngrams"], "/include_ngrams") if "include_ngrams" in obj else False
     )
-    check_totals(len(hypothesis) + sum(map(len, references)), hyp_bytes + ref_bytes)
+    check_totals(
+        len(hypothesis) + sum(map(len, references)),
+        hyp_bytes + ref_bytes,
+        MAX_TOTAL_TOKENS,
+        MAX_TOTAL_TOKEN_BYTES,
+        "the hypothesis and references",
+    )
 
     stats = sentence_statistics(hypothesis, references, max_order)
     table = tuple(clipping_table(hypothesis, references, max_order)) if include_ngrams else None

@@ -8,20 +8,17 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
 
-from mtcompute.core.bleu import Smoothing, smooth_and_score
-from mtcompute.errors import InvalidInput, LimitExceeded, UnsupportedInput, json_pointer
+from mtcompute.core.bleu import BleuStatistics, Smoothing
+from mtcompute.errors import InvalidInput, LimitExceeded, json_pointer
 from mtcompute.tools import Tool
-from mtcompute.tools._validate import (
-    describe,
-    require_array,
-    require_bool,
-    require_integer,
-    require_keys,
-    require_number,
-    require_object,
+from mtcompute.tools._bleu_common import (
+    ScoringOptions,
+    check_epsilon,
+    parse_scoring_options,
+    score,
 )
+from mtcompute.tools._validate import require_array, require_integer, require_keys, require_object
 
 __all__ = ["BleuSmoothingResult", "bleu_from_statistics"]
 
@@ -39,8 +36,7 @@ FIELDS = (
     "decimals",
 )
 REQUIRED = FIELDS[:5]
-SMOOTHINGS = ("none", "method1", "method2", "method3")
-UNSUPPORTED = ("method4", "method5", "method6", "method7")
+UNSUPPORTED_REASON = "it needs the source or corpus context that sufficient statistics do not carry"
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,7 +76,7 @@ def _counts(obj: Mapping[str, object], key: str) -> list[int]:
     ]
 
 
-def _parse(raw: object) -> dict[str, Any]:
+def _parse(raw: object) -> tuple[BleuStatistics, ScoringOptions]:
     obj = require_object(raw)
     require_keys(obj, FIELDS, REQUIRED)
     matches = _counts(obj, "matches")
@@ -89,27 +85,7 @@ def _parse(raw: object) -> dict[str, Any]:
         require_integer(obj[k], json_pointer(k), 0, MAX_COUNT, LimitExceeded, "max count value")
         for k in ("candidate_length", "reference_length")
     ]
-    smoothing = obj["smoothing"]
-    if smoothing in UNSUPPORTED:
-        raise UnsupportedInput(
-            f"Chen and Cherry {smoothing} is not supported by {ID}@{VERSION} at /smoothing: "
-            "it needs the source or corpus context that sufficient statistics do not carry; "
-            "use none, method1, method2 or method3.",
-            "/smoothing",
-        )
-    if not isinstance(smoothing, str) or smoothing not in SMOOTHINGS:
-        raise InvalidInput(
-            f"Expected one of none, method1, method2, method3 at /smoothing, "
-            f"got {describe(smoothing)}.",
-            "/smoothing",
-        )
-    epsilon = require_number(obj["epsilon"], "/epsilon", 0, 1) if "epsilon" in obj else None
-    effective_order = (
-        require_bool(obj["effective_order"], "/effective_order")
-        if "effective_order" in obj
-        else False
-    )
-    decimals = require_integer(obj["decimals"], "/decimals", 0, 15) if "decimals" in obj else None
+    options = parse_scoring_options(obj, f"{ID}@{VERSION}", UNSUPPORTED_REASON)
     if len(matches) != len(totals):
         raise InvalidInput(
             f"Expected totals to have as many orders as matches ({len(matches)}) at /totals, "
@@ -130,27 +106,12 @@ def _parse(raw: object) -> dict[str, Any]:
                     f"got {m}.",
                     f"/matches/{i}",
                 )
-    if epsilon is not None and smoothing != "method1":
-        raise InvalidInput(
-            f"Expected no epsilon with smoothing {smoothing} at /epsilon "
-            "(epsilon applies to method1 only), got one.",
-            "/epsilon",
-        )
-    return {
-        "matches": matches,
-        "totals": totals,
-        "candidate_length": lengths[0],
-        "reference_length": lengths[1],
-        "smoothing": smoothing,
-        "epsilon": 0.1 if epsilon is None else epsilon,
-        "effective_order": effective_order,
-        "decimals": decimals,
-    }
+    check_epsilon(options)
+    return BleuStatistics(lengths[0], lengths[1], tuple(matches), tuple(totals)), options
 
 
 def _compute(raw: object) -> BleuSmoothingResult:
-    params = _parse(raw)
-    scored = smooth_and_score(**params)
+    scored = score(*_parse(raw))
     return BleuSmoothingResult(
         scored.bleu,
         scored.brevity_penalty,
