@@ -85,15 +85,13 @@ def test_tool_modules_are_discovered() -> None:
         (
             "nope",
             "1.0.0",
-            'Expected a tool id from the catalog, got "nope"; known tools: '
-            f"{KNOWN}.",
+            f'Expected a tool id from the catalog, got "nope"; known tools: {KNOWN}.',
         ),
         ("chrf-compute", "2.0.0", 'Expected a version of chrf-compute (1.0.0), got "2.0.0".'),
         (
             None,
             "1.0.0",
-            'Expected a tool id from the catalog, got "NoneType"; known tools: '
-            f"{KNOWN}.",
+            f'Expected a tool id from the catalog, got "NoneType"; known tools: {KNOWN}.',
         ),
     ],
 )
