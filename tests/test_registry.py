@@ -124,3 +124,12 @@ def test_errors_carry_code_status_and_exit(
 ) -> None:
     """Each error class carries its code, HTTP status and CLI exit status."""
     assert (code, status, 1) == (cls.code, cls.http_status, cls.exit_code)
+
+
+@pytest.mark.parametrize(("tool_id", "version"), contract_ids(), ids=str)
+def test_a_huge_unknown_key_is_not_echoed_back(tool_id: str, version: str) -> None:
+    """An unknown key of 1 MiB gets invalid_input with a bounded message and path ""."""
+    example = contract(tool_id, version)["examples"][0]["input"]
+    error = mtcompute.execute(tool_id, version, {**example, "k" * 2**20: 1})["error"]
+    assert ("invalid_input", "") == (error["code"], error["path"])
+    assert len(error["message"]) < 500

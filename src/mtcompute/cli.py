@@ -115,16 +115,58 @@ def _cmd_describe(args: argparse.Namespace) -> int:
 
 
 def _cmd_serve(args: argparse.Namespace) -> int:
+    import importlib.util  # noqa: PLC0415
     import os  # noqa: PLC0415
+    import re  # noqa: PLC0415
+    import signal  # noqa: PLC0415
 
     import uvicorn  # noqa: PLC0415
 
+    # Settings reach the app (and every worker process) through the environment.
     if args.max_body_bytes is not None:
         if args.max_body_bytes < 1:
             return _usage_error("--max-body-bytes must be at least 1")
         os.environ["MTCOMPUTE_MAX_BODY_BYTES"] = str(args.max_body_bytes)
     if args.workers < 1:
         return _usage_error("--workers must be at least 1")
+    for option, value, env in (
+        ("--body-timeout", args.body_timeout, "MTCOMPUTE_BODY_TIMEOUT"),
+        ("--header-timeout", args.header_timeout, "MTCOMPUTE_HEADER_TIMEOUT"),
+    ):
+        if value is not None:
+            if not 0 < value < float("inf"):
+                return _usage_error(f"{option} must be a finite number of seconds above 0")
+            os.environ[env] = repr(value)
+    if args.max_header_bytes is not None:
+        if args.max_header_bytes < 1024:
+            return _usage_error("--max-header-bytes must be at least 1024")
+        os.environ["MTCOMPUTE_MAX_HEADER_BYTES"] = str(args.max_header_bytes)
+    if args.cors_origin:
+        for origin in args.cors_origin:
+            if not re.fullmatch(r"https?://[^/\s,*]+", origin):
+                return _usage_error(
+                    f"--cors-origin expects an origin such as https://example.org "
+                    f"(scheme and host, optional port, no path), got {origin[:100]!r}"
+                )
+        os.environ["MTCOMPUTE_CORS_ORIGINS"] = ",".join(args.cors_origin)
+    if args.access_log is False:
+        os.environ["MTCOMPUTE_ACCESS_LOG"] = "off"
+    elif args.access_log_file is not None:
+        os.environ["MTCOMPUTE_ACCESS_LOG"] = os.path.abspath(args.access_log_file)
+    elif args.access_log is True or "MTCOMPUTE_ACCESS_LOG" not in os.environ:
+        os.environ["MTCOMPUTE_ACCESS_LOG"] = "stderr"
+    # The request-head deadline and size cap need the httptools parser (uvicorn[standard]).
+    http = (
+        "mtcompute.server.protocol:GuardedHttpToolsProtocol"
+        if importlib.util.find_spec("httptools") is not None
+        else "auto"
+    )
+
+    def _terminated(_signum: int, _frame: object) -> None:
+        # uvicorn re-raises SIGTERM once it has shut down gracefully; end with status 0.
+        raise SystemExit(EXIT_OK)
+
+    signal.signal(signal.SIGTERM, _terminated)
     uvicorn.run(
         "mtcompute.server.app:create_app",
         factory=True,
@@ -132,6 +174,8 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         port=args.port,
         workers=args.workers,
         log_level=args.log_level,
+        access_log=False,  # the app writes its own JSON access log (MTCOMPUTE_ACCESS_LOG)
+        http=http,
         timeout_graceful_shutdown=30,
     )
     return EXIT_OK
@@ -217,6 +261,47 @@ def build_parser() -> argparse.ArgumentParser:
         type=int,
         default=None,
         help="largest request body accepted (default 1048576); larger is 413 limit_exceeded",
+    )
+    serve.add_argument(
+        "--body-timeout",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="time a request body has to arrive whole (default 10); later is 408 and the "
+        "connection is closed",
+    )
+    serve.add_argument(
+        "--header-timeout",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="time the request line and headers have to arrive once a connection opens or "
+        "a request starts (default 10); later is 408 and the connection is closed",
+    )
+    serve.add_argument(
+        "--max-header-bytes",
+        type=int,
+        default=None,
+        help="largest request line plus headers accepted (default 65536); larger is 431",
+    )
+    serve.add_argument(
+        "--cors-origin",
+        action="append",
+        metavar="ORIGIN",
+        help="allow cross-origin requests from ORIGIN (e.g. https://example.org); repeat for "
+        "more. Default: no CORS headers at all",
+    )
+    serve.add_argument(
+        "--access-log",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="write one JSON line per request (default on, to stderr)",
+    )
+    serve.add_argument(
+        "--access-log-file",
+        metavar="PATH",
+        default=None,
+        help="append the access log to PATH instead of stderr",
     )
     serve.add_argument(
         "--log-level",

@@ -34,6 +34,7 @@ __all__ = [
 
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 _ECHO = 24  # characters of a string shown back in a message, at most
+MAX_ECHOED_KEY = 256  # an unknown key longer than this is not repeated in the error's path
 
 
 def _where(path: str) -> str:
@@ -92,9 +93,11 @@ def require_keys(
     """Unknown keys first (in input order), then missing keys (in contract order)."""
     for key in obj:
         if key not in allowed:
+            # The path names the key, unless the key is too long to echo back (then the whole
+            # input is at fault): responses never carry more than a bounded slice of the input.
             raise InvalidInput(
                 f"Unknown key {quote(key)} in the input; expected only {', '.join(allowed)}.",
-                json_pointer(key),
+                json_pointer(key) if len(key) <= MAX_ECHOED_KEY else "",
             )
     for key in required:
         if key not in obj:
