@@ -21,11 +21,12 @@ from starlette.types import Receive, Scope, Send
 
 import mtcompute
 from mtcompute.contracts import contract, contract_ids
+from mtcompute.server.app import DEFAULT_MAX_BODY_BYTES
 from tests.conftest import start_server, stop_server
 
 CHRF = "/v1/tools/chrf-compute/versions/1.0.0/execute"
 SMOOTHING = "/v1/tools/bleu-smoothing-compute/versions/1.0.0/execute"
-CAP = 1 << 20
+CAP = DEFAULT_MAX_BODY_BYTES
 SHORT = 1.0  # the body and header deadlines of the short-deadline server, in seconds
 
 

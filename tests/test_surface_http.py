@@ -13,6 +13,7 @@ from openapi_spec_validator import validate as validate_openapi
 
 import mtcompute
 from mtcompute.contracts import contract, contract_ids
+from mtcompute.server.app import DEFAULT_MAX_BODY_BYTES
 from tests.conftest import REPO, run_cli, start_server, stop_server
 
 EXAMPLES = [
@@ -217,7 +218,7 @@ ERROR_CASES = [
         "oversized body",
         "POST",
         "/v1/tools/chrf-compute/versions/1.0.0/execute",
-        b" " * (1024 * 1024 + 1),
+        b" " * (DEFAULT_MAX_BODY_BYTES + 1),
         None,
         (413, "limit_exceeded", ""),
     ),
@@ -342,3 +343,21 @@ def test_readme_two_commands_come_first() -> None:
     assert ["make serve", "make test"] == [
         line.split("#")[0].strip() for line in block.splitlines()
     ]
+
+
+def test_default_cap_admits_the_largest_valid_inputs(client: httpx.Client) -> None:
+    """The default body cap admits the largest valid input of every contract: the worst-case
+    bleu-corpus-compute body (26,784,747 bytes, pinned in its tool tests) fits, and a maximal
+    bleu-brevity-penalty input (100,000 segments of 8 references of 10^9: ~10 MB) is served."""
+    assert DEFAULT_MAX_BODY_BYTES >= 26_784_747
+    body = json.dumps(
+        {"candidate_lengths": [10**9] * 100_000, "reference_lengths": [[10**9] * 8] * 100_000},
+        separators=(",", ":"),
+    ).encode()
+    assert len(body) > 8 << 20
+    response = client.post(
+        execute_url("bleu-brevity-penalty", "1.0.0"),
+        content=body,
+        headers={"content-type": "application/json"},
+    )
+    assert (200, 1) == (response.status_code, response.json()["result"]["brevity_penalty"])

@@ -260,7 +260,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--max-body-bytes",
         type=int,
         default=None,
-        help="largest request body accepted (default 1048576); larger is 413 limit_exceeded",
+        help="largest request body accepted (default 33554432, 32 MiB: the largest valid input "
+        "of every contract); larger is 413 limit_exceeded, refused before it is read",
     )
     serve.add_argument(
         "--body-timeout",
