@@ -2,7 +2,9 @@
 PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
-STAMP := $(VENV)/.installed-$(shell $(PYTHON) -c "import hashlib,sys;print(hashlib.sha1(open('pyproject.toml','rb').read()).hexdigest()[:12])")
+# Reinstall (and rebuild the C kernel) when the build inputs change.
+BUILD_INPUTS := pyproject.toml setup.py src/mtcompute/_kernel.c
+STAMP := $(VENV)/.installed-$(shell cat $(BUILD_INPUTS) | $(PYTHON) -c "import hashlib,sys;print(hashlib.sha1(sys.stdin.buffer.read()).hexdigest()[:12])")
 
 .PHONY: help install test lint serve example clean
 
@@ -11,7 +13,7 @@ help:
 	@echo "make serve    set up .venv and run the main job"
 	@echo "make lint     ruff and mypy --strict"
 
-$(STAMP): pyproject.toml
+$(STAMP): $(BUILD_INPUTS)
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[test,lint]'

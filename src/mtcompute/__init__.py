@@ -5,6 +5,7 @@ functions with the same validation raise one exception class per error code.
 """
 
 from mtcompute._execute import execute, execute_json
+from mtcompute.batch import CorpusBleu, CorpusChrf, chrf_pairwise, corpus_bleu, corpus_chrf
 from mtcompute.core.jsjson import dumps, loads
 from mtcompute.errors import (
     InvalidInput,
@@ -37,7 +38,9 @@ __all__ = [
     "BleuSmoothingResult",
     "BrevityPenaltyResult",
     "ChrfResult",
+    "CorpusBleu",
     "CorpusBleuResult",
+    "CorpusChrf",
     "InvalidInput",
     "LimitExceeded",
     "MtcomputeError",
@@ -51,6 +54,9 @@ __all__ = [
     "bleu_ngrams_count",
     "bleu_sentence_components",
     "chrf",
+    "chrf_pairwise",
+    "corpus_bleu",
+    "corpus_chrf",
     "dumps",
     "execute",
     "execute_json",

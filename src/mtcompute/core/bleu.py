@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
+from mtcompute.core import kernel
 from mtcompute.core.jsmath import js_exp, js_log, round_to_fixed
 
 __all__ = [
@@ -30,6 +31,7 @@ __all__ = [
     "clipping_table",
     "closest_reference_length",
     "sentence_statistics",
+    "sentence_statistics_pure",
     "smooth_and_score",
 ]
 
@@ -95,6 +97,20 @@ def _max_reference_counts(
 
 
 def sentence_statistics(
+    hypothesis: Sequence[str], references: Sequence[Sequence[str]], max_order: int
+) -> BleuStatistics:
+    """Clipped matches and totals per order n = 1..max_order for one segment.
+
+    The C kernel's statistics when it is active (:mod:`mtcompute.core.kernel`), else
+    :func:`sentence_statistics_pure`, which defines them.
+    """
+    stats = kernel.bleu_sentence(hypothesis, references, max_order)
+    if stats is None:
+        return sentence_statistics_pure(hypothesis, references, max_order)
+    return BleuStatistics(*stats)
+
+
+def sentence_statistics_pure(
     hypothesis: Sequence[str], references: Sequence[Sequence[str]], max_order: int
 ) -> BleuStatistics:
     """Clipped matches and totals per order n = 1..max_order for one segment.

@@ -2,10 +2,10 @@
 
 Per segment, :func:`segment_statistics` counts, for each order n, the hypothesis n-grams, the
 reference n-grams and the clipped matches (the sufficient statistics; the one function a
-faster kernel replaces). Statistics add up over segments; :func:`chrf_fraction` scores them
-with sacreBLEU 2.x's effective-order rule: an order enters the averages only when both sides
-have an n-gram of that order. Everything is ``int`` and ``Fraction``; :func:`format_score`
-rounds half-even to six decimals at the very end.
+faster kernel replaces; :func:`segment_statistics_pure` is the definition). Statistics add up
+over segments; :func:`chrf_fraction` scores them with sacreBLEU 2.x's effective-order rule: an
+order enters the averages only when both sides have an n-gram of that order. Everything is
+``int`` and ``Fraction``; :func:`format_score` rounds half-even to six decimals at the very end.
 """
 
 from __future__ import annotations
@@ -15,6 +15,8 @@ from collections import Counter
 from dataclasses import dataclass
 from fractions import Fraction
 
+from mtcompute.core import kernel
+
 __all__ = [
     "CHRF_WHITESPACE",
     "ChrfStatistics",
@@ -22,6 +24,7 @@ __all__ = [
     "format_fraction",
     "format_score",
     "segment_statistics",
+    "segment_statistics_pure",
     "strip_whitespace",
 ]
 
@@ -68,6 +71,20 @@ def _char_ngrams(text: str, n: int) -> Counter[str]:
 
 
 def segment_statistics(
+    hypothesis: str, reference: str, char_order: int = 6, lowercase: bool = False
+) -> ChrfStatistics:
+    """Counts for n = 1..char_order of one segment, after lowercasing and whitespace removal.
+
+    The C kernel's counts when it is active (:mod:`mtcompute.core.kernel`), else
+    :func:`segment_statistics_pure`, which defines them.
+    """
+    counts = kernel.chrf_segment(hypothesis, reference, char_order, lowercase)
+    if counts is None:
+        return segment_statistics_pure(hypothesis, reference, char_order, lowercase)
+    return ChrfStatistics(*counts)
+
+
+def segment_statistics_pure(
     hypothesis: str, reference: str, char_order: int = 6, lowercase: bool = False
 ) -> ChrfStatistics:
     """Counts for n = 1..char_order of one segment, after lowercasing and whitespace removal.

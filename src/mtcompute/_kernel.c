@@ -1,0 +1,1777 @@
+/*
+ * mtcompute._kernel: the optional C speed layer of mtcompute's sufficient statistics.
+ *
+ * What it computes, each with exactly the integers of the pure Python core:
+ *
+ *   - chrF (Popovic 2015, section 2): per segment and order n = 1..N, the hypothesis
+ *     n-grams, the reference n-grams and the clipped matches (the sum over n-grams g of
+ *     min(hyp count, ref count)), over Unicode code points after removing the 29
+ *     whitespace code points of the chrf-compute contract (mtcompute.core.chrf);
+ *   - sentence chrF scores as the double nearest (ties to even) to the exact rational of
+ *     mtcompute.core.chrf.chrf_fraction, from counts or for every hypothesis/reference
+ *     pair (MBR), in unsigned __int128 with a correctly rounded division; a pair whose
+ *     integers would not fit is handed back to Python, which finishes it with Fraction;
+ *   - BLEU sentence statistics (Papineni et al. 2002, section 2.1): clipped n-gram
+ *     matches with the largest count in any single reference, totals, the candidate
+ *     length and the closest reference length (ties to the shorter).
+ *
+ * Keys are exact, never bare hashes.  N-grams are counted order by order, and an n-gram of
+ * order n is keyed by the pair (slot or id of its (n-1)-gram prefix + 1, its last code point
+ * or token id + 1) in 64 bits; that pair identifies the n-gram exactly because the prefix
+ * slot does.  Tokens are interned by content (kind, length, bytes: CPython's own notion of
+ * str equality).  Hash tables use linear probing and compare whole keys, so a hash
+ * collision costs time, never a wrong count.
+ *
+ * The GIL is released while counting.  Every str is referenced (INCREF) by the call
+ * before the GIL is released, and only its immutable data are read without the GIL.
+ * Scratch tables live in a small pool of workspaces taken and returned under the GIL,
+ * so concurrent calls from several Python threads each have their own.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifndef __SIZEOF_INT128__
+#error "mtcompute._kernel needs unsigned __int128 (GCC or Clang); the pure path is used instead"
+#endif
+
+typedef unsigned __int128 u128;
+typedef uint64_t u64;
+typedef uint32_t u32;
+typedef int64_t i64;
+
+#define MAX_ORDER 64             /* char_order / max_order accepted by the kernel */
+#define MAX_BETA 16              /* chrF beta accepted by the scorers */
+#define MAX_TEXT ((size_t)1 << 28) /* longer texts and token lists go to the pure path */
+#define NOGIL_WORK 2048          /* release the GIL only for at least this much input */
+#define POOL_MAX 8               /* idle workspaces kept */
+
+/* ------------------------------------------------------------------------------------ */
+/* Small helpers                                                                         */
+/* ------------------------------------------------------------------------------------ */
+
+static inline u64
+mix64(u64 lo, u64 hi)
+{
+    u64 x = lo ^ (hi * 0x9E3779B97F4A7C15ULL);
+    x ^= x >> 32;
+    x *= 0xD6E8FEB86659FD93ULL;
+    x ^= x >> 32;
+    x *= 0xD6E8FEB86659FD93ULL;
+    x ^= x >> 32;
+    return x;
+}
+
+static inline unsigned
+ceil_log2(size_t x)
+{
+    unsigned b = 0;
+    while (((size_t)1 << b) < x) b++;
+    return b;
+}
+
+/* table bits for `items` insertions at load <= 1/2 */
+static inline unsigned
+table_bits(size_t items)
+{
+    unsigned b = ceil_log2(2 * items);
+    return b < 4 ? 4 : b;
+}
+
+static inline int
+clz128(u128 x)
+{
+    u64 hi = (u64)(x >> 64), lo = (u64)x;
+    if (hi) return __builtin_clzll(hi);
+    if (lo) return 64 + __builtin_clzll(lo);
+    return 128;
+}
+
+static inline u64
+gcd64(u64 a, u64 b)
+{
+    if (a == 0) return b;
+    if (b == 0) return a;
+    int shift = __builtin_ctzll(a | b);
+    a >>= __builtin_ctzll(a);
+    do {
+        b >>= __builtin_ctzll(b);
+        if (a > b) {
+            u64 t = a;
+            a = b;
+            b = t;
+        }
+        b -= a;
+    } while (b);
+    return a << shift;
+}
+
+/* Make sure `o` is a ready str (PEP 393); 0 on success. */
+static inline int
+ready(PyObject *o)
+{
+#if PY_VERSION_HEX < 0x030C0000
+    return PyUnicode_READY(o);
+#else
+    (void)o;
+    return 0;
+#endif
+}
+
+/* Index of the first code point in U+D800..U+DFFF, or -1. */
+static Py_ssize_t
+first_surrogate(PyObject *s)
+{
+    Py_ssize_t n = PyUnicode_GET_LENGTH(s);
+    int kind = PyUnicode_KIND(s);
+    if (kind == PyUnicode_1BYTE_KIND) return -1;
+    if (kind == PyUnicode_2BYTE_KIND) {
+        const Py_UCS2 *p = PyUnicode_2BYTE_DATA(s);
+        for (Py_ssize_t i = 0; i < n; i++)
+            if ((p[i] & 0xF800) == 0xD800) return i;
+        return -1;
+    }
+    const Py_UCS4 *p = PyUnicode_4BYTE_DATA(s);
+    for (Py_ssize_t i = 0; i < n; i++)
+        if ((p[i] & 0xFFFFF800u) == 0xD800) return i;
+    return -1;
+}
+
+/* ------------------------------------------------------------------------------------ */
+/* Correctly rounded division and exact chrF                                              */
+/* ------------------------------------------------------------------------------------ */
+
+/*
+ * The double nearest to num/den (num > 0, den > 0), ties to even: long division to at
+ * least 66 quotient bits, a sticky bit for the remainder, then round to 53 bits.
+ * Returns 0 (and leaves *out alone) when den >= 2^127, where a shifted remainder could
+ * overflow.
+ */
+static int
+div_round(u128 num, u128 den, double *out)
+{
+    int dz = clz128(den);
+    if (dz == 0) return 0;
+    u128 q = num / den, rem = num - q * den;
+    int e = 0; /* value = (q + rem / den) * 2^e */
+    int qb = 128 - clz128(q);
+    while (qb < 66) {
+        int t = 66 - qb;
+        if (t > dz) t = dz;
+        rem <<= t; /* rem < den < 2^(128 - dz), so this fits */
+        u128 d = rem / den;
+        rem -= d * den;
+        q = (q << t) | d;
+        e -= t;
+        qb = 128 - clz128(q);
+    }
+    int shift = qb - 53; /* >= 13 */
+    u128 mant = q >> shift;
+    u128 low = q & (((u128)1 << shift) - 1);
+    u128 half = (u128)1 << (shift - 1);
+    if (low > half || (low == half && (rem != 0 || (mant & 1)))) mant += 1;
+    /* mant <= 2^53 (exactly representable); the exponent stays in range for q < 2^128 */
+    *out = ldexp((double)(u64)mant, e + shift);
+    return 1;
+}
+
+/*
+ * chrF from p/H = sum of m_n/h_n and q/S = sum of m_n/r_n over k effective orders:
+ * 100 (1 + b^2) P R / (b^2 P + R) with P = p/(kH), R = q/(kS), which is
+ * 100 (1 + b^2) p q / (k (b^2 p S + q H)).  p > 0.  Returns 0 on overflow.
+ */
+static int
+chrf_exact(u128 p, u128 q, u64 H, u64 S, u32 k, u32 beta, double *out)
+{
+    u128 b2 = (u128)beta * beta, c = 100 * (1 + b2), t, num, x, y, den;
+    if (__builtin_mul_overflow(p, q, &t) || __builtin_mul_overflow(t, c, &num)) return 0;
+    if (__builtin_mul_overflow(p, (u128)S, &x) || __builtin_mul_overflow(x, b2, &x)) return 0;
+    if (__builtin_mul_overflow(q, (u128)H, &y) || __builtin_add_overflow(x, y, &den)) return 0;
+    if (__builtin_mul_overflow(den, (u128)k, &den)) return 0;
+    return div_round(num, den, out);
+}
+
+/* lcm of v[0..k) (< 2^62) and the multipliers lcm / v[i]; 0 on overflow. */
+static int
+lcm_mults(const u64 *v, int k, u64 *lcm, u64 *mult)
+{
+    u64 l = 1;
+    for (int i = 0; i < k; i++) {
+        u64 g = gcd64(l, v[i]);
+        u128 next = (u128)(l / g) * v[i];
+        if (next >> 62) return 0;
+        l = (u64)next;
+    }
+    for (int i = 0; i < k; i++) mult[i] = l / v[i];
+    *lcm = l;
+    return 1;
+}
+
+/*
+ * The sentence chrF of one segment's counts (h, r, m per order; the effective orders are
+ * those with h > 0 and r > 0).  1 with *out set, or 0 when Python must finish it.
+ */
+static int
+chrf_score_counts(const i64 *h, const i64 *r, const i64 *m, int N, u32 beta, double *out)
+{
+    u64 hv[MAX_ORDER], rv[MAX_ORDER], mv[MAX_ORDER], mh[MAX_ORDER], mr[MAX_ORDER], H, S;
+    int k = 0, any = 0;
+    for (int n = 0; n < N; n++) {
+        if (h[n] > 0 && r[n] > 0) {
+            if (m[n] < 0 || h[n] >= ((i64)1 << 40) || r[n] >= ((i64)1 << 40) ||
+                m[n] >= ((i64)1 << 40))
+                return 0;
+            hv[k] = (u64)h[n];
+            rv[k] = (u64)r[n];
+            mv[k] = (u64)m[n];
+            any |= mv[k] != 0;
+            k++;
+        }
+    }
+    if (k == 0 || !any) {
+        *out = 0.0;
+        return 1;
+    }
+    if (!lcm_mults(hv, k, &H, mh) || !lcm_mults(rv, k, &S, mr)) return 0;
+    u128 p = 0, q = 0;
+    for (int i = 0; i < k; i++) {
+        p += (u128)mv[i] * mh[i];
+        q += (u128)mv[i] * mr[i];
+    }
+    return chrf_exact(p, q, H, S, (u32)k, beta, out);
+}
+
+/* ------------------------------------------------------------------------------------ */
+/* Workspaces                                                                            */
+/* ------------------------------------------------------------------------------------ */
+
+typedef struct {
+    u64 key; /* chain_key; 0 = empty */
+    u32 c1, c2; /* counts in the inserted and in the probed text */
+} CEnt; /* chrF n-gram of one order */
+
+typedef struct {
+    u64 h;
+    u32 tok, id1; /* index of the first token with this content; local id + 1 (0 = empty) */
+} TEnt; /* token interning within a segment */
+
+typedef struct {
+    u64 key;             /* chain_key over token ids; 0 = empty */
+    u32 hc, rc, maxrc;   /* hypothesis count, count in the current reference, largest */
+    u32 stamp;           /* the reference rc belongs to */
+} BEnt; /* BLEU n-gram of one order */
+
+typedef struct Work {
+    struct Work *next;
+    CEnt *ctab;
+    size_t ctab_n;
+    BEnt *btab;
+    size_t btab_n;
+    TEnt *ttab;
+    size_t ttab_n;
+    u32 *touched;
+    size_t touched_n;
+    u32 *cpa, *cpb; /* code points (chrF) or token ids (BLEU) */
+    u32 *sa, *sb;   /* per position: prefix slot + 1 (chrF) */
+    size_t cp_n;
+} Work;
+
+static Work *pool = NULL; /* idle workspaces; only touched with the GIL held */
+static int pool_len = 0;
+
+static void
+work_free(Work *w)
+{
+    if (!w) return;
+    free(w->ctab);
+    free(w->btab);
+    free(w->ttab);
+    free(w->touched);
+    free(w->cpa);
+    free(w->cpb);
+    free(w->sa);
+    free(w->sb);
+    free(w);
+}
+
+static Work *
+work_get(void)
+{
+    if (pool) {
+        Work *w = pool;
+        pool = w->next;
+        pool_len--;
+        return w;
+    }
+    return calloc(1, sizeof(Work));
+}
+
+static void
+work_put(Work *w)
+{
+    if (!w) return;
+    if (pool_len >= POOL_MAX) {
+        work_free(w);
+        return;
+    }
+    w->next = pool;
+    pool = w;
+    pool_len++;
+}
+
+/* Grow a zero-filled table to at least `n` entries (contents are all-zero on return). */
+static int
+grow_zeroed(void **p, size_t *have, size_t n, size_t size)
+{
+    if (*have >= n) return 0;
+    void *q = calloc(n, size);
+    if (!q) return -1;
+    free(*p);
+    *p = q;
+    *have = n;
+    return 0;
+}
+
+/* Grow a scratch array to at least `n` entries (contents undefined). */
+static int
+grow_plain(void **p, size_t *have, size_t n, size_t size)
+{
+    if (*have >= n) return 0;
+    void *q = malloc(n * size);
+    if (!q) return -1;
+    free(*p);
+    *p = q;
+    *have = n;
+    return 0;
+}
+
+static int work_positions(Work *w, size_t cp);
+
+/* Room for code points, position arrays and the per-order table of texts up to maxlen. */
+static int
+work_chrf(Work *w, size_t maxlen)
+{
+    size_t slots = (size_t)1 << table_bits(maxlen ? maxlen : 1);
+    if (grow_zeroed((void **)&w->ctab, &w->ctab_n, slots, sizeof(CEnt))) return -1;
+    if (grow_plain((void **)&w->touched, &w->touched_n, maxlen + 1, sizeof(u32))) return -1;
+    return work_positions(w, maxlen + 1);
+}
+
+/* cpa, cpb, sa and sb with room for cp entries each. */
+static int
+work_positions(Work *w, size_t cp)
+{
+    if (cp > w->cp_n) {
+        void *p[4];
+        for (int i = 0; i < 4; i++) p[i] = malloc(cp * sizeof(u32));
+        if (!p[0] || !p[1] || !p[2] || !p[3]) {
+            for (int i = 0; i < 4; i++) free(p[i]);
+            return -1;
+        }
+        free(w->cpa);
+        free(w->cpb);
+        free(w->sa);
+        free(w->sb);
+        w->cpa = p[0];
+        w->cpb = p[1];
+        w->sa = p[2];
+        w->sb = p[3];
+        w->cp_n = cp;
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------------------------------ */
+/* chrF statistics                                                                        */
+/* ------------------------------------------------------------------------------------ */
+
+static const uint8_t WS_LATIN1[256] = {
+    [0x09] = 1, [0x0A] = 1, [0x0B] = 1, [0x0C] = 1, [0x0D] = 1, [0x1C] = 1,
+    [0x1D] = 1, [0x1E] = 1, [0x1F] = 1, [0x20] = 1, [0x85] = 1, [0xA0] = 1,
+};
+
+/* The 29 whitespace code points of the chrf-compute contract. */
+static inline int
+is_ws(u32 c)
+{
+    if (c < 256) return WS_LATIN1[c];
+    if (c < 0x1680 || c > 0x3000) return 0;
+    return c == 0x1680 || (c >= 0x2000 && c <= 0x200A) || c == 0x2028 || c == 0x2029 ||
+           c == 0x202F || c == 0x205F || c == 0x3000;
+}
+
+/* The code points of `s` without whitespace, into out (room for len(s)); their count. */
+static size_t
+strip_text(PyObject *s, u32 *out)
+{
+    size_t n = 0;
+    Py_ssize_t len = PyUnicode_GET_LENGTH(s);
+    switch (PyUnicode_KIND(s)) {
+    case PyUnicode_1BYTE_KIND: {
+        const Py_UCS1 *p = PyUnicode_1BYTE_DATA(s);
+        for (Py_ssize_t i = 0; i < len; i++) {
+            u32 c = p[i];
+            out[n] = c;
+            n += !WS_LATIN1[c];
+        }
+        break;
+    }
+    case PyUnicode_2BYTE_KIND: {
+        const Py_UCS2 *p = PyUnicode_2BYTE_DATA(s);
+        for (Py_ssize_t i = 0; i < len; i++) {
+            u32 c = p[i];
+            out[n] = c;
+            n += !is_ws(c);
+        }
+        break;
+    }
+    default: {
+        const Py_UCS4 *p = PyUnicode_4BYTE_DATA(s);
+        for (Py_ssize_t i = 0; i < len; i++) {
+            u32 c = p[i];
+            out[n] = c;
+            n += !is_ws(c);
+        }
+        break;
+    }
+    }
+    return n;
+}
+
+/* The exact key of an n-gram: (the slot or id of its (n-1)-gram prefix + 1, or 0 for
+ * n = 1) in the high half, its last code point or token id + 1 in the low half.  Never 0. */
+static inline u64
+chain_key(u32 prefix1, u32 last)
+{
+    return ((u64)prefix1 << 32) | (u64)(last + 1);
+}
+
+static inline u32
+slot_of(u64 key, unsigned bits)
+{
+    return (u32)((key * 0x9E3779B97F4A7C15ULL) >> (64 - bits));
+}
+
+#define DEAD ((u32)-1)
+
+/*
+ * Clipped matches per order between a (inserted) and b (probed): m[n-1] += sum over
+ * n-grams g of min(count in a, count in b).  One pass per order over a table of that
+ * order only (small enough to stay in L1 for sentence-sized texts); the order-n key of a
+ * position chains the order-(n-1) slot of the same position.  A position of b whose
+ * (n-1)-gram is absent from a is dead for every higher order, and once an order has no
+ * match no higher order can have one.  The table is all-zero before and after.
+ */
+static void
+chrf_matches(Work *w, const u32 *a, size_t la, const u32 *b, size_t lb, int N, i64 *m)
+{
+    CEnt *tab = w->ctab;
+    u32 *touched = w->touched, *sa = w->sa, *sb = w->sb;
+    memset(sa, 0, la * sizeof(u32));
+    memset(sb, 0, lb * sizeof(u32));
+    for (size_t n = 1; n <= (size_t)N && n <= la && n <= lb; n++) {
+        size_t na = la - n + 1, nb = lb - n + 1, nt = 0;
+        unsigned bits = table_bits(na);
+        u32 mask = (u32)(((size_t)1 << bits) - 1);
+        i64 matched = 0;
+        for (size_t i = 0; i < na; i++) {
+            u64 key = chain_key(sa[i], a[i + n - 1]);
+            u32 s = slot_of(key, bits);
+            for (;;) {
+                CEnt *e = &tab[s];
+                if (e->key == key) {
+                    e->c1++;
+                    break;
+                }
+                if (!e->key) {
+                    e->key = key;
+                    e->c1 = 1;
+                    touched[nt++] = s;
+                    break;
+                }
+                s = (s + 1) & mask;
+            }
+            sa[i] = s + 1;
+        }
+        for (size_t i = 0; i < nb; i++) {
+            if (sb[i] == DEAD) continue;
+            u64 key = chain_key(sb[i], b[i + n - 1]);
+            u32 s = slot_of(key, bits);
+            CEnt *e;
+            for (;;) {
+                e = &tab[s];
+                if (e->key == key) break;
+                if (!e->key) goto dead;
+                s = (s + 1) & mask;
+            }
+            e->c2++;
+            matched += e->c2 <= e->c1;
+            sb[i] = s + 1;
+            continue;
+        dead:
+            sb[i] = DEAD;
+        }
+        m[n - 1] += matched;
+        for (size_t t = 0; t < nt; t++) {
+            CEnt *e = &tab[touched[t]];
+            e->key = 0;
+            e->c1 = e->c2 = 0;
+        }
+        if (!matched) break; /* no n-gram shared, so no longer one either */
+    }
+}
+
+/* o[0..N) hyp counts, o[N..2N) ref counts, o[2N..3N) clipped matches. */
+static void
+chrf_segment_counts(Work *w, const u32 *h, size_t lh, const u32 *r, size_t lr, int N, i64 *o)
+{
+    for (int n = 1; n <= N; n++) {
+        o[n - 1] = lh >= (size_t)n ? (i64)(lh - n + 1) : 0;
+        o[N + n - 1] = lr >= (size_t)n ? (i64)(lr - n + 1) : 0;
+        o[2 * N + n - 1] = 0;
+    }
+    if (lh == 0 || lr == 0) return;
+    if (lh <= lr)
+        chrf_matches(w, h, lh, r, lr, N, o + 2 * N);
+    else
+        chrf_matches(w, r, lr, h, lh, N, o + 2 * N);
+}
+
+/* Take references to the str items of `seq` (a list or tuple) into held[at..]; -1 with an
+ * exception on a non-str item or a text too long for the kernel. */
+static int
+hold_texts(PyObject *seq, const char *what, PyObject **held, Py_ssize_t at, Py_ssize_t step,
+           size_t *maxlen, size_t *total)
+{
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    PyObject **items = PySequence_Fast_ITEMS(seq);
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *s = items[i];
+        if (!PyUnicode_Check(s)) {
+            PyErr_Format(PyExc_TypeError, "%s[%zd] is not a str", what, i);
+            return -1;
+        }
+        if (ready(s) < 0) return -1;
+        size_t len = (size_t)PyUnicode_GET_LENGTH(s);
+        if (len >= MAX_TEXT) {
+            PyErr_Format(PyExc_OverflowError, "%s[%zd] is too long for the kernel", what, i);
+            return -1;
+        }
+        Py_INCREF(s);
+        held[at + i * step] = s;
+        if (len > *maxlen) *maxlen = len;
+        *total += len;
+    }
+    return 0;
+}
+
+static void
+release_held(PyObject **held, Py_ssize_t n)
+{
+    if (!held) return;
+    for (Py_ssize_t i = 0; i < n; i++) Py_XDECREF(held[i]);
+    PyMem_Free(held);
+}
+
+static PyObject *
+tuple_of(const i64 *v, int n)
+{
+    PyObject *t = PyTuple_New(n);
+    if (!t) return NULL;
+    for (int i = 0; i < n; i++) {
+        PyObject *x = PyLong_FromLongLong(v[i]);
+        if (!x) {
+            Py_DECREF(t);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(t, i, x);
+    }
+    return t;
+}
+
+PyDoc_STRVAR(chrf_counts_doc,
+"chrf_counts(hypotheses, references, char_order, per_segment, /)\n--\n\n"
+"chrF statistics of aligned segments: (buffer or None, totals).  The buffer holds, per\n"
+"segment, 3*char_order native int64 counts: hypothesis n-grams, reference n-grams and\n"
+"clipped matches for n = 1..char_order; totals are the per-order sums (3*char_order\n"
+"ints).  Texts are str (lowercase them first if wanted); whitespace is removed here.");
+
+static PyObject *
+py_chrf_counts(PyObject *self, PyObject *args)
+{
+    PyObject *hyps, *refs, *hf = NULL, *rf = NULL, *buf = NULL, *result = NULL;
+    PyObject **held = NULL;
+    Py_ssize_t n = 0;
+    int N, per_segment;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "OOip:chrf_counts", &hyps, &refs, &N, &per_segment))
+        return NULL;
+    if (N < 1 || N > MAX_ORDER) {
+        PyErr_SetString(PyExc_ValueError, "char_order out of range for the kernel");
+        return NULL;
+    }
+    hf = PySequence_Fast(hyps, "hypotheses must be a sequence");
+    if (!hf) return NULL;
+    rf = PySequence_Fast(refs, "references must be a sequence");
+    if (!rf) goto done;
+    n = PySequence_Fast_GET_SIZE(hf);
+    if (PySequence_Fast_GET_SIZE(rf) != n) {
+        PyErr_SetString(PyExc_ValueError, "hypotheses and references differ in length");
+        goto done;
+    }
+    held = PyMem_Calloc(2 * (size_t)n + 1, sizeof(PyObject *));
+    if (!held) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    size_t maxlen = 0, total = 0;
+    if (hold_texts(hf, "hypotheses", held, 0, 2, &maxlen, &total) < 0) goto done;
+    if (hold_texts(rf, "references", held, 1, 2, &maxlen, &total) < 0) goto done;
+
+    i64 *seg = NULL;
+    if (per_segment) {
+        buf = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)((size_t)n * 3 * N * sizeof(i64)));
+        if (!buf) goto done;
+        seg = (i64 *)PyBytes_AS_STRING(buf);
+    }
+    i64 totals[3 * MAX_ORDER];
+    i64 one[3 * MAX_ORDER];
+    memset(totals, 0, sizeof totals);
+    Work *w = work_get();
+    if (!w || work_chrf(w, maxlen) < 0) {
+        work_put(w);
+        PyErr_NoMemory();
+        goto done;
+    }
+    PyThreadState *ts = NULL;
+    if (total >= NOGIL_WORK) ts = PyEval_SaveThread();
+    for (Py_ssize_t i = 0; i < n; i++) {
+        size_t lh = strip_text(held[2 * i], w->cpa);
+        size_t lr = strip_text(held[2 * i + 1], w->cpb);
+        i64 *o = seg ? seg + (size_t)i * 3 * N : one;
+        chrf_segment_counts(w, w->cpa, lh, w->cpb, lr, N, o);
+        for (int k = 0; k < 3 * N; k++) totals[k] += o[k];
+    }
+    if (ts) PyEval_RestoreThread(ts);
+    work_put(w);
+
+    PyObject *tot = tuple_of(totals, 3 * N);
+    if (!tot) goto done;
+    result = PyTuple_Pack(2, buf ? buf : Py_None, tot);
+    Py_DECREF(tot);
+done:
+    Py_XDECREF(buf);
+    Py_XDECREF(hf);
+    Py_XDECREF(rf);
+    release_held(held, 2 * n);
+    return result;
+}
+
+PyDoc_STRVAR(chrf_segment_doc,
+"chrf_segment(hypothesis, reference, char_order, /)\n--\n\n"
+"chrF statistics of one segment: (hypothesis counts, reference counts, matches), each a\n"
+"tuple of char_order ints.");
+
+static PyObject *
+py_chrf_segment(PyObject *self, PyObject *args)
+{
+    PyObject *h, *r;
+    int N;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "UUi:chrf_segment", &h, &r, &N)) return NULL;
+    if (N < 1 || N > MAX_ORDER) {
+        PyErr_SetString(PyExc_ValueError, "char_order out of range for the kernel");
+        return NULL;
+    }
+    if (ready(h) < 0 || ready(r) < 0) return NULL;
+    size_t lh0 = (size_t)PyUnicode_GET_LENGTH(h), lr0 = (size_t)PyUnicode_GET_LENGTH(r);
+    if (lh0 >= MAX_TEXT || lr0 >= MAX_TEXT) {
+        PyErr_SetString(PyExc_OverflowError, "text too long for the kernel");
+        return NULL;
+    }
+    Work *w = work_get();
+    if (!w || work_chrf(w, lh0 > lr0 ? lh0 : lr0) < 0) {
+        work_put(w);
+        return PyErr_NoMemory();
+    }
+    i64 o[3 * MAX_ORDER];
+    PyThreadState *ts = NULL;
+    /* h and r are borrowed from the argument tuple, which the caller keeps alive */
+    if (lh0 + lr0 >= 8 * NOGIL_WORK) ts = PyEval_SaveThread();
+    size_t lh = strip_text(h, w->cpa), lr = strip_text(r, w->cpb);
+    chrf_segment_counts(w, w->cpa, lh, w->cpb, lr, N, o);
+    if (ts) PyEval_RestoreThread(ts);
+    work_put(w);
+    PyObject *a = tuple_of(o, N), *b = tuple_of(o + N, N), *c = tuple_of(o + 2 * N, N);
+    PyObject *res = (a && b && c) ? PyTuple_Pack(3, a, b, c) : NULL;
+    Py_XDECREF(a);
+    Py_XDECREF(b);
+    Py_XDECREF(c);
+    return res;
+}
+
+PyDoc_STRVAR(chrf_scores_doc,
+"chrf_scores(counts, char_order, beta, /)\n--\n\n"
+"Sentence chrF (0..100) of each segment of a chrf_counts buffer, as the double nearest\n"
+"to the exact chrf_fraction; NaN where the exact integers do not fit 128 bits (finish\n"
+"those in Python).");
+
+static PyObject *
+py_chrf_scores(PyObject *self, PyObject *args)
+{
+    Py_buffer view;
+    int N, beta;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "y*ii:chrf_scores", &view, &N, &beta)) return NULL;
+    PyObject *out = NULL;
+    if (N < 1 || N > MAX_ORDER || beta < 1 || beta > MAX_BETA) {
+        PyErr_SetString(PyExc_ValueError, "char_order or beta out of range for the kernel");
+        goto done;
+    }
+    size_t stride = 3 * (size_t)N * sizeof(i64);
+    if (view.len % stride) {
+        PyErr_SetString(PyExc_ValueError, "counts buffer has a partial segment");
+        goto done;
+    }
+    Py_ssize_t n = view.len / (Py_ssize_t)stride;
+    out = PyList_New(n);
+    if (!out) goto done;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        i64 c[3 * MAX_ORDER];
+        memcpy(c, (const char *)view.buf + (size_t)i * stride, stride);
+        double d;
+        if (!chrf_score_counts(c, c + N, c + 2 * N, N, (u32)beta, &d)) d = Py_NAN;
+        PyObject *f = PyFloat_FromDouble(d);
+        if (!f) {
+            Py_CLEAR(out);
+            goto done;
+        }
+        PyList_SET_ITEM(out, i, f);
+    }
+done:
+    PyBuffer_Release(&view);
+    return out;
+}
+
+/* ------------------------------------------------------------------------------------ */
+/* chrF for every hypothesis/reference pair (MBR)                                        */
+/* ------------------------------------------------------------------------------------ */
+
+/*
+ * Every n-gram of the call gets an id once (order by order over all texts, keyed exactly
+ * by (id of its (n-1)-gram prefix + 1, last code point)); each text becomes (id, count)
+ * lists per order, and the references an inverted index id -> (reference, count).  For a
+ * hypothesis, walking its n-grams' postings adds min(hyp count, ref count) to that
+ * reference's match count for the order, so only shared n-grams cost anything.  Then
+ * every pair is scored exactly (chrf_exact), with per-text lcm tables precomputed.
+ */
+
+typedef struct {
+    u64 key; /* chain_key over ids; 0 = empty */
+    u32 gid, cnt, seg, pad;
+} GEnt;
+
+typedef struct {
+    u32 id, cnt;
+} GC;
+
+/* Per segment and k = 1..min(N, len): the lcm of (len - n + 1) for n <= k (0 when over
+ * 2^62) and its multipliers, at lcm[k] and mult[k * N + n - 1]. */
+static void
+segment_lcms(size_t len, int N, u64 *lcm, u64 *mult)
+{
+    u64 v[MAX_ORDER];
+    lcm[0] = 0;
+    for (int k = 1; k <= N; k++) {
+        if ((size_t)k > len) {
+            lcm[k] = 0;
+            continue;
+        }
+        for (int n = 1; n <= k; n++) v[n - 1] = (u64)(len - n + 1);
+        if (!lcm_mults(v, k, &lcm[k], &mult[(size_t)k * N])) lcm[k] = 0;
+    }
+}
+
+typedef struct {
+    Py_ssize_t nseg;
+    int N;
+    u32 *cps, *prefix, *list;   /* all stripped texts; per position prefix id + 1; scratch */
+    size_t *start;              /* nseg + 1 */
+    u32 *len;                   /* nseg */
+    size_t *eoff;               /* nseg * N: first entry of (segment, order) */
+    u32 *ecnt;                  /* nseg * N: entries of (segment, order) */
+    GC *ent;
+    size_t ent_n, ent_cap;
+    GEnt *tab;
+    u32 *touched;
+    u32 nid;
+    u64 *lcm, *mult;
+} Pairs;
+
+static void
+pairs_free(Pairs *p)
+{
+    free(p->cps);
+    free(p->prefix);
+    free(p->list);
+    free(p->start);
+    free(p->len);
+    free(p->eoff);
+    free(p->ecnt);
+    free(p->ent);
+    free(p->tab);
+    free(p->touched);
+    free(p->lcm);
+    free(p->mult);
+}
+
+/* Strip and intern every text (no GIL needed); -1 on memory failure. */
+static int
+pairs_build(Pairs *p, PyObject **held, size_t total)
+{
+    Py_ssize_t S = p->nseg;
+    int N = p->N;
+    p->cps = malloc((total + 1) * sizeof(u32));
+    p->prefix = calloc(total + 1, sizeof(u32));
+    p->list = malloc((total + 1) * sizeof(u32));
+    p->start = malloc(((size_t)S + 1) * sizeof(size_t));
+    p->len = malloc(((size_t)S + 1) * sizeof(u32));
+    p->eoff = malloc(((size_t)S * N + 1) * sizeof(size_t));
+    p->ecnt = malloc(((size_t)S * N + 1) * sizeof(u32));
+    p->lcm = malloc(((size_t)S * (N + 1) + 1) * sizeof(u64));
+    p->mult = malloc(((size_t)S * (N + 1) * N + 1) * sizeof(u64));
+    if (!p->cps || !p->prefix || !p->list || !p->start || !p->len || !p->eoff || !p->ecnt ||
+        !p->lcm || !p->mult)
+        return -1;
+    size_t at = 0;
+    for (Py_ssize_t s = 0; s < S; s++) {
+        p->start[s] = at;
+        size_t l = strip_text(held[s], p->cps + at);
+        p->len[s] = (u32)l;
+        at += l;
+        segment_lcms(l, N, p->lcm + (size_t)s * (N + 1), p->mult + (size_t)s * (N + 1) * N);
+    }
+    p->start[S] = at;
+    unsigned bits = table_bits(at ? at : 1);
+    size_t mask = ((size_t)1 << bits) - 1;
+    p->tab = calloc(mask + 1, sizeof(GEnt));
+    p->touched = malloc((at + 1) * sizeof(u32));
+    p->ent_cap = at + 16;
+    p->ent = malloc(p->ent_cap * sizeof(GC));
+    if (!p->tab || !p->touched || !p->ent) return -1;
+    for (int n = 1; n <= N; n++) {
+        size_t nt = 0;
+        for (Py_ssize_t s = 0; s < S; s++) {
+            size_t l = p->len[s], base = p->start[s], cnt = 0;
+            u32 tag = (u32)s + 1;
+            p->eoff[(size_t)s * N + n - 1] = p->ent_n;
+            p->ecnt[(size_t)s * N + n - 1] = 0;
+            if ((size_t)n > l) continue;
+            for (size_t i = 0; i + n <= l; i++) {
+                u64 key = chain_key(p->prefix[base + i], p->cps[base + i + n - 1]);
+                size_t slot = slot_of(key, bits);
+                GEnt *e;
+                for (;;) {
+                    e = &p->tab[slot];
+                    if (e->key == key) break;
+                    if (!e->key) {
+                        e->key = key;
+                        e->gid = p->nid++;
+                        p->touched[nt++] = (u32)slot;
+                        break;
+                    }
+                    slot = (slot + 1) & mask;
+                }
+                if (e->seg != tag) {
+                    e->seg = tag;
+                    e->cnt = 0;
+                    p->list[cnt++] = (u32)slot;
+                }
+                e->cnt++;
+                p->prefix[base + i] = e->gid + 1;
+            }
+            if (p->ent_n + cnt > p->ent_cap) {
+                size_t c = 2 * (p->ent_n + cnt);
+                GC *g = realloc(p->ent, c * sizeof(GC));
+                if (!g) return -1;
+                p->ent = g;
+                p->ent_cap = c;
+            }
+            for (size_t t = 0; t < cnt; t++) {
+                GEnt *e = &p->tab[p->list[t]];
+                p->ent[p->ent_n].id = e->gid;
+                p->ent[p->ent_n].cnt = e->cnt;
+                p->ent_n++;
+            }
+            p->ecnt[(size_t)s * N + n - 1] = (u32)cnt;
+        }
+        for (size_t t = 0; t < nt; t++) memset(&p->tab[p->touched[t]], 0, sizeof(GEnt));
+    }
+    return 0;
+}
+
+PyDoc_STRVAR(chrf_pairwise_doc,
+"chrf_pairwise(hypotheses, references, char_order, beta, /)\n--\n\n"
+"Sentence chrF of every hypothesis against every reference: (rows, pending), rows a list\n"
+"of lists of floats (the double nearest to the exact chrf_fraction), pending a list of\n"
+"(i, j, hyp counts, ref counts, matches) for pairs whose exact integers do not fit 128\n"
+"bits, left as NaN in rows for Python to finish.");
+
+static PyObject *
+py_chrf_pairwise(PyObject *self, PyObject *args)
+{
+    PyObject *hyps, *refs, *hf = NULL, *rf = NULL, *result = NULL, *rows = NULL, *pend = NULL;
+    PyObject **held = NULL;
+    Py_ssize_t nh = 0, nr = 0, nseg = 0;
+    int N, beta;
+    Pairs P = {0};
+    u32 *pstart = NULL, *acc = NULL, *pmatch = NULL;
+    GC *post = NULL;
+    size_t npend = 0, pend_cap = 0;
+    double *scores = NULL;
+    int nomem = 0;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "OOii:chrf_pairwise", &hyps, &refs, &N, &beta)) return NULL;
+    if (N < 1 || N > MAX_ORDER || beta < 1 || beta > MAX_BETA) {
+        PyErr_SetString(PyExc_ValueError, "char_order or beta out of range for the kernel");
+        return NULL;
+    }
+    int same = hyps == refs;
+    hf = PySequence_Fast(hyps, "hypotheses must be a sequence");
+    if (!hf) return NULL;
+    rf = PySequence_Fast(refs, "references must be a sequence");
+    if (!rf) goto done;
+    nh = PySequence_Fast_GET_SIZE(hf);
+    nr = PySequence_Fast_GET_SIZE(rf);
+    if (nh >= ((Py_ssize_t)1 << 31) || nr >= ((Py_ssize_t)1 << 31)) {
+        PyErr_SetString(PyExc_OverflowError, "too many segments for the kernel");
+        goto done;
+    }
+    nseg = same ? nh : nh + nr;
+    held = PyMem_Calloc((size_t)nseg + 1, sizeof(PyObject *));
+    if (!held) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    size_t maxlen = 0, total = 0;
+    if (hold_texts(hf, "hypotheses", held, 0, 1, &maxlen, &total) < 0) goto done;
+    if (!same && hold_texts(rf, "references", held, nh, 1, &maxlen, &total) < 0) goto done;
+    if (total >= ((size_t)1 << 31) || (u64)N * total >= ((u64)1 << 32) - 1) {
+        PyErr_SetString(PyExc_OverflowError, "texts too long for the kernel");
+        goto done;
+    }
+    Py_ssize_t rbase = same ? 0 : nh;
+    P.nseg = nseg;
+    P.N = N;
+    scores = malloc(((size_t)nh * nr + 1) * sizeof(double));
+    acc = malloc(((size_t)nr * N + 1) * sizeof(u32));
+    if (!scores || !acc) {
+        PyErr_NoMemory();
+        goto done;
+    }
+
+    PyThreadState *ts = NULL;
+    if (total + (size_t)nh * nr >= NOGIL_WORK) ts = PyEval_SaveThread();
+    if (pairs_build(&P, held, total) < 0) nomem = 1;
+    if (!nomem) {
+        /* inverted index of the references: id -> (reference, count) */
+        pstart = calloc((size_t)P.nid + 2, sizeof(u32));
+        size_t npost = 0;
+        for (Py_ssize_t j = 0; j < nr; j++)
+            for (int n = 0; n < N; n++) npost += P.ecnt[(size_t)(rbase + j) * N + n];
+        post = malloc((npost + 1) * sizeof(GC));
+        if (!pstart || !post) nomem = 1;
+        if (!nomem) {
+            for (Py_ssize_t j = 0; j < nr; j++) {
+                size_t s = (size_t)(rbase + j);
+                for (int n = 0; n < N; n++) {
+                    const GC *e = P.ent + P.eoff[s * N + n];
+                    for (u32 t = 0; t < P.ecnt[s * N + n]; t++) pstart[e[t].id + 1]++;
+                }
+            }
+            for (u32 g = 0; g < P.nid; g++) pstart[g + 1] += pstart[g];
+            for (Py_ssize_t j = 0; j < nr; j++) {
+                size_t s = (size_t)(rbase + j);
+                for (int n = 0; n < N; n++) {
+                    const GC *e = P.ent + P.eoff[s * N + n];
+                    for (u32 t = 0; t < P.ecnt[s * N + n]; t++) {
+                        GC *q = &post[pstart[e[t].id]++];
+                        q->id = (u32)j;
+                        q->cnt = e[t].cnt;
+                    }
+                }
+            }
+            /* pstart[g] now ends the postings of g; they start at pstart[g - 1] */
+        }
+    }
+    for (Py_ssize_t i = 0; i < nh && !nomem; i++) {
+        memset(acc, 0, (size_t)nr * N * sizeof(u32));
+        for (int n = 0; n < N; n++) {
+            const GC *e = P.ent + P.eoff[(size_t)i * N + n];
+            for (u32 t = 0; t < P.ecnt[(size_t)i * N + n]; t++) {
+                u32 g = e[t].id, hc = e[t].cnt;
+                const GC *q = post + (g ? pstart[g - 1] : 0), *qe = post + pstart[g];
+                for (; q < qe; q++) acc[(size_t)q->id * N + n] += hc < q->cnt ? hc : q->cnt;
+            }
+        }
+        u32 lh = P.len[i];
+        const u64 *hl = P.lcm + (size_t)i * (N + 1), *hm = P.mult + (size_t)i * (N + 1) * N;
+        for (Py_ssize_t j = 0; j < nr; j++) {
+            size_t sj = (size_t)(rbase + j);
+            u32 lr = P.len[sj], k = (u32)N;
+            if (lh < k) k = lh;
+            if (lr < k) k = lr;
+            const u32 *m = acc + (size_t)j * N;
+            u32 any = 0;
+            for (u32 n = 0; n < k; n++) any |= m[n];
+            double d = 0.0;
+            if (any) {
+                const u64 *rl = P.lcm + sj * (N + 1), *rm = P.mult + sj * (N + 1) * N;
+                int ok = hl[k] && rl[k];
+                if (ok) {
+                    u128 p = 0, q = 0;
+                    for (u32 n = 0; n < k; n++) {
+                        p += (u128)m[n] * hm[(size_t)k * N + n];
+                        q += (u128)m[n] * rm[(size_t)k * N + n];
+                    }
+                    ok = chrf_exact(p, q, hl[k], rl[k], k, (u32)beta, &d);
+                }
+                if (!ok) {
+                    d = NAN;
+                    if (npend == pend_cap) {
+                        size_t c2 = pend_cap ? pend_cap * 2 : 64;
+                        u32 *pm = realloc(pmatch, c2 * (2 + (size_t)N) * sizeof(u32));
+                        if (!pm) {
+                            nomem = 1;
+                            break;
+                        }
+                        pmatch = pm;
+                        pend_cap = c2;
+                    }
+                    u32 *rec = pmatch + npend * (2 + (size_t)N);
+                    rec[0] = (u32)i;
+                    rec[1] = (u32)j;
+                    for (int n = 0; n < N; n++) rec[2 + n] = (u32)n < k ? m[n] : 0;
+                    npend++;
+                }
+            }
+            scores[(size_t)i * nr + j] = d;
+        }
+    }
+    if (ts) PyEval_RestoreThread(ts);
+    if (nomem) {
+        PyErr_NoMemory();
+        goto done;
+    }
+
+    rows = PyList_New(nh);
+    if (!rows) goto done;
+    for (Py_ssize_t i = 0; i < nh; i++) {
+        PyObject *row = PyList_New(nr);
+        if (!row) goto done;
+        PyList_SET_ITEM(rows, i, row);
+        for (Py_ssize_t j = 0; j < nr; j++) {
+            PyObject *f = PyFloat_FromDouble(scores[(size_t)i * nr + j]);
+            if (!f) goto done;
+            PyList_SET_ITEM(row, j, f);
+        }
+    }
+    pend = PyList_New((Py_ssize_t)npend);
+    if (!pend) goto done;
+    for (size_t t = 0; t < npend; t++) {
+        const u32 *rec = pmatch + t * (2 + (size_t)N);
+        i64 hc[MAX_ORDER], rc[MAX_ORDER], mc[MAX_ORDER];
+        u32 lh = P.len[rec[0]], lr = P.len[rbase + rec[1]];
+        for (int n = 1; n <= N; n++) {
+            hc[n - 1] = lh >= (u32)n ? (i64)(lh - n + 1) : 0;
+            rc[n - 1] = lr >= (u32)n ? (i64)(lr - n + 1) : 0;
+            mc[n - 1] = rec[2 + n - 1];
+        }
+        PyObject *a = tuple_of(hc, N), *b = tuple_of(rc, N), *c = tuple_of(mc, N);
+        PyObject *item = (a && b && c)
+                             ? Py_BuildValue("(IIOOO)", rec[0], rec[1], a, b, c)
+                             : NULL;
+        Py_XDECREF(a);
+        Py_XDECREF(b);
+        Py_XDECREF(c);
+        if (!item) goto done;
+        PyList_SET_ITEM(pend, (Py_ssize_t)t, item);
+    }
+    result = PyTuple_Pack(2, rows, pend);
+done:
+    Py_XDECREF(rows);
+    Py_XDECREF(pend);
+    Py_XDECREF(hf);
+    Py_XDECREF(rf);
+    release_held(held, nseg);
+    pairs_free(&P);
+    free(pstart);
+    free(post);
+    free(acc);
+    free(scores);
+    free(pmatch);
+    return result;
+}
+
+/* ------------------------------------------------------------------------------------ */
+/* BLEU statistics                                                                        */
+/* ------------------------------------------------------------------------------------ */
+
+static inline u64
+tok_hash(PyObject *t)
+{
+    const unsigned char *p = PyUnicode_DATA(t);
+    int kind = PyUnicode_KIND(t);
+    size_t n = (size_t)PyUnicode_GET_LENGTH(t) * (size_t)kind;
+    u64 h = 0x243F6A8885A308D3ULL ^ ((u64)kind << 56) ^ (u64)n;
+    while (n >= 8) {
+        u64 v;
+        memcpy(&v, p, 8);
+        h = (h ^ v) * 0x9E3779B97F4A7C15ULL;
+        h ^= h >> 29;
+        p += 8;
+        n -= 8;
+    }
+    if (n) {
+        u64 v = 0;
+        memcpy(&v, p, n);
+        h = (h ^ v) * 0x9E3779B97F4A7C15ULL;
+    }
+    return mix64(h, 0);
+}
+
+/* str equality as CPython's: same kind, same length, same bytes. */
+static inline int
+tok_eq(PyObject *a, PyObject *b)
+{
+    if (a == b) return 1;
+    Py_ssize_t n = PyUnicode_GET_LENGTH(a);
+    int kind = PyUnicode_KIND(a);
+    return n == PyUnicode_GET_LENGTH(b) && kind == PyUnicode_KIND(b) &&
+           memcmp(PyUnicode_DATA(a), PyUnicode_DATA(b), (size_t)n * kind) == 0;
+}
+
+/* The flattened input: tokens (referenced), per segment the hypothesis token range and
+ * the range of its references, per reference its token range. */
+typedef struct {
+    PyObject **tok;
+    size_t ntok, tok_cap;
+    size_t *hoff;  /* nseg + 1 */
+    size_t *rseg;  /* nseg + 1: reference index range per segment */
+    size_t *roff;  /* nref + 1 */
+    size_t nref, ref_cap;
+    size_t maxhyp, maxrefsum; /* longest hypothesis, most reference tokens of a segment */
+    u64 *hash;                /* per token: tok_hash */
+} BleuIn;
+
+static void
+bleu_in_free(BleuIn *b)
+{
+    for (size_t i = 0; i < b->ntok; i++) Py_DECREF(b->tok[i]);
+    PyMem_Free(b->tok);
+    PyMem_Free(b->hoff);
+    PyMem_Free(b->rseg);
+    PyMem_Free(b->roff);
+    PyMem_Free(b->hash);
+}
+
+/* A problem found while reading the input: (code, path, position). */
+typedef struct {
+    const char *code;
+    const char *field;
+    Py_ssize_t idx[3];
+    int depth;
+    Py_ssize_t pos;
+} Problem;
+
+static int
+push_tok(BleuIn *b, PyObject *t)
+{
+    if (b->ntok >= UINT32_MAX - 1) {
+        PyErr_SetString(PyExc_OverflowError, "too many tokens for the kernel");
+        return -1;
+    }
+    if (b->ntok == b->tok_cap) {
+        size_t c = b->tok_cap ? b->tok_cap * 2 : 256;
+        PyObject **p = PyMem_Realloc(b->tok, c * sizeof(PyObject *));
+        if (!p) return -1;
+        b->tok = p;
+        u64 *h = PyMem_Realloc(b->hash, c * sizeof(u64));
+        if (!h) return -1;
+        b->hash = h;
+        b->tok_cap = c;
+    }
+    Py_INCREF(t);
+    b->hash[b->ntok] = tok_hash(t);
+    b->tok[b->ntok++] = t;
+    return 0;
+}
+
+static inline int
+is_array(PyObject *o)
+{
+    return PyList_Check(o) || PyTuple_Check(o);
+}
+
+static inline Py_ssize_t
+array_size(PyObject *o)
+{
+    return PyList_Check(o) ? PyList_GET_SIZE(o) : PyTuple_GET_SIZE(o);
+}
+
+static inline PyObject **
+array_items(PyObject *o)
+{
+    return PyList_Check(o) ? ((PyListObject *)o)->ob_item : ((PyTupleObject *)o)->ob_item;
+}
+
+/* Read the tokens of one token list; 1 on a problem (filled), -1 on an exception. */
+static int
+read_tokens(BleuIn *b, PyObject *list, int validate, Problem *pb)
+{
+    Py_ssize_t n = array_size(list);
+    PyObject **items = array_items(list);
+    for (Py_ssize_t k = 0; k < n; k++) {
+        PyObject *t = items[k];
+        if (!PyUnicode_CheckExact(t)) {
+            pb->code = PyUnicode_Check(t) ? "str_subclass" : "not_str";
+            pb->idx[pb->depth++] = k;
+            return 1;
+        }
+        if (ready(t) < 0) return -1;
+        if (validate) {
+            if (PyUnicode_GET_LENGTH(t) == 0) {
+                pb->code = "empty";
+                pb->idx[pb->depth++] = k;
+                return 1;
+            }
+            Py_ssize_t at = first_surrogate(t);
+            if (at >= 0) {
+                pb->code = "surrogate";
+                pb->idx[pb->depth++] = k;
+                pb->pos = at;
+                return 1;
+            }
+        }
+        if (push_tok(b, t) < 0) {
+            if (!PyErr_Occurred()) PyErr_NoMemory();
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/*
+ * Flatten hypotheses (all of them first) then references (per segment: an array of one or
+ * more token lists).  0 = fine, 1 = problem in *pb, -1 = exception.
+ */
+static int
+bleu_read(PyObject *hyps, PyObject *refs, int validate, BleuIn *b, Problem *pb)
+{
+    Py_ssize_t n = array_size(hyps);
+    PyObject **hi = array_items(hyps), **ri = array_items(refs);
+    b->hoff = PyMem_Malloc(((size_t)n + 1) * sizeof(size_t));
+    b->rseg = PyMem_Malloc(((size_t)n + 1) * sizeof(size_t));
+    b->ref_cap = 64;
+    b->roff = PyMem_Malloc(b->ref_cap * sizeof(size_t));
+    if (!b->hoff || !b->rseg || !b->roff) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    pb->field = "hypotheses";
+    for (Py_ssize_t i = 0; i < n; i++) {
+        b->hoff[i] = b->ntok;
+        pb->depth = 0;
+        pb->idx[pb->depth++] = i;
+        if (!is_array(hi[i])) {
+            pb->code = "not_array";
+            return 1;
+        }
+        int rc = read_tokens(b, hi[i], validate, pb);
+        if (rc) return rc;
+        size_t len = b->ntok - b->hoff[i];
+        if (len >= MAX_TEXT) {
+            pb->code = "too_long";
+            return 1;
+        }
+        if (len > b->maxhyp) b->maxhyp = len;
+    }
+    b->hoff[n] = b->ntok;
+    pb->field = "references";
+    for (Py_ssize_t i = 0; i < n; i++) {
+        pb->depth = 0;
+        pb->idx[pb->depth++] = i;
+        b->rseg[i] = b->nref;
+        if (!is_array(ri[i])) {
+            pb->code = "not_array";
+            return 1;
+        }
+        Py_ssize_t nr = array_size(ri[i]);
+        if (nr == 0) {
+            pb->code = "no_references";
+            return 1;
+        }
+        PyObject **rl = array_items(ri[i]);
+        for (Py_ssize_t j = 0; j < nr; j++) {
+            pb->depth = 1;
+            pb->idx[pb->depth++] = j;
+            if (b->nref + 1 >= b->ref_cap) {
+                size_t c = b->ref_cap ? b->ref_cap * 2 : 1024;
+                size_t *r = PyMem_Realloc(b->roff, c * sizeof(size_t));
+                if (!r) {
+                    PyErr_NoMemory();
+                    return -1;
+                }
+                b->roff = r;
+                b->ref_cap = c;
+            }
+            b->roff[b->nref] = b->ntok;
+            if (!is_array(rl[j])) {
+                pb->code = "not_array";
+                return 1;
+            }
+            int rc = read_tokens(b, rl[j], validate, pb);
+            if (rc) return rc;
+            size_t len = b->ntok - b->roff[b->nref];
+            if (len >= MAX_TEXT) {
+                pb->code = "too_long";
+                return 1;
+            }
+            b->nref++;
+        }
+        size_t sum = b->ntok - b->roff[b->rseg[i]];
+        if (sum > b->maxrefsum) b->maxrefsum = sum;
+    }
+    b->rseg[n] = b->nref;
+    b->roff[b->nref] = b->ntok;
+    return 0;
+}
+
+static int
+work_bleu(Work *w, size_t maxhyp, size_t maxrefsum)
+{
+    size_t slots = (size_t)1 << table_bits(maxhyp ? maxhyp : 1);
+    if (grow_zeroed((void **)&w->btab, &w->btab_n, slots, sizeof(BEnt))) return -1;
+    if (grow_zeroed((void **)&w->ttab, &w->ttab_n, slots, sizeof(TEnt))) return -1;
+    if (grow_plain((void **)&w->touched, &w->touched_n, maxhyp + 1, sizeof(u32))) return -1;
+    return work_positions(w, (maxhyp > maxrefsum ? maxhyp : maxrefsum) + 1);
+}
+
+#define NO_ID ((u32)-1)
+
+/* Local ids of a segment's tokens by content: the hypothesis tokens get 0, 1, ...; a
+ * reference token gets the id of an equal hypothesis token, or NO_ID. */
+static void
+bleu_local_ids(Work *w, const BleuIn *b, size_t h0, size_t c, size_t r0, size_t rn)
+{
+    u32 mask = (u32)(((size_t)1 << table_bits(c)) - 1), next = 0, *touched = w->touched;
+    size_t nt = 0;
+    TEnt *tt = w->ttab;
+    for (size_t i = 0; i < c; i++) {
+        size_t k = h0 + i;
+        u64 h = b->hash[k];
+        u32 s = (u32)h & mask;
+        for (;;) {
+            TEnt *e = &tt[s];
+            if (!e->id1) {
+                e->h = h;
+                e->tok = (u32)k;
+                e->id1 = ++next;
+                touched[nt++] = s;
+                break;
+            }
+            if (e->h == h && tok_eq(b->tok[e->tok], b->tok[k])) break;
+            s = (s + 1) & mask;
+        }
+        w->cpa[i] = tt[s].id1 - 1;
+    }
+    for (size_t i = 0; i < rn; i++) {
+        size_t k = r0 + i;
+        u64 h = b->hash[k];
+        u32 s = (u32)h & mask, id = NO_ID;
+        for (;;) {
+            TEnt *e = &tt[s];
+            if (!e->id1) break;
+            if (e->h == h && tok_eq(b->tok[e->tok], b->tok[k])) {
+                id = e->id1 - 1;
+                break;
+            }
+            s = (s + 1) & mask;
+        }
+        w->cpb[i] = id;
+    }
+    for (size_t t = 0; t < nt; t++) memset(&tt[touched[t]], 0, sizeof(TEnt));
+}
+
+/*
+ * o = [c, r, matches[N], totals[N]] of one segment.  Order by order: the
+ * hypothesis n-grams go into a table of that order (keyed exactly by (slot of the
+ * (n-1)-gram prefix + 1, token id + 1)), then each reference is probed, counting per
+ * reference (stamp) and keeping the largest count; a reference position whose (n-1)-gram
+ * is not in the hypothesis is dead for every higher order.
+ */
+static void
+bleu_segment(Work *w, const BleuIn *b, size_t h0, size_t h1, const size_t *roff, size_t nref,
+             int N, i64 *o)
+{
+    size_t c = h1 - h0;
+    i64 *m = o + 2, *tot = o + 2 + N;
+    for (int n = 1; n <= N; n++) {
+        m[n - 1] = 0;
+        tot[n - 1] = c >= (size_t)n ? (i64)(c - n + 1) : 0;
+    }
+    /* closest reference length, ties to the shorter */
+    size_t best = 0;
+    for (size_t j = 0; j < nref; j++) {
+        size_t len = roff[j + 1] - roff[j];
+        size_t d = len > c ? len - c : c - len, bd = best > c ? best - c : c - best;
+        if (j == 0 || d < bd || (d == bd && len < best)) best = len;
+    }
+    o[0] = (i64)c;
+    o[1] = (i64)best;
+    if (c == 0) return;
+
+    size_t r0 = roff[0], rn = roff[nref] - r0;
+    bleu_local_ids(w, b, h0, c, r0, rn);
+    const u32 *h = w->cpa;
+    u32 *sa = w->sa, *sb = w->sb, *touched = w->touched;
+    BEnt *tab = w->btab;
+    memset(sa, 0, c * sizeof(u32));
+    memset(sb, 0, rn * sizeof(u32));
+    for (size_t n = 1; n <= (size_t)N && n <= c; n++) {
+        size_t na = c - n + 1, nt = 0;
+        unsigned bits = table_bits(na);
+        u32 mask = (u32)(((size_t)1 << bits) - 1);
+        for (size_t i = 0; i < na; i++) {
+            u64 key = chain_key(sa[i], h[i + n - 1]);
+            u32 s = slot_of(key, bits);
+            for (;;) {
+                BEnt *e = &tab[s];
+                if (e->key == key) {
+                    e->hc++;
+                    break;
+                }
+                if (!e->key) {
+                    e->key = key;
+                    e->hc = 1;
+                    touched[nt++] = s;
+                    break;
+                }
+                s = (s + 1) & mask;
+            }
+            sa[i] = s + 1;
+        }
+        for (size_t j = 0; j < nref; j++) {
+            size_t len = roff[j + 1] - roff[j];
+            if (len < n) continue;
+            const u32 *r = w->cpb + (roff[j] - r0);
+            u32 *sr = sb + (roff[j] - r0), stamp = (u32)j + 1;
+            for (size_t i = 0; i + n <= len; i++) {
+                if (sr[i] == DEAD) continue;
+                if (r[i + n - 1] == NO_ID) {
+                    sr[i] = DEAD; /* a token the hypothesis lacks */
+                    continue;
+                }
+                u64 key = chain_key(sr[i], r[i + n - 1]);
+                u32 s = slot_of(key, bits);
+                BEnt *e;
+                for (;;) {
+                    e = &tab[s];
+                    if (e->key == key) break;
+                    if (!e->key) goto dead;
+                    s = (s + 1) & mask;
+                }
+                if (e->stamp != stamp) {
+                    e->stamp = stamp;
+                    e->rc = 0;
+                }
+                if (++e->rc > e->maxrc) e->maxrc = e->rc;
+                sr[i] = s + 1;
+                continue;
+            dead:
+                sr[i] = DEAD;
+            }
+        }
+        i64 matched = 0;
+        for (size_t t = 0; t < nt; t++) {
+            BEnt *e = &tab[touched[t]];
+            matched += e->hc < e->maxrc ? e->hc : e->maxrc;
+            memset(e, 0, sizeof(BEnt));
+        }
+        m[n - 1] = matched;
+    }
+}
+
+static PyObject *
+problem_tuple(const Problem *pb)
+{
+    PyObject *path = PyTuple_New(1 + pb->depth);
+    if (!path) return NULL;
+    PyObject *f = PyUnicode_FromString(pb->field);
+    if (!f) {
+        Py_DECREF(path);
+        return NULL;
+    }
+    PyTuple_SET_ITEM(path, 0, f);
+    for (int d = 0; d < pb->depth; d++) {
+        PyObject *x = PyLong_FromSsize_t(pb->idx[d]);
+        if (!x) {
+            Py_DECREF(path);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(path, 1 + d, x);
+    }
+    PyObject *res = Py_BuildValue("(sNn)", pb->code, path, pb->pos);
+    return res;
+}
+
+/* Count every segment; seg (or NULL) gets 2+2N int64 per segment, totals their sums.
+ * -1 on memory failure. */
+static int
+bleu_count_all(const BleuIn *b, Py_ssize_t n, int N, i64 *seg, i64 *totals)
+{
+    Work *w = work_get();
+    if (!w || work_bleu(w, b->maxhyp, b->maxrefsum) < 0) {
+        work_put(w);
+        return -1;
+    }
+    i64 one[2 + 2 * MAX_ORDER];
+    PyThreadState *ts = NULL;
+    if (b->ntok >= NOGIL_WORK / 4) ts = PyEval_SaveThread();
+    for (Py_ssize_t i = 0; i < n; i++) {
+        i64 *o = seg ? seg + (size_t)i * (2 + 2 * N) : one;
+        bleu_segment(w, b, b->hoff[i], b->hoff[i + 1], b->roff + b->rseg[i],
+                     b->rseg[i + 1] - b->rseg[i], N, o);
+        for (int k = 0; k < 2 + 2 * N; k++) totals[k] += o[k];
+    }
+    if (ts) PyEval_RestoreThread(ts);
+    work_put(w);
+    return 0;
+}
+
+PyDoc_STRVAR(bleu_counts_doc,
+"bleu_counts(hypotheses, references, max_order, per_segment, validate, /)\n--\n\n"
+"BLEU statistics of many segments: (buffer or None, totals, None) or (None, None,\n"
+"problem).  hypotheses: a list of token lists; references: per segment a list of one or\n"
+"more token lists.  The buffer holds per segment 2+2*max_order native int64: c, r,\n"
+"matches, totals; totals are their sums.  problem = (code, path, position) for the first\n"
+"fault in reading order (all hypotheses, then all references): code is not_array,\n"
+"no_references, not_str, str_subclass, too_long, and with validate also empty or\n"
+"surrogate (position = index in the token).");
+
+static PyObject *
+py_bleu_counts(PyObject *self, PyObject *args)
+{
+    PyObject *hyps, *refs, *buf = NULL, *result = NULL;
+    int N, per_segment, validate;
+    BleuIn b = {0};
+    Problem pb = {0};
+    pb.pos = -1;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "OOipp:bleu_counts", &hyps, &refs, &N, &per_segment,
+                          &validate))
+        return NULL;
+    if (N < 1 || N > MAX_ORDER) {
+        PyErr_SetString(PyExc_ValueError, "max_order out of range for the kernel");
+        return NULL;
+    }
+    if (!is_array(hyps) || !is_array(refs) || array_size(hyps) != array_size(refs)) {
+        PyErr_SetString(PyExc_ValueError,
+                        "hypotheses and references must be lists of the same length");
+        return NULL;
+    }
+    Py_ssize_t n = array_size(hyps);
+    int rc = bleu_read(hyps, refs, validate, &b, &pb);
+    if (rc < 0) goto done;
+    if (rc > 0) {
+        PyObject *p = problem_tuple(&pb);
+        if (p) result = Py_BuildValue("(OON)", Py_None, Py_None, p);
+        goto done;
+    }
+    i64 *seg = NULL;
+    if (per_segment) {
+        buf = PyBytes_FromStringAndSize(NULL,
+                                        (Py_ssize_t)((size_t)n * (2 + 2 * N) * sizeof(i64)));
+        if (!buf) goto done;
+        seg = (i64 *)PyBytes_AS_STRING(buf);
+    }
+    i64 totals[2 + 2 * MAX_ORDER] = {0};
+    if (bleu_count_all(&b, n, N, seg, totals) < 0) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    PyObject *tot = tuple_of(totals, 2 + 2 * N);
+    if (tot) result = Py_BuildValue("(ONO)", buf ? buf : Py_None, tot, Py_None);
+done:
+    Py_XDECREF(buf);
+    bleu_in_free(&b);
+    return result;
+}
+
+PyDoc_STRVAR(bleu_sentence_doc,
+"bleu_sentence(hypothesis, references, max_order, /)\n--\n\n"
+"BLEU statistics of one segment, (c, r, matches, totals), or None when the input is\n"
+"not lists of exact str with at least one reference (the pure path handles those).");
+
+static PyObject *
+py_bleu_sentence(PyObject *self, PyObject *args)
+{
+    PyObject *hyp, *refs, *result = NULL;
+    int N;
+    BleuIn b = {0};
+    Problem pb = {0};
+    (void)self;
+    if (!PyArg_ParseTuple(args, "OOi:bleu_sentence", &hyp, &refs, &N)) return NULL;
+    if (N < 1 || N > MAX_ORDER || !is_array(hyp) || !is_array(refs)) Py_RETURN_NONE;
+    PyObject *h1 = PyTuple_Pack(1, hyp), *r1 = PyTuple_Pack(1, refs);
+    if (!h1 || !r1) goto done;
+    int rc = bleu_read(h1, r1, 0, &b, &pb);
+    if (rc < 0) goto done;
+    if (rc > 0) {
+        result = Py_None;
+        Py_INCREF(result);
+        goto done;
+    }
+    i64 totals[2 + 2 * MAX_ORDER] = {0};
+    if (bleu_count_all(&b, 1, N, NULL, totals) < 0) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    PyObject *m = tuple_of(totals + 2, N), *t = tuple_of(totals + 2 + N, N);
+    if (m && t) result = Py_BuildValue("(LLOO)", totals[0], totals[1], m, t);
+    Py_XDECREF(m);
+    Py_XDECREF(t);
+done:
+    Py_XDECREF(h1);
+    Py_XDECREF(r1);
+    bleu_in_free(&b);
+    return result;
+}
+
+/* ------------------------------------------------------------------------------------ */
+/* Odds and ends                                                                          */
+/* ------------------------------------------------------------------------------------ */
+
+PyDoc_STRVAR(first_lone_surrogate_doc,
+"first_lone_surrogate(texts, /)\n--\n\n"
+"(index of the first text holding a code point U+D800..U+DFFF, its position), or None.");
+
+static PyObject *
+py_first_lone_surrogate(PyObject *self, PyObject *arg)
+{
+    (void)self;
+    PyObject *seq = PySequence_Fast(arg, "texts must be a sequence");
+    if (!seq) return NULL;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    PyObject **items = PySequence_Fast_ITEMS(seq);
+    PyObject *res = NULL;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (!PyUnicode_Check(items[i])) {
+            PyErr_Format(PyExc_TypeError, "texts[%zd] is not a str", i);
+            goto done;
+        }
+        if (ready(items[i]) < 0) goto done;
+        Py_ssize_t at = first_surrogate(items[i]);
+        if (at >= 0) {
+            res = Py_BuildValue("(nn)", i, at);
+            goto done;
+        }
+    }
+    res = Py_None;
+    Py_INCREF(res);
+done:
+    Py_DECREF(seq);
+    return res;
+}
+
+PyDoc_STRVAR(round_ratio_doc,
+"round_ratio(numerator, denominator, /)\n--\n\n"
+"The double nearest to numerator/denominator (ties to even) by the kernel's division,\n"
+"for 0 < numerator < 2^128 and 0 < denominator < 2^127; None outside that range.\n"
+"For tests.");
+
+static int
+to_u128(PyObject *x, u128 *out)
+{
+    PyObject *shift = PyLong_FromLong(64), *hi = NULL, *mask = NULL, *lo = NULL;
+    int ok = 0;
+    if (!shift) return -1;
+    hi = PyNumber_Rshift(x, shift);
+    mask = PyLong_FromUnsignedLongLong(~0ULL);
+    if (hi && mask) lo = PyNumber_And(x, mask);
+    if (lo) {
+        unsigned long long h = PyLong_AsUnsignedLongLong(hi);
+        if (!(h == (unsigned long long)-1 && PyErr_Occurred())) {
+            unsigned long long l = PyLong_AsUnsignedLongLong(lo);
+            if (!(l == (unsigned long long)-1 && PyErr_Occurred())) {
+                *out = ((u128)h << 64) | l;
+                ok = 1;
+            }
+        }
+    }
+    Py_DECREF(shift);
+    Py_XDECREF(hi);
+    Py_XDECREF(mask);
+    Py_XDECREF(lo);
+    if (!ok && PyErr_ExceptionMatches(PyExc_OverflowError)) {
+        PyErr_Clear();
+        return 0;
+    }
+    return ok ? 1 : -1;
+}
+
+static PyObject *
+py_round_ratio(PyObject *self, PyObject *args)
+{
+    PyObject *a, *b;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "O!O!:round_ratio", &PyLong_Type, &a, &PyLong_Type, &b))
+        return NULL;
+    u128 num, den;
+    int r1 = to_u128(a, &num);
+    if (r1 < 0) return NULL;
+    int r2 = to_u128(b, &den);
+    if (r2 < 0) return NULL;
+    double d;
+    if (!r1 || !r2 || num == 0 || den == 0 || !div_round(num, den, &d)) Py_RETURN_NONE;
+    return PyFloat_FromDouble(d);
+}
+
+static PyMethodDef methods[] = {
+    {"chrf_counts", py_chrf_counts, METH_VARARGS, chrf_counts_doc},
+    {"chrf_segment", py_chrf_segment, METH_VARARGS, chrf_segment_doc},
+    {"chrf_scores", py_chrf_scores, METH_VARARGS, chrf_scores_doc},
+    {"chrf_pairwise", py_chrf_pairwise, METH_VARARGS, chrf_pairwise_doc},
+    {"bleu_counts", py_bleu_counts, METH_VARARGS, bleu_counts_doc},
+    {"bleu_sentence", py_bleu_sentence, METH_VARARGS, bleu_sentence_doc},
+    {"first_lone_surrogate", py_first_lone_surrogate, METH_O, first_lone_surrogate_doc},
+    {"round_ratio", py_round_ratio, METH_VARARGS, round_ratio_doc},
+    {NULL, NULL, 0, NULL},
+};
+
+PyDoc_STRVAR(module_doc,
+"The C speed layer of mtcompute: chrF (Popovic 2015) and BLEU (Papineni et al. 2002)\n"
+"sufficient statistics and exact sentence chrF, identical to the pure Python core.\n"
+"Use it through mtcompute.core.kernel.");
+
+static struct PyModuleDef moduledef = {
+    PyModuleDef_HEAD_INIT, "mtcompute._kernel", module_doc, -1, methods,
+    NULL, NULL, NULL, NULL,
+};
+
+PyMODINIT_FUNC
+PyInit__kernel(void)
+{
+    PyObject *m = PyModule_Create(&moduledef);
+    if (!m) return NULL;
+    if (PyModule_AddIntConstant(m, "MAX_ORDER", MAX_ORDER) < 0 ||
+        PyModule_AddIntConstant(m, "MAX_BETA", MAX_BETA) < 0) {
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}

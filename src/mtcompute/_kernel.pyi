@@ -1,0 +1,35 @@
+"""Type stub of the optional C extension (src/mtcompute/_kernel.c); see mtcompute.core.kernel."""
+
+from collections.abc import Sequence
+
+MAX_ORDER: int
+MAX_BETA: int
+
+Problem = tuple[str, tuple[str | int, ...], int]
+
+def chrf_counts(
+    hypotheses: Sequence[str], references: Sequence[str], char_order: int, per_segment: bool, /
+) -> tuple[bytes | None, tuple[int, ...]]: ...
+def chrf_segment(
+    hypothesis: str, reference: str, char_order: int, /
+) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]: ...
+def chrf_scores(counts: bytes, char_order: int, beta: int, /) -> list[float]: ...
+def chrf_pairwise(
+    hypotheses: Sequence[str], references: Sequence[str], char_order: int, beta: int, /
+) -> tuple[
+    list[list[float]],
+    list[tuple[int, int, tuple[int, ...], tuple[int, ...], tuple[int, ...]]],
+]: ...
+def bleu_counts(
+    hypotheses: Sequence[Sequence[str]],
+    references: Sequence[Sequence[Sequence[str]]],
+    max_order: int,
+    per_segment: bool,
+    validate: bool,
+    /,
+) -> tuple[bytes | None, tuple[int, ...], None] | tuple[None, None, Problem]: ...
+def bleu_sentence(
+    hypothesis: Sequence[str], references: Sequence[Sequence[str]], max_order: int, /
+) -> tuple[int, int, tuple[int, ...], tuple[int, ...]] | None: ...
+def first_lone_surrogate(texts: Sequence[str], /) -> tuple[int, int] | None: ...
+def round_ratio(numerator: int, denominator: int, /) -> float | None: ...

@@ -1,0 +1,491 @@
+"""The speed layer: batch statistics through the C kernel ``mtcompute._kernel``, or the pure core.
+
+Every function here gives exactly what the pure core gives (the same integers, and for sentence
+chrF the same float: the double nearest to the exact :func:`~mtcompute.core.chrf.chrf_fraction`);
+the kernel only makes it faster:
+
+* chrF statistics (Popović 2015 §2): per segment and order, hypothesis n-grams, reference
+  n-grams and clipped matches over code points after whitespace removal;
+* sentence chrF of every hypothesis against every reference (for MBR decoding);
+* BLEU sentence statistics (Papineni et al. 2002 §2.1): clipped matches with the largest count
+  in any one reference, totals, candidate length, closest reference length.
+
+The kernel is used when the extension was built (:data:`AVAILABLE`) and the environment variable
+``MTCOMPUTE_PURE`` is not ``1`` (read at every call, so it can be switched at run time; see
+:func:`active`). Batch functions split their segments over ``threads`` Python threads (the
+kernel releases the GIL while counting); ``threads=None`` means ``MTCOMPUTE_THREADS`` if set,
+else :func:`os.cpu_count`. Results never depend on the thread count.
+
+The single-segment seams :func:`mtcompute.core.chrf.segment_statistics` and
+:func:`mtcompute.core.bleu.sentence_statistics` call :func:`chrf_segment` and
+:func:`bleu_sentence`, which answer ``None`` whenever the pure function must (kernel off,
+inputs it does not take), so the pure functions stay the definition.
+
+This module and those two import each other; each uses the other's names only inside
+functions, never at import time.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import re
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from typing import TypeVar
+
+from mtcompute.core import bleu, chrf
+
+try:
+    from mtcompute import _kernel as _ext
+
+    AVAILABLE = True
+except ImportError:  # built without the extension (no compiler, or MTCOMPUTE_NO_EXTENSION=1)
+    AVAILABLE = False
+
+__all__ = [
+    "AVAILABLE",
+    "TokenProblem",
+    "active",
+    "bleu_sentence",
+    "bleu_statistics_many",
+    "bleu_totals",
+    "chrf_pairwise_matrix",
+    "chrf_segment",
+    "chrf_statistics_many",
+    "chrf_totals",
+    "first_lone_surrogate",
+    "thread_count",
+]
+
+T = TypeVar("T")
+Counts = tuple[int, ...]
+
+# Segments per thread below which another thread costs more than it saves.
+MIN_SEGMENTS_PER_THREAD = 256
+# Hypothesis rows per thread for the pairwise matrix.
+MIN_ROWS_PER_THREAD = 16
+
+
+def active() -> bool:
+    """Whether calls use the C kernel now: it was built and ``MTCOMPUTE_PURE`` is not ``1``."""
+    return AVAILABLE and os.environ.get("MTCOMPUTE_PURE") != "1"
+
+
+def thread_count(threads: int | None = None) -> int:
+    """``threads`` if given, else ``MTCOMPUTE_THREADS`` if it is a positive integer, else the
+    number of CPUs.
+
+    >>> thread_count(3)
+    3
+    """
+    if threads is None:
+        env = os.environ.get("MTCOMPUTE_THREADS", "").strip()
+        threads = int(env) if env.isdigit() and int(env) > 0 else (os.cpu_count() or 1)
+    if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
+        raise ValueError(f"threads must be a positive int or None, got {threads!r}")
+    return threads
+
+
+def _spans(n: int, parts: int) -> list[tuple[int, int]]:
+    """``parts`` contiguous ranges covering ``range(n)``, sizes differing by at most one."""
+    size, extra = divmod(n, parts)
+    spans: list[tuple[int, int]] = []
+    start = 0
+    for p in range(parts):
+        stop = start + size + (1 if p < extra else 0)
+        spans.append((start, stop))
+        start = stop
+    return spans
+
+
+def _map_spans(
+    work: Callable[[int, int], T], n: int, threads: int | None, minimum: int
+) -> list[tuple[int, T]]:
+    """``work(start, stop)`` over contiguous spans of ``range(n)``, on up to ``threads``
+    threads; (start, result) pairs in span order."""
+    parts = max(1, min(thread_count(threads), n // minimum))
+    if parts == 1:
+        return [(0, work(0, n))]
+    spans = _spans(n, parts)
+    with ThreadPoolExecutor(max_workers=parts) as pool:
+        results = list(pool.map(lambda span: work(*span), spans))
+    return [(start, result) for (start, _), result in zip(spans, results, strict=True)]
+
+
+def _int64s(buffer: bytes | None) -> list[int]:
+    return memoryview(buffer or b"").cast("q").tolist()
+
+
+# --- chrF --------------------------------------------------------------------------------
+
+
+def chrf_segment(
+    hypothesis: str, reference: str, char_order: int, lowercase: bool
+) -> tuple[Counts, Counts, Counts] | None:
+    """The kernel's counts of one segment (hyp, ref, matches), or ``None`` for the pure path."""
+    if not (
+        active()
+        and isinstance(hypothesis, str)
+        and isinstance(reference, str)
+        and type(char_order) is int
+        and 1 <= char_order <= _ext.MAX_ORDER
+    ):
+        return None
+    if lowercase:
+        hypothesis, reference = hypothesis.lower(), reference.lower()
+    try:
+        return _ext.chrf_segment(hypothesis, reference, char_order)
+    except OverflowError:  # a text over the kernel's length limit (2^28 code points)
+        return None
+
+
+def _chrf_kernel_ok(hypotheses: Sequence[str], references: Sequence[str], order: int) -> bool:
+    return (
+        active()
+        and type(order) is int
+        and 1 <= order <= _ext.MAX_ORDER
+        and len(hypotheses) == len(references)
+    )
+
+
+def _chrf_counts(
+    hypotheses: Sequence[str],
+    references: Sequence[str],
+    char_order: int,
+    lowercase: bool,
+    per_segment: bool,
+    threads: int | None,
+) -> tuple[bytes, list[int]] | None:
+    """Kernel counts: the per-segment int64 buffer (empty unless asked) and the totals."""
+    if not _chrf_kernel_ok(hypotheses, references, char_order):
+        return None
+    if lowercase:
+        hypotheses = [text.lower() for text in hypotheses]
+        references = [text.lower() for text in references]
+
+    def work(start: int, stop: int) -> tuple[bytes | None, tuple[int, ...]]:
+        return _ext.chrf_counts(
+            hypotheses[start:stop], references[start:stop], char_order, per_segment
+        )
+
+    try:
+        parts = _map_spans(work, len(hypotheses), threads, MIN_SEGMENTS_PER_THREAD)
+    except (OverflowError, TypeError):  # a text over the kernel's limit, or not a str:
+        return None  # the pure path answers (or raises) as it would alone
+    totals = [sum(column) for column in zip(*(t for _, (_, t) in parts), strict=True)]
+    return b"".join(buf or b"" for _, (buf, _) in parts), totals
+
+
+def _stats(values: Sequence[int], order: int) -> chrf.ChrfStatistics:
+    return chrf.ChrfStatistics(
+        tuple(values[:order]), tuple(values[order : 2 * order]), tuple(values[2 * order :])
+    )
+
+
+def chrf_statistics_many(
+    hypotheses: Sequence[str],
+    references: Sequence[str],
+    char_order: int = 6,
+    lowercase: bool = False,
+    *,
+    threads: int | None = None,
+) -> list[chrf.ChrfStatistics]:
+    """:func:`~mtcompute.core.chrf.segment_statistics` of every aligned segment pair.
+
+    >>> chrf_statistics_many(["ab"], ["abb"], char_order=2)[0].matches
+    (2, 1)
+    """
+    counts = _chrf_counts(hypotheses, references, char_order, lowercase, True, threads)
+    if counts is None:
+        return [
+            chrf.segment_statistics_pure(h, r, char_order, lowercase)
+            for h, r in zip(hypotheses, references, strict=True)
+        ]
+    values = _int64s(counts[0])
+    width = 3 * char_order
+    return [_stats(values[i : i + width], char_order) for i in range(0, len(values), width)]
+
+
+def chrf_totals(
+    hypotheses: Sequence[str],
+    references: Sequence[str],
+    char_order: int = 6,
+    lowercase: bool = False,
+    *,
+    segment_beta: int | None = None,
+    threads: int | None = None,
+) -> tuple[chrf.ChrfStatistics, tuple[float, ...] | None]:
+    """The per-order counts summed over all segments and, when ``segment_beta`` is given, each
+    segment's chrF as ``float(chrf_fraction(its statistics, segment_beta))``."""
+    counts = None
+    if segment_beta is None or 1 <= segment_beta <= (_ext.MAX_BETA if AVAILABLE else 0):
+        counts = _chrf_counts(
+            hypotheses, references, char_order, lowercase, segment_beta is not None, threads
+        )
+    if counts is None:
+        total = chrf.ChrfStatistics.zero(char_order)
+        scores: list[float] = []
+        for h, r in zip(hypotheses, references, strict=True):
+            stats = chrf.segment_statistics_pure(h, r, char_order, lowercase)
+            total = total + stats
+            if segment_beta is not None:
+                scores.append(float(chrf.chrf_fraction(stats, segment_beta)))
+        return total, (tuple(scores) if segment_beta is not None else None)
+    buffer, totals = counts
+    total = _stats(totals, char_order)
+    if segment_beta is None:
+        return total, None
+    floats = _ext.chrf_scores(buffer, char_order, segment_beta)
+    pending = [i for i, x in enumerate(floats) if math.isnan(x)]  # too big for 128 bits
+    if pending:
+        values = _int64s(buffer)
+        width = 3 * char_order
+        for i in pending:
+            stats = _stats(values[i * width : (i + 1) * width], char_order)
+            floats[i] = float(chrf.chrf_fraction(stats, segment_beta))
+    return total, tuple(floats)
+
+
+def chrf_pairwise_matrix(
+    hypotheses: Sequence[str],
+    references: Sequence[str],
+    beta: int = 2,
+    char_order: int = 6,
+    *,
+    threads: int | None = None,
+) -> list[list[float]]:
+    """Sentence chrF of every hypothesis against every reference: row i, column j is
+    ``float(chrf_fraction(segment_statistics(hypotheses[i], references[j]), beta))``."""
+    if (
+        active()
+        and type(char_order) is int
+        and 1 <= char_order <= _ext.MAX_ORDER
+        and type(beta) is int
+        and 1 <= beta <= _ext.MAX_BETA
+        and all(isinstance(text, str) for text in (*hypotheses, *references))
+    ):
+
+        def work(start: int, stop: int) -> list[list[float]]:
+            whole = (start, stop) == (0, len(hypotheses))  # keeps `hypotheses is references`
+            rows, pending = _ext.chrf_pairwise(
+                hypotheses if whole else hypotheses[start:stop], references, char_order, beta
+            )
+            for i, j, hyp, ref, matches in pending:  # exact integers over 128 bits
+                rows[i][j] = float(chrf.chrf_fraction(chrf.ChrfStatistics(hyp, ref, matches), beta))
+            return rows
+
+        try:
+            parts = _map_spans(work, len(hypotheses), threads, MIN_ROWS_PER_THREAD)
+        except OverflowError:  # texts over the kernel's length limits: the pure path below
+            pass
+        else:
+            return [row for _, rows in parts for row in rows]
+    return [
+        [
+            float(chrf.chrf_fraction(chrf.segment_statistics_pure(h, r, char_order), beta))
+            for r in references
+        ]
+        for h in hypotheses
+    ]
+
+
+def first_lone_surrogate(texts: Sequence[str]) -> tuple[int, int] | None:
+    """(index of the first text holding a lone surrogate, its position in it), or ``None``."""
+    if active():
+        return _ext.first_lone_surrogate(texts)
+    for i, text in enumerate(texts):
+        at = _first_surrogate_py(text)
+        if at >= 0:
+            return i, at
+    return None
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _first_surrogate_py(text: str) -> int:
+    found = _SURROGATE.search(text)
+    return -1 if found is None else found.start()
+
+
+# --- BLEU --------------------------------------------------------------------------------
+
+
+class TokenProblem(ValueError):
+    """The first fault in BLEU token input, in reading order (every hypothesis, then every
+    reference): ``code`` is ``not_array``, ``no_references``, ``not_str``, ``empty`` or
+    ``surrogate``; ``path`` is (field, segment[, reference][, token]); ``position`` is the
+    index of the surrogate in the token (else -1)."""
+
+    def __init__(self, code: str, path: tuple[str | int, ...], position: int = -1) -> None:
+        super().__init__(code, path, position)
+        self.code = code
+        self.path = path
+        self.position = position
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, TokenProblem):
+            return NotImplemented
+        return (self.code, self.path, self.position) == (other.code, other.path, other.position)
+
+    def __hash__(self) -> int:
+        return hash((self.code, self.path, self.position))
+
+    def order(self) -> tuple[int, ...]:
+        """Sort key: reading order of the place the problem is at."""
+        field, *rest = self.path
+        return (0 if field == "hypotheses" else 1, *(int(x) for x in rest))
+
+
+def bleu_sentence(
+    hypothesis: Sequence[str], references: Sequence[Sequence[str]], max_order: int
+) -> tuple[int, int, Counts, Counts] | None:
+    """The kernel's (c, r, matches, totals) of one segment, or ``None`` for the pure path."""
+    if not (active() and type(max_order) is int):
+        return None
+    return _ext.bleu_sentence(hypothesis, references, max_order)
+
+
+def _find_token_problem(
+    hypotheses: Sequence[object], references: Sequence[object]
+) -> TokenProblem | None:
+    """The pure path's scan for the first :class:`TokenProblem` (what the kernel reports)."""
+
+    def token_problem(tokens: Sequence[object], path: tuple[str | int, ...]) -> TokenProblem | None:
+        for k, token in enumerate(tokens):
+            if not isinstance(token, str):
+                return TokenProblem("not_str", (*path, k))
+            if not token:
+                return TokenProblem("empty", (*path, k))
+            at = _first_surrogate_py(token)
+            if at >= 0:
+                return TokenProblem("surrogate", (*path, k), at)
+        return None
+
+    for i, hypothesis in enumerate(hypotheses):
+        if not isinstance(hypothesis, list | tuple):
+            return TokenProblem("not_array", ("hypotheses", i))
+        problem = token_problem(hypothesis, ("hypotheses", i))
+        if problem:
+            return problem
+    for i, segment in enumerate(references):
+        if not isinstance(segment, list | tuple):
+            return TokenProblem("not_array", ("references", i))
+        if not segment:
+            return TokenProblem("no_references", ("references", i))
+        for j, reference in enumerate(segment):
+            if not isinstance(reference, list | tuple):
+                return TokenProblem("not_array", ("references", i, j))
+            problem = token_problem(reference, ("references", i, j))
+            if problem:
+                return problem
+    return None
+
+
+_PURE_PROBLEMS = frozenset({"str_subclass", "too_long"})
+
+
+def _bleu_counts(
+    hypotheses: Sequence[Sequence[str]],
+    references: Sequence[Sequence[Sequence[str]]],
+    max_order: int,
+    per_segment: bool,
+    validate: bool,
+    threads: int | None,
+) -> tuple[bytes, list[int]] | None:
+    """Kernel statistics (per-segment buffer, totals), or ``None`` for the pure path; raises
+    :class:`TokenProblem` when ``validate`` and the input has one."""
+    if not (
+        active()
+        and type(max_order) is int
+        and 1 <= max_order <= _ext.MAX_ORDER
+        and isinstance(hypotheses, list | tuple)
+        and isinstance(references, list | tuple)
+        and len(hypotheses) == len(references)
+    ):
+        return None
+
+    def work(
+        start: int, stop: int
+    ) -> tuple[bytes | None, tuple[int, ...], None] | tuple[None, None, _ext.Problem]:
+        return _ext.bleu_counts(
+            hypotheses[start:stop], references[start:stop], max_order, per_segment, validate
+        )
+
+    try:
+        parts = _map_spans(work, len(hypotheses), threads, MIN_SEGMENTS_PER_THREAD)
+    except OverflowError:  # more tokens than the kernel indexes (2^32): the pure path
+        return None
+    problems: list[TokenProblem] = []
+    for start, (_, _, problem) in parts:
+        if problem is not None:
+            code, (field, segment, *rest), position = problem
+            problems.append(TokenProblem(code, (field, int(segment) + start, *rest), position))
+    if problems:
+        first = min(problems, key=TokenProblem.order)
+        if not validate or first.code in _PURE_PROBLEMS:
+            return None
+        raise first
+    buffers: list[bytes] = []
+    columns: list[tuple[int, ...]] = []
+    for _, (buf, totals, _) in parts:
+        if totals is None:  # not reached: a part without totals reported a problem
+            return None
+        buffers.append(buf or b"")
+        columns.append(totals)
+    return b"".join(buffers), [sum(column) for column in zip(*columns, strict=True)]
+
+
+def _bleu_stats(values: Sequence[int], order: int) -> bleu.BleuStatistics:
+    return bleu.BleuStatistics(
+        values[0], values[1], tuple(values[2 : 2 + order]), tuple(values[2 + order :])
+    )
+
+
+def bleu_statistics_many(
+    hypotheses: Sequence[Sequence[str]],
+    references: Sequence[Sequence[Sequence[str]]],
+    max_order: int = 4,
+    *,
+    threads: int | None = None,
+) -> list[bleu.BleuStatistics]:
+    """:func:`~mtcompute.core.bleu.sentence_statistics` of every segment; ``references[i]``
+    holds the one or more reference token lists of segment ``i``.
+
+    >>> bleu_statistics_many([["a", "b"]], [[["a", "b", "c"]]], max_order=2)[0].matches
+    (2, 1)
+    """
+    counts = _bleu_counts(hypotheses, references, max_order, True, False, threads)
+    if counts is None:
+        return [
+            bleu.sentence_statistics_pure(h, r, max_order)
+            for h, r in zip(hypotheses, references, strict=True)
+        ]
+    values = _int64s(counts[0])
+    width = 2 + 2 * max_order
+    return [_bleu_stats(values[i : i + width], max_order) for i in range(0, len(values), width)]
+
+
+def bleu_totals(
+    hypotheses: Sequence[Sequence[str]],
+    references: Sequence[Sequence[Sequence[str]]],
+    max_order: int = 4,
+    *,
+    validate: bool = False,
+    threads: int | None = None,
+) -> bleu.BleuStatistics:
+    """The sum of every segment's BLEU statistics (candidate lengths, closest reference
+    lengths, matches and totals each summed). With ``validate``, first raises the first
+    :class:`TokenProblem` of the input, if any."""
+    counts = _bleu_counts(hypotheses, references, max_order, False, validate, threads)
+    if counts is not None:
+        return _bleu_stats(counts[1], max_order)
+    if validate:
+        problem = _find_token_problem(hypotheses, references)
+        if problem is not None:
+            raise problem
+    total = bleu.BleuStatistics(0, 0, (0,) * max_order, (0,) * max_order)
+    for h, r in zip(hypotheses, references, strict=True):
+        total = total + bleu.sentence_statistics_pure(h, r, max_order)
+    return total

@@ -1,0 +1,470 @@
+"""The C kernel (mtcompute._kernel via mtcompute.core.kernel) against the pure core.
+
+The kernel must give exactly the pure core's integers (and, for sentence chrF, exactly the
+double nearest to the exact fraction) on every input: generated text and tokens of every
+PEP 393 kind, astral characters, lone surrogates, the 29 whitespace code points, empty
+strings, long repetitive strings that load the hash tables, many duplicate tokens, tokens
+equal but for normalization; and real WMT segments (../shared/data/wmt). Thread counts
+never change a result, and ``MTCOMPUTE_PURE=1`` switches the kernel off.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import random
+import subprocess
+import sys
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from mtcompute.core import kernel
+from mtcompute.core.bleu import BleuStatistics, sentence_statistics, sentence_statistics_pure
+from mtcompute.core.chrf import (
+    ChrfStatistics,
+    chrf_fraction,
+    segment_statistics,
+    segment_statistics_pure,
+)
+from tests.strategies import WHITESPACE, bleu_segments, chrf_segments
+
+WMT = Path(__file__).resolve().parents[2] / "shared" / "data" / "wmt"
+
+
+@pytest.fixture(autouse=True)
+def _needs_kernel(request: pytest.FixtureRequest) -> None:
+    """Every test here but the build check needs the kernel (that one fails without it)."""
+    if not kernel.AVAILABLE and request.node.originalname != "test_extension_is_built":
+        pytest.skip("built without the C kernel (MTCOMPUTE_NO_EXTENSION=1)")
+
+
+@contextmanager
+def kernel_on(on: bool = True) -> Iterator[None]:
+    """Run the block with the kernel switched on (or off) through MTCOMPUTE_PURE."""
+    old = os.environ.get("MTCOMPUTE_PURE")
+    os.environ["MTCOMPUTE_PURE"] = "0" if on else "1"
+    try:
+        yield
+    finally:
+        if old is None:
+            del os.environ["MTCOMPUTE_PURE"]
+        else:
+            os.environ["MTCOMPUTE_PURE"] = old
+
+
+def wmt_lines(relative: str) -> list[str]:
+    """The segments of one WMT file (fails, not skips, when the data is absent)."""
+    path = WMT / relative
+    if not path.is_file():
+        pytest.fail(f"WMT data not found at {path}; the tests read it from ../shared")
+    return path.read_text(encoding="utf-8").splitlines()
+
+
+# --- strategies beyond tests/strategies.py -------------------------------------------------
+
+SURROGATES = "\ud800\udbff\udc00\udfff"
+_chars = st.one_of(
+    st.characters(max_codepoint=0xFF),  # 1-byte kind
+    st.characters(min_codepoint=0x100, max_codepoint=0xFFFF),  # 2-byte kind (no surrogates)
+    st.characters(min_codepoint=0x10000),  # 4-byte kind
+    st.sampled_from(WHITESPACE + SURROGATES + "\u200b\ufeff\x00"),
+    st.sampled_from("ab"),  # a small alphabet: many repeated n-grams
+)
+_free_texts = st.text(_chars, max_size=40)
+_repeated = st.builds(
+    lambda unit, k: unit * k, st.text(_chars, min_size=1, max_size=4), st.integers(1, 300)
+)
+texts = st.one_of(_free_texts, _repeated, st.just(""))
+text_pairs = st.one_of(chrf_segments(), st.tuples(texts, texts))
+
+# Tokens: equal-looking spellings of different kinds or normalizations, empties, surrogates.
+TRICKY_TOKENS = (
+    *("é", "e\u0301", "e", "E", "ß", "ss", "", "a", "aa", "😀", "\ud800", "\udfff"),
+    *("中", "a" * 200, "\x00", " ", "ÿ", "Ā"),
+)
+_tokens = st.one_of(st.sampled_from(TRICKY_TOKENS), st.text(_chars, max_size=6))
+_token_lists = st.lists(_tokens, max_size=30)
+_dup_lists = st.builds(
+    lambda tokens, k: tokens * k,
+    st.lists(st.sampled_from(TRICKY_TOKENS[:4]), min_size=1, max_size=3),
+    st.integers(1, 60),
+)
+token_lists = st.one_of(_token_lists, _dup_lists)
+bleu_inputs = st.one_of(
+    bleu_segments(),
+    st.tuples(token_lists, st.lists(token_lists, min_size=1, max_size=5)),
+)
+
+
+# --- the build and the switch ----------------------------------------------------------------
+
+
+def test_extension_is_built() -> None:
+    """The C kernel was compiled and imports, unless MTCOMPUTE_NO_EXTENSION=1 says it is not."""
+    expected = os.environ.get("MTCOMPUTE_NO_EXTENSION") != "1"
+    assert expected == kernel.AVAILABLE
+
+
+def test_pure_switch_at_run_time() -> None:
+    """MTCOMPUTE_PURE=1 turns the kernel off for the next call, and unsetting turns it on."""
+    with kernel_on(False):
+        assert (False, None) == (kernel.active(), kernel.chrf_segment("ab", "ab", 6, False))
+    with kernel_on(True):
+        assert ((1, 0), (1, 0), (1, 0)) == kernel.chrf_segment("a", "a", 2, False)
+
+
+def test_pure_switch_at_import_time() -> None:
+    """A fresh interpreter started with MTCOMPUTE_PURE=1 has the kernel built but inactive."""
+    code = "from mtcompute.core import kernel; print(kernel.AVAILABLE, kernel.active())"
+    env = {**os.environ, "MTCOMPUTE_PURE": "1"}
+    out = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+    )
+    assert "True False" == out.stdout.strip()
+
+
+# --- chrF statistics -------------------------------------------------------------------------
+
+
+@given(text_pairs, st.integers(1, 10), st.booleans())
+@settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_chrf_segment_statistics_equal_pure(
+    pair: tuple[str, str], char_order: int, lowercase: bool
+) -> None:
+    """The seam segment_statistics gives the pure counts, for any order 1..10."""
+    hypothesis, reference = pair
+    with kernel_on():
+        actual = segment_statistics(hypothesis, reference, char_order, lowercase)
+    assert segment_statistics_pure(hypothesis, reference, char_order, lowercase) == actual
+
+
+@given(st.lists(text_pairs, max_size=8), st.integers(1, 8))
+@settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_chrf_statistics_many_equal_pure(pairs: list[tuple[str, str]], char_order: int) -> None:
+    """chrf_statistics_many gives, segment by segment, the pure counts."""
+    hyps, refs = [h for h, _ in pairs], [r for _, r in pairs]
+    expected = [segment_statistics_pure(h, r, char_order) for h, r in pairs]
+    with kernel_on():
+        assert expected == kernel.chrf_statistics_many(hyps, refs, char_order, threads=1)
+
+
+def test_chrf_long_repetitive_texts() -> None:
+    """Long runs of few characters (deep probe chains, counts in the thousands) count right."""
+    rng = random.Random(7)
+    pairs = [
+        ("ab" * 3000, "ba" * 2999 + "a"),
+        ("a" * 5000, "a" * 4000 + "\ud800" * 10),
+        ("".join(rng.choice("xyz ") for _ in range(20000)), "xyz" * 5000),
+        ("😀é" * 2000, "é😀" * 2001),
+    ]
+    expected = [segment_statistics_pure(h, r, 8) for h, r in pairs]
+    with kernel_on():
+        actual = kernel.chrf_statistics_many([h for h, _ in pairs], [r for _, r in pairs], 8)
+    assert expected == actual
+
+
+@pytest.mark.parametrize(
+    ("pair", "system", "lowercase"),
+    [
+        ("generaltest2022/en-de", "Online-B", False),
+        ("generaltest2022/en-zh", "Online-B", False),
+        ("generaltest2022/en-ja", "NT5", True),
+        ("generaltest2022/cs-uk", "AMU", True),
+        ("wmttest2024/en-hi", "Aya23", False),
+        ("wmttest2024/ja-zh", "IKUN", False),
+        ("florestest2021/hi-bn", "UEdin", False),
+    ],
+)
+def test_chrf_statistics_equal_pure_on_wmt(pair: str, system: str, lowercase: bool) -> None:
+    """On real WMT segments the kernel's counts equal the pure counts, segment by segment."""
+    hyps = wmt_lines(f"{pair}/sys.{system}.txt")[:300]
+    refs = wmt_lines(f"{pair}/ref.A.txt")[:300]
+    expected = [
+        segment_statistics_pure(h, r, 6, lowercase) for h, r in zip(hyps, refs, strict=True)
+    ]
+    with kernel_on():
+        assert expected == kernel.chrf_statistics_many(hyps, refs, 6, lowercase)
+
+
+def test_chrf_totals_and_scores_equal_pure_on_wmt() -> None:
+    """Summed counts and per-segment floats equal the pure sums and float(chrf_fraction)."""
+    hyps = wmt_lines("wmttest2024/en-hi/sys.ONLINE-empty.txt")[:200]
+    hyps += wmt_lines("generaltest2022/en-de/sys.PROMT.txt")[:200]
+    refs = wmt_lines("wmttest2024/en-hi/ref.A.txt")[:200]
+    refs += wmt_lines("generaltest2022/en-de/ref.B.txt")[:200]
+    stats = [segment_statistics_pure(h, r) for h, r in zip(hyps, refs, strict=True)]
+    total = ChrfStatistics.zero(6)
+    for s in stats:
+        total = total + s
+    for beta in (1, 2, 3, 16):
+        expected = (total, tuple(float(chrf_fraction(s, beta)) for s in stats))
+        with kernel_on():
+            assert expected == kernel.chrf_totals(hyps, refs, segment_beta=beta)
+
+
+# --- exact sentence chrF ---------------------------------------------------------------------
+
+
+def test_round_ratio_is_correctly_rounded() -> None:
+    """The kernel's u128 division rounds like Python's int / int (nearest, ties to even)."""
+    from mtcompute import _kernel
+
+    rng = random.Random(11)
+    cases = [(1, 3), (2**127 - 1, 2**126 + 1), (2**128 - 1, 1), (1, 2**127 - 1), (100, 3)]
+    for _ in range(20000):
+        cases.append((rng.getrandbits(rng.randint(1, 128)) or 1, rng.getrandbits(126) or 1))
+    for _ in range(5000):  # exact ties at 53 bits, and ties plus a tiny remainder
+        odd = rng.getrandbits(54) | 1 | (1 << 53)
+        den = 1 << rng.randint(0, 70)
+        cases.append((odd << rng.randint(0, 60), den))
+        cases.append(((odd << 40) + 1, den << 40))
+    cases = [(n, d) for n, d in cases if n < 2**128]
+    assert [n / d for n, d in cases] == [_kernel.round_ratio(n, d) for n, d in cases]
+
+
+@given(
+    st.lists(
+        st.tuples(st.integers(0, 2**36), st.integers(0, 2**36), st.integers(0, 2**36)),
+        min_size=1,
+        max_size=8,
+    ),
+    st.integers(1, 16),
+)
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_chrf_scores_from_any_counts(rows: list[tuple[int, int, int]], beta: int) -> None:
+    """From arbitrary counts (any effective orders, any sizes) the kernel's float is
+    float(chrf_fraction) or NaN (handed back), never another number."""
+    from array import array
+
+    from mtcompute import _kernel
+
+    order = len(rows)
+    stats = ChrfStatistics(
+        tuple(h for h, _, _ in rows), tuple(r for _, r, _ in rows), tuple(m for _, _, m in rows)
+    )
+    buffer = array("q", [*stats.hypothesis, *stats.reference, *stats.matches]).tobytes()
+    (actual,) = _kernel.chrf_scores(buffer, order, beta)
+    expected = float(chrf_fraction(stats, beta))
+    assert math.isnan(actual) or expected == actual
+
+
+def test_pairwise_equals_pure_on_generated_texts() -> None:
+    """Every pair of a varied set (all kinds, empties, whitespace-only) equals the pure float."""
+    rng = random.Random(3)
+    pool = "abc é\u0301😀\ud800中\t\u3000\xa0" + WHITESPACE
+    segments = ["", " ", "\u3000\t", "a", "ab", "abcdef", "abcdefg"]
+    segments += ["".join(rng.choice(pool) for _ in range(rng.randint(0, 60))) for _ in range(40)]
+    for beta in (1, 2, 5):
+        expected = [
+            [float(chrf_fraction(segment_statistics_pure(h, r), beta)) for r in segments]
+            for h in segments
+        ]
+        with kernel_on():
+            assert expected == kernel.chrf_pairwise_matrix(segments, segments, beta)
+            assert expected[:7] == kernel.chrf_pairwise_matrix(segments[:7], segments, beta)
+
+
+def test_pairwise_long_segments_fall_back_exactly() -> None:
+    """Paragraph-long texts overflow 128 bits; those pairs are finished with Fraction."""
+    rng = random.Random(5)
+    long = ["".join(rng.choice("abcdefgh") for _ in range(n)) for n in (3000, 2500, 4001)]
+    mixed = [*long, "abcdefgh" * 10, "short"]
+    expected = [
+        [float(chrf_fraction(segment_statistics_pure(h, r), 2)) for r in mixed] for h in mixed
+    ]
+    with kernel_on():
+        assert expected == kernel.chrf_pairwise_matrix(mixed, mixed, 2, threads=1)
+
+
+@pytest.mark.parametrize(
+    ("pair", "system"),
+    [
+        ("generaltest2022/en-de", "Online-W"),
+        ("generaltest2022/en-zh", "LanguageX"),
+        ("generaltest2022/en-ja", "KYB"),
+        ("wmttest2024/en-hi", "IKUN"),
+    ],
+)
+def test_pairwise_equals_pure_on_wmt(pair: str, system: str) -> None:
+    """A 24x24 block of real segments (MBR-style, hypotheses = references) equals the pure
+    float(chrf_fraction) for every pair, and so does a block against the references."""
+    hyps = wmt_lines(f"{pair}/sys.{system}.txt")[100:124]
+    refs = wmt_lines(f"{pair}/ref.A.txt")[100:112]
+    for others in (hyps, refs):
+        expected = [
+            [float(chrf_fraction(segment_statistics_pure(h, r), 2)) for r in others] for h in hyps
+        ]
+        with kernel_on():
+            assert expected == kernel.chrf_pairwise_matrix(hyps, others, 2)
+
+
+# --- BLEU statistics -------------------------------------------------------------------------
+
+
+@given(bleu_inputs, st.integers(1, 8))
+@settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_bleu_sentence_statistics_equal_pure(
+    segment: tuple[list[str], list[list[str]]], max_order: int
+) -> None:
+    """The seam sentence_statistics gives the pure statistics (empty tokens, surrogates and
+    look-alike tokens included: tokens compare as Python str do)."""
+    hypothesis, references = segment
+    with kernel_on():
+        actual = sentence_statistics(hypothesis, references, max_order)
+    assert sentence_statistics_pure(hypothesis, references, max_order) == actual
+
+
+@given(st.lists(bleu_inputs, max_size=8), st.integers(1, 8))
+@settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_bleu_statistics_many_equal_pure(
+    segments: list[tuple[list[str], list[list[str]]]], max_order: int
+) -> None:
+    """bleu_statistics_many gives, segment by segment, the pure statistics."""
+    hyps, refs = [h for h, _ in segments], [r for _, r in segments]
+    expected = [sentence_statistics_pure(h, r, max_order) for h, r in segments]
+    with kernel_on():
+        assert expected == kernel.bleu_statistics_many(hyps, refs, max_order, threads=1)
+
+
+def test_bleu_str_subclass_and_non_str_tokens_use_the_pure_path() -> None:
+    """Tokens the kernel does not take (str subclasses, ints) still give the pure answer."""
+
+    class Word(str):
+        __slots__ = ()
+
+    hypothesis = [Word("a"), "b", Word("a")]
+    references = [["a", Word("b")], ["a", "a"]]
+    with kernel_on():
+        assert sentence_statistics_pure(hypothesis, references, 2) == sentence_statistics(
+            hypothesis, references, 2
+        )
+        numbers = sentence_statistics([1, 2, 1], [[1, 2]], 2)  # type: ignore[list-item]
+    assert BleuStatistics(3, 2, (2, 1), (3, 2)) == numbers
+
+
+@pytest.mark.parametrize(
+    ("pair", "system", "references"),
+    [
+        ("generaltest2022/en-de", "JDExploreAcademy", ("A", "B")),
+        ("generaltest2022/en-zh", "HuaweiTSC", ("A", "B")),
+        ("generaltest2022/en-ja", "Lan-Bridge", ("A",)),
+        ("newstest2021/en-de", "UEdin", ("A", "C", "D")),
+        ("wmttest2024/en-hi", "ONLINE-empty", ("A",)),
+    ],
+)
+def test_bleu_statistics_equal_pure_on_wmt(
+    pair: str, system: str, references: tuple[str, ...]
+) -> None:
+    """On real WMT segments (whitespace tokens) the kernel's statistics equal the pure ones."""
+    hyps = [line.split() for line in wmt_lines(f"{pair}/sys.{system}.txt")[:400]]
+    columns = [wmt_lines(f"{pair}/ref.{ref}.txt")[:400] for ref in references]
+    refs = [[column[i].split() for column in columns] for i in range(len(hyps))]
+    expected = [sentence_statistics_pure(h, r, 4) for h, r in zip(hyps, refs, strict=True)]
+    with kernel_on():
+        assert expected == kernel.bleu_statistics_many(hyps, refs, 4)
+
+
+PROBLEM_CASES = [
+    ([["a"], "b c"], [[["a"]], [["b"]]], ("not_array", ("hypotheses", 1), -1)),
+    ([["a", 3]], [[["a"]]], ("not_str", ("hypotheses", 0, 1), -1)),
+    ([["a", ""]], [[["a"]]], ("empty", ("hypotheses", 0, 1), -1)),
+    ([["a", "b\udc00"]], [[["a"]]], ("surrogate", ("hypotheses", 0, 1), 1)),
+    ([["a"], ["b"]], [[["a"]], []], ("no_references", ("references", 1), -1)),
+    ([["a"]], [[["a"], None]], ("not_array", ("references", 0, 1), -1)),
+    ([["a"]], [(["a"], ("x", "😀\ud800"))], ("surrogate", ("references", 0, 1, 1), 1)),
+    ([["a"], [""]], [[[7]], [["b"]]], ("empty", ("hypotheses", 1, 0), -1)),
+    ([["a"]], ["a"], ("not_array", ("references", 0), -1)),
+]
+
+
+@pytest.mark.parametrize(("hyps", "refs", "expected"), PROBLEM_CASES)
+@pytest.mark.parametrize("on", [True, False], ids=["kernel", "pure"])
+def test_token_problems_found_in_reading_order(
+    hyps: list[object], refs: list[object], expected: tuple[object, ...], on: bool
+) -> None:
+    """Both paths report the same first fault: all hypotheses before any reference."""
+    with kernel_on(on), pytest.raises(kernel.TokenProblem) as caught:
+        kernel.bleu_totals(hyps, refs, 4, validate=True)  # type: ignore[arg-type]
+    assert expected == (caught.value.code, caught.value.path, caught.value.position)
+
+
+def test_token_problem_across_thread_chunks() -> None:
+    """Split over threads, the reported fault is still the first in reading order."""
+    hyps: list[list[object]] = [["a", "b"]] * 1200
+    refs: list[list[list[object]]] = [[["a"]]] * 1200
+    hyps[1100] = ["x", ""]
+    refs[3] = [["b", 5]]
+    with kernel_on(), pytest.raises(kernel.TokenProblem) as caught:
+        kernel.bleu_totals(hyps, refs, 4, validate=True, threads=4)  # type: ignore[arg-type]
+    assert ("empty", ("hypotheses", 1100, 1)) == (caught.value.code, caught.value.path)
+
+
+# --- threads ---------------------------------------------------------------------------------
+
+
+def test_thread_counts_never_change_results() -> None:
+    """1, 2 and 5 threads give identical chrF, BLEU and pairwise results on a real corpus."""
+    hyps = wmt_lines("generaltest2022/en-de/sys.OpenNMT.txt")
+    refs = wmt_lines("generaltest2022/en-de/ref.A.txt")
+    refs_b = wmt_lines("generaltest2022/en-de/ref.B.txt")
+    hyp_tokens = [h.split() for h in hyps]
+    ref_tokens = [[a.split(), b.split()] for a, b in zip(refs, refs_b, strict=True)]
+    block = hyps[:70]
+    with kernel_on():
+        results = [
+            (
+                kernel.chrf_statistics_many(hyps, refs, threads=t),
+                kernel.chrf_totals(hyps, refs, lowercase=True, segment_beta=2, threads=t),
+                kernel.bleu_statistics_many(hyp_tokens, ref_tokens, threads=t),
+                kernel.bleu_totals(hyp_tokens, ref_tokens, validate=True, threads=t),
+                kernel.chrf_pairwise_matrix(block, block, threads=t),
+            )
+            for t in (1, 2, 5)
+        ]
+    assert [results[0]] * 3 == results
+
+
+def test_concurrent_calls_from_many_threads() -> None:
+    """Kernel calls running at once in several Python threads (the GIL released while
+    counting, scratch tables per call) each get the serial answer."""
+    hyps = wmt_lines("generaltest2022/en-zh/sys.Manifold.txt")
+    refs = wmt_lines("generaltest2022/en-zh/ref.B.txt")
+    tokens = [h.split() for h in hyps]
+    ref_tokens = [[r.split()] for r in refs]
+    with kernel_on():
+        expected_chrf = kernel.chrf_statistics_many(hyps, refs, threads=1)
+        expected_bleu = kernel.bleu_statistics_many(tokens, ref_tokens, threads=1)
+        with ThreadPoolExecutor(max_workers=6) as pool:
+            chrf_jobs = [
+                pool.submit(kernel.chrf_statistics_many, hyps, refs, threads=1) for _ in range(6)
+            ]
+            bleu_jobs = [
+                pool.submit(kernel.bleu_statistics_many, tokens, ref_tokens, threads=1)
+                for _ in range(6)
+            ]
+            chrf_results = [job.result() for job in chrf_jobs]
+            bleu_results = [job.result() for job in bleu_jobs]
+    assert ([expected_chrf] * 6, [expected_bleu] * 6) == (chrf_results, bleu_results)
+
+
+def test_thread_count_from_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    """threads=None reads MTCOMPUTE_THREADS, else uses every CPU."""
+    monkeypatch.setenv("MTCOMPUTE_THREADS", "1")
+    one = kernel.thread_count()
+    monkeypatch.delenv("MTCOMPUTE_THREADS")
+    assert (1, os.cpu_count() or 1, 3) == (one, kernel.thread_count(), kernel.thread_count(3))
+
+
+def test_sentence_score_by_hand() -> None:
+    """chrF3 of "aa" against "ab": P = R = 1/2 on the one effective order... 25 exactly."""
+    stats = segment_statistics_pure("aa", "ab", 6)
+    with kernel_on():
+        _, scores = kernel.chrf_totals(["aa"], ["ab"], segment_beta=3)
+    assert (Fraction(25), (25.0,)) == (chrf_fraction(stats, 3), scores)
