@@ -55,6 +55,7 @@ from typing import Any
 
 import mtcompute
 from mtcompute.contracts import contract, contract_ids
+from mtcompute.server.app import DEFAULT_MAX_BODY_BYTES
 
 CODE_OF_STATUS = {
     400: "invalid_input",
@@ -64,7 +65,7 @@ CODE_OF_STATUS = {
     415: "invalid_input",
     422: "unsupported_input",
 }
-DEFAULT_CAP = 1 << 20
+DEFAULT_CAP = DEFAULT_MAX_BODY_BYTES  # the server's default body cap
 
 
 @dataclasses.dataclass(frozen=True)
