@@ -39,6 +39,11 @@ def test_dumps_matches_node_json_stringify() -> None:
     assert expected == [dumps(case) for case in CASES]
 
 
+def test_ints_past_the_largest_double_are_written_null() -> None:
+    """An int JavaScript would hold as Infinity is written null, as JSON.stringify does."""
+    assert "[null,-1,null]" == dumps([10**400, -1, -(2**1024)])
+
+
 def test_integral_floats_are_written_as_integers() -> None:
     """1.0 is written 1, like JSON.stringify; -0 is written 0."""
     assert "[1,0,100,1e+21]" == dumps([1.0, -0.0, 100.0, 1e21])

@@ -1,9 +1,10 @@
 """Differential tests: the Python mtcompute against an independent JavaScript reference.
 
-tests/reference/mtcompute_ref.mjs implements the three contracts (bleu-smoothing-compute,
+tests/reference/mtcompute_ref.mjs implements the three seed contracts (bleu-smoothing-compute,
 bleu-sentence-components, chrf-compute @1.0.0) straight from the specification, in the
-runtime the contracts name (JavaScript). Every input built here is run through both; they
-must agree:
+runtime the contracts name (JavaScript), and chrf-plus-plus-compute and chrf-components
+@1.0.0 from their issue's rules (written before their Python implementation; last section).
+Every input built here is run through both; they must agree:
 
 * on a result, the whole envelope as JSON text, byte for byte;
 * on an error, the ``code`` and the ``path`` (messages are free text).
@@ -19,6 +20,7 @@ Node.js is required: without ``node`` on PATH these tests fail (CI installs it).
 from __future__ import annotations
 
 import gzip
+import itertools
 import json
 import math
 import os
@@ -1196,18 +1198,20 @@ def test_reference_reproduces_contract_examples(agreement_run):
         '"matches":[4,2,1,0],"totals":[6,5,4,3]}}'
     )
     expected = {
-        to_js_json(BS_EXAMPLE): bs_output,
-        to_js_json(BC_EXAMPLE): bc_output,
+        (BS, to_js_json(BS_EXAMPLE)): bs_output,
+        (BC, to_js_json(BC_EXAMPLE)): bc_output,
     }
     for path in sorted(CONTRACTS_DIR.glob("*@*.json")):  # the shipped contracts, when present
-        for ex in json.loads(path.read_text(encoding="utf-8")).get("examples", []):
+        doc = json.loads(path.read_text(encoding="utf-8"))
+        for ex in doc.get("examples", []):
             want = json.dumps({"result": ex["output"]}, ensure_ascii=False, separators=(",", ":"))
-            expected[to_js_json(ex["input"])] = want
+            # keyed by tool too: chrf-plus-plus-compute's first example is chrf-compute's input
+            expected[(doc["id"], to_js_json(ex["input"]))] = want
     examples = select(agreement_run, None, "example")
     assert len(examples) == 4
     checked = 0
     for case, js_text in examples:
-        want = expected.get(to_js_json(case.input))
+        want = expected.get((case.tool, to_js_json(case.input)))
         if want is not None:
             assert js_text == want, f"{case.tool}: reference {js_text} != documented {want}"
             checked += 1
@@ -1302,3 +1306,204 @@ def test_bleu_smoothing_vectors_reproduce(mtcompute):
         pytest.fail(
             f"{len(bad)} of {len(rows)} vectors differ:\n" + "\n".join(bad[:6]), pytrace=False
         )
+
+
+# ---------------------------------------------------------------------------------------
+# chrf-plus-plus-compute and chrf-components (word n-grams, configurable orders, averaging)
+# ---------------------------------------------------------------------------------------
+
+PP = "chrf-plus-plus-compute"
+CC = "chrf-components"
+PUNCT = list("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
+WORD_POOL = [
+    "The", "the", "cat", "sat", "on", "mat", "(hi)", "hi", ".", ",", "...", "'s", "--", "a!?",
+    "\u00aba\u00bb", "\u00e9,", "\U0001f600.", "x\u200b!", "\u0130.", "\u039f\u0394\u039f\u03a3.",
+    "\u03bf\u03b4\u03bf\u03c2", "\uff01", "(", ")", "\u05e9\u05dc\u05d5\u05dd",
+    "\u0928\u092e\u0938\u094d\u0924\u0947", "\u65e5\u672c\u8a9e", "ab", "abc", "a",
+]  # fmt: skip
+SPACES = [" ", " ", " ", "  ", "\t", "\n", "\xa0", "\u3000", "\u2028", "\x1c", "", "\u200b"]
+PP_EXAMPLE = CF_EXAMPLE
+CC_EXAMPLE = {
+    "hypotheses": ["The cat sat."],
+    "references": ["The cat sat on the mat."],
+    "char_order": 3,
+    "word_order": 1,
+}
+
+
+def rand_word(rng: random.Random) -> str:
+    """A word from the pool or random characters, with punctuation added at either end."""
+    word = rng.choice(WORD_POOL) if rng.random() < 0.7 else rand_text(rng, 5)
+    if rng.random() < 0.3:
+        word = "".join(rng.choice(PUNCT) for _ in range(rng.randint(1, 2))) + word
+    if rng.random() < 0.3:
+        word += "".join(rng.choice(PUNCT) for _ in range(rng.randint(1, 2)))
+    return word
+
+
+def rand_words(rng: random.Random, max_words: int = 12) -> list[str]:
+    """A list of random words."""
+    return [rand_word(rng) for _ in range(rng.randint(0, max_words))]
+
+
+def join_words(rng: random.Random, words: list[str]) -> str:
+    """Words joined by random separators (whitespace runs, nothing, or look-alikes)."""
+    return rng.choice(["", " ", "\t"]) + "".join(w + rng.choice(SPACES) for w in words)
+
+
+def rand_chrf_words(rng: random.Random) -> dict:
+    """A random valid chrf-plus-plus-compute input (texts of words and punctuation)."""
+    count = rng.choice([1, 1, 2, 3, 5, 8, rng.randint(1, 40), 256 if rng.random() < 0.03 else 4])
+    max_words = 3 if count > 40 else 12
+    hyps, refs = [], []
+    for _ in range(count):
+        words = rand_words(rng, max_words)
+        hyps.append(join_words(rng, words))
+        if rng.random() < 0.8:
+            refs.append(join_words(rng, perturb(rng, words, lambda: rand_word(rng))))
+        else:
+            refs.append(join_words(rng, rand_words(rng, max_words)))
+    inp: dict[str, Any] = {"hypotheses": hyps, "references": refs}
+    if rng.random() < 0.5:
+        inp["beta"] = rng.randint(1, 16) if rng.random() < 0.9 else float(rng.randint(1, 16))
+    k = rng.randrange(3)
+    if k:
+        inp["lowercase"] = k == 1
+    return inp
+
+
+def rand_components(rng: random.Random) -> dict:
+    """A random valid chrf-components input (every option drawn or left out)."""
+    inp = rand_chrf_words(rng)
+    if rng.random() < 0.8:
+        inp["char_order"] = rng.randint(1, 10) if rng.random() < 0.9 else float(rng.randint(1, 10))
+    if rng.random() < 0.8:
+        inp["word_order"] = rng.randint(0, 4)
+    if rng.random() < 0.7:
+        inp["averaging"] = rng.choice(["effective_order", "per_order_f"])
+    if rng.random() < 0.6:
+        inp["sacrebleu_compatible"] = rng.random() < 0.6
+    return inp
+
+
+def chrf_words_adversarial(tool: str) -> list[dict]:
+    """Hand-written edge cases: shapes, bad values of every option, two faults, limits."""
+    ex = CC_EXAMPLE if tool == CC else PP_EXAMPLE
+    out = common_shape_cases(ex, ["hypotheses", "references"])
+    keys = ["hypotheses", "references", "beta", "lowercase"]
+    if tool == CC:
+        keys += ["char_order", "word_order", "averaging", "sacrebleu_compatible"]
+    extra = ["effective_order", "per_order_f", "Effective_order", -0.0, 10, 11, 4, 5, 10.0]
+    for key in keys:
+        for bad in [*WEIRD_VALUES, *extra]:
+            out.append(with_key(ex, key, bad))
+    for a, b in itertools.pairwise(keys):  # two neighbouring faults at once
+        out.append(with_key(with_key(ex, a, None), b, None))
+        out.append(with_key(with_key(ex, a, "\ud800"), b, 99))
+    big = ["a" * 32_768, "\u00e9" * 16_384]
+    out += [
+        {"hypotheses": big[:1], "references": big[1:]},
+        {"hypotheses": big[:1], "references": [big[1] + "b"]},
+        {"hypotheses": ["x."] * 256, "references": ["x ."] * 256},
+        {"hypotheses": ["x"] * 257, "references": ["x"] * 257},
+        {"hypotheses": ["", " ", "\t."], "references": ["", "", "."]},
+        {"hypotheses": ["abcdefgh", "xyzw"], "references": ["abcdefgh", "xy"]},
+        {"hypotheses": ["(hi)", "..."], "references": ["( hi )", ". . ."]},
+    ]
+    if tool == CC:
+        options = [
+            {"char_order": 10, "word_order": 4, "averaging": "per_order_f"},
+            {"char_order": 1, "word_order": 0, "averaging": "per_order_f"},
+            {"sacrebleu_compatible": True, "averaging": "per_order_f", "word_order": 2},
+            {"sacrebleu_compatible": True, "char_order": 10, "word_order": 4},
+        ]
+        out += [{**inp, **o} for inp in out[-7:] for o in options]
+    return out
+
+
+def chrf_words_wmt_cases(rng: random.Random, count: int) -> list[Case]:
+    """Both tools on chunks of real WMT lines, with random options."""
+    if not WMT_DIR.is_dir():
+        return []
+    pairs = wmt_pairs()
+    cases = []
+    for k in range(count):
+        _, refs, syss = rng.choice(pairs)
+        ref, hyp = rng.choice(refs), rng.choice(syss)
+        start = rng.randrange(len(ref))
+        size = rng.choice([1, 2, 5, 10, 30, 100])
+        hs, rs = hyp[start : start + size], ref[start : start + size]
+        while len(hs) > 1 and sum(len(t.encode()) for t in hs + rs) > 65536:
+            hs, rs = hs[:-1], rs[:-1]
+        inp: dict[str, Any] = {"hypotheses": hs, "references": rs}
+        if rng.random() < 0.4:
+            inp["beta"] = rng.choice([1, 2, 3])
+        if rng.random() < 0.4:
+            inp["lowercase"] = rng.random() < 0.7
+        if k % 2:
+            cases.append(Case(PP, V, inp, "wmt"))
+            continue
+        inp["char_order"] = rng.randint(1, 10)
+        inp["word_order"] = rng.randint(0, 4)
+        inp["averaging"] = rng.choice(["effective_order", "per_order_f"])
+        inp["sacrebleu_compatible"] = rng.random() < 0.5
+        cases.append(Case(CC, V, inp, "wmt"))
+    return cases
+
+
+def build_chrf_words_cases() -> list[Case]:
+    """Every chrf-plus-plus-compute and chrf-components input (seeded)."""
+    rng = random.Random(SEED + 1)
+    cases: list[Case] = []
+    share = max(1, TOTAL // 6)
+    for tool, maker in ((PP, rand_chrf_words), (CC, rand_components)):
+        cases += [Case(tool, V, maker(rng), "random") for _ in range(share)]
+        cases += [Case(tool, V, inp, "adversarial") for inp in chrf_words_adversarial(tool)]
+        for _ in range(share // 2):
+            inp = maker(rng)
+            inp["hypotheses"], inp["references"] = inp["hypotheses"][:6], inp["references"][:6]
+            inp = random_mutation(rng, inp)
+            if rng.random() < 0.3:
+                inp = random_mutation(rng, inp)
+            cases.append(Case(tool, V, inp, "mutation"))
+        doc = json.loads((CONTRACTS_DIR / f"{tool}@{V}.json").read_text(encoding="utf-8"))
+        cases += [Case(tool, V, ex["input"], "example") for ex in doc["examples"]]
+    cases += chrf_words_wmt_cases(rng, max(1, TOTAL // 15))
+    return cases
+
+
+@pytest.fixture(scope="module")
+def chrf_words_run():
+    """The chrF++ and chrf-components cases with the reference's envelope for each."""
+    cases = build_chrf_words_cases()
+    try:
+        return list(zip(cases, run_reference(cases), strict=True))
+    except pytest.fail.Exception as exc:
+        return exc
+
+
+def test_reference_reproduces_chrf_words_examples(chrf_words_run):
+    """The reference gives each chrf-plus-plus-compute and chrf-components example's output
+    byte for byte (it was written from the issue's rules, before the Python implementation)."""
+    expected = []
+    for tool in (PP, CC):
+        doc = json.loads((CONTRACTS_DIR / f"{tool}@{V}.json").read_text(encoding="utf-8"))
+        expected += [
+            json.dumps({"result": ex["output"]}, ensure_ascii=False, separators=(",", ":"))
+            for ex in doc["examples"]
+        ]
+    assert expected == [text for _, text in select(chrf_words_run, None, "example")]
+
+
+def test_chrf_plus_plus_agreement(mtcompute, chrf_words_run):
+    """chrf-plus-plus-compute: random, edge-case, mutated and real WMT inputs get the same
+    result byte for byte, or the same error code and path."""
+    groups = ("random", "adversarial", "mutation", "wmt", "example")
+    assert_agree(mtcompute, select(chrf_words_run, PP, *groups))
+
+
+def test_chrf_components_agreement(mtcompute, chrf_words_run):
+    """chrf-components: random, edge-case, mutated and real WMT inputs get the same result
+    byte for byte, or the same error code and path."""
+    groups = ("random", "adversarial", "mutation", "wmt", "example")
+    assert_agree(mtcompute, select(chrf_words_run, CC, *groups))

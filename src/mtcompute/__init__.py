@@ -27,7 +27,9 @@ from mtcompute.tools.bleu_sentence_components import (
 )
 from mtcompute.tools.bleu_sentence_compute import SentenceBleuResult, sentence_bleu
 from mtcompute.tools.bleu_smoothing_compute import BleuSmoothingResult, bleu_from_statistics
+from mtcompute.tools.chrf_components import ChrfComponents, ChrfOrder, chrf_components
 from mtcompute.tools.chrf_compute import ChrfResult, chrf
+from mtcompute.tools.chrf_plus_plus_compute import ChrfPlusPlusResult, chrf_plus_plus
 
 __version__ = "0.1.0"
 
@@ -37,6 +39,9 @@ __all__ = [
     "BleuSentenceComponents",
     "BleuSmoothingResult",
     "BrevityPenaltyResult",
+    "ChrfComponents",
+    "ChrfOrder",
+    "ChrfPlusPlusResult",
     "ChrfResult",
     "CorpusBleu",
     "CorpusBleuResult",
@@ -54,7 +59,9 @@ __all__ = [
     "bleu_ngrams_count",
     "bleu_sentence_components",
     "chrf",
+    "chrf_components",
     "chrf_pairwise",
+    "chrf_plus_plus",
     "corpus_bleu",
     "corpus_chrf",
     "dumps",

@@ -1,7 +1,8 @@
 // mtcompute_ref.mjs -- INDEPENDENT reference implementation, for differential testing.
 //
-// This file implements three tool contracts directly from their specification documents:
-//   bleu-smoothing-compute@1.0.0, bleu-sentence-components@1.0.0, chrf-compute@1.0.0
+// This file implements five tool contracts directly from their specification documents:
+//   bleu-smoothing-compute@1.0.0, bleu-sentence-components@1.0.0, chrf-compute@1.0.0,
+//   chrf-plus-plus-compute@1.0.0, chrf-components@1.0.0 (the last two from the issue's rules)
 // (the seed texts in shared/seeds/, the contract JSON files, and shared/CONTRACT-NOTES.md).
 // It was written without looking at the Python implementation in src/mtcompute, so that the
 // two can be compared input by input (tests/test_reference_agreement.py). It is not shipped.
@@ -509,8 +510,9 @@ function formatScore(x) {
   return `${intPart}.${fracPart}`;
 }
 
-// Per-order statistics of one segment: hyp[n], ref[n], match[n] for n = 1..6 (index n-1).
-function segmentStats(hypText, refText, lowercase) {
+// Per-order statistics of one segment: hyp[n], ref[n], match[n] for n = 1..order (index n-1;
+// order 6 for chrf-compute).
+function segmentStats(hypText, refText, lowercase, order = CHAR_ORDER) {
   const prep = (t) => {
     const s = lowercase ? t.toLowerCase() : t;
     const cps = [];
@@ -520,7 +522,7 @@ function segmentStats(hypText, refText, lowercase) {
   const h = prep(hypText);
   const r = prep(refText);
   const stats = [];
-  for (let n = 1; n <= CHAR_ORDER; n++) {
+  for (let n = 1; n <= order; n++) {
     const count = (cps) => {
       const m = new Map();
       for (let k = 0; k + n <= cps.length; k++) {
@@ -630,6 +632,258 @@ function chrfCompute(input) {
 }
 
 // ---------------------------------------------------------------------------------------
+// chrf-plus-plus-compute@1.0.0 and chrf-components@1.0.0 (word n-grams, configurable orders)
+// Written from the issue's rules and the two contracts' semantics, not from the Python code.
+// ---------------------------------------------------------------------------------------
+
+// The 32 ASCII punctuation characters of the chrF++ word rule.
+const PUNCTUATION = new Set("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~");
+const EPSILON = frac(1n, 10n ** 16n);
+
+// Words of a text: split on runs of the 29 whitespace code points; a word of two or more code
+// points ending in punctuation splits off that last character; otherwise one starting with
+// punctuation splits off that first character; one split per word at most.
+function splitWords(text) {
+  const pieces = [];
+  let current = [];
+  for (const ch of text) {
+    if (WHITESPACE.has(ch.codePointAt(0))) {
+      if (current.length) pieces.push(current);
+      current = [];
+    } else {
+      current.push(ch);
+    }
+  }
+  if (current.length) pieces.push(current);
+  const words = [];
+  for (const w of pieces) {
+    const last = w[w.length - 1];
+    if (w.length >= 2 && PUNCTUATION.has(last)) {
+      words.push(w.slice(0, -1).join(""), last);
+    } else if (w.length >= 2 && PUNCTUATION.has(w[0])) {
+      words.push(w[0], w.slice(1).join(""));
+    } else {
+      words.push(w.join(""));
+    }
+  }
+  return words;
+}
+
+// Word n-gram statistics of one segment for n = 1..order: {hyp, ref, match} per order.
+function wordStats(hypText, refText, lowercase, order) {
+  const h = splitWords(lowercase ? hypText.toLowerCase() : hypText);
+  const r = splitWords(lowercase ? refText.toLowerCase() : refText);
+  const stats = [];
+  for (let n = 1; n <= order; n++) {
+    const count = (words) => {
+      const m = new Map();
+      for (let k = 0; k + n <= words.length; k++) {
+        const key = JSON.stringify(words.slice(k, k + n));
+        m.set(key, (m.get(key) ?? 0) + 1);
+      }
+      return m;
+    };
+    const hc = count(h);
+    const rc = count(r);
+    let match = 0;
+    for (const [g, rcount] of rc) match += Math.min(rcount, hc.get(g) ?? 0);
+    stats.push({ hyp: Math.max(0, h.length - n + 1), ref: Math.max(0, r.length - n + 1), match });
+  }
+  return stats;
+}
+
+const fmtFrac = (x) => `${x.n}/${x.d}`;
+const isZero = (x) => x.n === 0n;
+
+// F_beta of one precision and recall (callers handle a zero denominator).
+function fBeta(p, r, beta) {
+  const b2 = frac(BigInt(beta) * BigInt(beta));
+  return fDiv(fMul(fMul(fAdd(frac(1n), b2), p), r), fAdd(fMul(b2, p), r));
+}
+
+// Per-order precision/recall/F, their averages and the score (0..100) from summed stats.
+function scoreOrders(stats, beta, averaging) {
+  const orders = [];
+  if (averaging === "per_order_f") {
+    let sumP = ZERO;
+    let sumR = ZERO;
+    let sumF = ZERO;
+    for (const { hyp, ref, match } of stats) {
+      const p = hyp > 0 ? frac(BigInt(match), BigInt(hyp)) : EPSILON;
+      const r = ref > 0 ? frac(BigInt(match), BigInt(ref)) : EPSILON;
+      const f = isZero(p) && isZero(r) ? EPSILON : fBeta(p, r, beta);
+      orders.push({ p, r, f });
+      sumP = fAdd(sumP, p);
+      sumR = fAdd(sumR, r);
+      sumF = fAdd(sumF, f);
+    }
+    const k = frac(BigInt(stats.length));
+    return {
+      orders,
+      precision: fDiv(sumP, k),
+      recall: fDiv(sumR, k),
+      score: fMul(frac(100n), fDiv(sumF, k)),
+    };
+  }
+  let sumP = ZERO;
+  let sumR = ZERO;
+  let k = 0n;
+  for (const { hyp, ref, match } of stats) {
+    if (hyp > 0 && ref > 0) {
+      const p = frac(BigInt(match), BigInt(hyp));
+      const r = frac(BigInt(match), BigInt(ref));
+      orders.push({ p, r, f: isZero(p) && isZero(r) ? ZERO : fBeta(p, r, beta) });
+      sumP = fAdd(sumP, p);
+      sumR = fAdd(sumR, r);
+      k += 1n;
+    } else {
+      orders.push({ p: null, r: null, f: null });
+    }
+  }
+  if (k === 0n) return { orders, precision: null, recall: null, score: ZERO };
+  const P = fDiv(sumP, frac(k));
+  const R = fDiv(sumR, frac(k));
+  const score = isZero(P) && isZero(R) ? ZERO : fMul(frac(100n), fBeta(P, R, beta));
+  return { orders, precision: P, recall: R, score };
+}
+
+// chrf-compute's validation steps, in its order, for a tool with extra keys after them.
+function checkChrfInput(input, allowed) {
+  checkObjectShape(input, allowed, ["hypotheses", "references"]);
+  const hyps = input.hypotheses;
+  const refs = input.references;
+  checkSegmentArray(hyps, "hypotheses");
+  checkSegmentArray(refs, "references");
+  if (hyps.length !== refs.length) {
+    throw invalid("/references", `There are ${hyps.length} hypotheses but ${refs.length} references; the counts must be equal.`);
+  }
+  let bytes = 0;
+  for (const t of hyps) bytes += utf8Length(t);
+  for (const t of refs) bytes += utf8Length(t);
+  if (bytes > MAX_TEXT_BYTES) {
+    throw tooLarge("", `The texts total ${bytes} UTF-8 bytes; at most 65536 are allowed (max text bytes).`);
+  }
+  hyps.forEach((t, idx) => {
+    if (hasLoneSurrogate(t)) throw invalid(pointer("hypotheses", idx), `hypotheses[${idx}] contains a lone surrogate.`);
+  });
+  refs.forEach((t, idx) => {
+    if (hasLoneSurrogate(t)) throw invalid(pointer("references", idx), `references[${idx}] contains a lone surrogate.`);
+  });
+  let beta = 2;
+  if (Object.hasOwn(input, "beta")) {
+    const b = input.beta;
+    if (!isInteger(b) || b < 1 || b > 16) throw invalid("/beta", `beta must be an integer from 1 to 16, but it is ${describe(b)}.`);
+    beta = b;
+  }
+  let lowercase = false;
+  if (Object.hasOwn(input, "lowercase")) {
+    if (typeof input.lowercase !== "boolean") throw invalid("/lowercase", `lowercase must be a boolean, but it is ${describe(input.lowercase)}.`);
+    lowercase = input.lowercase;
+  }
+  return { hyps, refs, beta, lowercase };
+}
+
+// Every order's {hyp, ref, match} of one segment: character orders, then word orders.
+function allStats(hyp, ref, lowercase, charOrder, wordOrder, zeroing) {
+  const stats = segmentStats(hyp, ref, lowercase, charOrder);
+  if (wordOrder > 0) stats.push(...wordStats(hyp, ref, lowercase, wordOrder));
+  if (zeroing) for (const st of stats) if (st.ref === 0) st.hyp = 0;
+  return stats;
+}
+
+// Corpus sums and per-segment scores.
+function scoreSegments(hyps, refs, lowercase, charOrder, wordOrder, beta, averaging, zeroing) {
+  const corpus = Array.from({ length: charOrder + wordOrder }, () => ({ hyp: 0, ref: 0, match: 0 }));
+  const segmentScores = [];
+  for (let s = 0; s < hyps.length; s++) {
+    const stats = allStats(hyps[s], refs[s], lowercase, charOrder, wordOrder, zeroing);
+    stats.forEach((st, k) => {
+      corpus[k].hyp += st.hyp;
+      corpus[k].ref += st.ref;
+      corpus[k].match += st.match;
+    });
+    segmentScores.push(formatScore(scoreOrders(stats, beta, averaging).score));
+  }
+  return { corpus, scored: scoreOrders(corpus, beta, averaging), segmentScores };
+}
+
+function chrfPlusPlusCompute(input) {
+  const { hyps, refs, beta, lowercase } = checkChrfInput(input, ["hypotheses", "references", "beta", "lowercase"]);
+  const { scored, segmentScores } = scoreSegments(hyps, refs, lowercase, 6, 2, beta, "effective_order", false);
+  return {
+    metric: "chrF++",
+    char_order: 6,
+    word_order: 2,
+    beta,
+    lowercase,
+    segment_count: hyps.length,
+    score: formatScore(scored.score),
+    score_fraction: fmtFrac(scored.score),
+    segment_scores: segmentScores,
+  };
+}
+
+function chrfComponents(input) {
+  const keys = ["hypotheses", "references", "beta", "lowercase", "char_order", "word_order", "averaging", "sacrebleu_compatible"];
+  const { hyps, refs, beta, lowercase } = checkChrfInput(input, keys);
+  let charOrder = 6;
+  if (Object.hasOwn(input, "char_order")) {
+    const v = input.char_order;
+    if (!isInteger(v) || v < 1 || v > 10) throw invalid("/char_order", `char_order must be an integer from 1 to 10, but it is ${describe(v)}.`);
+    charOrder = v;
+  }
+  let wordOrder = 0;
+  if (Object.hasOwn(input, "word_order")) {
+    const v = input.word_order;
+    if (!isInteger(v) || v < 0 || v > 4) throw invalid("/word_order", `word_order must be an integer from 0 to 4, but it is ${describe(v)}.`);
+    wordOrder = v;
+  }
+  let averaging = "effective_order";
+  if (Object.hasOwn(input, "averaging")) {
+    const v = input.averaging;
+    if (v !== "effective_order" && v !== "per_order_f") throw invalid("/averaging", `averaging must be "effective_order" or "per_order_f", but it is ${describe(v)}.`);
+    averaging = v;
+  }
+  let zeroing = false;
+  if (Object.hasOwn(input, "sacrebleu_compatible")) {
+    const v = input.sacrebleu_compatible;
+    if (typeof v !== "boolean") throw invalid("/sacrebleu_compatible", `sacrebleu_compatible must be a boolean, but it is ${describe(v)}.`);
+    zeroing = v;
+  }
+  const { corpus, scored, segmentScores } = scoreSegments(hyps, refs, lowercase, charOrder, wordOrder, beta, averaging, zeroing);
+  const orders = corpus.map((st, k) => {
+    const o = scored.orders[k];
+    const isChar = k < charOrder;
+    return {
+      kind: isChar ? "char" : "word",
+      n: isChar ? k + 1 : k - charOrder + 1,
+      hypothesis_ngrams: st.hyp,
+      reference_ngrams: st.ref,
+      matches: st.match,
+      effective: st.hyp > 0 && st.ref > 0,
+      precision: o.p === null ? null : fmtFrac(o.p),
+      recall: o.r === null ? null : fmtFrac(o.r),
+      f: o.f === null ? null : fmtFrac(o.f),
+    };
+  });
+  return {
+    char_order: charOrder,
+    word_order: wordOrder,
+    beta,
+    lowercase,
+    averaging,
+    sacrebleu_compatible: zeroing,
+    segment_count: hyps.length,
+    orders,
+    precision: scored.precision === null ? null : fmtFrac(scored.precision),
+    recall: scored.recall === null ? null : fmtFrac(scored.recall),
+    score: formatScore(scored.score),
+    score_fraction: fmtFrac(scored.score),
+    segment_scores: segmentScores,
+  };
+}
+
+// ---------------------------------------------------------------------------------------
 // Dispatch and the JSON Lines driver
 // ---------------------------------------------------------------------------------------
 
@@ -637,6 +891,8 @@ const TOOLS = {
   "bleu-smoothing-compute": { "1.0.0": bleuSmoothingCompute },
   "bleu-sentence-components": { "1.0.0": bleuSentenceComponents },
   "chrf-compute": { "1.0.0": chrfCompute },
+  "chrf-plus-plus-compute": { "1.0.0": chrfPlusPlusCompute },
+  "chrf-components": { "1.0.0": chrfComponents },
 };
 
 export function execute(id, version, input) {

@@ -30,6 +30,7 @@ __all__ = [
     "Smoothing",
     "clipping_table",
     "closest_reference_length",
+    "ngram_counts",
     "sentence_statistics",
     "sentence_statistics_pure",
     "smooth_and_score",
@@ -79,7 +80,9 @@ def closest_reference_length(candidate_length: int, reference_lengths: Sequence[
     return min(reference_lengths, key=lambda r: (abs(r - candidate_length), r))
 
 
-def _ngram_counts(tokens: Sequence[str], n: int) -> Counter[tuple[str, ...]]:
+def ngram_counts(tokens: Sequence[str], n: int) -> Counter[tuple[str, ...]]:
+    """Counts of the n-grams (tuples of n consecutive items) of ``tokens``, in first-occurrence
+    order: the one token n-gram counter (BLEU tokens, chrF++ words)."""
     if n == 1:
         return Counter((t,) for t in tokens)
     return Counter(zip(*(tokens[i:] for i in range(n)), strict=False))
@@ -90,7 +93,7 @@ def _max_reference_counts(
 ) -> dict[tuple[str, ...], int]:
     best: dict[tuple[str, ...], int] = {}
     for reference in references:
-        for gram, count in _ngram_counts(reference, n).items():
+        for gram, count in ngram_counts(reference, n).items():
             if count > best.get(gram, 0):
                 best[gram] = count
     return best
@@ -128,7 +131,7 @@ def sentence_statistics_pure(
         matches.append(
             sum(
                 min(count, best.get(gram, 0))
-                for gram, count in _ngram_counts(hypothesis, n).items()
+                for gram, count in ngram_counts(hypothesis, n).items()
             )
         )
     totals = tuple(max(0, c - n + 1) for n in range(1, max_order + 1))
@@ -144,7 +147,7 @@ def clipping_table(
     for n in range(1, max_order + 1):
         best = _max_reference_counts(references, n)
         # Counter keeps first-insertion order, which is first occurrence in the hypothesis.
-        for gram, count in _ngram_counts(hypothesis, n).items():
+        for gram, count in ngram_counts(hypothesis, n).items():
             table.append(NgramEntry(n, gram, count, best.get(gram, 0)))
     return table
 

@@ -54,7 +54,10 @@ def _write(value: object, out: list[str]) -> None:
         out.append("true")
     elif value is False:
         out.append("false")
-    elif isinstance(value, int | float):
+    elif isinstance(value, int):
+        # an int past the largest double is Infinity in JavaScript, which JSON.stringify writes null
+        out.append("null" if abs(value) >= _DOUBLE_OVERFLOW else number_to_string(value))
+    elif isinstance(value, float):
         out.append(number_to_string(value) if math.isfinite(value) else "null")
     elif isinstance(value, Mapping):
         out.append("{")

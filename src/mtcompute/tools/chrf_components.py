@@ -1,0 +1,225 @@
+"""chrf-components@1.0.0: chrF/chrF++ broken down per order (Popović 2015 §2, Popović 2017 §2).
+
+Per order (character orders 1..char_order, then word orders 1..word_order): the n-gram counts
+summed over segments, whether the order is effective, and its exact precision, recall and F;
+then the averaged precision and recall, the score and each segment's score, under one of two
+averagings (:func:`mtcompute.core.chrf_words.chrf_score`): ``effective_order`` (chrf-compute's
+rule) or ``per_order_f`` (chrF++.py / sacreBLEU ``eps_smoothing``). ``sacrebleu_compatible``
+zeroes a segment's hypothesis count for an order its reference lacks, as sacreBLEU 2.x does.
+
+Validation: chrf-compute's order (its :func:`parse_texts` and :func:`check_texts`), then
+char_order, word_order, averaging, sacrebleu_compatible.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+
+from mtcompute.core.chrf import format_fraction, format_score
+from mtcompute.core.chrf_words import AVERAGINGS, Averaging, chrf_score, corpus_statistics
+from mtcompute.errors import InvalidInput
+from mtcompute.tools import Tool
+from mtcompute.tools._validate import (
+    describe,
+    require_bool,
+    require_integer,
+    require_keys,
+    require_object,
+)
+from mtcompute.tools.chrf_compute import check_texts, parse_texts
+
+__all__ = ["ChrfComponents", "ChrfOrder", "chrf_components"]
+
+ID, VERSION = "chrf-components", "1.0.0"
+FIELDS = (
+    "hypotheses",
+    "references",
+    "beta",
+    "lowercase",
+    "char_order",
+    "word_order",
+    "averaging",
+    "sacrebleu_compatible",
+)
+REQUIRED = FIELDS[:2]
+
+
+def _fraction_text(value: Fraction | None) -> str | None:
+    return None if value is None else format_fraction(value)
+
+
+@dataclass(frozen=True, slots=True)
+class ChrfOrder:
+    """One order: corpus counts and its exact precision, recall and F (``None``: undefined)."""
+
+    kind: str
+    n: int
+    hypothesis_ngrams: int
+    reference_ngrams: int
+    matches: int
+    precision: Fraction | None
+    recall: Fraction | None
+    f: Fraction | None
+
+    @property
+    def effective(self) -> bool:
+        """Whether both sides have an n-gram of this order."""
+        return self.hypothesis_ngrams > 0 and self.reference_ngrams > 0
+
+    def to_dict(self) -> dict[str, object]:
+        """The order's object in the output, keys in the output schema's order."""
+        return {
+            "kind": self.kind,
+            "n": self.n,
+            "hypothesis_ngrams": self.hypothesis_ngrams,
+            "reference_ngrams": self.reference_ngrams,
+            "matches": self.matches,
+            "effective": self.effective,
+            "precision": _fraction_text(self.precision),
+            "recall": _fraction_text(self.recall),
+            "f": _fraction_text(self.f),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class ChrfComponents:
+    """The per-order breakdown, averages, corpus score and segment scores."""
+
+    char_order: int
+    word_order: int
+    beta: int
+    lowercase: bool
+    averaging: Averaging
+    sacrebleu_compatible: bool
+    orders: tuple[ChrfOrder, ...]
+    precision: Fraction | None
+    recall: Fraction | None
+    fraction: Fraction
+    segment_fractions: tuple[Fraction, ...]
+
+    @property
+    def score(self) -> str:
+        """The corpus score rounded half-even to six decimals, e.g. ``"59.383919"``."""
+        return format_score(self.fraction)
+
+    @property
+    def segment_scores(self) -> tuple[str, ...]:
+        """Each segment's score, rounded as :attr:`score`, in input order."""
+        return tuple(format_score(f) for f in self.segment_fractions)
+
+    def to_dict(self) -> dict[str, object]:
+        """The contract's output object, keys in the output schema's order."""
+        return {
+            "char_order": self.char_order,
+            "word_order": self.word_order,
+            "beta": self.beta,
+            "lowercase": self.lowercase,
+            "averaging": self.averaging,
+            "sacrebleu_compatible": self.sacrebleu_compatible,
+            "segment_count": len(self.segment_fractions),
+            "orders": [o.to_dict() for o in self.orders],
+            "precision": _fraction_text(self.precision),
+            "recall": _fraction_text(self.recall),
+            "score": self.score,
+            "score_fraction": format_fraction(self.fraction),
+            "segment_scores": list(self.segment_scores),
+        }
+
+
+def _averaging(value: object) -> Averaging:
+    for name in AVERAGINGS:
+        if value == name and isinstance(value, str):
+            return name
+    raise InvalidInput(
+        f"Expected one of {', '.join(AVERAGINGS)} at /averaging, got {describe(value)}.",
+        "/averaging",
+    )
+
+
+def _compute(raw: object) -> ChrfComponents:
+    obj = require_object(raw)
+    require_keys(obj, FIELDS, REQUIRED)
+    hypotheses = parse_texts(obj["hypotheses"], "hypotheses")
+    references = parse_texts(obj["references"], "references")
+    check_texts(hypotheses, references)
+    beta = require_integer(obj["beta"], "/beta", 1, 16) if "beta" in obj else 2
+    lowercase = require_bool(obj["lowercase"], "/lowercase") if "lowercase" in obj else False
+    char_order = (
+        require_integer(obj["char_order"], "/char_order", 1, 10) if "char_order" in obj else 6
+    )
+    word_order = (
+        require_integer(obj["word_order"], "/word_order", 0, 4) if "word_order" in obj else 0
+    )
+    averaging = _averaging(obj["averaging"]) if "averaging" in obj else "effective_order"
+    compatible = (
+        require_bool(obj["sacrebleu_compatible"], "/sacrebleu_compatible")
+        if "sacrebleu_compatible" in obj
+        else False
+    )
+    total, segments = corpus_statistics(
+        hypotheses, references, char_order, word_order, lowercase, compatible
+    )
+    scored = chrf_score(total, beta, averaging)
+    orders = tuple(
+        ChrfOrder(
+            "char" if i < char_order else "word",
+            i + 1 if i < char_order else i - char_order + 1,
+            h,
+            r,
+            m,
+            o.precision,
+            o.recall,
+            o.f,
+        )
+        for i, (h, r, m, o) in enumerate(
+            zip(total.hypothesis, total.reference, total.matches, scored.orders, strict=True)
+        )
+    )
+    return ChrfComponents(
+        char_order,
+        word_order,
+        beta,
+        lowercase,
+        averaging,
+        compatible,
+        orders,
+        scored.precision,
+        scored.recall,
+        scored.score,
+        tuple(chrf_score(s, beta, averaging).score for s in segments),
+    )
+
+
+def chrf_components(
+    hypotheses: Sequence[str],
+    references: Sequence[str],
+    beta: int = 2,
+    lowercase: bool = False,
+    char_order: int = 6,
+    word_order: int = 0,
+    averaging: Averaging = "effective_order",
+    sacrebleu_compatible: bool = False,
+) -> ChrfComponents:
+    """The per-order chrF breakdown (chrf-components@1.0.0), with the tool's validation.
+
+    >>> result = chrf_components(["The cat sat."], ["The cat sat on the mat."], 2, False, 3, 1)
+    >>> result.score, str(result.recall), [o.matches for o in result.orders]
+    ('59.383919', '4619/8568', [10, 9, 8, 4])
+    """
+    return _compute(
+        {
+            "hypotheses": hypotheses,
+            "references": references,
+            "beta": beta,
+            "lowercase": lowercase,
+            "char_order": char_order,
+            "word_order": word_order,
+            "averaging": averaging,
+            "sacrebleu_compatible": sacrebleu_compatible,
+        }
+    )
+
+
+TOOL = Tool(ID, VERSION, lambda raw: _compute(raw).to_dict())
