@@ -130,8 +130,7 @@ def sentence_statistics_pure(
         best = _max_reference_counts(references, n)
         matches.append(
             sum(
-                min(count, best.get(gram, 0))
-                for gram, count in ngram_counts(hypothesis, n).items()
+                min(count, best.get(gram, 0)) for gram, count in ngram_counts(hypothesis, n).items()
             )
         )
     totals = tuple(max(0, c - n + 1) for n in range(1, max_order + 1))
