@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 BUILD_INPUTS := pyproject.toml setup.py src/mtcompute/_kernel.c
 STAMP := $(VENV)/.installed-$(shell cat $(BUILD_INPUTS) | $(PYTHON) -c "import hashlib,sys;print(hashlib.sha1(sys.stdin.buffer.read()).hexdigest()[:12])")
 
-.PHONY: help install test lint serve example clean
+.PHONY: help install test lint serve example bench clean
 
 help:
 	@echo "make test     set up .venv and run the whole test suite"
@@ -26,8 +26,8 @@ test: $(STAMP)
 	$(BIN)/python -m pytest
 
 lint: $(STAMP)
-	$(BIN)/ruff check src tests
-	$(BIN)/ruff format --check src tests
+	$(BIN)/ruff check src tests scripts benchmarks
+	$(BIN)/ruff format --check src tests scripts benchmarks
 	$(BIN)/mypy
 
 # The main job: every surface (HTTP API, MCP at /mcp, pages) on 127.0.0.1:8000.
@@ -41,6 +41,11 @@ example: $(STAMP)
 	  echo "$$ mtcompute run $$id $$ver --input $$f"; \
 	  $(BIN)/mtcompute run $$id $$ver --input $$f || true; \
 	done
+
+# The benchmark table (ratios against sacreBLEU, NLTK, fastchrf, bleuscore), one run.
+bench: $(STAMP)
+	$(BIN)/python -m pip install --quiet -e '.[bench]'
+	$(BIN)/python benchmarks/run.py
 
 clean:
 	rm -rf $(VENV) build dist src/*.egg-info .pytest_cache .mypy_cache .ruff_cache

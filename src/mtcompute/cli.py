@@ -321,6 +321,10 @@ def build_parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     mcp.set_defaults(func=_cmd_mcp)
+
+    from mtcompute.score import add_parser as add_score_parser  # noqa: PLC0415
+
+    add_score_parser(sub)
     return parser
 
 

@@ -31,7 +31,6 @@ import math
 import os
 import re
 from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from typing import TypeVar
 
 from mtcompute.core import bleu, chrf
@@ -108,6 +107,8 @@ def _map_spans(
     if parts == 1:
         return [(0, work(0, n))]
     spans = _spans(n, parts)
+    from concurrent.futures import ThreadPoolExecutor  # noqa: PLC0415 - only when threading
+
     with ThreadPoolExecutor(max_workers=parts) as pool:
         results = list(pool.map(lambda span: work(*span), spans))
     return [(start, result) for (start, _), result in zip(spans, results, strict=True)]

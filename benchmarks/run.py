@@ -1,0 +1,1142 @@
+#!/usr/bin/env python3
+"""Benchmarks: mtcompute against its anchors on real WMT data, in one process and one run.
+
+Anchors: sacreBLEU 2.6.0 (the field's reference; chrF Popović 2015 §2 and BLEU Papineni et
+al. 2002 §2), fastchrf (Rust, sentence-level and pairwise chrF for MBR), bleuscore (Rust,
+corpus BLEU with 13a tokenization), NLTK (``corpus_bleu``), and for the HTTP rows a bare
+Starlette endpoint on the same server stack as ``mtcompute serve``.
+
+Rows (medians of ``--repeats`` runs after one warm-up; ratio = anchor time / mtcompute time,
+so 20x means mtcompute is twenty times faster):
+
+* corpus chrF2 on generaltest2022 en-de, en-zh, en-ja (first system file by name vs ref.A);
+* sentence chrF2 for every segment of en-de;
+* MBR: ``chrf_pairwise(block, block)`` for 20 blocks of 64 consecutive hypotheses;
+* corpus BLEU statistics, whitespace tokens, max order 4, on en-de;
+* HTTP: requests per second of the execute endpoint for two contract examples, against a
+  bare endpoint on the same Starlette + uvicorn stack, loopback only.
+
+Then identity checks: every implementation gives the same numbers where the semantics agree,
+and the kernel gives exactly the pure path's numbers. Exit 0 when every check and target
+passes, 1 when one fails (targets only reported with ``--no-targets``), 2 on a usage error
+(for instance an anchor that is not installed; see ``benchmarks/requirements.txt``).
+
+The ratio rows run single-threaded: ``MTCOMPUTE_THREADS=1`` and ``RAYON_NUM_THREADS=1`` (for
+the Rust anchors) are set before anything is imported; ``--threads N`` adds rows with N
+threads for mtcompute.
+"""
+
+# E402: the thread settings below must be in the environment before anything that may load
+# the kernel or a Rust anchor is imported. PLC0415: mtcompute and the anchors are imported
+# where they are measured, so a missing anchor only skips its rows.
+# ruff: noqa: PLC0415
+
+from __future__ import annotations
+
+import os
+import sys
+
+# Before mtcompute or a Rust anchor is imported: one thread each for the ratio rows.
+os.environ["MTCOMPUTE_THREADS"] = "1"
+os.environ["RAYON_NUM_THREADS"] = "1"
+os.environ.pop("MTCOMPUTE_PURE", None)
+
+import argparse
+import asyncio
+import contextlib
+import importlib
+import json
+import math
+import socket
+import statistics
+import subprocess
+import tempfile
+import time
+import urllib.request
+from collections.abc import Awaitable, Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parent
+DEFAULT_WMT = REPO.parent / "shared" / "data" / "wmt"
+TESTSET = "generaltest2022"
+PAIRS = ("en-de", "en-zh", "en-ja")
+MBR_BLOCKS, MBR_SIZE = 20, 64
+TOLERANCE = 1e-9
+ANCHORS = {"sacrebleu": "sacrebleu", "fastchrf": "fastchrf", "bleuscore": "bleuscore"}
+ANCHORS_EXTRA = {"nltk": "nltk.translate.bleu_score", "httpx": "httpx"}
+
+# Targets: (section, anchor) -> minimum ratio anchor time / mtcompute time.
+TARGETS = {
+    ("corpus chrF2", "sacreBLEU"): 20.0,
+    ("corpus chrF2", "fastchrf"): 8.0,
+    ("MBR chrF2", "fastchrf"): 10.0,
+    ("BLEU stats", "sacreBLEU"): 10.0,
+    ("BLEU stats", "bleuscore"): 2.0,
+}
+
+
+# -- results -------------------------------------------------------------------------------
+
+
+@dataclass
+class Row:
+    """One line of the table: a timing (seconds) or a rate (requests per second)."""
+
+    section: str
+    subject: str
+    implementation: str
+    seconds: float | None = None
+    rps: float | None = None
+    ratio: float | None = None
+    target: float | None = None
+    note: str = ""
+
+    @property
+    def passed(self) -> bool | None:
+        """Whether the ratio meets the target; None without a target."""
+        if self.target is None or self.ratio is None:
+            return None
+        return self.ratio >= self.target
+
+
+@dataclass
+class Check:
+    """One identity check: PASS or FAIL with what was compared."""
+
+    name: str
+    ok: bool
+    detail: str
+
+
+@dataclass
+class Report:
+    """Everything one run measured and checked."""
+
+    rows: list[Row] = field(default_factory=list)
+    checks: list[Check] = field(default_factory=list)
+    skipped: list[str] = field(default_factory=list)
+
+    def check(self, name: str, ok: bool, detail: str) -> None:
+        """Record a check and print it at once (long runs show progress)."""
+        self.checks.append(Check(name, ok, detail))
+        print(f"  [{'PASS' if ok else 'FAIL'}] {name}: {detail}", flush=True)
+
+
+def median_seconds(fn: Callable[[], object], repeats: int, warmup: bool = True) -> float:
+    """The median wall time of ``repeats`` calls of ``fn``, after one untimed call."""
+    if warmup:
+        fn()
+    times = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def max_abs_diff(a: Sequence[float], b: Sequence[float]) -> float:
+    """The largest ``|a[i] - b[i]|`` (inf when the lengths differ)."""
+    if len(a) != len(b):
+        return math.inf
+    return max((abs(x - y) for x, y in zip(a, b, strict=True)), default=0.0)
+
+
+def flatten(matrix: Sequence[Sequence[float]]) -> list[float]:
+    """Row-major flattening of a matrix."""
+    return [value for row in matrix for value in row]
+
+
+# -- data ----------------------------------------------------------------------------------
+
+
+def read_lines(path: Path) -> list[str]:
+    """Segments of a WMT file: strict UTF-8, split on ``\\n``, no segment after a final one."""
+    text = path.read_bytes().decode("utf-8")
+    if text.endswith("\n"):
+        text = text[:-1]
+    return text.split("\n") if text else []
+
+
+@dataclass(frozen=True)
+class Pair:
+    """One language pair: the first system (by file name) and reference A."""
+
+    name: str
+    system: str
+    hypotheses: list[str]
+    references: list[str]
+
+
+def load_pair(wmt: Path, name: str, limit: int | None) -> Pair:
+    """Load ``generaltest2022/<name>``: the first ``sys.*.txt`` by name, and ``ref.A.txt``."""
+    folder = wmt / TESTSET / name
+    systems = sorted(folder.glob("sys.*.txt"))
+    if not systems:
+        raise SystemExit(f"run.py: error: no sys.*.txt in {folder}")
+    hyps = read_lines(systems[0])
+    refs = read_lines(folder / "ref.A.txt")
+    if len(hyps) != len(refs):
+        raise SystemExit(f"run.py: error: {folder}: {len(hyps)} hypotheses, {len(refs)} refs")
+    if limit is not None:
+        hyps, refs = hyps[:limit], refs[:limit]
+    system = systems[0].name.removeprefix("sys.").removesuffix(".txt")
+    return Pair(name, system, hyps, refs)
+
+
+# -- anchors -------------------------------------------------------------------------------
+
+
+def import_anchors(
+    names: dict[str, str], allow_missing: bool, report: Report
+) -> dict[str, ModuleType | None]:
+    """Import each anchor; a missing one is skipped (when allowed) or a usage error."""
+    found: dict[str, ModuleType | None] = {}
+    missing = []
+    for key, module in names.items():
+        try:
+            found[key] = importlib.import_module(module)
+        except ImportError:
+            found[key] = None
+            missing.append(key)
+    if missing and not allow_missing:
+        sys.stderr.write(
+            f"run.py: error: anchor(s) not installed: {', '.join(missing)}; install them with "
+            f"pip install -r {HERE / 'requirements.txt'} (or run --quick "
+            "--skip-missing-anchors to skip them)\n"
+        )
+        raise SystemExit(2)
+    report.skipped.extend(f"{name} (not installed)" for name in missing)
+    return found
+
+
+def anchor_version(module: ModuleType | None, dist: str) -> str:
+    """The installed distribution's version, for the table's header."""
+    if module is None:
+        return "not installed"
+    from importlib import metadata
+
+    try:
+        return metadata.version(dist)
+    except metadata.PackageNotFoundError:
+        return "?"
+
+
+# -- the sections --------------------------------------------------------------------------
+
+
+def bench_corpus_chrf(
+    pairs: list[Pair], anchors: dict[str, ModuleType | None], repeats: int, report: Report
+) -> None:
+    """Corpus chrF2 per pair: mtcompute vs sacreBLEU corpus_score vs fastchrf sentences."""
+    from mtcompute.batch import corpus_chrf
+
+    for pair in pairs:
+        _corpus_chrf_pair(corpus_chrf, pair, anchors, repeats, report)
+
+
+def _corpus_chrf_pair(
+    corpus_chrf: Callable[..., Any],
+    pair: Pair,
+    anchors: dict[str, ModuleType | None],
+    repeats: int,
+    report: Report,
+) -> None:
+    section = "corpus chrF2"
+    hyps, refs = pair.hypotheses, pair.references
+    subject = f"{pair.name} ({len(hyps)} seg)"
+    base = median_seconds(lambda: corpus_chrf(hyps, refs), repeats)
+    report.rows.append(Row(section, subject, "mtcompute corpus_chrf", base))
+    sacrebleu = anchors["sacrebleu"]
+    if sacrebleu is not None:
+        metric = sacrebleu.metrics.CHRF()
+        seconds = median_seconds(lambda: metric.corpus_score(hyps, [refs]), repeats)
+        report.rows.append(
+            Row(
+                section,
+                subject,
+                "sacreBLEU CHRF().corpus_score",
+                seconds,
+                ratio=seconds / base,
+                target=TARGETS[(section, "sacreBLEU")],
+            )
+        )
+    fastchrf = anchors["fastchrf"]
+    if fastchrf is not None:
+        # fastchrf has no corpus score: the closest it computes is every segment's own
+        # chrF (1x1 batches). Inputs are shaped for its API outside the timed region.
+        fh, fr = [[h] for h in hyps], [[r] for r in refs]
+        seconds = median_seconds(lambda: fastchrf.pairwise_chrf(fh, fr), repeats)
+        report.rows.append(
+            Row(
+                section,
+                subject,
+                "fastchrf pairwise_chrf 1x1",
+                seconds,
+                ratio=seconds / base,
+                target=TARGETS[(section, "fastchrf")],
+                note="sentence chrF of every segment (no corpus score in fastchrf)",
+            )
+        )
+
+
+def bench_sentence_chrf(
+    pair: Pair, anchors: dict[str, ModuleType | None], repeats: int, report: Report
+) -> None:
+    """Sentence chrF2 of every segment: mtcompute vs sacreBLEU loop vs fastchrf."""
+    from mtcompute.batch import corpus_chrf
+
+    section = "sentence chrF2"
+    hyps, refs = pair.hypotheses, pair.references
+    subject = f"{pair.name} ({len(hyps)} seg)"
+    base = median_seconds(lambda: corpus_chrf(hyps, refs, segment_scores=True), repeats)
+    report.rows.append(
+        Row(
+            section,
+            subject,
+            "mtcompute corpus_chrf(segment_scores=True)",
+            base,
+            note="also computes the corpus score",
+        )
+    )
+    sacrebleu = anchors["sacrebleu"]
+    if sacrebleu is not None:
+        metric = sacrebleu.metrics.CHRF()
+        seconds = median_seconds(
+            lambda: [metric.sentence_score(h, [r]).score for h, r in zip(hyps, refs, strict=True)],
+            repeats,
+        )
+        report.rows.append(
+            Row(section, subject, "sacreBLEU sentence_score loop", seconds, ratio=seconds / base)
+        )
+    fastchrf = anchors["fastchrf"]
+    if fastchrf is not None:
+        fh, fr = [[h] for h in hyps], [[r] for r in refs]
+        seconds = median_seconds(lambda: fastchrf.pairwise_chrf(fh, fr), repeats)
+        report.rows.append(
+            Row(section, subject, "fastchrf pairwise_chrf 1x1", seconds, ratio=seconds / base)
+        )
+
+
+def mbr_blocks(pair: Pair, count: int, size: int) -> list[list[str]]:
+    """``count`` blocks of ``size`` consecutive hypotheses of the pair's system."""
+    hyps = pair.hypotheses
+    return [hyps[i * size : (i + 1) * size] for i in range(count)]
+
+
+def bench_mbr(
+    pair: Pair,
+    blocks: list[list[str]],
+    anchors: dict[str, ModuleType | None],
+    repeats: int,
+    report: Report,
+) -> None:
+    """MBR all-pairs chrF2: chrf_pairwise(block, block) for every block."""
+    from mtcompute.batch import chrf_pairwise
+
+    section = "MBR chrF2"
+    size = len(blocks[0])
+    subject = f"{pair.name} {len(blocks)}x{size}x{size}"
+    base = median_seconds(lambda: [chrf_pairwise(b, b) for b in blocks], repeats)
+    report.rows.append(Row(section, subject, "mtcompute chrf_pairwise per block", base))
+    fastchrf = anchors["fastchrf"]
+    if fastchrf is not None:
+        seconds = median_seconds(lambda: fastchrf.pairwise_chrf(blocks, blocks), repeats)
+        report.rows.append(
+            Row(
+                section,
+                subject,
+                "fastchrf pairwise_chrf (one batched call)",
+                seconds,
+                ratio=seconds / base,
+                target=TARGETS[(section, "fastchrf")],
+            )
+        )
+    sacrebleu = anchors["sacrebleu"]
+    if sacrebleu is not None:
+        metric = sacrebleu.metrics.CHRF()
+        block = blocks[0]
+        one = median_seconds(
+            lambda: [[metric.sentence_score(h, [r]).score for r in block] for h in block],
+            max(1, min(repeats, 3)),
+            warmup=False,
+        )
+        seconds = one * len(blocks)
+        report.rows.append(
+            Row(
+                section,
+                subject,
+                "sacreBLEU sentence_score",
+                seconds,
+                ratio=seconds / base,
+                note=f"ONE block timed ({one * 1e3:.0f} ms), scaled by {len(blocks)}",
+            )
+        )
+
+
+def bench_bleu(
+    pair: Pair, anchors: dict[str, ModuleType | None], repeats: int, report: Report
+) -> None:
+    """Corpus BLEU statistics on whitespace tokens, max order 4, every row from strings."""
+    from mtcompute.batch import corpus_bleu
+
+    section = "BLEU stats"
+    hyps, refs = pair.hypotheses, pair.references
+    subject = f"{pair.name} ({len(hyps)} seg)"
+
+    def ours() -> object:
+        return corpus_bleu([h.split() for h in hyps], [[r.split()] for r in refs])
+
+    base = median_seconds(ours, repeats)
+    report.rows.append(
+        Row(section, subject, "mtcompute corpus_bleu", base, note="includes str.split()")
+    )
+    sacrebleu = anchors["sacrebleu"]
+    if sacrebleu is not None:
+        metric = sacrebleu.metrics.BLEU(tokenize="none")
+        seconds = median_seconds(lambda: metric.corpus_score(hyps, [refs]), repeats)
+        report.rows.append(
+            Row(
+                section,
+                subject,
+                "sacreBLEU BLEU(tokenize='none')",
+                seconds,
+                ratio=seconds / base,
+                target=TARGETS[(section, "sacreBLEU")],
+            )
+        )
+    bleuscore = anchors["bleuscore"]
+    if bleuscore is not None:
+        brefs = [[r] for r in refs]
+        seconds = median_seconds(lambda: bleuscore.compute(brefs, hyps, max_order=4), repeats)
+        report.rows.append(
+            Row(
+                section,
+                subject,
+                "bleuscore compute",
+                seconds,
+                ratio=seconds / base,
+                target=TARGETS[(section, "bleuscore")],
+                note="tokenizes with 13a (no option to turn it off): not the same tokens",
+            )
+        )
+    nltk_bleu = anchors["nltk"]
+    if nltk_bleu is not None:
+        seconds = median_seconds(
+            lambda: nltk_bleu.corpus_bleu([[r.split()] for r in refs], [h.split() for h in hyps]),
+            max(1, min(repeats, 3)),
+        )
+        report.rows.append(
+            Row(
+                section,
+                subject,
+                "NLTK corpus_bleu",
+                seconds,
+                ratio=seconds / base,
+                note="includes str.split()",
+            )
+        )
+
+
+def bench_threads(
+    pair: Pair, blocks: list[list[str]], threads: int, repeats: int, report: Report
+) -> None:
+    """mtcompute with several threads (not a ratio row: the anchors stay single-threaded)."""
+    from mtcompute.batch import chrf_pairwise, corpus_chrf
+
+    os.environ["MTCOMPUTE_THREADS"] = str(threads)
+    try:
+        hyps, refs = pair.hypotheses, pair.references
+        seconds = median_seconds(lambda: corpus_chrf(hyps, refs), repeats)
+        report.rows.append(
+            Row("threads", f"{pair.name} corpus chrF2", f"mtcompute, {threads} threads", seconds)
+        )
+        seconds = median_seconds(lambda: [chrf_pairwise(b, b) for b in blocks], repeats)
+        report.rows.append(
+            Row(
+                "threads",
+                f"{pair.name} MBR {len(blocks)} blocks",
+                f"mtcompute, {threads} threads",
+                seconds,
+            )
+        )
+    finally:
+        os.environ["MTCOMPUTE_THREADS"] = "1"
+
+
+# -- HTTP ----------------------------------------------------------------------------------
+
+
+def free_port() -> int:
+    """A TCP port free on 127.0.0.1 right now."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+@contextlib.contextmanager
+def server(command: list[str], port: int, env: dict[str, str] | None = None) -> Iterator[str]:
+    """Run a server subprocess on 127.0.0.1:``port`` until it answers /healthz; stop it after."""
+    with tempfile.TemporaryFile() as log:
+        proc = subprocess.Popen(
+            command,
+            stdout=subprocess.DEVNULL,
+            stderr=log,
+            stdin=subprocess.DEVNULL,
+            env={**os.environ, **(env or {})},
+        )
+        url = f"http://127.0.0.1:{port}"
+        try:
+            deadline = time.monotonic() + 30
+            while True:
+                if proc.poll() is not None:
+                    log.seek(0)
+                    tail = log.read().decode(errors="replace")[-2000:]
+                    raise SystemExit(f"run.py: error: server exited {proc.returncode}: {tail}")
+                try:
+                    with urllib.request.urlopen(url + "/healthz", timeout=1) as response:
+                        if response.status == 200:
+                            break
+                except OSError:
+                    if time.monotonic() > deadline:
+                        raise SystemExit(f"run.py: error: {command} not ready in 30 s") from None
+                    time.sleep(0.1)
+            yield url
+        finally:
+            proc.terminate()
+            try:
+                proc.wait(15)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+
+
+async def drive_httpx(
+    httpx: ModuleType, url: str, body: bytes, seconds: float, concurrency: int
+) -> tuple[int, int, float]:
+    """POST ``body`` to ``url`` from ``concurrency`` httpx workers for ``seconds``.
+
+    Returns (answers 200, other answers, measured seconds), after a short warm-up. Loopback
+    only, bounded by time and by a hard cap on the number of requests.
+    """
+    _loopback_only(url)
+    limits = httpx.Limits(max_connections=concurrency, max_keepalive_connections=concurrency)
+    headers = {"content-type": "application/json"}
+    counts = [0, 0]
+    async with httpx.AsyncClient(limits=limits, timeout=30.0, trust_env=False) as client:
+
+        async def worker(deadline: float) -> None:
+            while time.perf_counter() < deadline and sum(counts) < MAX_REQUESTS:
+                response = await client.post(url, content=body, headers=headers)
+                counts[0 if response.status_code == 200 else 1] += 1
+
+        return await _timed([worker] * concurrency, counts, seconds)
+
+
+async def drive_raw(
+    url: str, body: bytes, seconds: float, concurrency: int
+) -> tuple[int, int, float]:
+    """The same load from a minimal HTTP/1.1 keep-alive client on asyncio streams.
+
+    One connection per worker, a prebuilt request, the answer read by its Content-Length.
+    It costs the client far less CPU than httpx, so on a small machine it shows more of what
+    the server can do. Loopback only, bounded like :func:`drive_httpx`.
+    """
+    _loopback_only(url)
+    host_port, _, path = url.removeprefix("http://").partition("/")
+    host, _, port = host_port.partition(":")
+    request = (
+        f"POST /{path} HTTP/1.1\r\nHost: {host_port}\r\nContent-Type: application/json\r\n"
+        f"Content-Length: {len(body)}\r\n\r\n"
+    ).encode() + body
+    counts = [0, 0]
+    writers: list[asyncio.StreamWriter] = []
+
+    def connection_worker(
+        reader: asyncio.StreamReader, writer: asyncio.StreamWriter
+    ) -> Callable[[float], Awaitable[None]]:
+        async def worker(deadline: float) -> None:
+            while time.perf_counter() < deadline and sum(counts) < MAX_REQUESTS:
+                writer.write(request)
+                head = await reader.readuntil(b"\r\n\r\n")
+                length = 0
+                for line in head.split(b"\r\n"):
+                    if line[:15].lower() == b"content-length:":
+                        length = int(line[15:])
+                await reader.readexactly(length)
+                counts[0 if head[9:12] == b"200" else 1] += 1
+
+        return worker
+
+    workers = []
+    try:
+        for _ in range(concurrency):
+            reader, writer = await asyncio.open_connection(host, int(port))
+            writers.append(writer)
+            workers.append(connection_worker(reader, writer))
+        return await _timed(workers, counts, seconds)
+    finally:
+        for writer in writers:
+            writer.close()
+
+
+MAX_REQUESTS = 2_000_000  # a hard bound on any one load run, whatever the duration
+
+
+def _loopback_only(url: str) -> None:
+    if not url.startswith("http://127.0.0.1:"):
+        raise ValueError(f"refusing a target that is not on the loopback interface: {url}")
+
+
+async def _timed(
+    workers: Sequence[Callable[[float], Awaitable[None]]], counts: list[int], seconds: float
+) -> tuple[int, int, float]:
+    """Warm up for a moment, reset the counts, then run the workers for ``seconds``."""
+    warm = time.perf_counter() + min(0.5, seconds / 4)
+    await asyncio.gather(*(w(warm) for w in workers))
+    counts[:] = [0, 0]
+    start = time.perf_counter()
+    await asyncio.gather(*(w(start + seconds) for w in workers))
+    return counts[0], counts[1], time.perf_counter() - start
+
+
+def bench_http(
+    httpx: ModuleType | None,
+    clients: Sequence[str],
+    seconds: float,
+    concurrency: int,
+    report: Report,
+) -> None:
+    """Requests per second: bare Starlette endpoint vs the execute endpoint for two examples,
+    with each client kind in ``clients`` (``httpx``, ``raw``)."""
+    from mtcompute import dumps, execute
+
+    examples = {
+        tool: (REPO / "examples" / f"{tool}@1.0.0.json").read_bytes()
+        for tool in ("chrf-compute", "bleu-smoothing-compute")
+    }
+
+    def load(client: str, url: str, body: bytes) -> tuple[int, int, float]:
+        if client == "httpx":
+            assert httpx is not None
+            return asyncio.run(drive_httpx(httpx, url, body, seconds, concurrency))
+        return asyncio.run(drive_raw(url, body, seconds, concurrency))
+
+    section = "HTTP"
+    py = sys.executable
+    bare_port, serve_port = free_port(), free_port()
+    bare_cmd = [
+        py,
+        "-m",
+        "uvicorn",
+        "bare_app:app",
+        "--app-dir",
+        str(HERE),
+        "--host",
+        "127.0.0.1",
+        "--port",
+        str(bare_port),
+        "--log-level",
+        "warning",
+        "--no-access-log",
+    ]
+    serve_cmd = [
+        py,
+        "-m",
+        "mtcompute.cli",
+        "serve",
+        "--host",
+        "127.0.0.1",
+        "--port",
+        str(serve_port),
+        "--log-level",
+        "warning",
+    ]
+    # No access log on either side (uvicorn's is off for the bare app; mtcompute writes its
+    # own JSON access log unless MTCOMPUTE_ACCESS_LOG=off).
+    serve_env = {"MTCOMPUTE_ACCESS_LOG": "off"}
+    with (
+        server(bare_cmd, bare_port) as bare_url,
+        server(serve_cmd, serve_port, serve_env) as serve_url,
+    ):
+        for tool, body in examples.items():
+            endpoint = f"{serve_url}/v1/tools/{tool}/versions/1.0.0/execute"
+            request = urllib.request.Request(
+                endpoint, data=body, headers={"content-type": "application/json"}
+            )
+            with urllib.request.urlopen(request, timeout=10) as response:
+                answer = response.read().decode("utf-8")
+            expected = dumps(execute(tool, "1.0.0", json.loads(body)))
+            report.check(
+                f"HTTP {tool} example = library envelope",
+                expected == answer,
+                "byte for byte" if expected == answer else f"{answer[:80]} != {expected[:80]}",
+            )
+        for client in clients:
+            subject = f"{client} client, c={concurrency}, {seconds:g} s"
+            ok, bad, elapsed = load(client, bare_url + "/execute", examples["chrf-compute"])
+            bare_rps = ok / elapsed
+            report.rows.append(
+                Row(
+                    section,
+                    subject,
+                    "bare Starlette endpoint (fixed JSON)",
+                    rps=bare_rps,
+                    note=f"{ok} requests" + (f", {bad} failed" if bad else ""),
+                )
+            )
+            failures = bad
+            for tool, body in examples.items():
+                endpoint = f"{serve_url}/v1/tools/{tool}/versions/1.0.0/execute"
+                ok, bad, elapsed = load(client, endpoint, body)
+                failures += bad
+                report.rows.append(
+                    Row(
+                        section,
+                        subject,
+                        f"mtcompute serve, {tool} example",
+                        rps=ok / elapsed,
+                        ratio=ok / elapsed / bare_rps,
+                        note=f"{ok} requests" + (f", {bad} failed" if bad else ""),
+                    )
+                )
+            report.check(
+                f"HTTP load ({client} client): every answer 200",
+                failures == 0,
+                f"{failures} other answers",
+            )
+
+
+# -- identity checks -----------------------------------------------------------------------
+
+
+@contextlib.contextmanager
+def pure_path() -> Iterator[None]:
+    """Force the pure-Python path: ``MTCOMPUTE_PURE=1``, which the kernel module reads at
+    every call (:func:`mtcompute.core.kernel.active`)."""
+    saved = os.environ.get("MTCOMPUTE_PURE")
+    os.environ["MTCOMPUTE_PURE"] = "1"
+    try:
+        yield
+    finally:
+        if saved is None:
+            os.environ.pop("MTCOMPUTE_PURE", None)
+        else:
+            os.environ["MTCOMPUTE_PURE"] = saved
+
+
+def sacrebleu_adjusted_chrf(hyps: Sequence[str], refs: Sequence[str]) -> tuple[float, int]:
+    """Corpus chrF2 from the pure core with sacreBLEU's rule: a segment's hypothesis count is
+    0 for an order in which its reference has no n-gram. Returns (score, segments affected).
+    """
+    from mtcompute.core.chrf import ChrfStatistics, chrf_fraction, segment_statistics
+
+    total = ChrfStatistics.zero(6)
+    affected = 0
+    for hyp, ref in zip(hyps, refs, strict=True):
+        stats = segment_statistics(hyp, ref)
+        adjusted = tuple(
+            h if r > 0 else 0 for h, r in zip(stats.hypothesis, stats.reference, strict=True)
+        )
+        if adjusted != stats.hypothesis:
+            affected += 1
+            stats = ChrfStatistics(adjusted, stats.reference, stats.matches)
+        total = total + stats
+    return float(chrf_fraction(total, 2)), affected
+
+
+def check_chrf(
+    pairs: list[Pair],
+    blocks: list[list[str]],
+    anchors: dict[str, ModuleType | None],
+    report: Report,
+) -> None:
+    """chrF: corpus vs sacreBLEU, sentence and pairwise vs sacreBLEU and fastchrf."""
+    from mtcompute.batch import chrf_pairwise, corpus_chrf
+    from mtcompute.core.chrf import ChrfStatistics, chrf_fraction, segment_statistics_pure
+
+    sacrebleu, fastchrf = anchors["sacrebleu"], anchors["fastchrf"]
+    for pair in pairs:
+        hyps, refs = pair.hypotheses, pair.references
+        ours = corpus_chrf(hyps, refs)
+        total = ChrfStatistics.zero(6)
+        for hyp, ref in zip(hyps, refs, strict=True):
+            total = total + segment_statistics_pure(hyp, ref)
+        exact = chrf_fraction(total, 2)
+        report.check(
+            f"corpus chrF2 {pair.name}: kernel = pure core (exact fraction)",
+            exact == ours.fraction,
+            f"{ours.score_text} ({ours.fraction.numerator}/{ours.fraction.denominator})",
+        )
+        if sacrebleu is None:
+            continue
+        theirs = sacrebleu.metrics.CHRF().corpus_score(hyps, [refs]).score
+        adjusted, affected = sacrebleu_adjusted_chrf(hyps, refs)
+        diff = abs(adjusted - theirs)
+        report.check(
+            f"corpus chrF2 {pair.name}: pure core with sacreBLEU's rule = sacreBLEU",
+            diff <= TOLERANCE,
+            f"|diff| = {diff:.3g} (sacreBLEU {theirs!r})",
+        )
+        raw = abs(ours.score - theirs)
+        explained = raw <= TOLERANCE or (affected > 0 and diff <= TOLERANCE)
+        report.check(
+            f"corpus chrF2 {pair.name}: mtcompute (contract) vs sacreBLEU",
+            explained,
+            f"|diff| = {raw:.3g}; {affected} segment(s) with a reference shorter than 6 "
+            "characters, where sacreBLEU zeroes the hypothesis count (CONTRACT-NOTES)"
+            if affected
+            else f"|diff| = {raw:.3g}, no segment affected by the effective-order rule",
+        )
+
+    pair = pairs[0]
+    hyps, refs = pair.hypotheses, pair.references
+    segments = list(corpus_chrf(hyps, refs, segment_scores=True).segment_scores or ())
+    if sacrebleu is not None:
+        metric = sacrebleu.metrics.CHRF()
+        theirs = [metric.sentence_score(h, [r]).score for h, r in zip(hyps, refs, strict=True)]
+        diff = max_abs_diff(segments, theirs)
+        report.check(
+            f"sentence chrF2 {pair.name}: mtcompute = sacreBLEU",
+            diff <= TOLERANCE,
+            f"{len(segments)} segments, max |diff| = {diff:.3g}",
+        )
+    if fastchrf is not None:
+        theirs = [m[0][0] for m in fastchrf.pairwise_chrf([[h] for h in hyps], [[r] for r in refs])]
+        diff = max_abs_diff(segments, theirs)
+        report.check(
+            f"sentence chrF2 {pair.name}: mtcompute = fastchrf",
+            diff <= TOLERANCE,
+            f"{len(segments)} segments, max |diff| = {diff:.3g}",
+        )
+
+    ours_blocks = [flatten(chrf_pairwise(b, b)) for b in blocks]
+    if fastchrf is not None:
+        theirs_blocks = [flatten(m) for m in fastchrf.pairwise_chrf(blocks, blocks)]
+        diff = max(max_abs_diff(a, b) for a, b in zip(ours_blocks, theirs_blocks, strict=True))
+        report.check(
+            f"MBR {len(blocks)} blocks: mtcompute chrf_pairwise = fastchrf",
+            diff <= TOLERANCE,
+            f"{sum(map(len, ours_blocks))} pairs, max |diff| = {diff:.3g} (fastchrf strips "
+            "whitespace with Rust's White_Space set, which keeps U+001C-U+001F; none here)",
+        )
+    if sacrebleu is not None:
+        metric = sacrebleu.metrics.CHRF()
+        block = blocks[0]
+        theirs = [metric.sentence_score(h, [r]).score for h in block for r in block]
+        diff = max_abs_diff(ours_blocks[0], theirs)
+        report.check(
+            "MBR block 0: mtcompute chrf_pairwise = sacreBLEU",
+            diff <= TOLERANCE,
+            f"{len(theirs)} pairs, max |diff| = {diff:.3g}",
+        )
+
+
+def check_bleu(pair: Pair, anchors: dict[str, ModuleType | None], report: Report) -> None:
+    """BLEU: statistics = sacreBLEU's counts; score = sacreBLEU, NLTK; bleuscore on 13a."""
+    from mtcompute.batch import corpus_bleu
+
+    hyps, refs = pair.hypotheses, pair.references
+    ours = corpus_bleu([h.split() for h in hyps], [[r.split()] for r in refs])
+    sacrebleu = anchors["sacrebleu"]
+    if sacrebleu is not None:
+        theirs = sacrebleu.metrics.BLEU(tokenize="none", smooth_method="none").corpus_score(
+            hyps, [refs]
+        )
+        same = (
+            list(ours.matches) == list(theirs.counts)
+            and list(ours.totals) == list(theirs.totals)
+            and (ours.candidate_length, ours.reference_length) == (theirs.sys_len, theirs.ref_len)
+        )
+        report.check(
+            f"BLEU {pair.name}: statistics = sacreBLEU's counts",
+            same,
+            f"matches {list(ours.matches)} totals {list(ours.totals)} "
+            f"c={ours.candidate_length} r={ours.reference_length}",
+        )
+        diff = abs(ours.bleu - theirs.score / 100)
+        report.check(
+            f"BLEU {pair.name}: bleu = sacreBLEU score / 100",
+            diff <= TOLERANCE,
+            f"{ours.bleu!r}, |diff| = {diff:.3g}",
+        )
+    nltk_bleu = anchors["nltk"]
+    if nltk_bleu is not None:
+        from mtcompute.core.bleu import smooth_and_score
+
+        hyp_tokens = [h.split() for h in hyps]
+        theirs_nltk = nltk_bleu.corpus_bleu([[r.split()] for r in refs], hyp_tokens)
+        # NLTK's modified_precision divides by max(1, c - n + 1): a segment shorter than n
+        # tokens adds 1 to the order-n total where Papineni (and sacreBLEU, mtcompute) add 0.
+        lengths = [len(tokens) for tokens in hyp_tokens]
+        nltk_totals = [sum(max(1, c - n + 1) for c in lengths) for n in range(1, 5)]
+        short = sum(c < 4 for c in lengths)
+        adjusted = smooth_and_score(
+            ours.matches, nltk_totals, ours.candidate_length, ours.reference_length
+        ).bleu
+        diff = abs(adjusted - theirs_nltk)
+        report.check(
+            f"BLEU {pair.name}: bleu with NLTK's totals = NLTK corpus_bleu",
+            diff <= TOLERANCE,
+            f"|diff| = {diff:.3g} after the adjustment; unadjusted |diff| = "
+            f"{abs(ours.bleu - theirs_nltk):.3g}: NLTK counts max(1, c-n+1) n-grams for each "
+            f"of the {short} segment(s) shorter than 4 tokens",
+        )
+    bleuscore = anchors["bleuscore"]
+    if bleuscore is not None and sacrebleu is not None:
+        # Same tokens for both: sacreBLEU's 13a tokenizer first, then mtcompute on them.
+        tok = importlib.import_module("sacrebleu.tokenizers.tokenizer_13a").Tokenizer13a()
+        ours_13a = corpus_bleu([tok(h).split() for h in hyps], [[tok(r).split()] for r in refs])
+        theirs_bs = bleuscore.compute(
+            [[r] for r in refs], hyps, max_order=4, ref_len_method="closest"
+        )
+        diff = abs(ours_13a.bleu - float(theirs_bs["bleu"]))
+        same_lengths = (ours_13a.candidate_length, ours_13a.reference_length) == (
+            theirs_bs["translation_length"],
+            theirs_bs["reference_length"],
+        )
+        report.check(
+            f"BLEU {pair.name}: mtcompute on 13a tokens = bleuscore(ref_len_method='closest')",
+            diff <= TOLERANCE and same_lengths,
+            f"|diff| = {diff:.3g}, lengths equal: {same_lengths}",
+        )
+
+
+def check_pure(pair: Pair, block: list[str], report: Report) -> None:
+    """The C kernel and the pure-Python path give identical numbers (en-de)."""
+    from mtcompute.batch import chrf_pairwise, corpus_bleu, corpus_chrf
+
+    hyps, refs = pair.hypotheses, pair.references
+    hyp_tokens = [h.split() for h in hyps]
+    ref_tokens = [[r.split()] for r in refs]
+
+    def run_all() -> tuple[object, ...]:
+        chrf = corpus_chrf(hyps, refs, segment_scores=True)
+        bleu = corpus_bleu(hyp_tokens, ref_tokens)
+        return (
+            chrf.fraction,
+            tuple(chrf.segment_scores or ()),
+            chrf_pairwise(block, block),
+            (
+                tuple(bleu.matches),
+                tuple(bleu.totals),
+                bleu.candidate_length,
+                bleu.reference_length,
+                bleu.bleu,
+            ),
+        )
+
+    fast = run_all()
+    start = time.perf_counter()
+    with pure_path():
+        slow = run_all()
+    elapsed = time.perf_counter() - start
+    for name, a, b in zip(
+        ("corpus chrF fraction", "segment chrF scores", "pairwise block", "BLEU statistics"),
+        fast,
+        slow,
+        strict=True,
+    ):
+        report.check(
+            f"kernel = pure path {pair.name}: {name}",
+            a == b,
+            "identical"
+            + (
+                f" (pure path took {elapsed:.1f} s for all four)"
+                if name == "BLEU statistics"
+                else ""
+            ),
+        )
+
+
+# -- output --------------------------------------------------------------------------------
+
+
+def format_seconds(seconds: float) -> str:
+    """Milliseconds with three significant figures, e.g. ``12.3 ms``."""
+    ms = seconds * 1e3
+    return f"{ms:.3g} ms" if ms < 1000 else f"{ms:,.0f} ms"
+
+
+def print_table(report: Report, enforce_targets: bool) -> None:
+    """The results as a plain-text table (Markdown-compatible)."""
+    header = ("section", "input", "implementation", "median", "ratio", "target", "note")
+    lines = [header]
+    for row in report.rows:
+        if row.rps is not None:
+            value = f"{row.rps:,.0f} req/s"
+            ratio = "" if row.ratio is None else f"{row.ratio:.2f} of bare"
+        else:
+            value = format_seconds(row.seconds or 0.0)
+            ratio = (
+                "1 (base)"
+                if row.ratio is None and row.section != "threads"
+                else ("" if row.ratio is None else f"{row.ratio:.1f}x")
+            )
+        target = ""
+        if row.target is not None:
+            verdict = "PASS" if row.passed else ("FAIL" if enforce_targets else "miss")
+            target = f">={row.target:g}x {verdict}"
+        lines.append((row.section, row.subject, row.implementation, value, ratio, target, row.note))
+    widths = [max(len(line[i]) for line in lines) for i in range(len(header) - 1)]
+    for i, line in enumerate(lines):
+        cells = [cell.ljust(widths[j]) for j, cell in enumerate(line[:-1])] + [line[-1]]
+        print("| " + " | ".join(cells).rstrip() + " |")
+        if i == 0:
+            print("|" + "|".join("-" * (w + 2) for w in widths) + "|---|")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run every benchmark and check; print the table; return the exit status."""
+    parser = argparse.ArgumentParser(
+        prog="benchmarks/run.py",
+        description="mtcompute vs sacreBLEU, fastchrf, bleuscore, NLTK and a bare HTTP "
+        "endpoint on WMT data; one process, one run. See benchmarks/README.md.",
+    )
+    parser.add_argument("--repeats", type=int, default=5, help="timed runs per row (median)")
+    parser.add_argument(
+        "--quick",
+        action="store_true",
+        help="CI smoke run: en-de only, 256 segments, 1 repeat, 2 MBR blocks of 16, "
+        "0.5 s per HTTP endpoint",
+    )
+    parser.add_argument(
+        "--no-targets", action="store_true", help="report the speed targets without failing on them"
+    )
+    parser.add_argument(
+        "--skip-missing-anchors",
+        action="store_true",
+        help="with --quick: report anchors that are not installed as skipped",
+    )
+    parser.add_argument(
+        "--http-seconds",
+        type=float,
+        default=5.0,
+        help="measured seconds per HTTP endpoint (default 5)",
+    )
+    parser.add_argument(
+        "--concurrency",
+        type=int,
+        default=32,
+        help="concurrent HTTP requests in flight (default 32)",
+    )
+    parser.add_argument(
+        "--threads",
+        type=int,
+        default=0,
+        help="also time mtcompute with this many threads (default: no rows)",
+    )
+    parser.add_argument("--no-http", action="store_true", help="skip the HTTP rows")
+    parser.add_argument(
+        "--http-client",
+        choices=["both", "httpx", "raw"],
+        default="both",
+        help="HTTP load client: httpx (AsyncClient), raw (minimal asyncio HTTP/1.1), or both "
+        "(default; --quick uses httpx only)",
+    )
+    parser.add_argument(
+        "--data",
+        type=Path,
+        default=DEFAULT_WMT,
+        help=f"the WMT data folder (default {DEFAULT_WMT})",
+    )
+    args = parser.parse_args(argv)
+    if args.skip_missing_anchors and not args.quick:
+        parser.error(
+            "--skip-missing-anchors applies only with --quick (a full run needs every anchor)"
+        )
+    if args.repeats < 1 or args.concurrency < 1 or args.http_seconds <= 0:
+        parser.error("--repeats and --concurrency must be at least 1, --http-seconds above 0")
+
+    repeats = 1 if args.quick else args.repeats
+    limit = 256 if args.quick else None
+    block_count = 2 if args.quick else MBR_BLOCKS
+    block_size = 16 if args.quick else MBR_SIZE
+    http_seconds = 0.5 if args.quick else args.http_seconds
+    concurrency = min(args.concurrency, 8) if args.quick else args.concurrency
+    pair_names = PAIRS[:1] if args.quick else PAIRS
+
+    report = Report()
+    anchors = import_anchors({**ANCHORS, **ANCHORS_EXTRA}, args.skip_missing_anchors, report)
+    from mtcompute.core import kernel
+
+    pairs = [load_pair(args.data, name, limit) for name in pair_names]
+    blocks = mbr_blocks(pairs[0], block_count, block_size)
+    print(
+        f"mtcompute benchmarks ({'quick' if args.quick else 'full'}): Python "
+        f"{sys.version.split()[0]}, {os.cpu_count()} CPUs, kernel "
+        f"{'on' if kernel.AVAILABLE else 'OFF (pure Python)'}, MTCOMPUTE_THREADS=1, "
+        f"RAYON_NUM_THREADS=1, median of {repeats} after 1 warm-up"
+    )
+    print(
+        "anchors: "
+        + ", ".join(
+            f"{name} {anchor_version(anchors[name], name)}"
+            for name in ("sacrebleu", "fastchrf", "bleuscore", "nltk", "httpx")
+        )
+    )
+    load = os.getloadavg()[0]
+    busy = " (a busy machine: the times and rates below are inflated)" if load > 1.0 else ""
+    print(f"load average at start: {load:.2f} on {os.cpu_count()} CPUs{busy}")
+    print("data: " + ", ".join(f"{TESTSET}/{p.name} sys.{p.system} vs ref.A" for p in pairs))
+    if report.skipped:
+        print("skipped: " + ", ".join(report.skipped))
+    started = time.perf_counter()
+    print("\nidentity checks", flush=True)
+    check_chrf(pairs, blocks, anchors, report)
+    check_bleu(pairs[0], anchors, report)
+    if kernel.AVAILABLE:
+        check_pure(pairs[0], blocks[0], report)
+    else:
+        # Nothing to compare: every mtcompute row below is the pure path (and misses its target).
+        report.skipped.append("kernel = pure path checks (the C kernel is not built)")
+
+    print("\ntiming ...", flush=True)
+    bench_corpus_chrf(pairs, anchors, repeats, report)
+    bench_sentence_chrf(pairs[0], anchors, repeats, report)
+    bench_mbr(pairs[0], blocks, anchors, repeats, report)
+    bench_bleu(pairs[0], anchors, repeats, report)
+    if args.threads > 1:
+        bench_threads(pairs[0], blocks, args.threads, repeats, report)
+    clients = ["httpx", "raw"] if args.http_client == "both" else [args.http_client]
+    if args.quick:
+        clients = clients[:1]
+    if "httpx" in clients and anchors["httpx"] is None:
+        clients.remove("httpx")
+        report.skipped.append("HTTP with httpx (not installed)")
+    if args.no_http:
+        report.skipped.append("HTTP (--no-http)")
+    elif clients:
+        bench_http(anchors["httpx"], clients, http_seconds, concurrency, report)
+    print()
+    print_table(report, not args.no_targets)
+    failed_checks = [c for c in report.checks if not c.ok]
+    missed = [r for r in report.rows if r.passed is False]
+    print(
+        f"\n{len(report.checks) - len(failed_checks)} of {len(report.checks)} identity "
+        f"checks passed; {sum(r.passed is True for r in report.rows)} of "
+        f"{sum(r.passed is not None for r in report.rows)} targets met"
+        f"{' (not enforced: --no-targets)' if args.no_targets else ''}; "
+        f"{time.perf_counter() - started:.0f} s; load average at the end "
+        f"{os.getloadavg()[0]:.2f}"
+    )
+    for check in failed_checks:
+        print(f"FAIL {check.name}: {check.detail}")
+    for row in missed:
+        print(
+            f"{'MISS' if args.no_targets else 'FAIL'} target {row.section} {row.subject} "
+            f"{row.implementation}: {row.ratio:.1f}x < {row.target:g}x"
+        )
+    if report.skipped:
+        print("skipped: " + ", ".join(report.skipped))
+    if failed_checks or (missed and not args.no_targets):
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

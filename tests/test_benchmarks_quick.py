@@ -1,0 +1,32 @@
+"""``benchmarks/run.py --quick`` runs end to end: every identity check passes, the table prints."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+from tests.conftest import REPO
+
+
+def test_quick_benchmark_passes_its_identity_checks() -> None:
+    """The quick run (anchors missing here are skipped) exits 0 with all checks passed."""
+    proc = subprocess.run(
+        [
+            sys.executable,
+            str(REPO / "benchmarks" / "run.py"),
+            "--quick",
+            "--no-targets",
+            "--skip-missing-anchors",
+        ],
+        capture_output=True,
+        timeout=300,
+        check=False,
+    )
+    out = proc.stdout.decode()
+    summary = next((line for line in out.splitlines() if "identity checks passed" in line), "")
+    passed, _, total = summary.split(" identity")[0].partition(" of ")
+    assert (0, True, "| corpus chrF2") == (
+        proc.returncode,
+        passed == total != "",
+        "| corpus chrF2" if "| corpus chrF2" in out else out[-2000:] + proc.stderr.decode()[-2000:],
+    )
