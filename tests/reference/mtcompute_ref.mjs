@@ -1,8 +1,10 @@
 // mtcompute_ref.mjs -- INDEPENDENT reference implementation, for differential testing.
 //
-// This file implements five tool contracts directly from their specification documents:
+// This file implements nine tool contracts directly from their specification documents:
 //   bleu-smoothing-compute@1.0.0, bleu-sentence-components@1.0.0, chrf-compute@1.0.0,
-//   chrf-plus-plus-compute@1.0.0, chrf-components@1.0.0 (the last two from the issue's rules)
+//   chrf-plus-plus-compute@1.0.0, chrf-components@1.0.0 (these two from the issue's rules),
+//   bleu-sentence-compute@1.0.0, bleu-corpus-compute@1.0.0, bleu-ngrams-count@1.0.0 and
+//   bleu-brevity-penalty@1.0.0 (from their contract documents)
 // (the seed texts in shared/seeds/, the contract JSON files, and shared/CONTRACT-NOTES.md).
 // It was written without looking at the Python implementation in src/mtcompute, so that the
 // two can be compared input by input (tests/test_reference_agreement.py). It is not shipped.
@@ -382,6 +384,50 @@ function countNgrams(tokens, n) {
   return counts;
 }
 
+// Closest reference length to c, ties to the shorter one (first of equals kept).
+function closestLength(c, lengths) {
+  let r = null;
+  for (const len of lengths) {
+    if (r === null) { r = len; continue; }
+    const dNew = Math.abs(len - c);
+    const dOld = Math.abs(r - c);
+    if (dNew < dOld || (dNew === dOld && len < r)) r = len;
+  }
+  return r;
+}
+
+// The statistics of one (already validated) segment, as bleu-sentence-components defines them:
+// candidate length c, closest reference length r, clipped matches and totals per order, and
+// (when asked) the per-n-gram clipping table.
+function sentenceStats(hyp, refs, maxOrder, includeNgrams) {
+  const c = hyp.length;
+  const r = closestLength(c, refs.map((ref) => ref.length));
+  const matches = [];
+  const totals = [];
+  const ngrams = [];
+  for (let n = 1; n <= maxOrder; n++) {
+    const hypCounts = countNgrams(hyp, n);
+    const maxRef = new Map();
+    for (const ref of refs) {
+      for (const [key, { count }] of countNgrams(ref, n)) {
+        if (hypCounts.has(key) && count > (maxRef.get(key) ?? 0)) maxRef.set(key, count);
+      }
+    }
+    let matched = 0;
+    for (const [key, { gram, count }] of hypCounts) {
+      const m = maxRef.get(key) ?? 0;
+      const clipped = Math.min(count, m);
+      matched += clipped;
+      if (includeNgrams) {
+        ngrams.push({ order: n, ngram: gram, count, max_reference_count: m, clipped_count: clipped });
+      }
+    }
+    matches.push(matched);
+    totals.push(Math.max(0, c - n + 1));
+  }
+  return { c, r, matches, totals, ngrams };
+}
+
 function bleuSentenceComponents(input) {
   checkObjectShape(input, ["hypothesis", "references", "max_order", "include_ngrams"], ["hypothesis", "references"]);
 
@@ -420,41 +466,7 @@ function bleuSentenceComponents(input) {
     throw tooLarge("", `The tokens total ${totalBytes} UTF-8 bytes; at most 262144 are allowed (max total token bytes).`);
   }
 
-  const c = hyp.length;
-  // Closest reference length, ties to the shorter one.
-  let r = null;
-  for (const ref of refs) {
-    const len = ref.length;
-    if (r === null) { r = len; continue; }
-    const dNew = Math.abs(len - c);
-    const dOld = Math.abs(r - c);
-    if (dNew < dOld || (dNew === dOld && len < r)) r = len;
-  }
-
-  const matches = [];
-  const totals = [];
-  const ngrams = [];
-  for (let n = 1; n <= maxOrder; n++) {
-    const hypCounts = countNgrams(hyp, n);
-    const maxRef = new Map();
-    for (const ref of refs) {
-      for (const [key, { count }] of countNgrams(ref, n)) {
-        if (hypCounts.has(key) && count > (maxRef.get(key) ?? 0)) maxRef.set(key, count);
-      }
-    }
-    let matched = 0;
-    for (const [key, { gram, count }] of hypCounts) {
-      const m = maxRef.get(key) ?? 0;
-      const clipped = Math.min(count, m);
-      matched += clipped;
-      if (includeNgrams) {
-        ngrams.push({ order: n, ngram: gram, count, max_reference_count: m, clipped_count: clipped });
-      }
-    }
-    matches.push(matched);
-    totals.push(Math.max(0, c - n + 1));
-  }
-
+  const { c, r, matches, totals, ngrams } = sentenceStats(hyp, refs, maxOrder, includeNgrams);
   const result = { candidate_length: c, reference_length: r, max_order: maxOrder, matches, totals };
   if (includeNgrams) result.ngrams = ngrams;
 
@@ -884,6 +896,311 @@ function chrfComponents(input) {
 }
 
 // ---------------------------------------------------------------------------------------
+// bleu-sentence-compute, bleu-corpus-compute, bleu-ngrams-count, bleu-brevity-penalty @1.0.0
+// Written from their contract documents (semantics, validation order, limits, schemas,
+// examples) and shared/CONTRACT-NOTES.md, not from the Python code. They compose the
+// functions above: sentenceStats (bleu-sentence-components) and bleuSmoothingCompute.
+// ---------------------------------------------------------------------------------------
+
+const SMOOTHINGS = ["none", "method1", "method2", "method3"];
+const UNSUPPORTED_SMOOTHINGS = ["method4", "method5", "method6", "method7"];
+const CORPUS_MAX_SEGMENTS = 4096;
+const CORPUS_MAX_TOTAL_TOKENS = 500000;
+const CORPUS_MAX_TOTAL_TOKEN_BYTES = 4194304;
+const BP_MAX_SEGMENTS = 100000;
+const BP_MAX_LENGTH = 1e9;
+
+// max_order (integer, 1-8); omitted means 4.
+function readMaxOrder(input) {
+  if (!Object.hasOwn(input, "max_order")) return 4;
+  const mo = input.max_order;
+  if (!isInteger(mo) || mo < 1 || mo > 8) throw invalid("/max_order", `max_order must be an integer from 1 to 8, but it is ${describe(mo)}.`);
+  return mo;
+}
+
+// smoothing (method4-7 unsupported, then one of the four); epsilon (number, 0-1);
+// effective_order (boolean); decimals (integer, 0-15) -- in that order.
+function readScoreOptions(input) {
+  let smoothing = "none";
+  if (Object.hasOwn(input, "smoothing")) {
+    const s = input.smoothing;
+    if (typeof s === "string" && UNSUPPORTED_SMOOTHINGS.includes(s)) {
+      throw new ToolError("unsupported_input",
+        `Chen and Cherry smoothing ${s} is not supported; use "none", "method1", "method2" or "method3".`,
+        "/smoothing");
+    }
+    if (typeof s !== "string" || !SMOOTHINGS.includes(s)) {
+      throw invalid("/smoothing", `smoothing must be one of "none", "method1", "method2", "method3", but it is ${describe(s)}.`);
+    }
+    smoothing = s;
+  }
+  const hasEpsilon = Object.hasOwn(input, "epsilon");
+  if (hasEpsilon) {
+    const e = input.epsilon;
+    if (!isFiniteNumber(e)) throw invalid("/epsilon", `epsilon must be a number, but it is ${describe(e)}.`);
+    if (e < 0 || e > 1) throw invalid("/epsilon", `epsilon must be between 0 and 1, but it is ${e}.`);
+  }
+  if (Object.hasOwn(input, "effective_order") && typeof input.effective_order !== "boolean") {
+    throw invalid("/effective_order", `effective_order must be a boolean, but it is ${describe(input.effective_order)}.`);
+  }
+  if (Object.hasOwn(input, "decimals")) {
+    const d = input.decimals;
+    if (!isInteger(d)) throw invalid("/decimals", `decimals must be an integer, but it is ${describe(d)}.`);
+    if (d < 0 || d > 15) throw invalid("/decimals", `decimals must be between 0 and 15, but it is ${d}.`);
+  }
+  return { smoothing, hasEpsilon };
+}
+
+function checkEpsilonOnlyWithMethod1(input, smoothing, hasEpsilon) {
+  if (hasEpsilon && smoothing !== "method1") {
+    throw invalid("/epsilon", `epsilon is only accepted with smoothing "method1", not with ${JSON.stringify(smoothing)}.`);
+  }
+}
+
+// bleu-smoothing-compute@1.0.0 on the statistics, with the caller's options passed through.
+function smoothStats(input, smoothing, c, r, matches, totals) {
+  const req = { matches, totals, candidate_length: c, reference_length: r, smoothing };
+  for (const key of ["epsilon", "effective_order", "decimals"]) {
+    if (Object.hasOwn(input, key)) req[key] = input[key];
+  }
+  return bleuSmoothingCompute(req);
+}
+
+function bleuSentenceCompute(input) {
+  const allowed = ["hypothesis", "references", "max_order", "smoothing", "epsilon", "effective_order", "decimals"];
+  checkObjectShape(input, allowed, ["hypothesis", "references", "smoothing"]);
+
+  const hyp = input.hypothesis;
+  if (!Array.isArray(hyp)) throw invalid("/hypothesis", `hypothesis must be an array of tokens, but it is ${describe(hyp)}.`);
+  let totalBytes = checkTokens(hyp, ["hypothesis"]);
+  let totalTokens = hyp.length;
+  const refs = input.references;
+  if (!Array.isArray(refs)) throw invalid("/references", `references must be an array of token arrays, but it is ${describe(refs)}.`);
+  if (refs.length > MAX_REFERENCES) throw tooLarge("/references", `There are ${refs.length} references; at most 8 are allowed (max references).`);
+  if (refs.length < 1) throw invalid("/references", "references must hold at least one reference, but it is empty.");
+  refs.forEach((ref, j) => {
+    if (!Array.isArray(ref)) throw invalid(pointer("references", j), `Reference ${j} must be an array of tokens, but it is ${describe(ref)}.`);
+    totalBytes += checkTokens(ref, ["references", j]);
+    totalTokens += ref.length;
+  });
+  const maxOrder = readMaxOrder(input);
+  const { smoothing, hasEpsilon } = readScoreOptions(input);
+  if (totalTokens > MAX_TOTAL_TOKENS) {
+    throw tooLarge("", `The hypothesis and references hold ${totalTokens} tokens together; at most 10000 are allowed (max total tokens).`);
+  }
+  if (totalBytes > MAX_TOTAL_TOKEN_BYTES) {
+    throw tooLarge("", `The tokens total ${totalBytes} UTF-8 bytes; at most 262144 are allowed (max total token bytes).`);
+  }
+  checkEpsilonOnlyWithMethod1(input, smoothing, hasEpsilon);
+
+  const { c, r, matches, totals } = sentenceStats(hyp, refs, maxOrder, false);
+  const sm = smoothStats(input, smoothing, c, r, matches, totals);
+  return {
+    bleu: sm.bleu,
+    brevity_penalty: sm.brevity_penalty,
+    orders_used: sm.orders_used,
+    candidate_length: c,
+    reference_length: r,
+    matches,
+    totals,
+    smoothed_matches: sm.smoothed_matches,
+    smoothed_totals: sm.smoothed_totals,
+  };
+}
+
+// The corpus tools' shared validation up to (and including) the equal segment counts.
+// Returns the token and byte totals.
+function checkCorpusSegments(input) {
+  const hyps = input.hypotheses;
+  if (!Array.isArray(hyps)) throw invalid("/hypotheses", `hypotheses must be an array of token arrays, but it is ${describe(hyps)}.`);
+  if (hyps.length > CORPUS_MAX_SEGMENTS) throw tooLarge("/hypotheses", `There are ${hyps.length} hypotheses; at most 4096 segments are allowed (max segments).`);
+  if (hyps.length < 1) throw invalid("/hypotheses", "hypotheses must hold at least one segment, but it is empty.");
+  let tokens = 0;
+  let bytes = 0;
+  hyps.forEach((h, i) => {
+    if (!Array.isArray(h)) throw invalid(pointer("hypotheses", i), `Hypothesis ${i} must be an array of tokens, but it is ${describe(h)}.`);
+    bytes += checkTokens(h, ["hypotheses", i]);
+    tokens += h.length;
+  });
+  const refs = input.references;
+  if (!Array.isArray(refs)) throw invalid("/references", `references must be an array of segments, but it is ${describe(refs)}.`);
+  if (refs.length > CORPUS_MAX_SEGMENTS) throw tooLarge("/references", `There are ${refs.length} reference segments; at most 4096 are allowed (max segments).`);
+  if (refs.length < 1) throw invalid("/references", "references must hold at least one segment, but it is empty.");
+  refs.forEach((seg, i) => {
+    const p = pointer("references", i);
+    if (!Array.isArray(seg)) throw invalid(p, `references[${i}] must be an array of references, but it is ${describe(seg)}.`);
+    if (seg.length > MAX_REFERENCES) throw tooLarge(p, `Segment ${i} has ${seg.length} references; at most 8 are allowed (max references).`);
+    if (seg.length < 1) throw invalid(p, `Segment ${i} must have at least one reference, but it has none.`);
+    seg.forEach((ref, j) => {
+      if (!Array.isArray(ref)) throw invalid(pointer("references", i, j), `references[${i}][${j}] must be an array of tokens, but it is ${describe(ref)}.`);
+      bytes += checkTokens(ref, ["references", i, j]);
+      tokens += ref.length;
+    });
+  });
+  if (hyps.length !== refs.length) {
+    throw invalid("/references", `There are ${hyps.length} hypotheses but ${refs.length} reference segments; the counts must be equal.`);
+  }
+  return { tokens, bytes };
+}
+
+function checkCorpusTotals(tokens, bytes) {
+  if (tokens > CORPUS_MAX_TOTAL_TOKENS) {
+    throw tooLarge("", `The hypotheses and references hold ${tokens} tokens together; at most 500000 are allowed (max total tokens).`);
+  }
+  if (bytes > CORPUS_MAX_TOTAL_TOKEN_BYTES) {
+    throw tooLarge("", `The tokens total ${bytes} UTF-8 bytes; at most 4194304 are allowed (max total token bytes).`);
+  }
+}
+
+// Per-segment statistics and their exact sums.
+function corpusStats(hyps, refs, maxOrder, includeNgrams) {
+  const segments = [];
+  let c = 0;
+  let r = 0;
+  const matches = new Array(maxOrder).fill(0);
+  const totals = new Array(maxOrder).fill(0);
+  for (let i = 0; i < hyps.length; i++) {
+    const st = sentenceStats(hyps[i], refs[i], maxOrder, includeNgrams);
+    c += st.c;
+    r += st.r;
+    for (let n = 0; n < maxOrder; n++) {
+      matches[n] += st.matches[n];
+      totals[n] += st.totals[n];
+    }
+    const seg = { candidate_length: st.c, reference_length: st.r, matches: st.matches, totals: st.totals };
+    if (includeNgrams) seg.ngrams = st.ngrams;
+    segments.push(seg);
+  }
+  return { c, r, matches, totals, segments };
+}
+
+function bleuCorpusCompute(input) {
+  const allowed = ["hypotheses", "references", "max_order", "smoothing", "epsilon", "effective_order", "decimals"];
+  checkObjectShape(input, allowed, ["hypotheses", "references"]);
+  const { tokens, bytes } = checkCorpusSegments(input);
+  const maxOrder = readMaxOrder(input);
+  const { smoothing, hasEpsilon } = readScoreOptions(input);
+  checkCorpusTotals(tokens, bytes);
+  checkEpsilonOnlyWithMethod1(input, smoothing, hasEpsilon);
+
+  const { c, r, matches, totals } = corpusStats(input.hypotheses, input.references, maxOrder, false);
+  const sm = smoothStats(input, smoothing, c, r, matches, totals);
+  return {
+    bleu: sm.bleu,
+    brevity_penalty: sm.brevity_penalty,
+    orders_used: sm.orders_used,
+    segment_count: input.hypotheses.length,
+    candidate_length: c,
+    reference_length: r,
+    matches,
+    totals,
+    smoothed_matches: sm.smoothed_matches,
+    smoothed_totals: sm.smoothed_totals,
+  };
+}
+
+function bleuNgramsCount(input) {
+  checkObjectShape(input, ["hypotheses", "references", "max_order", "include_ngrams"], ["hypotheses", "references"]);
+  const { tokens, bytes } = checkCorpusSegments(input);
+  const maxOrder = readMaxOrder(input);
+  let includeNgrams = false;
+  if (Object.hasOwn(input, "include_ngrams")) {
+    if (typeof input.include_ngrams !== "boolean") {
+      throw invalid("/include_ngrams", `include_ngrams must be a boolean, but it is ${describe(input.include_ngrams)}.`);
+    }
+    includeNgrams = input.include_ngrams;
+  }
+  checkCorpusTotals(tokens, bytes);
+
+  const st = corpusStats(input.hypotheses, input.references, maxOrder, includeNgrams);
+  const result = {
+    segment_count: input.hypotheses.length,
+    max_order: maxOrder,
+    candidate_length: st.c,
+    reference_length: st.r,
+    matches: st.matches,
+    totals: st.totals,
+    segments: st.segments,
+  };
+  const size = utf8Length(JSON.stringify(result));
+  if (size > MAX_OUTPUT_BYTES) {
+    // The first segment at which the result up to and including it passes the limit:
+    // the head (everything but the segments' contents) plus segments 0..i with commas.
+    const head = utf8Length(JSON.stringify({ ...result, segments: [] }));
+    let running = head;
+    let first = st.segments.length - 1;
+    for (let i = 0; i < st.segments.length; i++) {
+      running += utf8Length(JSON.stringify(st.segments[i])) + (i > 0 ? 1 : 0);
+      if (running > MAX_OUTPUT_BYTES) { first = i; break; }
+    }
+    throw tooLarge("", `The result would be ${size} UTF-8 bytes of JSON; at most 1000000 are allowed (max output bytes), passed at segment ${first}.`);
+  }
+  return result;
+}
+
+function checkLength(value, path, name) {
+  if (!isInteger(value)) throw invalid(path, `${name} must be an integer, but it is ${describe(value)}.`);
+  if (value < 0) throw invalid(path, `${name} must be at least 0, but it is ${value}.`);
+  if (value > BP_MAX_LENGTH) throw tooLarge(path, `${name} must be at most 10^9 (max length value), but it is ${value}.`);
+}
+
+function bleuBrevityPenalty(input) {
+  checkObjectShape(input, ["candidate_lengths", "reference_lengths", "decimals"], ["candidate_lengths", "reference_lengths"]);
+  const cands = input.candidate_lengths;
+  if (!Array.isArray(cands)) throw invalid("/candidate_lengths", `candidate_lengths must be an array of integers, but it is ${describe(cands)}.`);
+  if (cands.length > BP_MAX_SEGMENTS) throw tooLarge("/candidate_lengths", `There are ${cands.length} segments; at most 100000 are allowed (max segments).`);
+  if (cands.length < 1) throw invalid("/candidate_lengths", "candidate_lengths must hold at least one segment, but it is empty.");
+  cands.forEach((v, i) => checkLength(v, pointer("candidate_lengths", i), `candidate_lengths[${i}]`));
+  const refs = input.reference_lengths;
+  if (!Array.isArray(refs)) throw invalid("/reference_lengths", `reference_lengths must be an array of arrays, but it is ${describe(refs)}.`);
+  if (refs.length > BP_MAX_SEGMENTS) throw tooLarge("/reference_lengths", `There are ${refs.length} segments; at most 100000 are allowed (max segments).`);
+  if (refs.length < 1) throw invalid("/reference_lengths", "reference_lengths must hold at least one segment, but it is empty.");
+  refs.forEach((seg, i) => {
+    const p = pointer("reference_lengths", i);
+    if (!Array.isArray(seg)) throw invalid(p, `reference_lengths[${i}] must be an array of integers, but it is ${describe(seg)}.`);
+    if (seg.length > MAX_REFERENCES) throw tooLarge(p, `Segment ${i} has ${seg.length} references; at most 8 are allowed (max references).`);
+    if (seg.length < 1) throw invalid(p, `Segment ${i} must have at least one reference length, but it has none.`);
+    seg.forEach((v, j) => checkLength(v, pointer("reference_lengths", i, j), `reference_lengths[${i}][${j}]`));
+  });
+  if (cands.length !== refs.length) {
+    throw invalid("/reference_lengths", `There are ${cands.length} candidate lengths but ${refs.length} reference segments; the counts must be equal.`);
+  }
+  const hasDecimals = Object.hasOwn(input, "decimals");
+  if (hasDecimals) {
+    const d = input.decimals;
+    if (!isInteger(d)) throw invalid("/decimals", `decimals must be an integer, but it is ${describe(d)}.`);
+    if (d < 0 || d > 15) throw invalid("/decimals", `decimals must be between 0 and 15, but it is ${d}.`);
+  }
+
+  let c = 0;
+  let r = 0;
+  const closest = [];
+  for (let i = 0; i < cands.length; i++) {
+    const ci = cands[i];
+    const ri = closestLength(ci, refs[i]);
+    closest.push(ri);
+    c += ci; // exact: at most 10^14 < 2^53
+    r += ri;
+  }
+  let bp;
+  if (c === 0) bp = 0;
+  else if (c > r) bp = 1;
+  else bp = Math.exp(1 - r / c);
+  let ratio = r === 0 ? null : c / r;
+  if (hasDecimals) {
+    bp = Number(bp.toFixed(input.decimals));
+    if (ratio !== null) ratio = Number(ratio.toFixed(input.decimals));
+  }
+  return {
+    candidate_length: c,
+    reference_length: r,
+    closest_reference_lengths: closest,
+    brevity_penalty: bp,
+    ratio,
+  };
+}
+
+// ---------------------------------------------------------------------------------------
 // Dispatch and the JSON Lines driver
 // ---------------------------------------------------------------------------------------
 
@@ -893,6 +1210,10 @@ const TOOLS = {
   "chrf-compute": { "1.0.0": chrfCompute },
   "chrf-plus-plus-compute": { "1.0.0": chrfPlusPlusCompute },
   "chrf-components": { "1.0.0": chrfComponents },
+  "bleu-sentence-compute": { "1.0.0": bleuSentenceCompute },
+  "bleu-corpus-compute": { "1.0.0": bleuCorpusCompute },
+  "bleu-ngrams-count": { "1.0.0": bleuNgramsCount },
+  "bleu-brevity-penalty": { "1.0.0": bleuBrevityPenalty },
 };
 
 export function execute(id, version, input) {
