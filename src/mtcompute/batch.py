@@ -28,19 +28,14 @@ from fractions import Fraction
 from mtcompute.core import kernel
 from mtcompute.core.bleu import Smoothing, smooth_and_score
 from mtcompute.core.chrf import ChrfStatistics, chrf_fraction, format_score
-from mtcompute.errors import InvalidInput, UnsupportedInput, json_pointer
-from mtcompute.tools._validate import describe
+from mtcompute.errors import InvalidInput, json_pointer
+from mtcompute.tools._bleu_common import parse_smoothing
+from mtcompute.tools._validate import describe, require_bool, require_same_count
+from mtcompute.tools.bleu_smoothing_compute import UNSUPPORTED_REASON
 
 __all__ = ["CorpusBleu", "CorpusChrf", "chrf_pairwise", "corpus_bleu", "corpus_chrf"]
 
 CHAR_ORDER = 6
-SMOOTHINGS: dict[str, Smoothing] = {
-    "none": "none",
-    "method1": "method1",
-    "method2": "method2",
-    "method3": "method3",
-}
-UNSUPPORTED_SMOOTHINGS = ("method4", "method5", "method6", "method7")
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,15 +104,6 @@ def _texts(value: object, field: str, allow_empty: bool = False) -> Sequence[str
     return value
 
 
-def _same_count(hypotheses: Sequence[object], references: Sequence[object]) -> None:
-    if len(hypotheses) != len(references):
-        raise InvalidInput(
-            f"Expected as many references as hypotheses ({len(hypotheses)}) at /references, "
-            f"got {len(references)}.",
-            "/references",
-        )
-
-
 def _no_lone_surrogates(texts: Sequence[str], field: str) -> None:
     found = kernel.first_lone_surrogate(texts)
     if found is not None:
@@ -137,29 +123,6 @@ def _int_in(value: object, field: str, low: int, high: int) -> int:
             f"Expected an integer from {low} to {high} at {path}, got {describe(value)}.", path
         )
     return value
-
-
-def _bool(value: object, field: str) -> bool:
-    if value is not True and value is not False:
-        path = json_pointer(field)
-        raise InvalidInput(f"Expected true or false at {path}, got {describe(value)}.", path)
-    return value
-
-
-def _smoothing(value: object) -> Smoothing:
-    if value in UNSUPPORTED_SMOOTHINGS:
-        raise UnsupportedInput(
-            f"Chen and Cherry {value} is not supported at /smoothing: it needs the source or "
-            "corpus context that sufficient statistics do not carry; use none, method1, "
-            "method2 or method3.",
-            "/smoothing",
-        )
-    if isinstance(value, str) and value in SMOOTHINGS:
-        return SMOOTHINGS[value]
-    raise InvalidInput(
-        f"Expected one of none, method1, method2, method3 at /smoothing, got {describe(value)}.",
-        "/smoothing",
-    )
 
 
 def _epsilon(value: object) -> float | int:
@@ -228,12 +191,12 @@ def corpus_chrf(
     """
     hyps = _texts(hypotheses, "hypotheses")
     refs = _texts(references, "references")
-    _same_count(hyps, refs)
+    require_same_count(hyps, refs)
     _no_lone_surrogates(hyps, "hypotheses")
     _no_lone_surrogates(refs, "references")
     beta = _int_in(beta, "beta", 1, 16)
-    lowercase = _bool(lowercase, "lowercase")
-    with_segments = _bool(segment_scores, "segment_scores")
+    lowercase = require_bool(lowercase, "/lowercase")
+    with_segments = require_bool(segment_scores, "/segment_scores")
     total, scores = kernel.chrf_totals(
         hyps, refs, CHAR_ORDER, lowercase, segment_beta=beta if with_segments else None
     )
@@ -294,11 +257,11 @@ def corpus_bleu(
             raise InvalidInput(
                 f"Expected at least 1 segment at /{field}, got an empty list.", f"/{field}"
             )
-    _same_count(hypotheses, references)
+    require_same_count(hypotheses, references)
     max_order = _int_in(max_order, "max_order", 1, 8)
-    smoothing = _smoothing(smoothing)
+    smoothing = parse_smoothing(smoothing, None, UNSUPPORTED_REASON)
     epsilon = _epsilon(epsilon)
-    effective_order = _bool(effective_order, "effective_order")
+    effective_order = require_bool(effective_order, "/effective_order")
     try:
         stats = kernel.bleu_totals(hypotheses, references, max_order, validate=True)
     except kernel.TokenProblem as problem:

@@ -363,12 +363,13 @@ def _score_chrf(
 def _score_bleu(
     args: argparse.Namespace, hyps: list[str], refs: list[list[str]]
 ) -> tuple[str, dict[str, object]]:
-    from mtcompute.batch import SMOOTHINGS, corpus_bleu  # noqa: PLC0415
-    from mtcompute.core.bleu import smooth_and_score  # noqa: PLC0415
+    from mtcompute.batch import corpus_bleu  # noqa: PLC0415
+    from mtcompute.core.bleu import SMOOTHINGS, smooth_and_score  # noqa: PLC0415
     from mtcompute.core.kernel import bleu_statistics_many  # noqa: PLC0415
 
     max_order = 4 if args.max_order is None else args.max_order
-    smoothing = SMOOTHINGS[args.smoothing or "none"]
+    # argparse's choices are SMOOTHINGS; look the name up to keep its Literal type
+    smoothing = SMOOTHINGS[SMOOTHINGS.index(args.smoothing or "none")]
     epsilon = 0.1 if args.epsilon is None else args.epsilon
     effective_order = bool(args.effective_order)
     progress = _progress(args, len(hyps), "BLEU")

@@ -24,6 +24,8 @@ from mtcompute.core import kernel
 from mtcompute.core.jsmath import js_exp, js_log, round_to_fixed
 
 __all__ = [
+    "SMOOTHINGS",
+    "UNSUPPORTED_SMOOTHINGS",
     "BleuStatistics",
     "NgramEntry",
     "SmoothedBleu",
@@ -37,6 +39,10 @@ __all__ = [
 ]
 
 Smoothing = Literal["none", "method1", "method2", "method3"]
+SMOOTHINGS: tuple[Smoothing, ...] = ("none", "method1", "method2", "method3")
+# Chen & Cherry 2014 methods 4-7 need more than the sufficient statistics (lengths of the
+# source or of the corpus): refused as unsupported_input, never computed.
+UNSUPPORTED_SMOOTHINGS = ("method4", "method5", "method6", "method7")
 Number = int | float
 
 

@@ -26,6 +26,8 @@ from functools import reduce
 from operator import add
 
 from mtcompute.core.bleu import (
+    SMOOTHINGS,
+    UNSUPPORTED_SMOOTHINGS,
     BleuStatistics,
     NgramEntry,
     SmoothedBleu,
@@ -67,8 +69,6 @@ __all__ = [
 
 MAX_TOKEN_BYTES = 128
 MAX_REFERENCES = 8
-SMOOTHINGS: tuple[Smoothing, ...] = ("none", "method1", "method2", "method3")
-UNSUPPORTED_SMOOTHINGS = ("method4", "method5", "method6", "method7")
 DEFAULT_EPSILON = 0.1
 
 
@@ -247,11 +247,13 @@ class ScoringOptions:
     decimals: int | None
 
 
-def parse_smoothing(value: object, tool: str, reason: str) -> Smoothing:
-    """One of none, method1-3; method4-7 are ``unsupported_input`` with ``reason``."""
+def parse_smoothing(value: object, tool: str | None, reason: str) -> Smoothing:
+    """One of none, method1-3; method4-7 are ``unsupported_input`` with ``reason`` (naming
+    ``tool`` when given)."""
     if value in UNSUPPORTED_SMOOTHINGS:
+        by = f" by {tool}" if tool else ""
         raise UnsupportedInput(
-            f"Chen and Cherry {value} is not supported by {tool} at /smoothing: "
+            f"Chen and Cherry {value} is not supported{by} at /smoothing: "
             f"{reason}; use none, method1, method2 or method3.",
             "/smoothing",
         )

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence, Sized
 
 from mtcompute.errors import InvalidInput, LimitExceeded, MtcomputeError, json_pointer
 
@@ -28,6 +28,7 @@ __all__ = [
     "require_keys",
     "require_number",
     "require_object",
+    "require_same_count",
     "require_string",
     "utf8_length",
 ]
@@ -168,6 +169,16 @@ def require_string(value: object, path: str, what: str = "a string") -> str:
     if not isinstance(value, str):
         raise InvalidInput(f"Expected {what} {_where(path)}, got {describe(value)}.", path)
     return value
+
+
+def require_same_count(hypotheses: Sized, references: Sized) -> None:
+    """As many references as hypotheses (the error is at /references)."""
+    if len(hypotheses) != len(references):
+        raise InvalidInput(
+            f"Expected as many references as hypotheses ({len(hypotheses)}) at /references, "
+            f"got {len(references)}.",
+            "/references",
+        )
 
 
 def first_lone_surrogate(text: str) -> int:

@@ -28,6 +28,7 @@ from mtcompute.tools._validate import (
     require_integer,
     require_keys,
     require_object,
+    require_same_count,
     require_string,
     total_over,
     utf8_length,
@@ -94,12 +95,7 @@ def parse_texts(value: object, key: str) -> list[str]:
 
 def check_texts(hypotheses: list[str], references: list[str]) -> None:
     """Equal counts, then total UTF-8 bytes, then lone surrogates (the contract's order)."""
-    if len(hypotheses) != len(references):
-        raise InvalidInput(
-            f"Expected as many references as hypotheses ({len(hypotheses)}) at /references, "
-            f"got {len(references)}.",
-            "/references",
-        )
+    require_same_count(hypotheses, references)
     if total_over(map(utf8_length, hypotheses + references), MAX_TEXT_BYTES):
         total = sum(map(utf8_length, hypotheses + references))
         raise LimitExceeded(
