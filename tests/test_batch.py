@@ -163,10 +163,23 @@ def test_corpus_chrf_results_add_up(path: str) -> None:
 
 
 def test_corpus_chrf_result_fields() -> None:
-    """A result carries the statistics, the fraction, its float and its six-decimal text."""
+    """A result carries the statistics, the reduced fraction (as numerator and denominator,
+    and as a Fraction), its float and its six-decimal text."""
     result = corpus_chrf(["aa"], ["ab"], beta=3)
     stats = ChrfStatistics((2, 1, 0, 0, 0, 0), (2, 1, 0, 0, 0, 0), (1, 0, 0, 0, 0, 0))
-    assert CorpusChrf(stats, 3, Fraction(25), 25.0, "25.000000", None) == result
+    assert CorpusChrf(stats, 3, 25, 1, 25.0, "25.000000", None) == result
+    assert Fraction(25) == result.fraction
+    assert type(result.fraction) is Fraction
+
+
+def test_corpus_chrf_fraction_is_reduced() -> None:
+    """numerator/denominator are in lowest terms, as Fraction keeps them."""
+    result = corpus_chrf(["abc"], ["abcd"], beta=2)
+    assert (Fraction(result.numerator, result.denominator)) == result.fraction
+    assert (result.numerator, result.denominator) == (
+        result.fraction.numerator,
+        result.fraction.denominator,
+    )
 
 
 # --- all-pairs chrF --------------------------------------------------------------------------

@@ -36,7 +36,13 @@ from jsonschema import Draft202012Validator
 
 import mtcompute
 from mtcompute.core.bleu import sentence_statistics
-from mtcompute.core.chrf import segment_statistics
+from mtcompute.core.chrf import (
+    ChrfStatistics,
+    chrf_fraction,
+    chrf_ratio,
+    format_ratio,
+    segment_statistics,
+)
 from tests import strategies as sts
 
 PROPERTY = settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -562,3 +568,51 @@ def test_execute_never_raises_on_python_values(
     envelope = mtcompute.execute(tool_id, VERSION, raw)
     code = envelope["error"]["code"] if "error" in envelope else "result"
     assert code in {*CODES, "result"}
+
+
+def _chrf_by_fractions(stats: ChrfStatistics, beta: int) -> Fraction:
+    """Popović 2015 eq. 1 with sacreBLEU's effective orders, in Fraction arithmetic: the
+    oracle for the core's integer arithmetic."""
+    effective = [
+        (m, h, r)
+        for m, h, r in zip(stats.matches, stats.hypothesis, stats.reference, strict=True)
+        if h > 0 and r > 0
+    ]
+    if not effective:
+        return Fraction(0)
+    precision = sum((Fraction(m, h) for m, h, _ in effective), Fraction(0)) / len(effective)
+    recall = sum((Fraction(m, r) for m, _, r in effective), Fraction(0)) / len(effective)
+    if precision == 0 and recall == 0:
+        return Fraction(0)
+    beta2 = beta * beta
+    return 100 * (1 + beta2) * precision * recall / (beta2 * precision + recall)
+
+
+@st.composite
+def _chrf_statistics(draw: st.DrawFn) -> ChrfStatistics:
+    orders = draw(st.integers(1, 8))
+    big = st.integers(0, 10 ** draw(st.sampled_from([1, 3, 12, 40])))
+    hyp = tuple(draw(big) for _ in range(orders))
+    ref = tuple(draw(big) for _ in range(orders))
+    matches = tuple(draw(st.integers(0, min(h, r))) for h, r in zip(hyp, ref, strict=True))
+    return ChrfStatistics(hyp, ref, matches)
+
+
+@PROPERTY
+@given(_chrf_statistics(), st.integers(1, 16))
+def test_integer_chrf_equals_the_fraction_formula(stats: ChrfStatistics, beta: int) -> None:
+    """chrf_ratio's reduced numerator/denominator, its float and its six-decimal text are the
+    Fraction formula's, its float() and its half-even rounding."""
+    expected = _chrf_by_fractions(stats, beta)
+    numerator, denominator = chrf_ratio(stats, beta)
+    assert (expected.numerator, expected.denominator) == (numerator, denominator)
+    assert float(expected) == numerator / denominator
+    assert _half_even(expected) == format_ratio(numerator, denominator)
+    assert expected == chrf_fraction(stats, beta)
+
+
+@PROPERTY
+@given(st.integers(0, 10**30), st.integers(1, 10**30))
+def test_six_decimal_text_is_half_even_for_any_fraction(numerator: int, denominator: int) -> None:
+    """format_ratio agrees with the Fraction rounding oracle on unreduced inputs too."""
+    assert _half_even(Fraction(numerator, denominator)) == format_ratio(numerator, denominator)

@@ -2,7 +2,7 @@
 
 * chrF is Popović 2015 §2 (eq. 1) with sacreBLEU 2.x's effective-order rule, exactly as the
   chrf-compute contract defines it: per-order counts summed over the segments, then one exact
-  fraction (:func:`mtcompute.core.chrf.chrf_fraction`).
+  fraction (:func:`mtcompute.core.chrf.chrf_ratio`).
 * BLEU is Papineni et al. 2002 §2.1 (clipped n-gram precision, closest reference length,
   brevity penalty) with Chen & Cherry 2014 §2.2 smoothing: the bleu-sentence-components
   statistics of every segment, summed, then :func:`mtcompute.core.bleu.smooth_and_score`
@@ -21,37 +21,78 @@ gives the same numbers as the pure core.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
-from dataclasses import dataclass
-from fractions import Fraction
 
 from mtcompute.core import kernel
-from mtcompute.core.bleu import Smoothing, smooth_and_score
-from mtcompute.core.chrf import ChrfStatistics, chrf_fraction, format_score
+from mtcompute.core._record import Record
+from mtcompute.core.bleu import smooth_and_score
+from mtcompute.core.chrf import ChrfStatistics, chrf_ratio, format_ratio
 from mtcompute.errors import InvalidInput, json_pointer
-from mtcompute.tools._bleu_common import parse_smoothing
+from mtcompute.tools._bleu_common import STATISTICS_ONLY_REASON, parse_smoothing
 from mtcompute.tools._validate import describe, require_bool, require_same_count
-from mtcompute.tools.bleu_smoothing_compute import UNSUPPORTED_REASON
+
+# `mtcompute score` imports this module: typing, dataclasses and fractions stay out of its
+# start-up (the exact score is kept as integers; .fraction builds the Fraction on demand).
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from fractions import Fraction
+
+    from mtcompute.core.bleu import Smoothing
 
 __all__ = ["CorpusBleu", "CorpusChrf", "chrf_pairwise", "corpus_bleu", "corpus_chrf"]
 
 CHAR_ORDER = 6
 
 
-@dataclass(frozen=True, slots=True)
-class CorpusChrf:
-    """Corpus chrF: the exact fraction (0..100 scale), the nearest float, the six-decimal text.
+class CorpusChrf(Record):
+    """Corpus chrF: the exact score (0..100 scale) as a reduced ``numerator``/``denominator``
+    (also as :attr:`fraction`), the nearest float, and the six-decimal text.
 
     ``statistics`` are the per-order counts summed over the segments; two results with the
     same ``beta`` add up (``a + b`` is the result of the segments of both, in order).
     """
 
+    __slots__ = (
+        "statistics",
+        "beta",
+        "numerator",
+        "denominator",
+        "score",
+        "score_text",
+        "segment_scores",
+    )
     statistics: ChrfStatistics
     beta: int
-    fraction: Fraction
+    numerator: int
+    denominator: int
     score: float
     score_text: str
     segment_scores: tuple[float, ...] | None
+
+    def __init__(
+        self,
+        statistics: ChrfStatistics,
+        beta: int,
+        numerator: int,
+        denominator: int,
+        score: float,
+        score_text: str,
+        segment_scores: tuple[float, ...] | None,
+    ) -> None:
+        object.__setattr__(self, "statistics", statistics)
+        object.__setattr__(self, "beta", beta)
+        object.__setattr__(self, "numerator", numerator)
+        object.__setattr__(self, "denominator", denominator)
+        object.__setattr__(self, "score", score)
+        object.__setattr__(self, "score_text", score_text)
+        object.__setattr__(self, "segment_scores", segment_scores)
+
+    @property
+    def fraction(self) -> Fraction:
+        """The exact score as a :class:`fractions.Fraction`."""
+        from fractions import Fraction  # noqa: PLC0415 - kept off `mtcompute score`'s start-up
+
+        return Fraction(self.numerator, self.denominator)
 
     @classmethod
     def from_statistics(
@@ -61,9 +102,16 @@ class CorpusChrf:
         segment_scores: tuple[float, ...] | None = None,
     ) -> CorpusChrf:
         """The result for summed ``statistics`` (and optional per-segment scores)."""
-        fraction = chrf_fraction(statistics, beta)
-        score_text = format_score(fraction)
-        return cls(statistics, beta, fraction, float(fraction), score_text, segment_scores)
+        numerator, denominator = chrf_ratio(statistics, beta)
+        return cls(
+            statistics,
+            beta,
+            numerator,
+            denominator,
+            numerator / denominator,  # int / int is correctly rounded, as float(Fraction) is
+            format_ratio(numerator, denominator),
+            segment_scores,
+        )
 
     def __add__(self, other: CorpusChrf) -> CorpusChrf:
         if self.beta != other.beta:
@@ -74,10 +122,18 @@ class CorpusChrf:
         return CorpusChrf.from_statistics(self.statistics + other.statistics, self.beta, segments)
 
 
-@dataclass(frozen=True, slots=True)
-class CorpusBleu:
+class CorpusBleu(Record):
     """Corpus BLEU (0..1) and its parts: the statistics summed over the segments."""
 
+    __slots__ = (
+        "bleu",
+        "brevity_penalty",
+        "matches",
+        "totals",
+        "candidate_length",
+        "reference_length",
+        "orders_used",
+    )
     bleu: float
     brevity_penalty: float
     matches: tuple[int, ...]
@@ -85,6 +141,24 @@ class CorpusBleu:
     candidate_length: int
     reference_length: int
     orders_used: int
+
+    def __init__(
+        self,
+        bleu: float,
+        brevity_penalty: float,
+        matches: tuple[int, ...],
+        totals: tuple[int, ...],
+        candidate_length: int,
+        reference_length: int,
+        orders_used: int,
+    ) -> None:
+        object.__setattr__(self, "bleu", bleu)
+        object.__setattr__(self, "brevity_penalty", brevity_penalty)
+        object.__setattr__(self, "matches", matches)
+        object.__setattr__(self, "totals", totals)
+        object.__setattr__(self, "candidate_length", candidate_length)
+        object.__setattr__(self, "reference_length", reference_length)
+        object.__setattr__(self, "orders_used", orders_used)
 
 
 # --- validation --------------------------------------------------------------------------
@@ -259,7 +333,7 @@ def corpus_bleu(
             )
     require_same_count(hypotheses, references)
     max_order = _int_in(max_order, "max_order", 1, 8)
-    smoothing = parse_smoothing(smoothing, None, UNSUPPORTED_REASON)
+    smoothing = parse_smoothing(smoothing, None, STATISTICS_ONLY_REASON)
     epsilon = _epsilon(epsilon)
     effective_order = require_bool(effective_order, "/effective_order")
     try:

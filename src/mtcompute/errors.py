@@ -15,7 +15,9 @@ JSON Pointer (RFC 6901) to the offending input field, ``""`` for the whole input
 
 from __future__ import annotations
 
-from typing import ClassVar
+TYPE_CHECKING = False  # typing is imported only by the type checker (CLI start-up time)
+if TYPE_CHECKING:
+    from typing import ClassVar
 
 __all__ = [
     "ERRORS_BY_CODE",

@@ -16,12 +16,17 @@ Counts are ints throughout; the only float steps are in :func:`smooth_and_score`
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Literal
 
 from mtcompute.core import kernel
+from mtcompute.core._record import Record
 from mtcompute.core.jsmath import js_exp, js_log, round_to_fixed
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from typing import Literal
+
+    Smoothing = Literal["none", "method1", "method2", "method3"]
 
 __all__ = [
     "SMOOTHINGS",
@@ -29,7 +34,6 @@ __all__ = [
     "BleuStatistics",
     "NgramEntry",
     "SmoothedBleu",
-    "Smoothing",
     "clipping_table",
     "closest_reference_length",
     "ngram_counts",
@@ -38,7 +42,6 @@ __all__ = [
     "smooth_and_score",
 ]
 
-Smoothing = Literal["none", "method1", "method2", "method3"]
 SMOOTHINGS: tuple[Smoothing, ...] = ("none", "method1", "method2", "method3")
 # Chen & Cherry 2014 methods 4-7 need more than the sufficient statistics (lengths of the
 # source or of the corpus): refused as unsupported_input, never computed.
@@ -46,14 +49,26 @@ UNSUPPORTED_SMOOTHINGS = ("method4", "method5", "method6", "method7")
 Number = int | float
 
 
-@dataclass(frozen=True, slots=True)
-class BleuStatistics:
+class BleuStatistics(Record):
     """Sufficient statistics of BLEU for one segment or a sum of segments."""
 
+    __slots__ = ("candidate_length", "reference_length", "matches", "totals")
     candidate_length: int
     reference_length: int
     matches: tuple[int, ...]
     totals: tuple[int, ...]
+
+    def __init__(
+        self,
+        candidate_length: int,
+        reference_length: int,
+        matches: tuple[int, ...],
+        totals: tuple[int, ...],
+    ) -> None:
+        object.__setattr__(self, "candidate_length", candidate_length)
+        object.__setattr__(self, "reference_length", reference_length)
+        object.__setattr__(self, "matches", matches)
+        object.__setattr__(self, "totals", totals)
 
     def __add__(self, other: BleuStatistics) -> BleuStatistics:
         if len(self.matches) != len(other.matches):
@@ -66,14 +81,22 @@ class BleuStatistics:
         )
 
 
-@dataclass(frozen=True, slots=True)
-class NgramEntry:
+class NgramEntry(Record):
     """One row of the clipping table: a distinct hypothesis n-gram and its clipped count."""
 
+    __slots__ = ("order", "ngram", "count", "max_reference_count")
     order: int
     ngram: tuple[str, ...]
     count: int
     max_reference_count: int
+
+    def __init__(
+        self, order: int, ngram: tuple[str, ...], count: int, max_reference_count: int
+    ) -> None:
+        object.__setattr__(self, "order", order)
+        object.__setattr__(self, "ngram", ngram)
+        object.__setattr__(self, "count", count)
+        object.__setattr__(self, "max_reference_count", max_reference_count)
 
     @property
     def clipped_count(self) -> int:
@@ -157,15 +180,29 @@ def clipping_table(
     return table
 
 
-@dataclass(frozen=True, slots=True)
-class SmoothedBleu:
+class SmoothedBleu(Record):
     """Smoothed counts, brevity penalty and BLEU, as bleu-smoothing-compute reports them."""
 
+    __slots__ = ("bleu", "brevity_penalty", "orders_used", "smoothed_matches", "smoothed_totals")
     bleu: float
     brevity_penalty: float
     orders_used: int
     smoothed_matches: tuple[Number, ...]
     smoothed_totals: tuple[int, ...]
+
+    def __init__(
+        self,
+        bleu: float,
+        brevity_penalty: float,
+        orders_used: int,
+        smoothed_matches: tuple[Number, ...],
+        smoothed_totals: tuple[int, ...],
+    ) -> None:
+        object.__setattr__(self, "bleu", bleu)
+        object.__setattr__(self, "brevity_penalty", brevity_penalty)
+        object.__setattr__(self, "orders_used", orders_used)
+        object.__setattr__(self, "smoothed_matches", smoothed_matches)
+        object.__setattr__(self, "smoothed_totals", smoothed_totals)
 
 
 def _smooth(

@@ -5,23 +5,29 @@ reference n-grams and the clipped matches (the sufficient statistics; the one fu
 faster kernel replaces; :func:`segment_statistics_pure` is the definition). Statistics add up
 over segments; :func:`chrf_fraction` scores them with sacreBLEU 2.x's effective-order rule: an
 order enters the averages only when both sides have an n-gram of that order. Everything is
-``int`` and ``Fraction``; :func:`format_score` rounds half-even to six decimals at the very end.
+``int`` (an exact fraction is a reduced numerator and denominator, or a ``Fraction``);
+:func:`format_score` rounds half-even to six decimals at the very end.
 """
 
 from __future__ import annotations
 
-import re
 from collections import Counter
-from dataclasses import dataclass
-from fractions import Fraction
+from math import gcd
 
 from mtcompute.core import kernel
+from mtcompute.core._record import Record
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from fractions import Fraction
 
 __all__ = [
     "CHRF_WHITESPACE",
     "ChrfStatistics",
     "chrf_fraction",
+    "chrf_ratio",
     "format_fraction",
+    "format_ratio",
     "format_score",
     "segment_statistics",
     "segment_statistics_pure",
@@ -36,21 +42,32 @@ CHRF_WHITESPACE = (
     "\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a"
     "\u2028\u2029\u202f\u205f\u3000"
 )
-_WHITESPACE_RE = re.compile("[" + re.escape(CHRF_WHITESPACE) + "]+")
+_DELETE_WHITESPACE = dict.fromkeys(map(ord, CHRF_WHITESPACE))
 
 
 def strip_whitespace(text: str) -> str:
-    """Remove every whitespace code point of the contract's list; keep everything else."""
-    return _WHITESPACE_RE.sub("", text)
+    """Remove every whitespace code point of the contract's list; keep everything else.
+
+    >>> strip_whitespace("a b\\u3000c\\u200bd")
+    'abc\\u200bd'
+    """
+    return text.translate(_DELETE_WHITESPACE)
 
 
-@dataclass(frozen=True, slots=True)
-class ChrfStatistics:
+class ChrfStatistics(Record):
     """Per-order counts: hypothesis n-grams, reference n-grams, clipped matches."""
 
+    __slots__ = ("hypothesis", "reference", "matches")
     hypothesis: tuple[int, ...]
     reference: tuple[int, ...]
     matches: tuple[int, ...]
+
+    def __init__(
+        self, hypothesis: tuple[int, ...], reference: tuple[int, ...], matches: tuple[int, ...]
+    ) -> None:
+        object.__setattr__(self, "hypothesis", hypothesis)
+        object.__setattr__(self, "reference", reference)
+        object.__setattr__(self, "matches", matches)
 
     def __add__(self, other: ChrfStatistics) -> ChrfStatistics:
         return ChrfStatistics(
@@ -114,34 +131,68 @@ def segment_statistics_pure(
     return ChrfStatistics(tuple(hyp_counts), tuple(ref_counts), tuple(matches))
 
 
-def chrf_fraction(stats: ChrfStatistics, beta: int) -> Fraction:
-    """The exact chrF_beta on the 0..100 scale (Popović 2015 eq. 1, sacreBLEU effective order).
+def _add(a: tuple[int, int], b: tuple[int, int]) -> tuple[int, int]:
+    """The sum of two fractions given as (numerator, denominator), denominators > 0."""
+    return a[0] * b[1] + b[0] * a[1], a[1] * b[1]
+
+
+def chrf_ratio(stats: ChrfStatistics, beta: int) -> tuple[int, int]:
+    """The exact chrF_beta on the 0..100 scale as a reduced ``(numerator, denominator)``
+    (Popović 2015 eq. 1, sacreBLEU effective order), in integer arithmetic.
 
     chrP and chrR are the arithmetic means of m/h and m/r over the effective orders (both
-    counts > 0); no effective order, or both means 0, gives 0.
+    counts > 0); no effective order, or both means 0, gives 0 (``(0, 1)``). The denominator
+    is positive and shares no factor with the numerator, as in :class:`fractions.Fraction`.
+
+    >>> chrf_ratio(ChrfStatistics((3, 2), (4, 3), (2, 1)), 2)  # P = 7/12, R = 5/12
+    (4375, 99)
     """
-    effective = [
-        (m, h, r)
-        for m, h, r in zip(stats.matches, stats.hypothesis, stats.reference, strict=True)
-        if h > 0 and r > 0
-    ]
-    if not effective:
-        return Fraction(0)
-    k = len(effective)
-    precision = sum((Fraction(m, h) for m, h, _ in effective), Fraction(0)) / k
-    recall = sum((Fraction(m, r) for m, _, r in effective), Fraction(0)) / k
-    if precision == 0 and recall == 0:
-        return Fraction(0)
+    p = r = (0, 1)
+    k = 0
+    for m, h, n in zip(stats.matches, stats.hypothesis, stats.reference, strict=True):
+        if h > 0 and n > 0:
+            p = _add(p, (m, h))
+            r = _add(r, (m, n))
+            k += 1
+    if k == 0 or (p[0] == 0 and r[0] == 0):
+        return 0, 1
+    # P = p/k and R = r/k; F = 100 (1 + b^2) P R / (b^2 P + R), in which k cancels once.
     beta2 = beta * beta
-    return 100 * (1 + beta2) * precision * recall / (beta2 * precision + recall)
+    numerator = 100 * (1 + beta2) * p[0] * r[0]
+    denominator = k * (beta2 * p[0] * r[1] + r[0] * p[1])
+    divisor = gcd(numerator, denominator)
+    return numerator // divisor, denominator // divisor
 
 
-def format_score(score: Fraction) -> str:
-    """The score rounded to six decimals, ties to even, as ``"dd.dddddd"``."""
-    micro = round(score * 1_000_000)  # Fraction.__round__ rounds half to even
+def chrf_fraction(stats: ChrfStatistics, beta: int) -> Fraction:
+    """The exact chrF_beta on the 0..100 scale: :func:`chrf_ratio` as a ``Fraction``.
+
+    >>> chrf_fraction(ChrfStatistics((3, 2), (4, 3), (2, 1)), 2)
+    Fraction(4375, 99)
+    """
+    from fractions import Fraction  # noqa: PLC0415 - kept off `mtcompute score`'s start-up
+
+    return Fraction(*chrf_ratio(stats, beta))
+
+
+def format_ratio(numerator: int, denominator: int) -> str:
+    """``numerator/denominator`` (>= 0, denominator > 0) rounded to six decimals, ties to
+    even, as ``"dd.dddddd"``.
+
+    >>> format_ratio(250, 11), format_ratio(1, 2_000_000), format_ratio(3, 2_000_000)
+    ('22.727273', '0.000000', '0.000002')
+    """
+    micro, twice_rest = divmod(2 * numerator * 1_000_000, 2 * denominator)
+    if twice_rest > denominator or (twice_rest == denominator and micro % 2 == 1):
+        micro += 1
     return f"{micro // 1_000_000}.{micro % 1_000_000:06d}"
 
 
-def format_fraction(score: Fraction) -> str:
+def format_score(score: Fraction | int) -> str:
+    """The score rounded to six decimals, ties to even, as ``"dd.dddddd"``."""
+    return format_ratio(score.numerator, score.denominator)
+
+
+def format_fraction(score: Fraction | int) -> str:
     """The reduced fraction as ``"n/d"`` (``Fraction`` is always reduced; 0 is ``0/1``)."""
     return f"{score.numerator}/{score.denominator}"

@@ -29,11 +29,16 @@ from __future__ import annotations
 
 import math
 import os
-import re
-from collections.abc import Callable, Sequence
-from typing import TypeVar
 
 from mtcompute.core import bleu, chrf
+from mtcompute.core.text import first_lone_surrogate as _first_surrogate_py
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable, Sequence
+    from typing import TypeVar
+
+    T = TypeVar("T")
 
 try:
     from mtcompute import _kernel as _ext
@@ -57,7 +62,6 @@ __all__ = [
     "thread_count",
 ]
 
-T = TypeVar("T")
 Counts = tuple[int, ...]
 
 # Segments per thread below which another thread costs more than it saves.
@@ -106,12 +110,30 @@ def _map_spans(
     parts = max(1, min(thread_count(threads), n // minimum))
     if parts == 1:
         return [(0, work(0, n))]
-    spans = _spans(n, parts)
-    from concurrent.futures import ThreadPoolExecutor  # noqa: PLC0415 - only when threading
+    # Plain threads, not concurrent.futures (whose import costs more than a short run): the
+    # first span runs here, the others on their own threads; the exception of the first span
+    # that raised one is raised.
+    import threading  # noqa: PLC0415 - only when threading
 
-    with ThreadPoolExecutor(max_workers=parts) as pool:
-        results = list(pool.map(lambda span: work(*span), spans))
-    return [(start, result) for (start, _), result in zip(spans, results, strict=True)]
+    spans = _spans(n, parts)
+    results: dict[int, T] = {}
+    errors: dict[int, Exception] = {}
+
+    def run(index: int) -> None:
+        try:
+            results[index] = work(*spans[index])
+        except Exception as error:  # raised again in the calling thread
+            errors[index] = error
+
+    others = [threading.Thread(target=run, args=(i,)) for i in range(1, parts)]
+    for thread in others:
+        thread.start()
+    run(0)
+    for thread in others:
+        thread.join()
+    if errors:
+        raise errors[min(errors)]
+    return [(start, results[i]) for i, (start, _) in enumerate(spans)]
 
 
 def _int64s(buffer: bytes | None) -> list[int]:
@@ -231,7 +253,8 @@ def chrf_totals(
             stats = chrf.segment_statistics_pure(h, r, char_order, lowercase)
             total = total + stats
             if segment_beta is not None:
-                scores.append(float(chrf.chrf_fraction(stats, segment_beta)))
+                numerator, denominator = chrf.chrf_ratio(stats, segment_beta)
+                scores.append(numerator / denominator)  # int / int: correctly rounded
         return total, (tuple(scores) if segment_beta is not None else None)
     buffer, totals = counts
     total = _stats(totals, char_order)
@@ -244,7 +267,8 @@ def chrf_totals(
         width = 3 * char_order
         for i in pending:
             stats = _stats(values[i * width : (i + 1) * width], char_order)
-            floats[i] = float(chrf.chrf_fraction(stats, segment_beta))
+            numerator, denominator = chrf.chrf_ratio(stats, segment_beta)
+            floats[i] = numerator / denominator
     return total, tuple(floats)
 
 
@@ -273,7 +297,9 @@ def chrf_pairwise_matrix(
                 hypotheses if whole else hypotheses[start:stop], references, char_order, beta
             )
             for i, j, hyp, ref, matches in pending:  # exact integers over 128 bits
-                rows[i][j] = float(chrf.chrf_fraction(chrf.ChrfStatistics(hyp, ref, matches), beta))
+                stats = chrf.ChrfStatistics(hyp, ref, matches)
+                numerator, denominator = chrf.chrf_ratio(stats, beta)
+                rows[i][j] = numerator / denominator
             return rows
 
         try:
@@ -282,13 +308,14 @@ def chrf_pairwise_matrix(
             pass
         else:
             return [row for _, rows in parts for row in rows]
-    return [
-        [
-            float(chrf.chrf_fraction(chrf.segment_statistics_pure(h, r, char_order), beta))
-            for r in references
-        ]
-        for h in hypotheses
-    ]
+    return [[_pure_chrf_float(h, r, char_order, beta) for r in references] for h in hypotheses]
+
+
+def _pure_chrf_float(hypothesis: str, reference: str, char_order: int, beta: int) -> float:
+    numerator, denominator = chrf.chrf_ratio(
+        chrf.segment_statistics_pure(hypothesis, reference, char_order), beta
+    )
+    return numerator / denominator  # int / int is correctly rounded, as float(Fraction) is
 
 
 def first_lone_surrogate(texts: Sequence[str]) -> tuple[int, int] | None:
@@ -300,14 +327,6 @@ def first_lone_surrogate(texts: Sequence[str]) -> tuple[int, int] | None:
         if at >= 0:
             return i, at
     return None
-
-
-_SURROGATE = re.compile("[\ud800-\udfff]")
-
-
-def _first_surrogate_py(text: str) -> int:
-    found = _SURROGATE.search(text)
-    return -1 if found is None else found.start()
 
 
 # --- BLEU --------------------------------------------------------------------------------

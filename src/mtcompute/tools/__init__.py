@@ -8,31 +8,42 @@ A tool module (any module in this package whose name does not start with ``_``) 
 from __future__ import annotations
 
 import importlib
-import pkgutil
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from functools import cache
 
+from mtcompute.core._record import Record
 from mtcompute.errors import NotFound
+
+# The validators of this package are imported by `mtcompute score` (through the batch APIs),
+# so this module keeps its run-time imports light.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable, Mapping
 
 __all__ = ["Tool", "get_tool", "list_tools"]
 
 
-@dataclass(frozen=True, slots=True)
-class Tool:
+class Tool(Record):
     """A tool version: validates a raw input and returns the contract's ``result`` object.
 
     ``run`` raises a :class:`~mtcompute.errors.MtcomputeError` for a bad input; the dict it
     returns has exactly the output schema's keys, in its order.
     """
 
+    __slots__ = ("id", "version", "run")
     id: str
     version: str
     run: Callable[[object], dict[str, object]]
 
+    def __init__(self, id: str, version: str, run: Callable[[object], dict[str, object]]) -> None:
+        object.__setattr__(self, "id", id)
+        object.__setattr__(self, "version", version)
+        object.__setattr__(self, "run", run)
+
 
 @cache
 def _registry() -> Mapping[tuple[str, str], Tool]:
+    import pkgutil  # noqa: PLC0415 - only when the registry is first used
+
     tools: dict[tuple[str, str], Tool] = {}
     for info in pkgutil.iter_modules(__path__):
         if info.name.startswith("_"):

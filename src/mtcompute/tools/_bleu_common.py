@@ -20,18 +20,14 @@ as bleu-sentence-components writes them. The counting itself is
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from functools import reduce
 from operator import add
 
+from mtcompute.core._record import Record
 from mtcompute.core.bleu import (
     SMOOTHINGS,
     UNSUPPORTED_SMOOTHINGS,
     BleuStatistics,
-    NgramEntry,
-    SmoothedBleu,
-    Smoothing,
     sentence_statistics,
     smooth_and_score,
 )
@@ -47,11 +43,19 @@ from mtcompute.tools._validate import (
     utf8_length,
 )
 
+# Imported only by the type checker: at run time these would cost `mtcompute score` start-up.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping, Sequence
+
+    from mtcompute.core.bleu import NgramEntry, SmoothedBleu, Smoothing
+
 __all__ = [
     "DEFAULT_EPSILON",
     "MAX_REFERENCES",
     "MAX_TOKEN_BYTES",
     "SMOOTHINGS",
+    "STATISTICS_ONLY_REASON",
     "UNSUPPORTED_SMOOTHINGS",
     "Corpus",
     "ScoringOptions",
@@ -70,6 +74,11 @@ __all__ = [
 MAX_TOKEN_BYTES = 128
 MAX_REFERENCES = 8
 DEFAULT_EPSILON = 0.1
+# Why method4-7 are refused where only sufficient statistics are scored (bleu-smoothing-compute
+# and the library's corpus_bleu).
+STATISTICS_ONLY_REASON = (
+    "it needs the source or corpus context that sufficient statistics do not carry"
+)
 
 
 # --- tokens and references ------------------------------------------------------------------
@@ -170,14 +179,26 @@ def check_totals(
 # --- the corpus layout: hypotheses[i] and references[i] are segment i ------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class Corpus:
+class Corpus(Record):
     """Validated segments: hypothesis i and its references, with the token totals."""
 
+    __slots__ = ("hypotheses", "references", "token_count", "token_bytes")
     hypotheses: list[list[str]]
     references: list[list[list[str]]]
     token_count: int
     token_bytes: int
+
+    def __init__(
+        self,
+        hypotheses: list[list[str]],
+        references: list[list[list[str]]],
+        token_count: int,
+        token_bytes: int,
+    ) -> None:
+        object.__setattr__(self, "hypotheses", hypotheses)
+        object.__setattr__(self, "references", references)
+        object.__setattr__(self, "token_count", token_count)
+        object.__setattr__(self, "token_bytes", token_bytes)
 
 
 def _segment_array(value: object, path: str, what: str, max_segments: int) -> Sequence[object]:
@@ -237,14 +258,26 @@ def corpus_statistics(
 # --- scoring options (bleu-smoothing-compute's rules) ---------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class ScoringOptions:
+class ScoringOptions(Record):
     """smoothing, epsilon (``None`` when omitted), effective_order and decimals, validated."""
 
+    __slots__ = ("smoothing", "epsilon", "effective_order", "decimals")
     smoothing: Smoothing
     epsilon: int | float | None
     effective_order: bool
     decimals: int | None
+
+    def __init__(
+        self,
+        smoothing: Smoothing,
+        epsilon: int | float | None,
+        effective_order: bool,
+        decimals: int | None,
+    ) -> None:
+        object.__setattr__(self, "smoothing", smoothing)
+        object.__setattr__(self, "epsilon", epsilon)
+        object.__setattr__(self, "effective_order", effective_order)
+        object.__setattr__(self, "decimals", decimals)
 
 
 def parse_smoothing(value: object, tool: str | None, reason: str) -> Smoothing:

@@ -13,10 +13,14 @@ refused.
 from __future__ import annotations
 
 import math
-import re
-from collections.abc import Iterable, Mapping, Sequence, Sized
+from collections.abc import Mapping
 
+from mtcompute.core.text import first_lone_surrogate
 from mtcompute.errors import InvalidInput, LimitExceeded, MtcomputeError, json_pointer
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Sequence, Sized
 
 __all__ = [
     "describe",
@@ -33,7 +37,6 @@ __all__ = [
     "utf8_length",
 ]
 
-_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 _ECHO = 24  # characters of a string shown back in a message, at most
 MAX_ECHOED_KEY = 256  # an unknown key longer than this is not repeated in the error's path
 
@@ -179,12 +182,6 @@ def require_same_count(hypotheses: Sized, references: Sized) -> None:
             f"got {len(references)}.",
             "/references",
         )
-
-
-def first_lone_surrogate(text: str) -> int:
-    """Index of the first lone surrogate code point in ``text``, or -1."""
-    match = _LONE_SURROGATE.search(text)
-    return -1 if match is None else match.start()
 
 
 def utf8_length(text: str) -> int:

@@ -15,8 +15,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from mtcompute.core.bleu import Smoothing
 from mtcompute.tools import Tool
 from mtcompute.tools._bleu_common import (
     check_epsilon,
@@ -27,6 +27,9 @@ from mtcompute.tools._bleu_common import (
     score,
 )
 from mtcompute.tools._validate import require_integer, require_keys, require_object
+
+if TYPE_CHECKING:
+    from mtcompute.core.bleu import Smoothing
 
 __all__ = ["CorpusBleuResult", "bleu_corpus"]
 

@@ -12,8 +12,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from mtcompute.core.bleu import Smoothing, sentence_statistics
+from mtcompute.core.bleu import sentence_statistics
 from mtcompute.tools import Tool
 from mtcompute.tools._bleu_common import (
     check_epsilon,
@@ -25,6 +26,9 @@ from mtcompute.tools._bleu_common import (
 )
 from mtcompute.tools._validate import require_integer, require_keys, require_object
 from mtcompute.tools.bleu_sentence_components import MAX_TOTAL_TOKEN_BYTES, MAX_TOTAL_TOKENS
+
+if TYPE_CHECKING:
+    from mtcompute.core.bleu import Smoothing
 
 __all__ = ["SentenceBleuResult", "sentence_bleu"]
 

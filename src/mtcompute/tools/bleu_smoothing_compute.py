@@ -8,17 +8,22 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from mtcompute.core.bleu import BleuStatistics, Smoothing
+from mtcompute.core.bleu import BleuStatistics
 from mtcompute.errors import InvalidInput, LimitExceeded, json_pointer
 from mtcompute.tools import Tool
 from mtcompute.tools._bleu_common import (
+    STATISTICS_ONLY_REASON,
     ScoringOptions,
     check_epsilon,
     parse_scoring_options,
     score,
 )
 from mtcompute.tools._validate import require_array, require_integer, require_keys, require_object
+
+if TYPE_CHECKING:
+    from mtcompute.core.bleu import Smoothing
 
 __all__ = ["BleuSmoothingResult", "bleu_from_statistics"]
 
@@ -36,7 +41,7 @@ FIELDS = (
     "decimals",
 )
 REQUIRED = FIELDS[:5]
-UNSUPPORTED_REASON = "it needs the source or corpus context that sufficient statistics do not carry"
+UNSUPPORTED_REASON = STATISTICS_ONLY_REASON
 
 
 @dataclass(frozen=True, slots=True)
