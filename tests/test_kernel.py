@@ -371,6 +371,113 @@ def test_bleu_statistics_equal_pure_on_wmt(
         assert expected == kernel.bleu_statistics_many(hyps, refs, 4)
 
 
+# --- BLEU on texts split by the kernel (str.split() tokens) ---------------------------------
+
+# Every code point str.split() splits on, beyond the 29 of the chrF contract: the four ASCII
+# separators U+001C..U+001F are already among those; none of these may be missed.
+SPLIT_WHITESPACE = "".join(chr(c) for c in range(0x110000) if chr(c).isspace())
+_split_texts = st.one_of(
+    st.text(st.one_of(_chars, st.sampled_from(SPLIT_WHITESPACE)), max_size=60),
+    st.lists(st.sampled_from(TRICKY_TOKENS[:-1]), max_size=20).map(" ".join),
+    st.builds(lambda unit, k: " ".join([unit] * k), _tokens, st.integers(1, 40)),
+)
+text_segments = st.tuples(_split_texts, st.lists(_split_texts, min_size=1, max_size=4))
+
+
+def split_statistics(
+    hyps: list[str], refs: list[list[str]], max_order: int
+) -> tuple[BleuStatistics, list[BleuStatistics]]:
+    """The pure core on the str.split() tokens: the oracle for the kernel's own splitting."""
+    each = [
+        sentence_statistics_pure(h.split(), [r.split() for r in rs], max_order)
+        for h, rs in zip(hyps, refs, strict=True)
+    ]
+    total = BleuStatistics(0, 0, (0,) * max_order, (0,) * max_order)
+    for stats in each:
+        total = total + stats
+    return total, each
+
+
+def test_split_whitespace_covers_the_contract_whitespace() -> None:
+    """The generator's whitespace holds every code point str.split() splits on (the chrF
+    contract's 29 among them), so a missed separator in the kernel would show."""
+    assert (set(WHITESPACE) <= set(SPLIT_WHITESPACE), len(SPLIT_WHITESPACE)) == (True, 29)
+
+
+@given(st.lists(text_segments, max_size=8), st.integers(1, 8), st.booleans())
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_bleu_text_statistics_equal_pure_split(
+    segments: list[tuple[str, list[str]]], max_order: int, per_segment: bool
+) -> None:
+    """The kernel's splitting and counting give the pure core's statistics of str.split()."""
+    hyps = [h for h, _ in segments]
+    refs = [rs for _, rs in segments]
+    total, each = split_statistics(hyps, refs, max_order)
+    expected = (total, each if per_segment else None)
+    with kernel_on():
+        assert expected == kernel.bleu_text_statistics(
+            hyps, refs, max_order, per_segment=per_segment
+        )
+    with kernel_on(False):
+        assert expected == kernel.bleu_text_statistics(
+            hyps, refs, max_order, per_segment=per_segment
+        )
+
+
+def test_bleu_text_tokens_of_different_kinds_are_equal() -> None:
+    """A token in a 1-byte text equals the same token in a 2- or 4-byte text (the kernel
+    widens every text), and tokens differing only by kind-changing characters differ."""
+    hyps = ["the cat é", "the cat 中", "the 😀 cat"]
+    refs = [["the cat é 中"], ["the cat é"], ["the cat 😀 x"]]
+    with kernel_on():
+        assert split_statistics(hyps, refs, 4) == kernel.bleu_text_statistics(
+            hyps, refs, 4, per_segment=True
+        )
+
+
+def test_bleu_text_inputs_the_kernel_refuses_are_split_in_python() -> None:
+    """A str subclass, or a segment without references, is the pure path's to answer (as it
+    would alone: statistics, or ValueError for no reference to take a length from)."""
+
+    class Text(str):
+        __slots__ = ()
+
+    hyps = [Text("a b"), "c d"]
+    refs = [["a b"], ["c"]]
+    with kernel_on():
+        assert split_statistics(hyps, refs, 2) == kernel.bleu_text_statistics(
+            hyps, refs, 2, per_segment=True
+        )
+        with pytest.raises(ValueError, match="empty"):
+            kernel.bleu_text_statistics(["a"], [[]], 2)
+
+
+@pytest.mark.parametrize(
+    ("pair", "system", "references"),
+    [
+        ("generaltest2022/en-de", "JDExploreAcademy", ("A", "B")),
+        ("generaltest2022/en-zh", "HuaweiTSC", ("A", "B")),
+        ("generaltest2022/en-ja", "Lan-Bridge", ("A",)),
+        ("newstest2021/en-de", "UEdin", ("A", "C", "D")),
+        ("wmttest2024/en-hi", "ONLINE-empty", ("A",)),
+    ],
+)
+@pytest.mark.parametrize("threads", [1, 2])
+def test_bleu_text_statistics_equal_pure_on_wmt(
+    pair: str, system: str, references: tuple[str, ...], threads: int
+) -> None:
+    """On whole WMT files the kernel's split statistics equal the pure core's, on any
+    number of threads."""
+    hyps = wmt_lines(f"{pair}/sys.{system}.txt")
+    columns = [wmt_lines(f"{pair}/ref.{ref}.txt") for ref in references]
+    refs = [[column[i] for column in columns] for i in range(len(hyps))]
+    expected = split_statistics(hyps, refs, 4)
+    with kernel_on():
+        assert expected == kernel.bleu_text_statistics(
+            hyps, refs, 4, per_segment=True, threads=threads
+        )
+
+
 PROBLEM_CASES = [
     ([["a"], "b c"], [[["a"]], [["b"]]], ("not_array", ("hypotheses", 1), -1)),
     ([["a", 3]], [[["a"]]], ("not_str", ("hypotheses", 0, 1), -1)),

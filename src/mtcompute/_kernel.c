@@ -13,7 +13,8 @@
  *     integers would not fit is handed back to Python, which finishes it with Fraction;
  *   - BLEU sentence statistics (Papineni et al. 2002, section 2.1): clipped n-gram
  *     matches with the largest count in any single reference, totals, the candidate
- *     length and the closest reference length (ties to the shorter).
+ *     length and the closest reference length (ties to the shorter), from token lists or
+ *     from texts split on whitespace exactly as str.split() splits them.
  *
  * Keys are exact, never bare hashes.  N-grams are counted order by order, and an n-gram of
  * order n is keyed by the pair (slot or id of its (n-1)-gram prefix + 1, its last code point
@@ -1121,12 +1122,10 @@ done:
 /* BLEU statistics                                                                        */
 /* ------------------------------------------------------------------------------------ */
 
+/* Hash of a token's code units (kind 1, 2 or 4 bytes each). */
 static inline u64
-tok_hash(PyObject *t)
+units_hash(const unsigned char *p, size_t n, int kind)
 {
-    const unsigned char *p = PyUnicode_DATA(t);
-    int kind = PyUnicode_KIND(t);
-    size_t n = (size_t)PyUnicode_GET_LENGTH(t) * (size_t)kind;
     u64 h = 0x243F6A8885A308D3ULL ^ ((u64)kind << 56) ^ (u64)n;
     while (n >= 8) {
         u64 v;
@@ -1144,6 +1143,13 @@ tok_hash(PyObject *t)
     return mix64(h, 0);
 }
 
+static inline u64
+tok_hash(PyObject *t)
+{
+    int kind = PyUnicode_KIND(t);
+    return units_hash(PyUnicode_DATA(t), (size_t)PyUnicode_GET_LENGTH(t) * (size_t)kind, kind);
+}
+
 /* str equality as CPython's: same kind, same length, same bytes. */
 static inline int
 tok_eq(PyObject *a, PyObject *b)
@@ -1155,10 +1161,15 @@ tok_eq(PyObject *a, PyObject *b)
            memcmp(PyUnicode_DATA(a), PyUnicode_DATA(b), (size_t)n * kind) == 0;
 }
 
-/* The flattened input: tokens (referenced), per segment the hypothesis token range and
- * the range of its references, per reference its token range. */
+/* The flattened input: tokens, per segment the hypothesis token range and the range of its
+ * references, per reference its token range.  Tokens are either str objects (referenced;
+ * `tok`) or, for texts split on whitespace, spans of one code point buffer (`text`,
+ * `tpos`, `tlen`: every text widened to UCS4, so equal tokens have equal units). */
 typedef struct {
     PyObject **tok;
+    Py_UCS4 *text;
+    size_t *tpos;
+    u32 *tlen;
     size_t ntok, tok_cap;
     size_t *hoff;  /* nseg + 1 */
     size_t *rseg;  /* nseg + 1: reference index range per segment */
@@ -1171,12 +1182,27 @@ typedef struct {
 static void
 bleu_in_free(BleuIn *b)
 {
-    for (size_t i = 0; i < b->ntok; i++) Py_DECREF(b->tok[i]);
+    if (b->tok)
+        for (size_t i = 0; i < b->ntok; i++) Py_DECREF(b->tok[i]);
     PyMem_Free(b->tok);
+    PyMem_Free(b->text);
+    PyMem_Free(b->tpos);
+    PyMem_Free(b->tlen);
     PyMem_Free(b->hoff);
     PyMem_Free(b->rseg);
     PyMem_Free(b->roff);
     PyMem_Free(b->hash);
+}
+
+/* Whether tokens x and y of the input are equal (as str). */
+static inline int
+bleu_tok_eq(const BleuIn *b, size_t x, size_t y)
+{
+    if (b->text)
+        return b->tlen[x] == b->tlen[y] &&
+               memcmp(b->text + b->tpos[x], b->text + b->tpos[y],
+                      (size_t)b->tlen[x] * sizeof(Py_UCS4)) == 0;
+    return tok_eq(b->tok[x], b->tok[y]);
 }
 
 /* A problem found while reading the input: (code, path, position). */
@@ -1351,6 +1377,149 @@ bleu_read(PyObject *hyps, PyObject *refs, int validate, BleuIn *b, Problem *pb)
     return 0;
 }
 
+/* Widen `s` into b->text at *used and push its tokens as str.split() makes them: the
+ * maximal runs of code points that are not whitespace (Py_UNICODE_ISSPACE, the test
+ * str.split() uses).  The caller sized text, tpos, tlen and hash. */
+static void
+split_text(BleuIn *b, PyObject *s, size_t *used)
+{
+    size_t n = (size_t)PyUnicode_GET_LENGTH(s), at = *used;
+    Py_UCS4 *out = b->text + at;
+    int kind = PyUnicode_KIND(s);
+    if (kind == PyUnicode_1BYTE_KIND) {
+        const Py_UCS1 *p = PyUnicode_1BYTE_DATA(s);
+        for (size_t i = 0; i < n; i++) out[i] = p[i];
+    } else if (kind == PyUnicode_2BYTE_KIND) {
+        const Py_UCS2 *p = PyUnicode_2BYTE_DATA(s);
+        for (size_t i = 0; i < n; i++) out[i] = p[i];
+    } else {
+        memcpy(out, PyUnicode_4BYTE_DATA(s), n * sizeof(Py_UCS4));
+    }
+    size_t i = 0;
+    while (i < n) {
+        while (i < n && Py_UNICODE_ISSPACE(out[i])) i++;
+        if (i == n) break;
+        size_t start = i;
+        while (i < n && !Py_UNICODE_ISSPACE(out[i])) i++;
+        size_t k = b->ntok++;
+        b->tpos[k] = at + start;
+        b->tlen[k] = (u32)(i - start);
+        b->hash[k] = units_hash((const unsigned char *)(out + start),
+                                (i - start) * sizeof(Py_UCS4), PyUnicode_4BYTE_KIND);
+    }
+    *used = at + n;
+}
+
+/* One text of the input for bleu_read_text's first pass: an exact str; adds its code
+ * points and a bound on its tokens.  0 = fine, 1 = problem in *pb, -1 = exception. */
+static int
+measure_text(PyObject *s, Problem *pb, size_t *units, size_t *bound)
+{
+    if (!PyUnicode_CheckExact(s)) {
+        pb->code = PyUnicode_Check(s) ? "str_subclass" : "not_str";
+        return 1;
+    }
+    if (ready(s) < 0) return -1;
+    size_t n = (size_t)PyUnicode_GET_LENGTH(s);
+    *units += n;
+    *bound += n / 2 + 1; /* at most every other code point starts a token */
+    return 0;
+}
+
+/*
+ * As bleu_read, for texts: hypotheses a list of str, references per segment a list of one
+ * or more str, each split on whitespace as str.split() does.  Problems: not_array,
+ * no_references, not_str, str_subclass (first pass, in reading order), too_long.
+ */
+static int
+bleu_read_text(PyObject *hyps, PyObject *refs, BleuIn *b, Problem *pb)
+{
+    Py_ssize_t n = array_size(hyps);
+    PyObject **hi = array_items(hyps), **ri = array_items(refs);
+    size_t units = 0, bound = 0, nref = 0;
+    int rc;
+    pb->field = "hypotheses";
+    for (Py_ssize_t i = 0; i < n; i++) {
+        pb->depth = 0;
+        pb->idx[pb->depth++] = i;
+        if ((rc = measure_text(hi[i], pb, &units, &bound))) return rc;
+    }
+    pb->field = "references";
+    for (Py_ssize_t i = 0; i < n; i++) {
+        pb->depth = 0;
+        pb->idx[pb->depth++] = i;
+        if (!is_array(ri[i])) {
+            pb->code = "not_array";
+            return 1;
+        }
+        Py_ssize_t nr = array_size(ri[i]);
+        if (nr == 0) {
+            pb->code = "no_references";
+            return 1;
+        }
+        PyObject **rl = array_items(ri[i]);
+        for (Py_ssize_t j = 0; j < nr; j++) {
+            pb->depth = 1;
+            pb->idx[pb->depth++] = j;
+            if ((rc = measure_text(rl[j], pb, &units, &bound))) return rc;
+        }
+        nref += (size_t)nr;
+    }
+    if (bound >= UINT32_MAX - 1) {
+        PyErr_SetString(PyExc_OverflowError, "too many tokens for the kernel");
+        return -1;
+    }
+    b->text = PyMem_Malloc((units ? units : 1) * sizeof(Py_UCS4));
+    b->tpos = PyMem_Malloc(bound * sizeof(size_t));
+    b->tlen = PyMem_Malloc(bound * sizeof(u32));
+    b->hash = PyMem_Malloc(bound * sizeof(u64));
+    b->hoff = PyMem_Malloc(((size_t)n + 1) * sizeof(size_t));
+    b->rseg = PyMem_Malloc(((size_t)n + 1) * sizeof(size_t));
+    b->roff = PyMem_Malloc((nref + 1) * sizeof(size_t));
+    if (!b->text || !b->tpos || !b->tlen || !b->hash || !b->hoff || !b->rseg || !b->roff) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    size_t used = 0;
+    pb->field = "hypotheses";
+    for (Py_ssize_t i = 0; i < n; i++) {
+        b->hoff[i] = b->ntok;
+        split_text(b, hi[i], &used);
+        size_t len = b->ntok - b->hoff[i];
+        if (len >= MAX_TEXT) {
+            pb->depth = 0;
+            pb->idx[pb->depth++] = i;
+            pb->code = "too_long";
+            return 1;
+        }
+        if (len > b->maxhyp) b->maxhyp = len;
+    }
+    b->hoff[n] = b->ntok;
+    pb->field = "references";
+    for (Py_ssize_t i = 0; i < n; i++) {
+        b->rseg[i] = b->nref;
+        Py_ssize_t nr = array_size(ri[i]);
+        PyObject **rl = array_items(ri[i]);
+        for (Py_ssize_t j = 0; j < nr; j++) {
+            b->roff[b->nref] = b->ntok;
+            split_text(b, rl[j], &used);
+            if (b->ntok - b->roff[b->nref] >= MAX_TEXT) {
+                pb->depth = 0;
+                pb->idx[pb->depth++] = i;
+                pb->idx[pb->depth++] = j;
+                pb->code = "too_long";
+                return 1;
+            }
+            b->nref++;
+        }
+        size_t sum = b->ntok - b->roff[b->rseg[i]];
+        if (sum > b->maxrefsum) b->maxrefsum = sum;
+    }
+    b->rseg[n] = b->nref;
+    b->roff[b->nref] = b->ntok;
+    return 0;
+}
+
 static int
 work_bleu(Work *w, size_t maxhyp, size_t maxrefsum)
 {
@@ -1384,7 +1553,7 @@ bleu_local_ids(Work *w, const BleuIn *b, size_t h0, size_t c, size_t r0, size_t 
                 touched[nt++] = s;
                 break;
             }
-            if (e->h == h && tok_eq(b->tok[e->tok], b->tok[k])) break;
+            if (e->h == h && bleu_tok_eq(b, e->tok, k)) break;
             s = (s + 1) & mask;
         }
         w->cpa[i] = tt[s].id1 - 1;
@@ -1396,7 +1565,7 @@ bleu_local_ids(Work *w, const BleuIn *b, size_t h0, size_t c, size_t r0, size_t 
         for (;;) {
             TEnt *e = &tt[s];
             if (!e->id1) break;
-            if (e->h == h && tok_eq(b->tok[e->tok], b->tok[k])) {
+            if (e->h == h && bleu_tok_eq(b, e->tok, k)) {
                 id = e->id1 - 1;
                 break;
             }
@@ -1553,6 +1722,53 @@ bleu_count_all(const BleuIn *b, Py_ssize_t n, int N, i64 *seg, i64 *totals)
     return 0;
 }
 
+/* The arguments bleu_counts and bleu_counts_text share: 0 when fine, else -1 with
+ * ValueError set. */
+static int
+check_bleu_args(PyObject *hyps, PyObject *refs, int N)
+{
+    if (N < 1 || N > MAX_ORDER) {
+        PyErr_SetString(PyExc_ValueError, "max_order out of range for the kernel");
+        return -1;
+    }
+    if (!is_array(hyps) || !is_array(refs) || array_size(hyps) != array_size(refs)) {
+        PyErr_SetString(PyExc_ValueError,
+                        "hypotheses and references must be lists of the same length");
+        return -1;
+    }
+    return 0;
+}
+
+/* The answer of bleu_counts and bleu_counts_text after reading (rc as the readers return):
+ * (buffer or None, totals, None), (None, None, problem), or NULL with an exception. */
+static PyObject *
+bleu_counts_result(const BleuIn *b, const Problem *pb, int rc, Py_ssize_t n, int N,
+                   int per_segment)
+{
+    if (rc < 0) return NULL;
+    if (rc > 0) {
+        PyObject *p = problem_tuple(pb);
+        return p ? Py_BuildValue("(OON)", Py_None, Py_None, p) : NULL;
+    }
+    PyObject *buf = NULL, *result = NULL;
+    i64 *seg = NULL;
+    if (per_segment) {
+        buf = PyBytes_FromStringAndSize(NULL,
+                                        (Py_ssize_t)((size_t)n * (2 + 2 * N) * sizeof(i64)));
+        if (!buf) return NULL;
+        seg = (i64 *)PyBytes_AS_STRING(buf);
+    }
+    i64 totals[2 + 2 * MAX_ORDER] = {0};
+    if (bleu_count_all(b, n, N, seg, totals) < 0) {
+        Py_XDECREF(buf);
+        return PyErr_NoMemory();
+    }
+    PyObject *tot = tuple_of(totals, 2 + 2 * N);
+    if (tot) result = Py_BuildValue("(ONO)", buf ? buf : Py_None, tot, Py_None);
+    Py_XDECREF(buf);
+    return result;
+}
+
 PyDoc_STRVAR(bleu_counts_doc,
 "bleu_counts(hypotheses, references, max_order, per_segment, validate, /)\n--\n\n"
 "BLEU statistics of many segments: (buffer or None, totals, None) or (None, None,\n"
@@ -1566,7 +1782,7 @@ PyDoc_STRVAR(bleu_counts_doc,
 static PyObject *
 py_bleu_counts(PyObject *self, PyObject *args)
 {
-    PyObject *hyps, *refs, *buf = NULL, *result = NULL;
+    PyObject *hyps, *refs;
     int N, per_segment, validate;
     BleuIn b = {0};
     Problem pb = {0};
@@ -1575,39 +1791,34 @@ py_bleu_counts(PyObject *self, PyObject *args)
     if (!PyArg_ParseTuple(args, "OOipp:bleu_counts", &hyps, &refs, &N, &per_segment,
                           &validate))
         return NULL;
-    if (N < 1 || N > MAX_ORDER) {
-        PyErr_SetString(PyExc_ValueError, "max_order out of range for the kernel");
-        return NULL;
-    }
-    if (!is_array(hyps) || !is_array(refs) || array_size(hyps) != array_size(refs)) {
-        PyErr_SetString(PyExc_ValueError,
-                        "hypotheses and references must be lists of the same length");
-        return NULL;
-    }
-    Py_ssize_t n = array_size(hyps);
+    if (check_bleu_args(hyps, refs, N) < 0) return NULL;
     int rc = bleu_read(hyps, refs, validate, &b, &pb);
-    if (rc < 0) goto done;
-    if (rc > 0) {
-        PyObject *p = problem_tuple(&pb);
-        if (p) result = Py_BuildValue("(OON)", Py_None, Py_None, p);
-        goto done;
-    }
-    i64 *seg = NULL;
-    if (per_segment) {
-        buf = PyBytes_FromStringAndSize(NULL,
-                                        (Py_ssize_t)((size_t)n * (2 + 2 * N) * sizeof(i64)));
-        if (!buf) goto done;
-        seg = (i64 *)PyBytes_AS_STRING(buf);
-    }
-    i64 totals[2 + 2 * MAX_ORDER] = {0};
-    if (bleu_count_all(&b, n, N, seg, totals) < 0) {
-        PyErr_NoMemory();
-        goto done;
-    }
-    PyObject *tot = tuple_of(totals, 2 + 2 * N);
-    if (tot) result = Py_BuildValue("(ONO)", buf ? buf : Py_None, tot, Py_None);
-done:
-    Py_XDECREF(buf);
+    PyObject *result = bleu_counts_result(&b, &pb, rc, array_size(hyps), N, per_segment);
+    bleu_in_free(&b);
+    return result;
+}
+
+PyDoc_STRVAR(bleu_counts_text_doc,
+"bleu_counts_text(hypotheses, references, max_order, per_segment, /)\n--\n\n"
+"bleu_counts of texts split on whitespace: hypotheses a list of str, references per\n"
+"segment a list of one or more str; the tokens of a text are exactly str.split()'s.\n"
+"Returns (buffer or None, totals, None), or (None, None, problem) with code not_array,\n"
+"no_references, not_str, str_subclass or too_long.");
+
+static PyObject *
+py_bleu_counts_text(PyObject *self, PyObject *args)
+{
+    PyObject *hyps, *refs;
+    int N, per_segment;
+    BleuIn b = {0};
+    Problem pb = {0};
+    pb.pos = -1;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "OOip:bleu_counts_text", &hyps, &refs, &N, &per_segment))
+        return NULL;
+    if (check_bleu_args(hyps, refs, N) < 0) return NULL;
+    int rc = bleu_read_text(hyps, refs, &b, &pb);
+    PyObject *result = bleu_counts_result(&b, &pb, rc, array_size(hyps), N, per_segment);
     bleu_in_free(&b);
     return result;
 }
@@ -1747,6 +1958,7 @@ static PyMethodDef methods[] = {
     {"chrf_scores", py_chrf_scores, METH_VARARGS, chrf_scores_doc},
     {"chrf_pairwise", py_chrf_pairwise, METH_VARARGS, chrf_pairwise_doc},
     {"bleu_counts", py_bleu_counts, METH_VARARGS, bleu_counts_doc},
+    {"bleu_counts_text", py_bleu_counts_text, METH_VARARGS, bleu_counts_text_doc},
     {"bleu_sentence", py_bleu_sentence, METH_VARARGS, bleu_sentence_doc},
     {"first_lone_surrogate", py_first_lone_surrogate, METH_O, first_lone_surrogate_doc},
     {"round_ratio", py_round_ratio, METH_VARARGS, round_ratio_doc},

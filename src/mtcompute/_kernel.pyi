@@ -28,6 +28,13 @@ def bleu_counts(
     validate: bool,
     /,
 ) -> tuple[bytes | None, tuple[int, ...], None] | tuple[None, None, Problem]: ...
+def bleu_counts_text(
+    hypotheses: Sequence[str],
+    references: Sequence[Sequence[str]],
+    max_order: int,
+    per_segment: bool,
+    /,
+) -> tuple[bytes | None, tuple[int, ...], None] | tuple[None, None, Problem]: ...
 def bleu_sentence(
     hypothesis: Sequence[str], references: Sequence[Sequence[str]], max_order: int, /
 ) -> tuple[int, int, tuple[int, ...], tuple[int, ...]] | None: ...

@@ -53,6 +53,7 @@ __all__ = [
     "active",
     "bleu_sentence",
     "bleu_statistics_many",
+    "bleu_text_statistics",
     "bleu_totals",
     "chrf_pairwise_matrix",
     "chrf_segment",
@@ -110,27 +111,31 @@ def _map_spans(
     parts = max(1, min(thread_count(threads), n // minimum))
     if parts == 1:
         return [(0, work(0, n))]
-    # Plain threads, not concurrent.futures (whose import costs more than a short run): the
-    # first span runs here, the others on their own threads; the exception of the first span
-    # that raised one is raised.
-    import threading  # noqa: PLC0415 - only when threading
+    # Threads from _thread (the documented low-level API), not threading or concurrent.futures,
+    # whose imports cost more than a short run: the first span runs here, each other on its
+    # own thread, which releases its lock when done; the first failed span's error is raised.
+    import _thread  # noqa: PLC0415 - only when threading
 
     spans = _spans(n, parts)
     results: dict[int, T] = {}
     errors: dict[int, Exception] = {}
 
-    def run(index: int) -> None:
+    def run(index: int, done: _thread.LockType | None = None) -> None:
         try:
             results[index] = work(*spans[index])
         except Exception as error:  # raised again in the calling thread
             errors[index] = error
+        finally:
+            if done is not None:
+                done.release()
 
-    others = [threading.Thread(target=run, args=(i,)) for i in range(1, parts)]
-    for thread in others:
-        thread.start()
+    locks = [_thread.allocate_lock() for _ in range(1, parts)]
+    for index, lock in enumerate(locks, start=1):
+        lock.acquire()
+        _thread.start_new_thread(run, (index, lock))
     run(0)
-    for thread in others:
-        thread.join()
+    for lock in locks:
+        lock.acquire()  # blocks until that thread has released it
     if errors:
         raise errors[min(errors)]
     return [(start, results[i]) for i, (start, _) in enumerate(spans)]
@@ -438,7 +443,7 @@ def _bleu_counts(
     except OverflowError:  # more tokens than the kernel indexes (2^32): the pure path
         return None
     problems: list[TokenProblem] = []
-    for start, (_, _, problem) in parts:
+    for start, (_, _, problem) in parts:  # a part with a problem has no totals
         if problem is not None:
             code, (field, segment, *rest), position = problem
             problems.append(TokenProblem(code, (field, int(segment) + start, *rest), position))
@@ -447,10 +452,18 @@ def _bleu_counts(
         if not validate or first.code in _PURE_PROBLEMS:
             return None
         raise first
+    return _join_bleu_parts(parts)
+
+
+def _join_bleu_parts(
+    parts: Sequence[tuple[int, tuple[bytes | None, tuple[int, ...] | None, object]]],
+) -> tuple[bytes, list[int]] | None:
+    """The per-segment buffers of the parts, joined in order, and the sums of their totals;
+    ``None`` if a part has no totals (it reported a problem)."""
     buffers: list[bytes] = []
     columns: list[tuple[int, ...]] = []
     for _, (buf, totals, _) in parts:
-        if totals is None:  # not reached: a part without totals reported a problem
+        if totals is None:
             return None
         buffers.append(buf or b"")
         columns.append(totals)
@@ -482,7 +495,12 @@ def bleu_statistics_many(
             bleu.sentence_statistics_pure(h, r, max_order)
             for h, r in zip(hypotheses, references, strict=True)
         ]
-    values = _int64s(counts[0])
+    return _bleu_segments(counts[0], max_order)
+
+
+def _bleu_segments(buffer: bytes, max_order: int) -> list[bleu.BleuStatistics]:
+    """The per-segment statistics in a kernel buffer (2 + 2 * max_order int64 each)."""
+    values = _int64s(buffer)
     width = 2 + 2 * max_order
     return [_bleu_stats(values[i : i + width], max_order) for i in range(0, len(values), width)]
 
@@ -509,3 +527,58 @@ def bleu_totals(
     for h, r in zip(hypotheses, references, strict=True):
         total = total + bleu.sentence_statistics_pure(h, r, max_order)
     return total
+
+
+def bleu_text_statistics(
+    hypotheses: Sequence[str],
+    references: Sequence[Sequence[str]],
+    max_order: int = 4,
+    *,
+    per_segment: bool = False,
+    threads: int | None = None,
+) -> tuple[bleu.BleuStatistics, list[bleu.BleuStatistics] | None]:
+    """BLEU statistics of texts tokenized on whitespace, exactly as ``str.split()`` splits
+    them (sacreBLEU's ``tokenize='none'``): the sum over the segments and, with
+    ``per_segment``, each segment's. ``references[i]`` holds the one or more reference texts
+    of segment ``i``. The kernel splits the texts itself, without making a str per token;
+    the answer is :func:`bleu_totals` and :func:`bleu_statistics_many` of the split texts.
+
+    >>> total, each = bleu_text_statistics(["a b\\u3000c"], [["a  b d"]], 2, per_segment=True)
+    >>> total.matches, total.totals, each == [total]
+    ((2, 1), (3, 2), True)
+    """
+    counts = None
+    if (
+        active()
+        and type(max_order) is int
+        and 1 <= max_order <= _ext.MAX_ORDER
+        and isinstance(hypotheses, list | tuple)
+        and isinstance(references, list | tuple)
+        and len(hypotheses) == len(references)
+    ):
+
+        def work(
+            start: int, stop: int
+        ) -> tuple[bytes | None, tuple[int, ...], None] | tuple[None, None, _ext.Problem]:
+            return _ext.bleu_counts_text(
+                hypotheses[start:stop], references[start:stop], max_order, per_segment
+            )
+
+        try:
+            counts = _join_bleu_parts(
+                _map_spans(work, len(hypotheses), threads, MIN_SEGMENTS_PER_THREAD)
+            )
+        except OverflowError:  # more tokens than the kernel indexes (2^32): split below
+            counts = None
+    if counts is None:  # no kernel, or an input it does not take: split, then count
+        hyp_tokens = [text.split() for text in hypotheses]
+        ref_tokens = [[text.split() for text in texts] for texts in references]
+        each = bleu_statistics_many(hyp_tokens, ref_tokens, max_order, threads=threads)
+        total = bleu.BleuStatistics(0, 0, (0,) * max_order, (0,) * max_order)
+        for stats in each:
+            total = total + stats
+        return total, (each if per_segment else None)
+    buffer, totals = counts
+    return _bleu_stats(totals, max_order), (
+        _bleu_segments(buffer, max_order) if per_segment else None
+    )
