@@ -338,6 +338,29 @@ def test_option_values_out_of_range_are_usage_errors(args: tuple[str, ...]) -> N
     assert (2, b"") == (proc.returncode, proc.stdout)
 
 
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("--beta", "0"), "argument --beta: expected an integer 1..16, got 0"),
+        (("--beta", "x"), "argument --beta: expected an integer, got 'x'"),
+        (("--max-order", "1.5"), "argument --max-order: expected an integer, got '1.5'"),
+        (("--epsilon", "nan"), "argument --epsilon: expected a number 0..1, got nan"),
+        (("--epsilon", "abc"), "argument --epsilon: expected a number, got 'abc'"),
+        (
+            ("--metric", "ter"),
+            "argument --metric: invalid choice: 'ter' (choose from 'chrf', 'bleu')",
+        ),
+        (("--lowercase=1",), "argument --lowercase: ignored explicit argument '1'"),
+    ],
+)
+def test_bad_option_values_are_argparse_usage_errors(args: tuple[str, ...], message: str) -> None:
+    """A bad option value: the usage, then the option and what it expects, on stderr; exit 2."""
+    proc = run_cli("score", "-H", str(SYS), "-r", str(REF_A), *args)
+    usage, _, last = proc.stderr.decode().rstrip("\n").rpartition("\n")
+    expected = (2, b"", True, f"mtcompute score: error: {message}")
+    assert expected == (proc.returncode, proc.stdout, usage.startswith("usage: "), last)
+
+
 def test_help_shows_examples_and_exit_statuses() -> None:
     """score --help documents examples, line handling and the exit statuses."""
     proc = run_cli("score", "--help")

@@ -2,15 +2,22 @@
 
 Exit status: 0 when a result is printed, 1 on a tool error (the envelope is still printed on
 stdout), 2 on a usage error (message on stderr). Imports are kept lazy so that start-up stays
-close to Python's own.
+close to Python's own: argparse (with gettext and re) is imported only to build the full
+parser, which a well-formed ``mtcompute score`` command line does not need
+(:func:`mtcompute.score.parse_fast`).
 """
 
 from __future__ import annotations
 
-import argparse
 import sys
-from collections.abc import Sequence
-from typing import NoReturn
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing; mypy reads it as True
+if TYPE_CHECKING:
+    import argparse
+    from collections.abc import Sequence
+    from typing import NoReturn
+
+    from mtcompute.score import Args
 
 __all__ = ["main"]
 
@@ -25,12 +32,6 @@ example:
 The envelope is printed as compact JSON on stdout: {"result":{...}} (exit 0) or
 {"error":{"code","message","path"}} (exit 1). Usage errors exit 2.
 """
-
-
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> NoReturn:
-        self.print_usage(sys.stderr)
-        self.exit(EXIT_USAGE, f"{self.prog}: error: {message}\n")
 
 
 def _usage_error(message: str) -> int:
@@ -190,6 +191,13 @@ def _cmd_mcp(_args: argparse.Namespace) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser (one sub-command per verb, each with an example)."""
+    import argparse  # noqa: PLC0415 - not at import: `mtcompute score` usually parses without it
+
+    class _Parser(argparse.ArgumentParser):
+        def error(self, message: str) -> NoReturn:
+            self.print_usage(sys.stderr)
+            self.exit(EXIT_USAGE, f"{self.prog}: error: {message}\n")
+
     parser = _Parser(
         prog="mtcompute",
         description="Exact machine-translation metric tools (BLEU, chrF), by versioned contract.",
@@ -330,7 +338,17 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``mtcompute`` console script."""
-    args = build_parser().parse_args(argv)
+    if argv is None:
+        argv = sys.argv[1:]
+    args: Args | None = None
+    if argv and argv[0] == "score":
+        # The common, well-formed score command lines skip argparse (see score.parse_fast);
+        # anything else, help and usage errors included, goes through the full parser.
+        from mtcompute.score import parse_fast  # noqa: PLC0415
+
+        args = parse_fast(argv[1:])
+    if args is None:
+        args = build_parser().parse_args(argv)
     try:
         code: int = args.func(args)
     except KeyboardInterrupt:
