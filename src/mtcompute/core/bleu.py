@@ -15,14 +15,13 @@ Counts are ints throughout; the only float steps are in :func:`smooth_and_score`
 
 from __future__ import annotations
 
-from collections import Counter
-
 from mtcompute.core import kernel
 from mtcompute.core._record import Record
 from mtcompute.core.jsmath import js_exp, js_log, round_to_fixed
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections import Counter
     from collections.abc import Sequence
     from typing import Literal
 
@@ -112,6 +111,9 @@ def closest_reference_length(candidate_length: int, reference_lengths: Sequence[
 def ngram_counts(tokens: Sequence[str], n: int) -> Counter[tuple[str, ...]]:
     """Counts of the n-grams (tuples of n consecutive items) of ``tokens``, in first-occurrence
     order: the one token n-gram counter (BLEU tokens, chrF++ words)."""
+    # collections is imported here, by the pure path, not at start-up (see core/_record.py)
+    from collections import Counter  # noqa: PLC0415
+
     if n == 1:
         return Counter((t,) for t in tokens)
     return Counter(zip(*(tokens[i:] for i in range(n)), strict=False))

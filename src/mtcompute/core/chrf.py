@@ -11,7 +11,6 @@ order enters the averages only when both sides have an n-gram of that order. Eve
 
 from __future__ import annotations
 
-from collections import Counter
 from math import gcd
 
 from mtcompute.core import kernel
@@ -19,6 +18,7 @@ from mtcompute.core._record import Record
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections import Counter
     from fractions import Fraction
 
 __all__ = [
@@ -84,6 +84,9 @@ class ChrfStatistics(Record):
 
 
 def _char_ngrams(text: str, n: int) -> Counter[str]:
+    # collections is imported here, by the pure path, not at start-up (see core/_record.py)
+    from collections import Counter  # noqa: PLC0415
+
     return Counter(text[i : i + n] for i in range(len(text) - n + 1))
 
 

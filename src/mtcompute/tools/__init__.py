@@ -8,7 +8,6 @@ A tool module (any module in this package whose name does not start with ``_``) 
 from __future__ import annotations
 
 import importlib
-from functools import cache
 
 from mtcompute.core._record import Record
 from mtcompute.errors import NotFound
@@ -40,8 +39,12 @@ class Tool(Record):
         object.__setattr__(self, "run", run)
 
 
-@cache
+_REGISTRY: dict[tuple[str, str], Tool] = {}  # filled on first use (functools.cache costs start-up)
+
+
 def _registry() -> Mapping[tuple[str, str], Tool]:
+    if _REGISTRY:
+        return _REGISTRY
     import pkgutil  # noqa: PLC0415 - only when the registry is first used
 
     tools: dict[tuple[str, str], Tool] = {}
@@ -51,7 +54,8 @@ def _registry() -> Mapping[tuple[str, str], Tool]:
         module = importlib.import_module(f"{__name__}.{info.name}")
         tool: Tool = module.TOOL
         tools[(tool.id, tool.version)] = tool
-    return dict(sorted(tools.items()))
+    _REGISTRY.update(sorted(tools.items()))
+    return _REGISTRY
 
 
 def list_tools() -> list[Tool]:

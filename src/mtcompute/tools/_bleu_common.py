@@ -20,9 +20,6 @@ as bleu-sentence-components writes them. The counting itself is
 
 from __future__ import annotations
 
-from functools import reduce
-from operator import add
-
 from mtcompute.core._record import Record
 from mtcompute.core.bleu import (
     SMOOTHINGS,
@@ -252,7 +249,10 @@ def corpus_statistics(
         sentence_statistics(hypothesis, references, max_order)
         for hypothesis, references in zip(corpus.hypotheses, corpus.references, strict=True)
     ]
-    return segments, reduce(add, segments)
+    total = segments[0]  # parse_corpus admits at least one segment
+    for stats in segments[1:]:
+        total = total + stats
+    return segments, total
 
 
 # --- scoring options (bleu-smoothing-compute's rules) ---------------------------------------

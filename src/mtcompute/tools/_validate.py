@@ -13,14 +13,14 @@ refused.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
 
 from mtcompute.core.text import first_lone_surrogate
 from mtcompute.errors import InvalidInput, LimitExceeded, MtcomputeError, json_pointer
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Sequence, Sized
+    from collections.abc import Iterable, Mapping, Sequence, Sized
+    from typing import TypeGuard
 
 __all__ = [
     "describe",
@@ -72,16 +72,25 @@ def describe(value: object) -> str:
         return repr(value)
     if isinstance(value, str):
         return f"the string {quote(value)}"
-    if isinstance(value, Mapping):
+    if _is_mapping(value):
         return "an object"
     if isinstance(value, list | tuple):
         return f"an array of {len(value)} item{'' if len(value) == 1 else 's'}"
     return f"a Python {type(value).__name__}"
 
 
+def _is_mapping(value: object) -> TypeGuard[Mapping[str, object]]:
+    """Whether ``value`` is a mapping (a JSON object, or any Python ``Mapping``)."""
+    if isinstance(value, dict):  # what JSON gives; spares importing collections.abc
+        return True
+    from collections.abc import Mapping  # noqa: PLC0415 - kept off `mtcompute score`'s start-up
+
+    return isinstance(value, Mapping)
+
+
 def require_object(value: object) -> Mapping[str, object]:
     """The whole input must be a JSON object with string keys."""
-    if not isinstance(value, Mapping):
+    if not _is_mapping(value):
         raise InvalidInput(f"Expected a JSON object as the input, got {describe(value)}.")
     for key in value:
         if not isinstance(key, str):
