@@ -40,14 +40,15 @@ from mcp.server.streamable_http_manager import (
 )
 from mcp.server.transport_security import DEFAULT_MAX_REQUEST_BODY_SIZE, TransportSecuritySettings
 from mcp.shared.exceptions import MCPError
+from starlette.datastructures import Headers
 from starlette.responses import Response
-from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from mtcompute import __version__
 from mtcompute._execute import execute
 from mtcompute.contracts import contract, contract_text
 from mtcompute.core.jsjson import dumps
-from mtcompute.errors import InvalidInput, NotFound, json_pointer
+from mtcompute.errors import InvalidInput, LimitExceeded, NotFound, json_pointer
 from mtcompute.tools import get_tool, list_tools
 from mtcompute.tools._validate import describe, quote
 
@@ -437,8 +438,8 @@ def mcp_http_app(
     ``localhost``, ``[::1]``, any port) or one of ``allowed_hosts`` (``"example.org"``,
     ``"example.org:*"`` for any port); an Origin header, when a browser sends one, must be
     ``http://`` or ``https://`` one of those hosts. Bodies over ``max_body_bytes`` get 413
-    (plain text, from the SDK). GET and DELETE get 405 with ``Allow: POST``: there is no
-    session to end and no server-initiated stream to open.
+    with a JSON-RPC error (see :class:`_BodyCap`). GET and DELETE get 405 with
+    ``Allow: POST``: there is no session to end and no server-initiated stream to open.
     """
     hosts = [*LOOPBACK_HOSTS, *allowed_hosts]
     manager = StreamableHTTPSessionManager(
@@ -452,9 +453,83 @@ def mcp_http_app(
                 f"{scheme}://{host}" for host in hosts for scheme in ("http", "https")
             ],
         ),
+        # The same cap as _BodyCap's, so the SDK's own (plain-text) 413 never fires; without
+        # it the SDK's 4 MiB default would refuse bodies that the service's cap admits.
         max_request_body_size=max_body_bytes,
     )
-    return _PostOnly(StreamableHTTPASGIApp(manager)), manager.run
+    return _PostOnly(_BodyCap(StreamableHTTPASGIApp(manager), max_body_bytes)), manager.run
+
+
+class _OverCap(Exception):
+    """The request body passed the cap while the SDK was reading it."""
+
+
+class _BodyCap:
+    """Refuse a body over ``cap`` bytes: HTTP 413 with a JSON-RPC error, as it arrives.
+
+    The SDK enforces a cap too, but answers in plain text, which its own client (and any MCP
+    client, which parses JSON-RPC) can only report as "Server returned an error response".
+    An MCP client reads a JSON-RPC error body at any 4xx status (the SDK client raises it as
+    ``MCPError`` with the code, message and data), so the refusal is one: code -32600
+    Invalid Request (what the SDK answers for the other requests its transport refuses),
+    ``id`` null since the body, and so the request id, is never read (JSON-RPC 2.0 §5), the
+    message the tool routes give, and ``data`` the service's own envelope
+    (``limit_exceeded``, path ""). The status stays 413, as on the tool routes: an HTTP-level
+    refusal of the body, not of a parsed request.
+
+    A declared Content-Length over the cap is refused before any byte is read. Otherwise the
+    bytes are counted as the SDK reads them (it reads the whole body before it does anything
+    else), and the refusal goes out as soon as they pass the cap.
+    """
+
+    def __init__(self, app: ASGIApp, cap: int) -> None:
+        self.app = app
+        self.cap = cap
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        declared = Headers(scope=scope).get("content-length")
+        if declared is not None and declared.isdigit() and int(declared) > self.cap:
+            await self._refuse(f"got {int(declared)} (Content-Length)", scope, receive, send)
+            return
+        size = 0
+        response_started = False
+
+        async def counted_receive() -> Message:
+            nonlocal size
+            message = await receive()
+            if message["type"] == "http.request":
+                size += len(message.get("body", b""))
+                if size > self.cap:
+                    raise _OverCap
+            return message
+
+        async def watched_send(message: Message) -> None:
+            nonlocal response_started
+            response_started = True
+            await send(message)
+
+        try:
+            await self.app(scope, counted_receive, watched_send)
+        except _OverCap:
+            if response_started:
+                raise
+            await self._refuse("got more; the body was not read further", scope, receive, send)
+
+    async def _refuse(self, got: str, scope: Scope, receive: Receive, send: Send) -> None:
+        error = LimitExceeded(f"Expected a request body of at most {self.cap} bytes, {got}.")
+        reply = {
+            "jsonrpc": "2.0",
+            "id": None,
+            "error": {
+                "code": types.INVALID_REQUEST,
+                "message": error.message,
+                "data": {"error": error.to_dict()},
+            },
+        }
+        await Response(dumps(reply), 413, media_type="application/json")(scope, receive, send)
 
 
 class _PostOnly:

@@ -1,9 +1,28 @@
 """The OpenAPI 3.1 document, built from the shipped contracts.
 
 Each tool version gets its own execute operation, with the contract's input schema as the
-request body and its output schema inside the success envelope; error responses share one
-envelope schema. OpenAPI 3.1 uses JSON Schema 2020-12, so the contract schemas go in as they
-are.
+request body and its output schema inside the success envelope. OpenAPI 3.1 uses JSON Schema
+2020-12, so the contract schemas go in as they are.
+
+Each operation lists every status it can answer, and no other (``tests/test_openapi_errors.py``
+provokes each one against a running server). Every error answer is the envelope, with its
+``code`` pinned per status:
+
+- every operation: 405 for another method on its path (with ``Allow``), 408 and 431 from the
+  HTTP layer of ``mtcompute serve`` (request headers not in within the header deadline, or
+  over the header cap), 500 on a bug;
+- execute operations also: 400, 413 (a contract limit, or the body cap, refused before the
+  body is read), 415, 408 for a body not in within the body deadline, and 422 for the tools
+  whose contract names an unsupported variant as ``unsupported_input``;
+- ``/healthz`` also: 503 with ``{"status": "failing"}``.
+
+The header 408 and 431 come from the HTTP protocol of ``mtcompute serve``
+(:mod:`mtcompute.server.protocol`), not from the application; they are documented because a
+client gets them for a request to the operation, as the same envelope, and cannot tell which
+layer answered (under a plain ASGI server they just never occur). A request that is not
+well-formed HTTP (400 from the same layer) names no operation, so that 400 is not listed.
+OpenAPI has no responses per path, so 405, which the path's other methods answer, is listed on
+its operations. 404 is not listed: every documented path is a registered tool version.
 """
 
 from __future__ import annotations
@@ -16,11 +35,48 @@ from mtcompute.tools import list_tools
 
 __all__ = ["openapi_document"]
 
-_ERROR_STATUSES = {
+_CODES = (
+    "invalid_input",
+    "limit_exceeded",
+    "unsupported_input",
+    "not_found",
+    "method_not_allowed",
+    "internal_error",
+)
+# The error statuses: (code, description) per status, for every operation, for the execute
+# operations only, and for those whose contract names an unsupported variant.
+_EVERY_OPERATION = {
+    "405": (
+        "method_not_allowed",
+        "Another method on this path; the Allow header names the methods it has.",
+    ),
+    "408": (
+        "invalid_input",
+        "The request headers did not arrive within the header deadline "
+        "(MTCOMPUTE_HEADER_TIMEOUT); the connection is closed.",
+    ),
+    "431": (
+        "limit_exceeded",
+        "The request line and headers are over the header cap (MTCOMPUTE_MAX_HEADER_BYTES); "
+        "the connection is closed.",
+    ),
+    "500": ("internal_error", "A bug in the service; please report the request."),
+}
+_EXECUTE = {
     "400": ("invalid_input", "The input breaks the schema or a rule, or the body is not JSON."),
-    "404": ("not_found", "No tool of that id, or no such version."),
-    "413": ("limit_exceeded", "The input (or the body) is over a contract limit."),
+    "408": (
+        "invalid_input",
+        "The request headers or body did not arrive within their deadline "
+        "(MTCOMPUTE_HEADER_TIMEOUT, MTCOMPUTE_BODY_TIMEOUT); the connection is closed.",
+    ),
+    "413": (
+        "limit_exceeded",
+        "The input is over a contract limit, or the body is over the body cap "
+        "(MTCOMPUTE_MAX_BODY_BYTES), refused before it is read.",
+    ),
     "415": ("invalid_input", "The Content-Type is not application/json."),
+}
+_UNSUPPORTED = {
     "422": ("unsupported_input", "The input asks for something the contract does not support."),
 }
 
@@ -36,17 +92,7 @@ def _error_envelope() -> dict[str, Any]:
                 "additionalProperties": False,
                 "required": ["code", "message", "path"],
                 "properties": {
-                    "code": {
-                        "type": "string",
-                        "enum": [
-                            "invalid_input",
-                            "limit_exceeded",
-                            "unsupported_input",
-                            "not_found",
-                            "method_not_allowed",
-                            "internal_error",
-                        ],
-                    },
+                    "code": {"type": "string", "enum": list(_CODES)},
                     "message": {"type": "string"},
                     "path": {"type": "string", "description": "JSON Pointer to the field."},
                 },
@@ -59,6 +105,38 @@ def _json_content(schema: dict[str, Any]) -> dict[str, Any]:
     return {"application/json": {"schema": schema}}
 
 
+def _health(status: str) -> dict[str, Any]:
+    return {
+        "type": "object",
+        "required": ["status"],
+        "properties": {"status": {"type": "string", "const": status}},
+    }
+
+
+def _error_responses(statuses: dict[str, tuple[str, str]]) -> dict[str, Any]:
+    """The error responses, in status order: the envelope with its code pinned."""
+    responses: dict[str, Any] = {}
+    for status, (code, text) in sorted(statuses.items()):
+        schema = {
+            "allOf": [{"$ref": "#/components/schemas/ErrorEnvelope"}],
+            "properties": {"error": {"properties": {"code": {"const": code}}}},
+        }
+        response: dict[str, Any] = {
+            "description": f"{code}: {text}",
+            "content": _json_content(schema),
+        }
+        if status == "405":
+            response["headers"] = {
+                "Allow": {
+                    "description": "The methods this path has.",
+                    "required": True,
+                    "schema": {"type": "string"},
+                }
+            }
+        responses[status] = response
+    return responses
+
+
 def _schema_name(tool_id: str, version: str, kind: str) -> str:
     words = "".join(part.capitalize() for part in tool_id.split("-"))
     return f"{words}V{version.replace('.', '_')}{kind}"
@@ -68,15 +146,16 @@ def _operation_id(verb: str, tool_id: str, version: str) -> str:
     return f"{verb}_{tool_id.replace('-', '_')}_{version.replace('.', '_')}"
 
 
+def _names_unsupported_input(doc: dict[str, Any]) -> bool:
+    """The contract lists an unsupported operation answered with ``unsupported_input``."""
+    return any("unsupported_input" in text for text in doc["unsupported_operations"])
+
+
 def openapi_document() -> dict[str, Any]:
     """The whole document (a plain dict, ready for :func:`mtcompute.dumps`)."""
     schemas: dict[str, Any] = {"ErrorEnvelope": _error_envelope()}
     paths: dict[str, Any] = {}
-    error_ref = {"$ref": "#/components/schemas/ErrorEnvelope"}
-    errors = {
-        status: {"description": f"{code}: {text}", "content": _json_content(error_ref)}
-        for status, (code, text) in _ERROR_STATUSES.items()
-    }
+    get_errors = _error_responses(_EVERY_OPERATION)
     for tool in list_tools():
         doc = contract(tool.id, tool.version)
         input_name = _schema_name(tool.id, tool.version, "Input")
@@ -97,6 +176,9 @@ def openapi_document() -> dict[str, Any]:
         ok_content = _json_content(ok_schema)
         if example is not None:
             ok_content["application/json"]["example"] = {"result": example["output"]}
+        execute_errors = {**_EVERY_OPERATION, **_EXECUTE}
+        if _names_unsupported_input(doc):
+            execute_errors.update(_UNSUPPORTED)
         paths[base + "/execute"] = {
             "post": {
                 "operationId": _operation_id("execute", tool.id, tool.version),
@@ -106,7 +188,7 @@ def openapi_document() -> dict[str, Any]:
                 "requestBody": {"required": True, "content": request_content},
                 "responses": {
                     "200": {"description": "The result envelope.", "content": ok_content},
-                    **errors,
+                    **_error_responses(execute_errors),
                 },
             }
         }
@@ -119,7 +201,8 @@ def openapi_document() -> dict[str, Any]:
                     "200": {
                         "description": "The contract document, verbatim.",
                         "content": _json_content({"type": "object"}),
-                    }
+                    },
+                    **get_errors,
                 },
             }
         }
@@ -137,7 +220,8 @@ def openapi_document() -> dict[str, Any]:
                             "properties": {"tools": {"type": "array", "items": {"type": "object"}}},
                         }
                     ),
-                }
+                },
+                **get_errors,
             },
         }
     }
@@ -146,16 +230,12 @@ def openapi_document() -> dict[str, Any]:
             "operationId": "healthz",
             "summary": "Liveness: the process answers and computes.",
             "responses": {
-                "200": {
-                    "description": "Healthy.",
-                    "content": _json_content(
-                        {
-                            "type": "object",
-                            "required": ["status"],
-                            "properties": {"status": {"type": "string", "const": "ok"}},
-                        }
-                    ),
-                }
+                "200": {"description": "Healthy.", "content": _json_content(_health("ok"))},
+                **get_errors,
+                "503": {
+                    "description": "Up, but a tiny chrF did not compute.",
+                    "content": _json_content(_health("failing")),
+                },
             },
         }
     }
