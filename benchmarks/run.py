@@ -902,9 +902,17 @@ def check_chrf(
 def check_bleu(pair: Pair, anchors: dict[str, ModuleType | None], report: Report) -> None:
     """BLEU: statistics = sacreBLEU's counts; score = sacreBLEU, NLTK; bleuscore on 13a."""
     from mtcompute.batch import corpus_bleu
+    from mtcompute.core.kernel import bleu_text_statistics
 
     hyps, refs = pair.hypotheses, pair.references
     ours = corpus_bleu([h.split() for h in hyps], [[r.split()] for r in refs])
+    text = bleu_text_statistics(hyps, [[r] for r in refs])[0]  # what mtcompute score counts
+    report.check(
+        f"BLEU {pair.name}: kernel splitting the texts = corpus_bleu of str.split() tokens",
+        (text.candidate_length, text.reference_length, text.matches, text.totals)
+        == (ours.candidate_length, ours.reference_length, ours.matches, ours.totals),
+        f"matches {list(text.matches)} totals {list(text.totals)}",
+    )
     sacrebleu = anchors["sacrebleu"]
     if sacrebleu is not None:
         theirs = sacrebleu.metrics.BLEU(tokenize="none", smooth_method="none").corpus_score(
