@@ -556,3 +556,39 @@ def test_load_refuses_a_non_loopback_url() -> None:
         proc.returncode,
         "non-loopback" if "non-loopback" in proc.stderr else proc.stderr,
     )
+
+
+@pytest.mark.parametrize(
+    ("body_bytes", "on_thread"),
+    [(100, False), (16 * 1024, False), (16 * 1024 + 1, True)],
+    ids=["tiny", "16-KiB", "16-KiB-and-1"],
+)
+def test_small_inputs_are_computed_on_the_event_loop(
+    monkeypatch: pytest.MonkeyPatch, body_bytes: int, on_thread: bool
+) -> None:
+    """Bodies up to INLINE_MAX_BODY_BYTES skip the worker-thread hop (it halves the request
+    rate); larger ones go to a worker thread. Either way the envelope is execute()'s."""
+    import threading
+
+    from starlette.testclient import TestClient
+
+    from mtcompute.server import app as app_module
+
+    seen: list[bool] = []
+
+    def recording_execute(tool: str, version: str, value: object) -> dict[str, object]:
+        seen.append(threading.current_thread().name.startswith("AnyIO worker thread"))
+        return mtcompute.execute(tool, version, value)
+
+    monkeypatch.setattr(app_module, "execute", recording_execute)
+    empty = len(json.dumps({"hypotheses": [""], "references": ["a cat"]}))
+    body = {"hypotheses": ["a" * (body_bytes - empty)], "references": ["a cat"]}
+    raw = json.dumps(body).encode()
+    assert body_bytes == len(raw)
+    with TestClient(app_module.create_app(access_log="off")) as client:
+        answer = client.post(CHRF, content=raw, headers=JSON)
+    assert (200, mtcompute.execute("chrf-compute", "1.0.0", body), [on_thread]) == (
+        answer.status_code,
+        answer.json(),
+        seen,
+    )
