@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import shutil
+import socket
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -103,3 +104,30 @@ def server_url() -> Iterator[str]:
         yield url
     finally:
         stop_server(proc)
+
+
+def read_raw_response(
+    sock: socket.socket, timeout: float = 10
+) -> tuple[int, dict[str, str], bytes]:
+    """(status, headers with lower-cased names, body) of one HTTP/1.1 response with a
+    Content-Length, read from a raw socket."""
+    sock.settimeout(timeout)
+    data = b""
+    while b"\r\n\r\n" not in data:
+        chunk = sock.recv(65536)
+        if not chunk:
+            raise ConnectionError(f"closed before a full response head: {data[:200]!r}")
+        data += chunk
+    head, _, body = data.partition(b"\r\n\r\n")
+    lines = head.decode("latin-1").split("\r\n")
+    headers = {}
+    for line in lines[1:]:
+        name, _, value = line.partition(":")
+        headers[name.strip().lower()] = value.strip()
+    length = int(headers["content-length"])
+    while len(body) < length:
+        chunk = sock.recv(65536)
+        if not chunk:
+            break
+        body += chunk
+    return int(lines[0].split()[1]), headers, body[:length]

@@ -22,7 +22,7 @@ from starlette.types import Receive, Scope, Send
 import mtcompute
 from mtcompute.contracts import contract, contract_ids
 from mtcompute.server.app import DEFAULT_MAX_BODY_BYTES
-from tests.conftest import start_server, stop_server
+from tests.conftest import read_raw_response, start_server, stop_server
 
 CHRF = "/v1/tools/chrf-compute/versions/1.0.0/execute"
 SMOOTHING = "/v1/tools/bleu-smoothing-compute/versions/1.0.0/execute"
@@ -66,26 +66,7 @@ def envelope_of(status: int, headers: dict[str, str], body: bytes) -> tuple[int,
 
 def read_response(sock: socket.socket, timeout: float = 10) -> tuple[int, dict[str, str], bytes]:
     """One HTTP/1.1 response with a Content-Length, read from a raw socket."""
-    sock.settimeout(timeout)
-    data = b""
-    while b"\r\n\r\n" not in data:
-        chunk = sock.recv(65536)
-        if not chunk:
-            raise ConnectionError(f"closed before a full response head: {data!r}")
-        data += chunk
-    head, _, body = data.partition(b"\r\n\r\n")
-    lines = head.decode("latin-1").split("\r\n")
-    headers = {}
-    for line in lines[1:]:
-        name, _, value = line.partition(":")
-        headers[name.strip().lower()] = value.strip()
-    length = int(headers["content-length"])
-    while len(body) < length:
-        chunk = sock.recv(65536)
-        if not chunk:
-            break
-        body += chunk
-    return int(lines[0].split()[1]), headers, body[:length]
+    return read_raw_response(sock, timeout)
 
 
 def closed_by_peer(sock: socket.socket, timeout: float = 5) -> bool:

@@ -67,6 +67,16 @@ def wmt_lines(relative: str) -> list[str]:
     return path.read_text(encoding="utf-8").splitlines()
 
 
+# WMT systems for the BLEU checks: one, two and three references, CJK, an empty system.
+BLEU_WMT_CASES = [
+    ("generaltest2022/en-de", "JDExploreAcademy", ("A", "B")),
+    ("generaltest2022/en-zh", "HuaweiTSC", ("A", "B")),
+    ("generaltest2022/en-ja", "Lan-Bridge", ("A",)),
+    ("newstest2021/en-de", "UEdin", ("A", "C", "D")),
+    ("wmttest2024/en-hi", "ONLINE-empty", ("A",)),
+]
+
+
 # --- strategies beyond tests/strategies.py -------------------------------------------------
 
 SURROGATES = "\ud800\udbff\udc00\udfff"
@@ -349,16 +359,7 @@ def test_bleu_str_subclass_and_non_str_tokens_use_the_pure_path() -> None:
     assert BleuStatistics(3, 2, (2, 1), (3, 2)) == numbers
 
 
-@pytest.mark.parametrize(
-    ("pair", "system", "references"),
-    [
-        ("generaltest2022/en-de", "JDExploreAcademy", ("A", "B")),
-        ("generaltest2022/en-zh", "HuaweiTSC", ("A", "B")),
-        ("generaltest2022/en-ja", "Lan-Bridge", ("A",)),
-        ("newstest2021/en-de", "UEdin", ("A", "C", "D")),
-        ("wmttest2024/en-hi", "ONLINE-empty", ("A",)),
-    ],
-)
+@pytest.mark.parametrize(("pair", "system", "references"), BLEU_WMT_CASES)
 def test_bleu_statistics_equal_pure_on_wmt(
     pair: str, system: str, references: tuple[str, ...]
 ) -> None:
@@ -452,16 +453,7 @@ def test_bleu_text_inputs_the_kernel_refuses_are_split_in_python() -> None:
             kernel.bleu_text_statistics(["a"], [[]], 2)
 
 
-@pytest.mark.parametrize(
-    ("pair", "system", "references"),
-    [
-        ("generaltest2022/en-de", "JDExploreAcademy", ("A", "B")),
-        ("generaltest2022/en-zh", "HuaweiTSC", ("A", "B")),
-        ("generaltest2022/en-ja", "Lan-Bridge", ("A",)),
-        ("newstest2021/en-de", "UEdin", ("A", "C", "D")),
-        ("wmttest2024/en-hi", "ONLINE-empty", ("A",)),
-    ],
-)
+@pytest.mark.parametrize(("pair", "system", "references"), BLEU_WMT_CASES)
 @pytest.mark.parametrize("threads", [1, 2])
 def test_bleu_text_statistics_equal_pure_on_wmt(
     pair: str, system: str, references: tuple[str, ...], threads: int

@@ -29,7 +29,7 @@ from mtcompute.contracts import contract
 from mtcompute.server.app import DEFAULT_MAX_BODY_BYTES, create_app
 from mtcompute.server.openapi import openapi_document
 from mtcompute.server.protocol import DEFAULT_MAX_HEADER_BYTES
-from tests.conftest import start_server, stop_server
+from tests.conftest import read_raw_response, start_server, stop_server
 
 DOCUMENT = openapi_document()
 OPERATIONS = [
@@ -128,25 +128,7 @@ SOCKET_PROBES: dict[str, Callable[[str, str], bytes]] = {
 
 
 def _read_answer(sock: socket.socket) -> Answer:
-    data = b""
-    while b"\r\n\r\n" not in data:
-        chunk = sock.recv(65536)
-        if not chunk:
-            raise ConnectionError(f"closed before a full response head: {data[:200]!r}")
-        data += chunk
-    head, _, body = data.partition(b"\r\n\r\n")
-    lines = head.decode("latin-1").split("\r\n")
-    headers = {}
-    for line in lines[1:]:
-        name, _, value = line.partition(":")
-        headers[name.strip().lower()] = value.strip()
-    length = int(headers["content-length"])
-    while len(body) < length:
-        chunk = sock.recv(65536)
-        if not chunk:
-            break
-        body += chunk
-    return Answer(int(lines[0].split()[1]), headers, body[:length])
+    return Answer(*read_raw_response(sock, DEADLINE + 10))
 
 
 def _exchange(base_url: str, data: bytes) -> Answer:

@@ -21,7 +21,14 @@ import pytest
 
 import mtcompute
 from mtcompute import cli
-from tests.conftest import REPO, cli_command, free_port, start_server, stop_server
+from tests.conftest import (
+    REPO,
+    cli_command,
+    free_port,
+    read_raw_response,
+    start_server,
+    stop_server,
+)
 
 CHRF = "/v1/tools/chrf-compute/versions/1.0.0/execute"
 JSON = {"content-type": "application/json"}
@@ -50,24 +57,8 @@ def address(url: str) -> tuple[str, int]:
 
 def read_response(sock: socket.socket, timeout: float = 30) -> tuple[int, bytes]:
     """(status, body) of one HTTP/1.1 response with a Content-Length, from a raw socket."""
-    sock.settimeout(timeout)
-    data = b""
-    while b"\r\n\r\n" not in data:
-        chunk = sock.recv(65536)
-        if not chunk:
-            raise ConnectionError(f"closed before a full response head: {data!r}")
-        data += chunk
-    head, _, body = data.partition(b"\r\n\r\n")
-    lines = head.decode("latin-1").split("\r\n")
-    length = next(
-        int(v) for n, _, v in (x.partition(":") for x in lines) if n.lower() == "content-length"
-    )
-    while len(body) < length:
-        chunk = sock.recv(65536)
-        if not chunk:
-            break
-        body += chunk
-    return int(lines[0].split()[1]), body
+    status, _, body = read_raw_response(sock, timeout)
+    return status, body
 
 
 def log_lines(path: Path, at_least: int, timeout: float = 10) -> list[dict[str, Any]]:

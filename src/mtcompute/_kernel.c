@@ -1291,6 +1291,23 @@ read_tokens(BleuIn *b, PyObject *list, int validate, Problem *pb)
     return 0;
 }
 
+/* The references of one segment: an array of at least one item (its items and their count
+ * in *nr), or NULL with the problem (not_array, no_references) in *pb. */
+static PyObject **
+segment_references(PyObject *segment, Problem *pb, Py_ssize_t *nr)
+{
+    if (!is_array(segment)) {
+        pb->code = "not_array";
+        return NULL;
+    }
+    *nr = array_size(segment);
+    if (*nr == 0) {
+        pb->code = "no_references";
+        return NULL;
+    }
+    return array_items(segment);
+}
+
 /*
  * Flatten hypotheses (all of them first) then references (per segment: an array of one or
  * more token lists).  0 = fine, 1 = problem in *pb, -1 = exception.
@@ -1332,16 +1349,9 @@ bleu_read(PyObject *hyps, PyObject *refs, int validate, BleuIn *b, Problem *pb)
         pb->depth = 0;
         pb->idx[pb->depth++] = i;
         b->rseg[i] = b->nref;
-        if (!is_array(ri[i])) {
-            pb->code = "not_array";
-            return 1;
-        }
-        Py_ssize_t nr = array_size(ri[i]);
-        if (nr == 0) {
-            pb->code = "no_references";
-            return 1;
-        }
-        PyObject **rl = array_items(ri[i]);
+        Py_ssize_t nr;
+        PyObject **rl = segment_references(ri[i], pb, &nr);
+        if (!rl) return 1;
         for (Py_ssize_t j = 0; j < nr; j++) {
             pb->depth = 1;
             pb->idx[pb->depth++] = j;
@@ -1448,16 +1458,9 @@ bleu_read_text(PyObject *hyps, PyObject *refs, BleuIn *b, Problem *pb)
     for (Py_ssize_t i = 0; i < n; i++) {
         pb->depth = 0;
         pb->idx[pb->depth++] = i;
-        if (!is_array(ri[i])) {
-            pb->code = "not_array";
-            return 1;
-        }
-        Py_ssize_t nr = array_size(ri[i]);
-        if (nr == 0) {
-            pb->code = "no_references";
-            return 1;
-        }
-        PyObject **rl = array_items(ri[i]);
+        Py_ssize_t nr;
+        PyObject **rl = segment_references(ri[i], pb, &nr);
+        if (!rl) return 1;
         for (Py_ssize_t j = 0; j < nr; j++) {
             pb->depth = 1;
             pb->idx[pb->depth++] = j;

@@ -24,7 +24,6 @@ import math
 
 from mtcompute.core import kernel
 from mtcompute.core._record import Record
-from mtcompute.core.bleu import smooth_and_score
 from mtcompute.core.chrf import ChrfStatistics, chrf_ratio, format_ratio
 from mtcompute.errors import InvalidInput, json_pointer
 from mtcompute.tools._bleu_common import STATISTICS_ONLY_REASON, parse_smoothing
@@ -340,15 +339,7 @@ def corpus_bleu(
         stats = kernel.bleu_totals(hypotheses, references, max_order, validate=True)
     except kernel.TokenProblem as problem:
         raise _token_error(problem, hypotheses, references) from None
-    scored = smooth_and_score(
-        stats.matches,
-        stats.totals,
-        stats.candidate_length,
-        stats.reference_length,
-        smoothing,
-        epsilon,
-        effective_order,
-    )
+    scored = stats.score(smoothing, epsilon, effective_order)
     return CorpusBleu(
         scored.bleu,
         scored.brevity_penalty,

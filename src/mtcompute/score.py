@@ -514,7 +514,7 @@ def _score_chrf(args: Args, hyps: list[str], refs: list[str]) -> tuple[str, dict
 def _score_bleu(
     args: Args, hyps: list[str], refs: list[list[str]]
 ) -> tuple[str, dict[str, object]]:
-    from mtcompute.core.bleu import SMOOTHINGS, BleuStatistics, smooth_and_score  # noqa: PLC0415
+    from mtcompute.core.bleu import SMOOTHINGS, BleuStatistics  # noqa: PLC0415
     from mtcompute.core.kernel import bleu_text_statistics  # noqa: PLC0415
 
     max_order = 4 if args.max_order is None else args.max_order
@@ -536,22 +536,12 @@ def _score_bleu(
         )
         total = total + part
         for stats in segments or ():  # sentence BLEU: each segment's own, same smoothing
-            segment_scores.append(
-                smooth_and_score(
-                    stats.matches,
-                    stats.totals,
-                    stats.candidate_length,
-                    stats.reference_length,
-                    smoothing,
-                    epsilon,
-                    effective_order,
-                ).bleu
-            )
+            segment_scores.append(stats.score(smoothing, epsilon, effective_order).bleu)
         progress.advance(len(chunk))
     progress.close()
     c, r = total.candidate_length, total.reference_length
     matches, totals = list(total.matches), list(total.totals)
-    scored = smooth_and_score(matches, totals, c, r, smoothing, epsilon, effective_order)
+    scored = total.score(smoothing, epsilon, effective_order)
     fields: dict[str, object] = {
         "metric": "BLEU",
         "tokenize": "whitespace",

@@ -79,6 +79,25 @@ class BleuStatistics(Record):
             tuple(a + b for a, b in zip(self.totals, other.totals, strict=True)),
         )
 
+    def score(
+        self,
+        smoothing: Smoothing = "none",
+        epsilon: Number = 0.1,
+        effective_order: bool = False,
+        decimals: int | None = None,
+    ) -> SmoothedBleu:
+        """:func:`smooth_and_score` of these statistics."""
+        return smooth_and_score(
+            self.matches,
+            self.totals,
+            self.candidate_length,
+            self.reference_length,
+            smoothing,
+            epsilon,
+            effective_order,
+            decimals,
+        )
+
 
 class NgramEntry(Record):
     """One row of the clipping table: a distinct hypothesis n-gram and its clipped count."""

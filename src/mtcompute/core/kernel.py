@@ -408,6 +408,18 @@ def _find_token_problem(
     return None
 
 
+def _bleu_kernel_ok(hypotheses: object, references: object, max_order: int) -> bool:
+    """Whether the BLEU kernel takes these arguments (else the pure path answers)."""
+    return (
+        active()
+        and type(max_order) is int
+        and 1 <= max_order <= _ext.MAX_ORDER
+        and isinstance(hypotheses, list | tuple)
+        and isinstance(references, list | tuple)
+        and len(hypotheses) == len(references)
+    )
+
+
 _PURE_PROBLEMS = frozenset({"str_subclass", "too_long"})
 
 
@@ -421,14 +433,7 @@ def _bleu_counts(
 ) -> tuple[bytes, list[int]] | None:
     """Kernel statistics (per-segment buffer, totals), or ``None`` for the pure path; raises
     :class:`TokenProblem` when ``validate`` and the input has one."""
-    if not (
-        active()
-        and type(max_order) is int
-        and 1 <= max_order <= _ext.MAX_ORDER
-        and isinstance(hypotheses, list | tuple)
-        and isinstance(references, list | tuple)
-        and len(hypotheses) == len(references)
-    ):
+    if not _bleu_kernel_ok(hypotheses, references, max_order):
         return None
 
     def work(
@@ -548,14 +553,7 @@ def bleu_text_statistics(
     ((2, 1), (3, 2), True)
     """
     counts = None
-    if (
-        active()
-        and type(max_order) is int
-        and 1 <= max_order <= _ext.MAX_ORDER
-        and isinstance(hypotheses, list | tuple)
-        and isinstance(references, list | tuple)
-        and len(hypotheses) == len(references)
-    ):
+    if _bleu_kernel_ok(hypotheses, references, max_order):
 
         def work(
             start: int, stop: int

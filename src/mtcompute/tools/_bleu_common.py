@@ -26,7 +26,6 @@ from mtcompute.core.bleu import (
     UNSUPPORTED_SMOOTHINGS,
     BleuStatistics,
     sentence_statistics,
-    smooth_and_score,
 )
 from mtcompute.errors import InvalidInput, LimitExceeded, UnsupportedInput
 from mtcompute.tools._validate import (
@@ -332,16 +331,8 @@ def check_epsilon(options: ScoringOptions) -> None:
 
 def score(stats: BleuStatistics, options: ScoringOptions) -> SmoothedBleu:
     """bleu-smoothing-compute on (valid) statistics with the given options."""
-    return smooth_and_score(
-        stats.matches,
-        stats.totals,
-        stats.candidate_length,
-        stats.reference_length,
-        options.smoothing,
-        DEFAULT_EPSILON if options.epsilon is None else options.epsilon,
-        options.effective_order,
-        options.decimals,
-    )
+    epsilon = DEFAULT_EPSILON if options.epsilon is None else options.epsilon
+    return stats.score(options.smoothing, epsilon, options.effective_order, options.decimals)
 
 
 # --- the clipping table as bleu-sentence-components writes it --------------------------------
