@@ -106,28 +106,41 @@ def server_url() -> Iterator[str]:
         stop_server(proc)
 
 
+class RawResponses:
+    """HTTP/1.1 responses with a Content-Length read one after another from a raw socket,
+    keeping the bytes of later responses that arrive with earlier ones (pipelining)."""
+
+    def __init__(self, sock: socket.socket, timeout: float = 10) -> None:
+        sock.settimeout(timeout)
+        self.sock = sock
+        self.buffer = b""
+
+    def _fill(self, what: str) -> None:
+        chunk = self.sock.recv(65536)
+        if not chunk:
+            raise ConnectionError(f"closed before {what}: {self.buffer[:200]!r}")
+        self.buffer += chunk
+
+    def next(self) -> tuple[int, dict[str, str], bytes]:
+        """(status, headers with lower-cased names, body) of the next response."""
+        while b"\r\n\r\n" not in self.buffer:
+            self._fill("a full response head")
+        head, _, self.buffer = self.buffer.partition(b"\r\n\r\n")
+        lines = head.decode("latin-1").split("\r\n")
+        headers = {}
+        for line in lines[1:]:
+            name, _, value = line.partition(":")
+            headers[name.strip().lower()] = value.strip()
+        length = int(headers["content-length"])
+        while len(self.buffer) < length:
+            self._fill("the whole response body")
+        body, self.buffer = self.buffer[:length], self.buffer[length:]
+        return int(lines[0].split()[1]), headers, body
+
+
 def read_raw_response(
     sock: socket.socket, timeout: float = 10
 ) -> tuple[int, dict[str, str], bytes]:
-    """(status, headers with lower-cased names, body) of one HTTP/1.1 response with a
-    Content-Length, read from a raw socket."""
-    sock.settimeout(timeout)
-    data = b""
-    while b"\r\n\r\n" not in data:
-        chunk = sock.recv(65536)
-        if not chunk:
-            raise ConnectionError(f"closed before a full response head: {data[:200]!r}")
-        data += chunk
-    head, _, body = data.partition(b"\r\n\r\n")
-    lines = head.decode("latin-1").split("\r\n")
-    headers = {}
-    for line in lines[1:]:
-        name, _, value = line.partition(":")
-        headers[name.strip().lower()] = value.strip()
-    length = int(headers["content-length"])
-    while len(body) < length:
-        chunk = sock.recv(65536)
-        if not chunk:
-            break
-        body += chunk
-    return int(lines[0].split()[1]), headers, body[:length]
+    """(status, headers with lower-cased names, body) of the one response expected on a raw
+    socket (for several in a row, use one :class:`RawResponses`)."""
+    return RawResponses(sock, timeout).next()
