@@ -15,11 +15,13 @@ import os
 import random
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -437,8 +439,7 @@ def test_bleu_text_tokens_of_different_kinds_are_equal() -> None:
 
 
 def test_bleu_text_inputs_the_kernel_refuses_are_split_in_python() -> None:
-    """A str subclass, or a segment without references, is the pure path's to answer (as it
-    would alone: statistics, or ValueError for no reference to take a length from)."""
+    """A str subclass is the pure path's to count; a segment without references is refused."""
 
     class Text(str):
         __slots__ = ()
@@ -449,7 +450,7 @@ def test_bleu_text_inputs_the_kernel_refuses_are_split_in_python() -> None:
         assert split_statistics(hyps, refs, 2) == kernel.bleu_text_statistics(
             hyps, refs, 2, per_segment=True
         )
-        with pytest.raises(ValueError, match="empty"):
+        with pytest.raises(ValueError, match=r"references\[0\] has no reference"):
             kernel.bleu_text_statistics(["a"], [[]], 2)
 
 
@@ -567,3 +568,49 @@ def test_sentence_score_by_hand() -> None:
     with kernel_on():
         _, scores = kernel.chrf_totals(["aa"], ["ab"], segment_beta=3)
     assert (Fraction(25), (25.0,)) == (chrf_fraction(stats, 3), scores)
+
+
+@pytest.mark.parametrize(
+    ("hyps", "refs", "error", "message"),
+    [
+        (["a b"], ["a b"], TypeError, r"references\[0\] must be a list of str, got str"),
+        ([b"a b"], [["a b"]], TypeError, r"hypotheses\[0\] must be a str, got bytes"),
+        (["a"], [["a", 3]], TypeError, r"references\[0\]\[1\] must be a str, got int"),
+        (["a", "b"], [["a"]], ValueError, "2 hypotheses but 1 reference lists"),
+        ("a b", [["a b"]], TypeError, "must be lists"),
+    ],
+)
+@pytest.mark.parametrize("on", [True, False], ids=["kernel", "pure"])
+def test_bleu_text_statistics_refuses_malformed_input(
+    hyps: Any, refs: Any, error: type[Exception], message: str, on: bool
+) -> None:
+    """A reference given as a bare str (not a list of str) would be read one character per
+    reference: it is refused, as every other malformed layout, on both paths."""
+    with kernel_on(on), pytest.raises(error, match=message):
+        kernel.bleu_text_statistics(hyps, refs, 2)
+
+
+class _Stop(BaseException):
+    """Not an Exception: as KeyboardInterrupt or SystemExit would be."""
+
+
+@pytest.mark.parametrize("failing", [{0}, {1}, {2, 3}, {0, 1, 2, 3}])
+@pytest.mark.parametrize("kind", [ValueError, _Stop])
+def test_thread_spans_wait_for_every_thread_and_raise_the_first_error(
+    failing: set[int], kind: type[BaseException]
+) -> None:
+    """_map_spans joins every thread before it raises, whatever the error type, and raises
+    the error of the first failing span."""
+    finished: list[int] = []
+
+    def work(start: int, stop: int) -> int:
+        span = start // 100
+        time.sleep(0.05 * (3 - span))  # later spans finish first
+        finished.append(span)
+        if span in failing:
+            raise kind(span)
+        return stop - start
+
+    with pytest.raises(kind) as raised:
+        kernel._map_spans(work, 400, 4, 100)
+    assert (min(failing), [0, 1, 2, 3]) == (raised.value.args[0], sorted(finished))

@@ -1431,6 +1431,10 @@ measure_text(PyObject *s, Problem *pb, size_t *units, size_t *bound)
     }
     if (ready(s) < 0) return -1;
     size_t n = (size_t)PyUnicode_GET_LENGTH(s);
+    if (n >= UINT32_MAX) { /* token lengths are u32 */
+        pb->code = "too_long";
+        return 1;
+    }
     *units += n;
     *bound += n / 2 + 1; /* at most every other code point starts a token */
     return 0;
@@ -1439,7 +1443,8 @@ measure_text(PyObject *s, Problem *pb, size_t *units, size_t *bound)
 /*
  * As bleu_read, for texts: hypotheses a list of str, references per segment a list of one
  * or more str, each split on whitespace as str.split() does.  Problems: not_array,
- * no_references, not_str, str_subclass (first pass, in reading order), too_long.
+ * no_references, not_str, str_subclass, a text of 2^32 code points or more (too_long; first
+ * pass, in reading order), and too_long for a text of MAX_TEXT tokens or more.
  */
 static int
 bleu_read_text(PyObject *hyps, PyObject *refs, BleuIn *b, Problem *pb)

@@ -3,9 +3,10 @@
 What ``@dataclass(frozen=True, slots=True)`` gives those classes (value equality and hashing
 over the fields, a readable repr, no attribute assignment after ``__init__``), without
 importing :mod:`dataclasses`, which with :mod:`inspect` costs more start-up time than Python
-itself. A subclass lists its fields in ``__slots__`` (in order), annotates them for the type
-checker, and sets them in ``__init__`` (whose parameters are the fields, in that order) with
-``object.__setattr__``.
+itself. A subclass lists its own fields in ``__slots__`` (in order; a subclass of a record
+adds to its base's), annotates them for the type checker, and sets them in ``__init__``
+(whose parameters are all the fields, in that order) with ``object.__setattr__``. Positional
+``match`` patterns work as on a dataclass; ``dataclasses.asdict`` and ``replace`` do not.
 """
 
 from __future__ import annotations
@@ -23,15 +24,27 @@ class Record:
     ...         object.__setattr__(self, "y", y)
     >>> Point(1, 2) == Point(1, 2), Point(1, 2) == Point(2, 1), Point(1, 2)
     (True, False, Point(x=1, y=2))
+    >>> match Point(1, 2):
+    ...     case Point(x, y):
+    ...         print(x + y)
+    3
     >>> Point(1, 2).x = 3
     Traceback (most recent call last):
     AttributeError: cannot assign to field 'x' of Point: it is immutable
     """
 
     __slots__: tuple[str, ...] = ()
+    _fields: tuple[str, ...] = ()  # every field, the base classes' first (set per subclass)
+    __match_args__: tuple[str, ...] = ()
+
+    def __init_subclass__(cls) -> None:
+        super().__init_subclass__()
+        own = cls.__dict__.get("__slots__", ())
+        cls._fields = (*cls._fields, *((own,) if isinstance(own, str) else own))
+        cls.__match_args__ = cls._fields  # type: ignore[misc]  # set once, per class
 
     def _values(self) -> tuple[object, ...]:
-        return tuple(getattr(self, name) for name in self.__slots__)
+        return tuple(getattr(self, name) for name in self._fields)
 
     def __eq__(self, other: object) -> bool:
         if other.__class__ is not self.__class__:
@@ -43,7 +56,7 @@ class Record:
         return hash((self.__class__, self._values()))
 
     def __repr__(self) -> str:
-        fields = ", ".join(f"{name}={getattr(self, name)!r}" for name in self.__slots__)
+        fields = ", ".join(f"{name}={getattr(self, name)!r}" for name in self._fields)
         return f"{self.__class__.__qualname__}({fields})"
 
     def __reduce__(self) -> tuple[type[Record], tuple[object, ...]]:

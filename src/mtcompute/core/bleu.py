@@ -42,6 +42,18 @@ __all__ = [
 ]
 
 SMOOTHINGS: tuple[Smoothing, ...] = ("none", "method1", "method2", "method3")
+
+
+def __getattr__(name: str) -> object:
+    """``Smoothing`` at run time, built on first use (PEP 562): importing typing here would
+    cost ``mtcompute score`` its start-up time; type checkers read the alias above."""
+    if name == "Smoothing":
+        from typing import Literal  # noqa: PLC0415
+
+        return Literal["none", "method1", "method2", "method3"]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
 # Chen & Cherry 2014 methods 4-7 need more than the sufficient statistics (lengths of the
 # source or of the corpus): refused as unsupported_input, never computed.
 UNSUPPORTED_SMOOTHINGS = ("method4", "method5", "method6", "method7")

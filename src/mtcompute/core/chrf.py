@@ -164,6 +164,8 @@ def chrf_ratio(stats: ChrfStatistics, beta: int) -> tuple[int, int]:
     numerator = 100 * (1 + beta2) * p[0] * r[0]
     denominator = k * (beta2 * p[0] * r[1] + r[0] * p[1])
     divisor = gcd(numerator, denominator)
+    if denominator < 0:  # only for invalid (negative) counts: keep the sign on the numerator
+        divisor = -divisor
     return numerator // divisor, denominator // divisor
 
 

@@ -113,17 +113,18 @@ def _map_spans(
         return [(0, work(0, n))]
     # Threads from _thread (the documented low-level API), not threading or concurrent.futures,
     # whose imports cost more than a short run: the first span runs here, each other on its
-    # own thread, which releases its lock when done; the first failed span's error is raised.
+    # own thread, which releases its lock when done. Every thread is waited for, then the
+    # error of the first span that failed (any BaseException) is raised.
     import _thread  # noqa: PLC0415 - only when threading
 
     spans = _spans(n, parts)
     results: dict[int, T] = {}
-    errors: dict[int, Exception] = {}
+    errors: dict[int, BaseException] = {}
 
     def run(index: int, done: _thread.LockType | None = None) -> None:
         try:
             results[index] = work(*spans[index])
-        except Exception as error:  # raised again in the calling thread
+        except BaseException as error:  # raised again in the calling thread, after the join
             errors[index] = error
         finally:
             if done is not None:
@@ -534,6 +535,26 @@ def bleu_totals(
     return total
 
 
+def _check_texts(hypotheses: object, references: object) -> None:
+    """TypeError or ValueError unless hypotheses is a list of str and references, of the
+    same length, a list of lists (or tuples) of one or more str each."""
+    if not isinstance(hypotheses, list | tuple) or not isinstance(references, list | tuple):
+        raise TypeError("hypotheses and references must be lists")
+    if len(hypotheses) != len(references):
+        raise ValueError(f"{len(hypotheses)} hypotheses but {len(references)} reference lists")
+    for i, text in enumerate(hypotheses):
+        if not isinstance(text, str):
+            raise TypeError(f"hypotheses[{i}] must be a str, got {type(text).__name__}")
+    for i, texts in enumerate(references):
+        if not isinstance(texts, list | tuple):
+            raise TypeError(f"references[{i}] must be a list of str, got {type(texts).__name__}")
+        if not texts:
+            raise ValueError(f"references[{i}] has no reference")
+        for j, text in enumerate(texts):
+            if not isinstance(text, str):
+                raise TypeError(f"references[{i}][{j}] must be a str, got {type(text).__name__}")
+
+
 def bleu_text_statistics(
     hypotheses: Sequence[str],
     references: Sequence[Sequence[str]],
@@ -547,11 +568,13 @@ def bleu_text_statistics(
     ``per_segment``, each segment's. ``references[i]`` holds the one or more reference texts
     of segment ``i``. The kernel splits the texts itself, without making a str per token;
     the answer is :func:`bleu_totals` and :func:`bleu_statistics_many` of the split texts.
+    Any other layout (a bare str for a segment's references, say) is TypeError or ValueError.
 
     >>> total, each = bleu_text_statistics(["a b\\u3000c"], [["a  b d"]], 2, per_segment=True)
     >>> total.matches, total.totals, each == [total]
     ((2, 1), (3, 2), True)
     """
+    _check_texts(hypotheses, references)
     counts = None
     if _bleu_kernel_ok(hypotheses, references, max_order):
 
