@@ -643,7 +643,9 @@ def _string_variants(draw: st.DrawFn, text: str) -> str:
         return unit * (128 // size) + "x" * (128 % size + draw(st.integers(0, 1)))
     if choice == 2:  # up to the text byte limit of chrF (65,536) and past it
         size = _choice(draw, [65535, 65536, 65537, 70000])
-        return (text or "a") * (size // max(1, len((text or "a").encode("utf-8"))) + 1)
+        # surrogatepass: the text may hold a lone surrogate from an earlier mutation
+        unit_bytes = len((text or "a").encode("utf-8", "surrogatepass"))
+        return (text or "a") * (size // max(1, unit_bytes) + 1)
     if choice == 3:
         return _choice(draw, SPECIAL_STRINGS)
     if choice == 4:  # whitespace padding

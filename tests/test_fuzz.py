@@ -19,6 +19,8 @@ from types import ModuleType
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import mtcompute
 from mtcompute.tools import list_tools
@@ -251,3 +253,11 @@ def test_atheris_engine(tmp_path: Path) -> None:
     (stats,) = fuzz.run(["chrf-compute"], count=3000, engine="atheris", out_dir=tmp_path)
     assert stats.failures == 0, _failures(stats)
     assert stats.tried == 3000
+
+
+@given(st.data(), st.sampled_from(["a\udfffb", "\ud800", "é😀", ""]))
+@settings(max_examples=200, deadline=None)
+def test_string_variants_take_any_text(data: st.DataObject, text: str) -> None:
+    """The string mutations accept texts holding lone surrogates (an earlier mutation may
+    have put one there): a 600 s run once stopped on strict UTF-8 in the long-text variant."""
+    assert isinstance(fuzz._string_variants(data.draw, text), str)
