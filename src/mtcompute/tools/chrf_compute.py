@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import ClassVar
 
 from mtcompute.core.chrf import (
     ChrfStatistics,
@@ -34,7 +35,7 @@ from mtcompute.tools._validate import (
     utf8_length,
 )
 
-__all__ = ["ChrfResult", "chrf"]
+__all__ = ["ChrfResult", "ScoredTexts", "chrf"]
 
 ID, VERSION = "chrf-compute", "1.0.0"
 FIELDS = ("hypotheses", "references", "beta", "lowercase")
@@ -45,8 +46,12 @@ CHAR_ORDER = 6
 
 
 @dataclass(frozen=True, slots=True)
-class ChrfResult:
-    """Corpus chrF with its exact fraction, and chrF of each segment alone."""
+class ScoredTexts:
+    """A corpus score with its exact fraction, and each segment's alone: the result shape of
+    chrf-compute and chrf-plus-plus-compute, which differ in ``METRIC`` and ``WORD_ORDER``."""
+
+    METRIC: ClassVar[str]
+    WORD_ORDER: ClassVar[int]
 
     beta: int
     lowercase: bool
@@ -66,9 +71,9 @@ class ChrfResult:
     def to_dict(self) -> dict[str, object]:
         """The contract's output object, keys in the output schema's order."""
         return {
-            "metric": "chrF",
+            "metric": self.METRIC,
             "char_order": CHAR_ORDER,
-            "word_order": 0,
+            "word_order": self.WORD_ORDER,
             "beta": self.beta,
             "lowercase": self.lowercase,
             "segment_count": len(self.segment_fractions),
@@ -76,6 +81,14 @@ class ChrfResult:
             "score_fraction": format_fraction(self.fraction),
             "segment_scores": list(self.segment_scores),
         }
+
+
+@dataclass(frozen=True, slots=True)
+class ChrfResult(ScoredTexts):
+    """Corpus chrF with its exact fraction, and chrF of each segment alone."""
+
+    METRIC: ClassVar[str] = "chrF"
+    WORD_ORDER: ClassVar[int] = 0
 
 
 def parse_texts(value: object, key: str) -> list[str]:

@@ -11,13 +11,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from fractions import Fraction
+from typing import ClassVar
 
-from mtcompute.core.chrf import chrf_fraction, format_fraction, format_score
+from mtcompute.core.chrf import chrf_fraction
 from mtcompute.core.chrf_words import corpus_statistics
 from mtcompute.tools import Tool
 from mtcompute.tools._validate import require_bool, require_integer, require_keys, require_object
-from mtcompute.tools.chrf_compute import check_texts, parse_texts
+from mtcompute.tools.chrf_compute import ScoredTexts, check_texts, parse_texts
 
 __all__ = ["ChrfPlusPlusResult", "chrf_plus_plus"]
 
@@ -29,37 +29,11 @@ WORD_ORDER = 2
 
 
 @dataclass(frozen=True, slots=True)
-class ChrfPlusPlusResult:
+class ChrfPlusPlusResult(ScoredTexts):
     """Corpus chrF++ with its exact fraction, and chrF++ of each segment alone."""
 
-    beta: int
-    lowercase: bool
-    fraction: Fraction
-    segment_fractions: tuple[Fraction, ...]
-
-    @property
-    def score(self) -> str:
-        """The corpus score rounded half-even to six decimals, e.g. ``"82.872637"``."""
-        return format_score(self.fraction)
-
-    @property
-    def segment_scores(self) -> tuple[str, ...]:
-        """Each segment's score, rounded as :attr:`score`, in input order."""
-        return tuple(format_score(f) for f in self.segment_fractions)
-
-    def to_dict(self) -> dict[str, object]:
-        """The contract's output object, keys in the output schema's order."""
-        return {
-            "metric": "chrF++",
-            "char_order": CHAR_ORDER,
-            "word_order": WORD_ORDER,
-            "beta": self.beta,
-            "lowercase": self.lowercase,
-            "segment_count": len(self.segment_fractions),
-            "score": self.score,
-            "score_fraction": format_fraction(self.fraction),
-            "segment_scores": list(self.segment_scores),
-        }
+    METRIC: ClassVar[str] = "chrF++"
+    WORD_ORDER: ClassVar[int] = WORD_ORDER
 
 
 def _compute(raw: object) -> ChrfPlusPlusResult:
