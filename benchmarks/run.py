@@ -490,7 +490,7 @@ def bench_score_cli(pair: Pair, runs: int, repeats: int, report: Report) -> None
     """``mtcompute score`` (chrF, BLEU) as a whole process against its budget: twice
     ``python -c pass`` plus the library call the command makes (timed here, one thread)."""
     from mtcompute.batch import corpus_chrf
-    from mtcompute.core.kernel import bleu_text_statistics
+    from mtcompute.counting import bleu_text_statistics
 
     script = Path(sys.executable).with_name("mtcompute")
     entry = [str(script)] if script.exists() else [sys.executable, "-m", "mtcompute"]
@@ -780,7 +780,7 @@ def bench_http(
 @contextlib.contextmanager
 def pure_path() -> Iterator[None]:
     """Force the pure-Python path: ``MTCOMPUTE_PURE=1``, which the kernel module reads at
-    every call (:func:`mtcompute.core.kernel.active`)."""
+    every call (:func:`mtcompute.native.active`)."""
     saved = os.environ.get("MTCOMPUTE_PURE")
     os.environ["MTCOMPUTE_PURE"] = "1"
     try:
@@ -820,7 +820,7 @@ def check_chrf(
 ) -> None:
     """chrF: corpus vs sacreBLEU, sentence and pairwise vs sacreBLEU and fastchrf."""
     from mtcompute.batch import chrf_pairwise, corpus_chrf
-    from mtcompute.core.chrf import ChrfStatistics, chrf_fraction, segment_statistics_pure
+    from mtcompute.core.chrf import ChrfStatistics, chrf_fraction, segment_statistics
 
     sacrebleu, fastchrf = anchors["sacrebleu"], anchors["fastchrf"]
     for pair in pairs:
@@ -828,7 +828,7 @@ def check_chrf(
         ours = corpus_chrf(hyps, refs)
         total = ChrfStatistics.zero(6)
         for hyp, ref in zip(hyps, refs, strict=True):
-            total = total + segment_statistics_pure(hyp, ref)
+            total = total + segment_statistics(hyp, ref)
         exact = chrf_fraction(total, 2)
         report.check(
             f"corpus chrF2 {pair.name}: kernel = pure core (exact fraction)",
@@ -902,7 +902,7 @@ def check_chrf(
 def check_bleu(pair: Pair, anchors: dict[str, ModuleType | None], report: Report) -> None:
     """BLEU: statistics = sacreBLEU's counts; score = sacreBLEU, NLTK; bleuscore on 13a."""
     from mtcompute.batch import corpus_bleu
-    from mtcompute.core.kernel import bleu_text_statistics
+    from mtcompute.counting import bleu_text_statistics
 
     hyps, refs = pair.hypotheses, pair.references
     ours = corpus_bleu([h.split() for h in hyps], [[r.split()] for r in refs])
@@ -1133,14 +1133,14 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     report = Report()
     anchors = import_anchors({**ANCHORS, **ANCHORS_EXTRA}, args.skip_missing_anchors, report)
-    from mtcompute.core import kernel
+    from mtcompute import native
 
     pairs = [load_pair(args.data, name, limit) for name in pair_names]
     blocks = mbr_blocks(pairs[0], block_count, block_size)
     print(
         f"mtcompute benchmarks ({'quick' if args.quick else 'full'}): Python "
         f"{sys.version.split()[0]}, {os.cpu_count()} CPUs, kernel "
-        f"{'on' if kernel.AVAILABLE else 'OFF (pure Python)'}, MTCOMPUTE_THREADS=1, "
+        f"{'on' if native.AVAILABLE else 'OFF (pure Python)'}, MTCOMPUTE_THREADS=1, "
         f"RAYON_NUM_THREADS=1, median of {repeats} after 1 warm-up"
     )
     print(
@@ -1160,7 +1160,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     print("\nidentity checks", flush=True)
     check_chrf(pairs, blocks, anchors, report)
     check_bleu(pairs[0], anchors, report)
-    if kernel.AVAILABLE:
+    if native.AVAILABLE:
         check_pure(pairs[0], blocks[0], report)
     else:
         # Nothing to compare: every mtcompute row below is the pure path (and misses its target).

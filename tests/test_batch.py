@@ -25,14 +25,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import mtcompute
+from mtcompute import counting, native
 from mtcompute.batch import CorpusBleu, CorpusChrf, chrf_pairwise, corpus_bleu, corpus_chrf
-from mtcompute.core import kernel
-from mtcompute.core.bleu import BleuStatistics, sentence_statistics_pure, smooth_and_score
+from mtcompute.core.bleu import BleuStatistics, sentence_statistics, smooth_and_score
 from mtcompute.core.chrf import (
     ChrfStatistics,
     chrf_fraction,
     format_score,
-    segment_statistics,
     strip_whitespace,
 )
 from mtcompute.errors import InvalidInput, MtcomputeError, UnsupportedInput
@@ -43,7 +42,7 @@ WMT = Path(__file__).resolve().parents[2] / "shared" / "data" / "wmt"
 PATHS = [
     pytest.param(
         "kernel",
-        marks=pytest.mark.skipif(not kernel.AVAILABLE, reason="built without the C kernel"),
+        marks=pytest.mark.skipif(not native.AVAILABLE, reason="built without the C kernel"),
     ),
     "pure",
 ]
@@ -195,8 +194,11 @@ def test_corpus_chrf_fraction_is_reduced() -> None:
 def test_chrf_pairwise_equals_sentence_fractions(
     path: str, hyps: list[str], refs: list[str], beta: int
 ) -> None:
-    """Each entry is float(chrf_fraction(segment_statistics(h, r), beta))."""
-    expected = [[float(chrf_fraction(segment_statistics(h, r), beta)) for r in refs] for h in hyps]
+    """Each entry is float(chrf_fraction(counting.chrf_segment_statistics(h, r), beta))."""
+    expected = [
+        [float(chrf_fraction(counting.chrf_segment_statistics(h, r), beta)) for r in refs]
+        for h in hyps
+    ]
     with on_path(path):
         assert expected == chrf_pairwise(hyps, refs, beta=beta)
 
@@ -214,7 +216,10 @@ def test_chrf_pairwise_matches_sacrebleu_on_wmt(path: str, pair: str, system: st
     for others in (block, refs):
         with on_path(path):
             actual = chrf_pairwise(block, others)
-        exact = [[float(chrf_fraction(segment_statistics(h, r), 2)) for r in others] for h in block]
+        exact = [
+            [float(chrf_fraction(counting.chrf_segment_statistics(h, r), 2)) for r in others]
+            for h in block
+        ]
         theirs = [[sacrebleu.sentence_chrf(h, [r]).score for r in others] for h in block]
         assert exact == actual
         assert all(
@@ -354,7 +359,7 @@ def test_corpus_bleu_is_smooth_and_score_of_the_sums() -> None:
     refs = [[line.split()] for line in wmt_lines("generaltest2022/en-cs/ref.B.txt")[:50]]
     total = BleuStatistics(0, 0, (0,) * 6, (0,) * 6)
     for h, r in zip(hyps, refs, strict=True):
-        total = total + sentence_statistics_pure(h, r, 6)
+        total = total + sentence_statistics(h, r, 6)
     s = smooth_and_score(
         total.matches, total.totals, total.candidate_length, total.reference_length,
         "method3", 0.1, True,
@@ -373,13 +378,13 @@ CHRF_ERRORS: list[tuple[dict[str, Any], type[MtcomputeError], str, str]] = [
     (
         {"hypotheses": "abc", "references": ["abc"]},
         InvalidInput,
-        'Expected a list of strings at /hypotheses, got the string "abc".',
+        'Expected an array of strings at /hypotheses, got the string "abc".',
         "/hypotheses",
     ),
     (
         {"hypotheses": [], "references": []},
         InvalidInput,
-        "Expected at least 1 segment at /hypotheses, got an empty list.",
+        "Expected at least 1 segment at /hypotheses, got an empty array.",
         "/hypotheses",
     ),
     (
@@ -409,13 +414,13 @@ CHRF_ERRORS: list[tuple[dict[str, Any], type[MtcomputeError], str, str]] = [
     (
         {"hypotheses": ["a"], "references": ["a"], "beta": True},
         InvalidInput,
-        "Expected an integer from 1 to 16 at /beta, got true.",
+        "Expected an integer at /beta, got true.",
         "/beta",
     ),
     (
         {"hypotheses": ["a"], "references": ["a"], "beta": 17},
         InvalidInput,
-        "Expected an integer from 1 to 16 at /beta, got 17.",
+        "Expected an integer of at most 16 at /beta, got 17.",
         "/beta",
     ),
     (
@@ -452,25 +457,25 @@ BLEU_ERRORS: list[tuple[dict[str, Any], type[MtcomputeError], str, str]] = [
     (
         {"hypotheses": "a b", "references": [[["a"]]]},
         InvalidInput,
-        'Expected a list of token lists at /hypotheses, got the string "a b".',
+        'Expected an array of token lists at /hypotheses, got the string "a b".',
         "/hypotheses",
     ),
     (
         {"hypotheses": [["a"]], "references": []},
         InvalidInput,
-        "Expected at least 1 segment at /references, got an empty list.",
+        "Expected at least 1 segment at /references, got none.",
         "/references",
     ),
     (
         {"hypotheses": [["a"], ["b"]], "references": [[["a"]]]},
         InvalidInput,
-        "Expected as many references as hypotheses (2) at /references, got 1.",
+        "Expected references to have as many segments as hypotheses (2) at /references, got 1.",
         "/references",
     ),
     (
         {"hypotheses": [["a"]], "references": [[["a"]]], "max_order": 9},
         InvalidInput,
-        "Expected an integer from 1 to 8 at /max_order, got 9.",
+        "Expected an integer of at most 8 at /max_order, got 9.",
         "/max_order",
     ),
     (
@@ -502,7 +507,7 @@ BLEU_ERRORS: list[tuple[dict[str, Any], type[MtcomputeError], str, str]] = [
     (
         {"hypotheses": [["a"], "b c"], "references": [[["a"]], [["b"]]]},
         InvalidInput,
-        'Expected a token list (a list of strings) at /hypotheses/1, got the string "b c".',
+        'Expected a token list (an array) at /hypotheses/1, got the string "b c".',
         "/hypotheses/1",
     ),
     (
@@ -526,15 +531,13 @@ BLEU_ERRORS: list[tuple[dict[str, Any], type[MtcomputeError], str, str]] = [
     (
         {"hypotheses": [["a"]], "references": [["a"]]},
         InvalidInput,
-        "Expected a reference token list (a list of strings) at /references/0/0, "
-        'got the string "a".',
+        'Expected a reference token list (an array) at /references/0/0, got the string "a".',
         "/references/0/0",
     ),
     (
         {"hypotheses": [["a"]], "references": ["a"]},
         InvalidInput,
-        "Expected the list of reference token lists of the segment at /references/0, "
-        'got the string "a".',
+        'Expected an array of token lists at /references/0, got the string "a".',
         "/references/0",
     ),
     (

@@ -27,13 +27,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from mtcompute.core import kernel
-from mtcompute.core.bleu import BleuStatistics, sentence_statistics, sentence_statistics_pure
+from mtcompute import counting, native
+from mtcompute.core.bleu import BleuStatistics, sentence_statistics
 from mtcompute.core.chrf import (
     ChrfStatistics,
     chrf_fraction,
     segment_statistics,
-    segment_statistics_pure,
 )
 from tests.strategies import WHITESPACE, bleu_segments, chrf_segments
 
@@ -43,7 +42,7 @@ WMT = Path(__file__).resolve().parents[2] / "shared" / "data" / "wmt"
 @pytest.fixture(autouse=True)
 def _needs_kernel(request: pytest.FixtureRequest) -> None:
     """Every test here but the build check needs the kernel (that one fails without it)."""
-    if not kernel.AVAILABLE and request.node.originalname != "test_extension_is_built":
+    if not native.AVAILABLE and request.node.originalname != "test_extension_is_built":
         pytest.skip("built without the C kernel (MTCOMPUTE_NO_EXTENSION=1)")
 
 
@@ -121,20 +120,38 @@ bleu_inputs = st.one_of(
 def test_extension_is_built() -> None:
     """The C kernel was compiled and imports, unless MTCOMPUTE_NO_EXTENSION=1 says it is not."""
     expected = os.environ.get("MTCOMPUTE_NO_EXTENSION") != "1"
-    assert expected == kernel.AVAILABLE
+    assert expected == native.AVAILABLE
 
 
-def test_pure_switch_at_run_time() -> None:
+class _NoKernel:
+    """Stands in for the extension: any call through it is a test failure."""
+
+    MAX_ORDER = MAX_BETA = 10
+
+    def __getattr__(self, name: str) -> object:
+        raise AssertionError(f"the kernel's {name} was called with MTCOMPUTE_PURE=1")
+
+
+def test_pure_switch_at_run_time(monkeypatch: pytest.MonkeyPatch) -> None:
     """MTCOMPUTE_PURE=1 turns the kernel off for the next call, and unsetting turns it on."""
+    expected = ChrfStatistics((2, 1), (2, 1), (2, 1))
     with kernel_on(False):
-        assert (False, None) == (kernel.active(), kernel.chrf_segment("ab", "ab", 6, False))
+        monkeypatch.setattr(counting, "_ext", _NoKernel())
+        assert (False, expected) == (
+            native.active(),
+            counting.chrf_segment_statistics("ab", "ab", 2, False),
+        )
+        monkeypatch.undo()
     with kernel_on(True):
-        assert ((1, 0), (1, 0), (1, 0)) == kernel.chrf_segment("a", "a", 2, False)
+        assert native.active()
+        assert ChrfStatistics((1, 0), (1, 0), (1, 0)) == counting.chrf_segment_statistics(
+            "a", "a", 2, False
+        )
 
 
 def test_pure_switch_at_import_time() -> None:
     """A fresh interpreter started with MTCOMPUTE_PURE=1 has the kernel built but inactive."""
-    code = "from mtcompute.core import kernel; print(kernel.AVAILABLE, kernel.active())"
+    code = "from mtcompute import native; print(native.AVAILABLE, native.active())"
     env = {**os.environ, "MTCOMPUTE_PURE": "1"}
     out = subprocess.run(
         [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
@@ -153,8 +170,8 @@ def test_chrf_segment_statistics_equal_pure(
     """The seam segment_statistics gives the pure counts, for any order 1..10."""
     hypothesis, reference = pair
     with kernel_on():
-        actual = segment_statistics(hypothesis, reference, char_order, lowercase)
-    assert segment_statistics_pure(hypothesis, reference, char_order, lowercase) == actual
+        actual = counting.chrf_segment_statistics(hypothesis, reference, char_order, lowercase)
+    assert segment_statistics(hypothesis, reference, char_order, lowercase) == actual
 
 
 @given(st.lists(text_pairs, max_size=8), st.integers(1, 8))
@@ -162,9 +179,9 @@ def test_chrf_segment_statistics_equal_pure(
 def test_chrf_statistics_many_equal_pure(pairs: list[tuple[str, str]], char_order: int) -> None:
     """chrf_statistics_many gives, segment by segment, the pure counts."""
     hyps, refs = [h for h, _ in pairs], [r for _, r in pairs]
-    expected = [segment_statistics_pure(h, r, char_order) for h, r in pairs]
+    expected = [segment_statistics(h, r, char_order) for h, r in pairs]
     with kernel_on():
-        assert expected == kernel.chrf_statistics_many(hyps, refs, char_order, threads=1)
+        assert expected == counting.chrf_statistics_many(hyps, refs, char_order, threads=1)
 
 
 def test_chrf_long_repetitive_texts() -> None:
@@ -176,9 +193,9 @@ def test_chrf_long_repetitive_texts() -> None:
         ("".join(rng.choice("xyz ") for _ in range(20000)), "xyz" * 5000),
         ("😀é" * 2000, "é😀" * 2001),
     ]
-    expected = [segment_statistics_pure(h, r, 8) for h, r in pairs]
+    expected = [segment_statistics(h, r, 8) for h, r in pairs]
     with kernel_on():
-        actual = kernel.chrf_statistics_many([h for h, _ in pairs], [r for _, r in pairs], 8)
+        actual = counting.chrf_statistics_many([h for h, _ in pairs], [r for _, r in pairs], 8)
     assert expected == actual
 
 
@@ -198,11 +215,9 @@ def test_chrf_statistics_equal_pure_on_wmt(pair: str, system: str, lowercase: bo
     """On real WMT segments the kernel's counts equal the pure counts, segment by segment."""
     hyps = wmt_lines(f"{pair}/sys.{system}.txt")[:300]
     refs = wmt_lines(f"{pair}/ref.A.txt")[:300]
-    expected = [
-        segment_statistics_pure(h, r, 6, lowercase) for h, r in zip(hyps, refs, strict=True)
-    ]
+    expected = [segment_statistics(h, r, 6, lowercase) for h, r in zip(hyps, refs, strict=True)]
     with kernel_on():
-        assert expected == kernel.chrf_statistics_many(hyps, refs, 6, lowercase)
+        assert expected == counting.chrf_statistics_many(hyps, refs, 6, lowercase)
 
 
 def test_chrf_totals_and_scores_equal_pure_on_wmt() -> None:
@@ -211,14 +226,14 @@ def test_chrf_totals_and_scores_equal_pure_on_wmt() -> None:
     hyps += wmt_lines("generaltest2022/en-de/sys.PROMT.txt")[:200]
     refs = wmt_lines("wmttest2024/en-hi/ref.A.txt")[:200]
     refs += wmt_lines("generaltest2022/en-de/ref.B.txt")[:200]
-    stats = [segment_statistics_pure(h, r) for h, r in zip(hyps, refs, strict=True)]
+    stats = [segment_statistics(h, r) for h, r in zip(hyps, refs, strict=True)]
     total = ChrfStatistics.zero(6)
     for s in stats:
         total = total + s
     for beta in (1, 2, 3, 16):
         expected = (total, tuple(float(chrf_fraction(s, beta)) for s in stats))
         with kernel_on():
-            assert expected == kernel.chrf_totals(hyps, refs, segment_beta=beta)
+            assert expected == counting.chrf_totals(hyps, refs, segment_beta=beta)
 
 
 # --- exact sentence chrF ---------------------------------------------------------------------
@@ -275,12 +290,12 @@ def test_pairwise_equals_pure_on_generated_texts() -> None:
     segments += ["".join(rng.choice(pool) for _ in range(rng.randint(0, 60))) for _ in range(40)]
     for beta in (1, 2, 5):
         expected = [
-            [float(chrf_fraction(segment_statistics_pure(h, r), beta)) for r in segments]
+            [float(chrf_fraction(segment_statistics(h, r), beta)) for r in segments]
             for h in segments
         ]
         with kernel_on():
-            assert expected == kernel.chrf_pairwise_matrix(segments, segments, beta)
-            assert expected[:7] == kernel.chrf_pairwise_matrix(segments[:7], segments, beta)
+            assert expected == counting.chrf_pairwise_matrix(segments, segments, beta)
+            assert expected[:7] == counting.chrf_pairwise_matrix(segments[:7], segments, beta)
 
 
 def test_pairwise_long_segments_fall_back_exactly() -> None:
@@ -288,11 +303,9 @@ def test_pairwise_long_segments_fall_back_exactly() -> None:
     rng = random.Random(5)
     long = ["".join(rng.choice("abcdefgh") for _ in range(n)) for n in (3000, 2500, 4001)]
     mixed = [*long, "abcdefgh" * 10, "short"]
-    expected = [
-        [float(chrf_fraction(segment_statistics_pure(h, r), 2)) for r in mixed] for h in mixed
-    ]
+    expected = [[float(chrf_fraction(segment_statistics(h, r), 2)) for r in mixed] for h in mixed]
     with kernel_on():
-        assert expected == kernel.chrf_pairwise_matrix(mixed, mixed, 2, threads=1)
+        assert expected == counting.chrf_pairwise_matrix(mixed, mixed, 2, threads=1)
 
 
 @pytest.mark.parametrize(
@@ -311,10 +324,10 @@ def test_pairwise_equals_pure_on_wmt(pair: str, system: str) -> None:
     refs = wmt_lines(f"{pair}/ref.A.txt")[100:112]
     for others in (hyps, refs):
         expected = [
-            [float(chrf_fraction(segment_statistics_pure(h, r), 2)) for r in others] for h in hyps
+            [float(chrf_fraction(segment_statistics(h, r), 2)) for r in others] for h in hyps
         ]
         with kernel_on():
-            assert expected == kernel.chrf_pairwise_matrix(hyps, others, 2)
+            assert expected == counting.chrf_pairwise_matrix(hyps, others, 2)
 
 
 # --- BLEU statistics -------------------------------------------------------------------------
@@ -329,8 +342,8 @@ def test_bleu_sentence_statistics_equal_pure(
     look-alike tokens included: tokens compare as Python str do)."""
     hypothesis, references = segment
     with kernel_on():
-        actual = sentence_statistics(hypothesis, references, max_order)
-    assert sentence_statistics_pure(hypothesis, references, max_order) == actual
+        actual = counting.bleu_sentence_statistics(hypothesis, references, max_order)
+    assert sentence_statistics(hypothesis, references, max_order) == actual
 
 
 @given(st.lists(bleu_inputs, max_size=8), st.integers(1, 8))
@@ -340,9 +353,9 @@ def test_bleu_statistics_many_equal_pure(
 ) -> None:
     """bleu_statistics_many gives, segment by segment, the pure statistics."""
     hyps, refs = [h for h, _ in segments], [r for _, r in segments]
-    expected = [sentence_statistics_pure(h, r, max_order) for h, r in segments]
+    expected = [sentence_statistics(h, r, max_order) for h, r in segments]
     with kernel_on():
-        assert expected == kernel.bleu_statistics_many(hyps, refs, max_order, threads=1)
+        assert expected == counting.bleu_statistics_many(hyps, refs, max_order, threads=1)
 
 
 def test_bleu_str_subclass_and_non_str_tokens_use_the_pure_path() -> None:
@@ -354,10 +367,10 @@ def test_bleu_str_subclass_and_non_str_tokens_use_the_pure_path() -> None:
     hypothesis = [Word("a"), "b", Word("a")]
     references = [["a", Word("b")], ["a", "a"]]
     with kernel_on():
-        assert sentence_statistics_pure(hypothesis, references, 2) == sentence_statistics(
+        assert sentence_statistics(hypothesis, references, 2) == counting.bleu_sentence_statistics(
             hypothesis, references, 2
         )
-        numbers = sentence_statistics([1, 2, 1], [[1, 2]], 2)  # type: ignore[list-item]
+        numbers = counting.bleu_sentence_statistics([1, 2, 1], [[1, 2]], 2)  # type: ignore[list-item]
     assert BleuStatistics(3, 2, (2, 1), (3, 2)) == numbers
 
 
@@ -369,9 +382,9 @@ def test_bleu_statistics_equal_pure_on_wmt(
     hyps = [line.split() for line in wmt_lines(f"{pair}/sys.{system}.txt")[:400]]
     columns = [wmt_lines(f"{pair}/ref.{ref}.txt")[:400] for ref in references]
     refs = [[column[i].split() for column in columns] for i in range(len(hyps))]
-    expected = [sentence_statistics_pure(h, r, 4) for h, r in zip(hyps, refs, strict=True)]
+    expected = [sentence_statistics(h, r, 4) for h, r in zip(hyps, refs, strict=True)]
     with kernel_on():
-        assert expected == kernel.bleu_statistics_many(hyps, refs, 4)
+        assert expected == counting.bleu_statistics_many(hyps, refs, 4)
 
 
 # --- BLEU on texts split by the kernel (str.split() tokens) ---------------------------------
@@ -392,7 +405,7 @@ def split_statistics(
 ) -> tuple[BleuStatistics, list[BleuStatistics]]:
     """The pure core on the str.split() tokens: the oracle for the kernel's own splitting."""
     each = [
-        sentence_statistics_pure(h.split(), [r.split() for r in rs], max_order)
+        sentence_statistics(h.split(), [r.split() for r in rs], max_order)
         for h, rs in zip(hyps, refs, strict=True)
     ]
     total = BleuStatistics(0, 0, (0,) * max_order, (0,) * max_order)
@@ -418,11 +431,11 @@ def test_bleu_text_statistics_equal_pure_split(
     total, each = split_statistics(hyps, refs, max_order)
     expected = (total, each if per_segment else None)
     with kernel_on():
-        assert expected == kernel.bleu_text_statistics(
+        assert expected == counting.bleu_text_statistics(
             hyps, refs, max_order, per_segment=per_segment
         )
     with kernel_on(False):
-        assert expected == kernel.bleu_text_statistics(
+        assert expected == counting.bleu_text_statistics(
             hyps, refs, max_order, per_segment=per_segment
         )
 
@@ -433,7 +446,7 @@ def test_bleu_text_tokens_of_different_kinds_are_equal() -> None:
     hyps = ["the cat é", "the cat 中", "the 😀 cat"]
     refs = [["the cat é 中"], ["the cat é"], ["the cat 😀 x"]]
     with kernel_on():
-        assert split_statistics(hyps, refs, 4) == kernel.bleu_text_statistics(
+        assert split_statistics(hyps, refs, 4) == counting.bleu_text_statistics(
             hyps, refs, 4, per_segment=True
         )
 
@@ -447,11 +460,11 @@ def test_bleu_text_inputs_the_kernel_refuses_are_split_in_python() -> None:
     hyps = [Text("a b"), "c d"]
     refs = [["a b"], ["c"]]
     with kernel_on():
-        assert split_statistics(hyps, refs, 2) == kernel.bleu_text_statistics(
+        assert split_statistics(hyps, refs, 2) == counting.bleu_text_statistics(
             hyps, refs, 2, per_segment=True
         )
         with pytest.raises(ValueError, match=r"references\[0\] has no reference"):
-            kernel.bleu_text_statistics(["a"], [[]], 2)
+            counting.bleu_text_statistics(["a"], [[]], 2)
 
 
 @pytest.mark.parametrize(("pair", "system", "references"), BLEU_WMT_CASES)
@@ -466,7 +479,7 @@ def test_bleu_text_statistics_equal_pure_on_wmt(
     refs = [[column[i] for column in columns] for i in range(len(hyps))]
     expected = split_statistics(hyps, refs, 4)
     with kernel_on():
-        assert expected == kernel.bleu_text_statistics(
+        assert expected == counting.bleu_text_statistics(
             hyps, refs, 4, per_segment=True, threads=threads
         )
 
@@ -490,8 +503,8 @@ def test_token_problems_found_in_reading_order(
     hyps: list[object], refs: list[object], expected: tuple[object, ...], on: bool
 ) -> None:
     """Both paths report the same first fault: all hypotheses before any reference."""
-    with kernel_on(on), pytest.raises(kernel.TokenProblem) as caught:
-        kernel.bleu_totals(hyps, refs, 4, validate=True)  # type: ignore[arg-type]
+    with kernel_on(on), pytest.raises(counting.TokenProblem) as caught:
+        counting.bleu_totals(hyps, refs, 4, validate=True)  # type: ignore[arg-type]
     assert expected == (caught.value.code, caught.value.path, caught.value.position)
 
 
@@ -501,8 +514,8 @@ def test_token_problem_across_thread_chunks() -> None:
     refs: list[list[list[object]]] = [[["a"]]] * 1200
     hyps[1100] = ["x", ""]
     refs[3] = [["b", 5]]
-    with kernel_on(), pytest.raises(kernel.TokenProblem) as caught:
-        kernel.bleu_totals(hyps, refs, 4, validate=True, threads=4)  # type: ignore[arg-type]
+    with kernel_on(), pytest.raises(counting.TokenProblem) as caught:
+        counting.bleu_totals(hyps, refs, 4, validate=True, threads=4)  # type: ignore[arg-type]
     assert ("empty", ("hypotheses", 1100, 1)) == (caught.value.code, caught.value.path)
 
 
@@ -520,11 +533,11 @@ def test_thread_counts_never_change_results() -> None:
     with kernel_on():
         results = [
             (
-                kernel.chrf_statistics_many(hyps, refs, threads=t),
-                kernel.chrf_totals(hyps, refs, lowercase=True, segment_beta=2, threads=t),
-                kernel.bleu_statistics_many(hyp_tokens, ref_tokens, threads=t),
-                kernel.bleu_totals(hyp_tokens, ref_tokens, validate=True, threads=t),
-                kernel.chrf_pairwise_matrix(block, block, threads=t),
+                counting.chrf_statistics_many(hyps, refs, threads=t),
+                counting.chrf_totals(hyps, refs, lowercase=True, segment_beta=2, threads=t),
+                counting.bleu_statistics_many(hyp_tokens, ref_tokens, threads=t),
+                counting.bleu_totals(hyp_tokens, ref_tokens, validate=True, threads=t),
+                counting.chrf_pairwise_matrix(block, block, threads=t),
             )
             for t in (1, 2, 5)
         ]
@@ -539,14 +552,14 @@ def test_concurrent_calls_from_many_threads() -> None:
     tokens = [h.split() for h in hyps]
     ref_tokens = [[r.split()] for r in refs]
     with kernel_on():
-        expected_chrf = kernel.chrf_statistics_many(hyps, refs, threads=1)
-        expected_bleu = kernel.bleu_statistics_many(tokens, ref_tokens, threads=1)
+        expected_chrf = counting.chrf_statistics_many(hyps, refs, threads=1)
+        expected_bleu = counting.bleu_statistics_many(tokens, ref_tokens, threads=1)
         with ThreadPoolExecutor(max_workers=6) as pool:
             chrf_jobs = [
-                pool.submit(kernel.chrf_statistics_many, hyps, refs, threads=1) for _ in range(6)
+                pool.submit(counting.chrf_statistics_many, hyps, refs, threads=1) for _ in range(6)
             ]
             bleu_jobs = [
-                pool.submit(kernel.bleu_statistics_many, tokens, ref_tokens, threads=1)
+                pool.submit(counting.bleu_statistics_many, tokens, ref_tokens, threads=1)
                 for _ in range(6)
             ]
             chrf_results = [job.result() for job in chrf_jobs]
@@ -557,16 +570,16 @@ def test_concurrent_calls_from_many_threads() -> None:
 def test_thread_count_from_environment(monkeypatch: pytest.MonkeyPatch) -> None:
     """threads=None reads MTCOMPUTE_THREADS, else uses every CPU."""
     monkeypatch.setenv("MTCOMPUTE_THREADS", "1")
-    one = kernel.thread_count()
+    one = counting.thread_count()
     monkeypatch.delenv("MTCOMPUTE_THREADS")
-    assert (1, os.cpu_count() or 1, 3) == (one, kernel.thread_count(), kernel.thread_count(3))
+    assert (1, os.cpu_count() or 1, 3) == (one, counting.thread_count(), counting.thread_count(3))
 
 
 def test_sentence_score_by_hand() -> None:
     """chrF3 of "aa" against "ab": P = R = 1/2 on the one effective order... 25 exactly."""
-    stats = segment_statistics_pure("aa", "ab", 6)
+    stats = segment_statistics("aa", "ab", 6)
     with kernel_on():
-        _, scores = kernel.chrf_totals(["aa"], ["ab"], segment_beta=3)
+        _, scores = counting.chrf_totals(["aa"], ["ab"], segment_beta=3)
     assert (Fraction(25), (25.0,)) == (chrf_fraction(stats, 3), scores)
 
 
@@ -587,7 +600,7 @@ def test_bleu_text_statistics_refuses_malformed_input(
     """A reference given as a bare str (not a list of str) would be read one character per
     reference: it is refused, as every other malformed layout, on both paths."""
     with kernel_on(on), pytest.raises(error, match=message):
-        kernel.bleu_text_statistics(hyps, refs, 2)
+        counting.bleu_text_statistics(hyps, refs, 2)
 
 
 class _Stop(BaseException):
@@ -612,5 +625,5 @@ def test_thread_spans_wait_for_every_thread_and_raise_the_first_error(
         return stop - start
 
     with pytest.raises(kind) as raised:
-        kernel._map_spans(work, 400, 4, 100)
+        counting._map_spans(work, 400, 4, 100)
     assert (min(failing), [0, 1, 2, 3]) == (raised.value.args[0], sorted(finished))

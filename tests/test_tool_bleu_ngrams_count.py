@@ -15,8 +15,8 @@ from hypothesis import strategies as st
 import mtcompute
 from mtcompute.contracts import contract
 from mtcompute.errors import LimitExceeded
-from mtcompute.tools._bleu_common import corpus_statistics, parse_corpus
-from mtcompute.tools.bleu_ngrams_count import _segments
+from mtcompute.tools._bleu_common import corpus_statistics
+from mtcompute.tools.bleu_ngrams_count import INPUT, _segments
 from tests.strategies import bleu_segments
 from tests.test_tool_bleu_corpus_compute import (
     CAT_HYP,
@@ -260,11 +260,11 @@ def test_size_precheck_changes_no_answer(data: dict[str, Any], limit: int) -> No
         size({**top, "segments": full["segments"][: i + 1]}) for i in range(len(full["segments"]))
     ]
     expected = next((i for i, s in enumerate(sizes) if s > limit), None)
-    corpus = parse_corpus(data, 4096)
-    max_order = int(data.get("max_order", 4))
-    stats, _ = corpus_statistics(corpus, max_order)
+    values = INPUT.parse(data)
+    max_order = values["max_order"]
+    stats, _ = corpus_statistics(values["hypotheses"], values["references"], max_order)
     try:
-        _segments(corpus, stats, top, max_order, True, limit)
+        _segments(values["hypotheses"], values["references"], stats, top, max_order, True, limit)
         actual = None
     except LimitExceeded as exc:
         actual = int(exc.message.split("at segment ")[1].split(";")[0])

@@ -9,41 +9,49 @@
   (the bleu-smoothing-compute rules).
 
 These are the library forms of the tools, without the service limits (segment counts, text
-and token bytes, references per segment) but with the contracts' behaviour rules: texts and
-tokens are str without lone surrogates, tokens are non-empty, every segment has at least one
+and token bytes, references per segment) but with the contracts' behaviour rules, checked by
+the same field types (:mod:`mtcompute.contracts.fields`), in the same words: texts and tokens
+are str without lone surrogates, tokens are non-empty, every segment has at least one
 reference. Faults raise :class:`~mtcompute.errors.InvalidInput` (or
 :class:`~mtcompute.errors.UnsupportedInput` for Chen & Cherry ``method4`` to ``method7``)
-naming the field and index as a JSON Pointer. The counting runs in the C kernel when it is
-built (:mod:`mtcompute.core.kernel`; threads from ``MTCOMPUTE_THREADS``, default all CPUs) and
-gives the same numbers as the pure core.
+naming the field and index as a JSON Pointer. The counting is :mod:`mtcompute.counting` (the
+C kernel when it is built, on ``MTCOMPUTE_THREADS`` threads, default all CPUs), which gives
+the same numbers as the pure core.
 """
 
 from __future__ import annotations
 
-import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
 
-from mtcompute.core import kernel
-from mtcompute.core._record import Record
+from mtcompute import counting
+from mtcompute.contracts import fields
+from mtcompute.contracts.validate import Array, Boolean, Text, Token, check_same_count
+from mtcompute.core.bleu import Smoothing
 from mtcompute.core.chrf import ChrfStatistics, chrf_ratio, format_ratio
-from mtcompute.errors import InvalidInput, json_pointer
-from mtcompute.tools._bleu_common import STATISTICS_ONLY_REASON, parse_smoothing
-from mtcompute.tools._validate import describe, require_bool, require_same_count
-
-# `mtcompute score` imports this module: typing, dataclasses and fractions stay out of its
-# start-up (the exact score is kept as integers; .fraction builds the Fraction on demand).
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from collections.abc import Sequence
-    from fractions import Fraction
-
-    from mtcompute.core.bleu import Smoothing
+from mtcompute.errors import InvalidInput, MtcomputeError, json_pointer
 
 __all__ = ["CorpusBleu", "CorpusChrf", "chrf_pairwise", "corpus_bleu", "corpus_chrf"]
 
 CHAR_ORDER = 6
 
+# The arguments' types: the tools' field types, without the service limits.
+TEXTS = fields.texts()
+ANY_TEXTS = Array(Text(), "an array of strings", "segment")
+FLAG = Boolean()
+TOKEN = Token()
+HYPOTHESIS = Array(TOKEN, "a token list (an array)")
+REFERENCE = Array(TOKEN, "a reference token list (an array)")
+SEGMENT_REFERENCES = Array(REFERENCE, "an array of token lists", "reference", 1)
+HYPOTHESES = Array(HYPOTHESIS, "an array of token lists", "segment", 1)
+REFERENCES = Array(SEGMENT_REFERENCES, "an array of reference lists", "segment", 1)
+SMOOTHING = fields.smoothing(None, fields.STATISTICS_ONLY_REASON)
 
-class CorpusChrf(Record):
+
+@dataclass(frozen=True, slots=True)
+class CorpusChrf:
     """Corpus chrF: the exact score (0..100 scale) as a reduced ``numerator``/``denominator``
     (also as :attr:`fraction`), the nearest float, and the six-decimal text.
 
@@ -51,15 +59,6 @@ class CorpusChrf(Record):
     same ``beta`` add up (``a + b`` is the result of the segments of both, in order).
     """
 
-    __slots__ = (
-        "statistics",
-        "beta",
-        "numerator",
-        "denominator",
-        "score",
-        "score_text",
-        "segment_scores",
-    )
     statistics: ChrfStatistics
     beta: int
     numerator: int
@@ -68,29 +67,9 @@ class CorpusChrf(Record):
     score_text: str
     segment_scores: tuple[float, ...] | None
 
-    def __init__(
-        self,
-        statistics: ChrfStatistics,
-        beta: int,
-        numerator: int,
-        denominator: int,
-        score: float,
-        score_text: str,
-        segment_scores: tuple[float, ...] | None,
-    ) -> None:
-        object.__setattr__(self, "statistics", statistics)
-        object.__setattr__(self, "beta", beta)
-        object.__setattr__(self, "numerator", numerator)
-        object.__setattr__(self, "denominator", denominator)
-        object.__setattr__(self, "score", score)
-        object.__setattr__(self, "score_text", score_text)
-        object.__setattr__(self, "segment_scores", segment_scores)
-
     @property
     def fraction(self) -> Fraction:
         """The exact score as a :class:`fractions.Fraction`."""
-        from fractions import Fraction  # noqa: PLC0415 - kept off `mtcompute score`'s start-up
-
         return Fraction(self.numerator, self.denominator)
 
     @classmethod
@@ -121,18 +100,10 @@ class CorpusChrf(Record):
         return CorpusChrf.from_statistics(self.statistics + other.statistics, self.beta, segments)
 
 
-class CorpusBleu(Record):
+@dataclass(frozen=True, slots=True)
+class CorpusBleu:
     """Corpus BLEU (0..1) and its parts: the statistics summed over the segments."""
 
-    __slots__ = (
-        "bleu",
-        "brevity_penalty",
-        "matches",
-        "totals",
-        "candidate_length",
-        "reference_length",
-        "orders_used",
-    )
     bleu: float
     brevity_penalty: float
     matches: tuple[int, ...]
@@ -141,44 +112,9 @@ class CorpusBleu(Record):
     reference_length: int
     orders_used: int
 
-    def __init__(
-        self,
-        bleu: float,
-        brevity_penalty: float,
-        matches: tuple[int, ...],
-        totals: tuple[int, ...],
-        candidate_length: int,
-        reference_length: int,
-        orders_used: int,
-    ) -> None:
-        object.__setattr__(self, "bleu", bleu)
-        object.__setattr__(self, "brevity_penalty", brevity_penalty)
-        object.__setattr__(self, "matches", matches)
-        object.__setattr__(self, "totals", totals)
-        object.__setattr__(self, "candidate_length", candidate_length)
-        object.__setattr__(self, "reference_length", reference_length)
-        object.__setattr__(self, "orders_used", orders_used)
-
-
-# --- validation --------------------------------------------------------------------------
-
-
-def _texts(value: object, field: str, allow_empty: bool = False) -> Sequence[str]:
-    """A list (or tuple) of str; at least one unless ``allow_empty``."""
-    path = json_pointer(field)
-    if not isinstance(value, list | tuple):
-        raise InvalidInput(f"Expected a list of strings at {path}, got {describe(value)}.", path)
-    if not value and not allow_empty:
-        raise InvalidInput(f"Expected at least 1 segment at {path}, got an empty list.", path)
-    for i, text in enumerate(value):
-        if not isinstance(text, str):
-            where = json_pointer(field, i)
-            raise InvalidInput(f"Expected a string at {where}, got {describe(text)}.", where)
-    return value
-
 
 def _no_lone_surrogates(texts: Sequence[str], field: str) -> None:
-    found = kernel.first_lone_surrogate(texts)
+    found = counting.first_lone_surrogate(texts)
     if found is not None:
         i, at = found
         where = json_pointer(field, i)
@@ -189,61 +125,29 @@ def _no_lone_surrogates(texts: Sequence[str], field: str) -> None:
         )
 
 
-def _int_in(value: object, field: str, low: int, high: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        path = json_pointer(field)
-        raise InvalidInput(
-            f"Expected an integer from {low} to {high} at {path}, got {describe(value)}.", path
-        )
-    return value
-
-
-def _epsilon(value: object) -> float | int:
-    if (
-        isinstance(value, bool)
-        or not isinstance(value, int | float)
-        or not math.isfinite(value)
-        or not 0 <= value <= 1
-    ):
-        raise InvalidInput(
-            f"Expected a number from 0 to 1 at /epsilon, got {describe(value)}.", "/epsilon"
-        )
-    return value
-
-
 def _token_error(
-    problem: kernel.TokenProblem, hypotheses: Sequence[object], references: Sequence[object]
-) -> InvalidInput:
-    """The :class:`InvalidInput` for the first fault the token scan found."""
+    problem: counting.TokenProblem, hypotheses: Sequence[object], references: Sequence[object]
+) -> MtcomputeError:
+    """The error the declared types give for the first fault the token scan found."""
     field, *indices = problem.path
     value: object = hypotheses if field == "hypotheses" else references
     for index in indices:  # the scan walked this path: lists and tuples all the way
         if isinstance(value, list | tuple):
             value = value[int(index)]
     where = json_pointer(*problem.path)
-    if problem.code == "not_array":
-        what = {
-            ("hypotheses", 1): "a token list (a list of strings)",
-            ("references", 1): "the list of reference token lists of the segment",
-            ("references", 2): "a reference token list (a list of strings)",
-        }[(str(field), len(indices))]
-        message = f"Expected {what} at {where}, got {describe(value)}."
-    elif problem.code == "no_references":
-        message = f"Expected at least 1 reference at {where}, got none."
-    elif problem.code == "not_str":
-        message = f"Expected a token (a non-empty string) at {where}, got {describe(value)}."
-    elif problem.code == "empty":
-        message = f"Expected a non-empty token at {where}, got the empty string."
-    else:  # surrogate
-        code_point = ord(str(value)[problem.position])
-        message = (
-            f"Expected a token without lone surrogates at {where}, "
-            f"got U+{code_point:04X} at index {problem.position}."
-        )
-    return InvalidInput(message, where)
-
-
-# --- the APIs ----------------------------------------------------------------------------
+    shapes: dict[tuple[str, int], Array[Any]] = {
+        ("hypotheses", 1): HYPOTHESIS,
+        ("references", 1): SEGMENT_REFERENCES,
+        ("references", 2): REFERENCE,
+    }
+    try:
+        if problem.code in ("not_array", "no_references"):
+            shapes[(str(field), len(indices))].check_shape(value, where)
+        else:
+            TOKEN.parse(value, where)
+    except MtcomputeError as error:
+        return error
+    raise RuntimeError(f"the token scan reported {problem.code} at {where}, the types did not")
 
 
 def corpus_chrf(
@@ -256,22 +160,22 @@ def corpus_chrf(
 ) -> CorpusChrf:
     """Corpus chrF_beta of aligned segments (one reference each), as chrf-compute defines it.
 
-    Validation, first fault wins: hypotheses, then references (a list of str, at least one),
-    equal counts, lone surrogates, beta (an int 1..16), lowercase, segment_scores.
+    Validation, first fault wins: hypotheses, then references (an array of str, at least
+    one), equal counts, lone surrogates, beta (an integer 1..16), lowercase, segment_scores.
 
     >>> corpus_chrf(["aa"], ["ab"], beta=3).score_text
     '25.000000'
     """
-    hyps = _texts(hypotheses, "hypotheses")
-    refs = _texts(references, "references")
-    require_same_count(hyps, refs)
-    _no_lone_surrogates(hyps, "hypotheses")
-    _no_lone_surrogates(refs, "references")
-    beta = _int_in(beta, "beta", 1, 16)
-    lowercase = require_bool(lowercase, "/lowercase")
-    with_segments = require_bool(segment_scores, "/segment_scores")
-    total, scores = kernel.chrf_totals(
-        hyps, refs, CHAR_ORDER, lowercase, segment_beta=beta if with_segments else None
+    TEXTS.parse(hypotheses, "/hypotheses")
+    TEXTS.parse(references, "/references")
+    check_same_count("hypotheses", hypotheses, "references", references)
+    _no_lone_surrogates(hypotheses, "hypotheses")
+    _no_lone_surrogates(references, "references")
+    beta = fields.BETA.parse(beta, "/beta")
+    lowercase = FLAG.parse(lowercase, "/lowercase")
+    with_segments = FLAG.parse(segment_scores, "/segment_scores")
+    total, scores = counting.chrf_totals(
+        hypotheses, references, CHAR_ORDER, lowercase, segment_beta=beta if with_segments else None
     )
     return CorpusChrf.from_statistics(total, beta, scores)
 
@@ -288,12 +192,13 @@ def chrf_pairwise(
     >>> chrf_pairwise(["aa", "ab"], ["ab"], beta=3)
     [[25.0], [100.0]]
     """
-    hyps = _texts(hypotheses, "hypotheses", allow_empty=True)
-    refs = _texts(references, "references", allow_empty=True)
-    _no_lone_surrogates(hyps, "hypotheses")
-    _no_lone_surrogates(refs, "references")
-    beta = _int_in(beta, "beta", 1, 16)
-    return kernel.chrf_pairwise_matrix(hyps, refs, beta, CHAR_ORDER)
+    ANY_TEXTS.parse(hypotheses, "/hypotheses")
+    ANY_TEXTS.parse(references, "/references")
+    _no_lone_surrogates(hypotheses, "hypotheses")
+    _no_lone_surrogates(references, "references")
+    beta = fields.BETA.parse(beta, "/beta")
+    # the checked arguments themselves: the kernel shares the tables when they are one list
+    return counting.chrf_pairwise_matrix(hypotheses, references, beta, CHAR_ORDER)
 
 
 def corpus_bleu(
@@ -312,32 +217,24 @@ def corpus_bleu(
     closest reference lengths, clipped matches, totals) and scored by the bleu-smoothing-compute
     rules; ``epsilon`` is used by ``method1`` only.
 
-    Validation, first fault wins: hypotheses and references are lists with at least one
-    segment and equal counts; max_order (an int 1..8), smoothing, epsilon (0..1),
+    Validation, first fault wins: hypotheses and references are arrays with at least one
+    segment and equal counts; max_order (an integer 1..8), smoothing, epsilon (0..1),
     effective_order; then every token in reading order (all hypotheses, then all references):
     a str, non-empty, without lone surrogates, each segment with at least one reference.
 
     >>> corpus_bleu([["the", "cat"]], [[["the", "cat"]]], max_order=2).bleu
     1.0
     """
-    for value, field in ((hypotheses, "hypotheses"), (references, "references")):
-        if not isinstance(value, list | tuple):
-            raise InvalidInput(
-                f"Expected a list of token lists at /{field}, got {describe(value)}.",
-                f"/{field}",
-            )
-        if not value:
-            raise InvalidInput(
-                f"Expected at least 1 segment at /{field}, got an empty list.", f"/{field}"
-            )
-    require_same_count(hypotheses, references)
-    max_order = _int_in(max_order, "max_order", 1, 8)
-    smoothing = parse_smoothing(smoothing, None, STATISTICS_ONLY_REASON)
-    epsilon = _epsilon(epsilon)
-    effective_order = require_bool(effective_order, "/effective_order")
+    HYPOTHESES.check_shape(hypotheses, "/hypotheses")
+    REFERENCES.check_shape(references, "/references")
+    check_same_count("hypotheses", hypotheses, "references", references, "segments")
+    max_order = fields.MAX_ORDER.parse(max_order, "/max_order")
+    smoothing = SMOOTHING.parse(smoothing, "/smoothing")  # type: ignore[assignment]
+    epsilon = fields.EPSILON.parse(epsilon, "/epsilon")
+    effective_order = FLAG.parse(effective_order, "/effective_order")
     try:
-        stats = kernel.bleu_totals(hypotheses, references, max_order, validate=True)
-    except kernel.TokenProblem as problem:
+        stats = counting.bleu_totals(hypotheses, references, max_order, validate=True)
+    except counting.TokenProblem as problem:
         raise _token_error(problem, hypotheses, references) from None
     scored = stats.score(smoothing, epsilon, effective_order)
     return CorpusBleu(

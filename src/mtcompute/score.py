@@ -515,7 +515,7 @@ def _score_bleu(
     args: Args, hyps: list[str], refs: list[list[str]]
 ) -> tuple[str, dict[str, object]]:
     from mtcompute.core.bleu import SMOOTHINGS, BleuStatistics  # noqa: PLC0415
-    from mtcompute.core.kernel import bleu_text_statistics  # noqa: PLC0415
+    from mtcompute.counting import bleu_text_statistics  # noqa: PLC0415
 
     max_order = 4 if args.max_order is None else args.max_order
     # argparse's choices are SMOOTHINGS; look the name up to keep its Literal type

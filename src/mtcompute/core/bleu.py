@@ -4,7 +4,8 @@ Two pure steps with the sufficient statistics as the seam between them:
 
 * :func:`sentence_statistics` counts one segment: clipped n-gram matches, n-gram totals, the
   candidate length and the closest reference length (ties to the shorter, as mteval-v13a,
-  NLTK and sacreBLEU). It is the one function a faster kernel replaces.
+  NLTK and sacreBLEU). It is the definition that the compiled kernel, through
+  :mod:`mtcompute.counting`, reproduces.
 * :func:`smooth_and_score` turns (corpus-summed) statistics into smoothed counts, the brevity
   penalty and BLEU, with the float operations in the order the bleu-smoothing-compute
   contract gives and JavaScript's ``Math.log``/``Math.exp`` (fdlibm ports in
@@ -15,17 +16,12 @@ Counts are ints throughout; the only float steps are in :func:`smooth_and_score`
 
 from __future__ import annotations
 
-from mtcompute.core import kernel
-from mtcompute.core._record import Record
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Literal
+
 from mtcompute.core.jsmath import js_exp, js_log, round_to_fixed
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from collections import Counter
-    from collections.abc import Sequence
-    from typing import Literal
-
-    Smoothing = Literal["none", "method1", "method2", "method3"]
 
 __all__ = [
     "SMOOTHINGS",
@@ -33,25 +29,16 @@ __all__ = [
     "BleuStatistics",
     "NgramEntry",
     "SmoothedBleu",
+    "Smoothing",
     "clipping_table",
     "closest_reference_length",
     "ngram_counts",
     "sentence_statistics",
-    "sentence_statistics_pure",
     "smooth_and_score",
 ]
 
+Smoothing = Literal["none", "method1", "method2", "method3"]
 SMOOTHINGS: tuple[Smoothing, ...] = ("none", "method1", "method2", "method3")
-
-
-def __getattr__(name: str) -> object:
-    """``Smoothing`` at run time, built on first use (PEP 562): importing typing here would
-    cost ``mtcompute score`` its start-up time; type checkers read the alias above."""
-    if name == "Smoothing":
-        from typing import Literal  # noqa: PLC0415
-
-        return Literal["none", "method1", "method2", "method3"]
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 # Chen & Cherry 2014 methods 4-7 need more than the sufficient statistics (lengths of the
@@ -60,26 +47,14 @@ UNSUPPORTED_SMOOTHINGS = ("method4", "method5", "method6", "method7")
 Number = int | float
 
 
-class BleuStatistics(Record):
+@dataclass(frozen=True, slots=True)
+class BleuStatistics:
     """Sufficient statistics of BLEU for one segment or a sum of segments."""
 
-    __slots__ = ("candidate_length", "reference_length", "matches", "totals")
     candidate_length: int
     reference_length: int
     matches: tuple[int, ...]
     totals: tuple[int, ...]
-
-    def __init__(
-        self,
-        candidate_length: int,
-        reference_length: int,
-        matches: tuple[int, ...],
-        totals: tuple[int, ...],
-    ) -> None:
-        object.__setattr__(self, "candidate_length", candidate_length)
-        object.__setattr__(self, "reference_length", reference_length)
-        object.__setattr__(self, "matches", matches)
-        object.__setattr__(self, "totals", totals)
 
     def __add__(self, other: BleuStatistics) -> BleuStatistics:
         if len(self.matches) != len(other.matches):
@@ -111,22 +86,14 @@ class BleuStatistics(Record):
         )
 
 
-class NgramEntry(Record):
+@dataclass(frozen=True, slots=True)
+class NgramEntry:
     """One row of the clipping table: a distinct hypothesis n-gram and its clipped count."""
 
-    __slots__ = ("order", "ngram", "count", "max_reference_count")
     order: int
     ngram: tuple[str, ...]
     count: int
     max_reference_count: int
-
-    def __init__(
-        self, order: int, ngram: tuple[str, ...], count: int, max_reference_count: int
-    ) -> None:
-        object.__setattr__(self, "order", order)
-        object.__setattr__(self, "ngram", ngram)
-        object.__setattr__(self, "count", count)
-        object.__setattr__(self, "max_reference_count", max_reference_count)
 
     @property
     def clipped_count(self) -> int:
@@ -142,9 +109,6 @@ def closest_reference_length(candidate_length: int, reference_lengths: Sequence[
 def ngram_counts(tokens: Sequence[str], n: int) -> Counter[tuple[str, ...]]:
     """Counts of the n-grams (tuples of n consecutive items) of ``tokens``, in first-occurrence
     order: the one token n-gram counter (BLEU tokens, chrF++ words)."""
-    # collections is imported here, by the pure path, not at start-up (see core/_record.py)
-    from collections import Counter  # noqa: PLC0415
-
     if n == 1:
         return Counter((t,) for t in tokens)
     return Counter(zip(*(tokens[i:] for i in range(n)), strict=False))
@@ -162,20 +126,6 @@ def _max_reference_counts(
 
 
 def sentence_statistics(
-    hypothesis: Sequence[str], references: Sequence[Sequence[str]], max_order: int
-) -> BleuStatistics:
-    """Clipped matches and totals per order n = 1..max_order for one segment.
-
-    The C kernel's statistics when it is active (:mod:`mtcompute.core.kernel`), else
-    :func:`sentence_statistics_pure`, which defines them.
-    """
-    stats = kernel.bleu_sentence(hypothesis, references, max_order)
-    if stats is None:
-        return sentence_statistics_pure(hypothesis, references, max_order)
-    return BleuStatistics(*stats)
-
-
-def sentence_statistics_pure(
     hypothesis: Sequence[str], references: Sequence[Sequence[str]], max_order: int
 ) -> BleuStatistics:
     """Clipped matches and totals per order n = 1..max_order for one segment.
@@ -213,29 +163,15 @@ def clipping_table(
     return table
 
 
-class SmoothedBleu(Record):
+@dataclass(frozen=True, slots=True)
+class SmoothedBleu:
     """Smoothed counts, brevity penalty and BLEU, as bleu-smoothing-compute reports them."""
 
-    __slots__ = ("bleu", "brevity_penalty", "orders_used", "smoothed_matches", "smoothed_totals")
     bleu: float
     brevity_penalty: float
     orders_used: int
     smoothed_matches: tuple[Number, ...]
     smoothed_totals: tuple[int, ...]
-
-    def __init__(
-        self,
-        bleu: float,
-        brevity_penalty: float,
-        orders_used: int,
-        smoothed_matches: tuple[Number, ...],
-        smoothed_totals: tuple[int, ...],
-    ) -> None:
-        object.__setattr__(self, "bleu", bleu)
-        object.__setattr__(self, "brevity_penalty", brevity_penalty)
-        object.__setattr__(self, "orders_used", orders_used)
-        object.__setattr__(self, "smoothed_matches", smoothed_matches)
-        object.__setattr__(self, "smoothed_totals", smoothed_totals)
 
 
 def _smooth(

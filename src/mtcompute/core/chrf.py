@@ -1,8 +1,8 @@
 """chrF: character n-gram F-score (Popović 2015 §2, eq. 1), in exact rational arithmetic.
 
 Per segment, :func:`segment_statistics` counts, for each order n, the hypothesis n-grams, the
-reference n-grams and the clipped matches (the sufficient statistics; the one function a
-faster kernel replaces; :func:`segment_statistics_pure` is the definition). Statistics add up
+reference n-grams and the clipped matches (the sufficient statistics: the definition that the
+compiled kernel, through :mod:`mtcompute.counting`, reproduces). Statistics add up
 over segments; :func:`chrf_fraction` scores them with sacreBLEU 2.x's effective-order rule: an
 order enters the averages only when both sides have an n-gram of that order. Everything is
 ``int`` (an exact fraction is a reduced numerator and denominator, or a ``Fraction``);
@@ -11,15 +11,10 @@ order enters the averages only when both sides have an n-gram of that order. Eve
 
 from __future__ import annotations
 
+from collections import Counter
+from dataclasses import dataclass
+from fractions import Fraction
 from math import gcd
-
-from mtcompute.core import kernel
-from mtcompute.core._record import Record
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from collections import Counter
-    from fractions import Fraction
 
 __all__ = [
     "CHRF_WHITESPACE",
@@ -30,7 +25,6 @@ __all__ = [
     "format_ratio",
     "format_score",
     "segment_statistics",
-    "segment_statistics_pure",
     "strip_whitespace",
 ]
 
@@ -54,20 +48,13 @@ def strip_whitespace(text: str) -> str:
     return text.translate(_DELETE_WHITESPACE)
 
 
-class ChrfStatistics(Record):
+@dataclass(frozen=True, slots=True)
+class ChrfStatistics:
     """Per-order counts: hypothesis n-grams, reference n-grams, clipped matches."""
 
-    __slots__ = ("hypothesis", "reference", "matches")
     hypothesis: tuple[int, ...]
     reference: tuple[int, ...]
     matches: tuple[int, ...]
-
-    def __init__(
-        self, hypothesis: tuple[int, ...], reference: tuple[int, ...], matches: tuple[int, ...]
-    ) -> None:
-        object.__setattr__(self, "hypothesis", hypothesis)
-        object.__setattr__(self, "reference", reference)
-        object.__setattr__(self, "matches", matches)
 
     def __add__(self, other: ChrfStatistics) -> ChrfStatistics:
         return ChrfStatistics(
@@ -84,27 +71,10 @@ class ChrfStatistics(Record):
 
 
 def _char_ngrams(text: str, n: int) -> Counter[str]:
-    # collections is imported here, by the pure path, not at start-up (see core/_record.py)
-    from collections import Counter  # noqa: PLC0415
-
     return Counter(text[i : i + n] for i in range(len(text) - n + 1))
 
 
 def segment_statistics(
-    hypothesis: str, reference: str, char_order: int = 6, lowercase: bool = False
-) -> ChrfStatistics:
-    """Counts for n = 1..char_order of one segment, after lowercasing and whitespace removal.
-
-    The C kernel's counts when it is active (:mod:`mtcompute.core.kernel`), else
-    :func:`segment_statistics_pure`, which defines them.
-    """
-    counts = kernel.chrf_segment(hypothesis, reference, char_order, lowercase)
-    if counts is None:
-        return segment_statistics_pure(hypothesis, reference, char_order, lowercase)
-    return ChrfStatistics(*counts)
-
-
-def segment_statistics_pure(
     hypothesis: str, reference: str, char_order: int = 6, lowercase: bool = False
 ) -> ChrfStatistics:
     """Counts for n = 1..char_order of one segment, after lowercasing and whitespace removal.
@@ -175,8 +145,6 @@ def chrf_fraction(stats: ChrfStatistics, beta: int) -> Fraction:
     >>> chrf_fraction(ChrfStatistics((3, 2), (4, 3), (2, 1)), 2)
     Fraction(4375, 99)
     """
-    from fractions import Fraction  # noqa: PLC0415 - kept off `mtcompute score`'s start-up
-
     return Fraction(*chrf_ratio(stats, beta))
 
 

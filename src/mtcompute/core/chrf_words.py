@@ -21,7 +21,6 @@ Everything is ``int`` and ``Fraction``; ε is the exact fraction 1/10^16.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Literal
@@ -37,7 +36,6 @@ __all__ = [
     "ChrfScore",
     "OrderScore",
     "chrf_score",
-    "corpus_statistics",
     "sacrebleu_zeroed",
     "segment_statistics_with_words",
     "split_words",
@@ -192,25 +190,3 @@ def chrf_score(stats: ChrfStatistics, beta: int, averaging: Averaging) -> ChrfSc
     precision, recall = sum_p / k, sum_r / k
     score = 100 * _f_beta(precision, recall, beta2) if precision or recall else Fraction(0)
     return ChrfScore(tuple(orders), precision, recall, score)
-
-
-def corpus_statistics(
-    hypotheses: Sequence[str],
-    references: Sequence[str],
-    char_order: int,
-    word_order: int,
-    lowercase: bool,
-    sacrebleu_compatible: bool = False,
-) -> tuple[ChrfStatistics, tuple[ChrfStatistics, ...]]:
-    """The summed counts and each segment's counts (zeroed as sacreBLEU when asked)."""
-    total = ChrfStatistics.zero(char_order + word_order)
-    segments: list[ChrfStatistics] = []
-    for hypothesis, reference in zip(hypotheses, references, strict=True):
-        stats = segment_statistics_with_words(
-            hypothesis, reference, char_order, word_order, lowercase
-        )
-        if sacrebleu_compatible:
-            stats = sacrebleu_zeroed(stats)
-        total = total + stats
-        segments.append(stats)
-    return total, tuple(segments)

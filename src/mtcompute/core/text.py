@@ -9,8 +9,7 @@ def first_lone_surrogate(text: str) -> int:
     """Index of the first lone surrogate (U+D800..U+DFFF) in ``text``, or -1.
 
     Strict UTF-8 can encode every code point except the surrogates, so the encoder's first
-    failure is the first surrogate; it stops there, and needs no regular expression (whose
-    import ``mtcompute score`` would pay at start-up).
+    failure is the first surrogate; it stops there.
 
     >>> first_lone_surrogate("ab\\ud800c"), first_lone_surrogate("abc"), first_lone_surrogate("")
     (2, -1, -1)

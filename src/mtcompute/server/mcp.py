@@ -47,10 +47,10 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from mtcompute import __version__
 from mtcompute._execute import execute
 from mtcompute.contracts import contract, contract_text
+from mtcompute.contracts.validate import describe, quote
 from mtcompute.core.jsjson import dumps
 from mtcompute.errors import InvalidInput, LimitExceeded, NotFound, json_pointer
 from mtcompute.tools import get_tool, list_tools
-from mtcompute.tools._validate import describe, quote
 
 __all__ = [
     "EXECUTE",

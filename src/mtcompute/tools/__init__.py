@@ -1,52 +1,55 @@
 """The tool registry: one module per tool version, each binding a contract to the core.
 
 A tool module (any module in this package whose name does not start with ``_``) defines
-``TOOL``, a :class:`Tool`. Adding a tool means adding its contract document under
+``TOOL``, a :class:`Tool`: its input declared field by field
+(:class:`~mtcompute.contracts.validate.InputSpec`), the computation on the checked values, and
+the typed library function. Adding a tool means adding its contract document under
 ``mtcompute/contracts/data/`` and one module here; nothing else changes.
 """
 
 from __future__ import annotations
 
 import importlib
+import pkgutil
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from functools import cache
+from typing import Any, Protocol
 
-from mtcompute.core._record import Record
+from mtcompute.contracts.validate import InputSpec
 from mtcompute.errors import NotFound
 
-# The validators of this package are imported by `mtcompute score` (through the batch APIs),
-# so this module keeps its run-time imports light.
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from collections.abc import Callable, Mapping
-
-__all__ = ["Tool", "get_tool", "list_tools"]
+__all__ = ["Result", "Tool", "get_tool", "list_tools"]
 
 
-class Tool(Record):
-    """A tool version: validates a raw input and returns the contract's ``result`` object.
+class Result(Protocol):
+    """What a tool computes: a typed record that writes the contract's output object."""
 
-    ``run`` raises a :class:`~mtcompute.errors.MtcomputeError` for a bad input; the dict it
-    returns has exactly the output schema's keys, in its order.
-    """
+    def to_dict(self) -> dict[str, object]:
+        """The ``result`` object, keys in the output schema's order."""
+        ...
 
-    __slots__ = ("id", "version", "run")
+
+@dataclass(frozen=True, slots=True)
+class Tool:
+    """A tool version: ``input`` checks a raw input in the contract's order, ``compute`` turns
+    the checked values into the result, ``function`` is the typed library function
+    (``function(**example_input)`` gives the same result as :meth:`run`)."""
+
     id: str
     version: str
-    run: Callable[[object], dict[str, object]]
+    input: InputSpec
+    compute: Callable[[Mapping[str, Any]], Result]
+    function: Callable[..., Result]
 
-    def __init__(self, id: str, version: str, run: Callable[[object], dict[str, object]]) -> None:
-        object.__setattr__(self, "id", id)
-        object.__setattr__(self, "version", version)
-        object.__setattr__(self, "run", run)
+    def run(self, raw: object) -> dict[str, object]:
+        """The contract's ``result`` object for a raw input, or a coded error
+        (:class:`~mtcompute.errors.MtcomputeError`)."""
+        return self.compute(self.input.parse(raw)).to_dict()
 
 
-_REGISTRY: dict[tuple[str, str], Tool] = {}  # filled on first use (functools.cache costs start-up)
-
-
+@cache
 def _registry() -> Mapping[tuple[str, str], Tool]:
-    if _REGISTRY:
-        return _REGISTRY
-    import pkgutil  # noqa: PLC0415 - only when the registry is first used
-
     tools: dict[tuple[str, str], Tool] = {}
     for info in pkgutil.iter_modules(__path__):
         if info.name.startswith("_"):
@@ -54,8 +57,7 @@ def _registry() -> Mapping[tuple[str, str], Tool]:
         module = importlib.import_module(f"{__name__}.{info.name}")
         tool: Tool = module.TOOL
         tools[(tool.id, tool.version)] = tool
-    _REGISTRY.update(sorted(tools.items()))
-    return _REGISTRY
+    return dict(sorted(tools.items()))
 
 
 def list_tools() -> list[Tool]:

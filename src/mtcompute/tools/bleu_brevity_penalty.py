@@ -12,25 +12,56 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
+from mtcompute.contracts import fields
+from mtcompute.contracts.validate import (
+    Array,
+    Field,
+    InputSpec,
+    Integer,
+    contract_limits,
+    same_count,
+)
 from mtcompute.core.bleu import brevity_penalty, closest_reference_length
 from mtcompute.core.jsmath import round_to_fixed
-from mtcompute.errors import InvalidInput, LimitExceeded
 from mtcompute.tools import Tool
-from mtcompute.tools._validate import require_array, require_integer, require_keys, require_object
+from mtcompute.tools._results import Output
 
 __all__ = ["BrevityPenaltyResult", "bleu_brevity_penalty"]
 
 ID, VERSION = "bleu-brevity-penalty", "1.0.0"
-FIELDS = ("candidate_lengths", "reference_lengths", "decimals")
-REQUIRED = FIELDS[:2]
-MAX_SEGMENTS = 100_000
-MAX_REFERENCES = 8
-MAX_LENGTH_VALUE = 10**9
+LIMITS = contract_limits(ID, VERSION)
+_MOST, _REFERENCES = LIMITS["max_segments"], LIMITS["max_references"]
+LENGTH = Integer(0, LIMITS["max_length_value"])
+INPUT = InputSpec(
+    Field(
+        "candidate_lengths",
+        Array(LENGTH, f"an array of 1 to {_MOST.value} lengths", "segment", 1, _MOST),
+    ),
+    Field(
+        "reference_lengths",
+        Array(
+            Array(
+                LENGTH,
+                f"an array of 1 to {_REFERENCES.value} reference lengths",
+                "reference",
+                1,
+                _REFERENCES,
+            ),
+            f"an array of 1 to {_MOST.value} reference-length lists",
+            "segment",
+            1,
+            _MOST,
+        ),
+    ),
+    same_count("candidate_lengths", "reference_lengths", "segments"),
+    Field("decimals", fields.DECIMALS, default=None),
+)
 
 
 @dataclass(frozen=True, slots=True)
-class BrevityPenaltyResult:
+class BrevityPenaltyResult(Output):
     """Summed lengths, each segment's closest reference length, the penalty and c / r."""
 
     candidate_length: int
@@ -39,75 +70,13 @@ class BrevityPenaltyResult:
     brevity_penalty: float
     ratio: float | None
 
-    def to_dict(self) -> dict[str, object]:
-        """The contract's output object, keys in the output schema's order."""
-        return {
-            "candidate_length": self.candidate_length,
-            "reference_length": self.reference_length,
-            "closest_reference_lengths": list(self.closest_reference_lengths),
-            "brevity_penalty": self.brevity_penalty,
-            "ratio": self.ratio,
-        }
 
-
-def _length(value: object, path: str) -> int:
-    return require_integer(value, path, 0, MAX_LENGTH_VALUE, LimitExceeded, "max length value")
-
-
-def _segments(obj: Mapping[str, object], key: str, what: str) -> Sequence[object]:
-    path = f"/{key}"
-    items = require_array(obj[key], path, what)
-    if len(items) > MAX_SEGMENTS:
-        raise LimitExceeded(
-            f"Expected at most {MAX_SEGMENTS} segments at {path} (limit max segments), "
-            f"got {len(items)}.",
-            path,
-        )
-    if not items:
-        raise InvalidInput(f"Expected at least 1 segment at {path}, got none.", path)
-    return items
-
-
-def _reference_lengths(value: object, path: str) -> list[int]:
-    items = require_array(value, path, f"an array of 1 to {MAX_REFERENCES} reference lengths")
-    if len(items) > MAX_REFERENCES:
-        raise LimitExceeded(
-            f"Expected at most {MAX_REFERENCES} references at {path} (limit max references), "
-            f"got {len(items)}.",
-            path,
-        )
-    if not items:
-        raise InvalidInput(f"Expected at least 1 reference at {path}, got none.", path)
-    return [_length(v, f"{path}/{j}") for j, v in enumerate(items)]
-
-
-def _compute(raw: object) -> BrevityPenaltyResult:
-    obj = require_object(raw)
-    require_keys(obj, FIELDS, REQUIRED)
-    candidates = [
-        _length(v, f"/candidate_lengths/{i}")
-        for i, v in enumerate(
-            _segments(obj, "candidate_lengths", f"an array of 1 to {MAX_SEGMENTS} lengths")
-        )
-    ]
-    references = [
-        _reference_lengths(v, f"/reference_lengths/{i}")
-        for i, v in enumerate(
-            _segments(
-                obj,
-                "reference_lengths",
-                f"an array of 1 to {MAX_SEGMENTS} reference-length lists",
-            )
-        )
-    ]
-    if len(references) != len(candidates):
-        raise InvalidInput(
-            "Expected reference_lengths to have as many segments as candidate_lengths "
-            f"({len(candidates)}) at /reference_lengths, got {len(references)}.",
-            "/reference_lengths",
-        )
-    decimals = require_integer(obj["decimals"], "/decimals", 0, 15) if "decimals" in obj else None
-
+def _compute(values: Mapping[str, Any]) -> BrevityPenaltyResult:
+    candidates, references, decimals = (
+        values["candidate_lengths"],
+        values["reference_lengths"],
+        values["decimals"],
+    )
     closest = tuple(
         closest_reference_length(c, refs) for c, refs in zip(candidates, references, strict=True)
     )
@@ -136,13 +105,13 @@ def bleu_brevity_penalty(
     >>> bleu_brevity_penalty([6, 6, 3], [[8], [6, 7], [2, 4]], decimals=10).brevity_penalty
     0.935506985
     """
-    raw: dict[str, object] = {
-        "candidate_lengths": candidate_lengths,
-        "reference_lengths": reference_lengths,
-    }
-    if decimals is not None:
-        raw["decimals"] = decimals
-    return _compute(raw)
+    return _compute(
+        INPUT.call(
+            candidate_lengths=candidate_lengths,
+            reference_lengths=reference_lengths,
+            decimals=decimals,
+        )
+    )
 
 
-TOOL = Tool(ID, VERSION, lambda raw: _compute(raw).to_dict())
+TOOL = Tool(ID, VERSION, INPUT, _compute, bleu_brevity_penalty)

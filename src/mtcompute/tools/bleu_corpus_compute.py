@@ -13,48 +13,43 @@ Validation follows the contract's order (its last semantics line).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Any
 
+from mtcompute.contracts import fields
+from mtcompute.contracts.validate import Field, InputSpec, contract_limits
+from mtcompute.core.bleu import Smoothing
 from mtcompute.tools import Tool
 from mtcompute.tools._bleu_common import (
-    check_epsilon,
-    check_totals,
+    EPSILON_RULE,
     corpus_statistics,
-    parse_corpus,
-    parse_scoring_options,
+    corpus_steps,
     score,
+    scoring_fields,
+    totals_rule,
 )
-from mtcompute.tools._validate import require_integer, require_keys, require_object
-
-if TYPE_CHECKING:
-    from mtcompute.core.bleu import Smoothing
+from mtcompute.tools._results import Output
 
 __all__ = ["CorpusBleuResult", "bleu_corpus"]
 
 ID, VERSION = "bleu-corpus-compute", "1.0.0"
-FIELDS = (
-    "hypotheses",
-    "references",
-    "max_order",
-    "smoothing",
-    "epsilon",
-    "effective_order",
-    "decimals",
-)
-REQUIRED = FIELDS[:2]
-MAX_SEGMENTS = 4096
-MAX_TOTAL_TOKENS = 500_000
-MAX_TOTAL_TOKEN_BYTES = 4_194_304
+LIMITS = contract_limits(ID, VERSION)
 UNSUPPORTED_REASON = (
     "this version scores the corpus-summed statistics with bleu-smoothing-compute's methods, "
     "and methods 4 to 7 are not among them"
 )
+INPUT = InputSpec(
+    *corpus_steps(LIMITS),
+    Field("max_order", fields.MAX_ORDER, default=4),
+    *scoring_fields(f"{ID}@{VERSION}", UNSUPPORTED_REASON),
+    totals_rule(LIMITS, "the hypotheses and references"),
+    EPSILON_RULE,
+)
 
 
 @dataclass(frozen=True, slots=True)
-class CorpusBleuResult:
+class CorpusBleuResult(Output):
     """Corpus BLEU, its brevity penalty, the summed statistics and the smoothed counts."""
 
     bleu: float
@@ -68,44 +63,16 @@ class CorpusBleuResult:
     smoothed_matches: tuple[int | float, ...]
     smoothed_totals: tuple[int, ...]
 
-    def to_dict(self) -> dict[str, object]:
-        """The contract's output object, keys in the output schema's order."""
-        return {
-            "bleu": self.bleu,
-            "brevity_penalty": self.brevity_penalty,
-            "orders_used": self.orders_used,
-            "segment_count": self.segment_count,
-            "candidate_length": self.candidate_length,
-            "reference_length": self.reference_length,
-            "matches": list(self.matches),
-            "totals": list(self.totals),
-            "smoothed_matches": list(self.smoothed_matches),
-            "smoothed_totals": list(self.smoothed_totals),
-        }
 
-
-def _compute(raw: object) -> CorpusBleuResult:
-    obj = require_object(raw)
-    require_keys(obj, FIELDS, REQUIRED)
-    corpus = parse_corpus(obj, MAX_SEGMENTS)
-    max_order = require_integer(obj["max_order"], "/max_order", 1, 8) if "max_order" in obj else 4
-    options = parse_scoring_options(obj, f"{ID}@{VERSION}", UNSUPPORTED_REASON)
-    check_totals(
-        corpus.token_count,
-        corpus.token_bytes,
-        MAX_TOTAL_TOKENS,
-        MAX_TOTAL_TOKEN_BYTES,
-        "the hypotheses and references",
-    )
-    check_epsilon(options)
-
-    _, total = corpus_statistics(corpus, max_order)
-    scored = score(total, options)
+def _compute(values: Mapping[str, Any]) -> CorpusBleuResult:
+    hypotheses = values["hypotheses"]
+    _, total = corpus_statistics(hypotheses, values["references"], values["max_order"])
+    scored = score(total, values)
     return CorpusBleuResult(
         scored.bleu,
         scored.brevity_penalty,
         scored.orders_used,
-        len(corpus.hypotheses),
+        len(hypotheses),
         total.candidate_length,
         total.reference_length,
         total.matches,
@@ -134,18 +101,17 @@ def bleu_corpus(
     >>> bleu_corpus([["the", "cat", "sat"]], [[["the", "cat", "sat"]]], max_order=2).bleu
     1.0
     """
-    raw: dict[str, object] = {
-        "hypotheses": hypotheses,
-        "references": references,
-        "max_order": max_order,
-        "smoothing": smoothing,
-        "effective_order": effective_order,
-    }
-    if epsilon is not None:
-        raw["epsilon"] = epsilon
-    if decimals is not None:
-        raw["decimals"] = decimals
-    return _compute(raw)
+    return _compute(
+        INPUT.call(
+            hypotheses=hypotheses,
+            references=references,
+            max_order=max_order,
+            smoothing=smoothing,
+            effective_order=effective_order,
+            epsilon=epsilon,
+            decimals=decimals,
+        )
+    )
 
 
-TOOL = Tool(ID, VERSION, lambda raw: _compute(raw).to_dict())
+TOOL = Tool(ID, VERSION, INPUT, _compute, bleu_corpus)

@@ -17,58 +17,45 @@ so this pre-check changes no answer, only the work done.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
+from typing import Any
 
+from mtcompute.contracts import fields
+from mtcompute.contracts.validate import Boolean, Field, InputSpec, contract_limits
 from mtcompute.core.bleu import BleuStatistics, NgramEntry, clipping_table
 from mtcompute.core.jsjson import dumps
 from mtcompute.errors import LimitExceeded
 from mtcompute.tools import Tool
-from mtcompute.tools._bleu_common import (
-    Corpus,
-    check_totals,
-    corpus_statistics,
-    ngram_rows,
-    parse_corpus,
-)
-from mtcompute.tools._validate import require_bool, require_integer, require_keys, require_object
+from mtcompute.tools._bleu_common import corpus_statistics, corpus_steps, totals_rule
+from mtcompute.tools._results import Output, omitted_when_none
 
 __all__ = ["BleuNgramCounts", "BleuSegmentCounts", "bleu_ngrams_count"]
 
 ID, VERSION = "bleu-ngrams-count", "1.0.0"
-FIELDS = ("hypotheses", "references", "max_order", "include_ngrams")
-REQUIRED = FIELDS[:2]
-MAX_SEGMENTS = 4096
-MAX_TOTAL_TOKENS = 500_000
-MAX_TOTAL_TOKEN_BYTES = 4_194_304
-MAX_OUTPUT_BYTES = 1_000_000
+LIMITS = contract_limits(ID, VERSION)
+MAX_OUTPUT_BYTES = LIMITS["max_output_bytes"]
+INPUT = InputSpec(
+    *corpus_steps(LIMITS),
+    Field("max_order", fields.MAX_ORDER, default=4),
+    Field("include_ngrams", Boolean(), default=False),
+    totals_rule(LIMITS, "the hypotheses and references"),
+)
 
 
 @dataclass(frozen=True, slots=True)
-class BleuSegmentCounts:
+class BleuSegmentCounts(Output):
     """One segment's statistics and, when asked, its clipping table."""
 
     candidate_length: int
     reference_length: int
     matches: tuple[int, ...]
     totals: tuple[int, ...]
-    ngrams: tuple[NgramEntry, ...] | None = None
-
-    def to_dict(self) -> dict[str, object]:
-        """The segment object, keys in the output schema's order."""
-        out: dict[str, object] = {
-            "candidate_length": self.candidate_length,
-            "reference_length": self.reference_length,
-            "matches": list(self.matches),
-            "totals": list(self.totals),
-        }
-        if self.ngrams is not None:
-            out["ngrams"] = ngram_rows(self.ngrams)
-        return out
+    ngrams: tuple[NgramEntry, ...] | None = omitted_when_none()
 
 
 @dataclass(frozen=True, slots=True)
-class BleuNgramCounts:
+class BleuNgramCounts(Output):
     """Summed statistics of a corpus and every segment's own, in input order."""
 
     segment_count: int
@@ -78,18 +65,6 @@ class BleuNgramCounts:
     matches: tuple[int, ...]
     totals: tuple[int, ...]
     segments: tuple[BleuSegmentCounts, ...]
-
-    def to_dict(self) -> dict[str, object]:
-        """The contract's output object, keys in the output schema's order."""
-        return {
-            "segment_count": self.segment_count,
-            "max_order": self.max_order,
-            "candidate_length": self.candidate_length,
-            "reference_length": self.reference_length,
-            "matches": list(self.matches),
-            "totals": list(self.totals),
-            "segments": [segment.to_dict() for segment in self.segments],
-        }
 
 
 def _utf8_size(value: object) -> int:
@@ -118,8 +93,8 @@ _TABLE_OVERHEAD = len(',"ngrams":[]') - 1
 
 def _too_big(index: int) -> LimitExceeded:
     return LimitExceeded(
-        f"Expected a result of at most {MAX_OUTPUT_BYTES} UTF-8 bytes of JSON "
-        f"(limit max output bytes), got more with include_ngrams, passing the limit at "
+        f"Expected a result of at most {MAX_OUTPUT_BYTES.value} UTF-8 bytes of JSON "
+        f"(limit {MAX_OUTPUT_BYTES.name}), got more with include_ngrams, passing the limit at "
         f"segment {index}; ask without include_ngrams or split the input."
     )
 
@@ -137,12 +112,13 @@ def _table_fits(hypothesis: Sequence[str], max_order: int, base: int, room: int)
 
 
 def _segments(
-    corpus: Corpus,
+    hypotheses: Sequence[Sequence[str]],
+    references: Sequence[Sequence[Sequence[str]]],
     stats: Sequence[BleuStatistics],
     top: dict[str, object],
     max_order: int,
     include_ngrams: bool,
-    limit: int = MAX_OUTPUT_BYTES,
+    limit: int = MAX_OUTPUT_BYTES.value,
 ) -> tuple[BleuSegmentCounts, ...]:
     """Each segment's counts; with tables, the size check segment by segment."""
     plain = tuple(
@@ -154,16 +130,14 @@ def _segments(
     # The result is top (less "}") + ',"segments":[' + segments joined by "," + "]}".
     size = _utf8_size(top) - 1 + len(',"segments":[') + len("]}")
     segments: list[BleuSegmentCounts] = []
-    for i, (segment, hypothesis, references) in enumerate(
-        zip(plain, corpus.hypotheses, corpus.references, strict=True)
+    for i, (segment, hypothesis, refs) in enumerate(
+        zip(plain, hypotheses, references, strict=True)
     ):
         size += 1 if i else 0
         base = _utf8_size(segment.to_dict())
         if not _table_fits(hypothesis, max_order, base, limit - size):
             raise _too_big(i)
-        with_table = replace(
-            segment, ngrams=tuple(clipping_table(hypothesis, references, max_order))
-        )
+        with_table = replace(segment, ngrams=tuple(clipping_table(hypothesis, refs, max_order)))
         size += _utf8_size(with_table.to_dict())
         if size > limit:
             raise _too_big(i)
@@ -171,23 +145,10 @@ def _segments(
     return tuple(segments)
 
 
-def _compute(raw: object) -> BleuNgramCounts:
-    obj = require_object(raw)
-    require_keys(obj, FIELDS, REQUIRED)
-    corpus = parse_corpus(obj, MAX_SEGMENTS)
-    max_order = require_integer(obj["max_order"], "/max_order", 1, 8) if "max_order" in obj else 4
-    include_ngrams = (
-        require_bool(obj["include_ngrams"], "/include_ngrams") if "include_ngrams" in obj else False
-    )
-    check_totals(
-        corpus.token_count,
-        corpus.token_bytes,
-        MAX_TOTAL_TOKENS,
-        MAX_TOTAL_TOKEN_BYTES,
-        "the hypotheses and references",
-    )
-
-    stats, total = corpus_statistics(corpus, max_order)
+def _compute(values: Mapping[str, Any]) -> BleuNgramCounts:
+    hypotheses, references = values["hypotheses"], values["references"]
+    max_order, include_ngrams = values["max_order"], values["include_ngrams"]
+    stats, total = corpus_statistics(hypotheses, references, max_order)
     summed = BleuNgramCounts(
         len(stats),
         max_order,
@@ -199,7 +160,9 @@ def _compute(raw: object) -> BleuNgramCounts:
     )
     top = summed.to_dict()
     del top["segments"]
-    return replace(summed, segments=_segments(corpus, stats, top, max_order, include_ngrams))
+    return replace(
+        summed, segments=_segments(hypotheses, references, stats, top, max_order, include_ngrams)
+    )
 
 
 def bleu_ngrams_count(
@@ -217,13 +180,14 @@ def bleu_ngrams_count(
     >>> counts.matches, counts.totals, counts.segments[1].matches
     ((2, 1), (3, 1), (0, 0))
     """
-    raw = {
-        "hypotheses": hypotheses,
-        "references": references,
-        "max_order": max_order,
-        "include_ngrams": include_ngrams,
-    }
-    return _compute(raw)
+    return _compute(
+        INPUT.call(
+            hypotheses=hypotheses,
+            references=references,
+            max_order=max_order,
+            include_ngrams=include_ngrams,
+        )
+    )
 
 
-TOOL = Tool(ID, VERSION, lambda raw: _compute(raw).to_dict())
+TOOL = Tool(ID, VERSION, INPUT, _compute, bleu_ngrams_count)

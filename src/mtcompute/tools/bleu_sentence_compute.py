@@ -10,47 +10,43 @@ in sequence gives. Validation follows the contract's order (its last semantics l
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Any
 
-from mtcompute.core.bleu import sentence_statistics
+from mtcompute.contracts import fields
+from mtcompute.contracts.validate import Field, InputSpec, contract_limits
+from mtcompute.core.bleu import Smoothing
+from mtcompute.counting import bleu_sentence_statistics
 from mtcompute.tools import Tool
 from mtcompute.tools._bleu_common import (
-    check_epsilon,
-    check_totals,
-    parse_references,
-    parse_scoring_options,
+    EPSILON_RULE,
     score,
-    tokens_at,
+    scoring_fields,
+    sentence_fields,
+    totals_rule,
 )
-from mtcompute.tools._validate import require_integer, require_keys, require_object
-from mtcompute.tools.bleu_sentence_components import MAX_TOTAL_TOKEN_BYTES, MAX_TOTAL_TOKENS
-
-if TYPE_CHECKING:
-    from mtcompute.core.bleu import Smoothing
+from mtcompute.tools._results import Output
 
 __all__ = ["SentenceBleuResult", "sentence_bleu"]
 
 ID, VERSION = "bleu-sentence-compute", "1.0.0"
-FIELDS = (
-    "hypothesis",
-    "references",
-    "max_order",
-    "smoothing",
-    "epsilon",
-    "effective_order",
-    "decimals",
-)
-REQUIRED = ("hypothesis", "references", "smoothing")
+LIMITS = contract_limits(ID, VERSION)
 UNSUPPORTED_REASON = (
     "this version scores a sentence's statistics with bleu-smoothing-compute's methods, "
     "and methods 4 to 7 are not among them"
 )
+INPUT = InputSpec(
+    *sentence_fields(LIMITS),
+    Field("max_order", fields.MAX_ORDER, default=4),
+    *scoring_fields(f"{ID}@{VERSION}", UNSUPPORTED_REASON, smoothing=None),
+    totals_rule(LIMITS, "the hypothesis and references"),
+    EPSILON_RULE,
+)
 
 
 @dataclass(frozen=True, slots=True)
-class SentenceBleuResult:
+class SentenceBleuResult(Output):
     """Sentence BLEU, its brevity penalty, the statistics and the smoothed counts."""
 
     bleu: float
@@ -63,39 +59,12 @@ class SentenceBleuResult:
     smoothed_matches: tuple[int | float, ...]
     smoothed_totals: tuple[int, ...]
 
-    def to_dict(self) -> dict[str, object]:
-        """The contract's output object, keys in the output schema's order."""
-        return {
-            "bleu": self.bleu,
-            "brevity_penalty": self.brevity_penalty,
-            "orders_used": self.orders_used,
-            "candidate_length": self.candidate_length,
-            "reference_length": self.reference_length,
-            "matches": list(self.matches),
-            "totals": list(self.totals),
-            "smoothed_matches": list(self.smoothed_matches),
-            "smoothed_totals": list(self.smoothed_totals),
-        }
 
-
-def _compute(raw: object) -> SentenceBleuResult:
-    obj = require_object(raw)
-    require_keys(obj, FIELDS, REQUIRED)
-    hypothesis, hyp_bytes = tokens_at(obj["hypothesis"], "/hypothesis", "a token list (an array)")
-    references, ref_bytes = parse_references(obj["references"], "/references")
-    max_order = require_integer(obj["max_order"], "/max_order", 1, 8) if "max_order" in obj else 4
-    options = parse_scoring_options(obj, f"{ID}@{VERSION}", UNSUPPORTED_REASON)
-    check_totals(
-        len(hypothesis) + sum(map(len, references)),
-        hyp_bytes + ref_bytes,
-        MAX_TOTAL_TOKENS,
-        MAX_TOTAL_TOKEN_BYTES,
-        "the hypothesis and references",
+def _compute(values: Mapping[str, Any]) -> SentenceBleuResult:
+    stats = bleu_sentence_statistics(
+        values["hypothesis"], values["references"], values["max_order"]
     )
-    check_epsilon(options)
-
-    stats = sentence_statistics(hypothesis, references, max_order)
-    scored = score(stats, options)
+    scored = score(stats, values)
     return SentenceBleuResult(
         scored.bleu,
         scored.brevity_penalty,
@@ -129,18 +98,17 @@ def sentence_bleu(
     >>> sentence_bleu(hypothesis, [reference], "method1", decimals=4).bleu
     0.2541
     """
-    raw: dict[str, object] = {
-        "hypothesis": hypothesis,
-        "references": references,
-        "max_order": max_order,
-        "smoothing": smoothing,
-        "effective_order": effective_order,
-    }
-    if epsilon is not None:
-        raw["epsilon"] = epsilon
-    if decimals is not None:
-        raw["decimals"] = decimals
-    return _compute(raw)
+    return _compute(
+        INPUT.call(
+            hypothesis=hypothesis,
+            references=references,
+            max_order=max_order,
+            smoothing=smoothing,
+            effective_order=effective_order,
+            epsilon=epsilon,
+            decimals=decimals,
+        )
+    )
 
 
-TOOL = Tool(ID, VERSION, lambda raw: _compute(raw).to_dict())
+TOOL = Tool(ID, VERSION, INPUT, _compute, sentence_bleu)

@@ -7,43 +7,36 @@ averagings (:func:`mtcompute.core.chrf_words.chrf_score`): ``effective_order`` (
 rule) or ``per_order_f`` (chrF++.py / sacreBLEU ``eps_smoothing``). ``sacrebleu_compatible``
 zeroes a segment's hypothesis count for an order its reference lacks, as sacreBLEU 2.x does.
 
-Validation: chrf-compute's order (its :func:`parse_texts` and :func:`check_texts`), then
+Validation: chrf-compute's order (its :func:`text_steps`, ``beta`` and ``lowercase``), then
 char_order, word_order, averaging, sacrebleu_compatible.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Any
 
+from mtcompute.contracts.validate import Boolean, Choice, Field, InputSpec, Integer, contract_limits
 from mtcompute.core.chrf import format_fraction, format_score
-from mtcompute.core.chrf_words import AVERAGINGS, Averaging, chrf_score, corpus_statistics
-from mtcompute.errors import InvalidInput
+from mtcompute.core.chrf_words import AVERAGINGS, Averaging, chrf_score
+from mtcompute.counting import chrf_corpus_statistics
 from mtcompute.tools import Tool
-from mtcompute.tools._validate import (
-    describe,
-    require_bool,
-    require_integer,
-    require_keys,
-    require_object,
-)
-from mtcompute.tools.chrf_compute import check_texts, parse_texts
+from mtcompute.tools.chrf_compute import BETA, LOWERCASE, text_steps
 
 __all__ = ["ChrfComponents", "ChrfOrder", "chrf_components"]
 
 ID, VERSION = "chrf-components", "1.0.0"
-FIELDS = (
-    "hypotheses",
-    "references",
-    "beta",
-    "lowercase",
-    "char_order",
-    "word_order",
-    "averaging",
-    "sacrebleu_compatible",
+INPUT = InputSpec(
+    *text_steps(contract_limits(ID, VERSION)),
+    BETA,
+    LOWERCASE,
+    Field("char_order", Integer(1, 10), default=6),
+    Field("word_order", Integer(0, 4), default=0),
+    Field("averaging", Choice(AVERAGINGS), default="effective_order"),
+    Field("sacrebleu_compatible", Boolean(), default=False),
 )
-REQUIRED = FIELDS[:2]
 
 
 def _fraction_text(value: Fraction | None) -> str | None:
@@ -128,38 +121,12 @@ class ChrfComponents:
         }
 
 
-def _averaging(value: object) -> Averaging:
-    for name in AVERAGINGS:
-        if value == name and isinstance(value, str):
-            return name
-    raise InvalidInput(
-        f"Expected one of {', '.join(AVERAGINGS)} at /averaging, got {describe(value)}.",
-        "/averaging",
-    )
-
-
-def _compute(raw: object) -> ChrfComponents:
-    obj = require_object(raw)
-    require_keys(obj, FIELDS, REQUIRED)
-    hypotheses = parse_texts(obj["hypotheses"], "hypotheses")
-    references = parse_texts(obj["references"], "references")
-    check_texts(hypotheses, references)
-    beta = require_integer(obj["beta"], "/beta", 1, 16) if "beta" in obj else 2
-    lowercase = require_bool(obj["lowercase"], "/lowercase") if "lowercase" in obj else False
-    char_order = (
-        require_integer(obj["char_order"], "/char_order", 1, 10) if "char_order" in obj else 6
-    )
-    word_order = (
-        require_integer(obj["word_order"], "/word_order", 0, 4) if "word_order" in obj else 0
-    )
-    averaging = _averaging(obj["averaging"]) if "averaging" in obj else "effective_order"
-    compatible = (
-        require_bool(obj["sacrebleu_compatible"], "/sacrebleu_compatible")
-        if "sacrebleu_compatible" in obj
-        else False
-    )
-    total, segments = corpus_statistics(
-        hypotheses, references, char_order, word_order, lowercase, compatible
+def _compute(values: Mapping[str, Any]) -> ChrfComponents:
+    beta, lowercase = values["beta"], values["lowercase"]
+    char_order, word_order = values["char_order"], values["word_order"]
+    averaging, compatible = values["averaging"], values["sacrebleu_compatible"]
+    total, segments = chrf_corpus_statistics(
+        values["hypotheses"], values["references"], char_order, word_order, lowercase, compatible
     )
     scored = chrf_score(total, beta, averaging)
     orders = tuple(
@@ -209,17 +176,17 @@ def chrf_components(
     ('59.383919', '4619/8568', [10, 9, 8, 4])
     """
     return _compute(
-        {
-            "hypotheses": hypotheses,
-            "references": references,
-            "beta": beta,
-            "lowercase": lowercase,
-            "char_order": char_order,
-            "word_order": word_order,
-            "averaging": averaging,
-            "sacrebleu_compatible": sacrebleu_compatible,
-        }
+        INPUT.call(
+            hypotheses=hypotheses,
+            references=references,
+            beta=beta,
+            lowercase=lowercase,
+            char_order=char_order,
+            word_order=word_order,
+            averaging=averaging,
+            sacrebleu_compatible=sacrebleu_compatible,
+        )
     )
 
 
-TOOL = Tool(ID, VERSION, lambda raw: _compute(raw).to_dict())
+TOOL = Tool(ID, VERSION, INPUT, _compute, chrf_components)

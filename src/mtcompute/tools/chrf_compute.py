@@ -8,40 +8,32 @@ lowercase. The first failing check decides the error.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import ClassVar
+from typing import Any, ClassVar
 
-from mtcompute.core.chrf import (
-    ChrfStatistics,
-    chrf_fraction,
-    format_fraction,
-    format_score,
-    segment_statistics,
-)
-from mtcompute.errors import InvalidInput, LimitExceeded
-from mtcompute.tools import Tool
-from mtcompute.tools._validate import (
+from mtcompute.contracts import fields
+from mtcompute.contracts.validate import (
+    Boolean,
+    Field,
+    InputSpec,
+    Limit,
+    Rule,
+    contract_limits,
     first_lone_surrogate,
-    require_array,
-    require_bool,
-    require_integer,
-    require_keys,
-    require_object,
-    require_same_count,
-    require_string,
+    same_count,
     total_over,
     utf8_length,
 )
+from mtcompute.core.chrf import ChrfStatistics, chrf_fraction, format_fraction, format_score
+from mtcompute.counting import chrf_segment_statistics
+from mtcompute.errors import InvalidInput, LimitExceeded
+from mtcompute.tools import Tool
 
-__all__ = ["ChrfResult", "ScoredTexts", "chrf"]
+__all__ = ["BETA", "LOWERCASE", "ChrfResult", "ScoredTexts", "chrf", "text_steps"]
 
 ID, VERSION = "chrf-compute", "1.0.0"
-FIELDS = ("hypotheses", "references", "beta", "lowercase")
-REQUIRED = FIELDS[:2]
-MAX_SEGMENTS = 256
-MAX_TEXT_BYTES = 65_536
 CHAR_ORDER = 6
 
 
@@ -91,32 +83,35 @@ class ChrfResult(ScoredTexts):
     WORD_ORDER: ClassVar[int] = 0
 
 
-def parse_texts(value: object, key: str) -> list[str]:
-    """hypotheses or references: array, at most 256 (limit), at least one, strings."""
-    path = f"/{key}"
-    items = require_array(value, path, "an array of strings")
-    if len(items) > MAX_SEGMENTS:
-        raise LimitExceeded(
-            f"Expected at most {MAX_SEGMENTS} segments at {path} (limit max segments), "
-            f"got {len(items)}.",
-            path,
-        )
-    if not items:
-        raise InvalidInput(f"Expected at least 1 segment at {path}, got an empty array.", path)
-    return [require_string(item, f"{path}/{i}") for i, item in enumerate(items)]
+def text_steps(limits: Mapping[str, Limit]) -> tuple[Field[list[str]] | Rule, ...]:
+    """hypotheses, then references (each: an array, at most ``max segments`` (limit), at least
+    one, strings), then equal counts, total UTF-8 bytes (limit ``max text bytes``) and lone
+    surrogates: the chrF tools' inputs, in chrf-compute's order."""
+    texts = fields.texts(limits["max_segments"])
+    return (
+        Field("hypotheses", texts),
+        Field("references", texts),
+        same_count("hypotheses", "references"),
+        Rule(_text_bytes(limits["max_text_bytes"])),
+        Rule(_no_lone_surrogates),
+    )
 
 
-def check_texts(hypotheses: list[str], references: list[str]) -> None:
-    """Equal counts, then total UTF-8 bytes, then lone surrogates (the contract's order)."""
-    require_same_count(hypotheses, references)
-    if total_over(map(utf8_length, hypotheses + references), MAX_TEXT_BYTES):
-        total = sum(map(utf8_length, hypotheses + references))
-        raise LimitExceeded(
-            f"Expected at most {MAX_TEXT_BYTES} UTF-8 bytes of text in all "
-            f"(limit max text bytes), got {total}."
-        )
-    for key, texts in (("hypotheses", hypotheses), ("references", references)):
-        for i, text in enumerate(texts):
+def _text_bytes(limit: Limit) -> Callable[[Mapping[str, Any]], None]:
+    def check(values: Mapping[str, Any]) -> None:
+        texts = values["hypotheses"] + values["references"]
+        if total_over(map(utf8_length, texts), limit.value):
+            raise LimitExceeded(
+                f"Expected at most {limit.value} UTF-8 bytes of text in all "
+                f"(limit {limit.name}), got {sum(map(utf8_length, texts))}."
+            )
+
+    return check
+
+
+def _no_lone_surrogates(values: Mapping[str, Any]) -> None:
+    for key in ("hypotheses", "references"):
+        for i, text in enumerate(values[key]):
             at = first_lone_surrogate(text)
             if at >= 0:
                 raise InvalidInput(
@@ -126,6 +121,11 @@ def check_texts(hypotheses: list[str], references: list[str]) -> None:
                 )
 
 
+BETA = Field("beta", fields.BETA, default=2)
+LOWERCASE = Field("lowercase", Boolean(), default=False)
+INPUT = InputSpec(*text_steps(contract_limits(ID, VERSION)), BETA, LOWERCASE)
+
+
 def score_segments(
     hypotheses: Sequence[str], references: Sequence[str], beta: int, lowercase: bool
 ) -> tuple[Fraction, tuple[Fraction, ...]]:
@@ -133,21 +133,15 @@ def score_segments(
     total = ChrfStatistics.zero(CHAR_ORDER)
     segments: list[Fraction] = []
     for hypothesis, reference in zip(hypotheses, references, strict=True):
-        stats = segment_statistics(hypothesis, reference, CHAR_ORDER, lowercase)
+        stats = chrf_segment_statistics(hypothesis, reference, CHAR_ORDER, lowercase)
         total = total + stats
         segments.append(chrf_fraction(stats, beta))
     return chrf_fraction(total, beta), tuple(segments)
 
 
-def _compute(raw: object) -> ChrfResult:
-    obj = require_object(raw)
-    require_keys(obj, FIELDS, REQUIRED)
-    hypotheses = parse_texts(obj["hypotheses"], "hypotheses")
-    references = parse_texts(obj["references"], "references")
-    check_texts(hypotheses, references)
-    beta = require_integer(obj["beta"], "/beta", 1, 16) if "beta" in obj else 2
-    lowercase = require_bool(obj["lowercase"], "/lowercase") if "lowercase" in obj else False
-    corpus, segments = score_segments(hypotheses, references, beta, lowercase)
+def _compute(values: Mapping[str, Any]) -> ChrfResult:
+    beta, lowercase = values["beta"], values["lowercase"]
+    corpus, segments = score_segments(values["hypotheses"], values["references"], beta, lowercase)
     return ChrfResult(beta, lowercase, corpus, segments)
 
 
@@ -163,8 +157,8 @@ def chrf(
     '25.000000'
     """
     return _compute(
-        {"hypotheses": hypotheses, "references": references, "beta": beta, "lowercase": lowercase}
+        INPUT.call(hypotheses=hypotheses, references=references, beta=beta, lowercase=lowercase)
     )
 
 
-TOOL = Tool(ID, VERSION, lambda raw: _compute(raw).to_dict())
+TOOL = Tool(ID, VERSION, INPUT, _compute, chrf)

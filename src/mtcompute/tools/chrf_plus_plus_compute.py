@@ -3,29 +3,28 @@
 Character 1- to 6-grams as chrf-compute, word unigrams and bigrams of
 :func:`mtcompute.core.chrf_words.split_words`, the 8 orders averaged together under
 chrf-compute's effective-order rule, counts summed over segments literally. Input, limits,
-validation order and output shape are chrf-compute's (its :func:`parse_texts` and
-:func:`check_texts`), with ``metric`` "chrF++" and ``word_order`` 2.
+validation order and output shape are chrf-compute's (its :func:`text_steps`, ``beta`` and
+``lowercase``), with ``metric`` "chrF++" and ``word_order`` 2.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import Any, ClassVar
 
+from mtcompute.contracts.validate import InputSpec, contract_limits
 from mtcompute.core.chrf import chrf_fraction
-from mtcompute.core.chrf_words import corpus_statistics
+from mtcompute.counting import chrf_corpus_statistics
 from mtcompute.tools import Tool
-from mtcompute.tools._validate import require_bool, require_integer, require_keys, require_object
-from mtcompute.tools.chrf_compute import ScoredTexts, check_texts, parse_texts
+from mtcompute.tools.chrf_compute import BETA, LOWERCASE, ScoredTexts, text_steps
 
 __all__ = ["ChrfPlusPlusResult", "chrf_plus_plus"]
 
 ID, VERSION = "chrf-plus-plus-compute", "1.0.0"
-FIELDS = ("hypotheses", "references", "beta", "lowercase")
-REQUIRED = FIELDS[:2]
 CHAR_ORDER = 6
 WORD_ORDER = 2
+INPUT = InputSpec(*text_steps(contract_limits(ID, VERSION)), BETA, LOWERCASE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,15 +35,11 @@ class ChrfPlusPlusResult(ScoredTexts):
     WORD_ORDER: ClassVar[int] = WORD_ORDER
 
 
-def _compute(raw: object) -> ChrfPlusPlusResult:
-    obj = require_object(raw)
-    require_keys(obj, FIELDS, REQUIRED)
-    hypotheses = parse_texts(obj["hypotheses"], "hypotheses")
-    references = parse_texts(obj["references"], "references")
-    check_texts(hypotheses, references)
-    beta = require_integer(obj["beta"], "/beta", 1, 16) if "beta" in obj else 2
-    lowercase = require_bool(obj["lowercase"], "/lowercase") if "lowercase" in obj else False
-    total, segments = corpus_statistics(hypotheses, references, CHAR_ORDER, WORD_ORDER, lowercase)
+def _compute(values: Mapping[str, Any]) -> ChrfPlusPlusResult:
+    beta, lowercase = values["beta"], values["lowercase"]
+    total, segments = chrf_corpus_statistics(
+        values["hypotheses"], values["references"], CHAR_ORDER, WORD_ORDER, lowercase
+    )
     return ChrfPlusPlusResult(
         beta,
         lowercase,
@@ -65,8 +60,8 @@ def chrf_plus_plus(
     '49.405777'
     """
     return _compute(
-        {"hypotheses": hypotheses, "references": references, "beta": beta, "lowercase": lowercase}
+        INPUT.call(hypotheses=hypotheses, references=references, beta=beta, lowercase=lowercase)
     )
 
 
-TOOL = Tool(ID, VERSION, lambda raw: _compute(raw).to_dict())
+TOOL = Tool(ID, VERSION, INPUT, _compute, chrf_plus_plus)

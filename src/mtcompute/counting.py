@@ -1,79 +1,63 @@
-"""The speed layer: batch statistics through the C kernel ``mtcompute._kernel``, or the pure core.
+"""Counting at scale: the sufficient statistics of many segments, by the C kernel
+(:mod:`mtcompute.native`) when it is active, else by the pure core, on several threads.
 
 Every function here gives exactly what the pure core gives (the same integers, and for sentence
 chrF the same float: the double nearest to the exact :func:`~mtcompute.core.chrf.chrf_fraction`);
 the kernel only makes it faster:
 
 * chrF statistics (Popović 2015 §2): per segment and order, hypothesis n-grams, reference
-  n-grams and clipped matches over code points after whitespace removal;
+  n-grams and clipped matches over code points after whitespace removal
+  (:func:`mtcompute.core.chrf.segment_statistics` defines them), with chrF++'s word orders
+  (Popović 2017 §2, :func:`mtcompute.core.chrf_words.word_statistics`) added by
+  :func:`chrf_corpus_statistics`;
 * sentence chrF of every hypothesis against every reference (for MBR decoding);
-* BLEU sentence statistics (Papineni et al. 2002 §2.1): clipped matches with the largest count
-  in any one reference, totals, candidate length, closest reference length.
+* BLEU sentence statistics (Papineni et al. 2002 §2.1, defined by
+  :func:`mtcompute.core.bleu.sentence_statistics`): clipped matches with the largest count in
+  any one reference, totals, candidate length, closest reference length.
 
-The kernel is used when the extension was built (:data:`AVAILABLE`) and the environment variable
-``MTCOMPUTE_PURE`` is not ``1`` (read at every call, so it can be switched at run time; see
-:func:`active`). Batch functions split their segments over ``threads`` Python threads (the
-kernel releases the GIL while counting); ``threads=None`` means ``MTCOMPUTE_THREADS`` if set,
-else :func:`os.cpu_count`. Results never depend on the thread count.
-
-The single-segment seams :func:`mtcompute.core.chrf.segment_statistics` and
-:func:`mtcompute.core.bleu.sentence_statistics` call :func:`chrf_segment` and
-:func:`bleu_sentence`, which answer ``None`` whenever the pure function must (kernel off,
-inputs it does not take), so the pure functions stay the definition.
-
-This module and those two import each other; each uses the other's names only inside
-functions, never at import time.
+The kernel is used when it was built and ``MTCOMPUTE_PURE`` is not ``1``
+(:func:`mtcompute.native.active`, read at every call). Batch functions split their segments
+over ``threads`` threads of a :class:`concurrent.futures.ThreadPoolExecutor` (the kernel
+releases the GIL while counting); ``threads=None`` means ``MTCOMPUTE_THREADS`` if set, else
+:func:`os.cpu_count`. Results never depend on the thread count.
 """
 
 from __future__ import annotations
 
 import math
 import os
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from typing import TypeVar
 
 from mtcompute.core import bleu, chrf
+from mtcompute.core.chrf_words import sacrebleu_zeroed, word_statistics
 from mtcompute.core.text import first_lone_surrogate as _first_surrogate_py
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from collections.abc import Callable, Sequence
-    from typing import TypeVar
-
-    T = TypeVar("T")
-
-try:
-    from mtcompute import _kernel as _ext
-
-    AVAILABLE = True
-except ImportError:  # built without the extension (no compiler, or MTCOMPUTE_NO_EXTENSION=1)
-    AVAILABLE = False
+from mtcompute.native import active
+from mtcompute.native import ext as _ext
 
 __all__ = [
-    "AVAILABLE",
     "TokenProblem",
-    "active",
-    "bleu_sentence",
+    "bleu_sentence_statistics",
     "bleu_statistics_many",
     "bleu_text_statistics",
     "bleu_totals",
+    "chrf_corpus_statistics",
     "chrf_pairwise_matrix",
-    "chrf_segment",
+    "chrf_segment_statistics",
     "chrf_statistics_many",
     "chrf_totals",
     "first_lone_surrogate",
     "thread_count",
 ]
 
+T = TypeVar("T")
 Counts = tuple[int, ...]
 
 # Segments per thread below which another thread costs more than it saves.
 MIN_SEGMENTS_PER_THREAD = 256
 # Hypothesis rows per thread for the pairwise matrix.
 MIN_ROWS_PER_THREAD = 16
-
-
-def active() -> bool:
-    """Whether calls use the C kernel now: it was built and ``MTCOMPUTE_PURE`` is not ``1``."""
-    return AVAILABLE and os.environ.get("MTCOMPUTE_PURE") != "1"
 
 
 def thread_count(threads: int | None = None) -> int:
@@ -107,39 +91,17 @@ def _map_spans(
     work: Callable[[int, int], T], n: int, threads: int | None, minimum: int
 ) -> list[tuple[int, T]]:
     """``work(start, stop)`` over contiguous spans of ``range(n)``, on up to ``threads``
-    threads; (start, result) pairs in span order."""
+    threads; (start, result) pairs in span order. The first span runs in the calling thread;
+    every thread is waited for, then the error of the first span that failed is raised."""
     parts = max(1, min(thread_count(threads), n // minimum))
+    spans = _spans(n, parts)
     if parts == 1:
         return [(0, work(0, n))]
-    # Threads from _thread (the documented low-level API), not threading or concurrent.futures,
-    # whose imports cost more than a short run: the first span runs here, each other on its
-    # own thread, which releases its lock when done. Every thread is waited for, then the
-    # error of the first span that failed (any BaseException) is raised.
-    import _thread  # noqa: PLC0415 - only when threading
-
-    spans = _spans(n, parts)
-    results: dict[int, T] = {}
-    errors: dict[int, BaseException] = {}
-
-    def run(index: int, done: _thread.LockType | None = None) -> None:
-        try:
-            results[index] = work(*spans[index])
-        except BaseException as error:  # raised again in the calling thread, after the join
-            errors[index] = error
-        finally:
-            if done is not None:
-                done.release()
-
-    locks = [_thread.allocate_lock() for _ in range(1, parts)]
-    for index, lock in enumerate(locks, start=1):
-        lock.acquire()
-        _thread.start_new_thread(run, (index, lock))
-    run(0)
-    for lock in locks:
-        lock.acquire()  # blocks until that thread has released it
-    if errors:
-        raise errors[min(errors)]
-    return [(start, results[i]) for i, (start, _) in enumerate(spans)]
+    with ThreadPoolExecutor(max_workers=parts - 1) as pool:
+        futures = [pool.submit(work, start, stop) for start, stop in spans[1:]]
+        first = work(*spans[0])
+        rest = [future.result() for future in futures]
+    return list(zip((start for start, _ in spans), [first, *rest], strict=True))
 
 
 def _int64s(buffer: bytes | None) -> list[int]:
@@ -149,24 +111,27 @@ def _int64s(buffer: bytes | None) -> list[int]:
 # --- chrF --------------------------------------------------------------------------------
 
 
-def chrf_segment(
-    hypothesis: str, reference: str, char_order: int, lowercase: bool
-) -> tuple[Counts, Counts, Counts] | None:
-    """The kernel's counts of one segment (hyp, ref, matches), or ``None`` for the pure path."""
-    if not (
+def chrf_segment_statistics(
+    hypothesis: str, reference: str, char_order: int = 6, lowercase: bool = False
+) -> chrf.ChrfStatistics:
+    """:func:`~mtcompute.core.chrf.segment_statistics` of one segment.
+
+    >>> chrf_segment_statistics("ab", "abb", char_order=2).matches
+    (2, 1)
+    """
+    if (
         active()
         and isinstance(hypothesis, str)
         and isinstance(reference, str)
         and type(char_order) is int
         and 1 <= char_order <= _ext.MAX_ORDER
     ):
-        return None
-    if lowercase:
-        hypothesis, reference = hypothesis.lower(), reference.lower()
-    try:
-        return _ext.chrf_segment(hypothesis, reference, char_order)
-    except OverflowError:  # a text over the kernel's length limit (2^28 code points)
-        return None
+        hyp, ref = (hypothesis.lower(), reference.lower()) if lowercase else (hypothesis, reference)
+        try:
+            return chrf.ChrfStatistics(*_ext.chrf_segment(hyp, ref, char_order))
+        except OverflowError:  # a text over the kernel's length limit (2^28 code points)
+            pass
+    return chrf.segment_statistics(hypothesis, reference, char_order, lowercase)
 
 
 def _chrf_kernel_ok(hypotheses: Sequence[str], references: Sequence[str], order: int) -> bool:
@@ -228,7 +193,7 @@ def chrf_statistics_many(
     counts = _chrf_counts(hypotheses, references, char_order, lowercase, True, threads)
     if counts is None:
         return [
-            chrf.segment_statistics_pure(h, r, char_order, lowercase)
+            chrf.segment_statistics(h, r, char_order, lowercase)
             for h, r in zip(hypotheses, references, strict=True)
         ]
     values = _int64s(counts[0])
@@ -248,7 +213,7 @@ def chrf_totals(
     """The per-order counts summed over all segments and, when ``segment_beta`` is given, each
     segment's chrF as ``float(chrf_fraction(its statistics, segment_beta))``."""
     counts = None
-    if segment_beta is None or 1 <= segment_beta <= (_ext.MAX_BETA if AVAILABLE else 0):
+    if segment_beta is None or (active() and 1 <= segment_beta <= _ext.MAX_BETA):
         counts = _chrf_counts(
             hypotheses, references, char_order, lowercase, segment_beta is not None, threads
         )
@@ -256,7 +221,7 @@ def chrf_totals(
         total = chrf.ChrfStatistics.zero(char_order)
         scores: list[float] = []
         for h, r in zip(hypotheses, references, strict=True):
-            stats = chrf.segment_statistics_pure(h, r, char_order, lowercase)
+            stats = chrf.segment_statistics(h, r, char_order, lowercase)
             total = total + stats
             if segment_beta is not None:
                 numerator, denominator = chrf.chrf_ratio(stats, segment_beta)
@@ -276,6 +241,43 @@ def chrf_totals(
             numerator, denominator = chrf.chrf_ratio(stats, segment_beta)
             floats[i] = numerator / denominator
     return total, tuple(floats)
+
+
+def chrf_corpus_statistics(
+    hypotheses: Sequence[str],
+    references: Sequence[str],
+    char_order: int,
+    word_order: int,
+    lowercase: bool,
+    sacrebleu_compatible: bool = False,
+    *,
+    threads: int | None = None,
+) -> tuple[chrf.ChrfStatistics, tuple[chrf.ChrfStatistics, ...]]:
+    """The summed counts and each segment's counts: character orders 1..char_order, then word
+    orders 1..word_order (chrF++), each segment zeroed as sacreBLEU 2.x keeps it when
+    ``sacrebleu_compatible`` (:func:`~mtcompute.core.chrf_words.sacrebleu_zeroed`).
+
+    >>> total, _ = chrf_corpus_statistics(["a b"], ["a c"], 1, 1, False)
+    >>> total.hypothesis, total.matches
+    ((2, 2), (1, 1))
+    """
+    chars = chrf_statistics_many(hypotheses, references, char_order, lowercase, threads=threads)
+    total = chrf.ChrfStatistics.zero(char_order + word_order)
+    segments: list[chrf.ChrfStatistics] = []
+    for hypothesis, reference, char_stats in zip(hypotheses, references, chars, strict=True):
+        stats = char_stats
+        if word_order:
+            words = word_statistics(hypothesis, reference, word_order, lowercase)
+            stats = chrf.ChrfStatistics(
+                stats.hypothesis + words.hypothesis,
+                stats.reference + words.reference,
+                stats.matches + words.matches,
+            )
+        if sacrebleu_compatible:
+            stats = sacrebleu_zeroed(stats)
+        total = total + stats
+        segments.append(stats)
+    return total, tuple(segments)
 
 
 def chrf_pairwise_matrix(
@@ -319,7 +321,7 @@ def chrf_pairwise_matrix(
 
 def _pure_chrf_float(hypothesis: str, reference: str, char_order: int, beta: int) -> float:
     numerator, denominator = chrf.chrf_ratio(
-        chrf.segment_statistics_pure(hypothesis, reference, char_order), beta
+        chrf.segment_statistics(hypothesis, reference, char_order), beta
     )
     return numerator / denominator  # int / int is correctly rounded, as float(Fraction) is
 
@@ -364,13 +366,19 @@ class TokenProblem(ValueError):
         return (0 if field == "hypotheses" else 1, *(int(x) for x in rest))
 
 
-def bleu_sentence(
+def bleu_sentence_statistics(
     hypothesis: Sequence[str], references: Sequence[Sequence[str]], max_order: int
-) -> tuple[int, int, Counts, Counts] | None:
-    """The kernel's (c, r, matches, totals) of one segment, or ``None`` for the pure path."""
-    if not (active() and type(max_order) is int):
-        return None
-    return _ext.bleu_sentence(hypothesis, references, max_order)
+) -> bleu.BleuStatistics:
+    """:func:`~mtcompute.core.bleu.sentence_statistics` of one segment.
+
+    >>> bleu_sentence_statistics(["a", "b"], [["a", "b", "c"]], 2).matches
+    (2, 1)
+    """
+    if active() and type(max_order) is int:
+        stats = _ext.bleu_sentence(hypothesis, references, max_order)
+        if stats is not None:
+            return bleu.BleuStatistics(*stats)
+    return bleu.sentence_statistics(hypothesis, references, max_order)
 
 
 def _find_token_problem(
@@ -498,7 +506,7 @@ def bleu_statistics_many(
     counts = _bleu_counts(hypotheses, references, max_order, True, False, threads)
     if counts is None:
         return [
-            bleu.sentence_statistics_pure(h, r, max_order)
+            bleu.sentence_statistics(h, r, max_order)
             for h, r in zip(hypotheses, references, strict=True)
         ]
     return _bleu_segments(counts[0], max_order)
@@ -531,7 +539,7 @@ def bleu_totals(
             raise problem
     total = bleu.BleuStatistics(0, 0, (0,) * max_order, (0,) * max_order)
     for h, r in zip(hypotheses, references, strict=True):
-        total = total + bleu.sentence_statistics_pure(h, r, max_order)
+        total = total + bleu.sentence_statistics(h, r, max_order)
     return total
 
 

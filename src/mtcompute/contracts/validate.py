@@ -1,0 +1,535 @@
+"""One validation layer: field types, and inputs declared field by field in contract order.
+
+A tool declares its input once, as an :class:`InputSpec`: its :class:`Field` objects in the
+order of the contract's input schema, with :class:`Rule` steps (checks across fields) where
+the contract's validation order puts them. :meth:`InputSpec.parse` reads a raw input against
+the declaration in that order and the first fault wins. The same types check the batch APIs'
+arguments (:mod:`mtcompute.batch`) and the ``score`` command's options, so one rule has one
+message everywhere.
+
+Every check raises a coded error (:mod:`mtcompute.errors`) whose message says what was
+expected, where (a JSON Pointer), and what was seen, in one sentence:
+``Expected an integer of at most 16 at /beta, got 17.`` A figure from the contract's
+``limits`` is a :class:`Limit`; a value past it is ``limit_exceeded`` and the message names
+the limit; any other breach is ``invalid_input``. Values are JSON values as Python holds them
+(dict, list, str, int, float, bool, None); any other Python object is refused with a message,
+never a traceback. Echoes of the input are bounded.
+
+Numbers follow JavaScript and JSON Schema: an integer field takes any finite number with no
+fractional part (``4.0`` is 4); ``True``/``False`` are never numbers; NaN and infinities are
+refused.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterable, Mapping, Sequence, Sized
+from dataclasses import dataclass, field
+from typing import Any, Generic, TypeGuard, TypeVar
+
+from mtcompute.contracts import contract
+from mtcompute.core.text import first_lone_surrogate
+from mtcompute.errors import InvalidInput, LimitExceeded, UnsupportedInput, json_pointer
+
+__all__ = [
+    "REQUIRED",
+    "Array",
+    "Boolean",
+    "Bound",
+    "Choice",
+    "Field",
+    "FieldType",
+    "InputSpec",
+    "Integer",
+    "Limit",
+    "Number",
+    "Rule",
+    "Text",
+    "Token",
+    "check_same_count",
+    "contract_limits",
+    "describe",
+    "figure",
+    "first_lone_surrogate",
+    "quote",
+    "require_object",
+    "same_count",
+    "total_over",
+    "utf8_length",
+    "where",
+]
+
+T = TypeVar("T")
+
+ECHO = 24  # characters of a string shown back in a message, at most
+MAX_ECHOED_KEY = 256  # an unknown key longer than this is not repeated in the error's path
+
+
+# --- message pieces -----------------------------------------------------------------------
+
+
+def where(path: str) -> str:
+    """``at /beta``, or ``at the top level`` for the whole input."""
+    return f"at {path}" if path else "at the top level"
+
+
+def quote(text: str) -> str:
+    """``text`` in double quotes, cut to a few characters, non-ASCII escaped."""
+    shown = text[:ECHO].encode("ascii", "backslashreplace").decode("ascii")
+    more = "..." if len(text) > ECHO else ""
+    return f'"{shown}{more}"'
+
+
+def describe(value: object) -> str:
+    """A short, bounded description of a value for an error message."""
+    if value is None:
+        return "null"
+    if value is True or value is False:
+        return "true" if value else "false"
+    if isinstance(value, int):
+        if value.bit_length() < 64:
+            return str(value)
+        if value.bit_length() < 10_000:  # str() of a longer int hits the interpreter's limit
+            return f"an integer of {len(str(abs(value)))} digits"
+        return f"an integer of about {int(value.bit_length() * 0.30103)} digits"
+    if isinstance(value, float):
+        if math.isnan(value):
+            return "NaN"
+        if math.isinf(value):
+            return "Infinity" if value > 0 else "-Infinity"
+        return repr(value)
+    if isinstance(value, str):
+        return f"the string {quote(value)}"
+    if _is_mapping(value):
+        return "an object"
+    if isinstance(value, list | tuple):
+        return f"an array of {len(value)} item{'' if len(value) == 1 else 's'}"
+    return f"a Python {type(value).__name__}"
+
+
+def utf8_length(text: str) -> int:
+    """UTF-8 bytes of ``text``, a lone surrogate counting 3 (as JavaScript's encoder writes
+    U+FFFD for it)."""
+    if text.isascii():
+        return len(text)
+    return len(text.encode("utf-8", "surrogatepass"))
+
+
+def total_over(lengths: Iterable[int], limit: int) -> bool:
+    """Whether the sum of ``lengths`` exceeds ``limit`` (stops early)."""
+    total = 0
+    for length in lengths:
+        total += length
+        if total > limit:
+            return True
+    return False
+
+
+def _is_mapping(value: object) -> TypeGuard[Mapping[str, object]]:
+    return isinstance(value, Mapping)
+
+
+# --- limits -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Limit:
+    """A figure of a contract's Limits: a value past it is ``limit_exceeded``, and the message
+    names it (``(limit max segments)``)."""
+
+    key: str
+    value: int
+
+    @property
+    def name(self) -> str:
+        """The limit as the contracts' prose names it: ``max segments``."""
+        return self.key.replace("_", " ")
+
+
+def contract_limits(tool_id: str, version: str) -> dict[str, Limit]:
+    """The contract's ``limits`` object as :class:`Limit` values, by key."""
+    figures: Mapping[str, int] = contract(tool_id, version)["limits"]
+    return {key: Limit(key, value) for key, value in figures.items()}
+
+
+Bound = int | Limit
+
+
+def figure(bound: Bound) -> int:
+    """The number a bound stands for."""
+    return bound.value if isinstance(bound, Limit) else bound
+
+
+# --- field types --------------------------------------------------------------------------
+
+
+class FieldType(Generic[T]):
+    """A JSON value's type and range: :meth:`parse` returns it checked (or raises), and
+    :meth:`schema` is the JSON Schema it stands for (held against the contract by a test)."""
+
+    def parse(self, value: object, path: str) -> T:
+        """The value, checked; a coded error naming ``path`` otherwise."""
+        raise NotImplementedError
+
+    def parse_items(self, items: Sequence[object], path: str) -> list[T]:
+        """Every item of an array, in order (the first fault wins)."""
+        return [self.parse(item, f"{path}/{i}") for i, item in enumerate(items)]
+
+    def schema(self) -> dict[str, object]:
+        """The JSON Schema of the values this type accepts."""
+        raise NotImplementedError
+
+
+@dataclass(frozen=True, slots=True)
+class Integer(FieldType[int]):
+    """An integer in [minimum, maximum]; past a :class:`Limit` maximum, ``limit_exceeded``."""
+
+    minimum: int
+    maximum: Bound
+
+    def parse(self, value: object, path: str) -> int:
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise InvalidInput(f"Expected an integer {where(path)}, got {describe(value)}.", path)
+        if isinstance(value, float):
+            if not value.is_integer():
+                raise InvalidInput(
+                    f"Expected an integer {where(path)}, got {describe(value)}.", path
+                )
+            value = int(value)
+        if value < self.minimum:
+            raise InvalidInput(
+                f"Expected an integer of at least {self.minimum} {where(path)}, "
+                f"got {describe(value)}.",
+                path,
+            )
+        maximum = figure(self.maximum)
+        if value > maximum:
+            if isinstance(self.maximum, Limit):
+                raise LimitExceeded(
+                    f"Expected an integer of at most {maximum} {where(path)} "
+                    f"(limit {self.maximum.name}), got {describe(value)}.",
+                    path,
+                )
+            raise InvalidInput(
+                f"Expected an integer of at most {maximum} {where(path)}, got {describe(value)}.",
+                path,
+            )
+        return value
+
+    def schema(self) -> dict[str, object]:
+        return {"type": "integer", "minimum": self.minimum, "maximum": figure(self.maximum)}
+
+
+@dataclass(frozen=True, slots=True)
+class Number(FieldType[int | float]):
+    """A finite number in [minimum, maximum], returned as given."""
+
+    minimum: float
+    maximum: float
+
+    def parse(self, value: object, path: str) -> int | float:
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise InvalidInput(f"Expected a number {where(path)}, got {describe(value)}.", path)
+        if isinstance(value, float) and not math.isfinite(value):
+            raise InvalidInput(
+                f"Expected a finite number {where(path)}, got {describe(value)}.", path
+            )
+        if not self.minimum <= value <= self.maximum:
+            raise InvalidInput(
+                f"Expected a number from {self.minimum:g} to {self.maximum:g} {where(path)}, "
+                f"got {describe(value)}.",
+                path,
+            )
+        return value
+
+    def schema(self) -> dict[str, object]:
+        return {"type": "number", "minimum": self.minimum, "maximum": self.maximum}
+
+
+@dataclass(frozen=True, slots=True)
+class Boolean(FieldType[bool]):
+    """``true`` or ``false``."""
+
+    def parse(self, value: object, path: str) -> bool:
+        if value is not True and value is not False:
+            raise InvalidInput(
+                f"Expected true or false {where(path)}, got {describe(value)}.", path
+            )
+        return value
+
+    def schema(self) -> dict[str, object]:
+        return {"type": "boolean"}
+
+
+@dataclass(frozen=True, slots=True)
+class Choice(FieldType[str]):
+    """One of ``values`` (strings). A value in ``unsupported`` is ``unsupported_input``, with
+    the message ``unsupported_message(value, path)`` (the contract names it as not supported)."""
+
+    values: tuple[str, ...]
+    unsupported: tuple[str, ...] = ()
+    unsupported_message: Callable[[str, str], str] | None = None
+
+    def parse(self, value: object, path: str) -> str:
+        if isinstance(value, str) and value in self.unsupported:
+            assert self.unsupported_message is not None, "declared with its message"
+            raise UnsupportedInput(self.unsupported_message(value, path), path)
+        if isinstance(value, str) and value in self.values:
+            return self.values[self.values.index(value)]
+        raise InvalidInput(
+            f"Expected one of {', '.join(self.values)} {where(path)}, got {describe(value)}.",
+            path,
+        )
+
+    def schema(self) -> dict[str, object]:
+        return {"type": "string", "enum": list(self.values)}
+
+
+@dataclass(frozen=True, slots=True)
+class Text(FieldType[str]):
+    """A JSON string (any, lone surrogates included: the tools' own rules check those)."""
+
+    def parse(self, value: object, path: str) -> str:
+        if not isinstance(value, str):
+            raise InvalidInput(f"Expected a string {where(path)}, got {describe(value)}.", path)
+        return value
+
+    def schema(self) -> dict[str, object]:
+        return {"type": "string"}
+
+
+@dataclass(frozen=True, slots=True)
+class Token(FieldType[str]):
+    """A BLEU token: a non-empty string without lone surrogates, of at most ``max_bytes``
+    UTF-8 bytes (a :class:`Limit`: longer is ``limit_exceeded``; ``None``: any length)."""
+
+    max_bytes: Bound | None = None
+
+    def parse(self, value: object, path: str) -> str:
+        if not isinstance(value, str):
+            raise InvalidInput(
+                f"Expected a token (a non-empty string) {where(path)}, got {describe(value)}.",
+                path,
+            )
+        if not value:
+            raise InvalidInput(
+                f"Expected a non-empty token {where(path)}, got the empty string.", path
+            )
+        at = first_lone_surrogate(value)
+        if at >= 0:
+            raise InvalidInput(
+                f"Expected a token without lone surrogates {where(path)}, "
+                f"got U+{ord(value[at]):04X} at index {at}.",
+                path,
+            )
+        if self.max_bytes is None:
+            return value
+        size = utf8_length(value)
+        maximum = figure(self.max_bytes)
+        if size > maximum:
+            limit = f" (limit {self.max_bytes.name})" if isinstance(self.max_bytes, Limit) else ""
+            raise LimitExceeded(
+                f"Expected a token of at most {maximum} UTF-8 bytes {where(path)}{limit}, "
+                f"got {size} bytes.",
+                path,
+            )
+        return value
+
+    def parse_items(self, items: Sequence[object], path: str) -> list[str]:
+        # The whole list at once when every item passes (no Python loop per token); else
+        # item by item, which finds the first fault and its message.
+        if all(isinstance(item, str) for item in items):
+            tokens: list[str] = list(items)  # type: ignore[arg-type]  # all str, checked above
+            if "" not in tokens:
+                joined = "".join(tokens)
+                if self.max_bytes is None:
+                    if joined.isascii() or first_lone_surrogate(joined) < 0:
+                        return tokens
+                elif joined.isascii():
+                    if max(map(len, tokens), default=0) <= figure(self.max_bytes):
+                        return tokens
+                elif first_lone_surrogate(joined) < 0:
+                    longest = max((len(t.encode("utf-8")) for t in tokens), default=0)
+                    if longest <= figure(self.max_bytes):
+                        return tokens
+        return FieldType.parse_items(self, items, path)
+
+    def schema(self) -> dict[str, object]:
+        out: dict[str, object] = {"type": "string", "minLength": 1}
+        if self.max_bytes is not None:
+            out["maxLength"] = figure(self.max_bytes)
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class Array(FieldType[list[T]]):
+    """A JSON array (a Python list or tuple) of ``items``: the type, then at most
+    ``max_items`` (a :class:`Limit`: more is ``limit_exceeded``), then at least ``min_items``,
+    then every item in order.
+
+    ``what`` is the array as a message names it (``an array of strings``), ``noun`` one of its
+    items (``segment``), ``empty`` how an empty one is described (``none``).
+    """
+
+    items: FieldType[T]
+    what: str
+    noun: str = "item"
+    min_items: int = 0
+    max_items: Bound | None = None
+    empty: str = "none"
+
+    def parse(self, value: object, path: str) -> list[T]:
+        items = self.check_shape(value, path)
+        return self.items.parse_items(items, path)
+
+    def check_shape(self, value: object, path: str) -> Sequence[object]:
+        """The array's own checks (type, then count), not its items'."""
+        if not isinstance(value, list | tuple):
+            raise InvalidInput(f"Expected {self.what} {where(path)}, got {describe(value)}.", path)
+        if self.max_items is not None and len(value) > figure(self.max_items):
+            limit = f" (limit {self.max_items.name})" if isinstance(self.max_items, Limit) else ""
+            raise (LimitExceeded if limit else InvalidInput)(
+                f"Expected at most {figure(self.max_items)} {self.noun}s {where(path)}{limit}, "
+                f"got {len(value)}.",
+                path,
+            )
+        if len(value) < self.min_items:
+            raise InvalidInput(
+                f"Expected at least {self.min_items} {self.noun} {where(path)}, got {self.empty}.",
+                path,
+            )
+        return value
+
+    def schema(self) -> dict[str, object]:
+        out: dict[str, object] = {"type": "array"}
+        if self.min_items:
+            out["minItems"] = self.min_items
+        if self.max_items is not None:
+            out["maxItems"] = figure(self.max_items)
+        out["items"] = self.items.schema()
+        return out
+
+
+# --- an input, declared -------------------------------------------------------------------
+
+
+class _Required:
+    def __repr__(self) -> str:
+        return "REQUIRED"
+
+
+REQUIRED: Any = _Required()  # the default of a field the input must have
+
+
+@dataclass(frozen=True, slots=True)
+class Field(Generic[T]):
+    """One key of the input object: its name, type, and the value used when it is omitted
+    (:data:`REQUIRED`: it may not be omitted)."""
+
+    name: str
+    type: FieldType[T]
+    default: object = REQUIRED
+
+    @property
+    def required(self) -> bool:
+        """Whether the input must have this key."""
+        return self.default is REQUIRED
+
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    """A check across the fields parsed so far (``check(values)`` raises on a fault), run at
+    its place in the contract's validation order."""
+
+    check: Callable[[Mapping[str, Any]], None]
+
+
+@dataclass(frozen=True, slots=True)
+class InputSpec:
+    """An input object declared in the contract's order: unknown keys first (in input order),
+    then missing keys (in contract order), then every step in turn."""
+
+    steps: tuple[Field[Any] | Rule, ...]
+    fields: tuple[Field[Any], ...] = field(init=False)
+
+    def __init__(self, *steps: Field[Any] | Rule) -> None:
+        object.__setattr__(self, "steps", steps)
+        object.__setattr__(self, "fields", tuple(s for s in steps if isinstance(s, Field)))
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """The field names, in contract order."""
+        return tuple(f.name for f in self.fields)
+
+    def parse(self, raw: object) -> dict[str, Any]:
+        """The checked values by field name (defaults for omitted optional fields)."""
+        obj = require_object(raw)
+        allowed = self.names
+        for key in obj:
+            if key not in allowed:
+                # The path names the key, unless the key is too long to echo back (then the
+                # whole input is at fault): responses never carry more than a bounded slice.
+                raise InvalidInput(
+                    f"Unknown key {quote(key)} in the input; expected only {', '.join(allowed)}.",
+                    json_pointer(key) if len(key) <= MAX_ECHOED_KEY else "",
+                )
+        for f in self.fields:
+            if f.required and f.name not in obj:
+                raise InvalidInput(f'Missing required key "{f.name}".', json_pointer(f.name))
+        values: dict[str, Any] = {}
+        for step in self.steps:
+            if isinstance(step, Rule):
+                step.check(values)
+            elif step.name in obj:
+                values[step.name] = step.type.parse(obj[step.name], json_pointer(step.name))
+            else:
+                values[step.name] = step.default
+        return values
+
+    def call(self, **arguments: object) -> dict[str, Any]:
+        """:meth:`parse` of a typed library function's arguments, one keyword per field: an
+        argument that is ``None`` where an omitted field is ``None`` counts as omitted."""
+        omitted_as_none = {f.name for f in self.fields if f.default is None}
+        return self.parse(
+            {k: v for k, v in arguments.items() if v is not None or k not in omitted_as_none}
+        )
+
+
+def require_object(value: object) -> Mapping[str, object]:
+    """The whole input must be a JSON object with string keys."""
+    if not _is_mapping(value):
+        raise InvalidInput(f"Expected a JSON object as the input, got {describe(value)}.")
+    for key in value:
+        if not isinstance(key, str):
+            raise InvalidInput(
+                f"Expected string keys in the input object, got the key {describe(key)}."
+            )
+    return value
+
+
+def check_same_count(first: str, a: Sized, second: str, b: Sized, unit: str | None = None) -> None:
+    """``b`` (the field ``second``) has as many items as ``a`` (the field ``first``).
+
+    Two phrasings, both frozen in answers of version 1.0.0 tools: ``Expected references to
+    have as many segments as hypotheses (2) at /references, got 1.`` with a ``unit``, and the
+    chrF tools' ``Expected as many references as hypotheses (2) at /references, got 1.``
+    without one.
+    """
+    if len(a) != len(b):
+        expected = (
+            f"{second} to have as many {unit} as {first}"
+            if unit
+            else f"as many {second} as {first}"
+        )
+        raise InvalidInput(
+            f"Expected {expected} ({len(a)}) at /{second}, got {len(b)}.", f"/{second}"
+        )
+
+
+def same_count(first: str, second: str, unit: str | None = None) -> Rule:
+    """The rule of :func:`check_same_count` on two parsed fields."""
+
+    def check(values: Mapping[str, Any]) -> None:
+        check_same_count(first, values[first], second, values[second], unit)
+
+    return Rule(check)

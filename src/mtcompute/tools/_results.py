@@ -1,0 +1,63 @@
+"""Result records that write the contract's output object from their own fields.
+
+A tool's result is a frozen dataclass whose fields are the output schema's properties, in its
+order; :class:`Output` writes them as the ``result`` object: tuples as arrays, nested results
+as objects, clipping-table entries as bleu-sentence-components' ``ngrams`` rows, and a field
+declared with :func:`omitted_when_none` left out while it is ``None`` (any other ``None`` is
+JSON ``null``). A result with computed keys writes its own ``to_dict``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import Field, field, fields
+from typing import Any, ClassVar
+
+from mtcompute.core.bleu import NgramEntry
+
+__all__ = ["Output", "json_value", "ngram_row", "omitted_when_none"]
+
+_OMIT = "omitted when None"
+
+
+def omitted_when_none() -> Any:
+    """A dataclass field, ``None`` by default, that the output leaves out while it is None."""
+    return field(default=None, metadata={_OMIT: True})
+
+
+def ngram_row(entry: NgramEntry) -> dict[str, object]:
+    """One ``ngrams`` row: order, ngram, count, max_reference_count, clipped_count."""
+    return {
+        "order": entry.order,
+        "ngram": list(entry.ngram),
+        "count": entry.count,
+        "max_reference_count": entry.max_reference_count,
+        "clipped_count": entry.clipped_count,
+    }
+
+
+def json_value(value: object) -> object:
+    """``value`` as the JSON-like value the output holds."""
+    if isinstance(value, tuple | list):
+        return [json_value(item) for item in value]
+    if isinstance(value, NgramEntry):
+        return ngram_row(value)
+    if isinstance(value, Output):
+        return value.to_dict()
+    return value
+
+
+class Output:
+    """Mixin for a result dataclass: :meth:`to_dict` from the fields, in their order."""
+
+    __slots__ = ()
+    __dataclass_fields__: ClassVar[dict[str, Field[Any]]]
+
+    def to_dict(self) -> dict[str, object]:
+        """The contract's output object, keys in the output schema's order."""
+        out: dict[str, object] = {}
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if value is None and f.metadata.get(_OMIT):
+                continue
+            out[f.name] = json_value(value)
+        return out

@@ -1,0 +1,133 @@
+"""The validation layer: each tool's declared input against its contract, and one message per
+rule across the tools and the batch APIs."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from mtcompute import corpus_bleu, corpus_chrf, execute
+from mtcompute.contracts import contract
+from mtcompute.contracts.validate import Array, Integer, Limit, Token
+from mtcompute.errors import MtcomputeError
+from mtcompute.tools import Tool, list_tools
+
+TOOLS = list_tools()
+IDS = [f"{tool.id}@{tool.version}" for tool in TOOLS]
+SCHEMA_KEYS = ("type", "minimum", "maximum", "enum", "minItems", "maxItems", "minLength", "items")
+
+
+def _shape(schema: dict[str, Any]) -> dict[str, Any]:
+    """The parts of a JSON Schema that a field type states (descriptions left out)."""
+    out = {key: schema[key] for key in SCHEMA_KEYS if key in schema}
+    if "items" in out:
+        out["items"] = _shape(out["items"])
+    return out
+
+
+@pytest.mark.parametrize("tool", TOOLS, ids=IDS)
+def test_declared_fields_are_the_contract_properties_in_order(tool: Tool) -> None:
+    """A tool declares exactly its contract's input properties, in the schema's order, and
+    requires exactly the schema's required keys."""
+    schema = contract(tool.id, tool.version)["input_schema"]
+    assert list(schema["properties"]) == list(tool.input.names)
+    assert sorted(schema["required"]) == sorted(f.name for f in tool.input.fields if f.required)
+
+
+@pytest.mark.parametrize("tool", TOOLS, ids=IDS)
+def test_declared_types_state_the_contract_schema(tool: Tool) -> None:
+    """Each field's type states the schema the contract gives it: type, bounds, enum, item
+    counts, recursively (a token's maxLength is its UTF-8 byte limit, which the schema writes
+    as maxLength)."""
+    properties = contract(tool.id, tool.version)["input_schema"]["properties"]
+    for field in tool.input.fields:
+        assert _shape(properties[field.name]) == _shape(field.type.schema()), field.name
+
+
+def _limits_in(value: object) -> list[Limit]:
+    found: list[Limit] = []
+    if isinstance(value, Limit):
+        found.append(value)
+    elif isinstance(value, Array):
+        found += _limits_in(value.max_items) + _limits_in(value.items)
+    elif isinstance(value, Integer):
+        found += _limits_in(value.maximum)
+    elif isinstance(value, Token):
+        found += _limits_in(value.max_bytes)
+    return found
+
+
+@pytest.mark.parametrize("tool", TOOLS, ids=IDS)
+def test_declared_limits_are_the_contract_figures(tool: Tool) -> None:
+    """Every limit a field type enforces is a figure of the tool's own contract, by name."""
+    figures = contract(tool.id, tool.version)["limits"]
+    for field in tool.input.fields:
+        for limit in _limits_in(field.type):
+            assert figures[limit.key] == limit.value, (field.name, limit)
+
+
+def _error(call: Any) -> tuple[str, str, str]:
+    with pytest.raises(MtcomputeError) as caught:
+        call()
+    return caught.value.code, caught.value.message, caught.value.path
+
+
+CHRF_INPUT = {"hypotheses": ["a b"], "references": ["a c"]}
+BLEU_INPUT = {"hypotheses": [["a", "b"]], "references": [[["a", "c"]]]}
+
+
+@pytest.mark.parametrize(
+    ("tool", "data", "library"),
+    [
+        (
+            "chrf-compute",
+            {**CHRF_INPUT, "beta": 17},
+            lambda: corpus_chrf(["a b"], ["a c"], beta=17),
+        ),
+        ("chrf-compute", {**CHRF_INPUT, "beta": 0}, lambda: corpus_chrf(["a b"], ["a c"], beta=0)),
+        (
+            "chrf-compute",
+            {**CHRF_INPUT, "lowercase": 1},
+            lambda: corpus_chrf(["a b"], ["a c"], lowercase=1),  # type: ignore[arg-type]
+        ),
+        (
+            "bleu-corpus-compute",
+            {**BLEU_INPUT, "max_order": 9},
+            lambda: corpus_bleu([["a", "b"]], [[["a", "c"]]], max_order=9),
+        ),
+        (
+            "bleu-corpus-compute",
+            {**BLEU_INPUT, "epsilon": 2, "smoothing": "method1"},
+            lambda: corpus_bleu([["a", "b"]], [[["a", "c"]]], smoothing="method1", epsilon=2),
+        ),
+        (
+            "bleu-corpus-compute",
+            {"hypotheses": [["a", ""]], "references": [[["a"]]]},
+            lambda: corpus_bleu([["a", ""]], [[["a"]]]),
+        ),
+        (
+            "bleu-corpus-compute",
+            {"hypotheses": [["a"]], "references": [[]]},
+            lambda: corpus_bleu([["a"]], [[]]),
+        ),
+    ],
+    ids=["beta 17", "beta 0", "lowercase 1", "max_order 9", "epsilon 2", "empty token", "no refs"],
+)
+def test_a_rule_has_one_message_in_the_tool_and_the_batch_api(
+    tool: str, data: dict[str, Any], library: Any
+) -> None:
+    """The batch API refuses what the tool refuses with the same code, message and path."""
+    error = execute(tool, "1.0.0", data)["error"]
+    assert (error["code"], error["message"], error["path"]) == _error(library)
+
+
+def test_the_bleu_smoothing_method4_is_unsupported_alike() -> None:
+    """method4 is unsupported_input in the batch API as in the smoothing tool (each names its
+    own reason; the batch API names no tool)."""
+    code, message, path = _error(lambda: corpus_bleu([["a"]], [[["a"]]], smoothing="method4"))  # type: ignore[arg-type]
+    assert ("unsupported_input", "/smoothing") == (code, path)
+    assert (
+        "Chen and Cherry method4 is not supported at /smoothing: it needs the source or corpus "
+        "context that sufficient statistics do not carry; use none, method1, method2 or method3."
+    ) == message
