@@ -26,6 +26,8 @@ from starlette.testclient import TestClient
 import mtcompute.server.app as app_module
 from mtcompute import dumps
 from mtcompute.contracts import contract
+from mtcompute.envelope import Envelope
+from mtcompute.errors import MtcomputeError
 from mtcompute.server.app import DEFAULT_MAX_BODY_BYTES, create_app
 from mtcompute.server.openapi import openapi_document
 from mtcompute.server.protocol import DEFAULT_MAX_HEADER_BYTES
@@ -152,7 +154,7 @@ def _failing_health_check(_method: str, path: str) -> list[AbstractContextManage
     """Patches that make the health check's chrF an error envelope (``/healthz`` only)."""
     if path != "/healthz":
         return None
-    envelope = {"error": {"code": "internal_error", "message": "injected", "path": ""}}
+    envelope = Envelope.of_error(MtcomputeError("injected"))  # internal_error
     return [mock.patch.object(app_module, "execute", return_value=envelope)]
 
 

@@ -7,9 +7,8 @@ without the service limits (:func:`corpus_chrf`, :func:`chrf_pairwise`, :func:`c
 
 from __future__ import annotations
 
-from importlib.metadata import version
-
 from mtcompute._execute import execute, execute_json
+from mtcompute._version import __version__
 from mtcompute.batch import CorpusBleu, CorpusChrf, chrf_pairwise, corpus_bleu, corpus_chrf
 from mtcompute.core.jsjson import dumps, loads
 from mtcompute.errors import InvalidInput, LimitExceeded, MtcomputeError, NotFound, UnsupportedInput
@@ -25,8 +24,6 @@ from mtcompute.tools.bleu_smoothing_compute import BleuSmoothingResult, bleu_fro
 from mtcompute.tools.chrf_components import ChrfComponents, ChrfOrder, chrf_components
 from mtcompute.tools.chrf_compute import ChrfResult, chrf
 from mtcompute.tools.chrf_plus_plus_compute import ChrfPlusPlusResult, chrf_plus_plus
-
-__version__ = version("mtcompute")
 
 __all__ = [
     "BleuNgramCounts",

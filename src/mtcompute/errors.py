@@ -1,31 +1,52 @@
-"""Errors as data: one exception class per contract error code.
+"""Errors as data: one exception class per refusal, each with its code, HTTP status and exit code.
 
 The tree::
 
     MtcomputeError                 base; carries code, message, path
-    ├── InvalidInput               invalid_input      HTTP 400  CLI exit 1
-    ├── LimitExceeded              limit_exceeded     HTTP 413  CLI exit 1
-    ├── UnsupportedInput           unsupported_input  HTTP 422  CLI exit 1
-    └── NotFound                   not_found          HTTP 404  CLI exit 1
+    ├── InvalidInput               invalid_input       HTTP 400  CLI exit 1
+    │   ├── UnsupportedMediaType   invalid_input       HTTP 415  (transport)
+    │   └── RequestTimeout         invalid_input       HTTP 408  (transport)
+    ├── LimitExceeded              limit_exceeded      HTTP 413  CLI exit 1
+    │   ├── BodyTooLarge           limit_exceeded      HTTP 413  (transport)
+    │   └── HeadersTooLarge        limit_exceeded      HTTP 431  (transport)
+    ├── UnsupportedInput           unsupported_input   HTTP 422  CLI exit 1
+    ├── NotFound                   not_found           HTTP 404  CLI exit 1
+    ├── MethodNotAllowed           method_not_allowed  HTTP 405  (transport)
+    └── InternalError              internal_error      HTTP 500  CLI exit 1
 
-Each class carries its code, HTTP status and CLI exit status (CONTRACT-NOTES "The
-envelope"), so adapters map an error to a response without ``if`` chains. ``path`` is a
-JSON Pointer (RFC 6901) to the offending input field, ``""`` for the whole input.
+The first four codes are the contracts' (CONTRACT-NOTES "The envelope"): a tool raises them.
+The transport classes are the refusals of the service before any tool runs (CONTRACT-NOTES
+"Transport errors"); each builds the message the service sends. ``InternalError`` is a bug,
+in a tool (``execute()`` answers it) or in a request handler (the service answers it).
+
+Each class carries its code, HTTP status and CLI exit status, so adapters map an error to a
+response without ``if`` chains, and the lists the surfaces publish (the MCP tool description,
+the OpenAPI document, the pages) are derived from :data:`TOOL_ERRORS`, :data:`EXECUTE_ERRORS`
+and :data:`ERROR_CODES`. ``path`` is a JSON Pointer (RFC 6901) to the offending input field,
+``""`` for the whole input.
 """
 
 from __future__ import annotations
 
-TYPE_CHECKING = False  # typing is imported only by the type checker (CLI start-up time)
-if TYPE_CHECKING:
-    from typing import ClassVar
+from typing import ClassVar
 
 __all__ = [
     "ERRORS_BY_CODE",
+    "ERROR_CODES",
+    "EXECUTE_ERRORS",
+    "TOOL_ERRORS",
+    "TRANSPORT_ERRORS",
+    "BodyTooLarge",
+    "HeadersTooLarge",
+    "InternalError",
     "InvalidInput",
     "LimitExceeded",
+    "MethodNotAllowed",
     "MtcomputeError",
     "NotFound",
+    "RequestTimeout",
     "UnsupportedInput",
+    "UnsupportedMediaType",
     "json_pointer",
 ]
 
@@ -36,11 +57,13 @@ def json_pointer(*parts: str | int) -> str:
 
 
 class MtcomputeError(Exception):
-    """A coded tool error: what the envelope's ``error`` object carries."""
+    """A coded error: what the envelope's ``error`` object carries."""
 
     code: ClassVar[str] = "internal_error"
     http_status: ClassVar[int] = 500
     exit_code: ClassVar[int] = 1
+    summary: ClassVar[str] = "a bug; please report"
+    """What the code means, in a few words (the MCP ``execute`` description lists them)."""
 
     def __init__(self, message: str, path: str = "") -> None:
         super().__init__(message)
@@ -54,12 +77,27 @@ class MtcomputeError(Exception):
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.message!r}, path={self.path!r})"
 
+    def __reduce__(self) -> tuple[object, ...]:
+        # Subclasses build their message from other arguments, so a copy or an unpickled
+        # error is rebuilt from its message and path (and attributes), not from __init__.
+        return (_rebuild, (type(self), self.message, self.path), self.__dict__)
+
+
+def _rebuild(cls: type[MtcomputeError], message: str, path: str) -> MtcomputeError:
+    error = cls.__new__(cls)
+    MtcomputeError.__init__(error, message, path)
+    return error
+
+
+# -- the contracts' codes ----------------------------------------------------------------
+
 
 class InvalidInput(MtcomputeError):
     """The input breaks the input schema or a behaviour rule of the contract."""
 
     code = "invalid_input"
     http_status = 400
+    summary = "the input breaks the schema or a rule; path points at the field"
 
 
 class LimitExceeded(MtcomputeError):
@@ -67,6 +105,7 @@ class LimitExceeded(MtcomputeError):
 
     code = "limit_exceeded"
     http_status = 413
+    summary = "well formed but over a contract limit"
 
 
 class UnsupportedInput(MtcomputeError):
@@ -74,15 +113,132 @@ class UnsupportedInput(MtcomputeError):
 
     code = "unsupported_input"
     http_status = 422
+    summary = "a variant the contract names as unsupported; the message says what to use instead"
 
 
 class NotFound(MtcomputeError):
-    """No tool of that id, or no such version of it."""
+    """No tool of that id, or no such version of it (or, over HTTP, no such path)."""
 
     code = "not_found"
     http_status = 404
+    summary = "no tool of that id or version"
 
 
-ERRORS_BY_CODE: dict[str, type[MtcomputeError]] = {
-    cls.code: cls for cls in (InvalidInput, LimitExceeded, UnsupportedInput, NotFound)
-}
+class InternalError(MtcomputeError):
+    """A bug: a tool raised something that is not a coded error, or a request handler failed.
+
+    With ``cause`` (what :func:`mtcompute.execute` caught from a tool), the message names the
+    exception's type and asks for the input; without, it asks for the request.
+    """
+
+    code = "internal_error"
+    http_status = 500
+    summary = "a bug; please report"
+
+    def __init__(self, cause: BaseException | None = None) -> None:
+        if cause is None:
+            super().__init__("Internal error; please report this request.")
+        else:
+            super().__init__(f"Internal error ({type(cause).__name__}); please report this input.")
+
+
+# -- transport refusals (the service, before any tool runs) -------------------------------
+
+
+class MethodNotAllowed(MtcomputeError):
+    """A method the path does not have; ``allow`` names those it has (the ``Allow`` header)."""
+
+    code = "method_not_allowed"
+    http_status = 405
+    summary = "another method on this path; the Allow header names those it has"
+
+    def __init__(self, method: str, path: str, allow: str) -> None:
+        super().__init__(f"Method {method} is not allowed on {path[:200]}; allowed: {allow}.")
+        self.allow = allow
+
+
+class UnsupportedMediaType(InvalidInput):
+    """A request body whose Content-Type is not JSON."""
+
+    http_status = 415
+    summary = "the request body is not declared as JSON"
+
+    def __init__(self, content_type: str) -> None:
+        super().__init__(f"Expected Content-Type application/json, got {content_type[:64]!r}.")
+
+
+class RequestTimeout(InvalidInput):
+    """The request headers or body did not arrive within their deadline; the connection closes.
+
+    ``part`` is ``"headers"`` or ``"body"``.
+    """
+
+    http_status = 408
+    summary = "the request did not arrive within its deadline"
+
+    def __init__(self, part: str, seconds: float) -> None:
+        verb = "they did" if part == "headers" else "it did"
+        super().__init__(
+            f"Expected the request {part} within {seconds:g} s; {verb} not arrive in time, "
+            "so the connection is closed."
+        )
+
+
+class BodyTooLarge(LimitExceeded):
+    """A request body over the service's body cap, refused before (or as soon as) it passes it.
+
+    ``declared`` is the Content-Length when that alone is over the cap, else ``None`` (the
+    bytes were counted as they arrived).
+    """
+
+    summary = "the request body is over the service's body cap"
+
+    def __init__(self, cap: int, declared: int | None = None) -> None:
+        got = (
+            "got more; the body was not read further"
+            if declared is None
+            else f"got {declared} (Content-Length)"
+        )
+        super().__init__(f"Expected a request body of at most {cap} bytes, {got}.")
+
+
+class HeadersTooLarge(LimitExceeded):
+    """Request line and headers over the head size cap; the connection closes."""
+
+    http_status = 431
+    summary = "the request headers are over the service's header cap"
+
+    def __init__(self, cap: int) -> None:
+        super().__init__(
+            f"Expected request headers of at most {cap} bytes, got more; the connection is closed."
+        )
+
+
+TOOL_ERRORS: tuple[type[MtcomputeError], ...] = (
+    InvalidInput,
+    LimitExceeded,
+    UnsupportedInput,
+    NotFound,
+)
+"""The contracts' error classes, in the order the contract notes give the codes."""
+
+EXECUTE_ERRORS: tuple[type[MtcomputeError], ...] = (*TOOL_ERRORS, InternalError)
+"""The classes whose codes an :func:`mtcompute.execute` envelope can carry."""
+
+TRANSPORT_ERRORS: tuple[type[MtcomputeError], ...] = (
+    MethodNotAllowed,
+    InternalError,
+    UnsupportedMediaType,
+    RequestTimeout,
+    BodyTooLarge,
+    HeadersTooLarge,
+)
+"""The service's own refusals (and its bug answer), beside the tools' errors."""
+
+ERROR_CODES: tuple[str, ...] = tuple(
+    dict.fromkeys(cls.code for cls in (*TOOL_ERRORS, *TRANSPORT_ERRORS))
+)
+"""Every code any surface answers: the contracts' four, then the service's own two."""
+
+ERRORS_BY_CODE: dict[str, type[MtcomputeError]] = {cls.code: cls for cls in TOOL_ERRORS}
+"""The contracts' codes to their classes."""

@@ -1,223 +1,153 @@
-"""Structured access log: one JSON line per HTTP request, written off the event loop.
+"""The structured access log, through :mod:`logging`: one JSON line per HTTP request.
 
-:class:`AccessLogMiddleware` is a pure ASGI middleware (it wraps ``receive`` and ``send``,
-never buffers a body, so streaming responses stream): when the response ends it hands one
-line to an :class:`AccessLogWriter`, whose thread writes it. Fields::
+:class:`~mtcompute.server.middleware.AccessLogMiddleware` logs one record per request to the
+``mtcompute.access`` logger, with the request's fields in ``record.access``; this module
+routes that logger's records through a :class:`~logging.handlers.QueueHandler` (so the event
+loop never waits for the disk) to a :class:`~logging.handlers.QueueListener` whose handler
+writes them with :class:`JsonLineFormatter`. Each line::
 
     {"ts": "2026-05-01T12:00:00.123Z", "pid": 4242, "client": "127.0.0.1:50312",
      "method": "POST", "path": "/v1/tools/chrf-compute/versions/1.0.0/execute",
      "tool": "chrf-compute", "version": "1.0.0", "status": 200, "duration_ms": 1.52,
      "request_bytes": 61, "response_bytes": 245}
 
-``tool`` and ``version`` are set on the contract and execute routes (``null`` elsewhere);
-``status`` is ``null`` when the client went away before a response started;
-``request_bytes`` counts the body bytes the application read, ``response_bytes`` the body
-bytes sent. Bodies are never logged; the path is cut to 256 characters and the tool id and
-version to 64, and every string is JSON-escaped, so a request cannot forge or flood lines.
+The queue is bounded: a line that does not fit is counted and dropped, and the count is
+written (``{"event": "access_log_dropped", "lines": N}``) when the log closes. Each line is
+written and flushed on its own, in one write call: atomic on an ``O_APPEND`` file, and on a
+pipe up to 4096 bytes (``PIPE_BUF``; the fields are cut so that a line stays far below it
+unless its path is made of escaped non-ASCII characters), so several worker processes can
+share one stream or file without interleaving lines. A failing stream (closed pipe, full
+disk) drops lines and keeps serving.
 
-The writer never blocks the event loop: lines go through a bounded queue (lines that do not
-fit are counted and dropped, and the count is reported when the writer closes) and are
-written by one thread with ``os.write``, whole lines per call, at most 4096 bytes per call
-(atomic on a pipe, and on an ``O_APPEND`` file), so several worker processes can share one
-stream or file without interleaving lines.
+The logger is the process's, like ``uvicorn.access``: one access log per process (each
+``mtcompute serve`` worker opens its own).
 """
 
 from __future__ import annotations
 
 import contextlib
 import json
+import logging
 import os
 import queue
-import re
-import threading
-import time
+import sys
 from datetime import UTC, datetime
-from typing import Final
+from logging.handlers import QueueHandler, QueueListener
+from typing import Final, TextIO
 
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
+__all__ = ["ACCESS_LOGGER", "AccessLog", "JsonLineFormatter", "open_access_log"]
 
-__all__ = ["AccessLogMiddleware", "AccessLogWriter", "open_access_log"]
-
-_TOOL_PATH: Final = re.compile(r"^/v1/tools/([^/]+)/versions/([^/]+)(?:/execute)?$")
-_MAX_PATH: Final = 256
-_MAX_NAME: Final = 64
-_ATOMIC_WRITE: Final = 4096  # PIPE_BUF on Linux
+ACCESS_LOGGER: Final = "mtcompute.access"
 _QUEUE_SIZE: Final = 10_000
-_CLOSE: Final = object()
+_CLOSE_TIMEOUT: Final = 5.0  # seconds to wait for the queued lines at close
 
 
-class AccessLogWriter:
-    """Writes lines to a file descriptor from a background thread (started on first use)."""
+class JsonLineFormatter(logging.Formatter):
+    """A record's ``access`` fields as one compact JSON object, after ``ts`` (UTC, in ms).
 
-    def __init__(self, fd: int, *, close_fd: bool = False) -> None:
-        self.fd = fd
-        self.close_fd = close_fd
+    A record without ``access`` fields is written as its message.
+    """
+
+    def format(self, record: logging.LogRecord) -> str:
+        """The line for ``record`` (no newline)."""
+        fields = getattr(record, "access", None)
+        if fields is None:
+            return record.getMessage()
+        when = datetime.fromtimestamp(record.created, UTC)
+        ts = when.strftime("%Y-%m-%dT%H:%M:%S.") + f"{when.microsecond // 1000:03d}Z"
+        return json.dumps({"ts": ts, **fields}, separators=(",", ":"))
+
+
+class _BoundedQueueHandler(QueueHandler):
+    """A queue handler that never blocks: a record that does not fit is counted, not queued."""
+
+    def __init__(self, size: int) -> None:
+        super().__init__(queue.Queue(size))
         self.dropped = 0
-        self._queue: queue.Queue[object] = queue.Queue(_QUEUE_SIZE)
-        self._thread: threading.Thread | None = None
-        self._lock = threading.Lock()
 
-    def write(self, line: str) -> None:
-        """Queue one line (no newline); never blocks. Dropped (and counted) if the queue is full."""
-        if self._thread is None:
-            self._start()
+    def enqueue(self, record: logging.LogRecord) -> None:
+        """Queue ``record``, or count it as dropped when the queue is full."""
         try:
-            self._queue.put_nowait(line)
+            self.queue.put_nowait(record)
         except queue.Full:
             self.dropped += 1
 
-    def _start(self) -> None:
-        with self._lock:
-            if self._thread is None:
-                thread = threading.Thread(target=self._run, name="access-log", daemon=True)
-                thread.start()
-                self._thread = thread
 
-    def _run(self) -> None:
-        while True:
-            item = self._queue.get()
-            batch: list[bytes] = []
-            size = 0
-            closing = False
-            while True:
-                if item is _CLOSE:
-                    closing = True
-                    break
-                data = (str(item) + "\n").encode("utf-8", "backslashreplace")
-                if batch and size + len(data) > _ATOMIC_WRITE:
-                    self._write(b"".join(batch))
-                    batch, size = [], 0
-                batch.append(data)
-                size += len(data)
-                try:
-                    item = self._queue.get_nowait()
-                except queue.Empty:
-                    break
-            if batch:
-                self._write(b"".join(batch))
-            if closing:
-                return
+class _LineHandler(logging.StreamHandler[TextIO]):
+    """Writes each line and flushes it (one write per line); a failing stream drops lines."""
 
-    def _write(self, data: bytes) -> None:
-        view = memoryview(data)
-        while view:
-            try:
-                written = os.write(self.fd, view)
-            except InterruptedError:
-                continue
-            except OSError:
-                return  # the log stream is gone (closed pipe, full disk): drop, keep serving
-            view = view[written:]
+    def __init__(self, stream: TextIO, *, owned: bool) -> None:
+        super().__init__(stream)
+        self.owned = owned
+        self.setFormatter(JsonLineFormatter())
 
-    def close(self, timeout: float = 5.0) -> None:
-        """Write what is queued (waiting up to ``timeout`` seconds), then stop the thread."""
-        if self.dropped:
-            with contextlib.suppress(queue.Full):
-                self._queue.put_nowait(
-                    json.dumps({"event": "access_log_dropped", "lines": self.dropped})
-                )
+    def handleError(self, record: logging.LogRecord) -> None:  # noqa: N802 (logging's name)
+        """Drop the line: the log stream is gone (closed pipe, full disk); keep serving."""
+
+    def close(self) -> None:
+        """Close the handler, and the stream if this handler opened it."""
+        super().close()
+        if self.owned:
+            self.owned = False
+            self.stream.close()
+
+
+class _Listener(QueueListener):
+    """The stdlib listener, stopping within a timeout even when the queue is full or stuck."""
+
+    def enqueue_sentinel(self) -> None:
+        """Queue the stop marker, waiting for room up to the close timeout."""
+        with contextlib.suppress(queue.Full):
+            self.queue.put(self._sentinel, timeout=_CLOSE_TIMEOUT)  # type: ignore[attr-defined]
+
+    def stop(self) -> None:
+        """Let the thread write what is queued (waiting up to the close timeout), then stop."""
         thread = self._thread
         if thread is not None:
-            with contextlib.suppress(queue.Full):
-                self._queue.put(_CLOSE, timeout=timeout)
-            thread.join(timeout)
+            self.enqueue_sentinel()
+            thread.join(_CLOSE_TIMEOUT)
             self._thread = None
-        if self.close_fd:
-            with contextlib.suppress(OSError):
-                os.close(self.fd)
-            self.close_fd = False
 
 
-def open_access_log(destination: str | None) -> AccessLogWriter | None:
-    """The writer for an ``MTCOMPUTE_ACCESS_LOG`` value: off (unset, ``""``, ``0``, ``off``),
-    standard error (``1``, ``on``, ``-``, ``stderr``), or a file path (appended to)."""
+class AccessLog:
+    """The ``mtcompute.access`` logger, routed to one stream until :meth:`close`."""
+
+    def __init__(self, stream: TextIO, *, owned: bool) -> None:
+        self.logger = logging.getLogger(ACCESS_LOGGER)
+        self.logger.setLevel(logging.INFO)
+        self.logger.propagate = False
+        self._queue_handler = _BoundedQueueHandler(_QUEUE_SIZE)
+        self._handler = _LineHandler(stream, owned=owned)
+        self._listener = _Listener(self._queue_handler.queue, self._handler)
+        self._listener.start()
+        self.logger.addHandler(self._queue_handler)
+
+    @property
+    def dropped(self) -> int:
+        """Lines dropped so far because the queue was full."""
+        return self._queue_handler.dropped
+
+    def close(self) -> None:
+        """Write what is queued, report the dropped lines, stop the thread, close the stream."""
+        self.logger.removeHandler(self._queue_handler)
+        self._listener.stop()
+        if self.dropped:
+            event = {"event": "access_log_dropped", "lines": self.dropped}
+            self._handler.handle(logging.makeLogRecord({"msg": json.dumps(event)}))
+        self._handler.close()
+
+
+def _opener(path: str, flags: int) -> int:
+    return os.open(path, flags, 0o644)  # "a" mode's flags: O_WRONLY | O_CREAT | O_APPEND
+
+
+def open_access_log(destination: str | None) -> AccessLog | None:
+    """The access log for an ``MTCOMPUTE_ACCESS_LOG`` value: off (unset, ``""``, ``0``,
+    ``off``), standard error (``1``, ``on``, ``-``, ``stderr``), or a file path (appended to)."""
     value = (destination or "").strip()
     if value.lower() in {"", "0", "off", "false", "no"}:
         return None
     if value.lower() in {"1", "on", "true", "yes", "-", "stderr"}:
-        return AccessLogWriter(2)
-    fd = os.open(value, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC, 0o644)
-    return AccessLogWriter(fd, close_fd=True)
-
-
-def _client(scope: Scope) -> str | None:
-    client = scope.get("client")
-    if not client:
-        return None
-    host, port = client[0], client[1]
-    return f"[{host}]:{port}" if ":" in str(host) else f"{host}:{port}"
-
-
-class AccessLogMiddleware:
-    """Hands one JSON line per HTTP request to ``writer`` once the response has ended."""
-
-    def __init__(self, app: ASGIApp, writer: AccessLogWriter) -> None:
-        self.app = app
-        self.writer = writer
-        self.pid = os.getpid()
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-        start = time.perf_counter()
-        status: int | None = None
-        request_bytes = 0
-        response_bytes = 0
-        logged = False
-
-        def log() -> None:
-            nonlocal logged
-            if not logged:
-                logged = True
-                self.writer.write(self._line(scope, status, start, request_bytes, response_bytes))
-
-        async def counting_receive() -> Message:
-            nonlocal request_bytes
-            message = await receive()
-            if message["type"] == "http.request":
-                request_bytes += len(message.get("body", b""))
-            return message
-
-        async def logging_send(message: Message) -> None:
-            nonlocal status, response_bytes
-            if message["type"] == "http.response.start":
-                status = int(message["status"])
-            elif message["type"] == "http.response.body":
-                response_bytes += len(message.get("body", b""))
-            await send(message)
-            if message["type"] == "http.response.body" and not message.get("more_body", False):
-                log()
-
-        try:
-            await self.app(scope, counting_receive, logging_send)
-        finally:
-            log()
-
-    def _line(
-        self,
-        scope: Scope,
-        status: int | None,
-        start: float,
-        request_bytes: int,
-        response_bytes: int,
-    ) -> str:
-        path = str(scope.get("path", ""))
-        match = _TOOL_PATH.match(path)
-        now = datetime.now(UTC)
-        return json.dumps(
-            {
-                "ts": now.strftime("%Y-%m-%dT%H:%M:%S.") + f"{now.microsecond // 1000:03d}Z",
-                "pid": self.pid,
-                "client": _client(scope),
-                "method": str(scope.get("method", ""))[:16],
-                "path": path[:_MAX_PATH],
-                "tool": match.group(1)[:_MAX_NAME] if match else None,
-                "version": match.group(2)[:_MAX_NAME] if match else None,
-                "status": status,
-                "duration_ms": round((time.perf_counter() - start) * 1000, 3),
-                "request_bytes": request_bytes,
-                "response_bytes": response_bytes,
-            },
-            separators=(",", ":"),
-        )
+        return AccessLog(sys.stderr, owned=False)
+    stream = open(value, "a", encoding="utf-8", errors="backslashreplace", opener=_opener)  # noqa: SIM115 (the log owns it until close)
+    return AccessLog(stream, owned=True)

@@ -1,11 +1,12 @@
 """The ASGI application: HTTP API, MCP (streamable HTTP at ``/mcp``) and catalog pages.
 
 Every route is a thin adapter over the one execute path (:func:`mtcompute.execute`): read
-the body (bounded), parse it, execute off the event loop, render the envelope with
-:func:`mtcompute.dumps`. The bytes are exactly what ``mtcompute run`` prints. Every error,
-including unknown paths and methods, is a JSON envelope, never HTML.
+the body, parse it, execute off the event loop, answer the envelope it returns (its status
+and JSON bytes, exactly what ``mtcompute run`` prints). Every error, including unknown paths
+and methods, is a JSON envelope, never HTML. The tool versions come from the catalog
+(:mod:`mtcompute.catalog`), the error classes from :mod:`mtcompute.errors`.
 
-Around the routes (outermost first):
+Around the routes (outermost first; :mod:`mtcompute.server.middleware`):
 
 - the access log (:mod:`mtcompute.server.access_log`), when ``MTCOMPUTE_ACCESS_LOG`` says
   where (``mtcompute serve`` turns it on);
@@ -14,7 +15,9 @@ Around the routes (outermost first):
   preflight answered by the JSON envelope;
 - the body deadline: a request body that has not fully arrived ``MTCOMPUTE_BODY_TIMEOUT``
   seconds (default 10) after the request started gets ``408`` with the ``invalid_input``
-  envelope and the connection is closed; this holds on every route, ``/mcp`` included.
+  envelope and the connection is closed; this holds on every route, ``/mcp`` included;
+- the body cap (``MTCOMPUTE_MAX_BODY_BYTES``): a body over it gets ``413``, the
+  ``limit_exceeded`` envelope (on ``/mcp``, inside a JSON-RPC error), on every route.
 
 The request-head deadline and size cap live in the HTTP protocol
 (:mod:`mtcompute.server.protocol`), before the application sees a request.
@@ -31,57 +34,53 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 import anyio
-import anyio.lowlevel
 import anyio.to_thread
 from starlette.applications import Starlette
-from starlette.datastructures import Headers
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
-from starlette.middleware.cors import CORSMiddleware
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response
 from starlette.routing import Route
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.types import ASGIApp
 
-from mtcompute import dumps, execute
-from mtcompute.contracts import contract, contract_text
-from mtcompute.core.jsjson import JsonError, loads
-from mtcompute.errors import ERRORS_BY_CODE, LimitExceeded, MtcomputeError, NotFound
-from mtcompute.server.access_log import AccessLogMiddleware, AccessLogWriter, open_access_log
+from mtcompute._execute import execute
+from mtcompute.catalog import catalog_entries, catalog_entry
+from mtcompute.contracts import contract_text
+from mtcompute.core.jsjson import JsonError, dumps, loads
+from mtcompute.envelope import Envelope
+from mtcompute.errors import (
+    InternalError,
+    InvalidInput,
+    MethodNotAllowed,
+    NotFound,
+    UnsupportedMediaType,
+)
+from mtcompute.server.access_log import AccessLog, open_access_log
+from mtcompute.server.mcp import body_refusal, mcp_http_app
+from mtcompute.server.middleware import (
+    AccessLogMiddleware,
+    BodyCapMiddleware,
+    BodyDeadlineMiddleware,
+    JsonCORSMiddleware,
+)
 from mtcompute.server.openapi import openapi_document
-from mtcompute.tools import get_tool, list_tools
+from mtcompute.server.pages import index_page, tool_page
+from mtcompute.server.responses import (
+    JSON_TYPE,
+    envelope_response,
+    error_response,
+    json_response,
+)
 
-__all__ = ["DEFAULT_BODY_TIMEOUT", "DEFAULT_MAX_BODY_BYTES", "create_app"]
+__all__ = ["DEFAULT_BODY_TIMEOUT", "DEFAULT_MAX_BODY_BYTES", "catalog", "create_app"]
 
 # 32 MiB: admits the largest valid input of every contract in the catalog in compact JSON,
 # escapes included (bleu-corpus-compute: 500,000 tokens, 4 MiB of token bytes, each byte a
 # control character written \u0001: 26,784,747 bytes). MTCOMPUTE_MAX_BODY_BYTES overrides.
 DEFAULT_MAX_BODY_BYTES = 32 << 20
 DEFAULT_BODY_TIMEOUT = 10.0  # seconds; MTCOMPUTE_BODY_TIMEOUT overrides
-JSON_TYPE = "application/json"
 CORS_METHODS = ("GET", "POST")
 CORS_HEADERS = ("content-type", "mcp-protocol-version")
-
-
-def _json(text: str, status: int = 200, headers: dict[str, str] | None = None) -> Response:
-    return Response(text.encode("utf-8"), status, headers, media_type=JSON_TYPE)
-
-
-def _envelope_response(envelope: dict[str, object]) -> Response:
-    error = envelope.get("error")
-    status = 200
-    if isinstance(error, dict):
-        cls = ERRORS_BY_CODE.get(str(error.get("code")))
-        status = cls.http_status if cls is not None else 500
-    return _json(dumps(envelope), status)
-
-
-def _error(
-    status: int, code: str, message: str, path: str = "", headers: dict[str, str] | None = None
-) -> Response:
-    return _json(
-        dumps({"error": {"code": code, "message": message, "path": path}}), status, headers
-    )
 
 
 def _is_json_content_type(value: str | None) -> bool:
@@ -91,55 +90,28 @@ def _is_json_content_type(value: str | None) -> bool:
     return media == JSON_TYPE or (media.startswith("application/") and media.endswith("+json"))
 
 
-async def _read_body(request: Request, cap: int) -> bytes:
-    """The whole body, or :class:`LimitExceeded` as soon as it passes ``cap`` bytes."""
-    declared = request.headers.get("content-length")
-    if declared is not None and declared.isdigit() and int(declared) > cap:
-        raise LimitExceeded(
-            f"Expected a request body of at most {cap} bytes, got {int(declared)} (Content-Length)."
-        )
-    chunks: list[bytes] = []
-    size = 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > cap:
-            raise LimitExceeded(
-                f"Expected a request body of at most {cap} bytes, got more; "
-                "the body was not read further."
-            )
-        chunks.append(chunk)
-    return b"".join(chunks)
-
-
 async def execute_endpoint(request: Request) -> Response:
     """POST /v1/tools/{id}/versions/{version}/execute: body is the input; answer the envelope."""
     tool_id = request.path_params["tool_id"]
     version = request.path_params["version"]
     try:
-        get_tool(tool_id, version)
+        catalog_entry(tool_id, version)
     except NotFound as exc:
-        return _envelope_response({"error": exc.to_dict()})
+        return error_response(exc)
     content_type = request.headers.get("content-type")
     if content_type is not None and not _is_json_content_type(content_type):
-        return _error(
-            415,
-            "invalid_input",
-            f"Expected Content-Type application/json, got {content_type[:64]!r}.",
-        )
-    try:
-        body = await _read_body(request, request.app.state.max_body_bytes)
-    except MtcomputeError as exc:
-        return _envelope_response({"error": exc.to_dict()})
+        return error_response(UnsupportedMediaType(content_type))
+    body = await request.body()  # capped by BodyCapMiddleware (which answers an over-cap body)
     try:
         value = loads(body)
     except JsonError as exc:
-        return _error(400, "invalid_input", str(exc))
+        return error_response(InvalidInput(str(exc)))
     # Always on a worker thread, even for tiny bodies: computing small inputs on the event
     # loop doubles the requests per second, but input size does not bound the work (a 1 KiB
     # bleu-ngrams-count input with n-gram tables answers 135 KB and takes 18 ms; 16 KiB of
     # it takes 235 ms), and meanwhile every other request on the worker would wait.
     envelope = await anyio.to_thread.run_sync(execute, tool_id, version, value)
-    return _envelope_response(envelope)
+    return envelope_response(envelope)
 
 
 async def contract_endpoint(request: Request) -> Response:
@@ -147,47 +119,42 @@ async def contract_endpoint(request: Request) -> Response:
     tool_id = request.path_params["tool_id"]
     version = request.path_params["version"]
     try:
-        get_tool(tool_id, version)
+        catalog_entry(tool_id, version)
     except NotFound as exc:
-        return _envelope_response({"error": exc.to_dict()})
-    return _json(contract_text(tool_id, version))
+        return error_response(exc)
+    return json_response(contract_text(tool_id, version))
 
 
 def catalog(base_url: str = "") -> list[dict[str, Any]]:
     """One entry per tool version: id, version, description and links."""
-    entries = []
-    for tool in list_tools():
-        doc = contract(tool.id, tool.version)
-        base = f"/v1/tools/{tool.id}/versions/{tool.version}"
-        entries.append(
-            {
-                "id": tool.id,
-                "version": tool.version,
-                "description": doc["description"],
-                "links": {
-                    "contract": base_url + base,
-                    "execute": base_url + base + "/execute",
-                    "page": f"{base_url}/tools/{tool.id}/{tool.version}",
-                },
-            }
-        )
-    return entries
+    return [
+        {
+            **entry.summary(),
+            "links": {
+                "contract": base_url + entry.contract_path,
+                "execute": base_url + entry.execute_path,
+                "page": base_url + entry.page_path,
+            },
+        }
+        for entry in catalog_entries()
+    ]
 
 
 async def catalog_endpoint(_request: Request) -> Response:
     """GET /v1/tools: the catalog."""
-    return _json(dumps({"tools": catalog()}))
+    return json_response(dumps({"tools": catalog()}))
 
 
 async def openapi_endpoint(request: Request) -> Response:
     """GET /openapi.json: OpenAPI 3.1 built from the contracts."""
-    return _json(request.app.state.openapi_text)
+    return json_response(request.app.state.openapi_text)
 
 
 async def healthz(_request: Request) -> Response:
     """GET /healthz: the process is up and can compute (a tiny chrF)."""
-    ok = "result" in execute("chrf-compute", "1.0.0", {"hypotheses": ["a"], "references": ["a"]})
-    return _json(dumps({"status": "ok" if ok else "failing"}), 200 if ok else 503)
+    envelope = execute("chrf-compute", "1.0.0", {"hypotheses": ["a"], "references": ["a"]})
+    ok = not envelope.is_error
+    return json_response(dumps({"status": "ok" if ok else "failing"}), 200 if ok else 503)
 
 
 def _base_url(request: Request) -> str:
@@ -196,138 +163,48 @@ def _base_url(request: Request) -> str:
 
 async def index_endpoint(request: Request) -> Response:
     """GET /: the catalog page."""
-    from mtcompute.server.pages import index_page  # noqa: PLC0415
-
     return HTMLResponse(index_page(_base_url(request)))
 
 
 async def tool_page_endpoint(request: Request) -> Response:
     """GET /tools/{id}/{version}: a tool's page with a try-it form."""
-    from mtcompute.server.pages import tool_page  # noqa: PLC0415
-
     try:
         html = tool_page(
             request.path_params["tool_id"], request.path_params["version"], _base_url(request)
         )
     except NotFound as exc:
-        return _envelope_response({"error": exc.to_dict()})
+        return error_response(exc)
     return HTMLResponse(html)
 
 
 async def _http_exception(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, HTTPException)
-    if exc.status_code == 404:
-        return _error(404, "not_found", f"No such path: {request.url.path[:200]}.")
-    if exc.status_code == 405:
+    if exc.status_code == NotFound.http_status:
+        return error_response(NotFound(f"No such path: {request.url.path[:200]}."))
+    if exc.status_code == MethodNotAllowed.http_status:
         allow = (exc.headers or {}).get("Allow", "")
-        return _error(
-            405,
-            "method_not_allowed",
-            f"Method {request.method} is not allowed on {request.url.path[:200]}; "
-            f"allowed: {allow}.",
+        return error_response(
+            MethodNotAllowed(request.method, request.url.path, allow),
             headers={"Allow": allow} if allow else None,
         )
-    return _error(exc.status_code, "invalid_input", str(exc.detail))
+    # Any other refusal Starlette raises (none on these routes today) keeps its status.
+    envelope = Envelope.of_error(InvalidInput(str(exc.detail)))
+    return json_response(envelope.json_text(), exc.status_code)
 
 
 async def _server_error(_request: Request, _exc: Exception) -> Response:
-    return _error(500, "internal_error", "Internal error; please report this request.")
-
-
-class BodyDeadlineMiddleware:
-    """Answer 408 (``invalid_input``) and close when the body is not in within ``timeout`` s.
-
-    Pure ASGI. The deadline runs from the start of the request until the last body chunk has
-    been received; a route that does not read the body is not affected, and once the body is
-    in, ``receive`` is passed through untouched (disconnect listeners keep working). When the
-    deadline passes while the route waits for body bytes, the route is cancelled (a
-    cancellation, not an exception, so no handler logs it as an error; the MCP transport is
-    built to be cancelled), and the 408 goes out with ``Connection: close``, so that uvicorn
-    closes the connection.
-    """
-
-    def __init__(self, app: ASGIApp, timeout: float) -> None:
-        self.app = app
-        self.timeout = timeout
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-        deadline = anyio.current_time() + self.timeout
-        body_done = False
-        timed_out = False
-        response_started = False
-
-        with anyio.CancelScope() as route_scope:
-
-            async def guarded_receive() -> Message:
-                nonlocal body_done, timed_out
-                if body_done:
-                    return await receive()
-                with anyio.move_on_after(deadline - anyio.current_time()):
-                    message = await receive()
-                    if message["type"] != "http.request" or not message.get("more_body", False):
-                        body_done = True
-                    return message
-                timed_out = True
-                route_scope.cancel()
-                await anyio.lowlevel.checkpoint()  # raises the cancellation
-                return {"type": "http.disconnect"}  # only if the route shields its read
-
-            async def guarded_send(message: Message) -> None:
-                nonlocal response_started
-                if message["type"] == "http.response.start":
-                    response_started = True
-                await send(message)
-
-            await self.app(scope, guarded_receive, guarded_send)
-
-        if timed_out and not response_started:
-            response = _error(
-                408,
-                "invalid_input",
-                f"Expected the request body within {self.timeout:g} s; it did not arrive in "
-                "time, so the connection is closed.",
-                headers={"Connection": "close"},
-            )
-            await response(scope, receive, send)
-
-
-class JsonCORSMiddleware(CORSMiddleware):
-    """Starlette's CORS middleware, with a refused preflight as the JSON envelope (400)."""
-
-    def preflight_response(self, request_headers: Headers) -> Response:
-        """The preflight answer; a refusal carries the envelope instead of plain text."""
-        response = super().preflight_response(request_headers)
-        if response.status_code == 400:
-            failures = (
-                bytes(response.body).decode("utf-8", "replace").removeprefix("Disallowed CORS ")
-            )
-            headers = {
-                k: v
-                for k, v in response.headers.items()
-                if k.lower() not in {"content-length", "content-type"}
-            }
-            return _error(
-                400,
-                "invalid_input",
-                f"Expected a CORS preflight from an allowed origin with an allowed method and "
-                f"headers, got a disallowed {failures}.",
-                headers=headers,
-            )
-        return response
+    return error_response(InternalError())
 
 
 class _App(Starlette):
     """Starlette with the access log outside everything, the error handlers included."""
 
-    access_log: AccessLogWriter | None = None
+    access_log: AccessLog | None = None
 
     def build_middleware_stack(self) -> ASGIApp:
         app = super().build_middleware_stack()
         if self.access_log is not None:
-            return AccessLogMiddleware(app, self.access_log)
+            return AccessLogMiddleware(app, self.access_log.logger)
         return app
 
 
@@ -357,15 +234,11 @@ def create_app(
         cors_origins = _cors_origins(os.environ.get("MTCOMPUTE_CORS_ORIGINS"))
     if access_log is None:
         access_log = os.environ.get("MTCOMPUTE_ACCESS_LOG")
-    log_writer = open_access_log(access_log)
-    from mtcompute.server.mcp import mcp_http_app  # noqa: PLC0415
-
+    log = open_access_log(access_log)
     # Host names this server is reached by, besides loopback (MCP's DNS-rebinding check),
     # e.g. MTCOMPUTE_ALLOWED_HOSTS="mt.example.org,mt.example.org:*" behind a proxy.
     hosts = [h.strip() for h in os.environ.get("MTCOMPUTE_ALLOWED_HOSTS", "").split(",")]
-    mcp_app, mcp_lifespan = mcp_http_app(
-        allowed_hosts=[h for h in hosts if h], max_body_bytes=max_body_bytes
-    )
+    mcp_app, mcp_lifespan = mcp_http_app(allowed_hosts=[h for h in hosts if h])
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: Starlette) -> AsyncIterator[None]:
@@ -373,8 +246,8 @@ def create_app(
             async with mcp_lifespan():
                 yield
         finally:
-            if log_writer is not None:
-                await anyio.to_thread.run_sync(log_writer.close)
+            if log is not None:
+                await anyio.to_thread.run_sync(log.close)
 
     tool_path = "/v1/tools/{tool_id}/versions/{version}"
     routes = [
@@ -387,7 +260,10 @@ def create_app(
         Route("/tools/{tool_id}/{version}", tool_page_endpoint, methods=["GET"]),
         Route("/mcp", mcp_app, methods=["GET", "POST", "DELETE"]),
     ]
-    middleware = [Middleware(BodyDeadlineMiddleware, timeout=body_timeout)]
+    middleware = [
+        Middleware(BodyDeadlineMiddleware, timeout=body_timeout),
+        Middleware(BodyCapMiddleware, cap=max_body_bytes, refusals={"/mcp": body_refusal}),
+    ]
     if cors_origins:
         middleware.insert(
             0,
@@ -404,7 +280,7 @@ def create_app(
         exception_handlers={HTTPException: _http_exception, Exception: _server_error},
         lifespan=lifespan,
     )
-    app.access_log = log_writer
+    app.access_log = log
     app.state.max_body_bytes = max_body_bytes
     app.state.body_timeout = body_timeout
     app.state.cors_origins = cors_origins

@@ -24,6 +24,7 @@ the contracts, so adding a tool to the catalog updates them.
 from __future__ import annotations
 
 import contextlib
+import sys
 from collections.abc import Callable, Sequence
 from functools import cache
 from typing import Any, Final
@@ -38,24 +39,32 @@ from mcp.server.streamable_http_manager import (
     StreamableHTTPASGIApp,
     StreamableHTTPSessionManager,
 )
-from mcp.server.transport_security import DEFAULT_MAX_REQUEST_BODY_SIZE, TransportSecuritySettings
+from mcp.server.transport_security import TransportSecuritySettings
 from mcp.shared.exceptions import MCPError
-from starlette.datastructures import Headers
 from starlette.responses import Response
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.types import ASGIApp, Receive, Scope, Send
 
-from mtcompute import __version__
 from mtcompute._execute import execute
-from mtcompute.contracts import contract, contract_text
+from mtcompute._version import __version__
+from mtcompute.catalog import catalog_entries, catalog_entry
 from mtcompute.contracts.validate import describe, quote
 from mtcompute.core.jsjson import dumps
-from mtcompute.errors import InvalidInput, LimitExceeded, NotFound, json_pointer
-from mtcompute.tools import get_tool, list_tools
+from mtcompute.envelope import Envelope
+from mtcompute.errors import (
+    EXECUTE_ERRORS,
+    BodyTooLarge,
+    InvalidInput,
+    MethodNotAllowed,
+    NotFound,
+    json_pointer,
+)
+from mtcompute.server.responses import JSON_TYPE
 
 __all__ = [
     "EXECUTE",
     "GET_CONTRACT",
     "LIST_CATALOG",
+    "body_refusal",
     "build_server",
     "mcp_http_app",
     "run_stdio",
@@ -65,13 +74,8 @@ EXECUTE: Final = "execute"
 LIST_CATALOG: Final = "list_catalog"
 GET_CONTRACT: Final = "get_contract"
 
-ERROR_CODES: Final = (
-    "invalid_input",
-    "limit_exceeded",
-    "unsupported_input",
-    "not_found",
-    "internal_error",
-)
+# The codes an execute envelope can carry, from the errors module.
+ERROR_CODES: Final = tuple(cls.code for cls in EXECUTE_ERRORS)
 
 # Host headers a loopback server answers: DNS-rebinding protection is on, the SDK's own
 # default for a server on 127.0.0.1 plus the port-less forms (Host: localhost).
@@ -114,27 +118,26 @@ _ENVELOPE_SCHEMA: Final = {
 
 
 def _catalog() -> list[dict[str, Any]]:
-    """One entry per tool version, in registry order (by id, then version)."""
-    entries = []
-    for tool in list_tools():
-        doc = contract(tool.id, tool.version)
-        entries.append(
-            {
-                "id": tool.id,
-                "version": tool.version,
-                "description": doc["description"],
-                "supported_operations": doc["supported_operations"],
-                "unsupported_operations": doc["unsupported_operations"],
-            }
-        )
-    return entries
+    """One entry per tool version, in catalog order (by id, then version)."""
+    return [
+        {
+            **entry.summary(),
+            "supported_operations": list(entry.supported_operations),
+            "unsupported_operations": list(entry.unsupported_operations),
+        }
+        for entry in catalog_entries()
+    ]
 
 
 def _catalog_lines() -> str:
     return "\n".join(
-        f"- {tool.id}@{tool.version}: {contract(tool.id, tool.version)['description']}"
-        for tool in list_tools()
+        f"- {entry.id}@{entry.version}: {entry.description}" for entry in catalog_entries()
     )
+
+
+def _error_codes_text() -> str:
+    """``code (what it means), ...`` for every code an execute envelope can carry."""
+    return ", ".join(f"{cls.code} ({cls.summary})" for cls in EXECUTE_ERRORS)
 
 
 def _execute_description() -> str:
@@ -149,10 +152,7 @@ def _execute_description() -> str:
         "output, to the last digit, on every surface (HTTP API, CLI, MCP). "
         'Returns the envelope {"result": {...}} (the fields of the contract\'s output_schema), '
         'or {"error": {"code", "message", "path"}} with isError true, where code is one of: '
-        "invalid_input (the input breaks the schema or a rule; path points at the field), "
-        "limit_exceeded (well formed but over a contract limit), unsupported_input (a "
-        "variant the contract names as unsupported; the message says what to use instead), "
-        "not_found (no tool of that id or version), internal_error (a bug; please report). "
+        f"{_error_codes_text()}. "
         "Does not tokenize, normalize or fetch text, and does not compute metrics outside the "
         "catalog; see list_catalog for each tool's supported and unsupported operations."
     )
@@ -295,14 +295,14 @@ def _answer(structured: dict[str, Any], text: str, *, is_error: bool) -> types.C
     )
 
 
-def _envelope_result(envelope: dict[str, Any]) -> types.CallToolResult:
+def _envelope_result(envelope: Envelope) -> types.CallToolResult:
     """The envelope as structured content, its exact JSON text as the text content."""
-    return _answer(envelope, dumps(envelope), is_error="result" not in envelope)
+    return _answer(envelope, envelope.json_text(), is_error=envelope.is_error)
 
 
 def _argument_error(
     tool: str, arguments: dict[str, Any], required: Sequence[str], allowed: Sequence[str]
-) -> dict[str, Any] | None:
+) -> Envelope | None:
     """The ``invalid_input`` envelope for the first bad argument of ``tool``, else ``None``.
 
     Unknown arguments first, then missing ones, then ``id``/``version`` that are not strings
@@ -332,7 +332,7 @@ def _argument_error(
             f"got {describe(arguments[wrong[0]])}.",
             json_pointer(wrong[0]),
         )
-    return None if fault is None else {"error": fault.to_dict()}
+    return None if fault is None else Envelope.of_error(fault)
 
 
 async def _call_execute(arguments: dict[str, Any]) -> types.CallToolResult:
@@ -358,12 +358,11 @@ def _call_get_contract(arguments: dict[str, Any]) -> types.CallToolResult:
     bad = _argument_error(GET_CONTRACT, arguments, ("id", "version"), ("id", "version"))
     if bad is not None:
         return _envelope_result(bad)
-    tool_id, version = arguments["id"], arguments["version"]
     try:
-        get_tool(tool_id, version)
+        entry = catalog_entry(arguments["id"], arguments["version"])
     except NotFound as exc:
-        return _envelope_result({"error": exc.to_dict()})
-    return _answer(contract(tool_id, version), contract_text(tool_id, version), is_error=False)
+        return _envelope_result(Envelope.of_error(exc))
+    return _answer(dict(entry.document), entry.text, is_error=False)
 
 
 async def _on_list_tools(
@@ -413,9 +412,7 @@ def build_server() -> Server[dict[str, Any]]:
 
 
 def mcp_http_app(
-    *,
-    allowed_hosts: Sequence[str] = (),
-    max_body_bytes: int = DEFAULT_MAX_REQUEST_BODY_SIZE,
+    *, allowed_hosts: Sequence[str] = ()
 ) -> tuple[ASGIApp, Callable[[], contextlib.AbstractAsyncContextManager[None]]]:
     """The MCP streamable-HTTP endpoint as an ASGI app, and the lifespan the host must enter.
 
@@ -434,11 +431,16 @@ def mcp_http_app(
     and enter ``mcp_lifespan()`` in the host app's lifespan; it runs the session manager's
     task group, and can be entered once only (call :func:`mcp_http_app` once per app).
 
+    The host caps the request body: :func:`mtcompute.server.app.create_app` does, with its
+    :class:`~mtcompute.server.middleware.BodyCapMiddleware` answering :func:`body_refusal`
+    on ``/mcp``. The SDK's own cap is set out of reach, so that its plain-text 413 never
+    answers first (the SDK reads the whole body before it checks anything else, so the
+    service's cap refuses an over-cap body before the SDK's other checks, as on every route).
+
     DNS-rebinding protection is on: the Host header must be a loopback name (``127.0.0.1``,
     ``localhost``, ``[::1]``, any port) or one of ``allowed_hosts`` (``"example.org"``,
     ``"example.org:*"`` for any port); an Origin header, when a browser sends one, must be
-    ``http://`` or ``https://`` one of those hosts. Bodies over ``max_body_bytes`` get 413
-    with a JSON-RPC error (see :class:`_BodyCap`). GET and DELETE get 405 with
+    ``http://`` or ``https://`` one of those hosts. GET and DELETE get 405 with
     ``Allow: POST``: there is no session to end and no server-initiated stream to open.
     """
     hosts = [*LOOPBACK_HOSTS, *allowed_hosts]
@@ -453,83 +455,34 @@ def mcp_http_app(
                 f"{scheme}://{host}" for host in hosts for scheme in ("http", "https")
             ],
         ),
-        # The same cap as _BodyCap's, so the SDK's own (plain-text) 413 never fires; without
-        # it the SDK's 4 MiB default would refuse bodies that the service's cap admits.
-        max_request_body_size=max_body_bytes,
+        max_request_body_size=sys.maxsize,
     )
-    return _PostOnly(_BodyCap(StreamableHTTPASGIApp(manager), max_body_bytes)), manager.run
+    return _PostOnly(StreamableHTTPASGIApp(manager)), manager.run
 
 
-class _OverCap(Exception):
-    """The request body passed the cap while the SDK was reading it."""
+def body_refusal(error: BodyTooLarge) -> Response:
+    """The ``/mcp`` answer to a body over the cap: HTTP 413 with a JSON-RPC error.
 
-
-class _BodyCap:
-    """Refuse a body over ``cap`` bytes: HTTP 413 with a JSON-RPC error, as it arrives.
-
-    The SDK enforces a cap too, but answers in plain text, which its own client (and any MCP
-    client, which parses JSON-RPC) can only report as "Server returned an error response".
-    An MCP client reads a JSON-RPC error body at any 4xx status (the SDK client raises it as
-    ``MCPError`` with the code, message and data), so the refusal is one: code -32600
-    Invalid Request (what the SDK answers for the other requests its transport refuses),
-    ``id`` null since the body, and so the request id, is never read (JSON-RPC 2.0 §5), the
-    message the tool routes give, and ``data`` the service's own envelope
-    (``limit_exceeded``, path ""). The status stays 413, as on the tool routes: an HTTP-level
-    refusal of the body, not of a parsed request.
-
-    A declared Content-Length over the cap is refused before any byte is read. Otherwise the
-    bytes are counted as the SDK reads them (it reads the whole body before it does anything
-    else), and the refusal goes out as soon as they pass the cap.
+    The SDK's own cap answers in plain text, which its own client (and any MCP client, which
+    parses JSON-RPC) can only report as "Server returned an error response". An MCP client
+    reads a JSON-RPC error body at any 4xx status (the SDK client raises it as ``MCPError``
+    with the code, message and data), so the refusal is one: code -32600 Invalid Request
+    (what the SDK answers for the other requests its transport refuses), ``id`` null since
+    the body, and so the request id, is never read (JSON-RPC 2.0 §5), the message the tool
+    routes give, and ``data`` the service's own envelope (``limit_exceeded``, path ""). The
+    status stays 413, as on the tool routes: an HTTP-level refusal of the body, not of a
+    parsed request.
     """
-
-    def __init__(self, app: ASGIApp, cap: int) -> None:
-        self.app = app
-        self.cap = cap
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-        declared = Headers(scope=scope).get("content-length")
-        if declared is not None and declared.isdigit() and int(declared) > self.cap:
-            await self._refuse(f"got {int(declared)} (Content-Length)", scope, receive, send)
-            return
-        size = 0
-        response_started = False
-
-        async def counted_receive() -> Message:
-            nonlocal size
-            message = await receive()
-            if message["type"] == "http.request":
-                size += len(message.get("body", b""))
-                if size > self.cap:
-                    raise _OverCap
-            return message
-
-        async def watched_send(message: Message) -> None:
-            nonlocal response_started
-            response_started = True
-            await send(message)
-
-        try:
-            await self.app(scope, counted_receive, watched_send)
-        except _OverCap:
-            if response_started:
-                raise
-            await self._refuse("got more; the body was not read further", scope, receive, send)
-
-    async def _refuse(self, got: str, scope: Scope, receive: Receive, send: Send) -> None:
-        error = LimitExceeded(f"Expected a request body of at most {self.cap} bytes, {got}.")
-        reply = {
-            "jsonrpc": "2.0",
-            "id": None,
-            "error": {
-                "code": types.INVALID_REQUEST,
-                "message": error.message,
-                "data": {"error": error.to_dict()},
-            },
-        }
-        await Response(dumps(reply), 413, media_type="application/json")(scope, receive, send)
+    reply = {
+        "jsonrpc": "2.0",
+        "id": None,
+        "error": {
+            "code": types.INVALID_REQUEST,
+            "message": error.message,
+            "data": Envelope.of_error(error),
+        },
+    }
+    return Response(dumps(reply), error.http_status, media_type=JSON_TYPE)
 
 
 class _PostOnly:
@@ -545,7 +498,8 @@ class _PostOnly:
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "http" and scope["method"] != "POST":
-            await Response(status_code=405, headers={"Allow": "POST"})(scope, receive, send)
+            refusal = Response(status_code=MethodNotAllowed.http_status, headers={"Allow": "POST"})
+            await refusal(scope, receive, send)
             return
         await self.app(scope, receive, send)
 

@@ -27,58 +27,68 @@ its operations. 404 is not listed: every documented path is a registered tool ve
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
-from mtcompute import __version__
-from mtcompute.contracts import contract
-from mtcompute.tools import list_tools
+from mtcompute._version import __version__
+from mtcompute.catalog import catalog_entries
+from mtcompute.errors import (
+    ERROR_CODES,
+    HeadersTooLarge,
+    InternalError,
+    InvalidInput,
+    LimitExceeded,
+    MethodNotAllowed,
+    MtcomputeError,
+    RequestTimeout,
+    UnsupportedInput,
+    UnsupportedMediaType,
+)
 
 __all__ = ["openapi_document"]
 
-_CODES = (
-    "invalid_input",
-    "limit_exceeded",
-    "unsupported_input",
-    "not_found",
-    "method_not_allowed",
-    "internal_error",
-)
-# The error statuses: (code, description) per status, for every operation, for the execute
-# operations only, and for those whose contract names an unsupported variant.
-_EVERY_OPERATION = {
-    "405": (
-        "method_not_allowed",
+# The error answers, each an error class (its status and code) with what it means there: for
+# every operation, for the execute operations only (a later entry of the same status
+# replaces an earlier one), and for those whose contract names an unsupported variant.
+_EVERY_OPERATION: tuple[tuple[type[MtcomputeError], str], ...] = (
+    (
+        MethodNotAllowed,
         "Another method on this path; the Allow header names the methods it has.",
     ),
-    "408": (
-        "invalid_input",
+    (
+        RequestTimeout,
         "The request headers did not arrive within the header deadline "
         "(MTCOMPUTE_HEADER_TIMEOUT); the connection is closed.",
     ),
-    "431": (
-        "limit_exceeded",
+    (
+        HeadersTooLarge,
         "The request line and headers are over the header cap (MTCOMPUTE_MAX_HEADER_BYTES); "
         "the connection is closed.",
     ),
-    "500": ("internal_error", "A bug in the service; please report the request."),
-}
-_EXECUTE = {
-    "400": ("invalid_input", "The input breaks the schema or a rule, or the body is not JSON."),
-    "408": (
-        "invalid_input",
+    (InternalError, "A bug in the service; please report the request."),
+)
+_EXECUTE: tuple[tuple[type[MtcomputeError], str], ...] = (
+    (InvalidInput, "The input breaks the schema or a rule, or the body is not JSON."),
+    (
+        RequestTimeout,
         "The request headers or body did not arrive within their deadline "
         "(MTCOMPUTE_HEADER_TIMEOUT, MTCOMPUTE_BODY_TIMEOUT); the connection is closed.",
     ),
-    "413": (
-        "limit_exceeded",
+    (
+        LimitExceeded,
         "The input is over a contract limit, or the body is over the body cap "
         "(MTCOMPUTE_MAX_BODY_BYTES), refused before it is read.",
     ),
-    "415": ("invalid_input", "The Content-Type is not application/json."),
-}
-_UNSUPPORTED = {
-    "422": ("unsupported_input", "The input asks for something the contract does not support."),
-}
+    (UnsupportedMediaType, "The Content-Type is not application/json."),
+)
+_UNSUPPORTED: tuple[tuple[type[MtcomputeError], str], ...] = (
+    (UnsupportedInput, "The input asks for something the contract does not support."),
+)
+
+
+def _statuses(*answers: tuple[type[MtcomputeError], str]) -> dict[str, tuple[str, str]]:
+    """``{status: (code, description)}`` of the error answers, each status once."""
+    return {str(cls.http_status): (cls.code, text) for cls, text in answers}
 
 
 def _error_envelope() -> dict[str, Any]:
@@ -92,7 +102,7 @@ def _error_envelope() -> dict[str, Any]:
                 "additionalProperties": False,
                 "required": ["code", "message", "path"],
                 "properties": {
-                    "code": {"type": "string", "enum": list(_CODES)},
+                    "code": {"type": "string", "enum": list(ERROR_CODES)},
                     "message": {"type": "string"},
                     "path": {"type": "string", "description": "JSON Pointer to the field."},
                 },
@@ -113,7 +123,7 @@ def _health(status: str) -> dict[str, Any]:
     }
 
 
-def _error_responses(statuses: dict[str, tuple[str, str]]) -> dict[str, Any]:
+def _error_responses(statuses: Mapping[str, tuple[str, str]]) -> dict[str, Any]:
     """The error responses, in status order: the envelope with its code pinned."""
     responses: dict[str, Any] = {}
     for status, (code, text) in sorted(statuses.items()):
@@ -125,7 +135,7 @@ def _error_responses(statuses: dict[str, tuple[str, str]]) -> dict[str, Any]:
             "description": f"{code}: {text}",
             "content": _json_content(schema),
         }
-        if status == "405":
+        if status == str(MethodNotAllowed.http_status):
             response["headers"] = {
                 "Allow": {
                     "description": "The methods this path has.",
@@ -146,23 +156,22 @@ def _operation_id(verb: str, tool_id: str, version: str) -> str:
     return f"{verb}_{tool_id.replace('-', '_')}_{version.replace('.', '_')}"
 
 
-def _names_unsupported_input(doc: dict[str, Any]) -> bool:
+def _names_unsupported_input(doc: Mapping[str, Any]) -> bool:
     """The contract lists an unsupported operation answered with ``unsupported_input``."""
-    return any("unsupported_input" in text for text in doc["unsupported_operations"])
+    return any(UnsupportedInput.code in text for text in doc["unsupported_operations"])
 
 
 def openapi_document() -> dict[str, Any]:
     """The whole document (a plain dict, ready for :func:`mtcompute.dumps`)."""
     schemas: dict[str, Any] = {"ErrorEnvelope": _error_envelope()}
     paths: dict[str, Any] = {}
-    get_errors = _error_responses(_EVERY_OPERATION)
-    for tool in list_tools():
-        doc = contract(tool.id, tool.version)
+    get_errors = _error_responses(_statuses(*_EVERY_OPERATION))
+    for tool in catalog_entries():
+        doc = tool.document
         input_name = _schema_name(tool.id, tool.version, "Input")
         output_name = _schema_name(tool.id, tool.version, "Output")
         schemas[input_name] = doc["input_schema"]
         schemas[output_name] = doc["output_schema"]
-        base = f"/v1/tools/{tool.id}/versions/{tool.version}"
         example = doc["examples"][0] if doc["examples"] else None
         request_content = _json_content({"$ref": f"#/components/schemas/{input_name}"})
         if example is not None:
@@ -176,10 +185,10 @@ def openapi_document() -> dict[str, Any]:
         ok_content = _json_content(ok_schema)
         if example is not None:
             ok_content["application/json"]["example"] = {"result": example["output"]}
-        execute_errors = {**_EVERY_OPERATION, **_EXECUTE}
+        execute_answers = [*_EVERY_OPERATION, *_EXECUTE]
         if _names_unsupported_input(doc):
-            execute_errors.update(_UNSUPPORTED)
-        paths[base + "/execute"] = {
+            execute_answers.extend(_UNSUPPORTED)
+        paths[tool.execute_path] = {
             "post": {
                 "operationId": _operation_id("execute", tool.id, tool.version),
                 "summary": doc["description"],
@@ -188,11 +197,11 @@ def openapi_document() -> dict[str, Any]:
                 "requestBody": {"required": True, "content": request_content},
                 "responses": {
                     "200": {"description": "The result envelope.", "content": ok_content},
-                    **_error_responses(execute_errors),
+                    **_error_responses(_statuses(*execute_answers)),
                 },
             }
         }
-        paths[base] = {
+        paths[tool.contract_path] = {
             "get": {
                 "operationId": _operation_id("contract", tool.id, tool.version),
                 "summary": f"The machine-readable contract of {tool.id}@{tool.version}.",

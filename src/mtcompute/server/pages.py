@@ -26,10 +26,10 @@ from typing import Any
 from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
 from markupsafe import Markup
 
-from mtcompute import __version__
-from mtcompute.contracts import contract
+from mtcompute._version import __version__
+from mtcompute.catalog import catalog_entries, catalog_entry
 from mtcompute.core.jsjson import dumps
-from mtcompute.tools import get_tool, list_tools
+from mtcompute.errors import TOOL_ERRORS, LimitExceeded
 
 __all__ = [
     "Calls",
@@ -359,6 +359,13 @@ _TEMPLATES = Environment(
     lstrip_blocks=True,
     keep_trailing_newline=True,
 )
+# The codes a tool answers and their HTTP statuses, from the errors module.
+_TEMPLATES.globals.update(
+    tool_errors=TOOL_ERRORS,
+    error_statuses=", ".join(str(e.http_status) for e in TOOL_ERRORS[:-1])
+    + f" or {TOOL_ERRORS[-1].http_status}",
+    limit_error=LimitExceeded,
+)
 
 
 def _render(template: str, title: str, description: str, page: object) -> str:
@@ -406,7 +413,7 @@ def _calls(base: str, tool_id: str, version: str, sample_input: object) -> Calls
 def index_page(base_url: str) -> str:
     """The catalog page: what mtcompute is, how to call a tool, and every tool version."""
     base = base_url.rstrip("/")
-    tools = [contract(tool.id, tool.version) for tool in list_tools()]
+    tools = [entry.document for entry in catalog_entries()]
     # The shortest example of the catalog makes the most readable sample call.
     samples: list[tuple[int, str, str, object]] = [
         (len(dumps(example["input"])), str(d["id"]), str(d["version"]), example["input"])
@@ -434,8 +441,8 @@ def index_page(base_url: str) -> str:
 
 def tool_page(tool_id: str, version: str, base_url: str) -> str:
     """The page of one tool version, generated from its contract; :class:`NotFound` if none."""
-    get_tool(tool_id, version)
-    document = contract(tool_id, version)
+    entry = catalog_entry(tool_id, version)
+    document = entry.document
     base = base_url.rstrip("/")
     title = tool_title(tool_id)
     ref = f"{tool_id}@{version}"
@@ -449,13 +456,13 @@ def tool_page(tool_id: str, version: str, base_url: str) -> str:
         for number, example in enumerate(documented, start=1)
     )
     first_input: object = documented[0].get("input") if documented else {}
-    contract_url = f"/v1/tools/{tool_id}/versions/{version}"
+    contract_url = entry.contract_path
     input_schema = document.get("input_schema", {})
     limits = document.get("limits")
     related = tuple(
-        _link(t.id, t.version, contract(t.id, t.version))
-        for t in list_tools()
-        if (t.id, t.version) != (tool_id, version)
+        _link(other.id, other.version, other.document)
+        for other in catalog_entries()
+        if other != entry
     )
     sections = {
         "decide": "Decide before calling",

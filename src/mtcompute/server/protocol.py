@@ -18,8 +18,16 @@ the partial header) for as long as it likes. :class:`GuardedHttpToolsProtocol` a
 - uvicorn's "Invalid HTTP request received." (a request that is not HTTP) as the JSON
   envelope (400 ``invalid_input``) instead of plain text.
 
-The body deadline is the application's (:mod:`mtcompute.server.app`), since the body is read
-by the application. Selected by ``mtcompute serve`` through uvicorn's ``http=`` option.
+The body deadline is the application's (:mod:`mtcompute.server.middleware`), since the body
+is read by the application. Selected by ``mtcompute serve`` through uvicorn's ``http=`` option.
+
+This subclasses uvicorn internals, not a public API: ``HttpToolsProtocol`` (its
+``__init__``, ``connection_made``, ``connection_lost``, ``data_received``, the parser
+callbacks ``on_message_begin``, ``on_headers_complete``, ``on_message_complete``, and
+``send_400_response``; its attributes ``transport``, ``loop``, ``cycle`` and
+``server_state.default_headers``) and the ``STATUS_LINE`` table. ``pyproject.toml`` bounds
+uvicorn from above to the releases this was tested with; raise the bound after
+``tests/test_hostile_http.py`` and ``tests/test_openapi_errors.py`` pass on a newer one.
 """
 
 from __future__ import annotations
@@ -33,7 +41,8 @@ from uvicorn.config import Config
 from uvicorn.protocols.http.httptools_impl import STATUS_LINE, HttpToolsProtocol
 from uvicorn.server import ServerState
 
-from mtcompute.core.jsjson import dumps
+from mtcompute.envelope import Envelope
+from mtcompute.errors import HeadersTooLarge, InvalidInput, MtcomputeError, RequestTimeout
 
 __all__ = [
     "DEFAULT_HEADER_TIMEOUT",
@@ -101,12 +110,7 @@ class GuardedHttpToolsProtocol(HttpToolsProtocol):
             else:
                 self._head_bytes = len(data)  # the head began in this read
             if self._head_bytes > self.max_header_bytes:
-                self._refuse(
-                    431,
-                    "limit_exceeded",
-                    f"Expected request headers of at most {self.max_header_bytes} bytes, "
-                    f"got more; the connection is closed.",
-                )
+                self._refuse(HeadersTooLarge(self.max_header_bytes))
                 return
         if self._idle() and self._head_timer is None:
             self._arm_head_timer()
@@ -134,9 +138,7 @@ class GuardedHttpToolsProtocol(HttpToolsProtocol):
 
     def send_400_response(self, msg: str) -> None:  # noqa: ARG002 (uvicorn's fixed text)
         """A request that is not HTTP: the JSON envelope, then close (uvicorn sends text)."""
-        self._refuse(
-            400, "invalid_input", "Expected an HTTP/1.1 request, got bytes that do not parse."
-        )
+        self._refuse(InvalidInput("Expected an HTTP/1.1 request, got bytes that do not parse."))
 
     # internals
 
@@ -158,18 +160,14 @@ class GuardedHttpToolsProtocol(HttpToolsProtocol):
         if self.transport.is_closing() or not self._idle():
             return  # a request is being served: its own deadlines apply
         if self._head_started:
-            self._refuse(
-                408,
-                "invalid_input",
-                f"Expected the request headers within {self.header_timeout:g} s; they did "
-                "not arrive in time, so the connection is closed.",
-            )
+            self._refuse(RequestTimeout("headers", self.header_timeout))
         else:
             self.transport.close()
 
-    def _refuse(self, status: int, code: str, message: str) -> None:
-        body = dumps({"error": {"code": code, "message": message, "path": ""}}).encode()
-        content = [STATUS_LINE[status]]
+    def _refuse(self, error: MtcomputeError) -> None:
+        """Answer ``error``'s envelope with its status, then close the connection."""
+        body = Envelope.of_error(error).json_bytes()
+        content = [STATUS_LINE[error.http_status]]
         for name, value in self.server_state.default_headers:
             content.extend([name, b": ", value, b"\r\n"])
         content.extend(

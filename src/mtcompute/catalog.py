@@ -1,0 +1,90 @@
+"""The catalog: every tool version with its contract, built once for every surface.
+
+The CLI (``mtcompute list``), the HTTP API (``/v1/tools``), MCP (``list_catalog`` and the
+tool descriptions), the OpenAPI document and the pages all list the same tool versions, in
+registry order (by id, then version), with the same fields, read from the same contract
+documents. This module is where that list is made, and where the URL paths of a tool
+version are spelled.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from functools import cache
+from typing import Any
+
+from mtcompute.contracts import contract, contract_text
+from mtcompute.tools import get_tool, list_tools
+
+__all__ = ["CatalogEntry", "catalog_entries", "catalog_entry"]
+
+
+@dataclass(frozen=True, slots=True)
+class CatalogEntry:
+    """One tool version: its id, version, the contract's summary fields and the contract."""
+
+    id: str
+    version: str
+    description: str
+    """The contract's one-line ``description``."""
+    supported_operations: tuple[str, ...]
+    unsupported_operations: tuple[str, ...]
+    document: Mapping[str, Any] = field(compare=False, repr=False)
+    """The contract document, parsed (shared and cached: do not mutate)."""
+    text: str = field(compare=False, repr=False)
+    """The contract document exactly as shipped (what ``GET`` of the contract answers)."""
+
+    @property
+    def contract_path(self) -> str:
+        """``/v1/tools/{id}/versions/{version}``: the contract's URL path."""
+        return f"/v1/tools/{self.id}/versions/{self.version}"
+
+    @property
+    def execute_path(self) -> str:
+        """``/v1/tools/{id}/versions/{version}/execute``: the execute route's URL path."""
+        return f"{self.contract_path}/execute"
+
+    @property
+    def page_path(self) -> str:
+        """``/tools/{id}/{version}``: the tool page's URL path."""
+        return f"/tools/{self.id}/{self.version}"
+
+    def summary(self) -> dict[str, str]:
+        """``{"id", "version", "description"}``, the fields every listing starts with."""
+        return {"id": self.id, "version": self.version, "description": self.description}
+
+
+def _entry(tool_id: str, version: str) -> CatalogEntry:
+    document = contract(tool_id, version)
+    return CatalogEntry(
+        id=tool_id,
+        version=version,
+        description=str(document["description"]),
+        supported_operations=tuple(document["supported_operations"]),
+        unsupported_operations=tuple(document["unsupported_operations"]),
+        document=document,
+        text=contract_text(tool_id, version),
+    )
+
+
+@cache
+def catalog_entries() -> tuple[CatalogEntry, ...]:
+    """Every tool version of the registry, in its order (by id, then version); built once.
+
+    >>> [entry.summary()["id"] for entry in catalog_entries()][:2]
+    ['bleu-brevity-penalty', 'bleu-corpus-compute']
+    """
+    return tuple(_entry(tool.id, tool.version) for tool in list_tools())
+
+
+@cache
+def _by_key() -> dict[tuple[str, str], CatalogEntry]:
+    return {(entry.id, entry.version): entry for entry in catalog_entries()}
+
+
+def catalog_entry(tool_id: object, version: object) -> CatalogEntry:
+    """The entry of that tool version, or :class:`~mtcompute.errors.NotFound` (the registry's
+    message, naming the known ids or versions)."""
+    get_tool(tool_id, version)
+    return _by_key()[(str(tool_id), str(version))]
