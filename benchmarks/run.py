@@ -63,7 +63,8 @@ from typing import Any
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
-DEFAULT_WMT = REPO.parent / "shared" / "data" / "wmt"
+SHARED_WMT = REPO.parent / "shared" / "data" / "wmt"
+SAMPLE_WMT = REPO / "tests" / "data" / "wmt"  # 200 lines a file (scripts/make_wmt_sample.py)
 TESTSET = "generaltest2022"
 PAIRS = ("en-de", "en-zh", "en-ja")
 MBR_BLOCKS, MBR_SIZE = 20, 64
@@ -157,6 +158,15 @@ def flatten(matrix: Sequence[Sequence[float]]) -> list[float]:
 
 
 # -- data ----------------------------------------------------------------------------------
+
+
+def default_wmt() -> Path:
+    """The WMT data folder, chosen as the tests choose it: MTCOMPUTE_WMT_DIR when set, else
+    the full data in ../shared/data/wmt when it exists, else the in-repo sample."""
+    configured = os.environ.get("MTCOMPUTE_WMT_DIR")
+    if configured is not None:
+        return Path(configured)
+    return SHARED_WMT if SHARED_WMT.is_dir() else SAMPLE_WMT
 
 
 def read_lines(path: Path) -> list[str]:
@@ -1112,8 +1122,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--data",
         type=Path,
-        default=DEFAULT_WMT,
-        help=f"the WMT data folder (default {DEFAULT_WMT})",
+        default=default_wmt(),
+        help="the WMT data folder (default: MTCOMPUTE_WMT_DIR, else the full data in "
+        f"{SHARED_WMT} when it exists, else the 200-line sample in {SAMPLE_WMT})",
     )
     args = parser.parse_args(argv)
     if args.skip_missing_anchors and not args.quick:

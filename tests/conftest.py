@@ -1,18 +1,189 @@
-"""Shared fixtures: the shipped contracts, the CLI command, the WMT data folder."""
+"""Shared fixtures and helpers: the CLI command, a live server, the WMT data folder, programs
+the machine may lack, and ``MTCOMPUTE_REQUIRE_ALL``.
+
+The WMT data (one source of truth, :data:`WMT`): ``MTCOMPUTE_WMT_DIR`` when set (a folder
+that must exist: no fallback), else the full data in ``../shared/data/wmt`` when it is there,
+else the 200-line sample shipped in ``tests/data/wmt`` (made by ``scripts/make_wmt_sample.py``),
+so that a fresh clone's tests run with nothing beside it. The pytest header says which.
+
+``MTCOMPUTE_REQUIRE_ALL=1`` (set by ``.ci/run``) turns every skip into a failure, whether it
+is raised in a test, a fixture, a marker or at collection: CI runs everything or fails.
+"""
 
 from __future__ import annotations
 
+import os
 import shutil
 import socket
 import subprocess
 import sys
-from collections.abc import Iterator
+import tempfile
+import time
+import urllib.request
+from collections.abc import Generator, Iterator, Sequence
 from pathlib import Path
+from typing import TypeVar
 
 import pytest
 
 REPO = Path(__file__).resolve().parents[1]
-WMT = REPO.parent / "shared" / "data" / "wmt"
+SHARED = REPO.parent / "shared"
+SHARED_WMT = SHARED / "data" / "wmt"
+SAMPLE_WMT = REPO / "tests" / "data" / "wmt"
+REQUIRE_ALL = os.environ.get("MTCOMPUTE_REQUIRE_ALL") == "1"
+T = TypeVar("T")
+
+# Where each program is looked for beyond PATH, and the Debian package that provides it.
+PROGRAMS = {
+    "chromium": (Path("/usr/bin/chromium"), "chromium"),
+    "node": (None, "nodejs"),
+}
+
+
+def _wmt_folder() -> Path:
+    """MTCOMPUTE_WMT_DIR (which must be a folder), else ../shared/data/wmt, else the sample."""
+    configured = os.environ.get("MTCOMPUTE_WMT_DIR")
+    if configured is not None:
+        if not configured or not Path(configured).is_dir():
+            raise pytest.UsageError(
+                f"MTCOMPUTE_WMT_DIR={configured!r} is not a folder: point it at the WMT data "
+                f"(the full data is {SHARED_WMT}), or unset it to use the full data there when "
+                f"it exists and the in-repo sample {SAMPLE_WMT} otherwise"
+            )
+        return Path(configured).resolve()
+    if SHARED_WMT.is_dir():
+        return SHARED_WMT
+    return SAMPLE_WMT
+
+
+def _is_sample(folder: Path) -> bool:
+    """Whether the folder says it is a sample: its MANIFEST.tsv has the sample_* columns that
+    scripts/make_wmt_sample.py adds (the full data's has none)."""
+    manifest = folder / "MANIFEST.tsv"
+    if not manifest.is_file():
+        return False
+    with manifest.open(encoding="utf-8") as fh:
+        return "sample_lines" in fh.readline().rstrip("\n").split("\t")
+
+
+WMT: Path = _wmt_folder()
+WMT_IS_SAMPLE: bool = _is_sample(WMT)
+
+
+def pytest_report_header(config: pytest.Config) -> str:
+    """Which WMT data this run reads (and the skip policy)."""
+    source = ", from MTCOMPUTE_WMT_DIR" if "MTCOMPUTE_WMT_DIR" in os.environ else ""
+    if not WMT_IS_SAMPLE:
+        kind = f"full data{source}"
+    elif source:
+        kind = f"the 200-line sample{source}"
+    else:
+        kind = (
+            "the 200-line in-repo sample; set MTCOMPUTE_WMT_DIR or put the full data in "
+            f"{SHARED_WMT} to run on all of it"
+        )
+    policy = "; MTCOMPUTE_REQUIRE_ALL=1: a skip is a failure" if REQUIRE_ALL else ""
+    return f"WMT data: {WMT} ({kind}){policy}"
+
+
+@pytest.fixture(scope="session")
+def wmt_dir() -> Path:
+    """The WMT data folder in use (:data:`WMT`: the full data or the in-repo sample)."""
+    return WMT
+
+
+def wmt_window(lines: Sequence[str], start: int, stop: int) -> list[str]:
+    """``lines[start:stop]`` when the file reaches ``stop`` (every full WMT file does for the
+    windows the tests take); on a shorter file (the sample) the last ``stop - start`` lines, or
+    all of them, so that a window past the sample's end still holds real segments."""
+    if len(lines) >= stop:
+        return list(lines[start:stop])
+    return list(lines[max(0, len(lines) - (stop - start)) :])
+
+
+def at_least(lines: Sequence[T], count: int) -> list[T]:
+    """``lines`` repeated whole until there are at least ``count`` (unchanged when there
+    are): the sample's 200 lines are too few for work split over threads (256 segments a
+    thread) or for the score command's progress bar (over 10,000 segments)."""
+    if not lines:
+        raise ValueError("no lines to repeat")
+    return list(lines) * -(-count // len(lines))
+
+
+def require_program(name: str) -> str:
+    """The path of the program ``name`` (on PATH, or where Debian installs it); skips the
+    test, with the reason, when the machine lacks it (a failure under
+    MTCOMPUTE_REQUIRE_ALL=1)."""
+    place, package = PROGRAMS.get(name, (None, name))
+    found = shutil.which(name)
+    if found is None and place is not None and os.access(place, os.X_OK):
+        found = str(place)
+    if found is None:
+        where = "on PATH" + (f" nor at {place}" if place is not None else "")
+        pytest.skip(
+            f"{name} not installed: not found {where}; install it with "
+            f"`apt-get install -y {package}` (.ci/run does)"
+        )
+    return found
+
+
+def shared_file(relative: str) -> Path:
+    """A file of the specification in ../shared (beside the repository, not part of it);
+    skips the test, with the reason, when it is absent (a failure under
+    MTCOMPUTE_REQUIRE_ALL=1)."""
+    path = SHARED / relative
+    if not path.is_file():
+        pytest.skip(f"{relative} not found in {SHARED}: the specification is not beside the repo")
+    return path
+
+
+# --- MTCOMPUTE_REQUIRE_ALL=1: every skip is a failure -----------------------------------------
+
+
+def _skip_reason(longrepr: object) -> str:
+    """The reason of a skipped report (its longrepr is (path, line, "Skipped: reason"))."""
+    if isinstance(longrepr, tuple) and len(longrepr) == 3:
+        return str(longrepr[2])
+    return str(longrepr)
+
+
+def _require_all_message(longrepr: object) -> str:
+    return f"MTCOMPUTE_REQUIRE_ALL=1 makes this skip a failure: {_skip_reason(longrepr)}"
+
+
+class RequireAll:
+    """A plugin (registered for the whole session, src/ doctests included) that reports every
+    skipped test phase and every skipped collector as failed, with the skip's reason. An
+    expected failure (xfail) is not a skip and is left alone. (The hooks take none of the
+    hook's arguments: pluggy passes only those an implementation names.)"""
+
+    @pytest.hookimpl(wrapper=True)
+    def pytest_runtest_makereport(self) -> Generator[None, pytest.TestReport, pytest.TestReport]:
+        report = yield
+        if report.skipped and not hasattr(report, "wasxfail"):
+            report.outcome = "failed"
+            report.longrepr = _require_all_message(report.longrepr)
+        return report
+
+    @pytest.hookimpl(wrapper=True)
+    def pytest_make_collect_report(
+        self,
+    ) -> Generator[None, pytest.CollectReport, pytest.CollectReport]:
+        report = yield
+        if report.skipped:
+            report.outcome = "failed"
+            report.longrepr = _require_all_message(report.longrepr)
+        return report
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Register :class:`RequireAll` when MTCOMPUTE_REQUIRE_ALL=1 (a plugin, not conftest
+    hooks, so that it sees every node, not only those under tests/)."""
+    if REQUIRE_ALL and not config.pluginmanager.has_plugin("mtcompute-require-all"):
+        config.pluginmanager.register(RequireAll(), "mtcompute-require-all")
+
+
+# --- the CLI and a live server ------------------------------------------------------------------
 
 
 def cli_command() -> list[str]:
@@ -33,18 +204,8 @@ def run_cli(*args: str, stdin: bytes | None = None) -> subprocess.CompletedProce
     )
 
 
-@pytest.fixture(scope="session")
-def wmt_dir() -> Path:
-    """The real WMT data folder in ../shared (required: the differential tests need it)."""
-    if not WMT.is_dir():
-        pytest.fail(f"WMT data not found at {WMT}; the tests read it from ../shared")
-    return WMT
-
-
 def free_port() -> int:
     """A TCP port free on 127.0.0.1 right now."""
-    import socket
-
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         port: int = sock.getsockname()[1]
@@ -56,11 +217,6 @@ def start_server(
 ) -> tuple[subprocess.Popen[bytes], str]:
     """Start `mtcompute serve` on a free port; return the process and its base URL once it
     answers /healthz."""
-    import os
-    import tempfile
-    import time
-    import urllib.request
-
     port = free_port()
     fd, log_path = tempfile.mkstemp(prefix="mtcompute-serve-", suffix=".log")
     with os.fdopen(fd, "wb") as log:  # a file, not a pipe: a full pipe would block the server

@@ -5,7 +5,8 @@ must give the same answer on each: corpus chrF equal to chrf-compute's exact fra
 sacreBLEU's corpus chrF where the two definitions agree (CONTRACT-NOTES, chrf-compute); all-pairs
 chrF equal to ``float(chrf_fraction(...))`` and to sacreBLEU's sentence chrF; corpus BLEU equal
 to the summed bleu-sentence-components statistics scored by bleu-smoothing-compute, and to
-sacreBLEU's ``BLEU(tokenize='none')`` on real WMT data; and the same errors.
+sacreBLEU's ``BLEU(tokenize='none')`` on real WMT data; and the same errors. The WMT data is
+``tests.conftest.WMT``: the full data, or the in-repo 200-line sample when it is absent.
 """
 
 from __future__ import annotations
@@ -16,7 +17,6 @@ import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 from fractions import Fraction
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -35,9 +35,8 @@ from mtcompute.core.chrf import (
     strip_whitespace,
 )
 from mtcompute.errors import InvalidInput, MtcomputeError, UnsupportedInput
+from tests.conftest import WMT, wmt_window
 from tests.strategies import bleu_segments, chrf_inputs, texts
-
-WMT = Path(__file__).resolve().parents[2] / "shared" / "data" / "wmt"
 
 PATHS = [
     pytest.param(
@@ -63,10 +62,11 @@ def on_path(path: str) -> Iterator[None]:
 
 
 def wmt_lines(relative: str) -> list[str]:
-    """The segments of one WMT file (fails, not skips, when the data is absent)."""
+    """The segments of one file of the WMT data in use (the full data or the in-repo sample;
+    fails, not skips, when the file is absent)."""
     path = WMT / relative
     if not path.is_file():
-        pytest.fail(f"WMT data not found at {path}; the tests read it from ../shared")
+        pytest.fail(f"WMT file not found: {path}")
     return path.read_text(encoding="utf-8").splitlines()
 
 
@@ -114,9 +114,9 @@ def test_corpus_chrf_equals_chrf_compute_on_wmt(
     path: str, pair: str, system: str, beta: int, lowercase: bool
 ) -> None:
     """Real segments up to chrf-compute's limits (256 segments, 65,536 UTF-8 bytes): the same
-    exact fraction, score text and float as the tool."""
-    hyps = wmt_lines(f"{pair}/sys.{system}.txt")[256:512]
-    refs = wmt_lines(f"{pair}/ref.A.txt")[256:512]
+    exact fraction, score text and float as the tool (segments 256-511, or the sample's last)."""
+    hyps = wmt_window(wmt_lines(f"{pair}/sys.{system}.txt"), 256, 512)
+    refs = wmt_window(wmt_lines(f"{pair}/ref.A.txt"), 256, 512)
     while sum(len(t.encode()) for t in hyps + refs) > 65_536:
         hyps, refs = hyps[:-8], refs[:-8]
     tool = mtcompute.chrf(hyps, refs, beta, lowercase)

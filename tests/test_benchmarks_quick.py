@@ -5,11 +5,12 @@ from __future__ import annotations
 import subprocess
 import sys
 
-from tests.conftest import REPO
+from tests.conftest import REPO, WMT
 
 
 def test_quick_benchmark_passes_its_identity_checks() -> None:
-    """The quick run (anchors missing here are skipped) exits 0 with all checks passed."""
+    """The quick run (anchors missing here are skipped) exits 0 with all checks passed, on
+    the WMT data the tests use."""
     proc = subprocess.run(
         [
             sys.executable,
@@ -17,6 +18,8 @@ def test_quick_benchmark_passes_its_identity_checks() -> None:
             "--quick",
             "--no-targets",
             "--skip-missing-anchors",
+            "--data",
+            str(WMT),
         ],
         capture_output=True,
         timeout=300,

@@ -2,9 +2,10 @@
 
 Reference: NLTK's ``modified_precision``, ``closest_ref_length``, ``brevity_penalty``,
 ``sentence_bleu`` and ``corpus_bleu`` with ``SmoothingFunction().method0`` to ``method3``,
-on the Moses-tokenised newstest2015-nltk100 en-ru files (``*.tok.txt`` in
-``../shared/data/wmt``, split with ``str.split()``; the tests fail, not skip, without them) and
-on hypothesis-generated token lists (``tests/strategies.py``). Also the published multi-bleu.perl
+on the Moses-tokenised newstest2015-nltk100 en-ru files (``*.tok.txt`` of the WMT data in use,
+``tests.conftest.WMT``: the full data or the in-repo sample, which holds these 100-segment files
+whole; split with ``str.split()``; the tests fail, not skip, without them) and on
+hypothesis-generated token lists (``tests/strategies.py``). Also the published multi-bleu.perl
 line for those files (README of the data).
 
 Where NLTK's semantics differ from the contracts (read from the installed source of
@@ -48,7 +49,6 @@ import warnings
 from collections.abc import Callable, Sequence
 from functools import cache, reduce
 from operator import add
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -59,15 +59,9 @@ from nltk.translate import bleu_score as nltk_bleu
 import mtcompute
 from mtcompute.core.bleu import BleuStatistics, sentence_statistics
 from tests import strategies as sts
+from tests.conftest import WMT
 
-DATA = (
-    Path(__file__).resolve().parents[2]
-    / "shared"
-    / "data"
-    / "wmt"
-    / "newstest2015-nltk100"
-    / "en-ru"
-)
+DATA = WMT / "newstest2015-nltk100" / "en-ru"
 REL = 1e-12
 SMOOTHINGS = ("none", "method1", "method2", "method3")
 GENERATED = settings(deadline=None, max_examples=150)
@@ -76,10 +70,7 @@ GENERATED = settings(deadline=None, max_examples=150)
 def _lines(name: str) -> list[str]:
     path = DATA / name
     if not path.is_file():
-        pytest.fail(
-            f"{path} is missing: the NLTK differential tests read the shared WMT data beside "
-            "the repository (shared/data/wmt); restore it, do not copy it in."
-        )
+        pytest.fail(f"{path} is missing from the WMT data: the NLTK differential tests read it")
     text = path.read_text(encoding="utf-8")
     lines = text.split("\n")
     if text.endswith("\n"):

@@ -2,8 +2,9 @@
 
 Reference: sacreBLEU 2.6.0 (``sacrebleu.metrics.BLEU`` with ``tokenize="none"`` and
 ``sacrebleu.metrics.CHRF`` with char_order 6, word_order 0), on every language-pair directory
-of the WMT data in ``../shared/data/wmt`` (read in place; the tests fail, not skip, when it is
-absent), and on hypothesis-generated inputs from ``tests/strategies.py``. There are 15 pair
+of the WMT data in use (``tests.conftest.WMT``: the full data, or the in-repo sample of the first
+200 lines of every file when the full data is absent; the tests fail, not skip, when a pair is
+missing), and on hypothesis-generated inputs from ``tests/strategies.py``. There are 15 pair
 directories (the 14 WMT21-24 pairs and newstest2015-nltk100/en-ru, whose ``.tok`` system file is
 scored against the ``.tok`` reference); "the first reference" is ref A, or ref B for
 generaltest2022/en-cs, which has no ref A in the data.
@@ -79,8 +80,8 @@ import mtcompute
 from mtcompute.core.bleu import BleuStatistics, sentence_statistics
 from mtcompute.core.chrf import ChrfStatistics, chrf_fraction, segment_statistics
 from tests import strategies as sts
+from tests.conftest import WMT
 
-WMT = Path(__file__).resolve().parents[2] / "shared" / "data" / "wmt"
 PAIRS = (
     "florestest2021/hi-bn",
     "generaltest2022/cs-uk",
@@ -116,10 +117,7 @@ GENERATED = settings(deadline=None, max_examples=150)
 
 def _wmt() -> Path:
     if not WMT.is_dir():
-        pytest.fail(
-            f"The WMT data folder {WMT} is missing: these differential tests read the shared "
-            "data beside the repository (shared/data/wmt); restore it, do not copy it in."
-        )
+        pytest.fail(f"The WMT data folder {WMT} is missing: these differential tests read it.")
     return WMT
 
 

@@ -10,6 +10,7 @@ import pytest
 
 import mtcompute
 from mtcompute.core.jsjson import JsonError, dumps, loads
+from tests.conftest import require_program
 
 CASES = [
     {"a": 1.0, "b": -0.0, "c": 0.1, "d": 1e21, "e": 1e-7, "f": 123456789012345680000.0},
@@ -21,11 +22,12 @@ CASES = [
 
 
 def test_dumps_matches_node_json_stringify() -> None:
-    """dumps() writes exactly what Node's JSON.stringify writes for the same values."""
+    """dumps() writes exactly what Node's JSON.stringify writes for the same values (skipped
+    without Node.js)."""
     payload = json.dumps(CASES)  # ASCII-escaped, so lone surrogates survive the trip
     node = subprocess.run(
         [
-            "node",
+            require_program("node"),
             "-e",
             "const v = JSON.parse(require('fs').readFileSync(0, 'utf8'));"
             "process.stdout.write(v.map(x => JSON.stringify(x)).join('\\n'))",

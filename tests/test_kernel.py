@@ -4,8 +4,9 @@ The kernel must give exactly the pure core's integers (and, for sentence chrF, e
 double nearest to the exact fraction) on every input: generated text and tokens of every
 PEP 393 kind, astral characters, lone surrogates, the 29 whitespace code points, empty
 strings, long repetitive strings that load the hash tables, many duplicate tokens, tokens
-equal but for normalization; and real WMT segments (../shared/data/wmt). Thread counts
-never change a result, and ``MTCOMPUTE_PURE=1`` switches the kernel off.
+equal but for normalization; and real WMT segments (``tests.conftest.WMT``: the full data, or
+the in-repo 200-line sample, repeated where a test needs enough segments for several threads).
+Thread counts never change a result, and ``MTCOMPUTE_PURE=1`` switches the kernel off.
 """
 
 from __future__ import annotations
@@ -20,7 +21,6 @@ from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from fractions import Fraction
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -34,9 +34,8 @@ from mtcompute.core.chrf import (
     chrf_fraction,
     segment_statistics,
 )
+from tests.conftest import WMT, at_least
 from tests.strategies import WHITESPACE, bleu_segments, chrf_segments
-
-WMT = Path(__file__).resolve().parents[2] / "shared" / "data" / "wmt"
 
 
 @pytest.fixture(autouse=True)
@@ -61,12 +60,17 @@ def kernel_on(on: bool = True) -> Iterator[None]:
 
 
 def wmt_lines(relative: str) -> list[str]:
-    """The segments of one WMT file (fails, not skips, when the data is absent)."""
+    """The segments of one file of the WMT data in use (the full data or the in-repo sample;
+    fails, not skips, when the file is absent)."""
     path = WMT / relative
     if not path.is_file():
-        pytest.fail(f"WMT data not found at {path}; the tests read it from ../shared")
+        pytest.fail(f"WMT file not found: {path}")
     return path.read_text(encoding="utf-8").splitlines()
 
+
+# The kernel starts another thread only for 256 more segments (kernel.MIN_SEGMENTS_PER_THREAD):
+# thread tests on the sample repeat its 200 lines to this many per thread they ask for.
+SEGMENTS_PER_THREAD = 256
 
 # WMT systems for the BLEU checks: one, two and three references, CJK, an empty system.
 BLEU_WMT_CASES = [
@@ -473,9 +477,10 @@ def test_bleu_text_statistics_equal_pure_on_wmt(
     pair: str, system: str, references: tuple[str, ...], threads: int
 ) -> None:
     """On whole WMT files the kernel's split statistics equal the pure core's, on any
-    number of threads."""
-    hyps = wmt_lines(f"{pair}/sys.{system}.txt")
-    columns = [wmt_lines(f"{pair}/ref.{ref}.txt") for ref in references]
+    number of threads (the sample's files repeated to enough segments for two threads)."""
+    enough = 2 * SEGMENTS_PER_THREAD
+    hyps = at_least(wmt_lines(f"{pair}/sys.{system}.txt"), enough)
+    columns = [at_least(wmt_lines(f"{pair}/ref.{ref}.txt"), enough) for ref in references]
     refs = [[column[i] for column in columns] for i in range(len(hyps))]
     expected = split_statistics(hyps, refs, 4)
     with kernel_on():
@@ -523,10 +528,12 @@ def test_token_problem_across_thread_chunks() -> None:
 
 
 def test_thread_counts_never_change_results() -> None:
-    """1, 2 and 5 threads give identical chrF, BLEU and pairwise results on a real corpus."""
-    hyps = wmt_lines("generaltest2022/en-de/sys.OpenNMT.txt")
-    refs = wmt_lines("generaltest2022/en-de/ref.A.txt")
-    refs_b = wmt_lines("generaltest2022/en-de/ref.B.txt")
+    """1, 2 and 5 threads give identical chrF, BLEU and pairwise results on a real corpus
+    (the sample's file repeated to enough segments for five threads)."""
+    enough = 5 * SEGMENTS_PER_THREAD
+    hyps = at_least(wmt_lines("generaltest2022/en-de/sys.OpenNMT.txt"), enough)
+    refs = at_least(wmt_lines("generaltest2022/en-de/ref.A.txt"), enough)
+    refs_b = at_least(wmt_lines("generaltest2022/en-de/ref.B.txt"), enough)
     hyp_tokens = [h.split() for h in hyps]
     ref_tokens = [[a.split(), b.split()] for a, b in zip(refs, refs_b, strict=True)]
     block = hyps[:70]

@@ -1,7 +1,8 @@
 """The catalog pages: HTML generated from the contracts, and the same pages in a real browser.
 
 The unit tests render the pages in-process. The browser tests open them on a real
-``mtcompute serve`` (the ``server_url`` fixture) in Debian's Chromium driven by Playwright,
+``mtcompute serve`` (the ``server_url`` fixture) in Debian's Chromium driven by Playwright
+(skipped, with the reason, on a machine without Chromium; ``.ci/run`` installs it),
 take desktop and phone screenshots into ``tests/artifacts/pages/``, check the phone layout has
 no horizontal scroll, and run each contract example through the page's "Try it" form.
 """
@@ -40,8 +41,8 @@ from mtcompute.server.pages import (
     tool_page,
 )
 from mtcompute.tools import list_tools
+from tests.conftest import require_program
 
-CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
     "--headless",
     "--no-sandbox",
@@ -319,14 +320,10 @@ def playwright() -> Iterator[Playwright]:
 
 @pytest.fixture(scope="module")
 def browser(playwright: Playwright) -> Iterator[Browser]:
-    """Debian's Chromium, headless (required: the CI script installs it)."""
-    if not CHROMIUM.exists():
-        pytest.fail(
-            f"Chromium not found at {CHROMIUM}: install it with "
-            "`apt-get install -y chromium` (the browser tests need a real browser)"
-        )
+    """Debian's Chromium, headless (skipped without it; the CI script installs it)."""
+    chromium = require_program("chromium")
     launched = playwright.chromium.launch(
-        executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS
+        executable_path=chromium, headless=True, args=CHROMIUM_ARGS
     )
     try:
         yield launched
