@@ -22,6 +22,7 @@ EN_DE = WMT / "generaltest2022" / "en-de"
 SYS = EN_DE / "sys.JDExploreAcademy.txt"
 REF_A = EN_DE / "ref.A.txt"
 REF_B = EN_DE / "ref.B.txt"
+SYS_B = EN_DE / "sys.Online-B.txt"
 
 
 def lines(path: Path) -> list[str]:
@@ -418,3 +419,27 @@ def test_progress_bar_on_a_tty_leaves_the_result_unchanged(tmp_path: Path, metri
         if follower != -1:
             os.close(follower)
     assert (0, plain.stdout, True) == (proc.returncode, proc.stdout, b"10185/10185" in drawn)
+
+
+# -- a fresh process -----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("args", "threads"),
+    [
+        (("-H", str(SYS_B), "-r", str(REF_A)), "1"),
+        (("-H", str(SYS_B), "-r", str(REF_A)), "2"),
+        (("-H", str(SYS_B), "-r", str(REF_A), "--segments", "--beta", "3", "--lowercase"), "1"),
+        (("-H", str(SYS_B), "-r", str(REF_A), str(REF_B), "--metric", "bleu"), "1"),
+        (("-H", str(SYS_B), "-r", str(REF_A), "--metric", "bleu", "--smoothing", "method1"), "2"),
+        (("-H", str(SYS_B), "-r", str(REF_A), "--metric", "bleu", "--segments"), "1"),
+    ],
+    ids=["chrf", "chrf-2-threads", "chrf-segments", "bleu-2-refs", "bleu-method1", "bleu-segments"],
+)
+def test_score_scores_in_a_fresh_process(
+    args: tuple[str, ...], threads: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Text output, on one thread or two: the command scores (exit 0, a score line)."""
+    monkeypatch.setenv("MTCOMPUTE_THREADS", threads)
+    proc = run_cli("score", *args)
+    assert (0, True) == (proc.returncode, proc.stdout.startswith((b"chrF", b"BLEU")))
