@@ -10,6 +10,7 @@ __all__ = [
     "EXIT_OK",
     "EXIT_TOOL_ERROR",
     "EXIT_USAGE",
+    "STDIN",
     "Subparsers",
     "read_input",
     "usage_error",
@@ -17,7 +18,7 @@ __all__ = [
 ]
 
 EXIT_OK, EXIT_TOOL_ERROR, EXIT_USAGE = 0, 1, 2
-STDIN = "-"
+STDIN = "-"  # the file name that stands for standard input
 
 # What ``ArgumentParser.add_subparsers()`` returns: each command module's ``add_parser`` adds
 # its sub-command to it.

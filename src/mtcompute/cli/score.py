@@ -24,7 +24,7 @@ from collections.abc import Callable, Sequence
 from typing import IO
 
 from mtcompute.batch import CorpusChrf, corpus_chrf
-from mtcompute.cli._common import STDIN, Subparsers
+from mtcompute.cli._common import EXIT_OK, EXIT_TOOL_ERROR, EXIT_USAGE, STDIN, Subparsers
 from mtcompute.core.bleu import SMOOTHINGS, BleuStatistics, SmoothedBleu, Smoothing
 from mtcompute.core.jsjson import dumps
 from mtcompute.core.kernel import bleu_text_statistics
@@ -32,7 +32,7 @@ from mtcompute.errors import MtcomputeError
 
 __all__ = ["ScoreError", "add_parser", "run", "split_segments"]
 
-EXIT_OK, EXIT_DATA_ERROR, EXIT_USAGE = 0, 1, 2
+EXIT_DATA_ERROR = EXIT_TOOL_ERROR  # 1: files that cannot be scored (score runs no tool)
 PROGRESS_MIN_SEGMENTS = 10_000  # a bar only for inputs longer than this (and a TTY stderr)
 CHUNK_SEGMENTS = 2_000  # segments per step when a progress bar is shown
 
