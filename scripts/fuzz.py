@@ -77,6 +77,7 @@ from jsonschema import Draft202012Validator
 import mtcompute
 from mtcompute.contracts import contract
 from mtcompute.core.jsjson import JsonError
+from mtcompute.envelope import Envelope
 from mtcompute.errors import NotFound
 from mtcompute.tools import list_tools
 
@@ -282,7 +283,7 @@ def check_envelope(target: Target, envelope: object, value: object = MISSING) ->
     does not parse); with it the error path and the result are also checked against the input.
     """
     problems: list[str] = []
-    if not isinstance(envelope, dict) or type(envelope) is not dict:
+    if type(envelope) not in (dict, Envelope):  # what execute gives, or the dict it equals
         return [f"envelope is a {type(envelope).__name__}, not a dict"]
     if set(envelope) not in ({"result"}, {"error"}):
         return [f"envelope keys are {sorted(map(str, envelope))}, not exactly result or error"]

@@ -20,12 +20,13 @@ from mtcompute.batch import corpus_bleu, corpus_chrf
 from mtcompute.core.bleu import sentence_statistics, smooth_and_score
 from mtcompute.core.chrf import segment_statistics
 from tests import conftest
-from tests.conftest import WMT, run_cli
+from tests.conftest import WMT, at_least, run_cli
 
 EN_DE = WMT / "generaltest2022" / "en-de"
 SYS = EN_DE / "sys.JDExploreAcademy.txt"
 REF_A = EN_DE / "ref.A.txt"
 REF_B = EN_DE / "ref.B.txt"
+SYS_B = EN_DE / "sys.Online-B.txt"
 
 
 def lines(path: Path) -> list[str]:
@@ -428,3 +429,45 @@ def test_progress_bar_on_a_tty_leaves_the_result_unchanged(tmp_path: Path, metri
             os.close(follower)
     done = f"{count}/{count}".encode()  # 10185/10185 on the full data
     assert (0, plain.stdout, True) == (proc.returncode, proc.stdout, done in drawn)
+
+
+# -- a fresh process -----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("args", "threads"),
+    [
+        (("-H", str(SYS_B), "-r", str(REF_A)), "1"),
+        (("-H", str(SYS_B), "-r", str(REF_A)), "2"),
+        (("-H", str(SYS_B), "-r", str(REF_A), "--segments", "--beta", "3", "--lowercase"), "1"),
+        (("-H", str(SYS_B), "-r", str(REF_A), str(REF_B), "--metric", "bleu"), "1"),
+        (("-H", str(SYS_B), "-r", str(REF_A), "--metric", "bleu", "--smoothing", "method1"), "2"),
+        (("-H", str(SYS_B), "-r", str(REF_A), "--metric", "bleu", "--segments"), "1"),
+    ],
+    ids=["chrf", "chrf-2-threads", "chrf-segments", "bleu-2-refs", "bleu-method1", "bleu-segments"],
+)
+def test_score_scores_in_a_fresh_process(
+    args: tuple[str, ...], threads: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """Text output, on one thread or two: the command scores (exit 0, a score line). Two
+    threads need over 256 segments a thread: shorter files (the in-repo sample's) are repeated
+    to 512 lines first."""
+    monkeypatch.setenv("MTCOMPUTE_THREADS", threads)
+    if threads == "2":
+        args = tuple(_repeated(arg, 512, tmp_path) for arg in args)
+    proc = run_cli("score", *args)
+    assert (0, True) == (proc.returncode, proc.stdout.startswith((b"chrF", b"BLEU")))
+
+
+def _repeated(arg: str, lines: int, folder: Path) -> str:
+    """``arg``, or for a data file shorter than ``lines`` a copy in ``folder`` repeated to at
+    least that many lines."""
+    path = Path(arg)
+    if not path.is_file():
+        return arg
+    segments = path.read_bytes().splitlines(keepends=True)
+    if len(segments) >= lines:
+        return arg
+    copy = folder / path.name
+    copy.write_bytes(b"".join(at_least(segments, lines)))
+    return str(copy)

@@ -9,8 +9,16 @@ from __future__ import annotations
 
 from mtcompute._execute import execute, execute_json
 from mtcompute._version import __version__
-from mtcompute.batch import CorpusBleu, CorpusChrf, chrf_pairwise, corpus_bleu, corpus_chrf
+from mtcompute.batch import (
+    CorpusBleu,
+    CorpusChrf,
+    chrf_pairwise,
+    corpus_bleu,
+    corpus_chrf,
+    text_bleu_statistics,
+)
 from mtcompute.core.jsjson import dumps, loads
+from mtcompute.envelope import Envelope
 from mtcompute.errors import InvalidInput, LimitExceeded, MtcomputeError, NotFound, UnsupportedInput
 from mtcompute.tools.bleu_brevity_penalty import BrevityPenaltyResult, bleu_brevity_penalty
 from mtcompute.tools.bleu_corpus_compute import CorpusBleuResult, bleu_corpus
@@ -38,6 +46,7 @@ __all__ = [
     "CorpusBleu",
     "CorpusBleuResult",
     "CorpusChrf",
+    "Envelope",
     "InvalidInput",
     "LimitExceeded",
     "MtcomputeError",
@@ -61,4 +70,5 @@ __all__ = [
     "execute_json",
     "loads",
     "sentence_bleu",
+    "text_bleu_statistics",
 ]

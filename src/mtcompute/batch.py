@@ -29,11 +29,18 @@ from typing import Any
 from mtcompute import counting
 from mtcompute.contracts import fields
 from mtcompute.contracts.validate import Array, Boolean, Text, Token, check_same_count
-from mtcompute.core.bleu import Smoothing
+from mtcompute.core.bleu import BleuStatistics, Smoothing
 from mtcompute.core.chrf import ChrfStatistics, chrf_ratio, format_ratio
 from mtcompute.errors import InvalidInput, MtcomputeError, json_pointer
 
-__all__ = ["CorpusBleu", "CorpusChrf", "chrf_pairwise", "corpus_bleu", "corpus_chrf"]
+__all__ = [
+    "CorpusBleu",
+    "CorpusChrf",
+    "chrf_pairwise",
+    "corpus_bleu",
+    "corpus_chrf",
+    "text_bleu_statistics",
+]
 
 CHAR_ORDER = 6
 
@@ -48,6 +55,12 @@ SEGMENT_REFERENCES = Array(REFERENCE, "an array of token lists", "reference", 1)
 HYPOTHESES = Array(HYPOTHESIS, "an array of token lists", "segment", 1)
 REFERENCES = Array(SEGMENT_REFERENCES, "an array of reference lists", "segment", 1)
 SMOOTHING = fields.smoothing(None, fields.STATISTICS_ONLY_REASON)
+TEXT_REFERENCES = Array(
+    Array(Text(), "an array of strings", "reference", 1),
+    "an array of reference lists",
+    "segment",
+    1,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,11 +126,11 @@ class CorpusBleu:
     orders_used: int
 
 
-def _no_lone_surrogates(texts: Sequence[str], field: str) -> None:
+def _no_lone_surrogates(texts: Sequence[str], *path: str | int) -> None:
     found = counting.first_lone_surrogate(texts)
     if found is not None:
         i, at = found
-        where = json_pointer(field, i)
+        where = json_pointer(*path, i)
         raise InvalidInput(
             f"Expected text without lone surrogates at {where}, "
             f"got U+{ord(texts[i][at]):04X} at index {at}.",
@@ -245,4 +258,37 @@ def corpus_bleu(
         stats.candidate_length,
         stats.reference_length,
         scored.orders_used,
+    )
+
+
+def text_bleu_statistics(
+    hypotheses: Sequence[str],
+    references: Sequence[Sequence[str]],
+    *,
+    max_order: int = 4,
+    per_segment: bool = False,
+) -> tuple[BleuStatistics, list[BleuStatistics] | None]:
+    """BLEU statistics of texts tokenized on whitespace, exactly as ``str.split()`` splits
+    them (sacreBLEU's ``tokenize='none'``): their sum over the segments and, with
+    ``per_segment``, each segment's. ``references[i]`` holds the one or more reference texts
+    of segment ``i``. The same as :func:`corpus_bleu`'s statistics of the split texts; the
+    kernel splits the texts itself, without making a str per token.
+
+    Validation, first fault wins: hypotheses (an array of str, at least one), references (an
+    array of at least one array of at least one str per segment), equal counts, lone
+    surrogates, max_order (an integer 1..8).
+
+    >>> total, each = text_bleu_statistics(["a b c"], [["a b d"]], max_order=2, per_segment=True)
+    >>> total.matches, total.totals, each == [total]
+    ((2, 1), (3, 2), True)
+    """
+    TEXTS.parse(hypotheses, "/hypotheses")
+    TEXT_REFERENCES.parse(references, "/references")
+    check_same_count("hypotheses", hypotheses, "references", references, "segments")
+    _no_lone_surrogates(hypotheses, "hypotheses")
+    for i, texts in enumerate(references):
+        _no_lone_surrogates(texts, "references", i)
+    max_order = fields.MAX_ORDER.parse(max_order, "/max_order")
+    return counting.bleu_text_statistics(
+        hypotheses, references, max_order, per_segment=FLAG.parse(per_segment, "/per_segment")
     )

@@ -3,17 +3,13 @@
 chrF is Popović 2015 §2 (eq. 1) exactly as the chrf-compute contract defines the corpus score
 (per-order counts summed over every segment, sacreBLEU 2.x effective order), computed by
 :func:`mtcompute.batch.corpus_chrf`. BLEU is Papineni et al. 2002 §2 on whitespace tokens:
-corpus statistics from :func:`mtcompute.core.kernel.bleu_text_statistics` (what
+corpus statistics from :func:`mtcompute.batch.text_bleu_statistics` (what
 :func:`mtcompute.batch.corpus_bleu` gives for the ``str.split()`` tokens, counted without
 making a str per token), smoothed and scored with the bleu-smoothing-compute arithmetic
 (Chen & Cherry 2014 §2.2) in :func:`mtcompute.core.bleu.smooth_and_score`.
 
-This module only reads files, checks them, and prints; it adds no arithmetic of its own. It
-is imported by the CLI when the ``score`` command runs, and imports the metric code lazily so
-that ``mtcompute --help`` and the other commands do not pay for it. The options are written
-once, in ``_OPTIONS``: :func:`add_parser` gives them to argparse, and :func:`parse_fast` reads
-the plain, well-formed command lines without importing argparse (leaving everything else,
-help and usage errors included, to argparse).
+This module reads files, checks them, and prints; it adds no arithmetic of its own. Every
+call into the metric code is in one section below ("the library calls").
 
 Exit status: 0 with a score; 1 on a data error (a file that is not UTF-8, files of different
 lengths, no segments, an input the library refuses); 2 on a usage error (bad options, a file
@@ -22,20 +18,22 @@ that cannot be opened, ``-`` twice, chrF with more than one reference file).
 
 from __future__ import annotations
 
+import argparse
 import sys
+from collections.abc import Callable, Sequence
+from typing import IO
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing; mypy reads it as True
-if TYPE_CHECKING:
-    import argparse
-    from collections.abc import Callable, Sequence
-    from typing import IO, Any, TypeAlias
+from mtcompute.batch import CorpusChrf, corpus_chrf, text_bleu_statistics
+from mtcompute.cli._common import EXIT_OK, EXIT_TOOL_ERROR, EXIT_USAGE, STDIN, Subparsers
+from mtcompute.core.bleu import SMOOTHINGS, BleuStatistics, SmoothedBleu, Smoothing
+from mtcompute.core.jsjson import dumps
+from mtcompute.errors import MtcomputeError
 
-__all__ = ["Namespace", "ScoreError", "add_parser", "parse_fast", "run", "split_segments"]
+__all__ = ["ScoreError", "add_parser", "run", "split_segments"]
 
-EXIT_OK, EXIT_DATA_ERROR, EXIT_USAGE = 0, 1, 2
+EXIT_DATA_ERROR = EXIT_TOOL_ERROR  # 1: files that cannot be scored (score runs no tool)
 PROGRESS_MIN_SEGMENTS = 10_000  # a bar only for inputs longer than this (and a TTY stderr)
 CHUNK_SEGMENTS = 2_000  # segments per step when a progress bar is shown
-STDIN = "-"
 
 _DESCRIPTION = """\
 Score a system output against its reference(s): corpus chrF (default) or corpus BLEU.
@@ -92,152 +90,40 @@ class ScoreError(Exception):
         self.code = code
 
 
-class _OptionValueError(ValueError):
-    """An option value that the checks below refuse (argparse's ``type=`` sees it as
-    ``argparse.ArgumentTypeError``, with the same message)."""
-
-
 def _int_in(low: int, high: int) -> Callable[[str], int]:
+    """argparse ``type=``: an integer from ``low`` to ``high``."""
+
     def parse(text: str) -> int:
         try:
             value = int(text)
         except ValueError:
-            raise _OptionValueError(f"expected an integer, got {text!r}") from None
+            raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
         if not low <= value <= high:
-            raise _OptionValueError(f"expected an integer {low}..{high}, got {value}")
+            raise argparse.ArgumentTypeError(f"expected an integer {low}..{high}, got {value}")
         return value
 
     return parse
 
 
 def _epsilon(text: str) -> float:
+    """argparse ``type=``: a number from 0 to 1."""
     try:
         value = float(text)
     except ValueError:
-        raise _OptionValueError(f"expected a number, got {text!r}") from None
+        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
     if not 0.0 <= value <= 1.0:  # also refuses NaN
-        raise _OptionValueError(f"expected a number 0..1, got {text}")
+        raise argparse.ArgumentTypeError(f"expected a number 0..1, got {text}")
     return value
 
 
 # -- options -------------------------------------------------------------------------------
 
 
-class _Option:
-    """One option of ``score``: its argument group and the arguments of argparse's
-    ``add_argument``, written once for :func:`add_parser` and :func:`parse_fast`."""
+def add_parser(subparsers: Subparsers) -> None:
+    """Register the ``score`` sub-command: its options in four groups (the order of --help).
 
-    def __init__(self, group: str | None, *flags: str, **kwargs: Any) -> None:
-        self.group, self.flags, self.kwargs = group, flags, kwargs
-        self.dest = flags[0].removeprefix("--").replace("-", "_")  # argparse's rule
-        self.is_flag = kwargs.get("action") == "store_true"
-        self.many = kwargs.get("nargs") == "+"
-        self.required: bool = kwargs.get("required", False)
-        self.check: Callable[[str], object] | None = kwargs.get("type")
-        self.choices: list[str] | None = kwargs.get("choices")
-        self.default: object = kwargs.get("default", False if self.is_flag else None)
-
-    def value(self, text: str) -> object:
-        """``text`` as argparse stores it for this option; _OptionValueError if it refuses it."""
-        value = text if self.check is None else self.check(text)
-        if self.choices is not None and value not in self.choices:
-            raise _OptionValueError(f"invalid choice: {text!r}")
-        return value
-
-
-_OPTIONS = (
-    _Option(
-        None,
-        "--hypotheses",
-        "-H",
-        required=True,
-        metavar="FILE",
-        help="system output, one segment per line ('-' for stdin)",
-    ),
-    _Option(
-        None,
-        "--references",
-        "-r",
-        required=True,
-        nargs="+",
-        metavar="FILE",
-        help="reference file(s), line-aligned with the hypotheses ('-' for stdin)",
-    ),
-    _Option(
-        None, "--metric", choices=["chrf", "bleu"], default="chrf", help="metric (default chrf)"
-    ),
-    _Option(
-        "chrF options",
-        "--beta",
-        type=_int_in(1, 16),
-        default=None,
-        help="recall weight, 1..16 (default 2)",
-    ),
-    _Option(
-        "chrF options",
-        "--lowercase",
-        action="store_true",
-        default=None,
-        help="lowercase both sides first",
-    ),
-    _Option(
-        "BLEU options",
-        "--max-order",
-        type=_int_in(1, 8),
-        default=None,
-        help="highest n-gram order (default 4)",
-    ),
-    _Option(
-        "BLEU options",
-        "--smoothing",
-        choices=["none", "method1", "method2", "method3"],
-        default=None,
-        help="Chen & Cherry 2014 smoothing (default none)",
-    ),
-    _Option(
-        "BLEU options",
-        "--epsilon",
-        type=_epsilon,
-        default=None,
-        help="method1's value for a zero match count, 0..1 (default 0.1; method1 only)",
-    ),
-    _Option(
-        "BLEU options",
-        "--effective-order",
-        action="store_true",
-        default=None,
-        help="use only the leading orders with a positive total",
-    ),
-    _Option(
-        "output", "--segments", action="store_true", help="also print each segment's own score"
-    ),
-    _Option(
-        "output",
-        "--format",
-        choices=["text", "json"],
-        default="text",
-        help="output format (default text)",
-    ),
-    _Option(
-        "output", "--no-progress", action="store_true", help="never draw the progress bar on stderr"
-    ),
-)
-_BY_FLAG = {flag: option for option in _OPTIONS for flag in option.flags}
-
-
-def add_parser(subparsers: Any) -> None:
-    """Register the ``score`` sub-command on the CLI's argparse sub-parsers."""
-    import argparse  # noqa: PLC0415 - only the CLI's full parse needs it
-
-    def argparse_type(check: Callable[[str], object]) -> Callable[[str], object]:
-        def parse(text: str) -> object:
-            try:
-                return check(text)
-            except _OptionValueError as exc:
-                raise argparse.ArgumentTypeError(str(exc)) from None
-
-        return parse
-
+    The metric options default to None, not to their values, so that :func:`run` can tell
+    an option given for the other metric."""
     parser = subparsers.add_parser(
         "score",
         help="score a system output file against reference file(s): chrF or BLEU",
@@ -245,88 +131,64 @@ def add_parser(subparsers: Any) -> None:
         epilog=_EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    # The argument groups, made in the order the options name them (the order of --help).
-    groups: dict[str | None, Any] = {None: parser}
-    for option in _OPTIONS:
-        if option.group not in groups:
-            groups[option.group] = parser.add_argument_group(option.group)
-        kwargs = dict(option.kwargs)
-        if option.check is not None:
-            kwargs["type"] = argparse_type(option.check)
-        groups[option.group].add_argument(*option.flags, **kwargs)
+    parser.add_argument(
+        "--hypotheses",
+        "-H",
+        required=True,
+        metavar="FILE",
+        help="system output, one segment per line ('-' for stdin)",
+    )
+    parser.add_argument(
+        "--references",
+        "-r",
+        required=True,
+        nargs="+",
+        metavar="FILE",
+        help="reference file(s), line-aligned with the hypotheses ('-' for stdin)",
+    )
+    parser.add_argument(
+        "--metric", choices=["chrf", "bleu"], default="chrf", help="metric (default chrf)"
+    )
+    chrf = parser.add_argument_group("chrF options")
+    chrf.add_argument(
+        "--beta", type=_int_in(1, 16), default=None, help="recall weight, 1..16 (default 2)"
+    )
+    chrf.add_argument(
+        "--lowercase", action="store_true", default=None, help="lowercase both sides first"
+    )
+    bleu = parser.add_argument_group("BLEU options")
+    bleu.add_argument(
+        "--max-order", type=_int_in(1, 8), default=None, help="highest n-gram order (default 4)"
+    )
+    bleu.add_argument(
+        "--smoothing",
+        choices=list(SMOOTHINGS),
+        default=None,
+        help="Chen & Cherry 2014 smoothing (default none)",
+    )
+    bleu.add_argument(
+        "--epsilon",
+        type=_epsilon,
+        default=None,
+        help="method1's value for a zero match count, 0..1 (default 0.1; method1 only)",
+    )
+    bleu.add_argument(
+        "--effective-order",
+        action="store_true",
+        default=None,
+        help="use only the leading orders with a positive total",
+    )
+    output = parser.add_argument_group("output")
+    output.add_argument(
+        "--segments", action="store_true", help="also print each segment's own score"
+    )
+    output.add_argument(
+        "--format", choices=["text", "json"], default="text", help="output format (default text)"
+    )
+    output.add_argument(
+        "--no-progress", action="store_true", help="never draw the progress bar on stderr"
+    )
     parser.set_defaults(func=run)
-
-
-class Namespace:
-    """Parsed options as attributes: :func:`parse_fast`'s ``argparse.Namespace``."""
-
-    def __init__(self, **values: object) -> None:
-        self.__dict__.update(values)
-
-    if TYPE_CHECKING:
-
-        def __getattr__(self, name: str) -> Any: ...
-
-
-if TYPE_CHECKING:
-    Args: TypeAlias = argparse.Namespace | Namespace
-
-
-def _is_value(text: str) -> bool:
-    """Whether argparse surely takes ``text`` as a value: '-' (stdin) or no leading '-'."""
-    return text == STDIN or (text != "" and not text.startswith("-"))
-
-
-def parse_fast(argv: Sequence[str]) -> Namespace | None:
-    """What argparse makes of ``mtcompute score ARGV``, or None wherever this is not sure.
-
-    It spares the common command lines the import of argparse (a good part of the start-up
-    time). It knows only the plain forms of the options of :func:`add_parser`: ``-H VALUE``,
-    ``--hypotheses VALUE``, ``--hypotheses=VALUE``, each option at most once, every value
-    '-' or not starting with '-'. For anything else (help, an abbreviation, an unknown
-    option, a bad or missing value, an option given twice, ``--``, a missing required
-    option) it returns None, and the CLI parses with argparse, which prints the help or the
-    usage error: argparse stays the one judge of what is accepted. The result holds the same
-    attributes as argparse's namespace, ``command`` and ``func`` included.
-
-    >>> args = parse_fast(["-H", "sys.txt", "-r", "refA.txt", "refB.txt", "--metric=bleu"])
-    >>> (args.hypotheses, args.references, args.metric, args.max_order, args.segments)
-    ('sys.txt', ['refA.txt', 'refB.txt'], 'bleu', None, False)
-    >>> [parse_fast(["-H", "s", "-r", "r", *extra]) for extra in (["--beta", "17"], ["-h"])]
-    [None, None]
-    """
-    values: dict[str, object] = {}
-    position = 0
-    while position < len(argv):
-        token = argv[position]
-        position += 1
-        flag, equals, attached = token.partition("=") if token.startswith("--") else (token, "", "")
-        option = _BY_FLAG.get(flag)
-        if option is None or option.dest in values:
-            return None  # not an option as spelled in full, a stray value, or a repeat
-        if option.is_flag:
-            if equals:
-                return None
-            values[option.dest] = True
-            continue
-        if equals:
-            texts = [attached]
-        else:
-            end = position
-            while end < len(argv) and _is_value(argv[end]) and (option.many or end == position):
-                end += 1
-            texts, position = list(argv[position:end]), end
-        if not texts or not all(_is_value(text) for text in texts):
-            return None
-        try:
-            parsed = [option.value(text) for text in texts]
-        except _OptionValueError:
-            return None
-        values[option.dest] = parsed if option.many else parsed[0]
-    if any(option.required and option.dest not in values for option in _OPTIONS):
-        return None
-    defaults = {option.dest: option.default for option in _OPTIONS}
-    return Namespace(command="score", func=run, **(defaults | values))
 
 
 # -- input ---------------------------------------------------------------------------------
@@ -423,7 +285,7 @@ class _Progress:
             self.stream.flush()
 
 
-def _progress(args: Args, total: int, label: str) -> _Progress:
+def _progress(args: argparse.Namespace, total: int, label: str) -> _Progress:
     stderr = sys.stderr
     shown = not args.no_progress and total > PROGRESS_MIN_SEGMENTS and stderr.isatty()
     return _Progress(total, label, stderr if shown else None)
@@ -434,10 +296,47 @@ def _chunks(total: int, progress: _Progress) -> list[range]:
     return [range(start, min(start + step, total)) for start in range(0, total, step)]
 
 
+# -- the library calls -------------------------------------------------------------------
+# Every call score makes into the metric code is here (with the imports at the top): the
+# batch APIs (corpus chrF; BLEU statistics of whitespace-split texts) and the
+# bleu-smoothing-compute arithmetic. Both are computed in chunks (for the progress bar)
+# whose results add up.
+
+
+def _chrf_chunk(
+    hyps: Sequence[str], refs: Sequence[str], beta: int, lowercase: bool, segments: bool
+) -> CorpusChrf:
+    """Corpus chrF of a chunk of segments (with each segment's score if ``segments``)."""
+    return corpus_chrf(hyps, refs, beta=beta, lowercase=lowercase, segment_scores=segments)
+
+
+def _bleu_zero(max_order: int) -> BleuStatistics:
+    """BLEU statistics of no segment: what the chunks are added to."""
+    return BleuStatistics(0, 0, (0,) * max_order, (0,) * max_order)
+
+
+def _bleu_chunk(
+    hyps: Sequence[str], refs: Sequence[Sequence[str]], max_order: int, segments: bool
+) -> tuple[BleuStatistics, list[BleuStatistics] | None]:
+    """BLEU statistics of a chunk on whitespace tokens (str.split(), the same as sacreBLEU's
+    tokenize='none'; the kernel splits the lines itself): their sum and, with ``segments``,
+    each segment's. ``refs`` holds one sequence per reference file."""
+    return text_bleu_statistics(
+        hyps, list(zip(*refs, strict=True)), max_order=max_order, per_segment=segments
+    )
+
+
+def _bleu_score(
+    stats: BleuStatistics, smoothing: Smoothing, epsilon: float, effective_order: bool
+) -> SmoothedBleu:
+    """BLEU of ``stats``, smoothed (Chen & Cherry 2014 §2.2)."""
+    return stats.score(smoothing, epsilon, effective_order)
+
+
 # -- metrics -------------------------------------------------------------------------------
 
 
-def _check_options(args: Args) -> None:
+def _check_options(args: argparse.Namespace) -> None:
     chrf_only = {"--beta": args.beta, "--lowercase": args.lowercase}
     bleu_only = {
         "--max-order": args.max_order,
@@ -470,20 +369,20 @@ def _check_options(args: Args) -> None:
         )
 
 
-def _score_chrf(args: Args, hyps: list[str], refs: list[str]) -> tuple[str, dict[str, object]]:
-    from mtcompute.batch import corpus_chrf  # noqa: PLC0415
-
+def _score_chrf(
+    args: argparse.Namespace, hyps: list[str], refs: list[str]
+) -> tuple[str, dict[str, object]]:
     beta = 2 if args.beta is None else args.beta
     lowercase = bool(args.lowercase)
     progress = _progress(args, len(hyps), "chrF")
     result = None
     for chunk in _chunks(len(hyps), progress):
-        part = corpus_chrf(
+        part = _chrf_chunk(
             hyps[chunk.start : chunk.stop],
             refs[chunk.start : chunk.stop],
-            beta=beta,
-            lowercase=lowercase,
-            segment_scores=args.segments,
+            beta,
+            lowercase,
+            args.segments,
         )
         result = part if result is None else result + part  # the statistics add up
         progress.advance(len(chunk))
@@ -512,36 +411,31 @@ def _score_chrf(args: Args, hyps: list[str], refs: list[str]) -> tuple[str, dict
 
 
 def _score_bleu(
-    args: Args, hyps: list[str], refs: list[list[str]]
+    args: argparse.Namespace, hyps: list[str], refs: list[list[str]]
 ) -> tuple[str, dict[str, object]]:
-    from mtcompute.core.bleu import SMOOTHINGS, BleuStatistics  # noqa: PLC0415
-    from mtcompute.counting import bleu_text_statistics  # noqa: PLC0415
-
     max_order = 4 if args.max_order is None else args.max_order
     # argparse's choices are SMOOTHINGS; look the name up to keep its Literal type
     smoothing = SMOOTHINGS[SMOOTHINGS.index(args.smoothing or "none")]
     epsilon = 0.1 if args.epsilon is None else args.epsilon
     effective_order = bool(args.effective_order)
     progress = _progress(args, len(hyps), "BLEU")
-    total = BleuStatistics(0, 0, (0,) * max_order, (0,) * max_order)
+    total = _bleu_zero(max_order)
     segment_scores: list[float] = []
     for chunk in _chunks(len(hyps), progress):
-        # Whitespace tokenization (str.split()), the same as sacreBLEU's tokenize='none';
-        # the kernel splits the lines itself.
-        part, segments = bleu_text_statistics(
+        part, segments = _bleu_chunk(
             hyps[chunk.start : chunk.stop],
-            list(zip(*(ref[chunk.start : chunk.stop] for ref in refs), strict=True)),
+            [ref[chunk.start : chunk.stop] for ref in refs],
             max_order,
-            per_segment=args.segments,
+            args.segments,
         )
         total = total + part
         for stats in segments or ():  # sentence BLEU: each segment's own, same smoothing
-            segment_scores.append(stats.score(smoothing, epsilon, effective_order).bleu)
+            segment_scores.append(_bleu_score(stats, smoothing, epsilon, effective_order).bleu)
         progress.advance(len(chunk))
     progress.close()
     c, r = total.candidate_length, total.reference_length
     matches, totals = list(total.matches), list(total.totals)
-    scored = total.score(smoothing, epsilon, effective_order)
+    scored = _bleu_score(total, smoothing, epsilon, effective_order)
     fields: dict[str, object] = {
         "metric": "BLEU",
         "tokenize": "whitespace",
@@ -577,10 +471,12 @@ def _score_bleu(
 # -- the command ---------------------------------------------------------------------------
 
 
-def _fail(args: Args, error: ScoreError) -> int:
-    if error.exit_code == EXIT_DATA_ERROR and args.format == "json":
-        from mtcompute.core.jsjson import dumps  # noqa: PLC0415
+def _write_line(text: str) -> None:
+    sys.stdout.buffer.write(text.encode("utf-8") + b"\n")
 
+
+def _fail(args: argparse.Namespace, error: ScoreError) -> int:
+    if error.exit_code == EXIT_DATA_ERROR and args.format == "json":
         envelope = {"error": {"code": error.code, "message": error.message, "path": ""}}
         _write_line(dumps(envelope))
     else:
@@ -588,14 +484,8 @@ def _fail(args: Args, error: ScoreError) -> int:
     return error.exit_code
 
 
-def _write_line(text: str) -> None:
-    sys.stdout.buffer.write(text.encode("utf-8") + b"\n")
-
-
-def run(args: Args) -> int:
+def run(args: argparse.Namespace) -> int:
     """Run ``mtcompute score`` with parsed arguments; return the exit status."""
-    from mtcompute.errors import MtcomputeError  # noqa: PLC0415
-
     try:
         _check_options(args)
         hyps, refs = _read_all(args.hypotheses, args.references)
@@ -608,8 +498,6 @@ def run(args: Args) -> int:
     except MtcomputeError as exc:  # the library refused the input (e.g. a limit)
         return _fail(args, ScoreError(exc.message, EXIT_DATA_ERROR, exc.code))
     if args.format == "json":
-        from mtcompute.core.jsjson import dumps  # noqa: PLC0415
-
         _write_line(dumps(fields))
     else:
         lines = [text]

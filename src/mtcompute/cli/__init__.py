@@ -1,0 +1,57 @@
+"""The ``mtcompute`` command: thin adapters over the library, one module per sub-command.
+
+Each command module (:mod:`~mtcompute.cli.run`, :mod:`~mtcompute.cli.list`,
+:mod:`~mtcompute.cli.describe`, :mod:`~mtcompute.cli.serve`, :mod:`~mtcompute.cli.mcp`,
+:mod:`~mtcompute.cli.score`) has ``add_parser(subparsers)``, which declares its options to
+argparse, and ``run(args)``, which does the work and returns the exit status;
+:mod:`~mtcompute.cli._common` holds what they share (exit statuses, reading an input,
+printing, usage errors). This module builds the parser and dispatches.
+
+Exit status: 0 when a result is printed, 1 on a tool error (the envelope is still printed on
+stdout), 2 on a usage error (message on stderr).
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Sequence
+
+from mtcompute import __version__
+from mtcompute.cli import describe, mcp, run, score, serve
+from mtcompute.cli import list as list_
+from mtcompute.cli._common import EXIT_OK
+
+__all__ = ["build_parser", "main"]
+
+# The sub-commands in the order of ``mtcompute --help``.
+_COMMANDS = (run, list_, describe, serve, mcp, score)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser (one sub-command per verb, each with an example)."""
+    parser = argparse.ArgumentParser(
+        prog="mtcompute",
+        description="Exact machine-translation metric tools (BLEU, chrF), by versioned contract.",
+        epilog="examples:\n  mtcompute list\n  mtcompute describe chrf-compute 1.0.0\n"
+        "  mtcompute run chrf-compute 1.0.0 --input input.json\n"
+        "Run 'mtcompute COMMAND --help' for each command.",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--version", action="version", version=f"mtcompute {__version__}")
+    subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    for command in _COMMANDS:
+        command.add_parser(subparsers)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``mtcompute`` console script: parse ``argv`` (default
+    ``sys.argv[1:]``), run the command, return its exit status."""
+    args = build_parser().parse_args(argv)
+    try:
+        code: int = args.func(args)
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        return EXIT_OK
+    return code

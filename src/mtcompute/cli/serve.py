@@ -1,0 +1,165 @@
+"""``mtcompute serve``: every network surface (HTTP API, MCP over HTTP, OpenAPI, the catalog
+pages) under uvicorn. The settings reach the app, and every worker process, through the
+environment (``MTCOMPUTE_*``); uvicorn imports the app itself, from its import string."""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import os
+import re
+import signal
+
+from mtcompute.cli._common import EXIT_OK, Subparsers, usage_error
+
+__all__ = ["add_parser", "run"]
+
+_EPILOG = (
+    "example:\n  mtcompute serve --port 8000\n"
+    "  curl -X POST http://127.0.0.1:8000/v1/tools/chrf-compute/versions/1.0.0/execute \\\n"
+    "    -H 'Content-Type: application/json' "
+    '-d \'{"hypotheses":["aa"],"references":["ab"]}\''
+)
+
+
+def add_parser(subparsers: Subparsers) -> None:
+    """Register ``serve`` and its options (address, workers, limits, CORS, logging)."""
+    parser = subparsers.add_parser(
+        "serve",
+        help="serve the HTTP API, MCP (/mcp) and the catalog pages",
+        description="Serve every surface: the HTTP API (/v1/tools/...), MCP over streamable "
+        "HTTP (/mcp), OpenAPI (/openapi.json) and the catalog pages (/).",
+        epilog=_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
+    parser.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    parser.add_argument("--workers", type=int, default=1, help="worker processes (default 1)")
+    parser.add_argument(
+        "--max-body-bytes",
+        type=int,
+        default=None,
+        help="largest request body accepted (default 33554432, 32 MiB: the largest valid input "
+        "of every contract); larger is 413 limit_exceeded, refused before it is read",
+    )
+    parser.add_argument(
+        "--body-timeout",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="time a request body has to arrive whole (default 10); later is 408 and the "
+        "connection is closed",
+    )
+    parser.add_argument(
+        "--header-timeout",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="time the request line and headers have to arrive once a connection opens or "
+        "a request starts (default 10); later is 408 and the connection is closed",
+    )
+    parser.add_argument(
+        "--max-header-bytes",
+        type=int,
+        default=None,
+        help="largest request line plus headers accepted (default 65536); larger is 431",
+    )
+    parser.add_argument(
+        "--cors-origin",
+        action="append",
+        metavar="ORIGIN",
+        help="allow cross-origin requests from ORIGIN (e.g. https://example.org); repeat for "
+        "more. Default: no CORS headers at all",
+    )
+    parser.add_argument(
+        "--access-log",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="write one JSON line per request (default on, to stderr)",
+    )
+    parser.add_argument(
+        "--access-log-file",
+        metavar="PATH",
+        default=None,
+        help="append the access log to PATH instead of stderr",
+    )
+    parser.add_argument(
+        "--log-level",
+        default="info",
+        choices=["critical", "error", "warning", "info", "debug"],
+        help="log level (default info)",
+    )
+    parser.set_defaults(func=run)
+
+
+def _settings(args: argparse.Namespace) -> str | None:
+    """Check the options and put them in the environment; the usage error, or None."""
+    if args.max_body_bytes is not None:
+        if args.max_body_bytes < 1:
+            return "--max-body-bytes must be at least 1"
+        os.environ["MTCOMPUTE_MAX_BODY_BYTES"] = str(args.max_body_bytes)
+    if args.workers < 1:
+        return "--workers must be at least 1"
+    for option, value, env in (
+        ("--body-timeout", args.body_timeout, "MTCOMPUTE_BODY_TIMEOUT"),
+        ("--header-timeout", args.header_timeout, "MTCOMPUTE_HEADER_TIMEOUT"),
+    ):
+        if value is not None:
+            if not 0 < value < float("inf"):
+                return f"{option} must be a finite number of seconds above 0"
+            os.environ[env] = repr(value)
+    if args.max_header_bytes is not None:
+        if args.max_header_bytes < 1024:
+            return "--max-header-bytes must be at least 1024"
+        os.environ["MTCOMPUTE_MAX_HEADER_BYTES"] = str(args.max_header_bytes)
+    if args.cors_origin:
+        for origin in args.cors_origin:
+            if not re.fullmatch(r"https?://[^/\s,*]+", origin):
+                return (
+                    f"--cors-origin expects an origin such as https://example.org "
+                    f"(scheme and host, optional port, no path), got {origin[:100]!r}"
+                )
+        os.environ["MTCOMPUTE_CORS_ORIGINS"] = ",".join(args.cors_origin)
+    if args.access_log is False:
+        os.environ["MTCOMPUTE_ACCESS_LOG"] = "off"
+    elif args.access_log_file is not None:
+        os.environ["MTCOMPUTE_ACCESS_LOG"] = os.path.abspath(args.access_log_file)
+    elif args.access_log is True or "MTCOMPUTE_ACCESS_LOG" not in os.environ:
+        os.environ["MTCOMPUTE_ACCESS_LOG"] = "stderr"
+    return None
+
+
+def _terminated(_signum: int, _frame: object) -> None:
+    """SIGTERM: uvicorn re-raises it once it has shut down gracefully; end with status 0."""
+    raise SystemExit(EXIT_OK)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Apply the settings and run uvicorn until it is stopped."""
+    problem = _settings(args)
+    if problem is not None:
+        return usage_error(problem)
+    # Imported here, not at the top: uvicorn (with asyncio) takes over 100 ms to import, and
+    # every mtcompute command imports this module to build its parser (`mtcompute score` has a
+    # 100 ms budget for its whole process).
+    import uvicorn  # noqa: PLC0415
+
+    # The request-head deadline and size cap need the httptools parser (uvicorn[standard]).
+    http = (
+        "mtcompute.server.protocol:GuardedHttpToolsProtocol"
+        if importlib.util.find_spec("httptools") is not None
+        else "auto"
+    )
+    signal.signal(signal.SIGTERM, _terminated)
+    uvicorn.run(
+        "mtcompute.server.app:create_app",
+        factory=True,
+        host=args.host,
+        port=args.port,
+        workers=args.workers,
+        log_level=args.log_level,
+        access_log=False,  # the app writes its own JSON access log (MTCOMPUTE_ACCESS_LOG)
+        http=http,
+        timeout_graceful_shutdown=30,
+    )
+    return EXIT_OK
