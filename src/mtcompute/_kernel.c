@@ -460,6 +460,44 @@ slot_of(u64 key, unsigned bits)
 #define DEAD ((u32)-1)
 
 /*
+ * The probes of the open-addressing tables, one pair per entry type.  Every table has
+ * 2^bits slots, a load of at most 1/2 (so a probe always ends) and linear probing.  The
+ * n-gram tables (CEnt, BEnt, GEnt) are keyed by chain_key, 0 marking an empty slot:
+ * X_find sets *slot to the slot of `key` and returns 1, or returns 0 when it is absent;
+ * X_add (find-or-insert) returns the slot of `key`, storing the key in the empty slot
+ * where it belongs if it was absent and recording that slot in touched[(*nt)++] (the
+ * caller zeroes those slots again; GEnt's table is only added to).  The token table
+ * (TEnt) has tent_probe, beside bleu_tok_eq.
+ */
+#define CHAIN_TABLE(X, Ent)                                                                 \
+    static inline int X##_find(const Ent *tab, unsigned bits, u64 key, u32 *slot)         \
+    {                                                                                      \
+        u32 mask = (u32)(((u64)1 << bits) - 1), s = slot_of(key, bits);                    \
+        for (;; s = (s + 1) & mask) {                                                      \
+            if (tab[s].key == key) {                                                       \
+                *slot = s;                                                                 \
+                return 1;                                                                  \
+            }                                                                              \
+            if (!tab[s].key) return 0;                                                     \
+        }                                                                                  \
+    }                                                                                      \
+    static inline u32 X##_add(Ent *tab, unsigned bits, u64 key, u32 *touched, size_t *nt) \
+    {                                                                                      \
+        u32 mask = (u32)(((u64)1 << bits) - 1), s = slot_of(key, bits);                    \
+        for (;; s = (s + 1) & mask) {                                                      \
+            if (tab[s].key == key) return s;                                               \
+            if (!tab[s].key) {                                                             \
+                tab[s].key = key;                                                          \
+                touched[(*nt)++] = s;                                                      \
+                return s;                                                                  \
+            }                                                                              \
+        }                                                                                  \
+    }
+
+CHAIN_TABLE(cent, CEnt)
+CHAIN_TABLE(bent, BEnt)
+
+/*
  * Clipped matches per order between a (inserted) and b (probed): m[n-1] += sum over
  * n-grams g of min(count in a, count in b).  One pass per order over a table of that
  * order only (small enough to stay in L1 for sentence-sized texts); the order-n key of a
@@ -477,44 +515,23 @@ chrf_matches(Work *w, const u32 *a, size_t la, const u32 *b, size_t lb, int N, i
     for (size_t n = 1; n <= (size_t)N && n <= la && n <= lb; n++) {
         size_t na = la - n + 1, nb = lb - n + 1, nt = 0;
         unsigned bits = table_bits(na);
-        u32 mask = (u32)(((size_t)1 << bits) - 1);
         i64 matched = 0;
         for (size_t i = 0; i < na; i++) {
-            u64 key = chain_key(sa[i], a[i + n - 1]);
-            u32 s = slot_of(key, bits);
-            for (;;) {
-                CEnt *e = &tab[s];
-                if (e->key == key) {
-                    e->c1++;
-                    break;
-                }
-                if (!e->key) {
-                    e->key = key;
-                    e->c1 = 1;
-                    touched[nt++] = s;
-                    break;
-                }
-                s = (s + 1) & mask;
-            }
+            u32 s = cent_add(tab, bits, chain_key(sa[i], a[i + n - 1]), touched, &nt);
+            tab[s].c1++;
             sa[i] = s + 1;
         }
         for (size_t i = 0; i < nb; i++) {
             if (sb[i] == DEAD) continue;
-            u64 key = chain_key(sb[i], b[i + n - 1]);
-            u32 s = slot_of(key, bits);
-            CEnt *e;
-            for (;;) {
-                e = &tab[s];
-                if (e->key == key) break;
-                if (!e->key) goto dead;
-                s = (s + 1) & mask;
+            u32 s;
+            if (!cent_find(tab, bits, chain_key(sb[i], b[i + n - 1]), &s)) {
+                sb[i] = DEAD;
+                continue;
             }
+            CEnt *e = &tab[s];
             e->c2++;
             matched += e->c2 <= e->c1;
             sb[i] = s + 1;
-            continue;
-        dead:
-            sb[i] = DEAD;
         }
         m[n - 1] += matched;
         for (size_t t = 0; t < nt; t++) {
@@ -776,6 +793,8 @@ typedef struct {
     u32 gid, cnt, seg, pad;
 } GEnt;
 
+CHAIN_TABLE(gent, GEnt)
+
 typedef struct {
     u32 id, cnt;
 } GC;
@@ -832,7 +851,7 @@ pairs_free(Pairs *p)
 
 /* Strip and intern every text (no GIL needed); -1 on memory failure. */
 static int
-pairs_build(Pairs *p, PyObject **held, size_t total)
+pairs_intern(Pairs *p, PyObject **held, size_t total)
 {
     Py_ssize_t S = p->nseg;
     int N = p->N;
@@ -858,8 +877,7 @@ pairs_build(Pairs *p, PyObject **held, size_t total)
     }
     p->start[S] = at;
     unsigned bits = table_bits(at ? at : 1);
-    size_t mask = ((size_t)1 << bits) - 1;
-    p->tab = calloc(mask + 1, sizeof(GEnt));
+    p->tab = calloc((size_t)1 << bits, sizeof(GEnt));
     p->touched = malloc((at + 1) * sizeof(u32));
     p->ent_cap = at + 16;
     p->ent = malloc(p->ent_cap * sizeof(GC));
@@ -874,23 +892,13 @@ pairs_build(Pairs *p, PyObject **held, size_t total)
             if ((size_t)n > l) continue;
             for (size_t i = 0; i + n <= l; i++) {
                 u64 key = chain_key(p->prefix[base + i], p->cps[base + i + n - 1]);
-                size_t slot = slot_of(key, bits);
-                GEnt *e;
-                for (;;) {
-                    e = &p->tab[slot];
-                    if (e->key == key) break;
-                    if (!e->key) {
-                        e->key = key;
-                        e->gid = p->nid++;
-                        p->touched[nt++] = (u32)slot;
-                        break;
-                    }
-                    slot = (slot + 1) & mask;
-                }
+                u32 slot = gent_add(p->tab, bits, key, p->touched, &nt);
+                GEnt *e = &p->tab[slot];
                 if (e->seg != tag) {
+                    if (!e->seg) e->gid = p->nid++; /* new in this order: the next id */
                     e->seg = tag;
                     e->cnt = 0;
-                    p->list[cnt++] = (u32)slot;
+                    p->list[cnt++] = slot;
                 }
                 e->cnt++;
                 p->prefix[base + i] = e->gid + 1;
@@ -915,178 +923,238 @@ pairs_build(Pairs *p, PyObject **held, size_t total)
     return 0;
 }
 
-PyDoc_STRVAR(chrf_pairwise_doc,
-"chrf_pairwise(hypotheses, references, char_order, beta, /)\n--\n\n"
-"Sentence chrF of every hypothesis against every reference: (rows, pending), rows a list\n"
-"of lists of floats (the double nearest to the exact chrf_fraction), pending a list of\n"
-"(i, j, hyp counts, ref counts, matches) for pairs whose exact integers do not fit 128\n"
-"bits, left as NaN in rows for Python to finish.");
+/* One chrf_pairwise call: the texts it holds, their interned n-grams, the inverted index
+ * of the references, the scores and the pairs left to Python. */
+typedef struct {
+    int N;
+    u32 beta;
+    PyObject *hf, *rf;   /* the two arguments as PySequence_Fast */
+    PyObject **held;     /* nseg referenced texts: the hypotheses, then the references */
+    Py_ssize_t nh, nr;   /* hypotheses, references */
+    Py_ssize_t nseg;     /* texts held: nh, or nh + nr when the arguments differ */
+    Py_ssize_t rbase;    /* the first reference in held (0 when they are the hypotheses) */
+    size_t total;        /* code points of the texts held */
+    Pairs P;
+    u32 *pstart;         /* id -> end of its postings (they start at pstart[id - 1]) */
+    GC *post;            /* postings: (reference, count) */
+    u32 *acc;            /* nr * N: the current hypothesis's matches per reference, order */
+    double *scores;      /* nh * nr */
+    u32 *pmatch;         /* npend records (i, j, matches[N]) */
+    size_t npend, pend_cap;
+} Pairwise;
 
-static PyObject *
-py_chrf_pairwise(PyObject *self, PyObject *args)
+static void
+pairwise_free(Pairwise *pw)
 {
-    PyObject *hyps, *refs, *hf = NULL, *rf = NULL, *result = NULL, *rows = NULL, *pend = NULL;
-    PyObject **held = NULL;
-    Py_ssize_t nh = 0, nr = 0, nseg = 0;
-    int N, beta;
-    Pairs P = {0};
-    u32 *pstart = NULL, *acc = NULL, *pmatch = NULL;
-    GC *post = NULL;
-    size_t npend = 0, pend_cap = 0;
-    double *scores = NULL;
-    int nomem = 0;
-    (void)self;
-    if (!PyArg_ParseTuple(args, "OOii:chrf_pairwise", &hyps, &refs, &N, &beta)) return NULL;
-    if (N < 1 || N > MAX_ORDER || beta < 1 || beta > MAX_BETA) {
-        PyErr_SetString(PyExc_ValueError, "char_order or beta out of range for the kernel");
-        return NULL;
-    }
+    Py_XDECREF(pw->hf);
+    Py_XDECREF(pw->rf);
+    release_held(pw->held, pw->nseg);
+    pairs_free(&pw->P);
+    free(pw->pstart);
+    free(pw->post);
+    free(pw->acc);
+    free(pw->scores);
+    free(pw->pmatch);
+}
+
+/* Build (with the GIL): hold the texts of the arguments and allocate what scoring needs
+ * besides the n-gram tables.  -1 with an exception. */
+static int
+pairwise_build(Pairwise *pw, PyObject *hyps, PyObject *refs)
+{
     int same = hyps == refs;
-    hf = PySequence_Fast(hyps, "hypotheses must be a sequence");
-    if (!hf) return NULL;
-    rf = PySequence_Fast(refs, "references must be a sequence");
-    if (!rf) goto done;
-    nh = PySequence_Fast_GET_SIZE(hf);
-    nr = PySequence_Fast_GET_SIZE(rf);
-    if (nh >= ((Py_ssize_t)1 << 31) || nr >= ((Py_ssize_t)1 << 31)) {
+    pw->hf = PySequence_Fast(hyps, "hypotheses must be a sequence");
+    if (!pw->hf) return -1;
+    pw->rf = PySequence_Fast(refs, "references must be a sequence");
+    if (!pw->rf) return -1;
+    pw->nh = PySequence_Fast_GET_SIZE(pw->hf);
+    pw->nr = PySequence_Fast_GET_SIZE(pw->rf);
+    if (pw->nh >= ((Py_ssize_t)1 << 31) || pw->nr >= ((Py_ssize_t)1 << 31)) {
         PyErr_SetString(PyExc_OverflowError, "too many segments for the kernel");
-        goto done;
+        return -1;
     }
-    nseg = same ? nh : nh + nr;
-    held = PyMem_Calloc((size_t)nseg + 1, sizeof(PyObject *));
-    if (!held) {
+    pw->nseg = same ? pw->nh : pw->nh + pw->nr;
+    pw->rbase = same ? 0 : pw->nh;
+    pw->held = PyMem_Calloc((size_t)pw->nseg + 1, sizeof(PyObject *));
+    if (!pw->held) {
         PyErr_NoMemory();
-        goto done;
+        return -1;
     }
-    size_t maxlen = 0, total = 0;
-    if (hold_texts(hf, "hypotheses", held, 0, 1, &maxlen, &total) < 0) goto done;
-    if (!same && hold_texts(rf, "references", held, nh, 1, &maxlen, &total) < 0) goto done;
-    if (total >= ((size_t)1 << 31) || (u64)N * total >= ((u64)1 << 32) - 1) {
+    size_t maxlen = 0;
+    if (hold_texts(pw->hf, "hypotheses", pw->held, 0, 1, &maxlen, &pw->total) < 0) return -1;
+    if (!same &&
+        hold_texts(pw->rf, "references", pw->held, pw->nh, 1, &maxlen, &pw->total) < 0)
+        return -1;
+    if (pw->total >= ((size_t)1 << 31) || (u64)pw->N * pw->total >= ((u64)1 << 32) - 1) {
         PyErr_SetString(PyExc_OverflowError, "texts too long for the kernel");
-        goto done;
+        return -1;
     }
-    Py_ssize_t rbase = same ? 0 : nh;
-    P.nseg = nseg;
-    P.N = N;
-    scores = malloc(((size_t)nh * nr + 1) * sizeof(double));
-    acc = malloc(((size_t)nr * N + 1) * sizeof(u32));
-    if (!scores || !acc) {
+    pw->P.nseg = pw->nseg;
+    pw->P.N = pw->N;
+    pw->scores = malloc(((size_t)pw->nh * pw->nr + 1) * sizeof(double));
+    pw->acc = malloc(((size_t)pw->nr * pw->N + 1) * sizeof(u32));
+    if (!pw->scores || !pw->acc) {
         PyErr_NoMemory();
-        goto done;
+        return -1;
     }
+    return 0;
+}
 
-    PyThreadState *ts = NULL;
-    if (total + (size_t)nh * nr >= NOGIL_WORK) ts = PyEval_SaveThread();
-    if (pairs_build(&P, held, total) < 0) nomem = 1;
-    if (!nomem) {
-        /* inverted index of the references: id -> (reference, count) */
-        pstart = calloc((size_t)P.nid + 2, sizeof(u32));
-        size_t npost = 0;
-        for (Py_ssize_t j = 0; j < nr; j++)
-            for (int n = 0; n < N; n++) npost += P.ecnt[(size_t)(rbase + j) * N + n];
-        post = malloc((npost + 1) * sizeof(GC));
-        if (!pstart || !post) nomem = 1;
-        if (!nomem) {
-            for (Py_ssize_t j = 0; j < nr; j++) {
-                size_t s = (size_t)(rbase + j);
-                for (int n = 0; n < N; n++) {
-                    const GC *e = P.ent + P.eoff[s * N + n];
-                    for (u32 t = 0; t < P.ecnt[s * N + n]; t++) pstart[e[t].id + 1]++;
-                }
-            }
-            for (u32 g = 0; g < P.nid; g++) pstart[g + 1] += pstart[g];
-            for (Py_ssize_t j = 0; j < nr; j++) {
-                size_t s = (size_t)(rbase + j);
-                for (int n = 0; n < N; n++) {
-                    const GC *e = P.ent + P.eoff[s * N + n];
-                    for (u32 t = 0; t < P.ecnt[s * N + n]; t++) {
-                        GC *q = &post[pstart[e[t].id]++];
-                        q->id = (u32)j;
-                        q->cnt = e[t].cnt;
-                    }
-                }
-            }
-            /* pstart[g] now ends the postings of g; they start at pstart[g - 1] */
-        }
-    }
-    for (Py_ssize_t i = 0; i < nh && !nomem; i++) {
-        memset(acc, 0, (size_t)nr * N * sizeof(u32));
+/* The inverted index of the references: id -> (reference, count).  -1 on memory failure. */
+static int
+pairwise_index(Pairwise *pw)
+{
+    const Pairs *P = &pw->P;
+    int N = P->N;
+    size_t npost = 0;
+    for (Py_ssize_t j = 0; j < pw->nr; j++)
+        for (int n = 0; n < N; n++) npost += P->ecnt[(size_t)(pw->rbase + j) * N + n];
+    u32 *pstart = pw->pstart = calloc((size_t)P->nid + 2, sizeof(u32));
+    GC *post = pw->post = malloc((npost + 1) * sizeof(GC));
+    if (!pstart || !post) return -1;
+    for (Py_ssize_t j = 0; j < pw->nr; j++) {
+        size_t s = (size_t)(pw->rbase + j);
         for (int n = 0; n < N; n++) {
-            const GC *e = P.ent + P.eoff[(size_t)i * N + n];
-            for (u32 t = 0; t < P.ecnt[(size_t)i * N + n]; t++) {
-                u32 g = e[t].id, hc = e[t].cnt;
-                const GC *q = post + (g ? pstart[g - 1] : 0), *qe = post + pstart[g];
-                for (; q < qe; q++) acc[(size_t)q->id * N + n] += hc < q->cnt ? hc : q->cnt;
-            }
-        }
-        u32 lh = P.len[i];
-        const u64 *hl = P.lcm + (size_t)i * (N + 1), *hm = P.mult + (size_t)i * (N + 1) * N;
-        for (Py_ssize_t j = 0; j < nr; j++) {
-            size_t sj = (size_t)(rbase + j);
-            u32 lr = P.len[sj], k = (u32)N;
-            if (lh < k) k = lh;
-            if (lr < k) k = lr;
-            const u32 *m = acc + (size_t)j * N;
-            u32 any = 0;
-            for (u32 n = 0; n < k; n++) any |= m[n];
-            double d = 0.0;
-            if (any) {
-                const u64 *rl = P.lcm + sj * (N + 1), *rm = P.mult + sj * (N + 1) * N;
-                int ok = hl[k] && rl[k];
-                if (ok) {
-                    u128 p = 0, q = 0;
-                    for (u32 n = 0; n < k; n++) {
-                        p += (u128)m[n] * hm[(size_t)k * N + n];
-                        q += (u128)m[n] * rm[(size_t)k * N + n];
-                    }
-                    ok = chrf_exact(p, q, hl[k], rl[k], k, (u32)beta, &d);
-                }
-                if (!ok) {
-                    d = NAN;
-                    if (npend == pend_cap) {
-                        size_t c2 = pend_cap ? pend_cap * 2 : 64;
-                        u32 *pm = realloc(pmatch, c2 * (2 + (size_t)N) * sizeof(u32));
-                        if (!pm) {
-                            nomem = 1;
-                            break;
-                        }
-                        pmatch = pm;
-                        pend_cap = c2;
-                    }
-                    u32 *rec = pmatch + npend * (2 + (size_t)N);
-                    rec[0] = (u32)i;
-                    rec[1] = (u32)j;
-                    for (int n = 0; n < N; n++) rec[2 + n] = (u32)n < k ? m[n] : 0;
-                    npend++;
-                }
-            }
-            scores[(size_t)i * nr + j] = d;
+            const GC *e = P->ent + P->eoff[s * N + n];
+            for (u32 t = 0, te = P->ecnt[s * N + n]; t < te; t++) pstart[e[t].id + 1]++;
         }
     }
-    if (ts) PyEval_RestoreThread(ts);
-    if (nomem) {
-        PyErr_NoMemory();
-        goto done;
+    for (u32 g = 0; g < P->nid; g++) pstart[g + 1] += pstart[g];
+    for (Py_ssize_t j = 0; j < pw->nr; j++) {
+        size_t s = (size_t)(pw->rbase + j);
+        for (int n = 0; n < N; n++) {
+            const GC *e = P->ent + P->eoff[s * N + n];
+            for (u32 t = 0, te = P->ecnt[s * N + n]; t < te; t++) {
+                GC *q = &post[pstart[e[t].id]++];
+                q->id = (u32)j;
+                q->cnt = e[t].cnt;
+            }
+        }
     }
+    /* pstart[g] now ends the postings of g; they start at pstart[g - 1] */
+    return 0;
+}
 
-    rows = PyList_New(nh);
-    if (!rows) goto done;
-    for (Py_ssize_t i = 0; i < nh; i++) {
-        PyObject *row = PyList_New(nr);
-        if (!row) goto done;
+/* Leave pair (i, j) to Python: a record of its matches in the k effective orders (0 in the
+ * others).  -1 on memory failure. */
+static int
+pairwise_pend(Pairwise *pw, Py_ssize_t i, Py_ssize_t j, const u32 *m, u32 k)
+{
+    size_t width = 2 + (size_t)pw->N;
+    if (pw->npend == pw->pend_cap) {
+        size_t c = pw->pend_cap ? pw->pend_cap * 2 : 64;
+        u32 *pm = realloc(pw->pmatch, c * width * sizeof(u32));
+        if (!pm) return -1;
+        pw->pmatch = pm;
+        pw->pend_cap = c;
+    }
+    u32 *rec = pw->pmatch + pw->npend++ * width;
+    rec[0] = (u32)i;
+    rec[1] = (u32)j;
+    for (int n = 0; n < pw->N; n++) rec[2 + n] = (u32)n < k ? m[n] : 0;
+    return 0;
+}
+
+/* Row i of the scores: the matches of hypothesis i with every reference, order by order
+ * (walking the postings of its n-grams), then each pair's exact chrF.  -1 on memory
+ * failure.  Not inlined: inside its caller's loop, GCC spills the postings walk's
+ * registers (about 5% more instructions for an MBR block). */
+static __attribute__((noinline)) int
+pairwise_row(Pairwise *pw, Py_ssize_t i)
+{
+    const Pairs *P = &pw->P;
+    const int N = P->N;
+    const Py_ssize_t nr = pw->nr, rbase = pw->rbase;
+    const u32 *pstart = pw->pstart;
+    const GC *post = pw->post;
+    u32 *acc = pw->acc;
+    double *row = pw->scores + (size_t)i * nr;
+    memset(acc, 0, (size_t)nr * N * sizeof(u32));
+    for (int n = 0; n < N; n++) {
+        const GC *e = P->ent + P->eoff[(size_t)i * N + n];
+        for (u32 t = 0, te = P->ecnt[(size_t)i * N + n]; t < te; t++) {
+            u32 g = e[t].id, hc = e[t].cnt;
+            const GC *q = post + (g ? pstart[g - 1] : 0), *qe = post + pstart[g];
+            for (; q < qe; q++) acc[(size_t)q->id * N + n] += hc < q->cnt ? hc : q->cnt;
+        }
+    }
+    u32 lh = P->len[i];
+    const u64 *hl = P->lcm + (size_t)i * (N + 1), *hm = P->mult + (size_t)i * (N + 1) * N;
+    for (Py_ssize_t j = 0; j < nr; j++) {
+        size_t sj = (size_t)(rbase + j);
+        u32 lr = P->len[sj], k = (u32)N;
+        if (lh < k) k = lh;
+        if (lr < k) k = lr;
+        const u32 *m = acc + (size_t)j * N;
+        u32 any = 0;
+        for (u32 n = 0; n < k; n++) any |= m[n];
+        double d = 0.0;
+        if (any) {
+            const u64 *rl = P->lcm + sj * (N + 1), *rm = P->mult + sj * (N + 1) * N;
+            int ok = hl[k] && rl[k];
+            if (ok) {
+                u128 p = 0, q = 0;
+                for (u32 n = 0; n < k; n++) {
+                    p += (u128)m[n] * hm[(size_t)k * N + n];
+                    q += (u128)m[n] * rm[(size_t)k * N + n];
+                }
+                ok = chrf_exact(p, q, hl[k], rl[k], k, pw->beta, &d);
+            }
+            if (!ok) {
+                d = NAN;
+                if (pairwise_pend(pw, i, j, m, k) < 0) return -1;
+            }
+        }
+        row[j] = d;
+    }
+    return 0;
+}
+
+/* Score (no Python API, so without the GIL): intern the n-grams, index the references,
+ * then every row.  -1 on memory failure (no exception set). */
+static int
+pairwise_score(Pairwise *pw)
+{
+    if (pairs_intern(&pw->P, pw->held, pw->total) < 0 || pairwise_index(pw) < 0) return -1;
+    for (Py_ssize_t i = 0; i < pw->nh; i++)
+        if (pairwise_row(pw, i) < 0) return -1;
+    return 0;
+}
+
+/* The scores as a list of nh lists of nr floats; NULL with an exception. */
+static PyObject *
+pairwise_rows(const Pairwise *pw)
+{
+    PyObject *rows = PyList_New(pw->nh);
+    if (!rows) return NULL;
+    for (Py_ssize_t i = 0; i < pw->nh; i++) {
+        PyObject *row = PyList_New(pw->nr);
+        if (!row) goto fail;
         PyList_SET_ITEM(rows, i, row);
-        for (Py_ssize_t j = 0; j < nr; j++) {
-            PyObject *f = PyFloat_FromDouble(scores[(size_t)i * nr + j]);
-            if (!f) goto done;
+        for (Py_ssize_t j = 0; j < pw->nr; j++) {
+            PyObject *f = PyFloat_FromDouble(pw->scores[(size_t)i * pw->nr + j]);
+            if (!f) goto fail;
             PyList_SET_ITEM(row, j, f);
         }
     }
-    pend = PyList_New((Py_ssize_t)npend);
-    if (!pend) goto done;
-    for (size_t t = 0; t < npend; t++) {
-        const u32 *rec = pmatch + t * (2 + (size_t)N);
+    return rows;
+fail:
+    Py_DECREF(rows);
+    return NULL;
+}
+
+/* The pending pairs as a list of (i, j, hyp counts, ref counts, matches); NULL with an
+ * exception. */
+static PyObject *
+pairwise_pending(const Pairwise *pw)
+{
+    int N = pw->N;
+    PyObject *pend = PyList_New((Py_ssize_t)pw->npend);
+    if (!pend) return NULL;
+    for (size_t t = 0; t < pw->npend; t++) {
+        const u32 *rec = pw->pmatch + t * (2 + (size_t)N);
         i64 hc[MAX_ORDER], rc[MAX_ORDER], mc[MAX_ORDER];
-        u32 lh = P.len[rec[0]], lr = P.len[rbase + rec[1]];
+        u32 lh = pw->P.len[rec[0]], lr = pw->P.len[pw->rbase + rec[1]];
         for (int n = 1; n <= N; n++) {
             hc[n - 1] = lh >= (u32)n ? (i64)(lh - n + 1) : 0;
             rc[n - 1] = lr >= (u32)n ? (i64)(lr - n + 1) : 0;
@@ -1099,22 +1167,57 @@ py_chrf_pairwise(PyObject *self, PyObject *args)
         Py_XDECREF(a);
         Py_XDECREF(b);
         Py_XDECREF(c);
-        if (!item) goto done;
+        if (!item) {
+            Py_DECREF(pend);
+            return NULL;
+        }
         PyList_SET_ITEM(pend, (Py_ssize_t)t, item);
     }
-    result = PyTuple_Pack(2, rows, pend);
-done:
+    return pend;
+}
+
+/* Hand back: (rows, pending); NULL with an exception. */
+static PyObject *
+pairwise_hand_back(const Pairwise *pw)
+{
+    PyObject *rows = pairwise_rows(pw), *pend = rows ? pairwise_pending(pw) : NULL;
+    PyObject *result = pend ? PyTuple_Pack(2, rows, pend) : NULL;
     Py_XDECREF(rows);
     Py_XDECREF(pend);
-    Py_XDECREF(hf);
-    Py_XDECREF(rf);
-    release_held(held, nseg);
-    pairs_free(&P);
-    free(pstart);
-    free(post);
-    free(acc);
-    free(scores);
-    free(pmatch);
+    return result;
+}
+
+PyDoc_STRVAR(chrf_pairwise_doc,
+"chrf_pairwise(hypotheses, references, char_order, beta, /)\n--\n\n"
+"Sentence chrF of every hypothesis against every reference: (rows, pending), rows a list\n"
+"of lists of floats (the double nearest to the exact chrf_fraction), pending a list of\n"
+"(i, j, hyp counts, ref counts, matches) for pairs whose exact integers do not fit 128\n"
+"bits, left as NaN in rows for Python to finish.");
+
+static PyObject *
+py_chrf_pairwise(PyObject *self, PyObject *args)
+{
+    PyObject *hyps, *refs, *result = NULL;
+    int beta;
+    Pairwise pw = {0};
+    (void)self;
+    if (!PyArg_ParseTuple(args, "OOii:chrf_pairwise", &hyps, &refs, &pw.N, &beta)) return NULL;
+    if (pw.N < 1 || pw.N > MAX_ORDER || beta < 1 || beta > MAX_BETA) {
+        PyErr_SetString(PyExc_ValueError, "char_order or beta out of range for the kernel");
+        return NULL;
+    }
+    pw.beta = (u32)beta;
+    if (pairwise_build(&pw, hyps, refs) == 0) {
+        PyThreadState *ts = NULL;
+        if (pw.total + (size_t)pw.nh * pw.nr >= NOGIL_WORK) ts = PyEval_SaveThread();
+        int rc = pairwise_score(&pw);
+        if (ts) PyEval_RestoreThread(ts);
+        if (rc < 0)
+            PyErr_NoMemory();
+        else
+            result = pairwise_hand_back(&pw);
+    }
+    pairwise_free(&pw);
     return result;
 }
 
@@ -1308,6 +1411,84 @@ segment_references(PyObject *segment, Problem *pb, Py_ssize_t *nr)
     return array_items(segment);
 }
 
+/* Point *pb at item i of its field (depth 1) or at item j of that item (depth 2). */
+static inline void
+problem_at(Problem *pb, int depth, Py_ssize_t i, Py_ssize_t j)
+{
+    pb->depth = depth;
+    pb->idx[0] = i;
+    pb->idx[1] = j;
+}
+
+/* The reading steps bleu_read and bleu_read_text share, each after the tokens of one text
+ * are pushed.  A text of MAX_TEXT tokens or more is the problem too_long (1). */
+static int
+end_hypothesis(BleuIn *b, Py_ssize_t i, Problem *pb)
+{
+    size_t len = b->ntok - b->hoff[i];
+    if (len >= MAX_TEXT) {
+        problem_at(pb, 1, i, 0);
+        pb->code = "too_long";
+        return 1;
+    }
+    if (len > b->maxhyp) b->maxhyp = len;
+    return 0;
+}
+
+static int
+end_reference(BleuIn *b, Py_ssize_t i, Py_ssize_t j, Problem *pb)
+{
+    if (b->ntok - b->roff[b->nref] >= MAX_TEXT) {
+        problem_at(pb, 2, i, j);
+        pb->code = "too_long";
+        return 1;
+    }
+    b->nref++;
+    return 0;
+}
+
+/* end_segment after the references of segment i; end_input after the last of n segments. */
+static void
+end_segment(BleuIn *b, Py_ssize_t i)
+{
+    size_t sum = b->ntok - b->roff[b->rseg[i]];
+    if (sum > b->maxrefsum) b->maxrefsum = sum;
+}
+
+static void
+end_input(BleuIn *b, Py_ssize_t n)
+{
+    b->rseg[n] = b->nref;
+    b->roff[b->nref] = b->ntok;
+}
+
+/* One token list of the input (an array of exact str) pushed; as read_tokens. */
+static int
+read_token_list(BleuIn *b, PyObject *list, int validate, Problem *pb)
+{
+    if (!is_array(list)) {
+        pb->code = "not_array";
+        return 1;
+    }
+    return read_tokens(b, list, validate, pb);
+}
+
+/* Room in b->roff for one more reference and the end; -1 with an exception. */
+static int
+reserve_reference(BleuIn *b)
+{
+    if (b->nref + 1 < b->ref_cap) return 0;
+    size_t c = b->ref_cap ? b->ref_cap * 2 : 1024;
+    size_t *r = PyMem_Realloc(b->roff, c * sizeof(size_t));
+    if (!r) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    b->roff = r;
+    b->ref_cap = c;
+    return 0;
+}
+
 /*
  * Flatten hypotheses (all of them first) then references (per segment: an array of one or
  * more token lists).  0 = fine, 1 = problem in *pb, -1 = exception.
@@ -1317,6 +1498,7 @@ bleu_read(PyObject *hyps, PyObject *refs, int validate, BleuIn *b, Problem *pb)
 {
     Py_ssize_t n = array_size(hyps);
     PyObject **hi = array_items(hyps), **ri = array_items(refs);
+    int rc;
     b->hoff = PyMem_Malloc(((size_t)n + 1) * sizeof(size_t));
     b->rseg = PyMem_Malloc(((size_t)n + 1) * sizeof(size_t));
     b->ref_cap = 64;
@@ -1328,62 +1510,29 @@ bleu_read(PyObject *hyps, PyObject *refs, int validate, BleuIn *b, Problem *pb)
     pb->field = "hypotheses";
     for (Py_ssize_t i = 0; i < n; i++) {
         b->hoff[i] = b->ntok;
-        pb->depth = 0;
-        pb->idx[pb->depth++] = i;
-        if (!is_array(hi[i])) {
-            pb->code = "not_array";
-            return 1;
-        }
-        int rc = read_tokens(b, hi[i], validate, pb);
-        if (rc) return rc;
-        size_t len = b->ntok - b->hoff[i];
-        if (len >= MAX_TEXT) {
-            pb->code = "too_long";
-            return 1;
-        }
-        if (len > b->maxhyp) b->maxhyp = len;
+        problem_at(pb, 1, i, 0);
+        if ((rc = read_token_list(b, hi[i], validate, pb)) || (rc = end_hypothesis(b, i, pb)))
+            return rc;
     }
     b->hoff[n] = b->ntok;
     pb->field = "references";
     for (Py_ssize_t i = 0; i < n; i++) {
-        pb->depth = 0;
-        pb->idx[pb->depth++] = i;
+        problem_at(pb, 1, i, 0);
         b->rseg[i] = b->nref;
         Py_ssize_t nr;
         PyObject **rl = segment_references(ri[i], pb, &nr);
         if (!rl) return 1;
         for (Py_ssize_t j = 0; j < nr; j++) {
-            pb->depth = 1;
-            pb->idx[pb->depth++] = j;
-            if (b->nref + 1 >= b->ref_cap) {
-                size_t c = b->ref_cap ? b->ref_cap * 2 : 1024;
-                size_t *r = PyMem_Realloc(b->roff, c * sizeof(size_t));
-                if (!r) {
-                    PyErr_NoMemory();
-                    return -1;
-                }
-                b->roff = r;
-                b->ref_cap = c;
-            }
+            problem_at(pb, 2, i, j);
+            if (reserve_reference(b) < 0) return -1;
             b->roff[b->nref] = b->ntok;
-            if (!is_array(rl[j])) {
-                pb->code = "not_array";
-                return 1;
-            }
-            int rc = read_tokens(b, rl[j], validate, pb);
-            if (rc) return rc;
-            size_t len = b->ntok - b->roff[b->nref];
-            if (len >= MAX_TEXT) {
-                pb->code = "too_long";
-                return 1;
-            }
-            b->nref++;
+            if ((rc = read_token_list(b, rl[j], validate, pb)) ||
+                (rc = end_reference(b, i, j, pb)))
+                return rc;
         }
-        size_t sum = b->ntok - b->roff[b->rseg[i]];
-        if (sum > b->maxrefsum) b->maxrefsum = sum;
+        end_segment(b, i);
     }
-    b->rseg[n] = b->nref;
-    b->roff[b->nref] = b->ntok;
+    end_input(b, n);
     return 0;
 }
 
@@ -1455,20 +1604,17 @@ bleu_read_text(PyObject *hyps, PyObject *refs, BleuIn *b, Problem *pb)
     int rc;
     pb->field = "hypotheses";
     for (Py_ssize_t i = 0; i < n; i++) {
-        pb->depth = 0;
-        pb->idx[pb->depth++] = i;
+        problem_at(pb, 1, i, 0);
         if ((rc = measure_text(hi[i], pb, &units, &bound))) return rc;
     }
     pb->field = "references";
     for (Py_ssize_t i = 0; i < n; i++) {
-        pb->depth = 0;
-        pb->idx[pb->depth++] = i;
+        problem_at(pb, 1, i, 0);
         Py_ssize_t nr;
         PyObject **rl = segment_references(ri[i], pb, &nr);
         if (!rl) return 1;
         for (Py_ssize_t j = 0; j < nr; j++) {
-            pb->depth = 1;
-            pb->idx[pb->depth++] = j;
+            problem_at(pb, 2, i, j);
             if ((rc = measure_text(rl[j], pb, &units, &bound))) return rc;
         }
         nref += (size_t)nr;
@@ -1493,14 +1639,7 @@ bleu_read_text(PyObject *hyps, PyObject *refs, BleuIn *b, Problem *pb)
     for (Py_ssize_t i = 0; i < n; i++) {
         b->hoff[i] = b->ntok;
         split_text(b, hi[i], &used);
-        size_t len = b->ntok - b->hoff[i];
-        if (len >= MAX_TEXT) {
-            pb->depth = 0;
-            pb->idx[pb->depth++] = i;
-            pb->code = "too_long";
-            return 1;
-        }
-        if (len > b->maxhyp) b->maxhyp = len;
+        if ((rc = end_hypothesis(b, i, pb))) return rc;
     }
     b->hoff[n] = b->ntok;
     pb->field = "references";
@@ -1511,20 +1650,11 @@ bleu_read_text(PyObject *hyps, PyObject *refs, BleuIn *b, Problem *pb)
         for (Py_ssize_t j = 0; j < nr; j++) {
             b->roff[b->nref] = b->ntok;
             split_text(b, rl[j], &used);
-            if (b->ntok - b->roff[b->nref] >= MAX_TEXT) {
-                pb->depth = 0;
-                pb->idx[pb->depth++] = i;
-                pb->idx[pb->depth++] = j;
-                pb->code = "too_long";
-                return 1;
-            }
-            b->nref++;
+            if ((rc = end_reference(b, i, j, pb))) return rc;
         }
-        size_t sum = b->ntok - b->roff[b->rseg[i]];
-        if (sum > b->maxrefsum) b->maxrefsum = sum;
+        end_segment(b, i);
     }
-    b->rseg[n] = b->nref;
-    b->roff[b->nref] = b->ntok;
+    end_input(b, n);
     return 0;
 }
 
@@ -1540,46 +1670,42 @@ work_bleu(Work *w, size_t maxhyp, size_t maxrefsum)
 
 #define NO_ID ((u32)-1)
 
+/* The slot of token k of the input in a TEnt table of 2^bits slots (as the X_probe of
+ * CHAIN_TABLE): the entry of an equal token, or the empty slot where it belongs. */
+static inline u32
+tent_probe(const TEnt *tab, unsigned bits, const BleuIn *b, size_t k)
+{
+    u64 h = b->hash[k];
+    u32 mask = (u32)(((u64)1 << bits) - 1), s = (u32)h & mask;
+    while (tab[s].id1 && (tab[s].h != h || !bleu_tok_eq(b, tab[s].tok, k)))
+        s = (s + 1) & mask;
+    return s;
+}
+
 /* Local ids of a segment's tokens by content: the hypothesis tokens get 0, 1, ...; a
  * reference token gets the id of an equal hypothesis token, or NO_ID. */
 static void
 bleu_local_ids(Work *w, const BleuIn *b, size_t h0, size_t c, size_t r0, size_t rn)
 {
-    u32 mask = (u32)(((size_t)1 << table_bits(c)) - 1), next = 0, *touched = w->touched;
+    unsigned bits = table_bits(c);
+    u32 next = 0, *touched = w->touched;
     size_t nt = 0;
     TEnt *tt = w->ttab;
     for (size_t i = 0; i < c; i++) {
         size_t k = h0 + i;
-        u64 h = b->hash[k];
-        u32 s = (u32)h & mask;
-        for (;;) {
-            TEnt *e = &tt[s];
-            if (!e->id1) {
-                e->h = h;
-                e->tok = (u32)k;
-                e->id1 = ++next;
-                touched[nt++] = s;
-                break;
-            }
-            if (e->h == h && bleu_tok_eq(b, e->tok, k)) break;
-            s = (s + 1) & mask;
+        u32 s = tent_probe(tt, bits, b, k);
+        TEnt *e = &tt[s];
+        if (!e->id1) {
+            e->h = b->hash[k];
+            e->tok = (u32)k;
+            e->id1 = ++next;
+            touched[nt++] = s;
         }
-        w->cpa[i] = tt[s].id1 - 1;
+        w->cpa[i] = e->id1 - 1;
     }
     for (size_t i = 0; i < rn; i++) {
-        size_t k = r0 + i;
-        u64 h = b->hash[k];
-        u32 s = (u32)h & mask, id = NO_ID;
-        for (;;) {
-            TEnt *e = &tt[s];
-            if (!e->id1) break;
-            if (e->h == h && bleu_tok_eq(b, e->tok, k)) {
-                id = e->id1 - 1;
-                break;
-            }
-            s = (s + 1) & mask;
-        }
-        w->cpb[i] = id;
+        const TEnt *e = &tt[tent_probe(tt, bits, b, r0 + i)];
+        w->cpb[i] = e->id1 ? e->id1 - 1 : NO_ID;
     }
     for (size_t t = 0; t < nt; t++) memset(&tt[touched[t]], 0, sizeof(TEnt));
 }
@@ -1622,24 +1748,9 @@ bleu_segment(Work *w, const BleuIn *b, size_t h0, size_t h1, const size_t *roff,
     for (size_t n = 1; n <= (size_t)N && n <= c; n++) {
         size_t na = c - n + 1, nt = 0;
         unsigned bits = table_bits(na);
-        u32 mask = (u32)(((size_t)1 << bits) - 1);
         for (size_t i = 0; i < na; i++) {
-            u64 key = chain_key(sa[i], h[i + n - 1]);
-            u32 s = slot_of(key, bits);
-            for (;;) {
-                BEnt *e = &tab[s];
-                if (e->key == key) {
-                    e->hc++;
-                    break;
-                }
-                if (!e->key) {
-                    e->key = key;
-                    e->hc = 1;
-                    touched[nt++] = s;
-                    break;
-                }
-                s = (s + 1) & mask;
-            }
+            u32 s = bent_add(tab, bits, chain_key(sa[i], h[i + n - 1]), touched, &nt);
+            tab[s].hc++;
             sa[i] = s + 1;
         }
         for (size_t j = 0; j < nref; j++) {
@@ -1653,24 +1764,18 @@ bleu_segment(Work *w, const BleuIn *b, size_t h0, size_t h1, const size_t *roff,
                     sr[i] = DEAD; /* a token the hypothesis lacks */
                     continue;
                 }
-                u64 key = chain_key(sr[i], r[i + n - 1]);
-                u32 s = slot_of(key, bits);
-                BEnt *e;
-                for (;;) {
-                    e = &tab[s];
-                    if (e->key == key) break;
-                    if (!e->key) goto dead;
-                    s = (s + 1) & mask;
+                u32 s;
+                if (!bent_find(tab, bits, chain_key(sr[i], r[i + n - 1]), &s)) {
+                    sr[i] = DEAD;
+                    continue;
                 }
+                BEnt *e = &tab[s];
                 if (e->stamp != stamp) {
                     e->stamp = stamp;
                     e->rc = 0;
                 }
                 if (++e->rc > e->maxrc) e->maxrc = e->rc;
                 sr[i] = s + 1;
-                continue;
-            dead:
-                sr[i] = DEAD;
             }
         }
         i64 matched = 0;
