@@ -7,23 +7,22 @@ golden tests. This module only reads them.
 from __future__ import annotations
 
 import json
+import os
 from functools import cache
-from importlib import resources
 from typing import Any
 
 from mtcompute.errors import NotFound
 
 __all__ = ["contract", "contract_ids", "contract_text"]
 
-_DATA = resources.files(__name__) / "data"
+_DATA = os.path.join(os.path.dirname(__file__), "data")  # the package data beside this module
 
 
 @cache
 def contract_ids() -> tuple[tuple[str, str], ...]:
     """(id, version) of every shipped contract, sorted."""
     pairs = []
-    for entry in _DATA.iterdir():
-        name = entry.name
+    for name in os.listdir(_DATA):
         if name.endswith(".json") and "@" in name:
             tool_id, _, version = name[: -len(".json")].partition("@")
             pairs.append((tool_id, version))
@@ -35,7 +34,8 @@ def contract_text(tool_id: str, version: str) -> str:
     """The contract document exactly as shipped."""
     if (tool_id, version) not in contract_ids():
         raise NotFound(f"No contract for {tool_id}@{version}.")
-    return (_DATA / f"{tool_id}@{version}.json").read_text(encoding="utf-8")
+    with open(os.path.join(_DATA, f"{tool_id}@{version}.json"), encoding="utf-8") as file:
+        return file.read()
 
 
 @cache
