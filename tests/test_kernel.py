@@ -1,4 +1,4 @@
-"""The C kernel (mtcompute._kernel via mtcompute.core.kernel) against the pure core.
+"""The C kernel (mtcompute._kernel via mtcompute.counting) against the pure core.
 
 The kernel must give exactly the pure core's integers (and, for sentence chrF, exactly the
 double nearest to the exact fraction) on every input: generated text and tokens of every

@@ -13,6 +13,7 @@ import mtcompute
 import mtcompute.tools
 from mtcompute.contracts import contract, contract_ids
 from mtcompute.tools import get_tool, list_tools
+from tests.conftest import shared_file
 
 KEYS = [
     "id",
@@ -57,9 +58,7 @@ def test_contract_shape(tool_id: str, version: str) -> None:
 
 def test_chrf_contract_is_the_seed_field_for_field() -> None:
     """The chrf-compute document is the seed, byte for byte."""
-    from tests.conftest import REPO
-
-    seed = (REPO.parent / "shared" / "seeds" / "002_9b2153393840dc62.txt").read_bytes()
+    seed = shared_file("seeds/002_9b2153393840dc62.txt").read_bytes()
     shipped = resources.files("mtcompute.contracts") / "data" / "chrf-compute@1.0.0.json"
     assert seed == shipped.read_bytes()
 

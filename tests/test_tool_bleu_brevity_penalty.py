@@ -4,7 +4,6 @@ WMT pair, properties."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -12,14 +11,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sacrebleu.metrics import BLEU
 
-import mtcompute
-from mtcompute.contracts import contract
 from mtcompute.core.jsmath import js_exp, round_to_fixed
-from tests.test_tool_bleu_corpus_compute import (
+from mtcompute.tools.bleu_brevity_penalty import bleu_brevity_penalty
+from tests.harness import (
+    ToolHarness,
     close,
+    error_table,
     result_of,
-    sacre_bleu,
-    sacre_streams,
+    sacre_score,
     wmt_corpora,
     wmt_pairs,
 )
@@ -30,22 +29,8 @@ PROPERTY = settings(deadline=None, suppress_health_check=[HealthCheck.too_slow],
 MAX_LENGTH = 10**9
 
 
-def run(**changes: Any) -> dict[str, Any]:
-    """The result object for BASE with ``changes`` (a key set to ... is removed)."""
-    return result_of(TOOL[0], _input(**changes))
-
-
-def _input(**changes: Any) -> dict[str, Any]:
-    data = {**BASE, **changes}
-    return {k: v for k, v in data.items() if v is not ...}
-
-
-def error(raw: object) -> tuple[str, str, str]:
-    """(code, path, message) of the error envelope for ``raw``."""
-    envelope = mtcompute.execute(*TOOL, raw)
-    assert "error" in envelope, envelope
-    e = envelope["error"]
-    return e["code"], e["path"], e["message"]
+HARNESS = ToolHarness(TOOL, BASE)
+run, input_with, error = HARNESS.run, HARNESS.input_with, HARNESS.error
 
 
 @st.composite
@@ -73,16 +58,18 @@ def any_lengths() -> st.SearchStrategy[dict[str, Any]]:
 # --- one test per semantics line ------------------------------------------------------------
 
 
+@HARNESS.semantics_line(0)
 def test_segment_i_pairs_a_candidate_with_its_references() -> None:
     """reference_lengths[i] belong to candidate_lengths[i]; the counts must agree."""
     swapped = run(reference_lengths=[[2, 4], [6, 7], [8]])
     assert ([8, 6, 2], [4, 6, 8], ("invalid_input", "/reference_lengths")) == (
         run()["closest_reference_lengths"],
         swapped["closest_reference_lengths"],
-        error(_input(reference_lengths=[[8], [6, 7]]))[:2],
+        error(input_with(reference_lengths=[[8], [6, 7]]))[:2],
     )
 
 
+@HARNESS.semantics_line(1)
 def test_closest_lengths_ties_to_the_shorter_and_exact_sums() -> None:
     """The closest reference length per segment (a tie to the shorter); exact sums to 10^14."""
     result = run(
@@ -107,6 +94,7 @@ def test_closest_lengths_ties_to_the_shorter_and_exact_sums() -> None:
 
 @PROPERTY
 @given(any_lengths())
+@HARNESS.semantics_line(2)
 def test_penalty_is_bleu_smoothing_computes_on_the_sums(data: dict[str, Any]) -> None:
     """brevity_penalty equals bleu-smoothing-compute's for the summed c and r (and decimals)."""
     result = result_of(TOOL[0], data)
@@ -128,6 +116,7 @@ def test_penalty_is_bleu_smoothing_computes_on_the_sums(data: dict[str, Any]) ->
     assert expected == result["brevity_penalty"]
 
 
+@HARNESS.semantics_line(3)
 def test_ratio_is_c_over_r_or_null() -> None:
     """ratio = c / r in double precision; null when r = 0 (also when c = 0)."""
     assert (0.9375, None, None, 0, 1 / 3, 1e9) == (
@@ -140,6 +129,7 @@ def test_ratio_is_c_over_r_or_null() -> None:
     )
 
 
+@HARNESS.semantics_line(4)
 def test_decimals_round_penalty_and_ratio_with_tofixed() -> None:
     """decimals rounds both with toFixed (exact binary value, ties up); 4.0 is 4."""
     full = run()
@@ -163,6 +153,7 @@ def test_decimals_round_penalty_and_ratio_with_tofixed() -> None:
     assert 0.13 == run(candidate_lengths=[1], reference_lengths=[[8]], decimals=2)["ratio"]
 
 
+@HARNESS.semantics_line(5)
 def test_limits_are_limit_exceeded_and_the_rest_invalid() -> None:
     """Over 100000 segments, over 8 references, a length over 10^9: limit_exceeded."""
     assert [
@@ -177,16 +168,16 @@ def test_limits_are_limit_exceeded_and_the_rest_invalid() -> None:
         ("invalid_input", "/reference_lengths/2/1"),
         ("invalid_input", "/decimals"),
     ] == [
-        error(_input(candidate_lengths=[1] * 100_001))[:2],
-        error(_input(reference_lengths=[[1]] * 100_001))[:2],
-        error(_input(reference_lengths=[[8], [1] * 9, [2]]))[:2],
-        error(_input(candidate_lengths=[6, 6, 10**9 + 1]))[:2],
-        error(_input(reference_lengths=[[1e10], [6], [2]]))[:2],
-        error(_input(candidate_lengths=[]))[:2],
-        error(_input(reference_lengths=[[], [6], [2]]))[:2],
-        error(_input(candidate_lengths=[-1, 6, 3]))[:2],
-        error(_input(reference_lengths=[[8], [6], [2, 0.5]]))[:2],
-        error(_input(decimals=16))[:2],
+        error(input_with(candidate_lengths=[1] * 100_001))[:2],
+        error(input_with(reference_lengths=[[1]] * 100_001))[:2],
+        error(input_with(reference_lengths=[[8], [1] * 9, [2]]))[:2],
+        error(input_with(candidate_lengths=[6, 6, 10**9 + 1]))[:2],
+        error(input_with(reference_lengths=[[1e10], [6], [2]]))[:2],
+        error(input_with(candidate_lengths=[]))[:2],
+        error(input_with(reference_lengths=[[], [6], [2]]))[:2],
+        error(input_with(candidate_lengths=[-1, 6, 3]))[:2],
+        error(input_with(reference_lengths=[[8], [6], [2, 0.5]]))[:2],
+        error(input_with(decimals=16))[:2],
     ]
     # At the limits: 100000 segments of 8 references of 10^9.
     at_limit = run(
@@ -200,6 +191,7 @@ def test_limits_are_limit_exceeded_and_the_rest_invalid() -> None:
     )
 
 
+@HARNESS.semantics_line(6)
 def test_validation_order_first_failing_check_decides() -> None:
     """Two faults at once: the earlier check in the contract's order wins (last line)."""
     cases = [
@@ -207,45 +199,34 @@ def test_validation_order_first_failing_check_decides() -> None:
         ({**BASE, "smoothing": "none", "decimals": 99}, ("invalid_input", "/smoothing")),
         ({"reference_lengths": 1}, ("invalid_input", "/candidate_lengths")),
         (
-            _input(candidate_lengths=[1] * 100_001, reference_lengths=5),
+            input_with(candidate_lengths=[1] * 100_001, reference_lengths=5),
             ("limit_exceeded", "/candidate_lengths"),
         ),
         (
-            _input(candidate_lengths=[], reference_lengths=5),
+            input_with(candidate_lengths=[], reference_lengths=5),
             ("invalid_input", "/candidate_lengths"),
         ),
-        (_input(candidate_lengths=[10**10, -1]), ("limit_exceeded", "/candidate_lengths/0")),
-        (_input(candidate_lengths=[-1, 10**10]), ("invalid_input", "/candidate_lengths/0")),
+        (input_with(candidate_lengths=[10**10, -1]), ("limit_exceeded", "/candidate_lengths/0")),
+        (input_with(candidate_lengths=[-1, 10**10]), ("invalid_input", "/candidate_lengths/0")),
         (
-            _input(candidate_lengths=[1], reference_lengths="x"),
+            input_with(candidate_lengths=[1], reference_lengths="x"),
             ("invalid_input", "/reference_lengths"),
         ),
-        (_input(reference_lengths=[[1] * 9, []]), ("limit_exceeded", "/reference_lengths/0")),
-        (_input(reference_lengths=[[], [1] * 9]), ("invalid_input", "/reference_lengths/0")),
+        (input_with(reference_lengths=[[1] * 9, []]), ("limit_exceeded", "/reference_lengths/0")),
+        (input_with(reference_lengths=[[], [1] * 9]), ("invalid_input", "/reference_lengths/0")),
         (
-            _input(reference_lengths=[[1, "2"], [10**10]]),
+            input_with(reference_lengths=[[1, "2"], [10**10]]),
             ("invalid_input", "/reference_lengths/0/1"),
         ),
-        (_input(reference_lengths=[[8]], decimals=99), ("invalid_input", "/reference_lengths")),
-        (_input(decimals=True), ("invalid_input", "/decimals")),
+        (input_with(reference_lengths=[[8]], decimals=99), ("invalid_input", "/reference_lengths")),
+        (input_with(decimals=True), ("invalid_input", "/decimals")),
     ]
     assert [c[1] for c in cases] == [error(c[0])[:2] for c in cases]
 
 
-SEMANTICS_TESTS: dict[int, Callable[..., None]] = {
-    0: test_segment_i_pairs_a_candidate_with_its_references,
-    1: test_closest_lengths_ties_to_the_shorter_and_exact_sums,
-    2: test_penalty_is_bleu_smoothing_computes_on_the_sums,
-    3: test_ratio_is_c_over_r_or_null,
-    4: test_decimals_round_penalty_and_ratio_with_tofixed,
-    5: test_limits_are_limit_exceeded_and_the_rest_invalid,
-    6: test_validation_order_first_failing_check_decides,
-}
-
-
 def test_every_semantics_line_has_a_test() -> None:
     """Each semantics line of the contract is covered by a test above."""
-    assert list(range(len(contract(*TOOL)["semantics"]))) == sorted(SEMANTICS_TESTS)
+    HARNESS.assert_every_semantics_line_tested()
 
 
 # --- sacreBLEU ------------------------------------------------------------------------------
@@ -255,9 +236,7 @@ def test_every_semantics_line_has_a_test() -> None:
 def test_agrees_with_sacrebleu_on_wmt(pair: str) -> None:
     """sacreBLEU's sys_len, ref_len exactly and its bp and ratio closely, per WMT pair."""
     corpus = wmt_corpora(pair)[0]
-    score = sacre_bleu("none").corpus_score(
-        [" ".join(h) for h in corpus.hypotheses], sacre_streams(corpus.references)
-    )
+    score = sacre_score(corpus, "none")
     result = run(
         candidate_lengths=[len(h) for h in corpus.hypotheses],
         reference_lengths=[[len(r) for r in refs] for refs in corpus.references],
@@ -333,24 +312,17 @@ ERRORS = [
         "input",
         "invalid_input",
         "unknown key",
-        _input(hypotheses=[]),
+        input_with(hypotheses=[]),
         "/hypotheses",
         'Unknown key "hypotheses" in the input; expected only candidate_lengths, '
         "reference_lengths, decimals.",
     ),
-    (
-        "candidate_lengths",
-        "invalid_input",
-        "missing",
-        _input(candidate_lengths=...),
-        "/candidate_lengths",
-        'Missing required key "candidate_lengths".',
-    ),
+    HARNESS.missing("candidate_lengths"),
     (
         "candidate_lengths",
         "invalid_input",
         "not an array",
-        _input(candidate_lengths=15),
+        input_with(candidate_lengths=15),
         "/candidate_lengths",
         "Expected an array of 1 to 100000 lengths at /candidate_lengths, got 15.",
     ),
@@ -358,7 +330,7 @@ ERRORS = [
         "candidate_lengths",
         "invalid_input",
         "empty",
-        _input(candidate_lengths=[]),
+        input_with(candidate_lengths=[]),
         "/candidate_lengths",
         "Expected at least 1 segment at /candidate_lengths, got none.",
     ),
@@ -366,7 +338,7 @@ ERRORS = [
         "candidate_lengths",
         "limit_exceeded",
         "100001 segments",
-        _input(candidate_lengths=[1] * 100_001),
+        input_with(candidate_lengths=[1] * 100_001),
         "/candidate_lengths",
         "Expected at most 100000 segments at /candidate_lengths (limit max segments), got 100001.",
     ),
@@ -374,7 +346,7 @@ ERRORS = [
         "candidate_lengths",
         "invalid_input",
         "fraction",
-        _input(candidate_lengths=[6, 6.5, 3]),
+        input_with(candidate_lengths=[6, 6.5, 3]),
         "/candidate_lengths/1",
         "Expected an integer at /candidate_lengths/1, got 6.5.",
     ),
@@ -382,7 +354,7 @@ ERRORS = [
         "candidate_lengths",
         "invalid_input",
         "negative",
-        _input(candidate_lengths=[6, 6, -3]),
+        input_with(candidate_lengths=[6, 6, -3]),
         "/candidate_lengths/2",
         "Expected an integer of at least 0 at /candidate_lengths/2, got -3.",
     ),
@@ -390,24 +362,17 @@ ERRORS = [
         "candidate_lengths",
         "limit_exceeded",
         "over 10^9",
-        _input(candidate_lengths=[10**9 + 1, 6, 3]),
+        input_with(candidate_lengths=[10**9 + 1, 6, 3]),
         "/candidate_lengths/0",
         "Expected an integer of at most 1000000000 at /candidate_lengths/0 "
         "(limit max length value), got 1000000001.",
     ),
-    (
-        "reference_lengths",
-        "invalid_input",
-        "missing",
-        _input(reference_lengths=...),
-        "/reference_lengths",
-        'Missing required key "reference_lengths".',
-    ),
+    HARNESS.missing("reference_lengths"),
     (
         "reference_lengths",
         "invalid_input",
         "not an array",
-        _input(reference_lengths={"0": [8]}),
+        input_with(reference_lengths={"0": [8]}),
         "/reference_lengths",
         "Expected an array of 1 to 100000 reference-length lists at /reference_lengths, "
         "got an object.",
@@ -416,7 +381,7 @@ ERRORS = [
         "reference_lengths",
         "invalid_input",
         "empty",
-        _input(reference_lengths=[]),
+        input_with(reference_lengths=[]),
         "/reference_lengths",
         "Expected at least 1 segment at /reference_lengths, got none.",
     ),
@@ -424,7 +389,7 @@ ERRORS = [
         "reference_lengths",
         "limit_exceeded",
         "100001 segments",
-        _input(reference_lengths=[[1]] * 100_001),
+        input_with(reference_lengths=[[1]] * 100_001),
         "/reference_lengths",
         "Expected at most 100000 segments at /reference_lengths (limit max segments), got 100001.",
     ),
@@ -432,7 +397,7 @@ ERRORS = [
         "reference_lengths",
         "invalid_input",
         "fewer segments",
-        _input(reference_lengths=[[8], [6, 7]]),
+        input_with(reference_lengths=[[8], [6, 7]]),
         "/reference_lengths",
         "Expected reference_lengths to have as many segments as candidate_lengths (3) at "
         "/reference_lengths, got 2.",
@@ -441,7 +406,7 @@ ERRORS = [
         "reference_lengths",
         "invalid_input",
         "segment not an array",
-        _input(reference_lengths=[[8], 6, [2]]),
+        input_with(reference_lengths=[[8], 6, [2]]),
         "/reference_lengths/1",
         "Expected an array of 1 to 8 reference lengths at /reference_lengths/1, got 6.",
     ),
@@ -449,7 +414,7 @@ ERRORS = [
         "reference_lengths",
         "invalid_input",
         "segment without references",
-        _input(reference_lengths=[[8], [], [2]]),
+        input_with(reference_lengths=[[8], [], [2]]),
         "/reference_lengths/1",
         "Expected at least 1 reference at /reference_lengths/1, got none.",
     ),
@@ -457,7 +422,7 @@ ERRORS = [
         "reference_lengths",
         "limit_exceeded",
         "9 references",
-        _input(reference_lengths=[[8], [6] * 9, [2]]),
+        input_with(reference_lengths=[[8], [6] * 9, [2]]),
         "/reference_lengths/1",
         "Expected at most 8 references at /reference_lengths/1 (limit max references), got 9.",
     ),
@@ -465,7 +430,7 @@ ERRORS = [
         "reference_lengths",
         "invalid_input",
         "length not an integer",
-        _input(reference_lengths=[[8], [6, "7"], [2]]),
+        input_with(reference_lengths=[[8], [6, "7"], [2]]),
         "/reference_lengths/1/1",
         'Expected an integer at /reference_lengths/1/1, got the string "7".',
     ),
@@ -473,7 +438,7 @@ ERRORS = [
         "reference_lengths",
         "limit_exceeded",
         "over 10^9",
-        _input(reference_lengths=[[8], [6, 7], [2, 1e12]]),
+        input_with(reference_lengths=[[8], [6, 7], [2, 1e12]]),
         "/reference_lengths/2/1",
         "Expected an integer of at most 1000000000 at /reference_lengths/2/1 "
         "(limit max length value), got 1000000000000.",
@@ -482,47 +447,33 @@ ERRORS = [
         "decimals",
         "invalid_input",
         "negative",
-        _input(decimals=-2),
+        input_with(decimals=-2),
         "/decimals",
         "Expected an integer of at least 0 at /decimals, got -2.",
     ),
 ]
 
 
-@pytest.mark.parametrize(
-    ("field", "code", "case", "raw", "path", "message"),
-    ERRORS,
-    ids=[f"{e[0]} > {e[1]} > {e[2]}" for e in ERRORS],
-)
+@error_table(ERRORS)
 def test_error(field: str, code: str, case: str, raw: object, path: str, message: str) -> None:
     """The field's fault gets its code, path and whole message."""
     assert (code, path, message) == error(raw)
 
 
-@pytest.mark.parametrize(
-    ("code", "exception"),
-    [
-        ("invalid_input", mtcompute.InvalidInput),
-        ("limit_exceeded", mtcompute.LimitExceeded),
-    ],
-)
-def test_typed_function_raises_the_codes_exception(code: str, exception: type) -> None:
-    """bleu_brevity_penalty raises one exception class per code, with the same path and message."""
-    from mtcompute.tools.bleu_brevity_penalty import bleu_brevity_penalty
+TYPED_FAULTS = {
+    "invalid_input": input_with(reference_lengths=[[8], [6, 7]]),
+    "limit_exceeded": input_with(candidate_lengths=[6, 6, 10**10]),
+}
 
-    raw = {
-        "invalid_input": _input(reference_lengths=[[8], [6, 7]]),
-        "limit_exceeded": _input(candidate_lengths=[6, 6, 10**10]),
-    }[code]
-    with pytest.raises(exception) as info:
-        bleu_brevity_penalty(raw["candidate_lengths"], raw["reference_lengths"])
-    assert (code, *error(raw)[1:]) == (info.value.code, info.value.path, info.value.message)
+
+@pytest.mark.parametrize("code", TYPED_FAULTS)
+def test_typed_function_raises_the_codes_exception(code: str) -> None:
+    """bleu_brevity_penalty raises one exception class per code, with the same path and message."""
+    HARNESS.assert_raises_as_envelope(code, TYPED_FAULTS[code], bleu_brevity_penalty)
 
 
 def test_typed_function_returns_frozen_result() -> None:
     """The typed function gives the example's numbers in a frozen object."""
-    from mtcompute.tools.bleu_brevity_penalty import bleu_brevity_penalty
-
     result = bleu_brevity_penalty([6, 6, 3], [[8], [6, 7], [2, 4]], decimals=10)
     assert (15, 16, (8, 6, 2), 0.935506985, 0.9375) == (
         result.candidate_length,
@@ -531,13 +482,9 @@ def test_typed_function_returns_frozen_result() -> None:
         result.brevity_penalty,
         result.ratio,
     )
-    with pytest.raises(AttributeError):
-        result.ratio = 1.0  # type: ignore[misc]
+    HARNESS.assert_frozen(result, "ratio")
 
 
 def test_input_is_not_mutated() -> None:
     """The tool leaves its input as it was."""
-    raw = _input(candidate_lengths=[6.0, 6, 3], decimals=3)
-    before = mtcompute.dumps(raw)
-    mtcompute.execute(*TOOL, raw)
-    assert before == mtcompute.dumps(raw)
+    HARNESS.assert_not_mutated(input_with(candidate_lengths=[6.0, 6, 3], decimals=3))

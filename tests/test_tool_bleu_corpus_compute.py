@@ -2,18 +2,14 @@
 composition (bleu-ngrams-count then bleu-smoothing-compute), sacreBLEU 2.6.0 on every real WMT
 pair, properties.
 
-The WMT helpers here (:func:`wmt_corpora`, :func:`wmt_tokens`, :func:`sacre_bleu`) are also
-used by the other BLEU tool tests.
+The WMT corpora and sacreBLEU set-up come from :mod:`tests.harness`, shared with the other BLEU
+tool tests.
 """
 
 from __future__ import annotations
 
-import math
 import os
-from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
-from functools import cache
-from pathlib import Path
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -22,9 +18,19 @@ from hypothesis import strategies as st
 from sacrebleu.metrics import BLEU
 
 import mtcompute
-from mtcompute.contracts import contract
 from mtcompute.core.jsmath import js_exp, js_log
-from tests.conftest import WMT
+from mtcompute.tools.bleu_corpus_compute import bleu_corpus
+from tests.harness import (
+    ToolHarness,
+    WmtCorpus,
+    close,
+    error_table,
+    result_of,
+    sacre_bleu,
+    sacre_score,
+    wmt_corpora,
+    wmt_pairs,
+)
 from tests.strategies import bleu_segments
 
 TOOL = ("bleu-corpus-compute", "1.0.0")
@@ -40,39 +46,13 @@ SCORE_KEYS = ("bleu", "brevity_penalty", "orders_used", "smoothed_matches", "smo
 STAT_KEYS = ("candidate_length", "reference_length", "matches", "totals")
 SMOOTHINGS = ("none", "method1", "method2", "method3")
 PROPERTY = settings(deadline=None, suppress_health_check=[HealthCheck.too_slow], max_examples=60)
-MAX_TOKEN_BYTES = 128
 MAX_TOTAL_TOKENS = 500_000
 MAX_TOTAL_TOKEN_BYTES = 4_194_304
 MAX_SEGMENTS = 4096
 
 
-def run(**changes: Any) -> dict[str, Any]:
-    """The result object for BASE with ``changes`` (a key set to ... is removed)."""
-    envelope = mtcompute.execute(*TOOL, _input(**changes))
-    assert "result" in envelope, envelope
-    result: dict[str, Any] = envelope["result"]
-    return result
-
-
-def _input(**changes: Any) -> dict[str, Any]:
-    data = {**BASE, **changes}
-    return {k: v for k, v in data.items() if v is not ...}
-
-
-def error(raw: object) -> tuple[str, str, str]:
-    """(code, path, message) of the error envelope for ``raw``."""
-    envelope = mtcompute.execute(*TOOL, raw)
-    assert "error" in envelope, envelope
-    e = envelope["error"]
-    return e["code"], e["path"], e["message"]
-
-
-def result_of(tool: str, data: dict[str, Any]) -> dict[str, Any]:
-    """The result object of ``tool``@1.0.0 for ``data``."""
-    envelope = mtcompute.execute(tool, "1.0.0", data)
-    assert "result" in envelope, envelope
-    result: dict[str, Any] = envelope["result"]
-    return result
+HARNESS = ToolHarness(TOOL, BASE)
+run, input_with, error = HARNESS.run, HARNESS.input_with, HARNESS.error
 
 
 def options_of(data: dict[str, Any]) -> dict[str, Any]:
@@ -88,69 +68,6 @@ def smoothed(stats: dict[str, Any], options: dict[str, Any]) -> dict[str, Any]:
 
 
 # --- real WMT data ----------------------------------------------------------------------------
-
-
-def wmt_tokens(line: str) -> list[str]:
-    """Whitespace-split tokens of a WMT line (Python's str.split(), as sacreBLEU's
-    tokenize='none'), a token over 128 UTF-8 bytes (unsegmented Chinese and Japanese) cut into
-    pieces of at most 128 bytes at code point boundaries."""
-    out: list[str] = []
-    for token in line.split():
-        data = token.encode("utf-8")
-        while len(data) > MAX_TOKEN_BYTES:
-            cut = MAX_TOKEN_BYTES
-            while data[cut] & 0xC0 == 0x80:  # not inside a UTF-8 sequence
-                cut -= 1
-            out.append(data[:cut].decode("utf-8"))
-            data = data[cut:]
-        out.append(data.decode("utf-8"))
-    return out
-
-
-@dataclass(frozen=True)
-class WmtCorpus:
-    """One system's output and the references of its pair, tokenized."""
-
-    name: str
-    hypotheses: list[list[str]]
-    references: list[list[list[str]]]  # references[i][j]: reference j of segment i
-
-
-def _lines(path: Path) -> list[str]:
-    lines = path.read_text(encoding="utf-8").split("\n")
-    return lines[:-1] if lines[-1] == "" else lines
-
-
-def wmt_pairs() -> list[str]:
-    """Every pair directory under the WMT folder, as "testset/pair"."""
-    return sorted(str(p.relative_to(WMT)) for p in WMT.glob("*/*") if p.is_dir())
-
-
-@cache
-def wmt_corpora(pair: str) -> tuple[WmtCorpus, ...]:
-    """Every system of a pair against all its references (tokenized files with tokenized
-    references: newstest2015-nltk100 has both)."""
-    folder = WMT / pair
-    corpora = []
-    for tok in ("", ".tok"):
-        refs = [
-            _lines(p)
-            for p in sorted(folder.glob("ref.*.txt"))
-            if p.name.endswith(".tok.txt") == bool(tok)
-        ]
-        for system in sorted(folder.glob("sys.*.txt")):
-            if system.name.endswith(".tok.txt") != bool(tok):
-                continue
-            lines = _lines(system)
-            assert all(len(r) == len(lines) for r in refs)
-            corpora.append(
-                WmtCorpus(
-                    f"{pair}/{system.name}",
-                    [wmt_tokens(line) for line in lines],
-                    [[wmt_tokens(r[i]) for r in refs] for i in range(len(lines))],
-                )
-            )
-    return tuple(corpora)
 
 
 def chunks(corpus: WmtCorpus) -> Iterator[WmtCorpus]:
@@ -175,49 +92,6 @@ def chunks(corpus: WmtCorpus) -> Iterator[WmtCorpus]:
         size += seg_bytes
     yield WmtCorpus(
         f"{corpus.name}[{start}:]", corpus.hypotheses[start:], corpus.references[start:]
-    )
-
-
-SACRE_METHOD = {"none": "none", "method1": "floor", "method2": "add-k", "method3": "exp"}
-
-
-@cache
-def sacre_bleu(
-    smoothing: str,
-    epsilon: float | None = None,
-    max_order: int = 4,
-    effective_order: bool = False,
-) -> BLEU:
-    """sacreBLEU 2.6.0 BLEU with tokenize='none' and the mapped smoothing: none, floor
-    (smooth_value epsilon, default 0.1), add-k (smooth_value 1), exp."""
-    value = {"method1": 0.1 if epsilon is None else epsilon, "method2": 1}.get(smoothing)
-    return BLEU(
-        tokenize="none",
-        smooth_method=SACRE_METHOD[smoothing],
-        smooth_value=value,
-        max_ngram_order=max_order,
-        effective_order=effective_order,
-        force=True,
-    )
-
-
-def sacre_streams(references: Sequence[Sequence[Sequence[str]]]) -> list[list[str]]:
-    """Per-segment reference lists as sacreBLEU's reference streams (stream j = reference j of
-    every segment; all segments have the same number of references here)."""
-    count = len(references[0])
-    assert all(len(refs) == count for refs in references)
-    return [[" ".join(refs[j]) for refs in references] for j in range(count)]
-
-
-def close(expected: float, actual: float) -> bool:
-    """Equal up to the last bits of the float steps (sacreBLEU: percent, C library log/exp)."""
-    return math.isclose(expected, actual, rel_tol=1e-12, abs_tol=0.0)
-
-
-def sacre_score(corpus: WmtCorpus, smoothing: str, **options: Any) -> Any:
-    """sacreBLEU's corpus_score of a corpus with the mapped smoothing and options."""
-    return sacre_bleu(smoothing, **options).corpus_score(
-        [" ".join(h) for h in corpus.hypotheses], sacre_streams(corpus.references)
     )
 
 
@@ -306,6 +180,7 @@ def corpus_inputs(draw: st.DrawFn, max_segments: int = 6) -> dict[str, Any]:
 # --- one test per semantics line ------------------------------------------------------------
 
 
+@HARNESS.semantics_line(0)
 def test_item_i_of_references_belongs_to_segment_i() -> None:
     """references[i] are segment i's references; counts must agree; max_order defaults to 4."""
     swapped = run(references=[CAT_REFS, [SEED_REF]])
@@ -318,11 +193,12 @@ def test_item_i_of_references_belongs_to_segment_i() -> None:
         == (
             (run()["matches"], run()["reference_length"], len(run()["totals"])),
             (swapped["matches"], swapped["reference_length"], len(swapped["totals"])),
-            error(_input(references=[[SEED_REF]]))[:2],
+            error(input_with(references=[[SEED_REF]]))[:2],
         )
     )
 
 
+@HARNESS.semantics_line(1)
 def test_statistics_are_the_exact_sums_of_the_segments() -> None:
     """matches, totals and both lengths are the sums of bleu-sentence-components' per segment."""
     components = [
@@ -344,6 +220,7 @@ def test_statistics_are_the_exact_sums_of_the_segments() -> None:
 
 @PROPERTY
 @given(corpus_inputs())
+@HARNESS.semantics_line(2)
 def test_equals_ngrams_count_then_smoothing_compute(data: dict[str, Any]) -> None:
     """The result is bleu-ngrams-count's sums then bleu-smoothing-compute, field for field."""
     assert composed(data) == mtcompute.dumps(result_of(TOOL[0], data))
@@ -380,6 +257,7 @@ def test_equals_the_composition_on_real_wmt_segments() -> None:
     assert expected == actual
 
 
+@HARNESS.semantics_line(3)
 def test_smoothing_applies_to_the_sums() -> None:
     """none (the default), method1 (epsilon, 0.1 by default), method2 and method3 on the sums."""
     expected = {
@@ -397,6 +275,7 @@ def test_smoothing_applies_to_the_sums() -> None:
     )
 
 
+@HARNESS.semantics_line(4)
 def test_brevity_penalty_of_the_summed_lengths() -> None:
     """BP = 0 when c = 0, 1 when c > r, else exp(1 - r/c), on the corpus sums."""
     cases = [
@@ -410,6 +289,7 @@ def test_brevity_penalty_of_the_summed_lengths() -> None:
     assert expected == actual
 
 
+@HARNESS.semantics_line(5)
 def test_orders_used_and_effective_order() -> None:
     """orders_used = max_order, or the leading orders whose smoothed total is > 0."""
     short = {"hypotheses": [["a", "b"], ["c"]], "references": [[["a", "b"]], [["c"]]]}
@@ -421,6 +301,7 @@ def test_orders_used_and_effective_order() -> None:
     )
 
 
+@HARNESS.semantics_line(6)
 def test_bleu_zero_rules() -> None:
     """bleu = 0 with c = 0, m_1 = 0, no order used, or a used order with a zero count."""
     cases = [
@@ -436,6 +317,7 @@ def test_bleu_zero_rules() -> None:
     )
 
 
+@HARNESS.semantics_line(7)
 def test_decimals_round_with_tofixed() -> None:
     """decimals rounds bleu and BP like toFixed; counts stay exact."""
     full = run(smoothing="method3")
@@ -451,6 +333,7 @@ def test_decimals_round_with_tofixed() -> None:
     )
 
 
+@HARNESS.semantics_line(8)
 def test_float_steps_follow_javascript() -> None:
     """bleu = BP * exp(sum of ln(m/l) in order / N) with JavaScript's log and exp."""
     result = run(smoothing="method3")
@@ -462,6 +345,7 @@ def test_float_steps_follow_javascript() -> None:
 
 
 @pytest.mark.parametrize("pair", wmt_pairs())
+@HARNESS.semantics_line(9)
 def test_equals_sacrebleu_corpus_score_on_wmt(pair: str) -> None:
     """On every system of the pair: sacreBLEU's statistics exactly, its score/100 closely."""
     systems = wmt_corpora(pair)
@@ -513,6 +397,7 @@ def test_nltk100_tokenized_pair_reproduces_multi_bleu() -> None:
     )
 
 
+@HARNESS.semantics_line(10)
 def test_limits_and_error_codes() -> None:
     """Each rule of the limits line gets its code (segments, references, tokens, bytes, ...)."""
     euro = "\u20ac"
@@ -532,18 +417,18 @@ def test_limits_and_error_codes() -> None:
         ("invalid_input", "/references/0/0/0"),
     ] == [
         error({"hypotheses": [[]] * 4097, "references": [[[]]] * 4097})[:2],
-        error(_input(references=[[SEED_REF], [["a"]] * 9]))[:2],
-        error(_input(hypotheses=[[euro * 43], CAT_HYP]))[:2],
+        error(input_with(references=[[SEED_REF], [["a"]] * 9]))[:2],
+        error(input_with(hypotheses=[[euro * 43], CAT_HYP]))[:2],
         error({"hypotheses": [["a"] * 250_000] * 2, "references": [[["b"]]] * 2})[:2],
         error({"hypotheses": [["h" * 128] * 16384] * 2, "references": [[["\u00e9"]]] * 2})[:2],
-        error(_input(hypotheses=[]))[:2],
-        error(_input(references=[[], CAT_REFS]))[:2],
-        error(_input(hypotheses=[SEED_HYP]))[:2],
-        error(_input(max_order=0))[:2],
-        error(_input(smoothing="method4"))[:2],
-        error(_input(epsilon=0.1))[:2],
-        error(_input(hypotheses=[SEED_HYP, ["\ud800"]]))[:2],
-        error(_input(references=[[[""]], CAT_REFS]))[:2],
+        error(input_with(hypotheses=[]))[:2],
+        error(input_with(references=[[], CAT_REFS]))[:2],
+        error(input_with(hypotheses=[SEED_HYP]))[:2],
+        error(input_with(max_order=0))[:2],
+        error(input_with(smoothing="method4"))[:2],
+        error(input_with(epsilon=0.1))[:2],
+        error(input_with(hypotheses=[SEED_HYP, ["\ud800"]]))[:2],
+        error(input_with(references=[[[""]], CAT_REFS]))[:2],
     ]
     # At the limits exactly: 4096 segments of 8 references; 500,000 tokens; 4,194,304 bytes.
     at_limits = [
@@ -556,6 +441,7 @@ def test_limits_and_error_codes() -> None:
     ]
 
 
+@HARNESS.semantics_line(11)
 def test_validation_order_first_failing_check_decides() -> None:
     """Two faults at once: the earlier check in the contract's order wins (last line)."""
     cases = [
@@ -563,21 +449,21 @@ def test_validation_order_first_failing_check_decides() -> None:
         ({**BASE, "zz": 1, "max_order": 0}, ("invalid_input", "/zz")),
         ({"references": 1, "zz2": 0, "zz1": 0}, ("invalid_input", "/zz2")),
         ({"references": 5}, ("invalid_input", "/hypotheses")),
-        (_input(hypotheses="a b", references=[]), ("invalid_input", "/hypotheses")),
-        (_input(hypotheses=[[]] * 4097, references=5), ("limit_exceeded", "/hypotheses")),
-        (_input(hypotheses=[], references=5), ("invalid_input", "/hypotheses")),
-        (_input(hypotheses=[["a", ""], 5]), ("invalid_input", "/hypotheses/0/1")),
-        (_input(hypotheses=[["x" * 129], [""]]), ("limit_exceeded", "/hypotheses/0/0")),
-        (_input(hypotheses=[[""]], references=[]), ("invalid_input", "/hypotheses/0/0")),
-        (_input(references=[[[]]] * 4097, max_order=0), ("limit_exceeded", "/references")),
-        (_input(references=[[SEED_REF], [["a"]] * 9, []]), ("limit_exceeded", "/references/1")),
-        (_input(references=[[SEED_REF], []], max_order=0), ("invalid_input", "/references/1")),
-        (_input(references=[[SEED_REF]] * 3, max_order=0), ("invalid_input", "/references")),
-        (_input(max_order=9, smoothing="method4"), ("invalid_input", "/max_order")),
-        (_input(smoothing="method4", epsilon=2), ("unsupported_input", "/smoothing")),
-        (_input(smoothing="x", epsilon=2), ("invalid_input", "/smoothing")),
-        (_input(epsilon=2, effective_order=1), ("invalid_input", "/epsilon")),
-        (_input(effective_order=1, decimals=-1), ("invalid_input", "/effective_order")),
+        (input_with(hypotheses="a b", references=[]), ("invalid_input", "/hypotheses")),
+        (input_with(hypotheses=[[]] * 4097, references=5), ("limit_exceeded", "/hypotheses")),
+        (input_with(hypotheses=[], references=5), ("invalid_input", "/hypotheses")),
+        (input_with(hypotheses=[["a", ""], 5]), ("invalid_input", "/hypotheses/0/1")),
+        (input_with(hypotheses=[["x" * 129], [""]]), ("limit_exceeded", "/hypotheses/0/0")),
+        (input_with(hypotheses=[[""]], references=[]), ("invalid_input", "/hypotheses/0/0")),
+        (input_with(references=[[[]]] * 4097, max_order=0), ("limit_exceeded", "/references")),
+        (input_with(references=[[SEED_REF], [["a"]] * 9, []]), ("limit_exceeded", "/references/1")),
+        (input_with(references=[[SEED_REF], []], max_order=0), ("invalid_input", "/references/1")),
+        (input_with(references=[[SEED_REF]] * 3, max_order=0), ("invalid_input", "/references")),
+        (input_with(max_order=9, smoothing="method4"), ("invalid_input", "/max_order")),
+        (input_with(smoothing="method4", epsilon=2), ("unsupported_input", "/smoothing")),
+        (input_with(smoothing="x", epsilon=2), ("invalid_input", "/smoothing")),
+        (input_with(epsilon=2, effective_order=1), ("invalid_input", "/epsilon")),
+        (input_with(effective_order=1, decimals=-1), ("invalid_input", "/effective_order")),
         (
             {"hypotheses": [["a"] * 250_001] * 2, "references": [[[]]] * 2, "decimals": 16},
             ("invalid_input", "/decimals"),
@@ -594,25 +480,9 @@ def test_validation_order_first_failing_check_decides() -> None:
     ].startswith("Expected at most 500000 tokens")
 
 
-SEMANTICS_TESTS: dict[int, Callable[..., None]] = {
-    0: test_item_i_of_references_belongs_to_segment_i,
-    1: test_statistics_are_the_exact_sums_of_the_segments,
-    2: test_equals_ngrams_count_then_smoothing_compute,
-    3: test_smoothing_applies_to_the_sums,
-    4: test_brevity_penalty_of_the_summed_lengths,
-    5: test_orders_used_and_effective_order,
-    6: test_bleu_zero_rules,
-    7: test_decimals_round_with_tofixed,
-    8: test_float_steps_follow_javascript,
-    9: test_equals_sacrebleu_corpus_score_on_wmt,
-    10: test_limits_and_error_codes,
-    11: test_validation_order_first_failing_check_decides,
-}
-
-
 def test_every_semantics_line_has_a_test() -> None:
     """Each semantics line of the contract is covered by a test above."""
-    assert list(range(len(contract(*TOOL)["semantics"]))) == sorted(SEMANTICS_TESTS)
+    HARNESS.assert_every_semantics_line_tested()
 
 
 # --- sacreBLEU beyond WMT: random corpora -----------------------------------------------------
@@ -711,24 +581,17 @@ ERRORS = [
         "input",
         "invalid_input",
         "unknown key",
-        _input(hypothesis=[]),
+        input_with(hypothesis=[]),
         "/hypothesis",
         'Unknown key "hypothesis" in the input; expected only hypotheses, references, max_order, '
         "smoothing, epsilon, effective_order, decimals.",
     ),
-    (
-        "hypotheses",
-        "invalid_input",
-        "missing",
-        _input(hypotheses=...),
-        "/hypotheses",
-        'Missing required key "hypotheses".',
-    ),
+    HARNESS.missing("hypotheses"),
     (
         "hypotheses",
         "invalid_input",
         "not an array",
-        _input(hypotheses="the cat"),
+        input_with(hypotheses="the cat"),
         "/hypotheses",
         'Expected an array of 1 to 4096 token lists at /hypotheses, got the string "the cat".',
     ),
@@ -736,7 +599,7 @@ ERRORS = [
         "hypotheses",
         "invalid_input",
         "empty",
-        _input(hypotheses=[]),
+        input_with(hypotheses=[]),
         "/hypotheses",
         "Expected at least 1 segment at /hypotheses, got none.",
     ),
@@ -744,7 +607,7 @@ ERRORS = [
         "hypotheses",
         "limit_exceeded",
         "4097 segments",
-        _input(hypotheses=[[]] * 4097),
+        input_with(hypotheses=[[]] * 4097),
         "/hypotheses",
         "Expected at most 4096 segments at /hypotheses (limit max segments), got 4097.",
     ),
@@ -752,7 +615,7 @@ ERRORS = [
         "hypotheses",
         "invalid_input",
         "segment not an array",
-        _input(hypotheses=[SEED_HYP, "the cat"]),
+        input_with(hypotheses=[SEED_HYP, "the cat"]),
         "/hypotheses/1",
         'Expected a token list (an array) at /hypotheses/1, got the string "the cat".',
     ),
@@ -760,7 +623,7 @@ ERRORS = [
         "hypotheses",
         "invalid_input",
         "token not a string",
-        _input(hypotheses=[SEED_HYP, ["the", 3]]),
+        input_with(hypotheses=[SEED_HYP, ["the", 3]]),
         "/hypotheses/1/1",
         "Expected a token (a non-empty string) at /hypotheses/1/1, got 3.",
     ),
@@ -768,7 +631,7 @@ ERRORS = [
         "hypotheses",
         "invalid_input",
         "empty token",
-        _input(hypotheses=[[""], CAT_HYP]),
+        input_with(hypotheses=[[""], CAT_HYP]),
         "/hypotheses/0/0",
         "Expected a non-empty token at /hypotheses/0/0, got the empty string.",
     ),
@@ -776,7 +639,7 @@ ERRORS = [
         "hypotheses",
         "invalid_input",
         "lone surrogate",
-        _input(hypotheses=[SEED_HYP, ["c\ud83dt"]]),
+        input_with(hypotheses=[SEED_HYP, ["c\ud83dt"]]),
         "/hypotheses/1/0",
         "Expected a token without lone surrogates at /hypotheses/1/0, got U+D83D at index 1.",
     ),
@@ -784,24 +647,17 @@ ERRORS = [
         "hypotheses",
         "limit_exceeded",
         "129 bytes in 43 characters",
-        _input(hypotheses=[SEED_HYP, ["\u20ac" * 43]]),
+        input_with(hypotheses=[SEED_HYP, ["\u20ac" * 43]]),
         "/hypotheses/1/0",
         "Expected a token of at most 128 UTF-8 bytes at /hypotheses/1/0 (limit max token bytes), "
         "got 129 bytes.",
     ),
-    (
-        "references",
-        "invalid_input",
-        "missing",
-        _input(references=...),
-        "/references",
-        'Missing required key "references".',
-    ),
+    HARNESS.missing("references"),
     (
         "references",
         "invalid_input",
         "not an array",
-        _input(references={"0": [SEED_REF]}),
+        input_with(references={"0": [SEED_REF]}),
         "/references",
         "Expected an array of 1 to 4096 reference lists at /references, got an object.",
     ),
@@ -809,7 +665,7 @@ ERRORS = [
         "references",
         "invalid_input",
         "empty",
-        _input(references=[]),
+        input_with(references=[]),
         "/references",
         "Expected at least 1 segment at /references, got none.",
     ),
@@ -817,7 +673,7 @@ ERRORS = [
         "references",
         "limit_exceeded",
         "4097 segments",
-        _input(references=[[[]]] * 4097),
+        input_with(references=[[[]]] * 4097),
         "/references",
         "Expected at most 4096 segments at /references (limit max segments), got 4097.",
     ),
@@ -825,7 +681,7 @@ ERRORS = [
         "references",
         "invalid_input",
         "fewer segments than hypotheses",
-        _input(references=[[SEED_REF]]),
+        input_with(references=[[SEED_REF]]),
         "/references",
         "Expected references to have as many segments as hypotheses (2) at /references, got 1.",
     ),
@@ -833,7 +689,7 @@ ERRORS = [
         "references",
         "invalid_input",
         "segment not an array",
-        _input(references=[[SEED_REF], "the cat"]),
+        input_with(references=[[SEED_REF], "the cat"]),
         "/references/1",
         'Expected an array of 1 to 8 token lists at /references/1, got the string "the cat".',
     ),
@@ -841,7 +697,7 @@ ERRORS = [
         "references",
         "invalid_input",
         "segment without references",
-        _input(references=[[SEED_REF], []]),
+        input_with(references=[[SEED_REF], []]),
         "/references/1",
         "Expected at least 1 reference at /references/1, got none.",
     ),
@@ -849,7 +705,7 @@ ERRORS = [
         "references",
         "limit_exceeded",
         "9 references",
-        _input(references=[[SEED_REF], [CAT_HYP] * 9]),
+        input_with(references=[[SEED_REF], [CAT_HYP] * 9]),
         "/references/1",
         "Expected at most 8 references at /references/1 (limit max references), got 9.",
     ),
@@ -857,7 +713,7 @@ ERRORS = [
         "references",
         "invalid_input",
         "reference not an array",
-        _input(references=[[SEED_REF], [CAT_HYP, "the cat"]]),
+        input_with(references=[[SEED_REF], [CAT_HYP, "the cat"]]),
         "/references/1/1",
         'Expected a reference token list (an array) at /references/1/1, got the string "the cat".',
     ),
@@ -865,7 +721,7 @@ ERRORS = [
         "references",
         "invalid_input",
         "token not a string",
-        _input(references=[[SEED_REF], [["the", None]]]),
+        input_with(references=[[SEED_REF], [["the", None]]]),
         "/references/1/0/1",
         "Expected a token (a non-empty string) at /references/1/0/1, got null.",
     ),
@@ -873,7 +729,7 @@ ERRORS = [
         "references",
         "limit_exceeded",
         "token over 128 bytes",
-        _input(references=[[SEED_REF], [["y" * 200]]]),
+        input_with(references=[[SEED_REF], [["y" * 200]]]),
         "/references/1/0/0",
         "Expected a token of at most 128 UTF-8 bytes at /references/1/0/0 "
         "(limit max token bytes), got 200 bytes.",
@@ -882,7 +738,7 @@ ERRORS = [
         "max_order",
         "invalid_input",
         "9",
-        _input(max_order=9),
+        input_with(max_order=9),
         "/max_order",
         "Expected an integer of at most 8 at /max_order, got 9.",
     ),
@@ -890,7 +746,7 @@ ERRORS = [
         "max_order",
         "invalid_input",
         "2.5",
-        _input(max_order=2.5),
+        input_with(max_order=2.5),
         "/max_order",
         "Expected an integer at /max_order, got 2.5.",
     ),
@@ -898,7 +754,7 @@ ERRORS = [
         "smoothing",
         "invalid_input",
         "unknown method",
-        _input(smoothing="add-k"),
+        input_with(smoothing="add-k"),
         "/smoothing",
         'Expected one of none, method1, method2, method3 at /smoothing, got the string "add-k".',
     ),
@@ -906,7 +762,7 @@ ERRORS = [
         "smoothing",
         "unsupported_input",
         "method5",
-        _input(smoothing="method5"),
+        input_with(smoothing="method5"),
         "/smoothing",
         "Chen and Cherry method5 is not supported by bleu-corpus-compute@1.0.0 at /smoothing: "
         "this version scores the corpus-summed statistics with bleu-smoothing-compute's methods, "
@@ -916,7 +772,7 @@ ERRORS = [
         "epsilon",
         "invalid_input",
         "negative",
-        _input(smoothing="method1", epsilon=-0.5),
+        input_with(smoothing="method1", epsilon=-0.5),
         "/epsilon",
         "Expected a number from 0 to 1 at /epsilon, got -0.5.",
     ),
@@ -924,7 +780,7 @@ ERRORS = [
         "epsilon",
         "invalid_input",
         "with smoothing omitted",
-        _input(epsilon=0.1),
+        input_with(epsilon=0.1),
         "/epsilon",
         "Expected no epsilon with smoothing none at /epsilon (epsilon applies to method1 only), "
         "got one.",
@@ -933,7 +789,7 @@ ERRORS = [
         "effective_order",
         "invalid_input",
         "number",
-        _input(effective_order=1),
+        input_with(effective_order=1),
         "/effective_order",
         "Expected true or false at /effective_order, got 1.",
     ),
@@ -941,7 +797,7 @@ ERRORS = [
         "decimals",
         "invalid_input",
         "-1",
-        _input(decimals=-1),
+        input_with(decimals=-1),
         "/decimals",
         "Expected an integer of at least 0 at /decimals, got -1.",
     ),
@@ -966,42 +822,27 @@ ERRORS = [
 ]
 
 
-@pytest.mark.parametrize(
-    ("field", "code", "case", "raw", "path", "message"),
-    ERRORS,
-    ids=[f"{e[0]} > {e[1]} > {e[2]}" for e in ERRORS],
-)
+@error_table(ERRORS)
 def test_error(field: str, code: str, case: str, raw: object, path: str, message: str) -> None:
     """The field's fault gets its code, path and whole message."""
     assert (code, path, message) == error(raw)
 
 
-@pytest.mark.parametrize(
-    ("code", "exception"),
-    [
-        ("invalid_input", mtcompute.InvalidInput),
-        ("limit_exceeded", mtcompute.LimitExceeded),
-        ("unsupported_input", mtcompute.UnsupportedInput),
-    ],
-)
-def test_typed_function_raises_the_codes_exception(code: str, exception: type) -> None:
-    """bleu_corpus raises one exception class per code, with the same path and message."""
-    from mtcompute.tools.bleu_corpus_compute import bleu_corpus
+TYPED_FAULTS = {
+    "invalid_input": input_with(references=[[SEED_REF]]),
+    "limit_exceeded": input_with(references=[[SEED_REF], [CAT_HYP] * 9]),
+    "unsupported_input": input_with(smoothing="method6"),
+}
 
-    raw = {
-        "invalid_input": _input(references=[[SEED_REF]]),
-        "limit_exceeded": _input(references=[[SEED_REF], [CAT_HYP] * 9]),
-        "unsupported_input": _input(smoothing="method6"),
-    }[code]
-    with pytest.raises(exception) as info:
-        bleu_corpus(raw["hypotheses"], raw["references"], raw.get("smoothing", "none"))
-    assert (code, *error(raw)[1:]) == (info.value.code, info.value.path, info.value.message)
+
+@pytest.mark.parametrize("code", TYPED_FAULTS)
+def test_typed_function_raises_the_codes_exception(code: str) -> None:
+    """bleu_corpus raises one exception class per code, with the same path and message."""
+    HARNESS.assert_raises_as_envelope(code, TYPED_FAULTS[code], bleu_corpus)
 
 
 def test_typed_function_returns_frozen_result() -> None:
     """The typed function gives the example's numbers in a frozen object."""
-    from mtcompute.tools.bleu_corpus_compute import bleu_corpus
-
     result = bleu_corpus(BASE["hypotheses"], BASE["references"], "method3", decimals=10)
     assert (0.2516605225, 0.8464817249, 4, 2, 12, 14, (9, 5, 2, 0), (9, 5, 2, 0.5)) == (
         result.bleu,
@@ -1013,13 +854,9 @@ def test_typed_function_returns_frozen_result() -> None:
         result.matches,
         result.smoothed_matches,
     )
-    with pytest.raises(AttributeError):
-        result.bleu = 1.0  # type: ignore[misc]
+    HARNESS.assert_frozen(result, "bleu")
 
 
 def test_input_is_not_mutated() -> None:
     """The tool leaves its input as it was."""
-    raw = _input(smoothing="method2", max_order=4.0)
-    before = mtcompute.dumps(raw)
-    mtcompute.execute(*TOOL, raw)
-    assert before == mtcompute.dumps(raw)
+    HARNESS.assert_not_mutated(input_with(smoothing="method2", max_order=4.0))

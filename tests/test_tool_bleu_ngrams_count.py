@@ -4,7 +4,6 @@ limit, properties."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from functools import cache
 from typing import Any
 
@@ -13,10 +12,17 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import mtcompute
-from mtcompute.contracts import contract
 from mtcompute.errors import LimitExceeded
 from mtcompute.tools._bleu_common import corpus_statistics
-from mtcompute.tools.bleu_ngrams_count import INPUT, _segments
+from mtcompute.tools.bleu_ngrams_count import INPUT, _segments, bleu_ngrams_count
+from tests.harness import (
+    ToolHarness,
+    error_table,
+    result_of,
+    sacre_score,
+    wmt_corpora,
+    wmt_pairs,
+)
 from tests.strategies import bleu_segments
 from tests.test_tool_bleu_corpus_compute import (
     CAT_HYP,
@@ -24,11 +30,6 @@ from tests.test_tool_bleu_corpus_compute import (
     SEED_HYP,
     SEED_REF,
     STAT_KEYS,
-    result_of,
-    sacre_bleu,
-    sacre_streams,
-    wmt_corpora,
-    wmt_pairs,
 )
 
 TOOL = ("bleu-ngrams-count", "1.0.0")
@@ -41,22 +42,8 @@ LIMIT_MESSAGE = (
 )
 
 
-def run(**changes: Any) -> dict[str, Any]:
-    """The result object for BASE with ``changes`` (a key set to ... is removed)."""
-    return result_of(TOOL[0], _input(**changes))
-
-
-def _input(**changes: Any) -> dict[str, Any]:
-    data = {**BASE, **changes}
-    return {k: v for k, v in data.items() if v is not ...}
-
-
-def error(raw: object) -> tuple[str, str, str]:
-    """(code, path, message) of the error envelope for ``raw``."""
-    envelope = mtcompute.execute(*TOOL, raw)
-    assert "error" in envelope, envelope
-    e = envelope["error"]
-    return e["code"], e["path"], e["message"]
+HARNESS = ToolHarness(TOOL, BASE)
+run, input_with, error = HARNESS.run, HARNESS.input_with, HARNESS.error
 
 
 def size(value: object) -> int:
@@ -154,6 +141,7 @@ def as_input(segments: list[list[str]]) -> dict[str, Any]:
 # --- one test per semantics line ------------------------------------------------------------
 
 
+@HARNESS.semantics_line(0)
 def test_segment_layout_and_defaults() -> None:
     """references[i] belong to segment i; counts must agree; N = 4, no tables by default."""
     result = run()
@@ -163,11 +151,12 @@ def test_segment_layout_and_defaults() -> None:
         [s["matches"] for s in swapped["segments"]],
         [False, False],
     )
-    assert ("invalid_input", "/references") == error(_input(references=[[SEED_REF]]))[:2]
+    assert ("invalid_input", "/references") == error(input_with(references=[[SEED_REF]]))[:2]
 
 
 @PROPERTY
 @given(ngrams_inputs())
+@HARNESS.semantics_line(1)
 def test_each_segment_is_bleu_sentence_components(data: dict[str, Any]) -> None:
     """segments[i] is bleu-sentence-components of segment i (table included when asked)."""
     assert per_component(data) == result_of(TOOL[0], data)["segments"]
@@ -190,6 +179,7 @@ def test_each_segment_is_bleu_sentence_components_on_real_wmt_segments() -> None
     assert expected == actual
 
 
+@HARNESS.semantics_line(2)
 def test_sums_are_the_inputs_of_bleu_smoothing_compute() -> None:
     """The top-level statistics are the exact sums; bleu-smoothing-compute takes them as is."""
     result = run(max_order=2)
@@ -213,6 +203,7 @@ def test_sums_are_the_inputs_of_bleu_smoothing_compute() -> None:
     assert score == {k: corpus[k] for k in score}
 
 
+@HARNESS.semantics_line(3)
 def test_output_limit_names_the_first_segment_passing_it() -> None:
     """A result of exactly 1,000,000 bytes passes; one byte more fails at the crossing segment."""
     segments = segments_of_exactly_a_million_bytes()
@@ -271,6 +262,7 @@ def test_size_precheck_changes_no_answer(data: dict[str, Any], limit: int) -> No
     assert expected == actual
 
 
+@HARNESS.semantics_line(4)
 def test_limits_and_error_codes() -> None:
     """Each rule of the limits line gets its code."""
     assert [
@@ -284,15 +276,15 @@ def test_limits_and_error_codes() -> None:
         ("invalid_input", "/max_order"),
         ("invalid_input", "/include_ngrams"),
     ] == [
-        error(_input(references=[[[]]] * 4097))[:2],
-        error(_input(references=[[[]] * 9, CAT_REFS]))[:2],
-        error(_input(references=[[SEED_REF], [["\u00e9" * 65]]]))[:2],
+        error(input_with(references=[[[]]] * 4097))[:2],
+        error(input_with(references=[[[]] * 9, CAT_REFS]))[:2],
+        error(input_with(references=[[SEED_REF], [["\u00e9" * 65]]]))[:2],
         error({"hypotheses": [["h" * 128] * 32_768], "references": [[["é"]]]})[:2],
-        error(_input(hypotheses=[SEED_HYP] * 3))[:2],
-        error(_input(references=[[SEED_REF], []]))[:2],
-        error(_input(hypotheses=[["a\udfff"], CAT_HYP]))[:2],
-        error(_input(max_order=8.5))[:2],
-        error(_input(include_ngrams="true"))[:2],
+        error(input_with(hypotheses=[SEED_HYP] * 3))[:2],
+        error(input_with(references=[[SEED_REF], []]))[:2],
+        error(input_with(hypotheses=[["a\udfff"], CAT_HYP]))[:2],
+        error(input_with(max_order=8.5))[:2],
+        error(input_with(include_ngrams="true"))[:2],
     ]
     # Empty hypotheses and references are fine.
     empty = run(hypotheses=[[]], references=[[[]]], max_order=1)
@@ -301,20 +293,21 @@ def test_limits_and_error_codes() -> None:
     )
 
 
+@HARNESS.semantics_line(5)
 def test_validation_order_first_failing_check_decides() -> None:
     """Two faults at once: the earlier check in the contract's order wins (last line)."""
     cases = [
         (None, ("invalid_input", "")),
         ({**BASE, "smoothing": "none", "max_order": 0}, ("invalid_input", "/smoothing")),
         ({"hypotheses": []}, ("invalid_input", "/references")),
-        (_input(hypotheses=[[]] * 4097, references=[]), ("limit_exceeded", "/hypotheses")),
+        (input_with(hypotheses=[[]] * 4097, references=[]), ("limit_exceeded", "/hypotheses")),
         (
-            _input(hypotheses=[[""]], references=[[["x" * 200]]]),
+            input_with(hypotheses=[[""]], references=[[["x" * 200]]]),
             ("invalid_input", "/hypotheses/0/0"),
         ),
-        (_input(references=[[SEED_REF]], max_order=0), ("invalid_input", "/references")),
-        (_input(references=[[SEED_REF], [[""]]] * 2), ("invalid_input", "/references/1/0/0")),
-        (_input(max_order=0, include_ngrams=0), ("invalid_input", "/max_order")),
+        (input_with(references=[[SEED_REF]], max_order=0), ("invalid_input", "/references")),
+        (input_with(references=[[SEED_REF], [[""]]] * 2), ("invalid_input", "/references/1/0/0")),
+        (input_with(max_order=0, include_ngrams=0), ("invalid_input", "/max_order")),
         (
             {"hypotheses": [["a"] * 500_001], "references": [[[]]], "include_ngrams": 0},
             ("invalid_input", "/include_ngrams"),
@@ -342,28 +335,16 @@ def test_validation_order_first_failing_check_decides() -> None:
     ]
 
 
-SEMANTICS_TESTS: dict[int, Callable[..., None]] = {
-    0: test_segment_layout_and_defaults,
-    1: test_each_segment_is_bleu_sentence_components,
-    2: test_sums_are_the_inputs_of_bleu_smoothing_compute,
-    3: test_output_limit_names_the_first_segment_passing_it,
-    4: test_limits_and_error_codes,
-    5: test_validation_order_first_failing_check_decides,
-}
-
-
 def test_every_semantics_line_has_a_test() -> None:
     """Each semantics line of the contract is covered by a test above."""
-    assert list(range(len(contract(*TOOL)["semantics"]))) == sorted(SEMANTICS_TESTS)
+    HARNESS.assert_every_semantics_line_tested()
 
 
 @pytest.mark.parametrize("pair", wmt_pairs())
 def test_statistics_equal_sacrebleu_on_wmt(pair: str) -> None:
     """The summed statistics of the first system of every pair are sacreBLEU's exactly."""
     corpus = wmt_corpora(pair)[0]
-    score = sacre_bleu("none").corpus_score(
-        [" ".join(h) for h in corpus.hypotheses], sacre_streams(corpus.references)
-    )
+    score = sacre_score(corpus, "none")
     result = result_of(TOOL[0], {"hypotheses": corpus.hypotheses, "references": corpus.references})
     assert (score.sys_len, score.ref_len, score.counts, score.totals) == tuple(
         result[k] for k in STAT_KEYS
@@ -415,24 +396,17 @@ ERRORS = [
         "input",
         "invalid_input",
         "unknown key",
-        _input(smoothing="none"),
+        input_with(smoothing="none"),
         "/smoothing",
         'Unknown key "smoothing" in the input; expected only hypotheses, references, max_order, '
         "include_ngrams.",
     ),
-    (
-        "hypotheses",
-        "invalid_input",
-        "missing",
-        _input(hypotheses=...),
-        "/hypotheses",
-        'Missing required key "hypotheses".',
-    ),
+    HARNESS.missing("hypotheses"),
     (
         "hypotheses",
         "invalid_input",
         "not an array",
-        _input(hypotheses=None),
+        input_with(hypotheses=None),
         "/hypotheses",
         "Expected an array of 1 to 4096 token lists at /hypotheses, got null.",
     ),
@@ -440,7 +414,7 @@ ERRORS = [
         "hypotheses",
         "invalid_input",
         "empty",
-        _input(hypotheses=[]),
+        input_with(hypotheses=[]),
         "/hypotheses",
         "Expected at least 1 segment at /hypotheses, got none.",
     ),
@@ -448,7 +422,7 @@ ERRORS = [
         "hypotheses",
         "limit_exceeded",
         "4097 segments",
-        _input(hypotheses=[["a"]] * 4097),
+        input_with(hypotheses=[["a"]] * 4097),
         "/hypotheses",
         "Expected at most 4096 segments at /hypotheses (limit max segments), got 4097.",
     ),
@@ -456,7 +430,7 @@ ERRORS = [
         "hypotheses",
         "invalid_input",
         "segment not an array",
-        _input(hypotheses=[SEED_HYP, {"0": "the"}]),
+        input_with(hypotheses=[SEED_HYP, {"0": "the"}]),
         "/hypotheses/1",
         "Expected a token list (an array) at /hypotheses/1, got an object.",
     ),
@@ -464,7 +438,7 @@ ERRORS = [
         "hypotheses",
         "invalid_input",
         "token not a string",
-        _input(hypotheses=[[True], CAT_HYP]),
+        input_with(hypotheses=[[True], CAT_HYP]),
         "/hypotheses/0/0",
         "Expected a token (a non-empty string) at /hypotheses/0/0, got true.",
     ),
@@ -472,24 +446,17 @@ ERRORS = [
         "hypotheses",
         "limit_exceeded",
         "token over 128 bytes",
-        _input(hypotheses=[SEED_HYP, ["cat", "x" * 129]]),
+        input_with(hypotheses=[SEED_HYP, ["cat", "x" * 129]]),
         "/hypotheses/1/1",
         "Expected a token of at most 128 UTF-8 bytes at /hypotheses/1/1 (limit max token bytes), "
         "got 129 bytes.",
     ),
-    (
-        "references",
-        "invalid_input",
-        "missing",
-        _input(references=...),
-        "/references",
-        'Missing required key "references".',
-    ),
+    HARNESS.missing("references"),
     (
         "references",
         "limit_exceeded",
         "4097 segments",
-        _input(references=[[["a"]]] * 4097),
+        input_with(references=[[["a"]]] * 4097),
         "/references",
         "Expected at most 4096 segments at /references (limit max segments), got 4097.",
     ),
@@ -497,7 +464,7 @@ ERRORS = [
         "references",
         "invalid_input",
         "more segments than hypotheses",
-        _input(references=[[SEED_REF], CAT_REFS, CAT_REFS]),
+        input_with(references=[[SEED_REF], CAT_REFS, CAT_REFS]),
         "/references",
         "Expected references to have as many segments as hypotheses (2) at /references, got 3.",
     ),
@@ -505,7 +472,7 @@ ERRORS = [
         "references",
         "limit_exceeded",
         "9 references",
-        _input(references=[[SEED_REF] * 9, CAT_REFS]),
+        input_with(references=[[SEED_REF] * 9, CAT_REFS]),
         "/references/0",
         "Expected at most 8 references at /references/0 (limit max references), got 9.",
     ),
@@ -513,7 +480,7 @@ ERRORS = [
         "references",
         "invalid_input",
         "lone surrogate",
-        _input(references=[[SEED_REF], [["ok"], ["\ud800x"]]]),
+        input_with(references=[[SEED_REF], [["ok"], ["\ud800x"]]]),
         "/references/1/1/0",
         "Expected a token without lone surrogates at /references/1/1/0, got U+D800 at index 0.",
     ),
@@ -521,7 +488,7 @@ ERRORS = [
         "max_order",
         "invalid_input",
         "string",
-        _input(max_order="2"),
+        input_with(max_order="2"),
         "/max_order",
         'Expected an integer at /max_order, got the string "2".',
     ),
@@ -529,7 +496,7 @@ ERRORS = [
         "max_order",
         "invalid_input",
         "0",
-        _input(max_order=0),
+        input_with(max_order=0),
         "/max_order",
         "Expected an integer of at least 1 at /max_order, got 0.",
     ),
@@ -537,7 +504,7 @@ ERRORS = [
         "include_ngrams",
         "invalid_input",
         "number",
-        _input(include_ngrams=1),
+        input_with(include_ngrams=1),
         "/include_ngrams",
         "Expected true or false at /include_ngrams, got 1.",
     ),
@@ -570,40 +537,26 @@ ERRORS = [
 ]
 
 
-@pytest.mark.parametrize(
-    ("field", "code", "case", "raw", "path", "message"),
-    ERRORS,
-    ids=[f"{e[0]} > {e[1]} > {e[2]}" for e in ERRORS],
-)
+@error_table(ERRORS)
 def test_error(field: str, code: str, case: str, raw: object, path: str, message: str) -> None:
     """The field's fault gets its code, path and whole message."""
     assert (code, path, message) == error(raw)
 
 
-@pytest.mark.parametrize(
-    ("code", "exception"),
-    [
-        ("invalid_input", mtcompute.InvalidInput),
-        ("limit_exceeded", mtcompute.LimitExceeded),
-    ],
-)
-def test_typed_function_raises_the_codes_exception(code: str, exception: type) -> None:
-    """bleu_ngrams_count raises one exception class per code, with the same path and message."""
-    from mtcompute.tools.bleu_ngrams_count import bleu_ngrams_count
+TYPED_FAULTS = {
+    "invalid_input": input_with(hypotheses=[SEED_HYP]),
+    "limit_exceeded": input_with(references=[[SEED_REF] * 9, CAT_REFS]),
+}
 
-    raw = {
-        "invalid_input": _input(hypotheses=[SEED_HYP]),
-        "limit_exceeded": _input(references=[[SEED_REF] * 9, CAT_REFS]),
-    }[code]
-    with pytest.raises(exception) as info:
-        bleu_ngrams_count(raw["hypotheses"], raw["references"])
-    assert (code, *error(raw)[1:]) == (info.value.code, info.value.path, info.value.message)
+
+@pytest.mark.parametrize("code", TYPED_FAULTS)
+def test_typed_function_raises_the_codes_exception(code: str) -> None:
+    """bleu_ngrams_count raises one exception class per code, with the same path and message."""
+    HARNESS.assert_raises_as_envelope(code, TYPED_FAULTS[code], bleu_ngrams_count)
 
 
 def test_typed_function_returns_frozen_result() -> None:
     """The typed function gives the example's counts, and tables when asked, frozen."""
-    from mtcompute.tools.bleu_ngrams_count import bleu_ngrams_count
-
     result = bleu_ngrams_count(BASE["hypotheses"], BASE["references"], 2, include_ngrams=True)
     first = result.segments[0]
     assert (2, 2, 12, 14, (9, 5), (12, 10), (6, 8, (4, 2), (6, 5)), 10) == (
@@ -616,13 +569,9 @@ def test_typed_function_returns_frozen_result() -> None:
         (first.candidate_length, first.reference_length, first.matches, first.totals),
         len(first.ngrams or ()),
     )
-    with pytest.raises(AttributeError):
-        result.matches = (0, 0)  # type: ignore[misc]
+    HARNESS.assert_frozen(result, "matches")
 
 
 def test_input_is_not_mutated() -> None:
     """The tool leaves its input as it was."""
-    raw = _input(include_ngrams=True, max_order=3.0)
-    before = mtcompute.dumps(raw)
-    mtcompute.execute(*TOOL, raw)
-    assert before == mtcompute.dumps(raw)
+    HARNESS.assert_not_mutated(input_with(include_ngrams=True, max_order=3.0))

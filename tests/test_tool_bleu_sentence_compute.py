@@ -4,7 +4,6 @@ sentence_score, properties."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -12,16 +11,20 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import mtcompute
-from mtcompute.contracts import contract
 from mtcompute.core.jsmath import js_exp, js_log
-from tests.strategies import bleu_segments
-from tests.test_tool_bleu_corpus_compute import (
-    SMOOTHINGS,
+from mtcompute.tools.bleu_sentence_compute import sentence_bleu
+from tests.harness import (
+    ToolHarness,
     close,
+    error_table,
     result_of,
     sacre_bleu,
     wmt_corpora,
     wmt_pairs,
+)
+from tests.strategies import bleu_segments
+from tests.test_tool_bleu_corpus_compute import (
+    SMOOTHINGS,
 )
 
 TOOL = ("bleu-sentence-compute", "1.0.0")
@@ -43,22 +46,8 @@ OUTPUT_KEYS = [*SCORE_KEYS[:3], *STAT_KEYS, *SCORE_KEYS[3:]]
 PROPERTY = settings(deadline=None, suppress_health_check=[HealthCheck.too_slow], max_examples=80)
 
 
-def run(**changes: Any) -> dict[str, Any]:
-    """The result object for BASE with ``changes`` (a key set to ... is removed)."""
-    return result_of(TOOL[0], _input(**changes))
-
-
-def _input(**changes: Any) -> dict[str, Any]:
-    data = {**BASE, **changes}
-    return {k: v for k, v in data.items() if v is not ...}
-
-
-def error(raw: object) -> tuple[str, str, str]:
-    """(code, path, message) of the error envelope for ``raw``."""
-    envelope = mtcompute.execute(*TOOL, raw)
-    assert "error" in envelope, envelope
-    e = envelope["error"]
-    return e["code"], e["path"], e["message"]
+HARNESS = ToolHarness(TOOL, BASE)
+run, input_with, error = HARNESS.run, HARNESS.input_with, HARNESS.error
 
 
 def composed(data: dict[str, Any]) -> str:
@@ -124,6 +113,7 @@ def sacre_mismatch(data: dict[str, Any]) -> str | None:
 # --- one test per semantics line ------------------------------------------------------------
 
 
+@HARNESS.semantics_line(0)
 def test_statistics_are_bleu_sentence_components() -> None:
     """The four statistics are bleu-sentence-components' for the same input; N defaults to 4."""
     cases = [
@@ -138,7 +128,7 @@ def test_statistics_are_bleu_sentence_components() -> None:
             k: v
             for k, v in result_of(
                 "bleu-sentence-components",
-                {k: v for k, v in _input(**c).items() if k != "smoothing"},
+                {k: v for k, v in input_with(**c).items() if k != "smoothing"},
             ).items()
             if k in STAT_KEYS
         }
@@ -151,6 +141,7 @@ def test_statistics_are_bleu_sentence_components() -> None:
 
 @PROPERTY
 @given(sentence_inputs())
+@HARNESS.semantics_line(1)
 def test_equals_components_then_smoothing_compute(data: dict[str, Any]) -> None:
     """Every field equals bleu-sentence-components then bleu-smoothing-compute, byte for byte."""
     assert composed(data) == mtcompute.dumps(result_of(TOOL[0], data))
@@ -179,6 +170,7 @@ def test_equals_the_composition_on_real_wmt_lines() -> None:
     assert (expected, 600) == (actual, len(actual))
 
 
+@HARNESS.semantics_line(2)
 def test_smoothing_is_required_and_each_method_smooths() -> None:
     """smoothing is required; none, method1 (epsilon 0.1 default), method2, method3."""
     expected = {
@@ -195,7 +187,7 @@ def test_smoothing_is_required_and_each_method_smooths() -> None:
     assert expected == actual
     assert ([4, 2, 1, 0.5], ("invalid_input", "/smoothing")) == (
         run(epsilon=0.5)["smoothed_matches"],
-        error(_input(smoothing=...))[:2],
+        error(input_with(smoothing=...))[:2],
     )
     # method3 counts k from n = 1: no unigram match gives 1/2, 1/4, ... (bleu still 0)
     assert [0.5, 0.25, 0.125, 0.0625] == run(hypothesis=["x", "y", "z", "w"], smoothing="method3")[
@@ -203,6 +195,7 @@ def test_smoothing_is_required_and_each_method_smooths() -> None:
     ]
 
 
+@HARNESS.semantics_line(3)
 def test_brevity_penalty_rule() -> None:
     """BP = 0 when c = 0 (also r = 0), 1 when c > r (also r = 0 < c), else exp(1 - r/c)."""
     cases = [
@@ -217,6 +210,7 @@ def test_brevity_penalty_rule() -> None:
     assert expected == [run(**c)["brevity_penalty"] for c in cases]
 
 
+@HARNESS.semantics_line(4)
 def test_orders_used_and_effective_order() -> None:
     """orders_used = max_order, or the leading orders with a smoothed total > 0."""
     short = {"hypothesis": ["a", "b"], "references": [["a", "b"]]}
@@ -228,6 +222,7 @@ def test_orders_used_and_effective_order() -> None:
     )
 
 
+@HARNESS.semantics_line(5)
 def test_bleu_zero_rules() -> None:
     """bleu = 0 for c = 0, m_1 = 0 (before smoothing), no order used, or a zero used order."""
     cases = [
@@ -242,6 +237,7 @@ def test_bleu_zero_rules() -> None:
     assert 1 == run(hypothesis=["a"], references=[["a"]], effective_order=True)["bleu"]
 
 
+@HARNESS.semantics_line(6)
 def test_decimals_round_with_tofixed_and_counts_stay_exact() -> None:
     """decimals rounds bleu and BP with toFixed; counts stay exact integers or 1/2^k."""
     full = run()
@@ -258,6 +254,7 @@ def test_decimals_round_with_tofixed_and_counts_stay_exact() -> None:
     )
 
 
+@HARNESS.semantics_line(7)
 def test_float_steps_follow_javascript() -> None:
     """BP * exp(sum of JavaScript ln(m/l) in order / N), BP = exp(1 - r/c); 4.0 is 4."""
     s = 0.0
@@ -266,6 +263,7 @@ def test_float_steps_follow_javascript() -> None:
     assert (js_exp(1 - 8 / 6) * js_exp(s / 4), run()) == (run()["bleu"], run(max_order=4.0))
 
 
+@HARNESS.semantics_line(8)
 def test_limits_and_error_codes() -> None:
     """Tokens, references, totals, max_order, methods 4-7 and epsilon get their codes."""
     assert [
@@ -279,15 +277,15 @@ def test_limits_and_error_codes() -> None:
         ("unsupported_input", "/smoothing"),
         ("invalid_input", "/epsilon"),
     ] == [
-        error(_input(hypothesis=[""]))[:2],
-        error(_input(references=[["\udc00"]]))[:2],
-        error(_input(hypothesis=["\u20ac" * 43]))[:2],
-        error(_input(references=[["a"]] * 9))[:2],
-        error(_input(hypothesis=["a"] * 10_001))[:2],
-        error(_input(hypothesis=["h" * 128] * 2049))[:2],
-        error(_input(max_order=9))[:2],
-        error(_input(smoothing="method7"))[:2],
-        error(_input(smoothing="method2", epsilon=0.1))[:2],
+        error(input_with(hypothesis=[""]))[:2],
+        error(input_with(references=[["\udc00"]]))[:2],
+        error(input_with(hypothesis=["\u20ac" * 43]))[:2],
+        error(input_with(references=[["a"]] * 9))[:2],
+        error(input_with(hypothesis=["a"] * 10_001))[:2],
+        error(input_with(hypothesis=["h" * 128] * 2049))[:2],
+        error(input_with(max_order=9))[:2],
+        error(input_with(smoothing="method7"))[:2],
+        error(input_with(smoothing="method2", epsilon=0.1))[:2],
     ]
     # Empty sides are allowed; the limits are inclusive.
     assert [(0, 0, 0), (1, 0, 0), (2047, 128, 0)] == [
@@ -301,6 +299,7 @@ def test_limits_and_error_codes() -> None:
     ]
 
 
+@HARNESS.semantics_line(9)
 def test_agrees_with_sacrebleu_sentence_score_on_wmt() -> None:
     """sacreBLEU's sentence_score (effective order, its sentence default) on real WMT lines."""
     bad = []
@@ -322,6 +321,7 @@ def test_agrees_with_sacrebleu_sentence_score_on_wmt() -> None:
     assert ([], 3600) == ([b for b in bad if b], len(bad))
 
 
+@HARNESS.semantics_line(10)
 def test_validation_order_first_failing_check_decides() -> None:
     """Two faults at once: the earlier check in the contract's order wins (last line)."""
     cases = [
@@ -329,48 +329,33 @@ def test_validation_order_first_failing_check_decides() -> None:
         ({**BASE, "zz": 1, "smoothing": "method9"}, ("invalid_input", "/zz")),
         ({"references": [["a"]]}, ("invalid_input", "/hypothesis")),
         ({"hypothesis": [], "references": [["a"]]}, ("invalid_input", "/smoothing")),
-        (_input(hypothesis=[1], references=[]), ("invalid_input", "/hypothesis/0")),
-        (_input(hypothesis=["x" * 200, ""]), ("limit_exceeded", "/hypothesis/0")),
-        (_input(references=[["a"]] * 9, max_order=0), ("limit_exceeded", "/references")),
-        (_input(references=[], max_order=0), ("invalid_input", "/references")),
-        (_input(references=[[""]], max_order=0), ("invalid_input", "/references/0/0")),
-        (_input(max_order=0, smoothing="method4"), ("invalid_input", "/max_order")),
-        (_input(smoothing="method4", epsilon=5), ("unsupported_input", "/smoothing")),
-        (_input(smoothing=None, epsilon=5), ("invalid_input", "/smoothing")),
-        (_input(epsilon=5, effective_order="no"), ("invalid_input", "/epsilon")),
-        (_input(effective_order="no", decimals=99), ("invalid_input", "/effective_order")),
-        (_input(decimals=99, hypothesis=["a"] * 10_001), ("invalid_input", "/decimals")),
+        (input_with(hypothesis=[1], references=[]), ("invalid_input", "/hypothesis/0")),
+        (input_with(hypothesis=["x" * 200, ""]), ("limit_exceeded", "/hypothesis/0")),
+        (input_with(references=[["a"]] * 9, max_order=0), ("limit_exceeded", "/references")),
+        (input_with(references=[], max_order=0), ("invalid_input", "/references")),
+        (input_with(references=[[""]], max_order=0), ("invalid_input", "/references/0/0")),
+        (input_with(max_order=0, smoothing="method4"), ("invalid_input", "/max_order")),
+        (input_with(smoothing="method4", epsilon=5), ("unsupported_input", "/smoothing")),
+        (input_with(smoothing=None, epsilon=5), ("invalid_input", "/smoothing")),
+        (input_with(epsilon=5, effective_order="no"), ("invalid_input", "/epsilon")),
+        (input_with(effective_order="no", decimals=99), ("invalid_input", "/effective_order")),
+        (input_with(decimals=99, hypothesis=["a"] * 10_001), ("invalid_input", "/decimals")),
         (
-            _input(hypothesis=["a"] * 10_001, smoothing="none", epsilon=0.1),
+            input_with(hypothesis=["a"] * 10_001, smoothing="none", epsilon=0.1),
             ("limit_exceeded", ""),
         ),
-        (_input(smoothing="method3", epsilon=0.1), ("invalid_input", "/epsilon")),
+        (input_with(smoothing="method3", epsilon=0.1), ("invalid_input", "/epsilon")),
     ]
     assert [c[1] for c in cases] == [error(c[0])[:2] for c in cases]
     # total tokens before total bytes
-    assert error(_input(hypothesis=["h" * 128] * 10_001))[2].startswith(
+    assert error(input_with(hypothesis=["h" * 128] * 10_001))[2].startswith(
         "Expected at most 10000 tokens"
     )
 
 
-SEMANTICS_TESTS: dict[int, Callable[..., None]] = {
-    0: test_statistics_are_bleu_sentence_components,
-    1: test_equals_components_then_smoothing_compute,
-    2: test_smoothing_is_required_and_each_method_smooths,
-    3: test_brevity_penalty_rule,
-    4: test_orders_used_and_effective_order,
-    5: test_bleu_zero_rules,
-    6: test_decimals_round_with_tofixed_and_counts_stay_exact,
-    7: test_float_steps_follow_javascript,
-    8: test_limits_and_error_codes,
-    9: test_agrees_with_sacrebleu_sentence_score_on_wmt,
-    10: test_validation_order_first_failing_check_decides,
-}
-
-
 def test_every_semantics_line_has_a_test() -> None:
     """Each semantics line of the contract is covered by a test above."""
-    assert list(range(len(contract(*TOOL)["semantics"]))) == sorted(SEMANTICS_TESTS)
+    HARNESS.assert_every_semantics_line_tested()
 
 
 @PROPERTY
@@ -435,24 +420,17 @@ ERRORS = [
         "input",
         "invalid_input",
         "unknown key",
-        _input(include_ngrams=True),
+        input_with(include_ngrams=True),
         "/include_ngrams",
         'Unknown key "include_ngrams" in the input; expected only hypothesis, references, '
         "max_order, smoothing, epsilon, effective_order, decimals.",
     ),
-    (
-        "hypothesis",
-        "invalid_input",
-        "missing",
-        _input(hypothesis=...),
-        "/hypothesis",
-        'Missing required key "hypothesis".',
-    ),
+    HARNESS.missing("hypothesis"),
     (
         "hypothesis",
         "invalid_input",
         "not an array",
-        _input(hypothesis="am I"),
+        input_with(hypothesis="am I"),
         "/hypothesis",
         'Expected a token list (an array) at /hypothesis, got the string "am I".',
     ),
@@ -460,7 +438,7 @@ ERRORS = [
         "hypothesis",
         "invalid_input",
         "token not a string",
-        _input(hypothesis=["am", 1.5]),
+        input_with(hypothesis=["am", 1.5]),
         "/hypothesis/1",
         "Expected a token (a non-empty string) at /hypothesis/1, got 1.5.",
     ),
@@ -468,7 +446,7 @@ ERRORS = [
         "hypothesis",
         "invalid_input",
         "empty token",
-        _input(hypothesis=["am", ""]),
+        input_with(hypothesis=["am", ""]),
         "/hypothesis/1",
         "Expected a non-empty token at /hypothesis/1, got the empty string.",
     ),
@@ -476,7 +454,7 @@ ERRORS = [
         "hypothesis",
         "invalid_input",
         "lone surrogate",
-        _input(hypothesis=["\ud83d"]),
+        input_with(hypothesis=["\ud83d"]),
         "/hypothesis/0",
         "Expected a token without lone surrogates at /hypothesis/0, got U+D83D at index 0.",
     ),
@@ -484,24 +462,17 @@ ERRORS = [
         "hypothesis",
         "limit_exceeded",
         "132 bytes in 33 characters",
-        _input(hypothesis=["\U0001f600" * 33]),
+        input_with(hypothesis=["\U0001f600" * 33]),
         "/hypothesis/0",
         "Expected a token of at most 128 UTF-8 bytes at /hypothesis/0 (limit max token bytes), "
         "got 132 bytes.",
     ),
-    (
-        "references",
-        "invalid_input",
-        "missing",
-        _input(references=...),
-        "/references",
-        'Missing required key "references".',
-    ),
+    HARNESS.missing("references"),
     (
         "references",
         "invalid_input",
         "not an array",
-        _input(references="I am"),
+        input_with(references="I am"),
         "/references",
         'Expected an array of 1 to 8 token lists at /references, got the string "I am".',
     ),
@@ -509,7 +480,7 @@ ERRORS = [
         "references",
         "invalid_input",
         "none",
-        _input(references=[]),
+        input_with(references=[]),
         "/references",
         "Expected at least 1 reference at /references, got none.",
     ),
@@ -517,7 +488,7 @@ ERRORS = [
         "references",
         "limit_exceeded",
         "9 references",
-        _input(references=[["a"]] * 9),
+        input_with(references=[["a"]] * 9),
         "/references",
         "Expected at most 8 references at /references (limit max references), got 9.",
     ),
@@ -525,7 +496,7 @@ ERRORS = [
         "references",
         "invalid_input",
         "reference not an array",
-        _input(references=[["a"], None]),
+        input_with(references=[["a"], None]),
         "/references/1",
         "Expected a reference token list (an array) at /references/1, got null.",
     ),
@@ -533,7 +504,7 @@ ERRORS = [
         "references",
         "invalid_input",
         "empty token",
-        _input(references=[["a", ""]]),
+        input_with(references=[["a", ""]]),
         "/references/0/1",
         "Expected a non-empty token at /references/0/1, got the empty string.",
     ),
@@ -541,7 +512,7 @@ ERRORS = [
         "references",
         "limit_exceeded",
         "token over 128 bytes",
-        _input(references=[["\u00e9" * 65]]),
+        input_with(references=[["\u00e9" * 65]]),
         "/references/0/0",
         "Expected a token of at most 128 UTF-8 bytes at /references/0/0 "
         "(limit max token bytes), got 130 bytes.",
@@ -550,7 +521,7 @@ ERRORS = [
         "max_order",
         "invalid_input",
         "0",
-        _input(max_order=0),
+        input_with(max_order=0),
         "/max_order",
         "Expected an integer of at least 1 at /max_order, got 0.",
     ),
@@ -558,23 +529,16 @@ ERRORS = [
         "max_order",
         "invalid_input",
         "9",
-        _input(max_order=9),
+        input_with(max_order=9),
         "/max_order",
         "Expected an integer of at most 8 at /max_order, got 9.",
     ),
-    (
-        "smoothing",
-        "invalid_input",
-        "missing",
-        _input(smoothing=...),
-        "/smoothing",
-        'Missing required key "smoothing".',
-    ),
+    HARNESS.missing("smoothing"),
     (
         "smoothing",
         "invalid_input",
         "sacreBLEU name",
-        _input(smoothing="exp"),
+        input_with(smoothing="exp"),
         "/smoothing",
         'Expected one of none, method1, method2, method3 at /smoothing, got the string "exp".',
     ),
@@ -582,7 +546,7 @@ ERRORS = [
         "smoothing",
         "unsupported_input",
         "method4",
-        _input(smoothing="method4"),
+        input_with(smoothing="method4"),
         "/smoothing",
         "Chen and Cherry method4 is not supported by bleu-sentence-compute@1.0.0 at /smoothing: "
         "this version scores a sentence's statistics with bleu-smoothing-compute's methods, and "
@@ -592,7 +556,7 @@ ERRORS = [
         "epsilon",
         "invalid_input",
         "string",
-        _input(epsilon="0.1"),
+        input_with(epsilon="0.1"),
         "/epsilon",
         'Expected a number at /epsilon, got the string "0.1".',
     ),
@@ -600,7 +564,7 @@ ERRORS = [
         "epsilon",
         "invalid_input",
         "over 1",
-        _input(epsilon=1.5),
+        input_with(epsilon=1.5),
         "/epsilon",
         "Expected a number from 0 to 1 at /epsilon, got 1.5.",
     ),
@@ -608,7 +572,7 @@ ERRORS = [
         "epsilon",
         "invalid_input",
         "without method1",
-        _input(smoothing="method3", epsilon=0.1),
+        input_with(smoothing="method3", epsilon=0.1),
         "/epsilon",
         "Expected no epsilon with smoothing method3 at /epsilon (epsilon applies to method1 only), "
         "got one.",
@@ -617,7 +581,7 @@ ERRORS = [
         "effective_order",
         "invalid_input",
         "null",
-        _input(effective_order=None),
+        input_with(effective_order=None),
         "/effective_order",
         "Expected true or false at /effective_order, got null.",
     ),
@@ -625,7 +589,7 @@ ERRORS = [
         "decimals",
         "invalid_input",
         "1.5",
-        _input(decimals=1.5),
+        input_with(decimals=1.5),
         "/decimals",
         "Expected an integer at /decimals, got 1.5.",
     ),
@@ -633,7 +597,7 @@ ERRORS = [
         "decimals",
         "invalid_input",
         "16",
-        _input(decimals=16),
+        input_with(decimals=16),
         "/decimals",
         "Expected an integer of at most 15 at /decimals, got 16.",
     ),
@@ -641,7 +605,7 @@ ERRORS = [
         "total tokens",
         "limit_exceeded",
         "10001",
-        _input(hypothesis=["a"] * 5000, references=[["b"] * 5000, ["c"]]),
+        input_with(hypothesis=["a"] * 5000, references=[["b"] * 5000, ["c"]]),
         "",
         "Expected at most 10000 tokens in the hypothesis and references together "
         "(limit max total tokens), got 10001.",
@@ -650,7 +614,7 @@ ERRORS = [
         "total token bytes",
         "limit_exceeded",
         "262145",
-        _input(hypothesis=["h" * 128] * 1024, references=[["r" * 128] * 1024, ["s"]]),
+        input_with(hypothesis=["h" * 128] * 1024, references=[["r" * 128] * 1024, ["s"]]),
         "",
         "Expected at most 262144 UTF-8 bytes of tokens in all (limit max total token bytes), "
         "got 262145.",
@@ -658,42 +622,27 @@ ERRORS = [
 ]
 
 
-@pytest.mark.parametrize(
-    ("field", "code", "case", "raw", "path", "message"),
-    ERRORS,
-    ids=[f"{e[0]} > {e[1]} > {e[2]}" for e in ERRORS],
-)
+@error_table(ERRORS)
 def test_error(field: str, code: str, case: str, raw: object, path: str, message: str) -> None:
     """The field's fault gets its code, path and whole message."""
     assert (code, path, message) == error(raw)
 
 
-@pytest.mark.parametrize(
-    ("code", "exception"),
-    [
-        ("invalid_input", mtcompute.InvalidInput),
-        ("limit_exceeded", mtcompute.LimitExceeded),
-        ("unsupported_input", mtcompute.UnsupportedInput),
-    ],
-)
-def test_typed_function_raises_the_codes_exception(code: str, exception: type) -> None:
-    """sentence_bleu raises one exception class per code, with the same path and message."""
-    from mtcompute.tools.bleu_sentence_compute import sentence_bleu
+TYPED_FAULTS = {
+    "invalid_input": input_with(hypothesis=["a", ""]),
+    "limit_exceeded": input_with(references=[["a"]] * 9),
+    "unsupported_input": input_with(smoothing="method5"),
+}
 
-    raw = {
-        "invalid_input": _input(hypothesis=["a", ""]),
-        "limit_exceeded": _input(references=[["a"]] * 9),
-        "unsupported_input": _input(smoothing="method5"),
-    }[code]
-    with pytest.raises(exception) as info:
-        sentence_bleu(raw["hypothesis"], raw["references"], raw["smoothing"])
-    assert (code, *error(raw)[1:]) == (info.value.code, info.value.path, info.value.message)
+
+@pytest.mark.parametrize("code", TYPED_FAULTS)
+def test_typed_function_raises_the_codes_exception(code: str) -> None:
+    """sentence_bleu raises one exception class per code, with the same path and message."""
+    HARNESS.assert_raises_as_envelope(code, TYPED_FAULTS[code], sentence_bleu)
 
 
 def test_typed_function_returns_frozen_result() -> None:
     """The typed function gives the example's numbers in a frozen object."""
-    from mtcompute.tools.bleu_sentence_compute import sentence_bleu
-
     result = sentence_bleu(BASE["hypothesis"], BASE["references"], "method1", decimals=10)
     assert (0.1555722183, 0.7165313106, 4, 6, 8, (4, 2, 1, 0), (6, 5, 4, 3), (4, 2, 1, 0.1)) == (
         result.bleu,
@@ -705,13 +654,9 @@ def test_typed_function_returns_frozen_result() -> None:
         result.totals,
         result.smoothed_matches,
     )
-    with pytest.raises(AttributeError):
-        result.bleu = 1.0  # type: ignore[misc]
+    HARNESS.assert_frozen(result, "bleu")
 
 
 def test_input_is_not_mutated() -> None:
     """The tool leaves its input as it was."""
-    raw = _input(max_order=4.0, effective_order=True)
-    before = mtcompute.dumps(raw)
-    mtcompute.execute(*TOOL, raw)
-    assert before == mtcompute.dumps(raw)
+    HARNESS.assert_not_mutated(input_with(max_order=4.0, effective_order=True))

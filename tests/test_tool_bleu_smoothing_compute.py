@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
 from typing import Any
 
 import pytest
 
 import mtcompute
-from mtcompute.contracts import contract
 from mtcompute.core.jsmath import js_exp, js_log
+from tests.harness import ToolHarness, error_table
 
 TOOL = ("bleu-smoothing-compute", "1.0.0")
 BASE: dict[str, Any] = {
@@ -22,30 +21,14 @@ BASE: dict[str, Any] = {
 }
 
 
-def run(**changes: Any) -> dict[str, Any]:
-    """The result object for BASE with ``changes`` (a key set to ... is removed)."""
-    envelope = mtcompute.execute(*TOOL, _input(**changes))
-    assert "result" in envelope, envelope
-    result: dict[str, Any] = envelope["result"]
-    return result
-
-
-def _input(**changes: Any) -> dict[str, Any]:
-    data = {**BASE, **changes}
-    return {k: v for k, v in data.items() if v is not ...}
-
-
-def error(raw: object) -> tuple[str, str, str]:
-    """(code, path, message) of the error envelope for ``raw``."""
-    envelope = mtcompute.execute(*TOOL, raw)
-    assert "error" in envelope, envelope
-    e = envelope["error"]
-    return e["code"], e["path"], e["message"]
+HARNESS = ToolHarness(TOOL, BASE)
+run, input_with, error = HARNESS.run, HARNESS.input_with, HARNESS.error
 
 
 # --- one test per semantics line ------------------------------------------------------------
 
 
+@HARNESS.semantics_line(0)
 def test_statistics_are_taken_as_given_including_corpus_sums() -> None:
     """matches/totals per order, N from the array length, lengths taken as given (line 1)."""
     result = run(
@@ -62,6 +45,7 @@ def test_statistics_are_taken_as_given_including_corpus_sums() -> None:
     )
 
 
+@HARNESS.semantics_line(1)
 def test_smoothed_counts_per_chen_cherry() -> None:
     """none keeps, method1 epsilon (default 0.1), method2 +1 from n = 2, method3 1/2^k (line 2)."""
     m, t = [3, 0, 2, 0], [5, 4, 3, 2]
@@ -82,6 +66,7 @@ def test_smoothed_counts_per_chen_cherry() -> None:
     ]
 
 
+@HARNESS.semantics_line(2)
 def test_brevity_penalty_rule() -> None:
     """BP = 0 when c = 0, 1 when c > r (also r = 0 < c), else exp(1 - r/c) (line 3)."""
     cases = [(0, 5), (6, 5), (3, 0), (5, 5), (4, 7)]
@@ -93,6 +78,7 @@ def test_brevity_penalty_rule() -> None:
     assert expected == actual
 
 
+@HARNESS.semantics_line(3)
 def test_orders_used_and_effective_order() -> None:
     """orders_used = N, or the leading orders with smoothed total > 0 (line 4)."""
     m, t = [2, 1, 0, 0], [3, 2, 1, 0]
@@ -105,6 +91,7 @@ def test_orders_used_and_effective_order() -> None:
     assert 1 == run(matches=[1, 0, 0], totals=[5, 0, 3], effective_order=True)["orders_used"]
 
 
+@HARNESS.semantics_line(4)
 def test_bleu_zero_rules() -> None:
     """bleu = 0 for c = 0, m_1 = 0 (before smoothing), no order used, or a zero used order."""
     zero_cases = [
@@ -132,6 +119,7 @@ def test_bleu_is_bp_times_exp_mean_log_in_order() -> None:
     assert js_exp(1 - 8 / 6) * js_exp(s / 4) == result["bleu"]
 
 
+@HARNESS.semantics_line(5)
 def test_decimals_round_with_tofixed() -> None:
     """decimals rounds bleu and BP like toFixed; smoothed counts stay exact (line 6)."""
     full = run(
@@ -161,6 +149,7 @@ def test_decimals_round_with_tofixed() -> None:
     )
 
 
+@HARNESS.semantics_line(6)
 def test_equal_lengths_epsilon_and_limits_rules() -> None:
     """Unequal lengths and epsilon without method1 are invalid; > 8 orders or 10^12 limited."""
     assert [
@@ -170,14 +159,15 @@ def test_equal_lengths_epsilon_and_limits_rules() -> None:
         ("limit_exceeded", "/reference_length"),
         ("unsupported_input", "/smoothing"),
     ] == [
-        error(_input(totals=[10, 8, 6]))[:2],
-        error(_input(epsilon=0.1))[:2],
-        error(_input(matches=[1] * 9, totals=[1] * 9))[:2],
-        error(_input(reference_length=10**12 + 1))[:2],
-        error(_input(smoothing="method5"))[:2],
+        error(input_with(totals=[10, 8, 6]))[:2],
+        error(input_with(epsilon=0.1))[:2],
+        error(input_with(matches=[1] * 9, totals=[1] * 9))[:2],
+        error(input_with(reference_length=10**12 + 1))[:2],
+        error(input_with(smoothing="method5"))[:2],
     ]
 
 
+@HARNESS.semantics_line(7)
 def test_bp_zero_when_c_zero_even_if_r_zero_and_method3_counts_from_n1() -> None:
     """BP is 0 for c = 0 = r; method3 on all-zero matches gives 1/2, 1/4, 1/8, 1/16."""
     result = run(
@@ -194,6 +184,7 @@ def test_bp_zero_when_c_zero_even_if_r_zero_and_method3_counts_from_n1() -> None
     )
 
 
+@HARNESS.semantics_line(8)
 def test_float_order_and_javascript_log_exp() -> None:
     """The float steps follow the contract's order with JavaScript's log/exp, not Python's."""
     # matches/totals where Python's libm and fdlibm disagree in the last bit for some order.
@@ -210,39 +201,26 @@ def test_float_order_and_javascript_log_exp() -> None:
     assert run()["bleu"] == run(matches=[9.0, 7, 5, 3], candidate_length=11.0)["bleu"]
 
 
+@HARNESS.semantics_line(9)
 def test_validation_order_first_failing_check_decides() -> None:
     """Two faults at once: the earlier check in the contract's order wins (last line)."""
     cases = [
         ([1, 2], ("invalid_input", "")),
         ({**BASE, "zz": 1, "smoothing": "method9"}, ("invalid_input", "/zz")),
         ({"totals": [1], "smoothing": "x"}, ("invalid_input", "/matches")),
-        (_input(matches=[1] * 9, totals="x"), ("limit_exceeded", "/matches")),
-        (_input(totals=[1, -1], candidate_length=-1), ("invalid_input", "/totals/1")),
-        (_input(smoothing="method4", decimals=99), ("unsupported_input", "/smoothing")),
-        (_input(decimals=99, totals=[1]), ("invalid_input", "/decimals")),
-        (_input(totals=[1], matches=[5]), ("invalid_input", "/matches/0")),
-        (_input(matches=[0, 1], totals=[1, 1], epsilon=0.5), ("invalid_input", "/matches/1")),
+        (input_with(matches=[1] * 9, totals="x"), ("limit_exceeded", "/matches")),
+        (input_with(totals=[1, -1], candidate_length=-1), ("invalid_input", "/totals/1")),
+        (input_with(smoothing="method4", decimals=99), ("unsupported_input", "/smoothing")),
+        (input_with(decimals=99, totals=[1]), ("invalid_input", "/decimals")),
+        (input_with(totals=[1], matches=[5]), ("invalid_input", "/matches/0")),
+        (input_with(matches=[0, 1], totals=[1, 1], epsilon=0.5), ("invalid_input", "/matches/1")),
     ]
     assert [c[1] for c in cases] == [error(c[0])[:2] for c in cases]
 
 
-SEMANTICS_TESTS: dict[int, Callable[[], None]] = {
-    0: test_statistics_are_taken_as_given_including_corpus_sums,
-    1: test_smoothed_counts_per_chen_cherry,
-    2: test_brevity_penalty_rule,
-    3: test_orders_used_and_effective_order,
-    4: test_bleu_zero_rules,
-    5: test_decimals_round_with_tofixed,
-    6: test_equal_lengths_epsilon_and_limits_rules,
-    7: test_bp_zero_when_c_zero_even_if_r_zero_and_method3_counts_from_n1,
-    8: test_float_order_and_javascript_log_exp,
-    9: test_validation_order_first_failing_check_decides,
-}
-
-
 def test_every_semantics_line_has_a_test() -> None:
     """Each semantics line of the contract is covered by a test above."""
-    assert list(range(len(contract(*TOOL)["semantics"]))) == sorted(SEMANTICS_TESTS)
+    HARNESS.assert_every_semantics_line_tested()
 
 
 # --- one test per error code per input field -----------------------------------------------
@@ -253,24 +231,17 @@ ERRORS = [
         "input",
         "invalid_input",
         "unknown key",
-        _input(weights=[0.25] * 4),
+        input_with(weights=[0.25] * 4),
         "/weights",
         'Unknown key "weights" in the input; expected only matches, totals, candidate_length, '
         "reference_length, smoothing, epsilon, effective_order, decimals.",
     ),
-    (
-        "matches",
-        "invalid_input",
-        "missing",
-        _input(matches=...),
-        "/matches",
-        'Missing required key "matches".',
-    ),
+    HARNESS.missing("matches"),
     (
         "matches",
         "invalid_input",
         "not an array",
-        _input(matches="9 7 5 3"),
+        input_with(matches="9 7 5 3"),
         "/matches",
         'Expected an array of integers at /matches, got the string "9 7 5 3".',
     ),
@@ -278,7 +249,7 @@ ERRORS = [
         "matches",
         "invalid_input",
         "empty",
-        _input(matches=[]),
+        input_with(matches=[]),
         "/matches",
         "Expected at least 1 order at /matches, got an empty array.",
     ),
@@ -286,7 +257,7 @@ ERRORS = [
         "matches",
         "limit_exceeded",
         "9 orders",
-        _input(matches=[1] * 9),
+        input_with(matches=[1] * 9),
         "/matches",
         "Expected at most 8 orders at /matches (limit max orders), got 9.",
     ),
@@ -294,7 +265,7 @@ ERRORS = [
         "matches",
         "invalid_input",
         "fraction",
-        _input(matches=[9, 7.5, 5, 3]),
+        input_with(matches=[9, 7.5, 5, 3]),
         "/matches/1",
         "Expected an integer at /matches/1, got 7.5.",
     ),
@@ -302,7 +273,7 @@ ERRORS = [
         "matches",
         "invalid_input",
         "boolean",
-        _input(matches=[True, 7, 5, 3]),
+        input_with(matches=[True, 7, 5, 3]),
         "/matches/0",
         "Expected an integer at /matches/0, got true.",
     ),
@@ -310,7 +281,7 @@ ERRORS = [
         "matches",
         "invalid_input",
         "negative",
-        _input(matches=[9, 7, 5, -3]),
+        input_with(matches=[9, 7, 5, -3]),
         "/matches/3",
         "Expected an integer of at least 0 at /matches/3, got -3.",
     ),
@@ -318,7 +289,7 @@ ERRORS = [
         "matches",
         "limit_exceeded",
         "over 10^12",
-        _input(matches=[10**12 + 1, 7, 5, 3]),
+        input_with(matches=[10**12 + 1, 7, 5, 3]),
         "/matches/0",
         "Expected an integer of at most 1000000000000 at /matches/0 (limit max count value), "
         "got 1000000000001.",
@@ -327,7 +298,7 @@ ERRORS = [
         "matches",
         "invalid_input",
         "over totals",
-        _input(matches=[9, 9, 5, 3]),
+        input_with(matches=[9, 9, 5, 3]),
         "/matches/1",
         "Expected matches[1] <= totals[1] (8) at /matches/1, got 9.",
     ),
@@ -335,23 +306,16 @@ ERRORS = [
         "matches",
         "invalid_input",
         "nonzero after m_1 = 0",
-        _input(matches=[0, 7, 5, 3]),
+        input_with(matches=[0, 7, 5, 3]),
         "/matches/1",
         "Expected every match count to be 0 when matches[0] is 0 at /matches/1, got 7.",
     ),
-    (
-        "totals",
-        "invalid_input",
-        "missing",
-        _input(totals=...),
-        "/totals",
-        'Missing required key "totals".',
-    ),
+    HARNESS.missing("totals"),
     (
         "totals",
         "invalid_input",
         "NaN",
-        _input(totals=[10, 8, math.nan, 4]),
+        input_with(totals=[10, 8, math.nan, 4]),
         "/totals/2",
         "Expected an integer at /totals/2, got NaN.",
     ),
@@ -359,7 +323,7 @@ ERRORS = [
         "totals",
         "limit_exceeded",
         "over 10^12",
-        _input(totals=[10, 8, 6, 1e13]),
+        input_with(totals=[10, 8, 6, 1e13]),
         "/totals/3",
         "Expected an integer of at most 1000000000000 at /totals/3 (limit max count value), "
         "got 10000000000000.",
@@ -368,7 +332,7 @@ ERRORS = [
         "totals",
         "invalid_input",
         "length differs",
-        _input(totals=[10, 8, 6]),
+        input_with(totals=[10, 8, 6]),
         "/totals",
         "Expected totals to have as many orders as matches (4) at /totals, got 3.",
     ),
@@ -376,7 +340,7 @@ ERRORS = [
         "candidate_length",
         "invalid_input",
         "string",
-        _input(candidate_length="11"),
+        input_with(candidate_length="11"),
         "/candidate_length",
         'Expected an integer at /candidate_length, got the string "11".',
     ),
@@ -384,7 +348,7 @@ ERRORS = [
         "candidate_length",
         "limit_exceeded",
         "huge",
-        _input(candidate_length=10**30),
+        input_with(candidate_length=10**30),
         "/candidate_length",
         "Expected an integer of at most 1000000000000 at /candidate_length (limit max count "
         "value), got an integer of 31 digits.",
@@ -393,7 +357,7 @@ ERRORS = [
         "reference_length",
         "invalid_input",
         "negative",
-        _input(reference_length=-1),
+        input_with(reference_length=-1),
         "/reference_length",
         "Expected an integer of at least 0 at /reference_length, got -1.",
     ),
@@ -401,7 +365,7 @@ ERRORS = [
         "reference_length",
         "limit_exceeded",
         "over 10^12",
-        _input(reference_length=10**12 + 1),
+        input_with(reference_length=10**12 + 1),
         "/reference_length",
         "Expected an integer of at most 1000000000000 at /reference_length (limit max count "
         "value), got 1000000000001.",
@@ -410,7 +374,7 @@ ERRORS = [
         "smoothing",
         "invalid_input",
         "unknown method",
-        _input(smoothing="add-k"),
+        input_with(smoothing="add-k"),
         "/smoothing",
         'Expected one of none, method1, method2, method3 at /smoothing, got the string "add-k".',
     ),
@@ -418,7 +382,7 @@ ERRORS = [
         "smoothing",
         "unsupported_input",
         "method7",
-        _input(smoothing="method7"),
+        input_with(smoothing="method7"),
         "/smoothing",
         "Chen and Cherry method7 is not supported by bleu-smoothing-compute@1.0.0 at /smoothing: "
         "it needs the source or corpus context that sufficient statistics do not carry; use none, "
@@ -428,7 +392,7 @@ ERRORS = [
         "epsilon",
         "invalid_input",
         "over 1",
-        _input(smoothing="method1", epsilon=1.5),
+        input_with(smoothing="method1", epsilon=1.5),
         "/epsilon",
         "Expected a number from 0 to 1 at /epsilon, got 1.5.",
     ),
@@ -436,7 +400,7 @@ ERRORS = [
         "epsilon",
         "invalid_input",
         "without method1",
-        _input(epsilon=0.1),
+        input_with(epsilon=0.1),
         "/epsilon",
         "Expected no epsilon with smoothing none at /epsilon (epsilon applies to method1 only), "
         "got one.",
@@ -445,7 +409,7 @@ ERRORS = [
         "effective_order",
         "invalid_input",
         "string",
-        _input(effective_order="yes"),
+        input_with(effective_order="yes"),
         "/effective_order",
         'Expected true or false at /effective_order, got the string "yes".',
     ),
@@ -453,49 +417,34 @@ ERRORS = [
         "decimals",
         "invalid_input",
         "16",
-        _input(decimals=16),
+        input_with(decimals=16),
         "/decimals",
         "Expected an integer of at most 15 at /decimals, got 16.",
     ),
 ]
 
 
-@pytest.mark.parametrize(
-    ("field", "code", "case", "raw", "path", "message"),
-    ERRORS,
-    ids=[f"{e[0]} > {e[1]} > {e[2]}" for e in ERRORS],
-)
+@error_table(ERRORS)
 def test_error(field: str, code: str, case: str, raw: object, path: str, message: str) -> None:
     """The field's fault gets its code, path and whole message."""
     assert (code, path, message) == error(raw)
 
 
-@pytest.mark.parametrize(
-    ("code", "exception"),
-    [
-        ("invalid_input", mtcompute.InvalidInput),
-        ("limit_exceeded", mtcompute.LimitExceeded),
-        ("unsupported_input", mtcompute.UnsupportedInput),
-    ],
-)
-def test_typed_function_raises_the_codes_exception(code: str, exception: type) -> None:
+TYPED_FAULTS = {
+    "invalid_input": input_with(matches=[-1]),
+    "limit_exceeded": input_with(matches=[1] * 9),
+    "unsupported_input": input_with(smoothing="method6"),
+}
+
+
+@pytest.mark.parametrize("code", TYPED_FAULTS)
+def test_typed_function_raises_the_codes_exception(code: str) -> None:
     """bleu_from_statistics raises one exception class per code, with the same message."""
-    raw = {
-        "invalid_input": _input(matches=[-1]),
-        "limit_exceeded": _input(matches=[1] * 9),
-        "unsupported_input": _input(smoothing="method6"),
-    }[code]
-    args = {k: v for k, v in raw.items() if k in ("matches", "totals")}
-    with pytest.raises(exception) as info:
-        mtcompute.bleu_from_statistics(
-            **args, candidate_length=11, reference_length=11, smoothing=raw["smoothing"]
-        )
-    assert (code, error(raw)[2]) == (info.value.code, info.value.message)
+    HARNESS.assert_raises_as_envelope(code, TYPED_FAULTS[code], mtcompute.bleu_from_statistics)
 
 
 def test_typed_function_returns_frozen_result() -> None:
     """The typed function gives the example's numbers in a frozen object."""
     result = mtcompute.bleu_from_statistics([9, 7, 5, 3], [10, 8, 6, 4], 11, 11, decimals=10)
     assert (0.8375922397, 1.0, 4) == (result.bleu, result.brevity_penalty, result.orders_used)
-    with pytest.raises(AttributeError):
-        result.bleu = 1.0  # type: ignore[misc]
+    HARNESS.assert_frozen(result, "bleu")

@@ -8,7 +8,6 @@ from __future__ import annotations
 import copy
 import itertools
 import unicodedata
-from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
@@ -24,15 +23,18 @@ from mtcompute.core.chrf import CHRF_WHITESPACE, format_score
 from mtcompute.core.chrf_words import EPSILON, split_words
 from mtcompute.tools.chrf_components import ChrfComponents, ChrfOrder, chrf_components
 from tests import strategies as sts
-from tests.test_tool_chrf_compute import ERRORS as CHRF_ERRORS
-from tests.test_tool_chrf_compute import VALIDATION_PAIRS as CHRF_VALIDATION_PAIRS
-from tests.test_tool_chrf_plus_plus_compute import (
-    WORD_CASES,
+from tests.harness import (
+    ToolHarness,
     contract_whitespace,
+    error_table,
+    result_of,
     tool_chunks,
     wmt_pairs,
     wmt_system,
 )
+from tests.test_tool_chrf_compute import ERRORS as CHRF_ERRORS
+from tests.test_tool_chrf_compute import VALIDATION_PAIRS as CHRF_VALIDATION_PAIRS
+from tests.test_tool_chrf_plus_plus_compute import WORD_CASES
 
 TOOL = ("chrf-components", "1.0.0")
 BASE: dict[str, Any] = {"hypotheses": ["ab"], "references": ["abc"]}
@@ -43,30 +45,8 @@ KEYS += "sacrebleu_compatible"
 COUNT_KEYS = ("hypothesis_ngrams", "reference_ngrams", "matches")
 
 
-def run(**changes: Any) -> dict[str, Any]:
-    """The result object for BASE with ``changes`` (a key set to ... is removed)."""
-    return result_of(TOOL[0], _input(**changes))
-
-
-def result_of(tool: str, data: dict[str, Any]) -> dict[str, Any]:
-    """The result object of ``tool``@1.0.0 for ``data``."""
-    envelope = mtcompute.execute(tool, "1.0.0", data)
-    assert "result" in envelope, envelope
-    result: dict[str, Any] = envelope["result"]
-    return result
-
-
-def _input(**changes: Any) -> dict[str, Any]:
-    data = {**BASE, **changes}
-    return {k: v for k, v in data.items() if v is not ...}
-
-
-def error(raw: object) -> tuple[str, str, str]:
-    """(code, path, message) of the error envelope for ``raw``."""
-    envelope = mtcompute.execute(*TOOL, raw)
-    assert "error" in envelope, envelope
-    e = envelope["error"]
-    return e["code"], e["path"], e["message"]
+HARNESS = ToolHarness(TOOL, BASE)
+run, input_with, error = HARNESS.run, HARNESS.input_with, HARNESS.error
 
 
 def counts(result: dict[str, Any]) -> list[tuple[int, int, int]]:
@@ -97,6 +77,7 @@ def one(hypothesis: str, reference: str, **options: Any) -> dict[str, Any]:
 # --- one test per semantics line ------------------------------------------------------------
 
 
+@HARNESS.semantics_line(0)
 def test_orders_listed_and_character_ngrams() -> None:
     """Character orders 1..char_order, then word orders; chars without whitespace (line 1)."""
     assert [
@@ -130,6 +111,7 @@ def test_orders_listed_and_character_ngrams() -> None:
     ]
 
 
+@HARNESS.semantics_line(1)
 def test_word_rule_and_word_orders() -> None:
     """Words split off one ASCII punctuation character; word n-grams up to 4 (line 2)."""
     # The word unigram count of each of chrf-plus-plus-compute's word cases is its word count.
@@ -155,6 +137,7 @@ def test_word_rule_and_word_orders() -> None:
 NOTES = {"hypotheses": ["abcdefgh", "xyzw"], "references": ["abcdefgh", "xy"]}
 
 
+@HARNESS.semantics_line(2)
 def test_counts_summed_literally_or_as_sacrebleu_and_effective() -> None:
     """Counts summed over segments, literally or with sacreBLEU's zeroing; effective (line 3)."""
     literal = run(**NOTES, word_order=2)
@@ -210,6 +193,7 @@ def test_counts_summed_literally_or_as_sacrebleu_and_effective() -> None:
     ]
 
 
+@HARNESS.semantics_line(3)
 def test_effective_order_averaging() -> None:
     """effective_order: P, R, F of effective orders, nulls elsewhere, means and score (line 4)."""
     # "abab" against "aba", char_order 5, word_order 2: characters 3/4, 2/3, 1/2 precise and
@@ -256,6 +240,7 @@ def test_effective_order_averaging() -> None:
     ]
 
 
+@HARNESS.semantics_line(4)
 def test_per_order_f_averaging() -> None:
     """per_order_f: eps for an empty side or zero denominator, mean F over all orders (line 5)."""
     # The third contract example, by hand: "Hi!" against "Hi there!", character 1-4 and word
@@ -295,6 +280,7 @@ def test_per_order_f_averaging() -> None:
     ]
 
 
+@HARNESS.semantics_line(5)
 def test_corpus_segment_scores_and_compositions() -> None:
     """Corpus from summed counts, segments alone; chrf-compute and chrf-plus-plus-compute are
     char_order 6 with word_order 0 and 2 (line 6)."""
@@ -345,6 +331,7 @@ def composed(data: dict[str, Any]) -> list[dict[str, Any]]:
     ]
 
 
+@HARNESS.semantics_line(6)
 def test_defaults_and_lowercase() -> None:
     """char_order 6, word_order 0, beta 2, effective_order, not sacreBLEU's, case-sensitive;
     lowercase maps both texts before characters and words are taken (line 7)."""
@@ -406,6 +393,7 @@ CONFIGS = [
 
 
 @pytest.mark.parametrize("pair", wmt_pairs())
+@HARNESS.semantics_line(7)
 def test_equals_sacrebleu_on_wmt(pair: str) -> None:
     """With sacrebleu_compatible true, both averagings equal sacreBLEU 2.6.0 CHRF(char_order,
     word_order, beta, lowercase, eps_smoothing) corpus and sentence scores to six decimals
@@ -509,6 +497,7 @@ def test_generated_inputs_equal_sacrebleu(data: dict[str, Any]) -> None:
     ], (exact, theirs)
 
 
+@HARNESS.semantics_line(8)
 def test_fractions_and_rounding() -> None:
     """Fractions are reduced "n/d" (0/1, 1/1 at the ends); score rounds half-even (line 9)."""
     # "aaaa" against "aa": order 1 precision 2/4 -> "1/2", recall "1/1"; order 4 no match.
@@ -537,6 +526,7 @@ def test_fractions_and_rounding() -> None:
     )
 
 
+@HARNESS.semantics_line(9)
 def test_validation_order_and_inputs_not_mutated() -> None:
     """chrf-compute's order, then char_order, word_order, averaging, sacrebleu_compatible
     (line 10); inputs stay as given."""
@@ -555,23 +545,9 @@ def test_validation_order_and_inputs_not_mutated() -> None:
     assert ("100.000000", before) == (mtcompute.execute(*TOOL, raw)["result"]["score"], raw)
 
 
-SEMANTICS_TESTS: dict[int, Callable[..., None]] = {
-    0: test_orders_listed_and_character_ngrams,
-    1: test_word_rule_and_word_orders,
-    2: test_counts_summed_literally_or_as_sacrebleu_and_effective,
-    3: test_effective_order_averaging,
-    4: test_per_order_f_averaging,
-    5: test_corpus_segment_scores_and_compositions,
-    6: test_defaults_and_lowercase,
-    7: test_equals_sacrebleu_on_wmt,
-    8: test_fractions_and_rounding,
-    9: test_validation_order_and_inputs_not_mutated,
-}
-
-
 def test_every_semantics_line_has_a_test() -> None:
     """Each semantics line of the contract is covered by a test above."""
-    assert list(range(len(contract(*TOOL)["semantics"]))) == sorted(SEMANTICS_TESTS)
+    HARNESS.assert_every_semantics_line_tested()
 
 
 # --- the validation order: inputs that break two rules at once ------------------------------
@@ -583,42 +559,42 @@ VALIDATION_PAIRS = [
 ] + [
     (
         "bad lowercase + bad char_order",
-        _input(lowercase="yes", char_order=0),
+        input_with(lowercase="yes", char_order=0),
         "invalid_input",
         "/lowercase",
         'Expected true or false at /lowercase, got the string "yes".',
     ),
     (
         "lone surrogate + bad char_order",
-        _input(hypotheses=["\ud800"], char_order=11),
+        input_with(hypotheses=["\ud800"], char_order=11),
         "invalid_input",
         "/hypotheses/0",
         "Expected text without lone surrogates at /hypotheses/0, got U+D800 at index 0.",
     ),
     (
         "bad char_order + bad word_order",
-        _input(char_order=11, word_order=-1),
+        input_with(char_order=11, word_order=-1),
         "invalid_input",
         "/char_order",
         "Expected an integer of at most 10 at /char_order, got 11.",
     ),
     (
         "bad word_order + bad averaging",
-        _input(word_order=5, averaging="eps"),
+        input_with(word_order=5, averaging="eps"),
         "invalid_input",
         "/word_order",
         "Expected an integer of at most 4 at /word_order, got 5.",
     ),
     (
         "bad averaging + bad sacrebleu_compatible",
-        _input(averaging=None, sacrebleu_compatible="true"),
+        input_with(averaging=None, sacrebleu_compatible="true"),
         "invalid_input",
         "/averaging",
         "Expected one of effective_order, per_order_f at /averaging, got null.",
     ),
     (
         "over 65536 bytes + bad char_order",
-        _input(hypotheses=["a" * 65_536], references=["b"], char_order=0),
+        input_with(hypotheses=["a" * 65_536], references=["b"], char_order=0),
         "limit_exceeded",
         "",
         "Expected at most 65536 UTF-8 bytes of text in all (limit max text bytes), got 65537.",
@@ -650,7 +626,7 @@ ERRORS = [e for e in CHRF_ERRORS if e[2] != "unknown key"] + [
         "input",
         "invalid_input",
         "unknown key",
-        _input(whitespace=True),
+        input_with(whitespace=True),
         "/whitespace",
         f'Unknown key "whitespace" in the input; expected only {KEYS}.',
     ),
@@ -658,7 +634,7 @@ ERRORS = [e for e in CHRF_ERRORS if e[2] != "unknown key"] + [
         "char_order",
         "invalid_input",
         "0",
-        _input(char_order=0),
+        input_with(char_order=0),
         "/char_order",
         "Expected an integer of at least 1 at /char_order, got 0.",
     ),
@@ -666,7 +642,7 @@ ERRORS = [e for e in CHRF_ERRORS if e[2] != "unknown key"] + [
         "char_order",
         "invalid_input",
         "11",
-        _input(char_order=11),
+        input_with(char_order=11),
         "/char_order",
         "Expected an integer of at most 10 at /char_order, got 11.",
     ),
@@ -674,7 +650,7 @@ ERRORS = [e for e in CHRF_ERRORS if e[2] != "unknown key"] + [
         "char_order",
         "invalid_input",
         "2.5",
-        _input(char_order=2.5),
+        input_with(char_order=2.5),
         "/char_order",
         "Expected an integer at /char_order, got 2.5.",
     ),
@@ -682,7 +658,7 @@ ERRORS = [e for e in CHRF_ERRORS if e[2] != "unknown key"] + [
         "char_order",
         "invalid_input",
         "string",
-        _input(char_order="6"),
+        input_with(char_order="6"),
         "/char_order",
         'Expected an integer at /char_order, got the string "6".',
     ),
@@ -690,7 +666,7 @@ ERRORS = [e for e in CHRF_ERRORS if e[2] != "unknown key"] + [
         "word_order",
         "invalid_input",
         "-1",
-        _input(word_order=-1),
+        input_with(word_order=-1),
         "/word_order",
         "Expected an integer of at least 0 at /word_order, got -1.",
     ),
@@ -698,7 +674,7 @@ ERRORS = [e for e in CHRF_ERRORS if e[2] != "unknown key"] + [
         "word_order",
         "invalid_input",
         "5",
-        _input(word_order=5),
+        input_with(word_order=5),
         "/word_order",
         "Expected an integer of at most 4 at /word_order, got 5.",
     ),
@@ -706,7 +682,7 @@ ERRORS = [e for e in CHRF_ERRORS if e[2] != "unknown key"] + [
         "word_order",
         "invalid_input",
         "true",
-        _input(word_order=True),
+        input_with(word_order=True),
         "/word_order",
         "Expected an integer at /word_order, got true.",
     ),
@@ -714,7 +690,7 @@ ERRORS = [e for e in CHRF_ERRORS if e[2] != "unknown key"] + [
         "averaging",
         "invalid_input",
         "sacreBLEU's name",
-        _input(averaging="eps_smoothing"),
+        input_with(averaging="eps_smoothing"),
         "/averaging",
         "Expected one of effective_order, per_order_f at /averaging, got the string "
         '"eps_smoothing".',
@@ -723,7 +699,7 @@ ERRORS = [e for e in CHRF_ERRORS if e[2] != "unknown key"] + [
         "averaging",
         "invalid_input",
         "case",
-        _input(averaging="Effective_Order"),
+        input_with(averaging="Effective_Order"),
         "/averaging",
         "Expected one of effective_order, per_order_f at /averaging, got the string "
         '"Effective_Order".',
@@ -732,7 +708,7 @@ ERRORS = [e for e in CHRF_ERRORS if e[2] != "unknown key"] + [
         "averaging",
         "invalid_input",
         "array",
-        _input(averaging=["per_order_f"]),
+        input_with(averaging=["per_order_f"]),
         "/averaging",
         "Expected one of effective_order, per_order_f at /averaging, got an array of 1 item.",
     ),
@@ -740,7 +716,7 @@ ERRORS = [e for e in CHRF_ERRORS if e[2] != "unknown key"] + [
         "sacrebleu_compatible",
         "invalid_input",
         "string",
-        _input(sacrebleu_compatible="true"),
+        input_with(sacrebleu_compatible="true"),
         "/sacrebleu_compatible",
         'Expected true or false at /sacrebleu_compatible, got the string "true".',
     ),
@@ -748,18 +724,14 @@ ERRORS = [e for e in CHRF_ERRORS if e[2] != "unknown key"] + [
         "sacrebleu_compatible",
         "invalid_input",
         "0",
-        _input(sacrebleu_compatible=0),
+        input_with(sacrebleu_compatible=0),
         "/sacrebleu_compatible",
         "Expected true or false at /sacrebleu_compatible, got 0.",
     ),
 ]
 
 
-@pytest.mark.parametrize(
-    ("field", "code", "case", "raw", "path", "message"),
-    ERRORS,
-    ids=[f"{e[0]} > {e[1]} > {e[2]}" for e in ERRORS],
-)
+@error_table(ERRORS)
 def test_error(field: str, code: str, case: str, raw: object, path: str, message: str) -> None:
     """The field's fault gets its code, path and whole message."""
     assert (code, path, message) == error(raw)
@@ -785,22 +757,16 @@ def test_limits_are_chrf_computes_and_inclusive() -> None:
     ]
 
 
-@pytest.mark.parametrize(
-    ("code", "exception"),
-    [
-        ("invalid_input", mtcompute.InvalidInput),
-        ("limit_exceeded", mtcompute.LimitExceeded),
-    ],
-)
-def test_typed_function_raises_the_codes_exception(code: str, exception: type) -> None:
+TYPED_FAULTS = {
+    "invalid_input": input_with(word_order=7),
+    "limit_exceeded": input_with(hypotheses=["ab"] * 257, references=["abc"] * 257),
+}
+
+
+@pytest.mark.parametrize("code", TYPED_FAULTS)
+def test_typed_function_raises_the_codes_exception(code: str) -> None:
     """chrf_components raises one exception class per code, with the same path and message."""
-    raw = {
-        "invalid_input": _input(word_order=7),
-        "limit_exceeded": _input(hypotheses=["ab"] * 257, references=["abc"] * 257),
-    }[code]
-    with pytest.raises(exception) as info:
-        chrf_components(raw["hypotheses"], raw["references"], word_order=raw.get("word_order", 0))
-    assert (code, *error(raw)[1:]) == (info.value.code, info.value.path, info.value.message)
+    HARNESS.assert_raises_as_envelope(code, TYPED_FAULTS[code], chrf_components)
 
 
 def test_typed_function_returns_frozen_result() -> None:
@@ -834,8 +800,7 @@ def test_typed_function_returns_frozen_result() -> None:
         isinstance(result, ChrfComponents),
         isinstance(result.orders[0], ChrfOrder),
     )
-    with pytest.raises(AttributeError):
-        result.fraction = Fraction(1)  # type: ignore[misc]
+    HARNESS.assert_frozen(result, "fraction")
 
 
 # --- properties -------------------------------------------------------------------------------

@@ -1,0 +1,309 @@
+"""The shared harness of the tool tests (tests/test_tool_*.py): one tool version, one base
+input, and the envelope read as a result or as an error.
+
+Each tool test module names its tool and a valid base input once::
+
+    TOOL = ("chrf-compute", "1.0.0")
+    HARNESS = ToolHarness(TOOL, {"hypotheses": ["ab"], "references": ["abc"]})
+    run, input_with, error = HARNESS.run, HARNESS.input_with, HARNESS.error
+
+and writes its tests with ``run(beta=3)`` (the result for the base input with ``beta`` 3),
+``input_with(references=...)`` (the base input without ``references``) and ``error(raw)``
+(code, path and message of the error for ``raw``). The tables of one error per code per field
+are parametrized with :func:`error_table`.
+
+Also here, because several tool test modules (and the reference-agreement tests) read them:
+the real WMT data (the pairs, a file's lines, the BLEU tools' tokenized corpora, the chrF
+tools' texts in tool-sized chunks) and sacreBLEU 2.6.0 set up as the BLEU tools' reference.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import Any, TypeVar
+
+import pytest
+from sacrebleu.metrics import BLEU
+
+import mtcompute
+from mtcompute.contracts import contract
+from tests.conftest import WMT
+
+__all__ = [
+    "EXCEPTIONS",
+    "SACRE_METHOD",
+    "ToolHarness",
+    "WmtCorpus",
+    "close",
+    "contract_whitespace",
+    "error_table",
+    "read_lines",
+    "result_of",
+    "sacre_bleu",
+    "sacre_score",
+    "sacre_streams",
+    "scored",
+    "tool_chunks",
+    "wmt_corpora",
+    "wmt_pairs",
+    "wmt_system",
+    "wmt_tokens",
+]
+
+# The exception class of the typed functions for each error code of an envelope.
+EXCEPTIONS: dict[str, type[mtcompute.MtcomputeError]] = {
+    "invalid_input": mtcompute.InvalidInput,
+    "limit_exceeded": mtcompute.LimitExceeded,
+    "unsupported_input": mtcompute.UnsupportedInput,
+}
+
+MAX_TOKEN_BYTES = 128  # the BLEU tools' "max token bytes"
+
+TestFunction = TypeVar("TestFunction", bound=Callable[..., None])
+
+# One row of a tool's error table: field, code, case, raw input, path, whole message.
+ErrorRow = tuple[str, str, str, object, str, str]
+
+
+def result_of(tool: str, data: object, version: str = "1.0.0") -> dict[str, Any]:
+    """The result object of ``tool``@``version`` for ``data`` (failing on an error envelope)."""
+    envelope = mtcompute.execute(tool, version, data)
+    assert "result" in envelope, envelope
+    result: dict[str, Any] = envelope["result"]
+    return result
+
+
+@dataclass(frozen=True)
+class ToolHarness:
+    """One tool version and the valid base input its tests change one key at a time."""
+
+    tool: tuple[str, str]
+    base: Mapping[str, Any]
+    semantics_tests: dict[int, str] = field(default_factory=dict)  # line index: test name
+
+    def input_with(self, **changes: Any) -> dict[str, Any]:
+        """The base input with ``changes`` (a key set to ``...`` is removed)."""
+        data = {**self.base, **changes}
+        return {k: v for k, v in data.items() if v is not ...}
+
+    def missing(self, key: str) -> ErrorRow:
+        """The error table's row for the base input without the required ``key``."""
+        path = f"/{key}"
+        message = f'Missing required key "{key}".'
+        return key, "invalid_input", "missing", self.input_with(**{key: ...}), path, message
+
+    def run(self, **changes: Any) -> dict[str, Any]:
+        """The result object for the base input with ``changes``."""
+        return result_of(self.tool[0], self.input_with(**changes), self.tool[1])
+
+    def error(self, raw: object) -> tuple[str, str, str]:
+        """(code, path, message) of the error envelope for ``raw``."""
+        envelope = mtcompute.execute(*self.tool, raw)
+        assert "error" in envelope, envelope
+        e = envelope["error"]
+        return e["code"], e["path"], e["message"]
+
+    def assert_raises_as_envelope(
+        self, code: str, raw: Mapping[str, Any], function: Callable[..., object]
+    ) -> None:
+        """The typed ``function`` called with ``raw``'s keys raises the class of ``code``,
+        with the code, path and message of the envelope for ``raw``."""
+        with pytest.raises(EXCEPTIONS[code]) as info:
+            function(**raw)
+        raised = info.value
+        assert (code, self.error(raw)) == (raised.code, (raised.code, raised.path, raised.message))
+
+    def assert_not_mutated(self, raw: object) -> dict[str, Any]:
+        """execute leaves ``raw`` as it was: the same JSON text (Python's, which tells 4.0 from
+        4 and keeps the key order) before and after; the envelope."""
+        before = json.dumps(raw)
+        envelope = mtcompute.execute(*self.tool, raw)
+        assert before == json.dumps(raw)
+        return envelope
+
+    def assert_frozen(self, result: object, name: str) -> None:
+        """A typed result is frozen: setting its field ``name`` raises AttributeError."""
+        with pytest.raises(AttributeError):
+            setattr(result, name, getattr(result, name))
+
+    def semantics_line(self, index: int) -> Callable[[TestFunction], TestFunction]:
+        """Mark a test as the one for the contract's semantics line ``index`` (from 0)."""
+
+        def mark(test: TestFunction) -> TestFunction:
+            assert index not in self.semantics_tests, (index, self.semantics_tests[index])
+            self.semantics_tests[index] = test.__name__
+            return test
+
+        return mark
+
+    def assert_every_semantics_line_tested(self) -> None:
+        """Each semantics line of the contract has a test marked with :meth:`semantics_line`."""
+        assert list(range(len(contract(*self.tool)["semantics"]))) == sorted(self.semantics_tests)
+
+
+def error_table(rows: Sequence[ErrorRow]) -> pytest.MarkDecorator:
+    """Parametrize a test over a tool's error table, with ids "field > code > case"."""
+    return pytest.mark.parametrize(
+        ("field", "code", "case", "raw", "path", "message"),
+        rows,
+        ids=[f"{row[0]} > {row[1]} > {row[2]}" for row in rows],
+    )
+
+
+def scored(result: Mapping[str, Any]) -> tuple[str, str, list[str]]:
+    """(score, score_fraction, segment_scores) of a chrF result."""
+    return result["score"], result["score_fraction"], result["segment_scores"]
+
+
+def contract_whitespace(line: str) -> set[str]:
+    """The whitespace code points a chrF semantics line lists (U+XXXX and U+XXXX-U+YYYY)."""
+    listed = line.split("whitespace code point:")[1].split("(the Python", maxsplit=1)[0]
+    points: set[str] = set()
+    for first, last in re.findall(r"U\+([0-9A-F]{4})(?:-U\+([0-9A-F]{4}))?", listed):
+        points.update(chr(c) for c in range(int(first, 16), int(last or first, 16) + 1))
+    return points
+
+
+def wmt_pairs() -> list[str]:
+    """Every pair directory under the WMT folder, as "testset/pair"."""
+    return sorted(str(p.relative_to(WMT)) for p in WMT.glob("*/*") if p.is_dir())
+
+
+def read_lines(path: Path) -> list[str]:
+    """The segments of one file: its text split on \\n, without a final empty line."""
+    lines = path.read_text(encoding="utf-8").split("\n")
+    return lines[:-1] if lines[-1] == "" else lines
+
+
+# --- real WMT data: the BLEU tools' tokenized corpora, the chrF tools' texts ---------------
+
+
+def wmt_tokens(line: str) -> list[str]:
+    """Whitespace-split tokens of a WMT line (Python's str.split(), as sacreBLEU's
+    tokenize='none'), a token over 128 UTF-8 bytes (unsegmented Chinese and Japanese) cut into
+    pieces of at most 128 bytes at code point boundaries."""
+    out: list[str] = []
+    for token in line.split():
+        data = token.encode("utf-8")
+        while len(data) > MAX_TOKEN_BYTES:
+            cut = MAX_TOKEN_BYTES
+            while data[cut] & 0xC0 == 0x80:  # not inside a UTF-8 sequence
+                cut -= 1
+            out.append(data[:cut].decode("utf-8"))
+            data = data[cut:]
+        out.append(data.decode("utf-8"))
+    return out
+
+
+@dataclass(frozen=True)
+class WmtCorpus:
+    """One system's output and the references of its pair, tokenized."""
+
+    name: str
+    hypotheses: list[list[str]]
+    references: list[list[list[str]]]  # references[i][j]: reference j of segment i
+
+
+@cache
+def wmt_corpora(pair: str) -> tuple[WmtCorpus, ...]:
+    """Every system of a pair against all its references (tokenized files with tokenized
+    references: newstest2015-nltk100 has both)."""
+    folder = WMT / pair
+    corpora = []
+    for tok in ("", ".tok"):
+        refs = [
+            read_lines(p)
+            for p in sorted(folder.glob("ref.*.txt"))
+            if p.name.endswith(".tok.txt") == bool(tok)
+        ]
+        for system in sorted(folder.glob("sys.*.txt")):
+            if system.name.endswith(".tok.txt") != bool(tok):
+                continue
+            lines = read_lines(system)
+            assert all(len(r) == len(lines) for r in refs)
+            corpora.append(
+                WmtCorpus(
+                    f"{pair}/{system.name}",
+                    [wmt_tokens(line) for line in lines],
+                    [[wmt_tokens(r[i]) for r in refs] for i in range(len(lines))],
+                )
+            )
+    return tuple(corpora)
+
+
+@cache
+def wmt_system(pair: str, k: int) -> tuple[str, tuple[str, ...], tuple[str, ...]]:
+    """(name, hypotheses, references) of the pair's k-th system (modulo the number of systems)
+    against its first reference; untokenized files only."""
+    folder = WMT / pair
+    systems = sorted(p for p in folder.glob("sys.*.txt") if not p.name.endswith(".tok.txt"))
+    reference = sorted(p for p in folder.glob("ref.*.txt") if not p.name.endswith(".tok.txt"))[0]
+    system = systems[k % len(systems)]
+    hypotheses, references = tuple(read_lines(system)), tuple(read_lines(reference))
+    assert len(hypotheses) == len(references)
+    return f"{pair}/{system.name}", hypotheses, references
+
+
+def tool_chunks(hypotheses: Sequence[str], references: Sequence[str]) -> Iterator[range]:
+    """Consecutive index ranges within the tool's limits: at most 256 segments and 65,536
+    UTF-8 bytes of text (every WMT segment fits alone)."""
+    start, size = 0, 0
+    for i, (h, r) in enumerate(zip(hypotheses, references, strict=True)):
+        length = len(h.encode()) + len(r.encode())
+        if i - start == 256 or size + length > 65_536:
+            yield range(start, i)
+            start, size = i, 0
+        size += length
+    if start < len(hypotheses):
+        yield range(start, len(hypotheses))
+
+
+# --- sacreBLEU 2.6.0 as the BLEU tools' reference ---------------------------------------------
+
+SACRE_METHOD = {"none": "none", "method1": "floor", "method2": "add-k", "method3": "exp"}
+
+
+@cache
+def sacre_bleu(
+    smoothing: str,
+    epsilon: float | None = None,
+    max_order: int = 4,
+    effective_order: bool = False,
+) -> BLEU:
+    """sacreBLEU 2.6.0 BLEU with tokenize='none' and the mapped smoothing: none, floor
+    (smooth_value epsilon, default 0.1), add-k (smooth_value 1), exp."""
+    value = {"method1": 0.1 if epsilon is None else epsilon, "method2": 1}.get(smoothing)
+    return BLEU(
+        tokenize="none",
+        smooth_method=SACRE_METHOD[smoothing],
+        smooth_value=value,
+        max_ngram_order=max_order,
+        effective_order=effective_order,
+        force=True,
+    )
+
+
+def sacre_streams(references: Sequence[Sequence[Sequence[str]]]) -> list[list[str]]:
+    """Per-segment reference lists as sacreBLEU's reference streams (stream j = reference j of
+    every segment; all segments have the same number of references here)."""
+    count = len(references[0])
+    assert all(len(refs) == count for refs in references)
+    return [[" ".join(refs[j]) for refs in references] for j in range(count)]
+
+
+def close(expected: float, actual: float) -> bool:
+    """Equal up to the last bits of the float steps (sacreBLEU: percent, C library log/exp)."""
+    return math.isclose(expected, actual, rel_tol=1e-12, abs_tol=0.0)
+
+
+def sacre_score(corpus: WmtCorpus, smoothing: str, **options: Any) -> Any:
+    """sacreBLEU's corpus_score of a corpus with the mapped smoothing and options."""
+    return sacre_bleu(smoothing, **options).corpus_score(
+        [" ".join(h) for h in corpus.hypotheses], sacre_streams(corpus.references)
+    )

@@ -1,0 +1,1 @@
+"""Helpers of the reference-agreement tests: the JavaScript reference runner, shared inputs."""
