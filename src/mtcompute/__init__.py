@@ -7,32 +7,6 @@ without the service limits (:func:`corpus_chrf`, :func:`chrf_pairwise`, :func:`c
 
 from __future__ import annotations
 
-from mtcompute._execute import execute, execute_json
-from mtcompute._version import __version__
-from mtcompute.batch import (
-    CorpusBleu,
-    CorpusChrf,
-    chrf_pairwise,
-    corpus_bleu,
-    corpus_chrf,
-    text_bleu_statistics,
-)
-from mtcompute.core.jsjson import dumps, loads
-from mtcompute.envelope import Envelope
-from mtcompute.errors import InvalidInput, LimitExceeded, MtcomputeError, NotFound, UnsupportedInput
-from mtcompute.tools.bleu_brevity_penalty import BrevityPenaltyResult, bleu_brevity_penalty
-from mtcompute.tools.bleu_corpus_compute import CorpusBleuResult, bleu_corpus
-from mtcompute.tools.bleu_ngrams_count import BleuNgramCounts, BleuSegmentCounts, bleu_ngrams_count
-from mtcompute.tools.bleu_sentence_components import (
-    BleuSentenceComponents,
-    bleu_sentence_components,
-)
-from mtcompute.tools.bleu_sentence_compute import SentenceBleuResult, sentence_bleu
-from mtcompute.tools.bleu_smoothing_compute import BleuSmoothingResult, bleu_from_statistics
-from mtcompute.tools.chrf_components import ChrfComponents, ChrfOrder, chrf_components
-from mtcompute.tools.chrf_compute import ChrfResult, chrf
-from mtcompute.tools.chrf_plus_plus_compute import ChrfPlusPlusResult, chrf_plus_plus
-
 __all__ = [
     "BleuNgramCounts",
     "BleuSegmentCounts",
@@ -72,3 +46,29 @@ __all__ = [
     "sentence_bleu",
     "text_bleu_statistics",
 ]
+
+from mtcompute._execute import execute, execute_json
+from mtcompute._version import __version__
+from mtcompute.batch import (
+    CorpusBleu,
+    CorpusChrf,
+    chrf_pairwise,
+    corpus_bleu,
+    corpus_chrf,
+    text_bleu_statistics,
+)
+from mtcompute.core.jsjson import dumps, loads
+from mtcompute.envelope import Envelope
+from mtcompute.errors import InvalidInput, LimitExceeded, MtcomputeError, NotFound, UnsupportedInput
+from mtcompute.tools.bleu_brevity_penalty import BrevityPenaltyResult, bleu_brevity_penalty
+from mtcompute.tools.bleu_corpus_compute import CorpusBleuResult, bleu_corpus
+from mtcompute.tools.bleu_ngrams_count import BleuNgramCounts, BleuSegmentCounts, bleu_ngrams_count
+from mtcompute.tools.bleu_sentence_components import (
+    BleuSentenceComponents,
+    bleu_sentence_components,
+)
+from mtcompute.tools.bleu_sentence_compute import SentenceBleuResult, sentence_bleu
+from mtcompute.tools.bleu_smoothing_compute import BleuSmoothingResult, bleu_from_statistics
+from mtcompute.tools.chrf_components import ChrfComponents, ChrfOrder, chrf_components
+from mtcompute.tools.chrf_compute import ChrfResult, chrf
+from mtcompute.tools.chrf_plus_plus_compute import ChrfPlusPlusResult, chrf_plus_plus

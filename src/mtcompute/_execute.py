@@ -8,12 +8,12 @@ Nothing flows back up.
 
 from __future__ import annotations
 
+__all__ = ["execute", "execute_json"]
+
 from mtcompute.core.jsjson import JsonError, loads
 from mtcompute.envelope import Envelope
 from mtcompute.errors import InternalError, InvalidInput, MtcomputeError
 from mtcompute.tools import get_tool
-
-__all__ = ["execute", "execute_json"]
 
 
 def execute(tool_id: str, version: str, input: object) -> Envelope:

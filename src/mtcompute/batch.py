@@ -21,6 +21,15 @@ the same numbers as the pure core.
 
 from __future__ import annotations
 
+__all__ = [
+    "CorpusBleu",
+    "CorpusChrf",
+    "chrf_pairwise",
+    "corpus_bleu",
+    "corpus_chrf",
+    "text_bleu_statistics",
+]
+
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -32,15 +41,6 @@ from mtcompute.contracts.validate import Array, Boolean, Text, Token, check_same
 from mtcompute.core.bleu import BleuStatistics, Smoothing
 from mtcompute.core.chrf import ChrfStatistics, chrf_ratio, format_ratio
 from mtcompute.errors import InvalidInput, MtcomputeError, json_pointer
-
-__all__ = [
-    "CorpusBleu",
-    "CorpusChrf",
-    "chrf_pairwise",
-    "corpus_bleu",
-    "corpus_chrf",
-    "text_bleu_statistics",
-]
 
 CHAR_ORDER = 6
 

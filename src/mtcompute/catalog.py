@@ -9,6 +9,8 @@ version are spelled.
 
 from __future__ import annotations
 
+__all__ = ["CatalogEntry", "catalog_entries", "catalog_entry"]
+
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cache
@@ -16,8 +18,6 @@ from typing import Any
 
 from mtcompute.contracts import contract, contract_text
 from mtcompute.tools import get_tool, list_tools
-
-__all__ = ["CatalogEntry", "catalog_entries", "catalog_entry"]
 
 
 @dataclass(frozen=True, slots=True)

@@ -6,11 +6,11 @@ text, byte for byte what a local run prints; HTTP error statuses still carry an 
 
 from __future__ import annotations
 
+__all__ = ["RemoteError", "execute_remote"]
+
 import urllib.error
 import urllib.parse
 import urllib.request
-
-__all__ = ["RemoteError", "execute_remote"]
 
 
 class RemoteError(Exception):

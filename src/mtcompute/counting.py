@@ -24,18 +24,6 @@ releases the GIL while counting); ``threads=None`` means ``MTCOMPUTE_THREADS`` i
 
 from __future__ import annotations
 
-import math
-import os
-from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
-from typing import TypeVar
-
-from mtcompute.core import bleu, chrf
-from mtcompute.core.chrf_words import sacrebleu_zeroed, word_statistics
-from mtcompute.core.text import first_lone_surrogate as _first_surrogate_py
-from mtcompute.native import active
-from mtcompute.native import ext as _ext
-
 __all__ = [
     "TokenProblem",
     "bleu_sentence_statistics",
@@ -50,6 +38,18 @@ __all__ = [
     "first_lone_surrogate",
     "thread_count",
 ]
+
+import math
+import os
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from typing import TypeVar
+
+from mtcompute.core import bleu, chrf
+from mtcompute.core.chrf_words import sacrebleu_zeroed, word_statistics
+from mtcompute.core.text import first_lone_surrogate as _first_surrogate_py
+from mtcompute.native import active
+from mtcompute.native import ext as _ext
 
 T = TypeVar("T")
 Counts = tuple[int, ...]

@@ -8,10 +8,10 @@ object instead of looking a code up again.
 
 from __future__ import annotations
 
+__all__ = ["EXIT_OK", "Envelope"]
+
 from mtcompute.core.jsjson import dumps
 from mtcompute.errors import MtcomputeError
-
-__all__ = ["EXIT_OK", "Envelope"]
 
 EXIT_OK = 0
 """The CLI's exit status for a result."""

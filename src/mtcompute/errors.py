@@ -28,8 +28,6 @@ and :data:`ERROR_CODES`. ``path`` is a JSON Pointer (RFC 6901) to the offending 
 
 from __future__ import annotations
 
-from typing import ClassVar
-
 __all__ = [
     "ERRORS_BY_CODE",
     "ERROR_CODES",
@@ -49,6 +47,8 @@ __all__ = [
     "UnsupportedMediaType",
     "json_pointer",
 ]
+
+from typing import ClassVar
 
 
 def json_pointer(*parts: str | int) -> str:

@@ -9,9 +9,9 @@ and the pure core, the threads and the bulk counting are :mod:`mtcompute.countin
 
 from __future__ import annotations
 
-import os
-
 __all__ = ["AVAILABLE", "active", "ext"]
+
+import os
 
 try:
     from mtcompute import _kernel as ext

@@ -13,6 +13,8 @@ stdout), 2 on a usage error (message on stderr).
 
 from __future__ import annotations
 
+__all__ = ["build_parser", "main"]
+
 import argparse
 from collections.abc import Sequence
 
@@ -20,8 +22,6 @@ from mtcompute import __version__
 from mtcompute.cli import describe, mcp, run, score, serve
 from mtcompute.cli import list as list_
 from mtcompute.cli._common import EXIT_OK
-
-__all__ = ["build_parser", "main"]
 
 # The sub-commands in the order of ``mtcompute --help``.
 _COMMANDS = (run, list_, describe, serve, mcp, score)

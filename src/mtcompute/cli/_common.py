@@ -2,20 +2,22 @@
 
 from __future__ import annotations
 
-import argparse
-import sys
-from typing import TypeAlias
-
 __all__ = [
     "EXIT_OK",
     "EXIT_TOOL_ERROR",
     "EXIT_USAGE",
     "STDIN",
     "Subparsers",
+    "add_command",
     "read_input",
     "usage_error",
     "write",
 ]
+
+import argparse
+import sys
+from collections.abc import Callable
+from typing import TypeAlias
 
 EXIT_OK, EXIT_TOOL_ERROR, EXIT_USAGE = 0, 1, 2
 STDIN = "-"  # the file name that stands for standard input
@@ -43,3 +45,24 @@ def read_input(name: str) -> bytes:
         return sys.stdin.buffer.read()
     with open(name, "rb") as handle:
         return handle.read()
+
+
+def add_command(
+    subparsers: Subparsers,
+    name: str,
+    run: Callable[[argparse.Namespace], int],
+    texts: tuple[str, str, str],
+) -> argparse.ArgumentParser:
+    """Register the command ``name``, run by ``run``, with its ``texts``: the one-line help,
+    the description and the epilog (kept as written: examples and exit statuses); its options
+    are added to the parser it returns."""
+    help_line, description, epilog = texts
+    parser = subparsers.add_parser(
+        name,
+        help=help_line,
+        description=description,
+        epilog=epilog,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.set_defaults(func=run)
+    return parser

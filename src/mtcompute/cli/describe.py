@@ -2,28 +2,27 @@
 
 from __future__ import annotations
 
+__all__ = ["add_parser", "run"]
+
 import argparse
 
 from mtcompute.catalog import catalog_entry
-from mtcompute.cli._common import EXIT_OK, Subparsers, write
+from mtcompute.cli._common import EXIT_OK, Subparsers, add_command, write
 from mtcompute.envelope import Envelope
 from mtcompute.errors import NotFound
 
-__all__ = ["add_parser", "run"]
+_TEXTS = (  # help, description, epilog
+    "print a tool's contract (JSON)",
+    "Print the machine-readable contract of TOOL at VERSION, as shipped.",
+    "example:\n  mtcompute describe bleu-smoothing-compute 1.0.0",
+)
 
 
 def add_parser(subparsers: Subparsers) -> None:
     """Register ``describe TOOL VERSION``."""
-    parser = subparsers.add_parser(
-        "describe",
-        help="print a tool's contract (JSON)",
-        description="Print the machine-readable contract of TOOL at VERSION, as shipped.",
-        epilog="example:\n  mtcompute describe bleu-smoothing-compute 1.0.0",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+    parser = add_command(subparsers, "describe", run, _TEXTS)
     parser.add_argument("tool", metavar="TOOL")
     parser.add_argument("version", metavar="VERSION")
-    parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -2,26 +2,25 @@
 
 from __future__ import annotations
 
+__all__ = ["add_parser", "run"]
+
 import argparse
 
 from mtcompute import dumps
 from mtcompute.catalog import catalog_entries
-from mtcompute.cli._common import EXIT_OK, Subparsers, write
+from mtcompute.cli._common import EXIT_OK, Subparsers, add_command, write
 
-__all__ = ["add_parser", "run"]
+_TEXTS = (  # help, description, epilog
+    "list the tools and versions",
+    "List every tool id, version and one-line description.",
+    "example:\n  mtcompute list\n  mtcompute list --json",
+)
 
 
 def add_parser(subparsers: Subparsers) -> None:
     """Register ``list [--json]``."""
-    parser = subparsers.add_parser(
-        "list",
-        help="list the tools and versions",
-        description="List every tool id, version and one-line description.",
-        epilog="example:\n  mtcompute list\n  mtcompute list --json",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+    parser = add_command(subparsers, "list", run, _TEXTS)
     parser.add_argument("--json", action="store_true", help="print the list as JSON")
-    parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -2,24 +2,22 @@
 
 from __future__ import annotations
 
+__all__ = ["add_parser", "run"]
+
 import argparse
 
-from mtcompute.cli._common import EXIT_OK, Subparsers
+from mtcompute.cli._common import EXIT_OK, Subparsers, add_command
 
-__all__ = ["add_parser", "run"]
+_TEXTS = (  # help, description, epilog
+    "run the MCP server over stdio (for desktop agents)",
+    "Run the MCP server on stdin/stdout. Tools: execute, list_catalog, get_contract.",
+    'example (an MCP client config):\n  {"command": "mtcompute", "args": ["mcp"]}',
+)
 
 
 def add_parser(subparsers: Subparsers) -> None:
     """Register ``mcp`` (no options)."""
-    parser = subparsers.add_parser(
-        "mcp",
-        help="run the MCP server over stdio (for desktop agents)",
-        description="Run the MCP server on stdin/stdout. Tools: execute, list_catalog, "
-        "get_contract.",
-        epilog='example (an MCP client config):\n  {"command": "mtcompute", "args": ["mcp"]}',
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
-    parser.set_defaults(func=run)
+    add_command(subparsers, "mcp", run, _TEXTS)
 
 
 def run(_args: argparse.Namespace) -> int:

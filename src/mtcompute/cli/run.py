@@ -3,6 +3,8 @@ on stdout as compact JSON (exit 0 with a result, 1 with an error)."""
 
 from __future__ import annotations
 
+__all__ = ["add_parser", "run"]
+
 import argparse
 
 from mtcompute import execute_json
@@ -10,12 +12,11 @@ from mtcompute.cli._common import (
     EXIT_OK,
     EXIT_TOOL_ERROR,
     Subparsers,
+    add_command,
     read_input,
     usage_error,
     write,
 )
-
-__all__ = ["add_parser", "run"]
 
 _EPILOG = """\
 example:
@@ -28,15 +29,16 @@ The envelope is printed as compact JSON on stdout: {"result":{...}} (exit 0) or
 """
 
 
+_TEXTS = (  # help, description, epilog
+    "run a tool on a JSON input and print the envelope",
+    "Run TOOL at VERSION on the JSON input read from FILE ('-' for stdin).",
+    _EPILOG,
+)
+
+
 def add_parser(subparsers: Subparsers) -> None:
     """Register ``run TOOL VERSION --input FILE [--base-url URL]``."""
-    parser = subparsers.add_parser(
-        "run",
-        help="run a tool on a JSON input and print the envelope",
-        description="Run TOOL at VERSION on the JSON input read from FILE ('-' for stdin).",
-        epilog=_EPILOG,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+    parser = add_command(subparsers, "run", run, _TEXTS)
     parser.add_argument("tool", metavar="TOOL", help="tool id, e.g. chrf-compute")
     parser.add_argument("version", metavar="VERSION", help="tool version, e.g. 1.0.0")
     parser.add_argument(
@@ -48,7 +50,6 @@ def add_parser(subparsers: Subparsers) -> None:
         help="call a running mtcompute server (e.g. http://127.0.0.1:8000) instead of "
         "computing locally; prints the same envelope",
     )
-    parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -18,18 +18,25 @@ that cannot be opened, ``-`` twice, chrF with more than one reference file).
 
 from __future__ import annotations
 
+__all__ = ["ScoreError", "add_parser", "run", "split_segments"]
+
 import argparse
 import sys
 from collections.abc import Callable, Sequence
 from typing import IO
 
 from mtcompute.batch import CorpusChrf, corpus_chrf, text_bleu_statistics
-from mtcompute.cli._common import EXIT_OK, EXIT_TOOL_ERROR, EXIT_USAGE, STDIN, Subparsers
+from mtcompute.cli._common import (
+    EXIT_OK,
+    EXIT_TOOL_ERROR,
+    EXIT_USAGE,
+    STDIN,
+    Subparsers,
+    add_command,
+)
 from mtcompute.core.bleu import SMOOTHINGS, BleuStatistics, SmoothedBleu, Smoothing
 from mtcompute.core.jsjson import dumps
 from mtcompute.errors import MtcomputeError
-
-__all__ = ["ScoreError", "add_parser", "run", "split_segments"]
 
 EXIT_DATA_ERROR = EXIT_TOOL_ERROR  # 1: files that cannot be scored (score runs no tool)
 PROGRESS_MIN_SEGMENTS = 10_000  # a bar only for inputs longer than this (and a TTY stderr)
@@ -119,18 +126,19 @@ def _epsilon(text: str) -> float:
 # -- options -------------------------------------------------------------------------------
 
 
+_TEXTS = (  # help, description, epilog
+    "score a system output file against reference file(s): chrF or BLEU",
+    _DESCRIPTION,
+    _EPILOG,
+)
+
+
 def add_parser(subparsers: Subparsers) -> None:
     """Register the ``score`` sub-command: its options in four groups (the order of --help).
 
     The metric options default to None, not to their values, so that :func:`run` can tell
     an option given for the other metric."""
-    parser = subparsers.add_parser(
-        "score",
-        help="score a system output file against reference file(s): chrF or BLEU",
-        description=_DESCRIPTION,
-        epilog=_EPILOG,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+    parser = add_command(subparsers, "score", run, _TEXTS)
     parser.add_argument(
         "--hypotheses",
         "-H",
@@ -188,7 +196,6 @@ def add_parser(subparsers: Subparsers) -> None:
     output.add_argument(
         "--no-progress", action="store_true", help="never draw the progress bar on stderr"
     )
-    parser.set_defaults(func=run)
 
 
 # -- input ---------------------------------------------------------------------------------

@@ -4,15 +4,15 @@ environment (``MTCOMPUTE_*``); uvicorn imports the app itself, from its import s
 
 from __future__ import annotations
 
+__all__ = ["add_parser", "run"]
+
 import argparse
 import importlib.util
 import os
 import re
 import signal
 
-from mtcompute.cli._common import EXIT_OK, Subparsers, usage_error
-
-__all__ = ["add_parser", "run"]
+from mtcompute.cli._common import EXIT_OK, Subparsers, add_command, usage_error
 
 _EPILOG = (
     "example:\n  mtcompute serve --port 8000\n"
@@ -22,16 +22,17 @@ _EPILOG = (
 )
 
 
+_TEXTS = (  # help, description, epilog
+    "serve the HTTP API, MCP (/mcp) and the catalog pages",
+    "Serve every surface: the HTTP API (/v1/tools/...), MCP over streamable "
+    "HTTP (/mcp), OpenAPI (/openapi.json) and the catalog pages (/).",
+    _EPILOG,
+)
+
+
 def add_parser(subparsers: Subparsers) -> None:
     """Register ``serve`` and its options (address, workers, limits, CORS, logging)."""
-    parser = subparsers.add_parser(
-        "serve",
-        help="serve the HTTP API, MCP (/mcp) and the catalog pages",
-        description="Serve every surface: the HTTP API (/v1/tools/...), MCP over streamable "
-        "HTTP (/mcp), OpenAPI (/openapi.json) and the catalog pages (/).",
-        epilog=_EPILOG,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+    parser = add_command(subparsers, "serve", run, _TEXTS)
     parser.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
     parser.add_argument("--port", type=int, default=8000, help="port (default 8000)")
     parser.add_argument("--workers", type=int, default=1, help="worker processes (default 1)")
@@ -89,7 +90,6 @@ def add_parser(subparsers: Subparsers) -> None:
         choices=["critical", "error", "warning", "info", "debug"],
         help="log level (default info)",
     )
-    parser.set_defaults(func=run)
 
 
 def _settings(args: argparse.Namespace) -> str | None:

@@ -6,14 +6,14 @@ golden tests. This module only reads them.
 
 from __future__ import annotations
 
+__all__ = ["contract", "contract_ids", "contract_text"]
+
 import json
 import os
 from functools import cache
 from typing import Any
 
 from mtcompute.errors import NotFound
-
-__all__ = ["contract", "contract_ids", "contract_text"]
 
 _DATA = os.path.join(os.path.dirname(__file__), "data")  # the package data beside this module
 

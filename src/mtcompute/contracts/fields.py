@@ -9,19 +9,6 @@ which have no service limits, pass none.
 
 from __future__ import annotations
 
-from mtcompute.contracts.validate import (
-    Array,
-    Boolean,
-    Bound,
-    Choice,
-    Integer,
-    Number,
-    Text,
-    Token,
-    figure,
-)
-from mtcompute.core.bleu import SMOOTHINGS, UNSUPPORTED_SMOOTHINGS
-
 __all__ = [
     "BETA",
     "DECIMALS",
@@ -35,6 +22,19 @@ __all__ = [
     "smoothing",
     "texts",
 ]
+
+from mtcompute.contracts.validate import (
+    Array,
+    Boolean,
+    Bound,
+    Choice,
+    Integer,
+    Number,
+    Text,
+    Token,
+    figure,
+)
+from mtcompute.core.bleu import SMOOTHINGS, UNSUPPORTED_SMOOTHINGS
 
 # --- chrF -----------------------------------------------------------------------------------
 

@@ -22,15 +22,6 @@ refused.
 
 from __future__ import annotations
 
-import math
-from collections.abc import Callable, Iterable, Mapping, Sequence, Sized
-from dataclasses import dataclass, field
-from typing import Any, Generic, TypeGuard, TypeVar
-
-from mtcompute.contracts import contract
-from mtcompute.core.text import first_lone_surrogate
-from mtcompute.errors import InvalidInput, LimitExceeded, UnsupportedInput, json_pointer
-
 __all__ = [
     "REQUIRED",
     "Array",
@@ -58,6 +49,15 @@ __all__ = [
     "utf8_length",
     "where",
 ]
+
+import math
+from collections.abc import Callable, Iterable, Mapping, Sequence, Sized
+from dataclasses import dataclass, field
+from typing import Any, Generic, TypeGuard, TypeVar
+
+from mtcompute.contracts import contract
+from mtcompute.core.text import first_lone_surrogate
+from mtcompute.errors import InvalidInput, LimitExceeded, UnsupportedInput, json_pointer
 
 T = TypeVar("T")
 
@@ -487,8 +487,10 @@ class InputSpec:
         return values
 
     def call(self, **arguments: object) -> dict[str, Any]:
-        """:meth:`parse` of a typed library function's arguments, one keyword per field: an
-        argument that is ``None`` where an omitted field is ``None`` counts as omitted."""
+        """:meth:`parse` of a typed library function's arguments, one keyword per field (a
+        tool's typed function is its signature, then ``INPUT.call(**locals())``, so that it
+        checks exactly what ``execute`` checks): an argument that is ``None`` where an
+        omitted field is ``None`` counts as omitted."""
         omitted_as_none = {f.name for f in self.fields if f.default is None}
         return self.parse(
             {k: v for k, v in arguments.items() if v is not None or k not in omitted_as_none}

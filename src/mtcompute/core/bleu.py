@@ -16,13 +16,6 @@ Counts are ints throughout; the only float steps are in :func:`smooth_and_score`
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Literal
-
-from mtcompute.core.jsmath import js_exp, js_log, round_to_fixed
-
 __all__ = [
     "SMOOTHINGS",
     "UNSUPPORTED_SMOOTHINGS",
@@ -36,6 +29,13 @@ __all__ = [
     "sentence_statistics",
     "smooth_and_score",
 ]
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from mtcompute.core.jsmath import js_exp, js_log, round_to_fixed
 
 Smoothing = Literal["none", "method1", "method2", "method3"]
 SMOOTHINGS: tuple[Smoothing, ...] = ("none", "method1", "method2", "method3")

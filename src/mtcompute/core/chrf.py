@@ -11,11 +11,6 @@ order enters the averages only when both sides have an n-gram of that order. Eve
 
 from __future__ import annotations
 
-from collections import Counter
-from dataclasses import dataclass
-from fractions import Fraction
-from math import gcd
-
 __all__ = [
     "CHRF_WHITESPACE",
     "ChrfStatistics",
@@ -24,9 +19,20 @@ __all__ = [
     "format_fraction",
     "format_ratio",
     "format_score",
+    "order_statistics",
     "segment_statistics",
     "strip_whitespace",
 ]
+
+from collections import Counter
+from collections.abc import Callable, Hashable, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from math import gcd
+from typing import TypeVar
+
+S = TypeVar("S", bound=Sequence[object])  # what is split into n-grams: a str, a word list
+K = TypeVar("K", bound=Hashable)  # an n-gram
 
 # The 29 whitespace code points of Python 3's str.split() (what sacreBLEU removes), as the
 # contract lists them. Spelled out rather than taken from str.split() so that a Python with a
@@ -74,34 +80,38 @@ def _char_ngrams(text: str, n: int) -> Counter[str]:
     return Counter(text[i : i + n] for i in range(len(text) - n + 1))
 
 
-def segment_statistics(
-    hypothesis: str, reference: str, char_order: int = 6, lowercase: bool = False
+def order_statistics(
+    hypothesis: S, reference: S, orders: int, ngrams: Callable[[S, int], Counter[K]]
 ) -> ChrfStatistics:
-    """Counts for n = 1..char_order of one segment, after lowercasing and whitespace removal.
-
-    Clipped matches are ``sum over reference n-grams g of min(ref count, hyp count)``.
-    """
-    if lowercase:
-        hypothesis = hypothesis.lower()
-        reference = reference.lower()
-    hyp = strip_whitespace(hypothesis)
-    ref = strip_whitespace(reference)
+    """Counts for n = 1..orders of two sequences (code points, or chrF++ words): hypothesis
+    and reference counts ``max(0, len - n + 1)``, and clipped matches ``sum over n-grams g of
+    min(hypothesis count, reference count)``; ``ngrams(sequence, n)`` counts the n-grams."""
     hyp_counts: list[int] = []
     ref_counts: list[int] = []
     matches: list[int] = []
-    for n in range(1, char_order + 1):
-        hyp_counts.append(max(0, len(hyp) - n + 1))
-        ref_counts.append(max(0, len(ref) - n + 1))
-        if len(hyp) < n or len(ref) < n:
+    for n in range(1, orders + 1):
+        hyp_counts.append(max(0, len(hypothesis) - n + 1))
+        ref_counts.append(max(0, len(reference) - n + 1))
+        if len(hypothesis) < n or len(reference) < n:
             matches.append(0)
             continue
-        h = _char_ngrams(hyp, n)
-        r = _char_ngrams(ref, n)
-        if len(h) < len(r):
-            matches.append(sum(min(count, r[g]) for g, count in h.items() if g in r))
-        else:
-            matches.append(sum(min(count, h[g]) for g, count in r.items() if g in h))
+        h = ngrams(hypothesis, n)
+        r = ngrams(reference, n)
+        small, large = (h, r) if len(h) < len(r) else (r, h)
+        matches.append(sum(min(count, large[g]) for g, count in small.items() if g in large))
     return ChrfStatistics(tuple(hyp_counts), tuple(ref_counts), tuple(matches))
+
+
+def segment_statistics(
+    hypothesis: str, reference: str, char_order: int = 6, lowercase: bool = False
+) -> ChrfStatistics:
+    """Counts for n = 1..char_order of one segment, after lowercasing and whitespace removal
+    (:func:`order_statistics` of the remaining code points)."""
+    if lowercase:
+        hypothesis = hypothesis.lower()
+        reference = reference.lower()
+    hyp, ref = strip_whitespace(hypothesis), strip_whitespace(reference)
+    return order_statistics(hyp, ref, char_order, _char_ngrams)
 
 
 def _add(a: tuple[int, int], b: tuple[int, int]) -> tuple[int, int]:

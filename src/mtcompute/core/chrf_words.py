@@ -20,14 +20,6 @@ Everything is ``int`` and ``Fraction``; ε is the exact fraction 1/10^16.
 
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass
-from fractions import Fraction
-from typing import Literal
-
-from mtcompute.core.bleu import ngram_counts
-from mtcompute.core.chrf import CHRF_WHITESPACE, ChrfStatistics, segment_statistics
-
 __all__ = [
     "AVERAGINGS",
     "EPSILON",
@@ -41,6 +33,19 @@ __all__ = [
     "split_words",
     "word_statistics",
 ]
+
+import re
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Literal
+
+from mtcompute.core.bleu import ngram_counts
+from mtcompute.core.chrf import (
+    CHRF_WHITESPACE,
+    ChrfStatistics,
+    order_statistics,
+    segment_statistics,
+)
 
 Averaging = Literal["effective_order", "per_order_f"]
 AVERAGINGS: tuple[Averaging, ...] = ("effective_order", "per_order_f")
@@ -88,18 +93,9 @@ def word_statistics(
     if lowercase:
         hypothesis = hypothesis.lower()
         reference = reference.lower()
-    hyp = split_words(hypothesis)
-    ref = split_words(reference)
-    hyp_counts: list[int] = []
-    ref_counts: list[int] = []
-    matches: list[int] = []
-    for n in range(1, word_order + 1):
-        hyp_counts.append(max(0, len(hyp) - n + 1))
-        ref_counts.append(max(0, len(ref) - n + 1))
-        h = ngram_counts(hyp, n)
-        r = ngram_counts(ref, n)
-        matches.append(sum(min(count, h[g]) for g, count in r.items() if g in h))
-    return ChrfStatistics(tuple(hyp_counts), tuple(ref_counts), tuple(matches))
+    return order_statistics(
+        split_words(hypothesis), split_words(reference), word_order, ngram_counts
+    )
 
 
 def segment_statistics_with_words(

@@ -14,14 +14,14 @@ Pure string-to-value functions: no I/O.
 
 from __future__ import annotations
 
+__all__ = ["JsonError", "dumps", "loads"]
+
 import json
 import math
 import re
 from collections.abc import Mapping, Sequence
 
 from mtcompute.core.jsmath import number_to_string
-
-__all__ = ["JsonError", "dumps", "loads"]
 
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 _encode_string = json.JSONEncoder(ensure_ascii=False).encode

@@ -28,9 +28,6 @@ obtained with :mod:`struct`.
 
 from __future__ import annotations
 
-import math
-import struct
-
 __all__ = [
     "js_exp",
     "js_log",
@@ -38,6 +35,9 @@ __all__ = [
     "round_to_fixed",
     "to_fixed",
 ]
+
+import math
+import struct
 
 _DOUBLE = struct.Struct("<d")
 _UINT64 = struct.Struct("<Q")

@@ -25,6 +25,8 @@ The logger is the process's, like ``uvicorn.access``: one access log per process
 
 from __future__ import annotations
 
+__all__ = ["ACCESS_LOGGER", "AccessLog", "JsonLineFormatter", "open_access_log"]
+
 import contextlib
 import json
 import logging
@@ -34,8 +36,6 @@ import sys
 from datetime import UTC, datetime
 from logging.handlers import QueueHandler, QueueListener
 from typing import Final, TextIO
-
-__all__ = ["ACCESS_LOGGER", "AccessLog", "JsonLineFormatter", "open_access_log"]
 
 ACCESS_LOGGER: Final = "mtcompute.access"
 _QUEUE_SIZE: Final = 10_000

@@ -28,6 +28,8 @@ up in the registry, and contracts are read only for registered (id, version) pai
 
 from __future__ import annotations
 
+__all__ = ["DEFAULT_BODY_TIMEOUT", "DEFAULT_MAX_BODY_BYTES", "catalog", "create_app"]
+
 import contextlib
 import os
 from collections.abc import AsyncIterator
@@ -44,8 +46,7 @@ from starlette.routing import Route
 from starlette.types import ASGIApp
 
 from mtcompute._execute import execute
-from mtcompute.catalog import catalog_entries, catalog_entry
-from mtcompute.contracts import contract_text
+from mtcompute.catalog import CatalogEntry, catalog_entries, catalog_entry
 from mtcompute.core.jsjson import JsonError, dumps, loads
 from mtcompute.envelope import Envelope
 from mtcompute.errors import (
@@ -72,8 +73,6 @@ from mtcompute.server.responses import (
     json_response,
 )
 
-__all__ = ["DEFAULT_BODY_TIMEOUT", "DEFAULT_MAX_BODY_BYTES", "catalog", "create_app"]
-
 # 32 MiB: admits the largest valid input of every contract in the catalog in compact JSON,
 # escapes included (bleu-corpus-compute: 500,000 tokens, 4 MiB of token bytes, each byte a
 # control character written \u0001: 26,784,747 bytes). MTCOMPUTE_MAX_BODY_BYTES overrides.
@@ -90,12 +89,15 @@ def _is_json_content_type(value: str | None) -> bool:
     return media == JSON_TYPE or (media.startswith("application/") and media.endswith("+json"))
 
 
+def _entry(request: Request) -> CatalogEntry:
+    """The catalog entry of the path's tool id and version (or NotFound)."""
+    return catalog_entry(request.path_params["tool_id"], request.path_params["version"])
+
+
 async def execute_endpoint(request: Request) -> Response:
     """POST /v1/tools/{id}/versions/{version}/execute: body is the input; answer the envelope."""
-    tool_id = request.path_params["tool_id"]
-    version = request.path_params["version"]
     try:
-        catalog_entry(tool_id, version)
+        entry = _entry(request)
     except NotFound as exc:
         return error_response(exc)
     content_type = request.headers.get("content-type")
@@ -110,19 +112,17 @@ async def execute_endpoint(request: Request) -> Response:
     # loop doubles the requests per second, but input size does not bound the work (a 1 KiB
     # bleu-ngrams-count input with n-gram tables answers 135 KB and takes 18 ms; 16 KiB of
     # it takes 235 ms), and meanwhile every other request on the worker would wait.
-    envelope = await anyio.to_thread.run_sync(execute, tool_id, version, value)
+    envelope = await anyio.to_thread.run_sync(execute, entry.id, entry.version, value)
     return envelope_response(envelope)
 
 
 async def contract_endpoint(request: Request) -> Response:
     """GET /v1/tools/{id}/versions/{version}: the contract document as shipped."""
-    tool_id = request.path_params["tool_id"]
-    version = request.path_params["version"]
     try:
-        catalog_entry(tool_id, version)
+        entry = _entry(request)
     except NotFound as exc:
         return error_response(exc)
-    return json_response(contract_text(tool_id, version))
+    return json_response(entry.text)
 
 
 def catalog(base_url: str = "") -> list[dict[str, Any]]:

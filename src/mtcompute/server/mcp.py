@@ -23,6 +23,16 @@ the contracts, so adding a tool to the catalog updates them.
 
 from __future__ import annotations
 
+__all__ = [
+    "EXECUTE",
+    "GET_CONTRACT",
+    "LIST_CATALOG",
+    "body_refusal",
+    "build_server",
+    "mcp_http_app",
+    "run_stdio",
+]
+
 import contextlib
 import sys
 from collections.abc import Callable, Sequence
@@ -59,16 +69,6 @@ from mtcompute.errors import (
     json_pointer,
 )
 from mtcompute.server.responses import JSON_TYPE
-
-__all__ = [
-    "EXECUTE",
-    "GET_CONTRACT",
-    "LIST_CATALOG",
-    "body_refusal",
-    "build_server",
-    "mcp_http_app",
-    "run_stdio",
-]
 
 EXECUTE: Final = "execute"
 LIST_CATALOG: Final = "list_catalog"

@@ -13,6 +13,13 @@ the body deadline; then the body cap, just outside the routes.
 
 from __future__ import annotations
 
+__all__ = [
+    "AccessLogMiddleware",
+    "BodyCapMiddleware",
+    "BodyDeadlineMiddleware",
+    "JsonCORSMiddleware",
+]
+
 import logging
 import os
 import re
@@ -28,13 +35,6 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from mtcompute.errors import BodyTooLarge, InvalidInput, RequestTimeout
 from mtcompute.server.responses import error_response
-
-__all__ = [
-    "AccessLogMiddleware",
-    "BodyCapMiddleware",
-    "BodyDeadlineMiddleware",
-    "JsonCORSMiddleware",
-]
 
 BodyRefusal = Callable[[BodyTooLarge], Response]
 """How a route answers a body over the cap (the default: the ``limit_exceeded`` envelope)."""

@@ -27,6 +27,8 @@ its operations. 404 is not listed: every documented path is a registered tool ve
 
 from __future__ import annotations
 
+__all__ = ["openapi_document"]
+
 from collections.abc import Mapping
 from typing import Any
 
@@ -44,8 +46,6 @@ from mtcompute.errors import (
     UnsupportedInput,
     UnsupportedMediaType,
 )
-
-__all__ = ["openapi_document"]
 
 # The error answers, each an error class (its status and code) with what it means there: for
 # every operation, for the execute operations only (a later entry of the same status

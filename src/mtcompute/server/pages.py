@@ -17,20 +17,6 @@ reading the shipped contracts and the templates.
 
 from __future__ import annotations
 
-import html
-import shlex
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any
-
-from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
-from markupsafe import Markup
-
-from mtcompute._version import __version__
-from mtcompute.catalog import catalog_entries, catalog_entry
-from mtcompute.core.jsjson import dumps
-from mtcompute.errors import TOOL_ERRORS, LimitExceeded
-
 __all__ = [
     "Calls",
     "Example",
@@ -50,6 +36,19 @@ __all__ = [
     "tool_title",
 ]
 
+import html
+import shlex
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
+from markupsafe import Markup
+
+from mtcompute._version import __version__
+from mtcompute.catalog import catalog_entries, catalog_entry
+from mtcompute.core.jsjson import dumps
+from mtcompute.errors import TOOL_ERRORS, LimitExceeded
 
 # --------------------------------------------------------------------------- text helpers
 

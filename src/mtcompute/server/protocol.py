@@ -32,6 +32,13 @@ uvicorn from above to the releases this was tested with; raise the bound after
 
 from __future__ import annotations
 
+__all__ = [
+    "DEFAULT_HEADER_TIMEOUT",
+    "DEFAULT_MAX_HEADER_BYTES",
+    "GuardedHttpToolsProtocol",
+    "head_limits",
+]
+
 import asyncio
 import os
 from functools import cache
@@ -43,13 +50,6 @@ from uvicorn.server import ServerState
 
 from mtcompute.envelope import Envelope
 from mtcompute.errors import HeadersTooLarge, InvalidInput, MtcomputeError, RequestTimeout
-
-__all__ = [
-    "DEFAULT_HEADER_TIMEOUT",
-    "DEFAULT_MAX_HEADER_BYTES",
-    "GuardedHttpToolsProtocol",
-    "head_limits",
-]
 
 DEFAULT_HEADER_TIMEOUT = 10.0  # seconds; MTCOMPUTE_HEADER_TIMEOUT overrides
 DEFAULT_MAX_HEADER_BYTES = 64 * 1024  # MTCOMPUTE_MAX_HEADER_BYTES overrides

@@ -6,14 +6,14 @@ Every JSON answer of the application goes through these, so that it has the same
 
 from __future__ import annotations
 
+__all__ = ["JSON_TYPE", "envelope_response", "error_response", "json_response"]
+
 from collections.abc import Mapping
 
 from starlette.responses import Response
 
 from mtcompute.envelope import Envelope
 from mtcompute.errors import MtcomputeError
-
-__all__ = ["JSON_TYPE", "envelope_response", "error_response", "json_response"]
 
 JSON_TYPE = "application/json"
 

@@ -9,6 +9,8 @@ the typed library function. Adding a tool means adding its contract document und
 
 from __future__ import annotations
 
+__all__ = ["Result", "Tool", "get_tool", "list_tools"]
+
 import importlib
 import pkgutil
 from collections.abc import Callable, Mapping
@@ -18,8 +20,6 @@ from typing import Any, Protocol
 
 from mtcompute.contracts.validate import InputSpec
 from mtcompute.errors import NotFound
-
-__all__ = ["Result", "Tool", "get_tool", "list_tools"]
 
 
 class Result(Protocol):

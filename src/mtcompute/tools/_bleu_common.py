@@ -18,15 +18,6 @@ sentence_statistics`); the scoring is :func:`mtcompute.core.bleu.smooth_and_scor
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
-
-from mtcompute.contracts import fields
-from mtcompute.contracts.validate import Array, Field, Limit, Rule, same_count
-from mtcompute.core.bleu import BleuStatistics, SmoothedBleu, Smoothing
-from mtcompute.counting import bleu_statistics_many
-from mtcompute.errors import InvalidInput, LimitExceeded
-
 __all__ = [
     "DEFAULT_EPSILON",
     "EPSILON_RULE",
@@ -37,6 +28,15 @@ __all__ = [
     "sentence_fields",
     "totals_rule",
 ]
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from mtcompute.contracts import fields
+from mtcompute.contracts.validate import Array, Field, Limit, Rule, same_count
+from mtcompute.core.bleu import BleuStatistics, SmoothedBleu, Smoothing
+from mtcompute.counting import bleu_statistics_many
+from mtcompute.errors import InvalidInput, LimitExceeded
 
 DEFAULT_EPSILON = 0.1
 

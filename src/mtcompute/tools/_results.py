@@ -9,12 +9,12 @@ JSON ``null``). A result with computed keys writes its own ``to_dict``.
 
 from __future__ import annotations
 
+__all__ = ["Output", "json_value", "ngram_row", "omitted_when_none"]
+
 from dataclasses import Field, field, fields
 from typing import Any, ClassVar
 
 from mtcompute.core.bleu import NgramEntry
-
-__all__ = ["Output", "json_value", "ngram_row", "omitted_when_none"]
 
 _OMIT = "omitted when None"
 

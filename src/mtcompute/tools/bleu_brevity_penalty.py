@@ -10,6 +10,8 @@ Validation follows the contract's order (its last semantics line).
 
 from __future__ import annotations
 
+__all__ = ["BrevityPenaltyResult", "bleu_brevity_penalty"]
+
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -27,8 +29,6 @@ from mtcompute.core.bleu import brevity_penalty, closest_reference_length
 from mtcompute.core.jsmath import round_to_fixed
 from mtcompute.tools import Tool
 from mtcompute.tools._results import Output
-
-__all__ = ["BrevityPenaltyResult", "bleu_brevity_penalty"]
 
 ID, VERSION = "bleu-brevity-penalty", "1.0.0"
 LIMITS = contract_limits(ID, VERSION)
@@ -105,13 +105,7 @@ def bleu_brevity_penalty(
     >>> bleu_brevity_penalty([6, 6, 3], [[8], [6, 7], [2, 4]], decimals=10).brevity_penalty
     0.935506985
     """
-    return _compute(
-        INPUT.call(
-            candidate_lengths=candidate_lengths,
-            reference_lengths=reference_lengths,
-            decimals=decimals,
-        )
-    )
+    return _compute(INPUT.call(**locals()))
 
 
 TOOL = Tool(ID, VERSION, INPUT, _compute, bleu_brevity_penalty)

@@ -13,6 +13,8 @@ Validation follows the contract's order (its last semantics line).
 
 from __future__ import annotations
 
+__all__ = ["CorpusBleuResult", "bleu_corpus"]
+
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -30,8 +32,6 @@ from mtcompute.tools._bleu_common import (
     totals_rule,
 )
 from mtcompute.tools._results import Output
-
-__all__ = ["CorpusBleuResult", "bleu_corpus"]
 
 ID, VERSION = "bleu-corpus-compute", "1.0.0"
 LIMITS = contract_limits(ID, VERSION)
@@ -101,17 +101,7 @@ def bleu_corpus(
     >>> bleu_corpus([["the", "cat", "sat"]], [[["the", "cat", "sat"]]], max_order=2).bleu
     1.0
     """
-    return _compute(
-        INPUT.call(
-            hypotheses=hypotheses,
-            references=references,
-            max_order=max_order,
-            smoothing=smoothing,
-            effective_order=effective_order,
-            epsilon=epsilon,
-            decimals=decimals,
-        )
-    )
+    return _compute(INPUT.call(**locals()))
 
 
 TOOL = Tool(ID, VERSION, INPUT, _compute, bleu_corpus)

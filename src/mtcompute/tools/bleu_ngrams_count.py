@@ -17,6 +17,8 @@ so this pre-check changes no answer, only the work done.
 
 from __future__ import annotations
 
+__all__ = ["BleuNgramCounts", "BleuSegmentCounts", "bleu_ngrams_count"]
+
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
@@ -29,8 +31,6 @@ from mtcompute.errors import LimitExceeded
 from mtcompute.tools import Tool
 from mtcompute.tools._bleu_common import corpus_statistics, corpus_steps, totals_rule
 from mtcompute.tools._results import Output, omitted_when_none
-
-__all__ = ["BleuNgramCounts", "BleuSegmentCounts", "bleu_ngrams_count"]
 
 ID, VERSION = "bleu-ngrams-count", "1.0.0"
 LIMITS = contract_limits(ID, VERSION)
@@ -180,14 +180,7 @@ def bleu_ngrams_count(
     >>> counts.matches, counts.totals, counts.segments[1].matches
     ((2, 1), (3, 1), (0, 0))
     """
-    return _compute(
-        INPUT.call(
-            hypotheses=hypotheses,
-            references=references,
-            max_order=max_order,
-            include_ngrams=include_ngrams,
-        )
-    )
+    return _compute(INPUT.call(**locals()))
 
 
 TOOL = Tool(ID, VERSION, INPUT, _compute, bleu_ngrams_count)

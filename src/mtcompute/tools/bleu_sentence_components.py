@@ -6,6 +6,8 @@ Validation in the contract's order (its last semantics line), then
 
 from __future__ import annotations
 
+__all__ = ["BleuSentenceComponents", "bleu_sentence_components"]
+
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -19,8 +21,6 @@ from mtcompute.errors import LimitExceeded
 from mtcompute.tools import Tool
 from mtcompute.tools._bleu_common import sentence_fields, totals_rule
 from mtcompute.tools._results import Output, omitted_when_none
-
-__all__ = ["BleuSentenceComponents", "bleu_sentence_components"]
 
 ID, VERSION = "bleu-sentence-components", "1.0.0"
 LIMITS = contract_limits(ID, VERSION)
@@ -82,14 +82,7 @@ def bleu_sentence_components(
     >>> bleu_sentence_components("the cat".split(), ["the cat sat".split()]).matches
     (2, 1, 0, 0)
     """
-    return _compute(
-        INPUT.call(
-            hypothesis=hypothesis,
-            references=references,
-            max_order=max_order,
-            include_ngrams=include_ngrams,
-        )
-    )
+    return _compute(INPUT.call(**locals()))
 
 
 TOOL = Tool(ID, VERSION, INPUT, _compute, bleu_sentence_components)

@@ -10,6 +10,8 @@ in sequence gives. Validation follows the contract's order (its last semantics l
 
 from __future__ import annotations
 
+__all__ = ["SentenceBleuResult", "sentence_bleu"]
+
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -27,8 +29,6 @@ from mtcompute.tools._bleu_common import (
     totals_rule,
 )
 from mtcompute.tools._results import Output
-
-__all__ = ["SentenceBleuResult", "sentence_bleu"]
 
 ID, VERSION = "bleu-sentence-compute", "1.0.0"
 LIMITS = contract_limits(ID, VERSION)
@@ -98,17 +98,7 @@ def sentence_bleu(
     >>> sentence_bleu(hypothesis, [reference], "method1", decimals=4).bleu
     0.2541
     """
-    return _compute(
-        INPUT.call(
-            hypothesis=hypothesis,
-            references=references,
-            max_order=max_order,
-            smoothing=smoothing,
-            effective_order=effective_order,
-            epsilon=epsilon,
-            decimals=decimals,
-        )
-    )
+    return _compute(INPUT.call(**locals()))
 
 
 TOOL = Tool(ID, VERSION, INPUT, _compute, sentence_bleu)

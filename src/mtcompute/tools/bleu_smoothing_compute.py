@@ -6,6 +6,8 @@ Validation in the contract's order (its last semantics line), then
 
 from __future__ import annotations
 
+__all__ = ["BleuSmoothingResult", "bleu_from_statistics"]
+
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -25,8 +27,6 @@ from mtcompute.errors import InvalidInput
 from mtcompute.tools import Tool
 from mtcompute.tools._bleu_common import EPSILON_RULE, score, scoring_fields
 from mtcompute.tools._results import Output
-
-__all__ = ["BleuSmoothingResult", "bleu_from_statistics"]
 
 ID, VERSION = "bleu-smoothing-compute", "1.0.0"
 LIMITS = contract_limits(ID, VERSION)
@@ -113,18 +113,7 @@ def bleu_from_statistics(
     >>> bleu_from_statistics([9, 7, 5, 3], [10, 8, 6, 4], 11, 11, decimals=10).bleu
     0.8375922397
     """
-    return _compute(
-        INPUT.call(
-            matches=matches,
-            totals=totals,
-            candidate_length=candidate_length,
-            reference_length=reference_length,
-            smoothing=smoothing,
-            effective_order=effective_order,
-            epsilon=epsilon,
-            decimals=decimals,
-        )
-    )
+    return _compute(INPUT.call(**locals()))
 
 
 TOOL = Tool(ID, VERSION, INPUT, _compute, bleu_from_statistics)

@@ -13,19 +13,19 @@ char_order, word_order, averaging, sacrebleu_compatible.
 
 from __future__ import annotations
 
+__all__ = ["ChrfComponents", "ChrfOrder", "chrf_components"]
+
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
 from mtcompute.contracts.validate import Boolean, Choice, Field, InputSpec, Integer, contract_limits
-from mtcompute.core.chrf import format_fraction, format_score
+from mtcompute.core.chrf import format_fraction
 from mtcompute.core.chrf_words import AVERAGINGS, Averaging, chrf_score
 from mtcompute.counting import chrf_corpus_statistics
 from mtcompute.tools import Tool
-from mtcompute.tools.chrf_compute import BETA, LOWERCASE, text_steps
-
-__all__ = ["ChrfComponents", "ChrfOrder", "chrf_components"]
+from mtcompute.tools.chrf_compute import BETA, LOWERCASE, ExactScores, text_steps
 
 ID, VERSION = "chrf-components", "1.0.0"
 INPUT = InputSpec(
@@ -77,7 +77,7 @@ class ChrfOrder:
 
 
 @dataclass(frozen=True, slots=True)
-class ChrfComponents:
+class ChrfComponents(ExactScores):
     """The per-order breakdown, averages, corpus score and segment scores."""
 
     char_order: int
@@ -91,16 +91,6 @@ class ChrfComponents:
     recall: Fraction | None
     fraction: Fraction
     segment_fractions: tuple[Fraction, ...]
-
-    @property
-    def score(self) -> str:
-        """The corpus score rounded half-even to six decimals, e.g. ``"59.383919"``."""
-        return format_score(self.fraction)
-
-    @property
-    def segment_scores(self) -> tuple[str, ...]:
-        """Each segment's score, rounded as :attr:`score`, in input order."""
-        return tuple(format_score(f) for f in self.segment_fractions)
 
     def to_dict(self) -> dict[str, object]:
         """The contract's output object, keys in the output schema's order."""
@@ -175,18 +165,7 @@ def chrf_components(
     >>> result.score, str(result.recall), [o.matches for o in result.orders]
     ('59.383919', '4619/8568', [10, 9, 8, 4])
     """
-    return _compute(
-        INPUT.call(
-            hypotheses=hypotheses,
-            references=references,
-            beta=beta,
-            lowercase=lowercase,
-            char_order=char_order,
-            word_order=word_order,
-            averaging=averaging,
-            sacrebleu_compatible=sacrebleu_compatible,
-        )
-    )
+    return _compute(INPUT.call(**locals()))
 
 
 TOOL = Tool(ID, VERSION, INPUT, _compute, chrf_components)

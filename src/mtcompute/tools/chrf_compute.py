@@ -8,6 +8,8 @@ lowercase. The first failing check decides the error.
 
 from __future__ import annotations
 
+__all__ = ["BETA", "LOWERCASE", "ChrfResult", "ExactScores", "ScoredTexts", "chrf", "text_steps"]
+
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -31,22 +33,15 @@ from mtcompute.counting import chrf_segment_statistics
 from mtcompute.errors import InvalidInput, LimitExceeded
 from mtcompute.tools import Tool
 
-__all__ = ["BETA", "LOWERCASE", "ChrfResult", "ScoredTexts", "chrf", "text_steps"]
-
 ID, VERSION = "chrf-compute", "1.0.0"
 CHAR_ORDER = 6
 
 
-@dataclass(frozen=True, slots=True)
-class ScoredTexts:
-    """A corpus score with its exact fraction, and each segment's alone: the result shape of
-    chrf-compute and chrf-plus-plus-compute, which differ in ``METRIC`` and ``WORD_ORDER``."""
+class ExactScores:
+    """Mixin for a result with an exact corpus ``fraction`` and ``segment_fractions``: their
+    six-decimal texts (rounded half to even)."""
 
-    METRIC: ClassVar[str]
-    WORD_ORDER: ClassVar[int]
-
-    beta: int
-    lowercase: bool
+    __slots__ = ()
     fraction: Fraction
     segment_fractions: tuple[Fraction, ...]
 
@@ -59,6 +54,20 @@ class ScoredTexts:
     def segment_scores(self) -> tuple[str, ...]:
         """Each segment's score, rounded as :attr:`score`, in input order."""
         return tuple(format_score(f) for f in self.segment_fractions)
+
+
+@dataclass(frozen=True, slots=True)
+class ScoredTexts(ExactScores):
+    """A corpus score with its exact fraction, and each segment's alone: the result shape of
+    chrf-compute and chrf-plus-plus-compute, which differ in ``METRIC`` and ``WORD_ORDER``."""
+
+    METRIC: ClassVar[str]
+    WORD_ORDER: ClassVar[int]
+
+    beta: int
+    lowercase: bool
+    fraction: Fraction
+    segment_fractions: tuple[Fraction, ...]
 
     def to_dict(self) -> dict[str, object]:
         """The contract's output object, keys in the output schema's order."""
@@ -156,9 +165,7 @@ def chrf(
     >>> chrf(["aa"], ["ab"], beta=3).score
     '25.000000'
     """
-    return _compute(
-        INPUT.call(hypotheses=hypotheses, references=references, beta=beta, lowercase=lowercase)
-    )
+    return _compute(INPUT.call(**locals()))
 
 
 TOOL = Tool(ID, VERSION, INPUT, _compute, chrf)

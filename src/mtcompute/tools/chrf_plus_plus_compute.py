@@ -9,6 +9,8 @@ validation order and output shape are chrf-compute's (its :func:`text_steps`, ``
 
 from __future__ import annotations
 
+__all__ = ["ChrfPlusPlusResult", "chrf_plus_plus"]
+
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
@@ -18,8 +20,6 @@ from mtcompute.core.chrf import chrf_fraction
 from mtcompute.counting import chrf_corpus_statistics
 from mtcompute.tools import Tool
 from mtcompute.tools.chrf_compute import BETA, LOWERCASE, ScoredTexts, text_steps
-
-__all__ = ["ChrfPlusPlusResult", "chrf_plus_plus"]
 
 ID, VERSION = "chrf-plus-plus-compute", "1.0.0"
 CHAR_ORDER = 6
@@ -59,9 +59,7 @@ def chrf_plus_plus(
     >>> chrf_plus_plus(["The cat sat."], ["The cat sat on the mat."]).score
     '49.405777'
     """
-    return _compute(
-        INPUT.call(hypotheses=hypotheses, references=references, beta=beta, lowercase=lowercase)
-    )
+    return _compute(INPUT.call(**locals()))
 
 
 TOOL = Tool(ID, VERSION, INPUT, _compute, chrf_plus_plus)
