@@ -12,6 +12,7 @@ is raised in a test, a fixture, a marker or at collection: CI runs everything or
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import shutil
 import socket
@@ -21,7 +22,9 @@ import tempfile
 import time
 import urllib.request
 from collections.abc import Generator, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
+from types import ModuleType
 from typing import TypeVar
 
 import pytest
@@ -300,3 +303,34 @@ def read_raw_response(
     """(status, headers with lower-cased names, body) of the one response expected on a raw
     socket (for several in a row, use one :class:`RawResponses`)."""
     return RawResponses(sock, timeout).next()
+
+
+@contextmanager
+def kernel_switch(on: bool) -> Iterator[None]:
+    """Run the block with the C kernel on or off (``MTCOMPUTE_PURE``, read at every call),
+    the environment restored after."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("MTCOMPUTE_PURE", "0" if on else "1")
+        yield
+
+
+def wmt_lines(relative: str) -> list[str]:
+    """The segments of one file of the WMT data in use (the full data or the in-repo sample;
+    fails, not skips, when the file is absent)."""
+    path = WMT / relative
+    if not path.is_file():
+        pytest.fail(f"WMT file not found: {path}")
+    return path.read_text(encoding="utf-8").splitlines()
+
+
+def load_script(name: str) -> ModuleType:
+    """The module ``scripts/NAME.py`` (the scripts are not a package), imported once."""
+    spec = importlib.util.spec_from_file_location(
+        f"mtcompute_scripts_{name}", REPO / "scripts" / f"{name}.py"
+    )
+    assert spec is not None
+    assert spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module

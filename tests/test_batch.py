@@ -13,9 +13,6 @@ from __future__ import annotations
 
 import functools
 import math
-import os
-from collections.abc import Iterator
-from contextlib import contextmanager
 from fractions import Fraction
 from typing import Any
 
@@ -35,7 +32,7 @@ from mtcompute.core.chrf import (
     strip_whitespace,
 )
 from mtcompute.errors import InvalidInput, MtcomputeError, UnsupportedInput
-from tests.conftest import WMT, wmt_window
+from tests.conftest import kernel_switch, wmt_lines, wmt_window
 from tests.strategies import bleu_segments, chrf_inputs, texts
 
 PATHS = [
@@ -45,29 +42,6 @@ PATHS = [
     ),
     "pure",
 ]
-
-
-@contextmanager
-def on_path(path: str) -> Iterator[None]:
-    """Run the block on the kernel or on the pure core (MTCOMPUTE_PURE)."""
-    old = os.environ.get("MTCOMPUTE_PURE")
-    os.environ["MTCOMPUTE_PURE"] = "1" if path == "pure" else "0"
-    try:
-        yield
-    finally:
-        if old is None:
-            del os.environ["MTCOMPUTE_PURE"]
-        else:
-            os.environ["MTCOMPUTE_PURE"] = old
-
-
-def wmt_lines(relative: str) -> list[str]:
-    """The segments of one file of the WMT data in use (the full data or the in-repo sample;
-    fails, not skips, when the file is absent)."""
-    path = WMT / relative
-    if not path.is_file():
-        pytest.fail(f"WMT file not found: {path}")
-    return path.read_text(encoding="utf-8").splitlines()
 
 
 def sacrebleu_agrees(hypothesis: str, reference: str) -> bool:
@@ -88,7 +62,7 @@ def test_corpus_chrf_equals_chrf_compute(path: str, data: dict[str, Any]) -> Non
     beta = data.get("beta", 2)
     lowercase = data.get("lowercase", False)
     tool = mtcompute.chrf(data["hypotheses"], data["references"], beta, lowercase)
-    with on_path(path):
+    with kernel_switch(path == "kernel"):
         result = corpus_chrf(
             data["hypotheses"],
             data["references"],
@@ -120,7 +94,7 @@ def test_corpus_chrf_equals_chrf_compute_on_wmt(
     while sum(len(t.encode()) for t in hyps + refs) > 65_536:
         hyps, refs = hyps[:-8], refs[:-8]
     tool = mtcompute.chrf(hyps, refs, beta, lowercase)
-    with on_path(path):
+    with kernel_switch(path == "kernel"):
         result = corpus_chrf(hyps, refs, beta=beta, lowercase=lowercase)
     expected = (tool.fraction, tool.score, float(tool.fraction), None)
     assert expected == (result.fraction, result.score_text, result.score, result.segment_scores)
@@ -143,7 +117,7 @@ def test_corpus_chrf_matches_sacrebleu_on_wmt(path: str, pair: str, system: str)
     kept = [(h, r) for h, r in zip(hyps, refs, strict=True) if sacrebleu_agrees(h, r)]
     hyps, refs = [h for h, _ in kept], [r for _, r in kept]
     expected = sacrebleu.CHRF().corpus_score(hyps, [refs]).score
-    with on_path(path):
+    with kernel_switch(path == "kernel"):
         actual = corpus_chrf(hyps, refs).score
     assert expected == pytest.approx(actual, rel=0, abs=1e-9)
 
@@ -153,7 +127,7 @@ def test_corpus_chrf_results_add_up(path: str) -> None:
     """corpus_chrf(a) + corpus_chrf(b) is corpus_chrf(a + b), segment scores included."""
     hyps = wmt_lines("generaltest2022/en-ja/sys.KYB.txt")[:300]
     refs = wmt_lines("generaltest2022/en-ja/ref.A.txt")[:300]
-    with on_path(path):
+    with kernel_switch(path == "kernel"):
         whole = corpus_chrf(hyps, refs, beta=3, segment_scores=True)
         parts = corpus_chrf(hyps[:100], refs[:100], beta=3, segment_scores=True) + corpus_chrf(
             hyps[100:], refs[100:], beta=3, segment_scores=True
@@ -199,7 +173,7 @@ def test_chrf_pairwise_equals_sentence_fractions(
         [float(chrf_fraction(counting.chrf_segment_statistics(h, r), beta)) for r in refs]
         for h in hyps
     ]
-    with on_path(path):
+    with kernel_switch(path == "kernel"):
         assert expected == chrf_pairwise(hyps, refs, beta=beta)
 
 
@@ -214,7 +188,7 @@ def test_chrf_pairwise_matches_sacrebleu_on_wmt(path: str, pair: str, system: st
     block = wmt_lines(f"{pair}/sys.{system}.txt")[40:60]
     refs = wmt_lines(f"{pair}/ref.A.txt")[40:50]
     for others in (block, refs):
-        with on_path(path):
+        with kernel_switch(path == "kernel"):
             actual = chrf_pairwise(block, others)
         exact = [
             [float(chrf_fraction(counting.chrf_segment_statistics(h, r), 2)) for r in others]
@@ -280,7 +254,7 @@ def test_corpus_bleu_matches_sacrebleu_on_wmt(
     hyps = [line.split() for line in wmt_lines(f"{pair}/sys.{system}.txt")]
     columns = [wmt_lines(f"{pair}/ref.{ref}.txt") for ref in references]
     refs = [[column[i].split() for column in columns] for i in range(len(hyps))]
-    with on_path(path):
+    with kernel_switch(path == "kernel"):
         actual = corpus_bleu(hyps, refs, smoothing=smoothing)  # type: ignore[arg-type]
     assert tuple(expected) == (
         actual.matches,
@@ -332,7 +306,7 @@ def test_corpus_bleu_equals_summed_tool_statistics(
         total.reference_length,
         tool.orders_used,
     )
-    with on_path(path):
+    with kernel_switch(path == "kernel"):
         actual = corpus_bleu(
             [h for h, _ in segments],
             [r for _, r in segments],
@@ -348,7 +322,7 @@ def test_corpus_bleu_equals_summed_tool_statistics(
 def test_corpus_bleu_empty_hypotheses(path: str) -> None:
     """Empty hypotheses: c = 0, so BLEU and the brevity penalty are 0 (r still sums the
     closest, here the shortest, reference lengths)."""
-    with on_path(path):
+    with kernel_switch(path == "kernel"):
         actual = corpus_bleu([[], []], [[["a", "b"]], [["c"], []]], max_order=2)
     assert CorpusBleu(0.0, 0.0, (0, 0), (0, 0), 0, 2, 2) == actual
 
@@ -438,7 +412,7 @@ def test_corpus_chrf_errors(
     path: str, kwargs: dict[str, Any], error: type[MtcomputeError], message: str, pointer: str
 ) -> None:
     """Each fault raises one clear error naming the field and index."""
-    with on_path(path), pytest.raises(error) as caught:
+    with kernel_switch(path == "kernel"), pytest.raises(error) as caught:
         corpus_chrf(**kwargs)
     assert (message, pointer) == (caught.value.message, caught.value.path)
 
@@ -446,7 +420,7 @@ def test_corpus_chrf_errors(
 @pytest.mark.parametrize("path", PATHS)
 def test_chrf_pairwise_errors(path: str) -> None:
     """chrf_pairwise checks its texts and beta like corpus_chrf."""
-    with on_path(path), pytest.raises(InvalidInput) as caught:
+    with kernel_switch(path == "kernel"), pytest.raises(InvalidInput) as caught:
         chrf_pairwise(["a", "\ud800"], ["b"])
     expected = ("Expected text without lone surrogates at /hypotheses/1, got U+D800 at index 0.",
                 "/hypotheses/1")  # fmt: skip
@@ -556,7 +530,7 @@ def test_corpus_bleu_errors(
 ) -> None:
     """Each fault raises one clear error naming the field and index (the first fault in
     reading order when there are several)."""
-    with on_path(path), pytest.raises(error) as caught:
+    with kernel_switch(path == "kernel"), pytest.raises(error) as caught:
         corpus_bleu(**kwargs)
     assert (message, pointer) == (caught.value.message, caught.value.path)
 

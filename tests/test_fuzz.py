@@ -10,12 +10,9 @@ long run.
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 import time
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import pytest
@@ -24,25 +21,13 @@ from hypothesis import strategies as st
 
 import mtcompute
 from mtcompute.tools import list_tools
+from tests.conftest import load_script
 
-SCRIPTS = Path(__file__).resolve().parents[1] / "scripts"
 COUNT = 300  # inputs per tool in the short pass
 BOUND = 5.0  # seconds per input: generous, CI machines are shared
 
 
-def _load_script(name: str) -> ModuleType:
-    spec = importlib.util.spec_from_file_location(
-        f"mtcompute_scripts_{name}", SCRIPTS / f"{name}.py"
-    )
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-fuzz = _load_script("fuzz")
+fuzz = load_script("fuzz")
 TOOLS = [f"{tool.id}@{tool.version}" for tool in list_tools()]
 
 

@@ -17,9 +17,7 @@ import random
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import contextmanager
 from fractions import Fraction
 from typing import Any
 
@@ -34,7 +32,7 @@ from mtcompute.core.chrf import (
     chrf_fraction,
     segment_statistics,
 )
-from tests.conftest import WMT, at_least
+from tests.conftest import at_least, kernel_switch, wmt_lines
 from tests.strategies import WHITESPACE, bleu_segments, chrf_segments
 
 
@@ -43,29 +41,6 @@ def _needs_kernel(request: pytest.FixtureRequest) -> None:
     """Every test here but the build check needs the kernel (that one fails without it)."""
     if not native.AVAILABLE and request.node.originalname != "test_extension_is_built":
         pytest.skip("built without the C kernel (MTCOMPUTE_NO_EXTENSION=1)")
-
-
-@contextmanager
-def kernel_on(on: bool = True) -> Iterator[None]:
-    """Run the block with the kernel switched on (or off) through MTCOMPUTE_PURE."""
-    old = os.environ.get("MTCOMPUTE_PURE")
-    os.environ["MTCOMPUTE_PURE"] = "0" if on else "1"
-    try:
-        yield
-    finally:
-        if old is None:
-            del os.environ["MTCOMPUTE_PURE"]
-        else:
-            os.environ["MTCOMPUTE_PURE"] = old
-
-
-def wmt_lines(relative: str) -> list[str]:
-    """The segments of one file of the WMT data in use (the full data or the in-repo sample;
-    fails, not skips, when the file is absent)."""
-    path = WMT / relative
-    if not path.is_file():
-        pytest.fail(f"WMT file not found: {path}")
-    return path.read_text(encoding="utf-8").splitlines()
 
 
 # The kernel starts another thread only for 256 more segments (kernel.MIN_SEGMENTS_PER_THREAD):
@@ -139,14 +114,14 @@ class _NoKernel:
 def test_pure_switch_at_run_time(monkeypatch: pytest.MonkeyPatch) -> None:
     """MTCOMPUTE_PURE=1 turns the kernel off for the next call, and unsetting turns it on."""
     expected = ChrfStatistics((2, 1), (2, 1), (2, 1))
-    with kernel_on(False):
+    with kernel_switch(False):
         monkeypatch.setattr(counting, "_ext", _NoKernel())
         assert (False, expected) == (
             native.active(),
             counting.chrf_segment_statistics("ab", "ab", 2, False),
         )
         monkeypatch.undo()
-    with kernel_on(True):
+    with kernel_switch(True):
         assert native.active()
         assert ChrfStatistics((1, 0), (1, 0), (1, 0)) == counting.chrf_segment_statistics(
             "a", "a", 2, False
@@ -173,7 +148,7 @@ def test_chrf_segment_statistics_equal_pure(
 ) -> None:
     """The seam segment_statistics gives the pure counts, for any order 1..10."""
     hypothesis, reference = pair
-    with kernel_on():
+    with kernel_switch(True):
         actual = counting.chrf_segment_statistics(hypothesis, reference, char_order, lowercase)
     assert segment_statistics(hypothesis, reference, char_order, lowercase) == actual
 
@@ -184,7 +159,7 @@ def test_chrf_statistics_many_equal_pure(pairs: list[tuple[str, str]], char_orde
     """chrf_statistics_many gives, segment by segment, the pure counts."""
     hyps, refs = [h for h, _ in pairs], [r for _, r in pairs]
     expected = [segment_statistics(h, r, char_order) for h, r in pairs]
-    with kernel_on():
+    with kernel_switch(True):
         assert expected == counting.chrf_statistics_many(hyps, refs, char_order, threads=1)
 
 
@@ -198,7 +173,7 @@ def test_chrf_long_repetitive_texts() -> None:
         ("😀é" * 2000, "é😀" * 2001),
     ]
     expected = [segment_statistics(h, r, 8) for h, r in pairs]
-    with kernel_on():
+    with kernel_switch(True):
         actual = counting.chrf_statistics_many([h for h, _ in pairs], [r for _, r in pairs], 8)
     assert expected == actual
 
@@ -220,7 +195,7 @@ def test_chrf_statistics_equal_pure_on_wmt(pair: str, system: str, lowercase: bo
     hyps = wmt_lines(f"{pair}/sys.{system}.txt")[:300]
     refs = wmt_lines(f"{pair}/ref.A.txt")[:300]
     expected = [segment_statistics(h, r, 6, lowercase) for h, r in zip(hyps, refs, strict=True)]
-    with kernel_on():
+    with kernel_switch(True):
         assert expected == counting.chrf_statistics_many(hyps, refs, 6, lowercase)
 
 
@@ -236,7 +211,7 @@ def test_chrf_totals_and_scores_equal_pure_on_wmt() -> None:
         total = total + s
     for beta in (1, 2, 3, 16):
         expected = (total, tuple(float(chrf_fraction(s, beta)) for s in stats))
-        with kernel_on():
+        with kernel_switch(True):
             assert expected == counting.chrf_totals(hyps, refs, segment_beta=beta)
 
 
@@ -297,7 +272,7 @@ def test_pairwise_equals_pure_on_generated_texts() -> None:
             [float(chrf_fraction(segment_statistics(h, r), beta)) for r in segments]
             for h in segments
         ]
-        with kernel_on():
+        with kernel_switch(True):
             assert expected == counting.chrf_pairwise_matrix(segments, segments, beta)
             assert expected[:7] == counting.chrf_pairwise_matrix(segments[:7], segments, beta)
 
@@ -308,7 +283,7 @@ def test_pairwise_long_segments_fall_back_exactly() -> None:
     long = ["".join(rng.choice("abcdefgh") for _ in range(n)) for n in (3000, 2500, 4001)]
     mixed = [*long, "abcdefgh" * 10, "short"]
     expected = [[float(chrf_fraction(segment_statistics(h, r), 2)) for r in mixed] for h in mixed]
-    with kernel_on():
+    with kernel_switch(True):
         assert expected == counting.chrf_pairwise_matrix(mixed, mixed, 2, threads=1)
 
 
@@ -330,7 +305,7 @@ def test_pairwise_equals_pure_on_wmt(pair: str, system: str) -> None:
         expected = [
             [float(chrf_fraction(segment_statistics(h, r), 2)) for r in others] for h in hyps
         ]
-        with kernel_on():
+        with kernel_switch(True):
             assert expected == counting.chrf_pairwise_matrix(hyps, others, 2)
 
 
@@ -345,7 +320,7 @@ def test_bleu_sentence_statistics_equal_pure(
     """The seam sentence_statistics gives the pure statistics (empty tokens, surrogates and
     look-alike tokens included: tokens compare as Python str do)."""
     hypothesis, references = segment
-    with kernel_on():
+    with kernel_switch(True):
         actual = counting.bleu_sentence_statistics(hypothesis, references, max_order)
     assert sentence_statistics(hypothesis, references, max_order) == actual
 
@@ -358,7 +333,7 @@ def test_bleu_statistics_many_equal_pure(
     """bleu_statistics_many gives, segment by segment, the pure statistics."""
     hyps, refs = [h for h, _ in segments], [r for _, r in segments]
     expected = [sentence_statistics(h, r, max_order) for h, r in segments]
-    with kernel_on():
+    with kernel_switch(True):
         assert expected == counting.bleu_statistics_many(hyps, refs, max_order, threads=1)
 
 
@@ -370,7 +345,7 @@ def test_bleu_str_subclass_and_non_str_tokens_use_the_pure_path() -> None:
 
     hypothesis = [Word("a"), "b", Word("a")]
     references = [["a", Word("b")], ["a", "a"]]
-    with kernel_on():
+    with kernel_switch(True):
         assert sentence_statistics(hypothesis, references, 2) == counting.bleu_sentence_statistics(
             hypothesis, references, 2
         )
@@ -387,7 +362,7 @@ def test_bleu_statistics_equal_pure_on_wmt(
     columns = [wmt_lines(f"{pair}/ref.{ref}.txt")[:400] for ref in references]
     refs = [[column[i].split() for column in columns] for i in range(len(hyps))]
     expected = [sentence_statistics(h, r, 4) for h, r in zip(hyps, refs, strict=True)]
-    with kernel_on():
+    with kernel_switch(True):
         assert expected == counting.bleu_statistics_many(hyps, refs, 4)
 
 
@@ -434,11 +409,11 @@ def test_bleu_text_statistics_equal_pure_split(
     refs = [rs for _, rs in segments]
     total, each = split_statistics(hyps, refs, max_order)
     expected = (total, each if per_segment else None)
-    with kernel_on():
+    with kernel_switch(True):
         assert expected == counting.bleu_text_statistics(
             hyps, refs, max_order, per_segment=per_segment
         )
-    with kernel_on(False):
+    with kernel_switch(False):
         assert expected == counting.bleu_text_statistics(
             hyps, refs, max_order, per_segment=per_segment
         )
@@ -449,7 +424,7 @@ def test_bleu_text_tokens_of_different_kinds_are_equal() -> None:
     widens every text), and tokens differing only by kind-changing characters differ."""
     hyps = ["the cat é", "the cat 中", "the 😀 cat"]
     refs = [["the cat é 中"], ["the cat é"], ["the cat 😀 x"]]
-    with kernel_on():
+    with kernel_switch(True):
         assert split_statistics(hyps, refs, 4) == counting.bleu_text_statistics(
             hyps, refs, 4, per_segment=True
         )
@@ -463,7 +438,7 @@ def test_bleu_text_inputs_the_kernel_refuses_are_split_in_python() -> None:
 
     hyps = [Text("a b"), "c d"]
     refs = [["a b"], ["c"]]
-    with kernel_on():
+    with kernel_switch(True):
         assert split_statistics(hyps, refs, 2) == counting.bleu_text_statistics(
             hyps, refs, 2, per_segment=True
         )
@@ -483,7 +458,7 @@ def test_bleu_text_statistics_equal_pure_on_wmt(
     columns = [at_least(wmt_lines(f"{pair}/ref.{ref}.txt"), enough) for ref in references]
     refs = [[column[i] for column in columns] for i in range(len(hyps))]
     expected = split_statistics(hyps, refs, 4)
-    with kernel_on():
+    with kernel_switch(True):
         assert expected == counting.bleu_text_statistics(
             hyps, refs, 4, per_segment=True, threads=threads
         )
@@ -508,7 +483,7 @@ def test_token_problems_found_in_reading_order(
     hyps: list[object], refs: list[object], expected: tuple[object, ...], on: bool
 ) -> None:
     """Both paths report the same first fault: all hypotheses before any reference."""
-    with kernel_on(on), pytest.raises(counting.TokenProblem) as caught:
+    with kernel_switch(on), pytest.raises(counting.TokenProblem) as caught:
         counting.bleu_totals(hyps, refs, 4, validate=True)  # type: ignore[arg-type]
     assert expected == (caught.value.code, caught.value.path, caught.value.position)
 
@@ -519,7 +494,7 @@ def test_token_problem_across_thread_chunks() -> None:
     refs: list[list[list[object]]] = [[["a"]]] * 1200
     hyps[1100] = ["x", ""]
     refs[3] = [["b", 5]]
-    with kernel_on(), pytest.raises(counting.TokenProblem) as caught:
+    with kernel_switch(True), pytest.raises(counting.TokenProblem) as caught:
         counting.bleu_totals(hyps, refs, 4, validate=True, threads=4)  # type: ignore[arg-type]
     assert ("empty", ("hypotheses", 1100, 1)) == (caught.value.code, caught.value.path)
 
@@ -537,7 +512,7 @@ def test_thread_counts_never_change_results() -> None:
     hyp_tokens = [h.split() for h in hyps]
     ref_tokens = [[a.split(), b.split()] for a, b in zip(refs, refs_b, strict=True)]
     block = hyps[:70]
-    with kernel_on():
+    with kernel_switch(True):
         results = [
             (
                 counting.chrf_statistics_many(hyps, refs, threads=t),
@@ -558,7 +533,7 @@ def test_concurrent_calls_from_many_threads() -> None:
     refs = wmt_lines("generaltest2022/en-zh/ref.B.txt")
     tokens = [h.split() for h in hyps]
     ref_tokens = [[r.split()] for r in refs]
-    with kernel_on():
+    with kernel_switch(True):
         expected_chrf = counting.chrf_statistics_many(hyps, refs, threads=1)
         expected_bleu = counting.bleu_statistics_many(tokens, ref_tokens, threads=1)
         with ThreadPoolExecutor(max_workers=6) as pool:
@@ -585,7 +560,7 @@ def test_thread_count_from_environment(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_sentence_score_by_hand() -> None:
     """chrF3 of "aa" against "ab": P = R = 1/2 on the one effective order... 25 exactly."""
     stats = segment_statistics("aa", "ab", 6)
-    with kernel_on():
+    with kernel_switch(True):
         _, scores = counting.chrf_totals(["aa"], ["ab"], segment_beta=3)
     assert (Fraction(25), (25.0,)) == (chrf_fraction(stats, 3), scores)
 
@@ -606,7 +581,7 @@ def test_bleu_text_statistics_refuses_malformed_input(
 ) -> None:
     """A reference given as a bare str (not a list of str) would be read one character per
     reference: it is refused, as every other malformed layout, on both paths."""
-    with kernel_on(on), pytest.raises(error, match=message):
+    with kernel_switch(on), pytest.raises(error, match=message):
         counting.bleu_text_statistics(hyps, refs, 2)
 
 

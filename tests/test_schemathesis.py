@@ -13,33 +13,18 @@ catch an undocumented status and a response that breaks its schema.
 from __future__ import annotations
 
 import copy
-import importlib.util
 import json
-import sys
 import urllib.request
-from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import pytest
 
-SCRIPTS = Path(__file__).resolve().parents[1] / "scripts"
+from tests.conftest import load_script
+
 CHRF = "/v1/tools/chrf-compute/versions/1.0.0/execute"
 
 
-def _load_script(name: str) -> ModuleType:
-    spec = importlib.util.spec_from_file_location(
-        f"mtcompute_scripts_{name}", SCRIPTS / f"{name}.py"
-    )
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-st_run = _load_script("schemathesis_run")
+st_run = load_script("schemathesis_run")
 
 
 def _document(server_url: str) -> dict[str, Any]:
