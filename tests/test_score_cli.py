@@ -349,10 +349,16 @@ def test_option_values_out_of_range_are_usage_errors(args: tuple[str, ...]) -> N
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (("--beta", "0"), "argument --beta: expected an integer 1..16, got 0"),
-        (("--beta", "x"), "argument --beta: expected an integer, got 'x'"),
-        (("--max-order", "1.5"), "argument --max-order: expected an integer, got '1.5'"),
-        (("--epsilon", "nan"), "argument --epsilon: expected a number 0..1, got nan"),
+        (("--beta", "0"), "argument --beta: Expected an integer of at least 1 at --beta, got 0."),
+        (("--beta", "x"), "argument --beta: expected a number, got 'x'"),
+        (
+            ("--max-order", "1.5"),
+            "argument --max-order: Expected an integer at --max-order, got 1.5.",
+        ),
+        (
+            ("--epsilon", "nan"),
+            "argument --epsilon: Expected a finite number at --epsilon, got NaN.",
+        ),
         (("--epsilon", "abc"), "argument --epsilon: expected a number, got 'abc'"),
         (
             ("--metric", "ter"),

@@ -12,6 +12,7 @@ from mtcompute.contracts import contract
 from mtcompute.contracts.validate import Array, Integer, Limit, Token
 from mtcompute.errors import MtcomputeError
 from mtcompute.tools import Tool, list_tools
+from tests.conftest import run_cli
 
 TOOLS = list_tools()
 IDS = [f"{tool.id}@{tool.version}" for tool in TOOLS]
@@ -131,3 +132,26 @@ def test_the_bleu_smoothing_method4_is_unsupported_alike() -> None:
         "Chen and Cherry method4 is not supported at /smoothing: it needs the source or corpus "
         "context that sufficient statistics do not carry; use none, method1, method2 or method3."
     ) == message
+
+
+@pytest.mark.parametrize(
+    ("option", "value", "tool", "data"),
+    [
+        ("--beta", "17", "chrf-compute", {**CHRF_INPUT, "beta": 17}),
+        ("--max-order", "0", "bleu-corpus-compute", {**BLEU_INPUT, "max_order": 0}),
+        ("--epsilon", "1.5", "bleu-corpus-compute", {**BLEU_INPUT, "epsilon": 1.5}),
+    ],
+    ids=["beta", "max-order", "epsilon"],
+)
+def test_the_score_command_refuses_an_option_in_the_tools_words(
+    option: str, value: str, tool: str, data: dict[str, Any]
+) -> None:
+    """``mtcompute score`` refuses an option value with the tool's message for that field,
+    naming the option where the tool names the JSON Pointer (a usage error, exit 2)."""
+    proc = run_cli("score", "-H", "-", "-r", "-", option, value)
+    message = execute(tool, "1.0.0", data)["error"]["message"]
+    expected = message.replace(f"at /{option[2:].replace('-', '_')}", f"at {option}")
+    assert (2, f"mtcompute score: error: argument {option}: {expected}") == (
+        proc.returncode,
+        proc.stderr.decode().strip().splitlines()[-1],
+    )

@@ -23,7 +23,7 @@ __all__ = ["ScoreError", "add_parser", "run", "split_segments"]
 import argparse
 import sys
 from collections.abc import Callable, Sequence
-from typing import IO
+from typing import IO, TypeVar
 
 from mtcompute.batch import CorpusChrf, corpus_chrf, text_bleu_statistics
 from mtcompute.cli._common import (
@@ -34,6 +34,8 @@ from mtcompute.cli._common import (
     Subparsers,
     add_command,
 )
+from mtcompute.contracts import fields
+from mtcompute.contracts.validate import FieldType
 from mtcompute.core.bleu import SMOOTHINGS, BleuStatistics, SmoothedBleu, Smoothing
 from mtcompute.core.jsjson import dumps
 from mtcompute.errors import MtcomputeError
@@ -97,30 +99,28 @@ class ScoreError(Exception):
         self.code = code
 
 
-def _int_in(low: int, high: int) -> Callable[[str], int]:
-    """argparse ``type=``: an integer from ``low`` to ``high``."""
+T = TypeVar("T")
 
-    def parse(text: str) -> int:
+
+def _checked(field_type: FieldType[T], flag: str) -> Callable[[str], T]:
+    """argparse ``type=``: the option's text read as a number, then checked by the field type
+    the tools and the batch APIs check (one rule, one message: ``--beta 17`` is refused as
+    ``corpus_chrf(..., beta=17)`` and chrf-compute refuse it)."""
+
+    def parse(text: str) -> T:
         try:
-            value = int(text)
+            number: int | float = int(text)
         except ValueError:
-            raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
-        if not low <= value <= high:
-            raise argparse.ArgumentTypeError(f"expected an integer {low}..{high}, got {value}")
-        return value
+            try:
+                number = float(text)
+            except ValueError:
+                raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
+        try:
+            return field_type.parse(number, flag)
+        except MtcomputeError as error:
+            raise argparse.ArgumentTypeError(error.message) from None
 
     return parse
-
-
-def _epsilon(text: str) -> float:
-    """argparse ``type=``: a number from 0 to 1."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
-    if not 0.0 <= value <= 1.0:  # also refuses NaN
-        raise argparse.ArgumentTypeError(f"expected a number 0..1, got {text}")
-    return value
 
 
 # -- options -------------------------------------------------------------------------------
@@ -159,14 +159,20 @@ def add_parser(subparsers: Subparsers) -> None:
     )
     chrf = parser.add_argument_group("chrF options")
     chrf.add_argument(
-        "--beta", type=_int_in(1, 16), default=None, help="recall weight, 1..16 (default 2)"
+        "--beta",
+        type=_checked(fields.BETA, "--beta"),
+        default=None,
+        help="recall weight, 1..16 (default 2)",
     )
     chrf.add_argument(
         "--lowercase", action="store_true", default=None, help="lowercase both sides first"
     )
     bleu = parser.add_argument_group("BLEU options")
     bleu.add_argument(
-        "--max-order", type=_int_in(1, 8), default=None, help="highest n-gram order (default 4)"
+        "--max-order",
+        type=_checked(fields.MAX_ORDER, "--max-order"),
+        default=None,
+        help="highest n-gram order (default 4)",
     )
     bleu.add_argument(
         "--smoothing",
@@ -176,7 +182,7 @@ def add_parser(subparsers: Subparsers) -> None:
     )
     bleu.add_argument(
         "--epsilon",
-        type=_epsilon,
+        type=_checked(fields.EPSILON, "--epsilon"),
         default=None,
         help="method1's value for a zero match count, 0..1 (default 0.1; method1 only)",
     )
