@@ -272,8 +272,12 @@ class Choice(FieldType[str]):
 
     def parse(self, value: object, path: str) -> str:
         if isinstance(value, str) and value in self.unsupported:
-            assert self.unsupported_message is not None, "declared with its message"
-            raise UnsupportedInput(self.unsupported_message(value, path), path)
+            message = (
+                self.unsupported_message(value, path)
+                if self.unsupported_message
+                else f"{value} is not supported {where(path)}."
+            )
+            raise UnsupportedInput(message, path)
         if isinstance(value, str) and value in self.values:
             return self.values[self.values.index(value)]
         raise InvalidInput(

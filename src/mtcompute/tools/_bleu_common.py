@@ -33,7 +33,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from mtcompute.contracts import fields
-from mtcompute.contracts.validate import Array, Field, Limit, Rule, same_count
+from mtcompute.contracts.validate import REQUIRED, Array, Field, Limit, Rule, same_count
 from mtcompute.core.bleu import BleuStatistics, SmoothedBleu, Smoothing
 from mtcompute.counting import bleu_statistics_many
 from mtcompute.errors import InvalidInput, LimitExceeded
@@ -87,7 +87,7 @@ def scoring_fields(
         Field(
             "smoothing",
             fields.smoothing(tool, reason),
-            *(() if smoothing is None else (smoothing,)),
+            REQUIRED if smoothing is None else smoothing,
         ),
         Field("epsilon", fields.EPSILON, default=None),
         Field("effective_order", fields.EFFECTIVE_ORDER, default=False),
