@@ -17,11 +17,11 @@ PACKAGE = REPO / "src" / "mtcompute"
 LAYERS: tuple[tuple[str, ...], ...] = (
     ("mtcompute.errors", "mtcompute.native", "mtcompute._version"),
     ("mtcompute.core",),
-    ("mtcompute.counting", "mtcompute.contracts"),
+    ("mtcompute.counting", "mtcompute.contracts", "mtcompute.tokenizers", "mtcompute.scoring"),
     ("mtcompute.tools", "mtcompute.batch"),
     ("mtcompute._execute", "mtcompute.envelope", "mtcompute.catalog", "mtcompute.client"),
     ("mtcompute",),
-    ("mtcompute.server",),
+    ("mtcompute.server", "mtcompute.sacrebleu"),
     ("mtcompute.cli", "mtcompute.__main__"),
 )
 
