@@ -1,0 +1,422 @@
+"""sacreBLEU-exact BLEU, chrF and chrF++ from raw text: the one path of every surface that
+promises sacreBLEU 2.6.0's numbers (the sacrebleu-score tool, ``mtcompute.sacrebleu``,
+``mtcompute sacrebleu`` and ``mtcompute score``).
+
+Each metric is sacreBLEU's seam: statistics per segment (integers, exact; the kernel through
+:mod:`mtcompute.counting`), summed, then scored by sacreBLEU's floating-point steps
+(:mod:`mtcompute.core.sacre`). Results format themselves as sacreBLEU's ``Score.format``
+does, and signatures are sacreBLEU's ``Signature.format`` strings.
+
+Statistics are sacreBLEU's flat lists: BLEU ``[sys_len, ref_len, correct_1..N, total_1..N]``;
+chrF ``[n_hyp, n_ref, n_match]`` per order, character orders first, each segment's from the
+reference with the best sentence chrF (the first of equals). ``references[i]`` holds the one
+or more reference strings of segment ``i`` (the per-segment layout of the catalog).
+
+Nothing here validates: the callers check their arguments (field types, or sacreBLEU's own
+checks in the facade) before calling.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "SACREBLEU_VERSION",
+    "BleuOptions",
+    "BleuResult",
+    "ChrfOptions",
+    "ChrfResult",
+    "bleu_score",
+    "bleu_signature_fields",
+    "bleu_statistics",
+    "chrf_score",
+    "chrf_signature_fields",
+    "chrf_statistics",
+    "corpus_bleu",
+    "corpus_chrf",
+    "format_score",
+    "format_signature",
+]
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from mtcompute import counting
+from mtcompute.core import sacre
+from mtcompute.core.bleu import BleuStatistics
+from mtcompute.core.chrf import ChrfStatistics
+from mtcompute.tokenizers import Tokenizer, get_tokenizer
+
+SACREBLEU_VERSION = "2.6.0"
+"""The sacreBLEU release whose numbers, strings and signatures these are."""
+
+_ABBREVIATIONS = {
+    "version": "v",
+    "nrefs": "#",
+    "test": "t",
+    "lang": "l",
+    "subset": "S",
+    "origlang": "o",
+    "bs": "bs",
+    "ar": "ar",
+    "seed": "rs",
+    "case": "c",
+    "eff": "e",
+    "tok": "tok",
+    "smooth": "s",
+    "nc": "nc",
+    "nw": "nw",
+    "space": "s",
+}
+
+
+def format_score(
+    name: str,
+    score: float,
+    *,
+    width: int = 2,
+    score_only: bool = False,
+    signature: str = "",
+    is_json: bool = False,
+    verbose: str = "",
+    mean: float = -1.0,
+    ci: float = -1.0,
+) -> str:
+    """sacreBLEU's ``Score.format``: ``name|signature = score verbose``, the score alone, or
+    its JSON (one-space indent, non-ASCII as is); ``mean``/``ci`` from bootstrap resampling.
+
+    >>> format_score("chrF2", 72.15003498419406, signature="nrefs:1|version:2.6.0")
+    'chrF2|nrefs:1|version:2.6.0 = 72.15'
+    """
+    d: dict[str, object] = {
+        "name": name,
+        "score": float(f"{score:.{width}f}"),
+        "signature": signature,
+    }
+    sc = f"{score:.{width}f}"
+    if mean > 0:
+        confidence_mean = f"{mean:.{width}f}"
+        confidence_var = f"{ci:.{width}f}"
+        confidence_str = f"μ = {confidence_mean} ± {confidence_var}"
+        sc += f" ({confidence_str})"
+        if is_json:
+            d["confidence_mean"] = float(confidence_mean)
+            d["confidence_var"] = float(confidence_var)
+            d["confidence"] = confidence_str
+    full_score = f"{name}|{signature}" if signature else name
+    full_score = f"{full_score} = {sc}"
+    if verbose:
+        full_score += f" {verbose}"
+        d["verbose_score"] = verbose
+    if score_only:
+        return sc
+    if is_json:
+        for param in signature.split("|"):
+            key, value = param.split(":")  # sacreBLEU's own step: an empty signature fails
+            d[key] = value
+        return json.dumps(d, indent=1, ensure_ascii=False)
+    return full_score
+
+
+def _common_fields(nrefs: int | str) -> dict[str, object]:
+    return {
+        "version": SACREBLEU_VERSION,
+        "nrefs": "var" if nrefs == -1 else nrefs,
+        "bs": None,
+        "ar": None,
+        "seed": None,
+        "test": None,
+        "lang": None,
+        "origlang": None,
+        "subset": None,
+    }
+
+
+def format_signature(fields: Mapping[str, object], short: bool = False) -> str:
+    """sacreBLEU's ``Signature.format``: ``key:value`` pairs joined by ``|`` in the fields'
+    order with ``version`` last, None left out, booleans as yes/no, keys abbreviated when
+    ``short``."""
+    pairs = []
+    for name in [key for key in fields if key != "version"] + ["version"]:
+        value = fields[name]
+        if value is not None:
+            if isinstance(value, bool):
+                value = "yes" if value else "no"
+            final_name = _ABBREVIATIONS[name] if short else name
+            pairs.append(f"{final_name}:{value}")
+    return "|".join(pairs)
+
+
+# --- BLEU ------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class BleuOptions:
+    """sacreBLEU's ``BLEU`` settings, with its names and defaults (``tokenize`` resolved)."""
+
+    tokenize: str = "13a"
+    lowercase: bool = False
+    smooth_method: str = "exp"
+    smooth_value: float | None = None
+    max_ngram_order: int = 4
+    effective_order: bool = False
+
+    def tokenizer(self) -> Tokenizer:
+        """A new tokenizer of this name (:func:`mtcompute.tokenizers.get_tokenizer`)."""
+        return get_tokenizer(self.tokenize)
+
+
+@dataclass(frozen=True, slots=True)
+class BleuResult:
+    """What sacreBLEU's ``BLEUScore`` holds, and its strings."""
+
+    score: float
+    counts: tuple[int | float, ...]
+    totals: tuple[int | float, ...]
+    precisions: tuple[float, ...]
+    bp: float
+    sys_len: int
+    ref_len: int
+
+    name = "BLEU"
+
+    @property
+    def prec_str(self) -> str:
+        """The precisions with one decimal, joined by ``/``."""
+        return "/".join([f"{p:.1f}" for p in self.precisions])
+
+    @property
+    def ratio(self) -> float:
+        """sys_len / ref_len (0 when ref_len is 0)."""
+        return self.sys_len / self.ref_len if self.ref_len else 0
+
+    @property
+    def verbose(self) -> str:
+        """What sacreBLEU prints after the score: precisions, BP, ratio and lengths."""
+        return (
+            f"{self.prec_str} (BP = {self.bp:.3f} ratio = {self.ratio:.3f} "
+            f"hyp_len = {self.sys_len:d} ref_len = {self.ref_len:d})"
+        )
+
+    def format(
+        self, width: int = 2, score_only: bool = False, signature: str = "", is_json: bool = False
+    ) -> str:
+        """sacreBLEU's ``BLEUScore.format``."""
+        return format_score(
+            self.name,
+            self.score,
+            width=width,
+            score_only=score_only,
+            signature=signature,
+            is_json=is_json,
+            verbose=self.verbose,
+        )
+
+    def __str__(self) -> str:
+        return self.format()
+
+
+def bleu_signature_fields(
+    options: BleuOptions, nrefs: int | str, tokenizer_signature: str
+) -> dict[str, object]:
+    """sacreBLEU's ``BLEUSignature.info`` for these options, in its order."""
+    smooth = options.smooth_method
+    default = sacre.SMOOTH_DEFAULTS[smooth]
+    if default is not None:
+        value = default if options.smooth_value is None else options.smooth_value
+        smooth += f"[{value:.2f}]"
+    return _common_fields(nrefs) | {
+        "case": "lc" if options.lowercase else "mixed",
+        "eff": "yes" if options.effective_order else "no",
+        "tok": tokenizer_signature,
+        "smooth": smooth,
+    }
+
+
+def _flat_bleu(stats: BleuStatistics) -> list[int]:
+    return [stats.candidate_length, stats.reference_length, *stats.matches, *stats.totals]
+
+
+def bleu_statistics(
+    hypotheses: Sequence[str],
+    references: Sequence[Sequence[str]],
+    options: BleuOptions,
+    *,
+    per_segment: bool = False,
+    tokenizer: Tokenizer | None = None,
+) -> tuple[list[int], list[list[int]] | None]:
+    """The summed statistics and, with ``per_segment``, each segment's, as sacreBLEU's
+    ``BLEU`` extracts them: ``str.lower`` if asked, ``rstrip``, the tokenizer, ``split``."""
+    tok = tokenizer if tokenizer is not None else options.tokenizer()
+    lowercase = options.lowercase
+
+    def prepare(line: str) -> str:
+        return tok((line.lower() if lowercase else line).rstrip())
+
+    total, each = counting.bleu_text_statistics(
+        [prepare(line) for line in hypotheses],
+        [[prepare(line) for line in texts] for texts in references],
+        options.max_ngram_order,
+        per_segment=per_segment,
+    )
+    return _flat_bleu(total), ([_flat_bleu(s) for s in each] if each is not None else None)
+
+
+def bleu_score(statistics: Sequence[int | float], options: BleuOptions) -> BleuResult:
+    """sacreBLEU's ``BLEU._compute_score_from_stats`` of summed statistics."""
+    n = options.max_ngram_order
+    parts = sacre.compute_bleu(
+        statistics[2 : 2 + n],
+        statistics[2 + n :],
+        int(statistics[0]),
+        int(statistics[1]),
+        options.smooth_method,
+        options.smooth_value,
+        options.effective_order,
+        n,
+    )
+    return BleuResult(
+        parts.score,
+        parts.counts,
+        parts.totals,
+        parts.precisions,
+        parts.bp,
+        parts.sys_len,
+        parts.ref_len,
+    )
+
+
+def corpus_bleu(
+    hypotheses: Sequence[str], references: Sequence[Sequence[str]], options: BleuOptions
+) -> BleuResult:
+    """Corpus BLEU as sacreBLEU's ``BLEU(...).corpus_score`` gives it.
+
+    >>> corpus_bleu(["The cat sat on the mat."], [["The cat sat on the mat."]], BleuOptions())
+    ... # doctest: +ELLIPSIS
+    BleuResult(score=100.0000...
+    """
+    total, _ = bleu_statistics(hypotheses, references, options)
+    return bleu_score(total, options)
+
+
+# --- chrF ------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class ChrfOptions:
+    """sacreBLEU's ``CHRF`` settings, with its names and defaults."""
+
+    char_order: int = 6
+    word_order: int = 0
+    beta: int = 2
+    lowercase: bool = False
+    whitespace: bool = False
+    eps_smoothing: bool = False
+
+    @property
+    def order(self) -> int:
+        """Character orders plus word orders."""
+        return self.char_order + self.word_order
+
+
+@dataclass(frozen=True, slots=True)
+class ChrfResult:
+    """What sacreBLEU's ``CHRFScore`` holds, and its strings."""
+
+    score: float
+    char_order: int
+    word_order: int
+    beta: int
+
+    @property
+    def name(self) -> str:
+        """``chrF2``, ``chrF2++``: beta, then one ``+`` per word order."""
+        return f"chrF{self.beta}" + "+" * self.word_order
+
+    def format(
+        self, width: int = 2, score_only: bool = False, signature: str = "", is_json: bool = False
+    ) -> str:
+        """sacreBLEU's ``CHRFScore.format``."""
+        return format_score(
+            self.name,
+            self.score,
+            width=width,
+            score_only=score_only,
+            signature=signature,
+            is_json=is_json,
+        )
+
+    def __str__(self) -> str:
+        return self.format()
+
+
+def chrf_signature_fields(options: ChrfOptions, nrefs: int | str) -> dict[str, object]:
+    """sacreBLEU's ``CHRFSignature.info`` for these options, in its order."""
+    return _common_fields(nrefs) | {
+        "case": "lc" if options.lowercase else "mixed",
+        "eff": "yes" if not options.eps_smoothing else "no",
+        "nc": options.char_order,
+        "nw": options.word_order,
+        "space": "yes" if options.whitespace else "no",
+    }
+
+
+def _flat_chrf(stats: ChrfStatistics) -> list[int]:
+    flat: list[int] = []
+    for h, r, m in zip(stats.hypothesis, stats.reference, stats.matches, strict=True):
+        flat += (h, r, m)
+    return flat
+
+
+def chrf_statistics(
+    hypotheses: Sequence[str],
+    references: Sequence[Sequence[str]],
+    options: ChrfOptions,
+    *,
+    per_segment: bool = False,
+) -> tuple[list[int], list[list[int]] | None]:
+    """The summed statistics and, with ``per_segment``, each segment's, as sacreBLEU's
+    ``CHRF`` extracts them (each segment's from its best reference)."""
+    if options.whitespace:
+        raise NotImplementedError("whitespace=True lands with the kernel's sacreBLEU chrF")
+    width = 3 * options.order
+    best: list[list[int]] = [[] for _ in hypotheses]
+    best_f = [-1.0] * len(hypotheses)
+    most = max((len(texts) for texts in references), default=0)
+    for j in range(most):
+        indices = [i for i, texts in enumerate(references) if len(texts) > j]
+        _, segments = counting.chrf_corpus_statistics(
+            [hypotheses[i] for i in indices],
+            [references[i][j] for i in indices],
+            options.char_order,
+            options.word_order,
+            options.lowercase,
+            sacrebleu_compatible=True,
+        )
+        for i, stats in zip(indices, segments, strict=True):
+            flat = _flat_chrf(stats)
+            f = sacre.chrf_f_score(flat, options.order, options.beta, options.eps_smoothing)
+            if f > best_f[i]:
+                best_f[i], best[i] = f, flat
+    total = [0] * width
+    for flat in best:
+        for k, value in enumerate(flat):
+            total[k] += value
+    return total, (best if per_segment else None)
+
+
+def chrf_score(statistics: Sequence[int], options: ChrfOptions) -> ChrfResult:
+    """sacreBLEU's ``CHRF._compute_score_from_stats`` of summed statistics."""
+    score = sacre.chrf_f_score(statistics, options.order, options.beta, options.eps_smoothing)
+    return ChrfResult(score, options.char_order, options.word_order, options.beta)
+
+
+def corpus_chrf(
+    hypotheses: Sequence[str], references: Sequence[Sequence[str]], options: ChrfOptions
+) -> ChrfResult:
+    """Corpus chrF (chrF++ with ``word_order=2``) as sacreBLEU's ``CHRF(...).corpus_score``.
+
+    >>> corpus_chrf(["aa"], [["ab"]], ChrfOptions()).format()
+    'chrF2 = 25.00'
+    """
+    total, _ = chrf_statistics(hypotheses, references, options)
+    return chrf_score(total, options)
