@@ -120,6 +120,27 @@ def test_tokenize_13a_every_wmt_line(path: object) -> None:
     assert [SACRE_13A(v) for v in variants] == [ext.tokenize_13a(v) for v in variants]
 
 
+def test_tokenize_13a_whitespace_of_every_code_point() -> None:
+    """Each code point c from U+0080 (which 13a's patterns never touch): "x" + c + "y" is
+    two tokens when c is whitespace (str.isspace), else one."""
+    points = [chr(c) for c in range(0x80, 0x110000)]
+    expected = ["x y" if c.isspace() else f"x{c}y" for c in points]
+    assert expected == [ext.tokenize_13a(f"x{c}y") for c in points]
+
+
+def test_split_whitespace_of_every_code_point() -> None:
+    """The kernel's whitespace split (tokenizer none): "x" + c + "y" is two tokens when c is
+    whitespace (str.isspace), else one, for every code point."""
+    points = [chr(c) for c in range(0x110000)]
+    for start in range(0, len(points), 1 << 16):
+        chunk = points[start : start + (1 << 16)]
+        buffer, _, _ = ext.bleu_counts_text(
+            [f"x{c}y" for c in chunk], [["x"]] * len(chunk), 1, True, "none"
+        )
+        lengths = memoryview(buffer or b"").cast("q").tolist()[::4]
+        assert [2 if c.isspace() else 1 for c in chunk] == lengths
+
+
 def test_tokenize_13a_refuses_a_non_str() -> None:
     """A non-str is a TypeError that says so."""
     with pytest.raises(TypeError) as caught:

@@ -1544,6 +1544,17 @@ bleu_read(PyObject *hyps, PyObject *refs, int validate, BleuIn *b, Problem *pb)
     return 0;
 }
 
+/* Py_UNICODE_ISSPACE (str.split()'s whitespace) with a call only for U+1680..U+3000: no
+ * other code point from U+0080 on but U+0085 and U+00A0 is whitespace (tests check every
+ * code point). */
+static inline int
+is_space(u32 c)
+{
+    if (c < 128) return Py_UNICODE_ISSPACE(c);
+    if (c < 0x1680) return c == 0x85 || c == 0xA0;
+    return c <= 0x3000 && Py_UNICODE_ISSPACE(c);
+}
+
 /* The code points of `s` widened to UCS4 into out (room for len(s)); their count. */
 static size_t
 widen(PyObject *s, Py_UCS4 *out)
@@ -1584,10 +1595,10 @@ split_text(BleuIn *b, PyObject *s, size_t *used)
     size_t n = widen(s, out);
     size_t i = 0;
     while (i < n) {
-        while (i < n && Py_UNICODE_ISSPACE(out[i])) i++;
+        while (i < n && is_space(out[i])) i++;
         if (i == n) break;
         size_t start = i;
-        while (i < n && !Py_UNICODE_ISSPACE(out[i])) i++;
+        while (i < n && !is_space(out[i])) i++;
         push_span(b, at + start, i - start);
     }
     *used = at + n;
@@ -1632,6 +1643,12 @@ is_dot_comma(u32 c)
     return c == '.' || c == ',';
 }
 
+static inline int
+is_dot_comma_dash(u32 c)
+{
+    return c == '.' || c == ',' || c == '-';
+}
+
 /* The stages' state and where the tokens go: with b, token spans pushed to b (their code
  * points at out = b->text + base); without, the tokens joined by one space in out. */
 typedef struct {
@@ -1655,7 +1672,7 @@ t13_end_token(T13 *t)
 static inline void
 t13_out(T13 *t, u32 c)
 {
-    if (Py_UNICODE_ISSPACE(c)) {
+    if (is_space(c)) {
         t13_end_token(t);
         return;
     }
@@ -1772,10 +1789,11 @@ holds(const Py_UCS4 *s, size_t n, u32 c)
 /* Tokenizer13a of s[0..n) (a UCS4 copy the call changes), rstripped first if asked
  * (str.rstrip(): trailing Py_UNICODE_ISSPACE), its tokens fed to t. */
 static void
-t13_line(T13 *t, Py_UCS4 *s, size_t n, int rstrip)
+t13_line(T13 *tp, Py_UCS4 *s, size_t n, int rstrip)
 {
+    T13 state = *tp, *t = &state; /* a local: no store to the output can alias it */
     if (rstrip)
-        while (n && Py_UNICODE_ISSPACE(s[n - 1])) n--;
+        while (n && is_space(s[n - 1])) n--;
     u64 seen = 0; /* which code points below 64 occur */
     for (size_t i = 0; i < n; i++)
         if (s[i] < 64) seen |= (u64)1 << s[i];
@@ -1790,14 +1808,45 @@ t13_line(T13 *t, Py_UCS4 *s, size_t n, int rstrip)
         n = replace_ascii(s, n, "&lt;", "<");
         n = replace_ascii(s, n, "&gt;", ">");
     }
+    /*
+     * Fast path: while every stage holds a pending code point and neither p2 nor p3 is '.',
+     * ',' or '-', a code point c entering stage 2 that is none of them matches nowhere
+     * (stage 2 needs c in [.,], stage 3 p3 in [.,], stage 4 p3 = '-'): c shifts in, p4
+     * goes out, and the condition holds again (the new p2 is c, the new p3 the old p2).
+     * Only '.', ',' and '-' take the stages one by one; stage 1 gives ' ', c, ' ' for the
+     * others of its class (none of them '.', ',' or '-') and c for the rest.
+     */
     t13_s1(t, ' ');
-    for (size_t i = 0; i < n; i++) t13_s1(t, s[i]);
+    int fast = t->h2 && t->h3 && t->h4 && !is_dot_comma_dash(t->p2) && !is_dot_comma_dash(t->p3);
+    for (size_t i = 0; i < n; i++) {
+        u32 c = s[i];
+        if (fast && !is_dot_comma_dash(c)) {
+            if (c < 128 && APART_13A[c]) {
+                t13_out(t, t->p4);
+                t13_out(t, t->p3);
+                t13_out(t, t->p2);
+                t->p4 = ' ';
+                t->p3 = c;
+                t->p2 = ' ';
+            } else {
+                t13_out(t, t->p4);
+                t->p4 = t->p3;
+                t->p3 = t->p2;
+                t->p2 = c;
+            }
+            continue;
+        }
+        t13_s1(t, c);
+        fast = t->h2 && t->h3 && t->h4 && !is_dot_comma_dash(t->p2) &&
+               !is_dot_comma_dash(t->p3);
+    }
     t13_s1(t, ' ');
     if (t->h2) t13_s3(t, t->p2);
     if (t->h3) t13_s4(t, t->p3);
     if (t->h4) t13_out(t, t->p4);
     t->h2 = t->h3 = t->h4 = 0;
     t13_end_token(t);
+    *tp = state;
 }
 
 /* The tokens of `s` as sacreBLEU's BLEU makes them with 13a: s.rstrip(), Tokenizer13a,
@@ -2468,7 +2517,7 @@ drop_space(const Py_UCS4 *s, size_t n, u32 *out)
     size_t k = 0;
     for (size_t i = 0; i < n; i++) {
         out[k] = s[i];
-        k += !Py_UNICODE_ISSPACE(s[i]);
+        k += !is_space(s[i]);
     }
     return k;
 }
@@ -2481,10 +2530,10 @@ sacre_words(const Py_UCS4 *s, size_t n, u32 *pos, u32 *len)
 {
     size_t i = 0, k = 0;
     while (i < n) {
-        while (i < n && Py_UNICODE_ISSPACE(s[i])) i++;
+        while (i < n && is_space(s[i])) i++;
         if (i == n) break;
         size_t a = i;
-        while (i < n && !Py_UNICODE_ISSPACE(s[i])) i++;
+        while (i < n && !is_space(s[i])) i++;
         u32 l = (u32)(i - a);
         if (l > 1 && is_punct(s[i - 1])) {
             pos[k] = (u32)a, len[k++] = l - 1;
