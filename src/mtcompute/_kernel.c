@@ -14,7 +14,11 @@
  *   - BLEU sentence statistics (Papineni et al. 2002, section 2.1): clipped n-gram
  *     matches with the largest count in any single reference, totals, the candidate
  *     length and the closest reference length (ties to the shorter), from token lists or
- *     from texts split on whitespace exactly as str.split() splits them.
+ *     from texts split on whitespace exactly as str.split() splits them, or tokenized on
+ *     the way as sacreBLEU 2.6.0's BLEU tokenizes with 13a (rstrip, Tokenizer13a, split);
+ *   - sacreBLEU 2.6.0's 13a tokenizer alone (tokenize_13a), and its chrF/chrF++ segment
+ *     statistics with its best-reference rule and its f-score in doubles, operation by
+ *     operation (sacrebleu_chrf_counts).
  *
  * Keys are exact, never bare hashes.  N-grams are counted order by order, and an n-gram of
  * order n is keyed by the pair (slot or id of its (n-1)-gram prefix + 1, its last code point
@@ -2887,8 +2891,9 @@ static PyMethodDef methods[] = {
 
 PyDoc_STRVAR(module_doc,
 "The C speed layer of mtcompute: chrF (Popovic 2015) and BLEU (Papineni et al. 2002)\n"
-"sufficient statistics and exact sentence chrF, identical to the pure Python core.\n"
-"Use it through mtcompute.core.kernel.");
+"sufficient statistics and exact sentence chrF, identical to the pure Python core, and\n"
+"sacreBLEU 2.6.0's 13a tokenizer and chrF/chrF++ statistics.\n"
+"Use it through mtcompute.counting.");
 
 static struct PyModuleDef moduledef = {
     PyModuleDef_HEAD_INIT, "mtcompute._kernel", module_doc, -1, methods,
