@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import gzip
 import itertools
 import os
 import subprocess
@@ -103,6 +104,33 @@ def _lines(path: Path, count: int) -> list[str]:
     return lines[:count] if count else lines
 
 
+EDGE_NAMES = ("1.55", "2", "True", " spaced name ", "日本語.txt", "a&b_%.txt")
+
+
+def _edge_files(folder: Path, system: list[str], ref: list[str]) -> None:
+    """Files that take sacreBLEU's reading and printing off the common path: CRLF and CR line
+    ends, no final newline, gzip, a BOM, Latin-1, trailing blanks and tabs on standard
+    input's first line, a -nr file with a line of the wrong field count, and copies of the
+    first system under names the table reformats or escapes (:data:`EDGE_NAMES`)."""
+    body = "".join(line + "\n" for line in system)
+    (folder / "crlf.txt").write_bytes(body.replace("\n", "\r\n").encode("utf-8"))
+    (folder / "cr.txt").write_bytes(body.replace("\n", "\r").encode("utf-8"))
+    (folder / "nofinal.txt").write_bytes(body.rstrip("\n").encode("utf-8"))
+    with gzip.open(folder / "sys1.txt.gz", "wb") as handle:
+        handle.write(body.encode("utf-8"))
+    (folder / "bom.txt").write_bytes(b"\xef\xbb\xbf" + body.encode("utf-8"))
+    latin = "".join(line + "\n" for line in ref).encode("latin-1", "replace")
+    (folder / "ref.latin1").write_bytes(latin)
+    (folder / "sys.latin1").write_bytes(body.encode("latin-1", "replace"))
+    blanks = [line + " \t" + line + "  " for line in system]
+    (folder / "blanks.txt").write_text("".join(line + "\n" for line in blanks), "utf-8")
+    bad = [a + "\t" + a for a in ref]
+    bad[len(bad) // 2] = ref[len(ref) // 2]
+    (folder / "bad.tsv").write_text("".join(line + "\n" for line in bad), "utf-8")
+    for name in EDGE_NAMES:
+        (folder / name).write_bytes(body.encode("utf-8"))
+
+
 def prepare(pair_dir: Path, folder: Path, count: int) -> Workspace:
     """Write the workspace of ``pair_dir`` (its first ``count`` lines; 0: all) into
     ``folder``."""
@@ -128,6 +156,7 @@ def prepare(pair_dir: Path, folder: Path, count: int) -> Workspace:
     (folder / "sys1.utf16").write_text("".join(line + "\n" for line in sys_texts[0]), "utf-16")
     (folder / "short.txt").write_text("".join(line + "\n" for line in sys_texts[0][:-1]), "utf-8")
     (folder / "empty.txt").write_bytes(b"")
+    _edge_files(folder, sys_texts[0], first)
     pair = f"{pair_dir.parent.name}/{pair_dir.name}"
     return Workspace(
         folder,
@@ -295,7 +324,27 @@ def quick_cases(ws: Workspace) -> list[Case]:
         Case((ref, "-i", sys1, "-m", "bleu", "chrf"), env=(("SACREBLEU_FORMAT", "text"),)),
         Case((ref, "-i", *three, "-f", "text"), env=(("NO_COLOR", "1"),)),
     ]
-    return c + error_cases(ws)
+    return c + edge_cases(ws) + error_cases(ws)
+
+
+def edge_cases(ws: Workspace) -> list[Case]:
+    """The files of :func:`_edge_files`: line ends, gzip, BOM, encodings, odd names."""
+    ref, sys1 = ws.refs[0], ws.systems[0]
+    return [
+        Case((ref, "-i", "crlf.txt", "cr.txt", "nofinal.txt", "-m", "bleu", "chrf")),
+        Case((ref, "-m", "chrf", "-f", "text"), stdin="cr.txt"),
+        Case((ref, "-m", "bleu", "chrf", "-f", "text"), stdin="crlf.txt"),
+        Case((ref, "-i", "sys1.txt.gz", "bom.txt", "-m", "bleu", "chrf", "-f", "text")),
+        Case(("ref.latin1", "-e", "latin-1", "-i", "sys.latin1", "-f", "text")),
+        Case((ref, "-m", "chrf", "-f", "text", "-b"), stdin="blanks.txt"),
+        Case((ref, "-i", *EDGE_NAMES, sys1, "-m", "bleu", "chrf", "-f", "text")),
+        Case((ref, "-i", *EDGE_NAMES, "-f", "latex", "-w", "2")),
+        Case((ref, "-i", *EDGE_NAMES[:3], "-f", "text", "-w", "0", "-nc")),
+        Case((ref, "-i", "1.55", "2", "-m", "chrf", "-f", "text")),
+        Case(("bad.tsv", "-nr", "2", "-i", sys1)),
+        Case(("refs.tsv", "-nr", "0", "-i", sys1)),
+        Case((ref, "-i", sys1, "-e", "klingon")),
+    ]
 
 
 def error_cases(ws: Workspace) -> list[Case]:
