@@ -14,6 +14,7 @@ imported (the same ``main()`` on the same file descriptors, without paying the t
 for every case)::
 
     .venv/bin/python scripts/diff_sacrebleu_cli.py                 # every pair, 400 lines
+    .venv/bin/python scripts/diff_sacrebleu_cli.py --whole      # whole files, every system
     .venv/bin/python scripts/diff_sacrebleu_cli.py --lines 0 --pairs generaltest2022/en-de
     .venv/bin/python scripts/diff_sacrebleu_cli.py --subprocess --limit 50
 
@@ -90,9 +91,7 @@ class Workspace:
 def _pair_files(pair_dir: Path) -> tuple[list[Path], list[Path]]:
     refs = sorted(p for p in pair_dir.glob("ref.*.txt") if ".tok." not in p.name)
     systems = sorted(
-        p
-        for p in pair_dir.glob("sys.*.txt")
-        if ".tok." not in p.name and p.stat().st_size > 0 and "empty" not in p.name
+        p for p in pair_dir.glob("sys.*.txt") if ".tok." not in p.name and p.stat().st_size > 0
     )
     return refs, systems
 
@@ -129,14 +128,15 @@ def _edge_files(folder: Path, system: list[str], ref: list[str]) -> None:
     (folder / "bad.tsv").write_text("".join(line + "\n" for line in bad), "utf-8")
     for name in EDGE_NAMES:
         (folder / name).write_bytes(body.encode("utf-8"))
+    (folder / "oneline.txt").write_bytes(b"\n")
 
 
-def prepare(pair_dir: Path, folder: Path, count: int) -> Workspace:
-    """Write the workspace of ``pair_dir`` (its first ``count`` lines; 0: all) into
-    ``folder``."""
+def prepare(pair_dir: Path, folder: Path, count: int, max_systems: int = 3) -> Workspace:
+    """Write the workspace of ``pair_dir`` (its first ``count`` lines, 0: all; its first
+    ``max_systems`` systems, 0: all) into ``folder``."""
     folder.mkdir(parents=True, exist_ok=True)
     refs, systems = _pair_files(pair_dir)
-    refs, systems = refs[:2], systems[:3]
+    refs, systems = refs[:2], systems[: max_systems or None]
     texts = {p.name: _lines(p, count) for p in [*refs, *systems]}
     for name, lines in texts.items():
         (folder / name).write_bytes("".join(line + "\n" for line in lines).encode("utf-8"))
@@ -150,7 +150,9 @@ def prepare(pair_dir: Path, folder: Path, count: int) -> Workspace:
     (folder / "stdin1.txt").write_bytes(
         "".join(line + "\n" for line in sys_texts[0]).encode("utf-8")
     )
-    joined = ["\t".join(s.replace("\t", " ") for s in row) for row in zip(*sys_texts, strict=True)]
+    joined = [
+        "\t".join(s.replace("\t", " ") for s in row) for row in zip(*sys_texts[:3], strict=True)
+    ]
     (folder / "stdin3.txt").write_text("".join(line + "\n" for line in joined), encoding="utf-8")
     (folder / "ref.A.utf16").write_text("".join(line + "\n" for line in first), "utf-16")
     (folder / "sys1.utf16").write_text("".join(line + "\n" for line in sys_texts[0]), "utf-16")
@@ -344,6 +346,8 @@ def edge_cases(ws: Workspace) -> list[Case]:
         Case(("bad.tsv", "-nr", "2", "-i", sys1)),
         Case(("refs.tsv", "-nr", "0", "-i", sys1)),
         Case((ref, "-i", sys1, "-e", "klingon")),
+        Case(("oneline.txt", "-m", "bleu", "chrf", "-f", "text")),
+        Case(("oneline.txt", "-i", "oneline.txt", "-sl", "-m", "chrf")),
     ]
 
 
@@ -367,6 +371,26 @@ def error_cases(ws: Workspace) -> list[Case]:
         Case((ref, "-i")),
         Case((ref, "-i", "-f", "text")),
         Case((ref,), stdin="short.txt"),
+        Case(("refs.tsv", ref, "-nr", "2", "-i", sys1)),
+        Case((ref, "-sl"), stdin="stdin3.txt"),
+        Case((ref, "-i", ".")),
+    ]
+
+
+def whole_cases(ws: Workspace) -> list[Case]:
+    """A few cases over whole files and every system of the pair."""
+    ref, sys1, every = ws.refs[0], ws.systems[0], ws.systems
+    return [
+        Case((ref, "-i", *every, "-m", "bleu", "chrf", "-f", "text")),
+        Case((*ws.refs, "-i", *every, "-m", "bleu", "chrf")),
+        Case(("refs.tsv", "-nr", "2", "-i", *every, "-m", "bleu", "chrf", "-f", "text", "-lc")),
+        Case((ref, "-i", *every, "-tok", "char", "-f", "latex", "-w", "3")),
+        Case((ref, "-i", *every, "-l", f"en-{ws.target}", "-f", "text", "-sh")),
+        Case((ref, "-i", sys1, "-m", "bleu", "chrf", "-f", "text", "-w", "4")),
+        Case((ref, "-i", sys1, "-m", "chrf", "-cw", "2", "-sh")),
+        Case((ref, "-i", sys1, "-sl", "-w", "2")),
+        Case((ref, "-i", sys1, "-sl", "-m", "chrf", "-cw", "2", "-b")),
+        Case((ref, "-m", "bleu", "chrf", "-f", "text"), stdin="stdin3.txt"),
     ]
 
 
@@ -452,6 +476,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--subprocess", action="store_true", help="run the console scripts")
     parser.add_argument("--limit", type=int, default=0, help="at most this many cases a pair")
     parser.add_argument("--quick", action="store_true", help="the test suite's cases only")
+    parser.add_argument(
+        "--whole", action="store_true", help="whole-file cases with every system (--lines 0)"
+    )
     parser.add_argument("--full", action="store_true", help="whole products of the options")
     parser.add_argument(
         "--include-pending", action="store_true", help="count the pending pieces' cases too"
@@ -481,8 +508,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     seconds = [0.0, 0.0]
     with tempfile.TemporaryDirectory(prefix="diff-sacrebleu-cli-") as tmp:
         for pair_dir in pair_dirs:
-            ws = prepare(pair_dir, Path(tmp) / pair_dir.parent.name / pair_dir.name, options.lines)
-            cases = list(quick_cases(ws) if options.quick else broad_cases(ws, options.full))
+            folder = Path(tmp) / pair_dir.parent.name / pair_dir.name
+            if options.whole:
+                ws = prepare(pair_dir, folder, 0, max_systems=0)
+                cases = whole_cases(ws)
+            else:
+                ws = prepare(pair_dir, folder, options.lines)
+                cases = list(quick_cases(ws) if options.quick else broad_cases(ws, options.full))
             if options.limit:
                 cases = cases[: options.limit]
             kept = [c for c in cases if not any(flag in c.label for flag, _ in pending)]
@@ -508,8 +540,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             differences += pair_diffs
             print(f"{ws.pair}: {len(cases)} cases, {pair_diffs} differences", flush=True)
     mode = "subprocesses" if options.subprocess else "forked children"
+    lines = "all" if options.whole or not options.lines else options.lines
     print(
-        f"total: {total} cases over {len(pair_dirs)} pairs ({options.lines or 'all'} lines, "
+        f"total: {total} cases over {len(pair_dirs)} pairs ({lines} lines, "
         f"{mode}), {differences} differences, {left_out} pending cases left out; "
         f"sacrebleu {seconds[0]:.1f} s, mtcompute {seconds[1]:.1f} s"
     )
