@@ -325,6 +325,7 @@ def quick_cases(ws: Workspace) -> list[Case]:
         Case((ref, "-i", sys1, "-m", "bleu", "chrf", "-d")),
         Case((ref, "-i", sys1, "-m", "bleu", "chrf"), env=(("SACREBLEU_FORMAT", "text"),)),
         Case((ref, "-i", *three, "-f", "text"), env=(("NO_COLOR", "1"),)),
+        Case(("-V",)),
     ]
     return c + edge_cases(ws) + error_cases(ws)
 
@@ -347,6 +348,8 @@ def edge_cases(ws: Workspace) -> list[Case]:
         Case(("refs.tsv", "-nr", "0", "-i", sys1)),
         Case((ref, "-i", sys1, "-e", "klingon")),
         Case(("oneline.txt", "-m", "bleu", "chrf", "-f", "text")),
+        Case((ref, "-i", sys1, "-m", "chrf", "--chrf-beta", "0", "-cw", "7", "-f", "text")),
+        Case((ref, "-i", sys1, "-s", "floor", "-sv", "-1", "-w", "30", "-f", "text")),
         Case(("oneline.txt", "-i", "oneline.txt", "-sl", "-m", "chrf")),
     ]
 
@@ -368,6 +371,7 @@ def error_cases(ws: Workspace) -> list[Case]:
         Case((ref, "-i", sys1, "-m", "meteor")),
         Case((ref, "-i", sys1, "-l", "en")),
         Case((ref, "-i", sys1, "-w", "-1")),
+        Case((ref, "-i", sys1, "-m", "chrf", "-cc", "0")),
         Case((ref, "-i")),
         Case((ref, "-i", "-f", "text")),
         Case((ref,), stdin="short.txt"),

@@ -91,21 +91,24 @@ where mtcompute differs from sacreBLEU 2.6.0:
   - Test sets are not fetched: -t/--test-set, --list, --echo, --download, --citation,
     -ol/--origlang and --subset print one line on standard error and exit 2. Give the
     reference files instead.
-  - The BLEU tokenizers whose model sacreBLEU downloads ({", ".join(DOWNLOADING)}) are
-    refused (exit 2); ja-mecab and ko-mecab need mtcompute's [ja] / [ko] extras.
+  - The BLEU tokenizers whose model sacreBLEU downloads
+    ({", ".join(DOWNLOADING)}) are refused (exit 2); ja-mecab and ko-mecab
+    need mtcompute's [ja] / [ko] extras.
   - -m ter, -pbs/--paired-bs, -par/--paired-ar and -ci/--confidence are not available yet
     (exit 2); the options that only tune them (--ter-*, -pbsn, -parn, -j, -cin) are accepted
     and, as in sacreBLEU, have no effect without them.
   - Where sacreBLEU stops with a Python traceback (a file that cannot be opened or decoded,
     an unknown -e encoding, -l without a '-', a negative -w, a tokenizer that is not
-    installed, ...), one line names the cause; the exit status is the same (1).
+    installed, ...), one line names the cause; the exit status is the same (1). An option
+    for which sacreBLEU prints a score that means nothing (a negative --chrf-beta) is refused
+    the same way (exit 1, where sacreBLEU exits 0).
   - The text table's column widths count code points, as sacreBLEU's tabulate does when the
     optional wcwidth package is not installed (with it, East Asian wide characters in system
     names are padded differently). A file name that is not UTF-8 is printed with its own
     bytes (sacreBLEU stops with UnicodeEncodeError in the text table).
-  - -V/--version prints "sacrebleu {SACREBLEU_VERSION}", the version whose output this
-    reproduces ('mtcompute --version' prints mtcompute's). Messages on standard error are
-    sacreBLEU's in substance ("sacreBLEU: " first unless -q), not byte for byte.
+  - -V/--version prints "sacrebleu {SACREBLEU_VERSION}", the version whose output this reproduces
+    ('mtcompute --version' prints mtcompute's). Messages on standard error are sacreBLEU's
+    in substance ("sacreBLEU: " first unless -q), not byte for byte.
 
 SACREBLEU_FORMAT (json, text or latex) overrides -f, and NO_COLOR or -nc turns colours off,
 as in sacreBLEU.
