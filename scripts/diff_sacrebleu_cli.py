@@ -104,13 +104,17 @@ def _lines(path: Path, count: int) -> list[str]:
 
 
 EDGE_NAMES = ("1.55", "2", "True", " spaced name ", "日本語.txt", "a&b_%.txt")
+# (Not a title sequence, ESC ] 0 ; ... BEL: sacreBLEU's colorama crashes on it off Windows.)
+ANSI_NAMES = ("\x1b[31mred\x1b[0m", "\x1b]1;icon\x07x", "\x1b]8;;x\x1b\\link\x1b]8;;\x1b\\")
 
 
 def _edge_files(folder: Path, system: list[str], ref: list[str]) -> None:
     """Files that take sacreBLEU's reading and printing off the common path: CRLF and CR line
     ends, no final newline, gzip, a BOM, Latin-1, trailing blanks and tabs on standard
     input's first line, a -nr file with a line of the wrong field count, and copies of the
-    first system under names the table reformats or escapes (:data:`EDGE_NAMES`)."""
+    first system under names the table reformats or escapes (:data:`EDGE_NAMES`) or that
+    hold terminal codes, which tabulate measures as invisible and colorama strips
+    (:data:`ANSI_NAMES`)."""
     body = "".join(line + "\n" for line in system)
     (folder / "crlf.txt").write_bytes(body.replace("\n", "\r\n").encode("utf-8"))
     (folder / "cr.txt").write_bytes(body.replace("\n", "\r").encode("utf-8"))
@@ -126,7 +130,7 @@ def _edge_files(folder: Path, system: list[str], ref: list[str]) -> None:
     bad = [a + "\t" + a for a in ref]
     bad[len(bad) // 2] = ref[len(ref) // 2]
     (folder / "bad.tsv").write_text("".join(line + "\n" for line in bad), "utf-8")
-    for name in EDGE_NAMES:
+    for name in EDGE_NAMES + ANSI_NAMES:
         (folder / name).write_bytes(body.encode("utf-8"))
     (folder / "oneline.txt").write_bytes(b"\n")
 
@@ -344,6 +348,9 @@ def edge_cases(ws: Workspace) -> list[Case]:
         Case((ref, "-i", *EDGE_NAMES, "-f", "latex", "-w", "2")),
         Case((ref, "-i", *EDGE_NAMES[:3], "-f", "text", "-w", "0", "-nc")),
         Case((ref, "-i", "1.55", "2", "-m", "chrf", "-f", "text")),
+        Case((ref, "-i", *ANSI_NAMES, "1.55", "-f", "text")),
+        Case((ref, "-i", *ANSI_NAMES, "-f", "latex", "-nc")),
+        Case((ref, "-i", *ANSI_NAMES, "-f", "text", "-nc")),
         Case(("bad.tsv", "-nr", "2", "-i", sys1)),
         Case(("refs.tsv", "-nr", "0", "-i", sys1)),
         Case((ref, "-i", sys1, "-e", "klingon")),

@@ -109,6 +109,22 @@ def test_colours_on_a_terminal_are_sacrebleus(workspace: object) -> None:
     assert expected == on_a_terminal(diff.mtcompute_command())
 
 
+def test_a_title_sequence_in_a_name_is_stripped(workspace: object) -> None:
+    """A system name holding a terminal title sequence is printed without it, where
+    sacreBLEU's colorama crashes (exit 1, no output): the table is sacreBLEU's without
+    colours (-nc, where colorama is not used) with the sequence taken out, as colorama strips
+    every other sequence."""
+    title = "\x1b]0;title\x07"
+    (workspace.folder / f"{title}x").write_bytes((workspace.folder / "stdin1.txt").read_bytes())
+    args = ("ref.A.txt", "-i", f"{title}x", "1.55", "-f", "text")
+    crashed = diff.run_subprocess(diff.sacrebleu_command(), diff.Case(args), workspace.folder)
+    raw = diff.run_subprocess(diff.sacrebleu_command(), diff.Case((*args, "-nc")), workspace.folder)
+    actual = diff.run_subprocess(diff.mtcompute_command(), diff.Case(args), workspace.folder)
+    assert (1, b"") == (crashed.status, crashed.stdout)
+    assert title.encode() in raw.stdout
+    assert (0, raw.stdout.replace(title.encode(), b"")) == (actual.status, actual.stdout)
+
+
 # -- refused flags: one line on stderr, exit status 2 ---------------------------------------
 
 TEST_SETS = (

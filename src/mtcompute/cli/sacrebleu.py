@@ -105,7 +105,9 @@ where mtcompute differs from sacreBLEU 2.6.0:
   - The text table's column widths count code points, as sacreBLEU's tabulate does when the
     optional wcwidth package is not installed (with it, East Asian wide characters in system
     names are padded differently). A file name that is not UTF-8 is printed with its own
-    bytes (sacreBLEU stops with UnicodeEncodeError in the text table).
+    bytes (sacreBLEU stops with UnicodeEncodeError in the text table), and one holding a
+    terminal title sequence (ESC ] 0 ; ... BEL) is printed without it (sacreBLEU's colorama
+    stops with AttributeError when colours are on and standard output is not a terminal).
   - -V/--version prints "sacrebleu {SACREBLEU_VERSION}", the version whose output this reproduces
     ('mtcompute --version' prints mtcompute's). Messages on standard error are sacreBLEU's
     in substance ("sacreBLEU: " first unless -q), not byte for byte.
@@ -357,7 +359,8 @@ def add_parser(subparsers: Subparsers) -> None:
 
 def _colorama_strip(text: str) -> str:
     """What colorama's AnsiToWin32 writes for ``text`` when it strips (its OSC loop slices the
-    shortened text with the spans of the original, as colorama 0.4.6 does)."""
+    shortened text with the spans of the original, as colorama 0.4.6 does). A title sequence
+    is stripped like the others, where colorama off Windows raises AttributeError."""
     for match in COLORAMA_OSC.finditer(text):
         start, end = match.span()
         text = text[:start] + text[end:]
