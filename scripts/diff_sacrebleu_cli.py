@@ -35,7 +35,7 @@ import tempfile
 import time
 import traceback
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
@@ -85,7 +85,11 @@ class Workspace:
     systems: list[str]
     refs: list[str]
     target: str
-    extra: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def second(self) -> str:
+        """A second system: the pair's, or a copy of the first (a pair may have only one)."""
+        return self.systems[1] if len(self.systems) > 1 else "crlf.txt"
 
 
 def _pair_files(pair_dir: Path) -> tuple[list[Path], list[Path]]:
@@ -374,7 +378,7 @@ def error_cases(ws: Workspace) -> list[Case]:
         Case((ref, "-i", sys1, sys1)),
         Case(("-i", sys1)),
         Case((ref, "-i", sys1, "-sl", "-m", "bleu", "chrf")),
-        Case((ref, "-i", sys1, ws.systems[1], "-sl")),
+        Case((ref, "-i", sys1, ws.second, "-sl")),
         Case((ref, "-i", sys1, "-m", "meteor")),
         Case((ref, "-i", sys1, "-l", "en")),
         Case((ref, "-i", sys1, "-w", "-1")),
