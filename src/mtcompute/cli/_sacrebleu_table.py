@@ -20,10 +20,9 @@ __all__ = ["COLORAMA_CSI", "COLORAMA_OSC", "TableFormat", "tabulate_columns"]
 import math
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from functools import reduce
 from itertools import chain, zip_longest
-from typing import Any
+from typing import Any, NamedTuple
 
 MIN_PADDING = 2
 SEPARATING_LINE = "\001"
@@ -48,9 +47,8 @@ COLORAMA_CSI = re.compile("\001?\033\\[((?:\\d|;)*)([a-zA-Z])\002?")
 COLORAMA_OSC = re.compile("\001?\033\\]([^\a]*)(\a)\002?")
 
 
-@dataclass(frozen=True)
-class Line:
-    """A horizontal line: begin, fill, separator, end."""
+class Line(NamedTuple):
+    """A horizontal line: begin, fill, separator, end (a named tuple, as tabulate's)."""
 
     begin: str
     fill: str
@@ -58,8 +56,7 @@ class Line:
     end: str
 
 
-@dataclass(frozen=True)
-class TableFormat:
+class TableFormat(NamedTuple):
     """The parts of one of tabulate's formats that the two used here have."""
 
     lineabove: Line | Callable[[list[int], list[str]], str]
