@@ -99,9 +99,11 @@ where mtcompute differs from sacreBLEU 2.6.0:
     and, as in sacreBLEU, have no effect without them.
   - Where sacreBLEU stops with a Python traceback (a file that cannot be opened or decoded,
     an unknown -e encoding, -l without a '-', a negative -w, a tokenizer that is not
-    installed, ...), one line names the cause; the exit status is the same (1). An option
-    for which sacreBLEU prints a score that means nothing (a negative --chrf-beta) is refused
-    the same way (exit 1, where sacreBLEU exits 0).
+    installed, ...), one line names the cause; the exit status is the same (1). A file that
+    cannot be decoded is refused whole (1), before its lines' tab-separated fields are
+    counted (sacreBLEU may first exit 17 on a line read before its failing 8 KiB block).
+    An option for which sacreBLEU prints a score that means nothing (a negative --chrf-beta)
+    is refused the same way (exit 1, where sacreBLEU exits 0).
   - The text table's column widths count code points, as sacreBLEU's tabulate does when the
     optional wcwidth package is not installed (with it, East Asian wide characters in system
     names are padded differently). A file name that is not UTF-8 is printed with its own
@@ -435,7 +437,7 @@ def _decode(session: Session, data: bytes, encoding: str, name: str) -> str:
 def read_lines(session: Session, name: str, encoding: str) -> list[str]:
     """The lines of file ``name`` as sacreBLEU's ``smart_open`` yields them, without their
     ``\\n`` (only ``\\n`` ends a line; gzip when the name ends in ``.gz``)."""
-    try:
+    try:  # opened, then read in the with below: each failure gets its own message
         handle = gzip.open(name, "rb") if name.endswith(".gz") else open(name, "rb")  # noqa: SIM115
     except OSError as error:
         raise _fail(session, f"{name}: cannot open: {error.strerror or error}") from None
