@@ -948,6 +948,12 @@ REFUSALS: list[tuple[str, Callable[[], object], type[BaseException], str]] = [
         "CHRF: char_order + word_order should be at least 1, got 0 + 0.",
     ),
     (
+        "beta not a number",
+        lambda: facade.CHRF(beta="2"),
+        TypeError,
+        "CHRF: beta should be a number, got str.",
+    ),
+    (
         "negative beta",
         lambda: facade.CHRF(beta=-1),
         ArgumentError,
@@ -978,6 +984,31 @@ def test_error_classes_are_also_sacrebleus_types() -> None:
         issubclass(EmptyInput, IndexError) and issubclass(EmptyInput, ValueError),
         issubclass(LengthMismatch, ValueError) and issubclass(MissingReference, ValueError),
     ]
+
+
+@pytest.mark.parametrize(
+    "chosen",
+    [{"beta": 0.5}, {"beta": 0}, {"char_order": 20}, {"char_order": 0, "word_order": 2}],
+    ids=str,
+)
+def test_chrf_settings_sacrebleu_takes_without_checking(chosen: dict[str, Any]) -> None:
+    """A float beta, beta 0, a high character order and word n-grams alone score as
+    sacreBLEU scores them (name, score, strings, signature)."""
+    corpus = system(*SYSTEMS[0])
+    hyps, refs = list(corpus.hypotheses[:200]), [s[:200] for s in corpus.references]
+    theirs, ours = _public("CHRF", hyps, refs, chosen)
+    assert theirs == ours
+
+
+def test_bleu_max_ngram_orders_beyond_four() -> None:
+    """max_ngram_order 1 to 12 scores as sacreBLEU scores it."""
+    corpus = system(*SYSTEMS[0])
+    hyps, refs = list(corpus.hypotheses[:200]), corpus.references[:1]
+    cases = [
+        (f"order {n}", _public("BLEU", hyps, [refs[0][:200]], {"max_ngram_order": n}))
+        for n in range(1, 13)
+    ]
+    assert [] == _differences(cases)
 
 
 def test_json_format_without_signature_fails_as_sacrebleus() -> None:
