@@ -4,8 +4,9 @@ from its best reference) and its two smoothings (effective order by default,
 ``eps_smoothing`` as chrF++.py), as a thin facade over :mod:`mtcompute.scoring`.
 
 sacreBLEU checks none of the constructor's arguments; the facade refuses at once the values it
-cannot score (orders that are not ints or are out of range, a ``beta`` that is not a number),
-with :class:`~mtcompute.sacrebleu._errors.ArgumentError` or ``TypeError``.
+cannot score (orders that are not ints or are negative, no order at all, a ``beta`` that is
+not a number or is negative), with :class:`~mtcompute.sacrebleu._errors.ArgumentError` or
+``TypeError``. A float ``beta`` is taken, as sacreBLEU takes it (``chrF0.5``).
 """
 
 from __future__ import annotations
@@ -91,8 +92,8 @@ class CHRF(Metric[CHRFScore]):
                 "CHRF: char_order + word_order should be at least 1, got "
                 f"{char_order} + {word_order}."
             )
-        if isinstance(beta, bool) or not isinstance(beta, int):
-            raise TypeError(f"CHRF: beta should be an int, got {type(beta).__name__}.")
+        if isinstance(beta, bool) or not isinstance(beta, int | float):
+            raise TypeError(f"CHRF: beta should be a number, got {type(beta).__name__}.")
         if beta < 0:
             raise ArgumentError(f"CHRF: beta should be at least 0, got {beta}.")
         self.beta = beta
