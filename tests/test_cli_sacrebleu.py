@@ -234,6 +234,29 @@ def test_errors_name_their_cause(workspace: object, args: tuple[str, ...], messa
     )
 
 
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("ref.A.txt", "-i", "short.txt"),
+        ("ref.A.txt", "-i", "empty.txt"),
+        ("ref.A.txt", "-i", "stdin1.txt", "stdin1.txt"),
+        ("bad.tsv", "-nr", "2", "-i", "stdin1.txt"),
+        ("refs.tsv", "ref.A.txt", "-nr", "2", "-i", "stdin1.txt"),
+        ("-i", "stdin1.txt"),
+        ("ref.A.txt", "-i", "stdin1.txt", "-sl", "-m", "bleu", "chrf"),
+        ("ref.A.txt", "-i", "stdin1.txt", "crlf.txt", "-sl"),
+    ],
+)
+def test_sacrebleus_own_errors_keep_its_words(workspace: object, args: tuple[str, ...]) -> None:
+    """Where sacreBLEU logs an error, its first line is ours (a detail line may follow)."""
+    case = diff.Case(args)
+    expected = diff.run_subprocess(diff.sacrebleu_command(), case, workspace.folder)
+    actual = diff.run_subprocess(diff.mtcompute_command(), case, workspace.folder)
+    first = expected.stderr.decode().splitlines()[0]
+    assert first.startswith("sacreBLEU: ")
+    assert (expected.status, first) == (actual.status, actual.stderr.decode().splitlines()[0])
+
+
 def test_quiet_drops_the_prefix_and_the_info_lines(workspace: object) -> None:
     """With -q an error is printed bare and "Found N systems." not at all, as sacreBLEU's
     logger does without its handler."""
