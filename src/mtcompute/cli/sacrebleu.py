@@ -1,0 +1,753 @@
+"""``mtcompute sacrebleu``: sacreBLEU 2.6.0's command line for files and standard input.
+
+The same options (names, defaults, choices, argparse's parsing of them), the same reading of
+the files (sacreBLEU's ``smart_open``: the encoding of ``-e``, gzip for ``*.gz``, only ``\\n``
+ends a line, each line ``rstrip()``-ed; standard input with universal newlines and one system
+per tab-separated field), the same checks in the same order with the same exit statuses, and
+the same bytes on standard output: the single-system lines aligned on ``=``, JSON, the
+multi-system table (:mod:`mtcompute.cli._sacrebleu_table`), the sentence-level lines, colours
+as sacreBLEU's colorama leaves them. The scores come from :mod:`mtcompute.sacrebleu` (its
+``BLEU`` and ``CHRF`` classes and their score objects' ``format()``); this module reads,
+checks and prints, and computes nothing itself.
+
+Not reproduced (each said in ``--help``): the flags that need sacreBLEU's test-set downloads
+or a downloaded tokenizer model are refused with one line and exit status 2; TER and the
+significance tests are not yet here (exit 2). Where sacreBLEU stops with a traceback this
+command prints one line naming the cause, with the same exit status (1).
+"""
+
+from __future__ import annotations
+
+__all__ = ["add_parser", "run"]
+
+import argparse
+import gzip
+import json
+import os
+import sys
+import zlib
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from mtcompute.cli._common import EXIT_OK, EXIT_USAGE, STDIN, Subparsers, add_command, read_input
+from mtcompute.cli._sacrebleu_table import COLORAMA_CSI, COLORAMA_OSC, tabulate_columns
+from mtcompute.errors import MtcomputeError
+from mtcompute.sacrebleu import BLEU, CHRF
+from mtcompute.tokenizers import DOWNLOADING, NAMES
+
+SACREBLEU_VERSION = "2.6.0"
+EXIT_FAILURE = 1  # sacreBLEU's sys.exit(1), and the status of its tracebacks
+EXIT_FIELDS = 17  # sacreBLEU's status for a wrong number of tab-separated fields
+FORMATS = ("json", "text", "latex")
+SMOOTH_DEFAULTS: dict[str, float | None] = {"none": None, "floor": 0.1, "add-k": 1, "exp": None}
+CHAR_ORDER, WORD_ORDER, BETA = 6, 0, 2  # sacreBLEU's CHRF defaults
+
+# What mtcompute.sacrebleu raises where sacreBLEU raises (its errors are ValueError, KeyError,
+# IndexError, RuntimeError or TypeError subclasses) or where its arithmetic would.
+FACADE_ERRORS = (MtcomputeError, ArithmeticError, LookupError, RuntimeError, TypeError, ValueError)
+
+# colorama's codes (Fore.CYAN, Fore.YELLOW, Style.RESET_ALL)
+CYAN, YELLOW, RESET = "\x1b[36m", "\x1b[33m", "\x1b[0m"
+
+# Flags whose work needs sacreBLEU's test sets, which mtcompute does not fetch.
+# (A flag counts when sacreBLEU acts on it: --download "" is ignored there, -t "" is not.)
+TEST_SET_FLAGS = (
+    ("test_set", "-t/--test-set"),
+    ("list", "--list"),
+    ("echo", "--echo"),
+    ("download", "--download"),
+    ("citation", "--citation"),
+    ("origlang", "-ol/--origlang"),
+    ("subset", "--subset"),
+)
+ACTED_ON_WHEN_TRUE = ("list", "download", "citation")
+NOT_YET_FLAGS = (
+    ("paired_bs", "-pbs/--paired-bs"),
+    ("paired_ar", "-par/--paired-ar"),
+    ("confidence", "-ci/--confidence"),
+)
+
+_DESCRIPTION = """\
+sacreBLEU 2.6.0's command line on your own files: the same options, the same output on
+standard output, byte for byte, and the same exit status, from mtcompute's BLEU and chrF.
+
+  mtcompute sacrebleu REF [REF ...] -i SYS [SYS ...] [options]
+  cat SYS | mtcompute sacrebleu REF [options]
+
+References come first, then -i and the system outputs (one segment per line; several
+systems give sacreBLEU's multi-system table or JSON list). Without -i the systems are read
+from standard input, one system per tab-separated field. -nr N reads N tab-separated
+references from one reference file."""
+
+_EPILOG = f"""\
+examples:
+  mtcompute sacrebleu ref.de -i sys.de -m bleu chrf
+  mtcompute sacrebleu ref.de -i a.de b.de c.de -m bleu chrf -f text
+  mtcompute sacrebleu refs.tsv -nr 2 -i sys.de -b -w 2
+  cat sys.de | mtcompute sacrebleu ref.de -m chrf --chrf-word-order 2
+
+where mtcompute differs from sacreBLEU 2.6.0:
+  - Test sets are not fetched: -t/--test-set, --list, --echo, --download, --citation,
+    -ol/--origlang and --subset print one line on standard error and exit 2. Give the
+    reference files instead.
+  - The BLEU tokenizers whose model sacreBLEU downloads
+    ({", ".join(DOWNLOADING)}) are refused (exit 2); ja-mecab and ko-mecab
+    need mtcompute's [ja] / [ko] extras.
+  - -m ter, -pbs/--paired-bs, -par/--paired-ar and -ci/--confidence are not available yet
+    (exit 2); the options that only tune them (--ter-*, -pbsn, -parn, -j, -cin) are accepted
+    and, as in sacreBLEU, have no effect without them.
+  - Where sacreBLEU stops with a Python traceback (a file that cannot be opened or decoded,
+    an unknown -e encoding, -l without a '-', a negative -w, a tokenizer that is not
+    installed, ...), one line names the cause; the exit status is the same (1). A file that
+    cannot be decoded is refused whole (1), before its lines' tab-separated fields are
+    counted (sacreBLEU may first exit 17 on a line read before its failing 8 KiB block).
+    An option for which sacreBLEU prints a score that means nothing (a negative --chrf-beta)
+    is refused the same way (exit 1, where sacreBLEU exits 0).
+  - The text table's column widths count code points, as sacreBLEU's tabulate does when the
+    optional wcwidth package is not installed (with it, East Asian wide characters in system
+    names are padded differently). A file name that is not UTF-8 is printed with its own
+    bytes (sacreBLEU stops with UnicodeEncodeError in the text table), and one holding a
+    terminal title sequence (ESC ] 0 ; ... BEL) is printed without it (sacreBLEU's colorama
+    stops with AttributeError when colours are on and standard output is not a terminal).
+  - -V/--version prints "sacrebleu {SACREBLEU_VERSION}", the version whose output this reproduces
+    ('mtcompute --version' prints mtcompute's). Messages on standard error are sacreBLEU's
+    in substance ("sacreBLEU: " first unless -q), not byte for byte.
+
+SACREBLEU_FORMAT (json, text or latex) overrides -f, and NO_COLOR or -nc turns colours off,
+as in sacreBLEU.
+
+exit status: 0 scored; 1 sacreBLEU's errors (no references, files of different lengths, an
+empty system, two systems with one name, a file that cannot be read); 17 a line with the
+wrong number of tab-separated fields (-nr, or systems on standard input); 2 usage error
+(sacreBLEU's argparse errors, and the refused flags above)."""
+
+_TEXTS = (
+    "sacreBLEU 2.6.0's command line for files: same options, same output, same exit status",
+    _DESCRIPTION,
+    _EPILOG,
+)
+
+
+def add_parser(subparsers: Subparsers) -> None:
+    """Register ``sacrebleu``: sacreBLEU 2.6.0's options, with its names, destinations,
+    ``nargs``, types, choices and defaults (so that argparse parses a command line as
+    sacreBLEU's does), and their help adapted."""
+    p = add_command(subparsers, "sacrebleu", run, _TEXTS)
+    no_test_sets = "Not available: mtcompute does not fetch test sets (exit 2)."
+    p.add_argument("--citation", "--cite", default=False, action="store_true", help=no_test_sets)
+    p.add_argument("--list", default=False, action="store_true", help=no_test_sets)
+    p.add_argument("--test-set", "-t", type=str, default=None, help=no_test_sets)
+    p.add_argument(
+        "--language-pair",
+        "-l",
+        dest="langpair",
+        default=None,
+        help="Source-target language pair (2-char ISO639-1 codes); without -tok, the target "
+        "language chooses BLEU's tokenizer (zh: zh, ja: ja-mecab, ko: ko-mecab, else 13a).",
+    )
+    p.add_argument("--origlang", "-ol", dest="origlang", default=None, help=no_test_sets)
+    p.add_argument("--subset", dest="subset", default=None, help=no_test_sets)
+    p.add_argument("--download", type=str, default=None, help=no_test_sets)
+    p.add_argument("--echo", nargs="+", type=str, default=None, help=no_test_sets)
+
+    p.add_argument(
+        "--input",
+        "-i",
+        type=str,
+        nargs="*",
+        default=None,
+        help="Read input from file(s) instead of STDIN.",
+    )
+    p.add_argument(
+        "refs",
+        nargs="*",
+        default=[],
+        help="The reference file(s). They must come before the -i/--input argument.",
+    )
+    p.add_argument(
+        "--num-refs",
+        "-nr",
+        type=int,
+        default=1,
+        help="Split the reference stream on tabs, and expect this many references. "
+        "(Default: %(default)s)",
+    )
+    p.add_argument(
+        "--encoding",
+        "-e",
+        type=str,
+        default="utf-8",
+        help="Open text files with specified encoding (Default: %(default)s)",
+    )
+    p.add_argument(
+        "--metrics",
+        "-m",
+        choices=["bleu", "chrf", "ter"],
+        nargs="+",
+        default=["bleu"],
+        help="Space-delimited list of metrics to compute (Default: bleu; ter: not available "
+        "yet, exit 2)",
+    )
+    p.add_argument(
+        "--sentence-level", "-sl", action="store_true", help="Compute metric for each sentence."
+    )
+
+    bleu = p.add_argument_group("BLEU related arguments")
+    bleu.add_argument(
+        "--smooth-method",
+        "-s",
+        choices=SMOOTH_DEFAULTS.keys(),
+        default="exp",
+        dest="bleu_smooth_method",
+        help="Smoothing method: exponential decay, floor (increment zero counts), add-k "
+        "(increment num/denom by k for n>1), or none. (Default: %(default)s)",
+    )
+    bleu.add_argument(
+        "--smooth-value",
+        "-sv",
+        type=float,
+        default=None,
+        dest="bleu_smooth_value",
+        help="The smoothing value. Only valid for floor and add-k. (Defaults: floor: "
+        f"{SMOOTH_DEFAULTS['floor']}, add-k: {SMOOTH_DEFAULTS['add-k']})",
+    )
+    bleu.add_argument(
+        "--tokenize",
+        "-tok",
+        choices=NAMES,
+        default=None,
+        dest="bleu_tokenize",
+        help="Tokenization method to use for BLEU. If not provided, defaults to `zh` for "
+        "Chinese, `ja-mecab` for Japanese, `ko-mecab` for Korean and `13a` (mteval) otherwise. "
+        f"({', '.join(DOWNLOADING)}: not available, they need a downloaded model; exit 2)",
+    )
+    bleu.add_argument(
+        "--lowercase",
+        "-lc",
+        dest="bleu_lowercase",
+        action="store_true",
+        default=False,
+        help="If True, enables case-insensitivity. (Default: %(default)s)",
+    )
+    bleu.add_argument(
+        "--force",
+        default=False,
+        action="store_true",
+        dest="bleu_force",
+        help="Insist that your tokenized input is actually detokenized.",
+    )
+
+    chrf = p.add_argument_group("chrF related arguments")
+    chrf.add_argument(
+        "--chrf-char-order",
+        "-cc",
+        type=int,
+        default=CHAR_ORDER,
+        help="Character n-gram order. (Default: %(default)s)",
+    )
+    chrf.add_argument(
+        "--chrf-word-order",
+        "-cw",
+        type=int,
+        default=WORD_ORDER,
+        help="Word n-gram order (Default: %(default)s). If equals to 2, the metric is referred "
+        "to as chrF++.",
+    )
+    chrf.add_argument(
+        "--chrf-beta",
+        type=int,
+        default=BETA,
+        help="Determine the importance of recall w.r.t precision. (Default: %(default)s)",
+    )
+    chrf.add_argument(
+        "--chrf-whitespace",
+        action="store_true",
+        default=False,
+        help="Include whitespaces when extracting character n-grams. (Default: %(default)s)",
+    )
+    chrf.add_argument(
+        "--chrf-lowercase",
+        action="store_true",
+        default=False,
+        help="Enable case-insensitivity. (Default: %(default)s)",
+    )
+    chrf.add_argument(
+        "--chrf-eps-smoothing",
+        action="store_true",
+        default=False,
+        help="Enables epsilon smoothing similar to chrF++.py, NLTK and Moses; instead of "
+        "effective order smoothing. (Default: %(default)s)",
+    )
+
+    ter = p.add_argument_group("TER related arguments (TER is not available yet)")
+    for flag in ("case-sensitive", "asian-support", "no-punct", "normalized"):
+        ter.add_argument(f"--ter-{flag}", action="store_true", help="No effect without -m ter.")
+
+    not_yet = "Not available yet (exit 2)."
+    ci = p.add_argument_group("Confidence interval (CI) estimation (not available yet)")
+    ci.add_argument("--confidence", "-ci", action="store_true", help=not_yet)
+    ci.add_argument("--confidence-n", "-cin", type=int, default=1000, help="No effect without -ci.")
+    paired = p.add_argument_group("Paired significance testing (not available yet)")
+    choice = paired.add_mutually_exclusive_group()
+    choice.add_argument("--paired-ar", "-par", action="store_true", help=not_yet)
+    choice.add_argument("--paired-bs", "-pbs", action="store_true", help=not_yet)
+    paired.add_argument(
+        "--paired-ar-n", "-parn", type=int, default=10000, help="No effect without -par."
+    )
+    paired.add_argument(
+        "--paired-bs-n", "-pbsn", type=int, default=1000, help="No effect without -pbs."
+    )
+    paired.add_argument(
+        "--paired-jobs", "-j", type=int, default=1, help="No effect without -par or -pbs."
+    )
+
+    report = p.add_argument_group("Reporting related arguments")
+    report.add_argument(
+        "--quiet", "-q", default=False, action="store_true", help="Suppress verbose messages."
+    )
+    report.add_argument(
+        "--short",
+        "-sh",
+        default=False,
+        action="store_true",
+        help="Produce a shorter (less human readable) signature.",
+    )
+    report.add_argument(
+        "--score-only",
+        "-b",
+        default=False,
+        action="store_true",
+        help="Print only the computed score.",
+    )
+    report.add_argument(
+        "--width", "-w", type=int, default=1, help="Floating point width (Default: %(default)s)."
+    )
+    report.add_argument(
+        "--detail",
+        "-d",
+        default=False,
+        action="store_true",
+        help="Print detailed information (split test sets based on origlang; without a test "
+        "set, a line saying there is no subset information).",
+    )
+    report.add_argument(
+        "--no-color",
+        "-nc",
+        action="store_true",
+        help="Disable the occasional use of terminal colors.",
+    )
+    report.add_argument(
+        "--format",
+        "-f",
+        default="json",
+        choices=FORMATS,
+        help="Set the output format. `latex` is only valid for multi-system mode whereas "
+        "`json` and `text` apply to single-system mode only. This flag is overridden if the "
+        "SACREBLEU_FORMAT environment variable is set to one of the valid choices "
+        "(Default: %(default)s).",
+    )
+    p.add_argument(
+        "--version",
+        "-V",
+        action="version",
+        version=f"sacrebleu {SACREBLEU_VERSION}",
+        help="Print the sacreBLEU version whose output this command reproduces.",
+    )
+
+
+# -- output: standard output as sacreBLEU's print() and colorama leave it --------------------
+
+
+def _colorama_strip(text: str) -> str:
+    """What colorama's AnsiToWin32 writes for ``text`` when it strips (its OSC loop slices the
+    shortened text with the spans of the original, as colorama 0.4.6 does). A title sequence
+    is stripped like the others, where colorama off Windows raises AttributeError."""
+    for match in COLORAMA_OSC.finditer(text):
+        start, end = match.span()
+        text = text[:start] + text[end:]
+    return COLORAMA_CSI.sub("", text)
+
+
+@dataclass
+class Session:
+    """Where the run writes: ``colors`` is sacreBLEU's Color.ENABLE_COLORS; ``strip`` whether
+    colorama strips ANSI codes from standard output (colours on and not a terminal);
+    ``quiet`` whether INFO messages are dropped and the others printed bare."""
+
+    colors: bool
+    strip: bool
+    quiet: bool
+
+    def print(self, text: str = "") -> None:
+        """sacreBLEU's ``print(text)``. A name from the command line that is not UTF-8 is
+        written with its own bytes (surrogateescape), where sacreBLEU raises."""
+        if self.strip:
+            text = _colorama_strip(text)
+        sys.stdout.buffer.write((text + "\n").encode("utf-8", "surrogateescape"))
+        sys.stdout.flush()
+
+    def log(self, message: str, info: bool = False) -> None:
+        """sacreBLEU's logger: ``sacreBLEU: MESSAGE`` on stderr; with -q no INFO, and the
+        warnings and errors bare (Python's last-resort handler)."""
+        if self.quiet:
+            if not info:
+                sys.stderr.write(message + "\n")
+        else:
+            sys.stderr.write(f"sacreBLEU: {message}\n")
+        sys.stderr.flush()
+
+    def color(self, text: str, code: str) -> str:
+        """sacreBLEU's Color.format."""
+        return f"{code}{text}{RESET}" if self.colors else text
+
+
+class Stop(Exception):
+    """End the run with ``status`` (sacreBLEU's sys.exit), the messages already logged."""
+
+    def __init__(self, status: int) -> None:
+        super().__init__(status)
+        self.status = status
+
+
+def _fail(session: Session, *messages: str, status: int = EXIT_FAILURE) -> Stop:
+    for message in messages:
+        session.log(message)
+    return Stop(status)
+
+
+# -- input: sacreBLEU's smart_open and its reading of standard input -------------------------
+
+
+def _decode(session: Session, data: bytes, encoding: str, name: str) -> str:
+    try:
+        return data.decode(encoding)
+    except LookupError as error:
+        what = "an encoding Python knows" if "unknown encoding" in str(error) else "a text encoding"
+        raise _fail(session, f"{name}: -e {encoding!r} is not {what}") from None
+    except UnicodeDecodeError as error:
+        line = data[: error.start].decode(encoding, "replace").count("\n") + 1
+        raise _fail(
+            session,
+            f"{name}: line {line}: not valid {encoding} (byte offset {error.start}: "
+            f"{error.reason})",
+        ) from None
+
+
+def read_lines(session: Session, name: str, encoding: str) -> list[str]:
+    """The lines of file ``name`` as sacreBLEU's ``smart_open`` yields them, without their
+    ``\\n`` (only ``\\n`` ends a line; gzip when the name ends in ``.gz``)."""
+    try:  # opened, then read in the with below: each failure gets its own message
+        handle = gzip.open(name, "rb") if name.endswith(".gz") else open(name, "rb")  # noqa: SIM115
+    except OSError as error:
+        raise _fail(session, f"{name}: cannot open: {error.strerror or error}") from None
+    try:
+        with handle:
+            data = handle.read()
+    except (OSError, EOFError, zlib.error) as error:
+        reason = error.strerror if isinstance(error, OSError) and error.strerror else error
+        raise _fail(session, f"{name}: cannot read: {reason}") from None
+    lines = _decode(session, data, encoding, name).split("\n")
+    if lines[-1] == "":
+        lines.pop()
+    return lines
+
+
+def read_stdin_lines(session: Session, encoding: str) -> list[str]:
+    """The lines of standard input as sacreBLEU reads them (a TextIOWrapper with universal
+    newlines: ``\\r\\n`` and ``\\r`` end a line too)."""
+    text = _decode(session, read_input(STDIN), encoding, "standard input")
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    if lines[-1] == "":
+        lines.pop()
+    return lines
+
+
+def reference_names(args: argparse.Namespace, count: int) -> list[str]:
+    """What the messages call each of the ``count`` reference streams: its file, or its
+    field of the -nr file."""
+    if args.num_refs == 1:
+        return list(args.refs)
+    return [f"{args.refs[0]} (field {i + 1} of -nr {args.num_refs})" for i in range(count)]
+
+
+def read_references(session: Session, args: argparse.Namespace) -> list[list[str]]:
+    """sacreBLEU's reference streams: one per file, or ``-nr`` tab-separated fields of one."""
+    num_refs: int = args.num_refs
+    full_refs: list[list[str]] = [[] for _ in range(max(len(args.refs), num_refs))]
+    for refno, ref_file in enumerate(args.refs):
+        for lineno, raw in enumerate(read_lines(session, ref_file, args.encoding), 1):
+            line = raw.rstrip()
+            if num_refs == 1:
+                full_refs[refno].append(line)
+                continue
+            fields = line.split(sep="\t", maxsplit=num_refs - 1)
+            if len(fields) != num_refs:
+                raise _fail(
+                    session,
+                    f"FATAL: line {lineno}: expected {num_refs} fields, but found {len(fields)}.",
+                    status=EXIT_FIELDS,
+                )
+            for index, field in enumerate(fields):
+                full_refs[index].append(field)
+    return full_refs
+
+
+def read_systems(session: Session, args: argparse.Namespace) -> tuple[list[list[str]], list[str]]:
+    """sacreBLEU's systems and their names: the -i files, or standard input's tab-separated
+    fields (the first line's fields kept as split, the later ones each rstripped)."""
+    if args.input is None:
+        lines = read_stdin_lines(session, args.encoding)
+        fields = (lines[0] if lines else "").rstrip().split("\t")
+        systems = [[field] for field in fields]
+        for line in lines[1:]:
+            fields = line.rstrip().split("\t")
+            if len(fields) != len(systems):
+                raise _fail(
+                    session,
+                    "FATAL: the number of tab-delimited fields in the input stream differ "
+                    "across lines.",
+                    status=EXIT_FIELDS,
+                )
+            for system, sentence in zip(systems, fields, strict=True):
+                system.append(sentence.rstrip())
+        return systems, [f"System {i + 1}" for i in range(len(systems))]
+    # The names are the file names as given, as sacreBLEU's (its table and JSON print them).
+    systems, names = [], []
+    for name in args.input:
+        if name in names:
+            raise _fail(
+                session,
+                f"{name!r} already used to name a system.",
+                "Make sure to have a different basename for each system.",
+            )
+        systems.append([line.rstrip() for line in read_lines(session, name, args.encoding)])
+        names.append(name)
+    return systems, names
+
+
+# -- the run ---------------------------------------------------------------------------------
+
+
+def _refusal(args: argparse.Namespace) -> str | None:
+    """The one-line reason this command does not run ``args`` (None when it does)."""
+    for dest, flag in TEST_SET_FLAGS:
+        value = getattr(args, dest)
+        acted_on = bool(value) if dest in ACTED_ON_WHEN_TRUE else value is not None
+        if acted_on:
+            return (
+                f"{flag}: mtcompute does not fetch sacreBLEU's test sets; give the reference "
+                "files and the system outputs: mtcompute sacrebleu REF... -i SYS..."
+            )
+    if "ter" in args.metrics:
+        return "-m ter: TER is not available in mtcompute sacrebleu yet; use -m bleu chrf"
+    for dest, flag in NOT_YET_FLAGS:
+        if getattr(args, dest):
+            return f"{flag}: significance testing is not available in mtcompute sacrebleu yet"
+    if "bleu" in args.metrics and args.bleu_tokenize in DOWNLOADING:
+        return (
+            f"-tok {args.bleu_tokenize}: this tokenizer needs a SentencePiece model that "
+            "sacreBLEU downloads; mtcompute never downloads models"
+        )
+    return None
+
+
+def _metric_arguments(args: argparse.Namespace, name: str) -> dict[str, Any]:
+    """sacreBLEU's ``args_to_dict(args, name, strip_prefix=True)`` for ``bleu`` or ``chrf``."""
+    if name == "bleu":
+        bleu: dict[str, Any] = {
+            "smooth_method": args.bleu_smooth_method,
+            "smooth_value": args.bleu_smooth_value,
+            "tokenize": args.bleu_tokenize,
+            "lowercase": args.bleu_lowercase,
+            "force": args.bleu_force,
+        }
+        if args.langpair:
+            bleu["trg_lang"] = args.bleu_trg_lang
+        if args.sentence_level:
+            bleu["effective_order"] = True
+        return bleu
+    return {
+        "char_order": args.chrf_char_order,
+        "word_order": args.chrf_word_order,
+        "beta": args.chrf_beta,
+        "whitespace": args.chrf_whitespace,
+        "lowercase": args.chrf_lowercase,
+        "eps_smoothing": args.chrf_eps_smoothing,
+    }
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run sacreBLEU's ``main()`` on ``args``; return its exit status."""
+    env_format = os.environ.get("SACREBLEU_FORMAT")
+    if env_format is not None and env_format.lower() in FORMATS:
+        args.format = env_format.lower()
+    refusal = _refusal(args)
+    if refusal is not None:
+        sys.stderr.write(f"mtcompute sacrebleu: error: {refusal}\n")
+        return EXIT_USAGE
+    colors = not (os.environ.get("NO_COLOR") or args.no_color)
+    tty = colors and sys.stdout.isatty()
+    session = Session(colors=colors, strip=colors and not tty, quiet=args.quiet)
+    try:
+        return _main(session, args)
+    except Stop as stop:
+        return stop.status
+    except FACADE_ERRORS as error:
+        message = error.message if isinstance(error, MtcomputeError) else str(error)
+        sys.stderr.write(f"mtcompute sacrebleu: error: {message}\n")
+        return EXIT_FAILURE
+    finally:
+        if tty:  # colorama's exit handler resets the terminal's colours
+            sys.stdout.write(RESET)
+            sys.stdout.flush()
+
+
+def _main(session: Session, args: argparse.Namespace) -> int:
+    """sacreBLEU 2.6.0's ``main()`` after its test-set branches, step by step."""
+    if args.sentence_level and len(args.metrics) > 1:
+        raise _fail(session, "Only one metric can be used in sentence-level mode.")
+    if args.num_refs != 1 and len(args.refs) > 1:
+        raise _fail(
+            session,
+            "The --num-refs argument allows you to provide any number of tab-delimited "
+            "references in a single file.",
+            "You can only use it with externally provided references, however (i.e., not "
+            "with `-t`),",
+            "and you cannot then provide multiple reference files.",
+        )
+    if not args.refs:
+        raise _fail(
+            session,
+            "If manual references given, make sure to provide them before the -i/--input "
+            "argument to avoid confusion.",
+            "Otherwise, I need a predefined test set (-t), which mtcompute does not fetch: "
+            "give the reference files.",
+        )
+    if args.langpair:
+        parts = args.langpair.split("-")
+        if len(parts) < 2:
+            raise _fail(
+                session,
+                f"-l/--language-pair: expected a pair such as en-de, got {args.langpair!r}",
+            )
+        args.bleu_trg_lang = parts[1]
+
+    refs = read_references(session, args)
+    systems, names = read_systems(session, args)
+
+    if args.sentence_level and len(systems) > 1:
+        raise _fail(session, "Only one system can be evaluated in sentence-level mode.")
+    where = names if args.input is not None else [f"{n} of standard input" for n in names]
+    ref_names = reference_names(args, len(refs))
+    for system, name in zip(systems, where, strict=True):
+        if not system:
+            raise _fail(session, "Test set None contains no sentence", f"{name} is empty")
+        for stream, ref_name in zip(refs, ref_names, strict=True):
+            if len(stream) != len(system):
+                raise _fail(
+                    session,
+                    "System and reference streams have different lengths.",
+                    f"{name} has {len(system)} lines, {ref_name} has {len(stream)}",
+                )
+
+    metrics: dict[str, Any] = {}
+    for name in args.metrics:
+        cls = BLEU if name == "bleu" else CHRF
+        metrics[name.upper()] = cls(**_metric_arguments(args, name), references=refs)
+    if args.width < 0:  # sacreBLEU: ValueError in its format string, before any output
+        raise _fail(session, f"-w/--width: expected 0 or more, got {args.width}")
+
+    if args.sentence_level:
+        if not systems:
+            raise _fail(session, "-sl: no system to score (-i was given no file)")
+        metric, system = next(iter(metrics.values())), systems[0]
+        for hypothesis, *references in zip(system, *refs, strict=False):
+            score = metric.sentence_score(hypothesis, references)
+            signature = metric.get_signature().format(args.short)
+            session.print(score.format(args.width, args.score_only, signature))
+        return EXIT_OK
+
+    if args.detail and args.format == "json":
+        args.format = "text"
+    if len(systems) == 1:
+        _print_single(session, args, metrics, systems[0])
+    else:
+        session.log(f"Found {len(systems)} systems.", info=True)
+        _print_table(session, args, metrics, systems, names)
+    return EXIT_OK
+
+
+def _print_single(
+    session: Session, args: argparse.Namespace, metrics: dict[str, Any], system: list[str]
+) -> None:
+    """sacreBLEU's single-system mode and ``print_single_results``."""
+    is_json = args.format == "json"
+    results = []
+    for name in sorted(metrics):
+        score = metrics[name].corpus_score(system, None)
+        signature = metrics[name].get_signature().format(args.short and not is_json)
+        results.append(score.format(args.width, args.score_only, signature, is_json))
+    if is_json:
+        session.print("[\n" + ",\n".join(results) + "\n]" if len(results) > 1 else results[0])
+    elif len(results) == 1:
+        session.print(results[0])
+    else:
+        lens = []
+        for line in results:
+            position = line.find("=")
+            if position < 0:
+                session.print(line)
+            else:
+                lens.append(position - 1)
+        if lens:
+            w = max(lens)
+            for length, line in zip(lens, results, strict=False):
+                session.print(f"{line[:length]:>{w}}{line[length:]}")
+    if args.detail:
+        session.print("No subset information found. Consider using --origlang argument.")
+
+
+def _print_table(
+    session: Session,
+    args: argparse.Namespace,
+    metrics: dict[str, Any],
+    systems: Sequence[list[str]],
+    names: list[str],
+) -> None:
+    """sacreBLEU's multi-system mode and ``print_results_table`` (without paired tests)."""
+    signatures: dict[str, str] = {}
+    scores: dict[str, list[str]] = {"System": names}
+    for system in systems:
+        for name in sorted(metrics):
+            score = metrics[name].corpus_score(system, None)
+            signatures[score.name] = metrics[name].get_signature().format(args.short)
+            scores.setdefault(score.name, []).append(score.format(args.width, True))
+
+    if args.format == "json":
+        keys = list(scores)
+        rows = [
+            {"system": scores["System"][i], **{key: scores[key][i] for key in keys[1:]}}
+            for i in range(len(scores["System"]))
+        ]
+        session.print(json.dumps(rows, indent=4))
+        return
+
+    if not names:  # sacreBLEU: IndexError on the first system's name
+        raise _fail(session, "-i was given no file: there is no system to tabulate")
+    tablefmt = "fancy_grid" if args.format == "text" else "latex_booktabs"
+    columns: dict[str, list[str]] = {}
+    has_baseline = False
+    for key, column in scores.items():
+        values = list(column)
+        if values[0].startswith("Baseline:") or has_baseline:
+            has_baseline = True
+            values[0] = session.color(values[0], YELLOW)
+        columns[session.color(key, CYAN)] = values
+    session.print(tabulate_columns(columns, tablefmt, args.width))
+    session.print()
+    session.print("-----------------")
+    session.print("Metric signatures")
+    session.print("-----------------")
+    for name, signature in signatures.items():
+        session.print(f" - {name:<10} {signature}")

@@ -1,0 +1,112 @@
+"""sacreBLEU 2.6.0's ``compat.py``: the function API (``corpus_bleu``, ``raw_corpus_bleu``,
+``sentence_bleu``, ``corpus_chrf``, ``sentence_chrf``) with its arguments and defaults, each a
+call of :class:`~mtcompute.sacrebleu.metrics.BLEU` or :class:`~mtcompute.sacrebleu.metrics.CHRF`.
+"""
+
+from __future__ import annotations
+
+__all__ = ["corpus_bleu", "corpus_chrf", "raw_corpus_bleu", "sentence_bleu", "sentence_chrf"]
+
+from collections.abc import Sequence
+
+from mtcompute.sacrebleu.metrics import BLEU, CHRF, BLEUScore, CHRFScore
+
+
+def corpus_bleu(
+    hypotheses: Sequence[str],
+    references: Sequence[Sequence[str]],
+    smooth_method: str = "exp",
+    smooth_value: float | None = None,
+    force: bool = False,
+    lowercase: bool = False,
+    tokenize: str = BLEU.TOKENIZER_DEFAULT,
+    use_effective_order: bool = False,
+) -> BLEUScore:
+    """Corpus BLEU; ``references`` holds one sequence of strings per reference set."""
+    metric = BLEU(
+        lowercase=lowercase,
+        force=force,
+        tokenize=tokenize,
+        smooth_method=smooth_method,
+        smooth_value=smooth_value,
+        effective_order=use_effective_order,
+    )
+    return metric.corpus_score(hypotheses, references)
+
+
+def raw_corpus_bleu(
+    hypotheses: Sequence[str],
+    references: Sequence[Sequence[str]],
+    smooth_value: float | None = BLEU.SMOOTH_DEFAULTS["floor"],
+) -> BLEUScore:
+    """Corpus BLEU without tokenization, ``floor`` smoothing and effective order."""
+    return corpus_bleu(
+        hypotheses,
+        references,
+        smooth_method="floor",
+        smooth_value=smooth_value,
+        force=True,
+        tokenize="none",
+        use_effective_order=True,
+    )
+
+
+def sentence_bleu(
+    hypothesis: str,
+    references: Sequence[str],
+    smooth_method: str = "exp",
+    smooth_value: float | None = None,
+    lowercase: bool = False,
+    tokenize: str = BLEU.TOKENIZER_DEFAULT,
+    use_effective_order: bool = True,
+) -> BLEUScore:
+    """BLEU of one hypothesis against one or more references (effective order by default)."""
+    metric = BLEU(
+        lowercase=lowercase,
+        tokenize=tokenize,
+        force=False,
+        smooth_method=smooth_method,
+        smooth_value=smooth_value,
+        effective_order=use_effective_order,
+    )
+    return metric.sentence_score(hypothesis, references)
+
+
+def corpus_chrf(
+    hypotheses: Sequence[str],
+    references: Sequence[Sequence[str]],
+    char_order: int = CHRF.CHAR_ORDER,
+    word_order: int = CHRF.WORD_ORDER,
+    beta: int = CHRF.BETA,
+    remove_whitespace: bool = True,
+    eps_smoothing: bool = False,
+) -> CHRFScore:
+    """Corpus chrF (chrF++ with ``word_order=2``); one sequence per reference set."""
+    metric = CHRF(
+        char_order=char_order,
+        word_order=word_order,
+        beta=beta,
+        whitespace=not remove_whitespace,
+        eps_smoothing=eps_smoothing,
+    )
+    return metric.corpus_score(hypotheses, references)
+
+
+def sentence_chrf(
+    hypothesis: str,
+    references: Sequence[str],
+    char_order: int = CHRF.CHAR_ORDER,
+    word_order: int = CHRF.WORD_ORDER,
+    beta: int = CHRF.BETA,
+    remove_whitespace: bool = True,
+    eps_smoothing: bool = False,
+) -> CHRFScore:
+    """chrF of one hypothesis against one or more references."""
+    metric = CHRF(
+        char_order=char_order,
+        word_order=word_order,
+        beta=beta,
+        whitespace=not remove_whitespace,
+        eps_smoothing=eps_smoothing,
+    )
+    return metric.sentence_score(hypothesis, references)

@@ -1,0 +1,348 @@
+"""sacreBLEU 2.6.0's ``metrics/base.py``: the ``Score``, ``Signature`` and ``Metric`` classes,
+as a thin facade over :mod:`mtcompute.scoring`.
+
+What sacreBLEU's ``Metric`` does, kept: the argument checks of ``corpus_score`` and
+``sentence_score`` (``TypeError`` with its messages, naming the index at fault), the layout of
+references (one sequence per reference set; ``None`` entries for segments with fewer
+references, counted as ``nrefs:var`` in the signature), the ``references=`` cache of the
+constructors (used when ``corpus_score`` gets ``None``), the tokenized-period warning (100 or
+more hypotheses ending in ``" ."`` unless ``force``) on the ``sacrebleu`` logger, and
+``get_signature`` (an error before the number of references is known).
+
+What the facade adds: it refuses input sacreBLEU would score wrongly or crash on
+(:mod:`mtcompute.sacrebleu._errors`): no hypotheses, no reference streams, a segment whose
+references are all ``None``, and streams whose lengths differ from the hypotheses' (sacreBLEU's
+``zip`` scores the common prefix). Bootstrap resampling (``n_bootstrap > 1``) is not part of
+this facade yet and raises ``NotImplementedError``.
+
+The statistics and the scores are computed by :mod:`mtcompute.scoring`, never here.
+"""
+
+from __future__ import annotations
+
+__all__ = ["Metric", "Score", "Signature", "sacrelogger"]
+
+import logging
+from abc import ABCMeta, abstractmethod
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar, Generic, TypeVar
+
+from mtcompute import scoring
+from mtcompute.sacrebleu._errors import EmptyInput, LengthMismatch, MissingReference
+from mtcompute.sacrebleu.utils import sum_of_lists
+from mtcompute.sacrebleu.version import __version__
+
+sacrelogger = logging.getLogger("sacrebleu")
+"""sacreBLEU's logger (the same name, so that code which quiets sacreBLEU quiets the facade)."""
+
+TOKENIZED_PERIOD_LINES = 100
+"""sacreBLEU warns when this many hypotheses end in a tokenized period (unless ``force``)."""
+
+
+class Score:
+    """A score: ``name`` (``BLEU``, ``chrF2``, ...), ``score`` (the float), and what
+    :meth:`format` prints after it (``_verbose``; ``_mean`` and ``_ci`` from resampling)."""
+
+    def __init__(self, name: str, score: float) -> None:
+        self.name = name
+        self.score = score
+        self._mean = -1.0
+        self._ci = -1.0
+        self._verbose = ""
+
+    def format(
+        self,
+        width: int = 2,
+        score_only: bool = False,
+        signature: str = "",
+        is_json: bool = False,
+    ) -> str:
+        """sacreBLEU's text (``BLEU|sig = 12.34 ...``), the score alone, or its JSON."""
+        return scoring.format_score(
+            self.name,
+            self.score,
+            width=width,
+            score_only=score_only,
+            signature=signature,
+            is_json=is_json,
+            verbose=self._verbose,
+            mean=self._mean,
+            ci=self._ci,
+        )
+
+    def __repr__(self) -> str:
+        return self.format()
+
+
+class Signature:
+    """A reproducibility signature: ``info`` holds sacreBLEU's fields in its order (``version``
+    first, printed last); :meth:`format` writes ``nrefs:1|...|version:2.6.0``."""
+
+    def __init__(self, args: Mapping[str, Any]) -> None:
+        self._abbr = {
+            "version": "v",
+            "nrefs": "#",
+            "test": "t",
+            "lang": "l",
+            "subset": "S",
+            "origlang": "o",
+            "bs": "bs",
+            "ar": "ar",
+            "seed": "rs",
+        }
+        if "num_refs" not in args:
+            raise ValueError("Number of references unknown, please evaluate the metric first.")
+        num_refs = args["num_refs"]
+        self.info: dict[str, Any] = {
+            "version": __version__,
+            "nrefs": "var" if num_refs == -1 else num_refs,
+            "bs": args.get("n_bootstrap"),
+            "ar": None,
+            "seed": args.get("seed"),
+            "test": args.get("test_set"),
+            "lang": args.get("langpair"),
+            "origlang": args.get("origlang"),
+            "subset": args.get("subset"),
+        }
+
+    def _metric_fields(self, fields: Mapping[str, Any]) -> None:
+        """Add the metric's own fields (those after the shared ones in ``fields``)."""
+        for key, value in fields.items():
+            if key not in self.info:
+                self.info[key] = value
+
+    def format(self, short: bool = False) -> str:
+        """The signature string (the short field names when ``short``)."""
+        return scoring.format_signature(self.info, short=short)
+
+    def update(self, key: str, value: Any) -> None:
+        """Add a field or change one (``test``, ``lang``, ... as sacreBLEU's command sets)."""
+        self.info[key] = value
+
+    def __str__(self) -> str:
+        return self.format()
+
+    def __repr__(self) -> str:
+        return self.format()
+
+
+def _type_name(value: object) -> str:
+    return "None" if value is None else type(value).__name__
+
+
+ScoreT = TypeVar("ScoreT", bound=Score)
+
+
+class Metric(Generic[ScoreT], metaclass=ABCMeta):
+    """The shared part of :class:`~mtcompute.sacrebleu.metrics.BLEU` and
+    :class:`~mtcompute.sacrebleu.metrics.CHRF`: argument checks, the references' layout and
+    cache, the corpus and sentence entry points, the signature."""
+
+    _SIGNATURE_TYPE: ClassVar[type[Signature]] = Signature
+
+    def __init__(self) -> None:
+        self._ref_cache: list[list[str]] | None = None
+        # only BLEU looks for tokenized periods; other metrics never warn
+        self._force = True
+        self.n_bootstrap: int | None = None
+        self.seed: int | None = None
+        self.num_refs: int
+
+    # --- argument checks ----------------------------------------------------------------
+
+    def _check_sentence_score_args(self, hyp: object, refs: object) -> None:
+        """sacreBLEU's checks of ``sentence_score``'s arguments, every reference checked."""
+        prefix = type(self).__name__
+        if not isinstance(hyp, str):
+            raise TypeError(
+                f"{prefix}: The argument `hyp` should be a string, got {_type_name(hyp)}."
+            )
+        if isinstance(refs, str) or not isinstance(refs, Sequence):
+            raise TypeError(
+                f"{prefix}: The argument `refs` should be a sequence of strings, "
+                f"got {_type_name(refs)}."
+            )
+        if len(refs) == 0:
+            raise EmptyInput(
+                f"{prefix}: The argument `refs` is empty: give at least one reference."
+            )
+        for index, ref in enumerate(refs):
+            if ref is not None and not isinstance(ref, str):
+                raise TypeError(
+                    f"{prefix}: Each element of `refs` should be a string; "
+                    f"`refs[{index}]` is {_type_name(ref)}."
+                )
+
+    def _check_references(self, refs: object, name: str) -> None:
+        """``refs`` is a non-empty sequence of sequences of strings (or None) of one length."""
+        prefix = type(self).__name__
+        if not isinstance(refs, Sequence):
+            raise TypeError(
+                f"{prefix}: `{name}` should be a sequence of sequence of strings, "
+                f"got {_type_name(refs)}."
+            )
+        if len(refs) == 0:
+            raise EmptyInput(
+                f"{prefix}: `{name}` is empty: give at least one reference stream "
+                "(a sequence with one reference per hypothesis)."
+            )
+        for j, stream in enumerate(refs):
+            if not isinstance(stream, Sequence):
+                raise TypeError(
+                    f"{prefix}: Each element of `{name}` should be a sequence of strings; "
+                    f"`{name}[{j}]` is {_type_name(stream)}."
+                )
+            for i, ref in enumerate(stream):
+                if ref is not None and not isinstance(ref, str):
+                    raise TypeError(
+                        f"{prefix}: `{name}` should be a sequence of sequence of strings; "
+                        f"`{name}[{j}][{i}]` is {_type_name(ref)}."
+                    )
+        for j, stream in enumerate(refs[1:], start=1):
+            if len(stream) != len(refs[0]):
+                raise LengthMismatch(
+                    f"{prefix}: the reference streams differ in length: `{name}[0]` has "
+                    f"{len(refs[0])} segments, `{name}[{j}]` has {len(stream)}."
+                )
+
+    def _check_corpus_score_args(self, hyps: object, refs: object) -> None:
+        """sacreBLEU's checks of ``corpus_score``'s arguments, every element checked."""
+        prefix = type(self).__name__
+        if not isinstance(hyps, Sequence):
+            raise TypeError(
+                f"{prefix}: `hyps` should be a sequence of strings, got {_type_name(hyps)}."
+            )
+        if len(hyps) == 0:
+            raise EmptyInput(f"{prefix}: `hyps` is empty: give at least one hypothesis.")
+        for index, hyp in enumerate(hyps):
+            if hyp is None:
+                raise TypeError(
+                    f"{prefix}: Undefined line in hypotheses stream: `hyps[{index}]` is None."
+                )
+            if not isinstance(hyp, str):
+                raise TypeError(
+                    f"{prefix}: Each element of `hyps` should be a string; "
+                    f"`hyps[{index}]` is {_type_name(hyp)}."
+                )
+        if refs is not None:
+            self._check_references(refs, "refs")
+
+    # --- references ----------------------------------------------------------------------
+
+    def _cache_references(self, references: Sequence[Sequence[str | None]]) -> list[list[str]]:
+        """The references per segment (sacreBLEU's streams turned around, ``None`` dropped);
+        sets ``num_refs`` (-1 when segments have different numbers of references)."""
+        prefix = type(self).__name__
+        segments: list[list[str]] = []
+        counts: set[int] = set()
+        for index, refs in enumerate(zip(*references, strict=True)):
+            lines = [ref for ref in refs if ref is not None]
+            if not lines:
+                raise MissingReference(
+                    f"{prefix}: segment {index} has no reference: every reference stream "
+                    "has None there."
+                )
+            counts.add(len(lines))
+            segments.append(lines)
+        self.num_refs = counts.pop() if len(counts) == 1 else -1
+        return segments
+
+    def _segment_references(
+        self, hypotheses: Sequence[str], references: Sequence[Sequence[str | None]] | None
+    ) -> list[list[str]]:
+        """The references of each hypothesis: those given (``num_refs`` set from them), else
+        the constructor's cache (as sacreBLEU, any empty ``references`` means the cache)."""
+        prefix = type(self).__name__
+        if references:
+            segments = self._cache_references(references)
+        elif self._ref_cache:
+            segments = self._ref_cache
+        else:
+            raise RuntimeError(
+                f"{prefix}: No references provided and the cache is empty: give `refs`, or "
+                "`references=` to the constructor."
+            )
+        if len(segments) != len(hypotheses):
+            raise LengthMismatch(
+                f"{prefix}: {len(hypotheses)} hypotheses but {len(segments)} reference "
+                "segments: every reference stream needs one line per hypothesis."
+            )
+        return segments
+
+    def _warn_tokenized(self, hypotheses: Sequence[str]) -> None:
+        """sacreBLEU's warning for hypotheses that look tokenized (not when ``force``)."""
+        if self._force:
+            return
+        count = sum(1 for hyp in hypotheses if hyp.endswith(" ."))
+        if count >= TOKENIZED_PERIOD_LINES:
+            sacrelogger.warning("That's 100 lines that end in a tokenized period ('.')")
+            sacrelogger.warning(
+                "It looks like you forgot to detokenize your test data, which may hurt your score."
+            )
+            sacrelogger.warning(
+                "If you insist your data is detokenized, or don't care, you can suppress this "
+                "message with the `force` parameter."
+            )
+
+    # --- the metric's part ----------------------------------------------------------------
+
+    @abstractmethod
+    def _statistics(
+        self, hypotheses: Sequence[str], references: list[list[str]], per_segment: bool
+    ) -> tuple[list[int], list[list[int]] | None]:
+        """The corpus statistics (and per segment when asked), from :mod:`mtcompute.scoring`."""
+
+    @abstractmethod
+    def _compute_score_from_stats(self, stats: Sequence[int]) -> ScoreT:
+        """The score of corpus statistics."""
+
+    # --- entry points -----------------------------------------------------------------------
+
+    def _extract_corpus_statistics(
+        self,
+        hypotheses: Sequence[str],
+        references: Sequence[Sequence[str | None]] | None,
+    ) -> list[list[int]]:
+        """The statistics of every segment (sacreBLEU's layout), the cache used when
+        ``references`` is empty; warns as sacreBLEU does."""
+        segments = self._segment_references(hypotheses, references)
+        self._warn_tokenized(hypotheses)
+        _, per_segment = self._statistics(hypotheses, segments, True)
+        assert per_segment is not None  # asked for
+        return per_segment
+
+    def _aggregate_and_compute(self, stats: Sequence[Sequence[int]]) -> ScoreT:
+        """The score of a list of segment statistics."""
+        return self._compute_score_from_stats(sum_of_lists(stats))
+
+    def sentence_score(self, hypothesis: str, references: Sequence[str]) -> ScoreT:
+        """The metric of one hypothesis against one or more references."""
+        self._check_sentence_score_args(hypothesis, references)
+        segments = self._segment_references([hypothesis], [[ref] for ref in references])
+        self._warn_tokenized([hypothesis])
+        total, _ = self._statistics([hypothesis], segments, False)
+        return self._compute_score_from_stats(total)
+
+    def corpus_score(
+        self,
+        hypotheses: Sequence[str],
+        references: Sequence[Sequence[str]] | None,
+        n_bootstrap: int = 1,
+    ) -> ScoreT:
+        """The metric of a corpus: ``references`` holds one sequence per reference set
+        (``None`` entries where a segment has fewer), or is ``None`` for the cache."""
+        self._check_corpus_score_args(hypotheses, references)
+        if n_bootstrap > 1:
+            raise NotImplementedError(
+                f"{type(self).__name__}: bootstrap resampling (n_bootstrap={n_bootstrap}) is "
+                "not supported by mtcompute.sacrebleu; use n_bootstrap=1."
+            )
+        segments = self._segment_references(hypotheses, references)
+        self._warn_tokenized(hypotheses)
+        total, _ = self._statistics(hypotheses, segments, False)
+        return self._compute_score_from_stats(total)
+
+    def get_signature(self) -> Signature:
+        """The signature (known once references have been read: after scoring, or after the
+        constructor's ``references=``)."""
+        return self._SIGNATURE_TYPE(self.__dict__)

@@ -1,0 +1,306 @@
+"""sacreBLEU 2.6.0's ``metrics/bleu.py``: BLEU (Papineni et al. 2002) with sacreBLEU's
+tokenizers, smoothing (Chen & Cherry 2014 methods 1-3: ``floor``, ``add-k``, ``exp``) and
+signature, as a thin facade over :mod:`mtcompute.scoring`.
+
+Constructor arguments, defaults, attributes and warnings are sacreBLEU's: ``tokenize=None``
+picks ``13a``, or ``zh``/``ja-mecab``/``ko-mecab`` for ``trg_lang`` ``zh``/``ja``/``ko``; an
+explicit tokenizer other than those for such a ``trg_lang`` logs sacreBLEU's advice on the
+``sacrebleu`` logger, and so does ``sentence_score`` without ``effective_order``.
+
+Errors (:mod:`mtcompute.sacrebleu._errors`): an unknown ``smooth_method`` raises
+:class:`~mtcompute.sacrebleu._errors.ArgumentError` (a ``ValueError`` and, as sacreBLEU's
+``assert``, an ``AssertionError``); an unknown ``tokenize``
+:class:`~mtcompute.sacrebleu._errors.UnknownTokenizer` (``ValueError`` and, as sacreBLEU,
+``KeyError``); ``spm``, ``flores101``, ``flores200``, ``spBLEU-1K`` (a model sacreBLEU
+downloads) and tokenizers whose optional dependency is missing
+:class:`~mtcompute.sacrebleu._errors.TokenizerError` (``RuntimeError``). A ``smooth_value``
+that is not a number, or a ``max_ngram_order`` outside what mtcompute counts, raises
+``TypeError``/``ArgumentError`` at once (sacreBLEU fails later, or scores nonsense).
+"""
+
+from __future__ import annotations
+
+__all__ = ["BLEU", "MAX_NGRAM_ORDER", "BLEUScore", "BLEUSignature"]
+
+import logging
+from collections.abc import Mapping, Sequence
+from importlib import import_module
+from typing import Any, ClassVar
+
+from mtcompute import scoring
+from mtcompute.core import sacre
+from mtcompute.sacrebleu._errors import ArgumentError, TokenizerError, UnknownTokenizer
+from mtcompute.sacrebleu.metrics.base import Metric, Score, Signature
+from mtcompute.sacrebleu.tokenizers.tokenizer_base import BaseTokenizer, RegistryTokenizer
+from mtcompute.tokenizers import DOWNLOADING, Tokenizer
+
+sacrelogger = logging.getLogger("sacrebleu")
+
+MAX_NGRAM_ORDER = 4
+"""The default maximum n-gram order."""
+
+_TOKENIZERS = {
+    "none": "tokenizer_none.NoneTokenizer",
+    "zh": "tokenizer_zh.TokenizerZh",
+    "13a": "tokenizer_13a.Tokenizer13a",
+    "intl": "tokenizer_intl.TokenizerV14International",
+    "char": "tokenizer_char.TokenizerChar",
+    "ja-mecab": "tokenizer_ja_mecab.TokenizerJaMecab",
+    "ko-mecab": "tokenizer_ko_mecab.TokenizerKoMecab",
+    "spm": "tokenizer_spm.TokenizerSPM",
+    "flores101": "tokenizer_spm.Flores101Tokenizer",
+    "flores200": "tokenizer_spm.Flores200Tokenizer",
+    "spBLEU-1K": "tokenizer_spm.spBLEU1KTokenizer",
+}
+"""sacreBLEU's tokenizer names and the ``module.Class`` of each under ``tokenizers``."""
+
+_TOKENIZERS_PACKAGE = "mtcompute.sacrebleu.tokenizers"
+
+
+def _get_tokenizer(name: object) -> type[BaseTokenizer]:
+    """The tokenizer class sacreBLEU calls ``name`` (imported when asked for, as sacreBLEU)."""
+    if not isinstance(name, str) or name not in _TOKENIZERS:
+        raise UnknownTokenizer(
+            f"BLEU: unknown tokenize {name!r}: expected one of {', '.join(_TOKENIZERS)}."
+        )
+    if name in DOWNLOADING:
+        raise TokenizerError(
+            f"BLEU: the {name} tokenizer needs a SentencePiece model that sacreBLEU downloads; "
+            "mtcompute never downloads models. Use one of "
+            f"{', '.join(n for n in _TOKENIZERS if n not in DOWNLOADING)}."
+        )
+    module_name, class_name = _TOKENIZERS[name].rsplit(".", 1)
+    cls: type[BaseTokenizer] = getattr(
+        import_module(f"{_TOKENIZERS_PACKAGE}.{module_name}"), class_name
+    )
+    return cls
+
+
+def _registry_tokenizer(tokenizer: BaseTokenizer) -> Tokenizer:
+    """The :class:`mtcompute.tokenizers.Tokenizer` to count with: the wrapped one for this
+    package's classes (the kernel's text path), else one that calls ``tokenizer``."""
+    if isinstance(tokenizer, RegistryTokenizer):
+        return tokenizer.tokenizer
+    return Tokenizer("custom", tokenizer.signature(), tokenizer)
+
+
+def _options(args: Mapping[str, Any]) -> scoring.BleuOptions:
+    """The :class:`mtcompute.scoring.BleuOptions` of a BLEU's attributes."""
+    return scoring.BleuOptions(
+        lowercase=bool(args["lowercase"]),
+        smooth_method=args["smooth_method"],
+        smooth_value=args["smooth_value"],
+        max_ngram_order=args["max_ngram_order"],
+        effective_order=bool(args["effective_order"]),
+    )
+
+
+class BLEUSignature(Signature):
+    """BLEU's signature: ``nrefs``, ``case``, ``eff``, ``tok``, ``smooth``, ``version``."""
+
+    def __init__(self, args: Mapping[str, Any]) -> None:
+        super().__init__(args)
+        self._abbr.update({"case": "c", "eff": "e", "tok": "tok", "smooth": "s"})
+        self._metric_fields(
+            scoring.bleu_signature_fields(
+                _options(args), self.info["nrefs"], args["tokenizer_signature"]
+            )
+        )
+
+
+class BLEUScore(Score):
+    """A BLEU score: ``score`` (0-100), ``counts``, ``totals``, ``precisions``, ``bp``,
+    ``sys_len``, ``ref_len``, ``ratio`` and ``prec_str`` as sacreBLEU's."""
+
+    def __init__(
+        self,
+        score: float,
+        counts: list[int | float],
+        totals: list[int | float],
+        precisions: list[float],
+        bp: float,
+        sys_len: int,
+        ref_len: int,
+    ) -> None:
+        super().__init__("BLEU", score)
+        self.bp = bp
+        self.counts = counts
+        self.totals = totals
+        self.sys_len = sys_len
+        self.ref_len = ref_len
+        self.precisions = precisions
+        result = scoring.BleuResult(
+            score=score,
+            counts=tuple(counts),
+            totals=tuple(totals),
+            precisions=tuple(precisions),
+            bp=bp,
+            sys_len=sys_len,
+            ref_len=ref_len,
+        )
+        self.prec_str = result.prec_str
+        self.ratio = result.ratio
+        self._verbose = result.verbose
+
+    @classmethod
+    def _of(cls, result: scoring.BleuResult | sacre.BleuParts) -> BLEUScore:
+        return cls(
+            result.score,
+            list(result.counts),
+            list(result.totals),
+            list(result.precisions),
+            result.bp,
+            result.sys_len,
+            result.ref_len,
+        )
+
+
+class BLEU(Metric[BLEUScore]):
+    """BLEU with sacreBLEU 2.6.0's arguments and defaults.
+
+    :param lowercase: lowercase hypotheses and references first.
+    :param force: no warning for hypotheses that look tokenized.
+    :param tokenize: the tokenizer's name; ``None``: by ``trg_lang``, else ``13a``.
+    :param smooth_method: ``exp`` (default), ``floor``, ``add-k`` or ``none``.
+    :param smooth_value: the value of ``floor`` (0.1) and ``add-k`` (1); ``None``: default.
+    :param max_ngram_order: the highest n-gram order (default 4).
+    :param effective_order: leave out the orders with no n-gram (for sentence BLEU).
+    :param trg_lang: the target language, for the default tokenizer and its warnings.
+    :param references: reference streams to keep for ``corpus_score(hyps, None)``.
+    """
+
+    SMOOTH_DEFAULTS: ClassVar[dict[str, float | None]] = dict(sacre.SMOOTH_DEFAULTS)
+    TOKENIZERS = _TOKENIZERS.keys()
+    TOKENIZER_DEFAULT = "13a"
+    _TOKENIZER_MAP: ClassVar[dict[str, str]] = {"zh": "zh", "ja": "ja-mecab", "ko": "ko-mecab"}
+    _SIGNATURE_TYPE = BLEUSignature
+
+    def __init__(
+        self,
+        lowercase: bool = False,
+        force: bool = False,
+        tokenize: str | None = None,
+        smooth_method: str = "exp",
+        smooth_value: float | None = None,
+        max_ngram_order: int = MAX_NGRAM_ORDER,
+        effective_order: bool = False,
+        trg_lang: str = "",
+        references: Sequence[Sequence[str | None]] | None = None,
+    ) -> None:
+        super().__init__()
+        self._force = force
+        self.trg_lang = trg_lang
+        self.lowercase = lowercase
+        self.smooth_value = smooth_value
+        self.smooth_method = smooth_method
+        self.max_ngram_order = max_ngram_order
+        self.effective_order = effective_order
+
+        _check_smoothing(smooth_method, smooth_value)
+        _check_max_ngram_order(max_ngram_order)
+
+        if tokenize is None:
+            best_tokenizer = self._TOKENIZER_MAP.get(trg_lang, self.TOKENIZER_DEFAULT)
+        else:
+            best_tokenizer = tokenize
+            if trg_lang == "zh" and best_tokenizer != "zh":
+                sacrelogger.warning("Consider using the 'zh' or 'spm' tokenizer for Chinese.")
+            if trg_lang == "ja" and best_tokenizer != "ja-mecab":
+                sacrelogger.warning(
+                    "Consider using the 'ja-mecab' or 'spm' tokenizer for Japanese."
+                )
+            if trg_lang == "ko" and best_tokenizer != "ko-mecab":
+                sacrelogger.warning("Consider using the 'ko-mecab' or 'spm' tokenizer for Korean.")
+
+        self.tokenizer: BaseTokenizer = _get_tokenizer(best_tokenizer)()
+        self.tokenizer_signature = self.tokenizer.signature()
+
+        if references is not None:
+            self._check_references(references, "references")
+            self._ref_cache = self._cache_references(references)
+
+    @staticmethod
+    def compute_bleu(
+        correct: Sequence[int],
+        total: Sequence[int],
+        sys_len: int,
+        ref_len: int,
+        smooth_method: str = "none",
+        smooth_value: float | None = None,
+        effective_order: bool = False,
+        max_ngram_order: int = MAX_NGRAM_ORDER,
+    ) -> BLEUScore:
+        """BLEU from its sufficient statistics (sacreBLEU's ``BLEU.compute_bleu``; the lists
+        given are not changed: the score's ``counts`` and ``totals`` hold add-k's values)."""
+        _check_smoothing(smooth_method, smooth_value)
+        return BLEUScore._of(
+            sacre.compute_bleu(
+                list(correct),
+                list(total),
+                sys_len,
+                ref_len,
+                smooth_method=smooth_method,
+                smooth_value=smooth_value,
+                effective_order=effective_order,
+                max_ngram_order=max_ngram_order,
+            )
+        )
+
+    def _options(self) -> scoring.BleuOptions:
+        return _options(self.__dict__)
+
+    def _preprocess_segment(self, sent: str) -> str:
+        """The line as BLEU counts it: lowercased when asked, rstripped, tokenized."""
+        if self.lowercase:
+            sent = sent.lower()
+        return self.tokenizer(sent.rstrip())
+
+    def _statistics(
+        self, hypotheses: Sequence[str], references: list[list[str]], per_segment: bool
+    ) -> tuple[list[int], list[list[int]] | None]:
+        return scoring.bleu_statistics(
+            hypotheses,
+            references,
+            self._options(),
+            per_segment=per_segment,
+            tokenizer=_registry_tokenizer(self.tokenizer),
+        )
+
+    def _compute_score_from_stats(self, stats: Sequence[int]) -> BLEUScore:
+        """The BLEU score of corpus statistics ``[sys_len, ref_len, correct..., total...]``."""
+        return BLEUScore._of(scoring.bleu_score(list(stats), self._options()))
+
+    def sentence_score(self, hypothesis: str, references: Sequence[str]) -> BLEUScore:
+        """BLEU of one hypothesis (warns, as sacreBLEU, without ``effective_order``)."""
+        if not self.effective_order:
+            sacrelogger.warning(
+                "It is recommended to enable `effective_order` for sentence-level BLEU."
+            )
+        return super().sentence_score(hypothesis, references)
+
+    def get_signature(self) -> BLEUSignature:
+        """``nrefs:1|case:mixed|eff:no|tok:13a|smooth:exp|version:2.6.0`` and the like."""
+        return BLEUSignature(self.__dict__)
+
+
+def _check_smoothing(smooth_method: object, smooth_value: object) -> None:
+    if not isinstance(smooth_method, str) or smooth_method not in sacre.SMOOTH_DEFAULTS:
+        raise ArgumentError(
+            f"BLEU: unknown smooth_method {smooth_method!r}: expected one of "
+            f"{', '.join(sacre.SMOOTH_DEFAULTS)}."
+        )
+    if smooth_value is not None and (
+        isinstance(smooth_value, bool) or not isinstance(smooth_value, int | float)
+    ):
+        raise TypeError(
+            f"BLEU: smooth_value should be a number or None, got {type(smooth_value).__name__}."
+        )
+
+
+def _check_max_ngram_order(max_ngram_order: object) -> None:
+    if isinstance(max_ngram_order, bool) or not isinstance(max_ngram_order, int):
+        raise TypeError(
+            f"BLEU: max_ngram_order should be an int, got {type(max_ngram_order).__name__}."
+        )
+    if max_ngram_order < 1:
+        raise ArgumentError(f"BLEU: max_ngram_order should be at least 1, got {max_ngram_order}.")
