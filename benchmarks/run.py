@@ -86,6 +86,7 @@ TARGETS = {
     ("BLEU 13a raw", "sacreBLEU"): 20.0,
     ("BLEU 13a raw", "bleuscore"): 3.0,
     ("corpus chrF2++", "sacreBLEU"): 25.0,
+    ("sacrebleu CLI", "sacreBLEU"): 15.0,
 }
 SCORE_BUDGET = 0.100  # seconds, the whole `mtcompute score` process (issue 10, section 4)
 SCORE_RUNS, SCORE_RUNS_QUICK = 30, 5  # processes per timing (short, noisy runs: a median)
@@ -616,6 +617,46 @@ def bench_sacrebleu_exact(
                 target=TARGETS[(section, "sacreBLEU")],
             )
         )
+
+
+def bench_sacrebleu_cli(wmt: Path, runs: int, report: Report) -> None:
+    """``mtcompute sacrebleu ref.A -i <every en-de system> -m bleu chrf`` against
+    ``sacrebleu`` with the same arguments, whole processes taking turns; one thread."""
+    folder = wmt / TESTSET / "en-de"
+    systems = [str(path) for path in sorted(folder.glob("sys.*.txt"))]
+    arguments = [str(folder / "ref.A.txt"), "-i", *systems, "-m", "bleu", "chrf"]
+    ours = Path(sys.executable).with_name("mtcompute")
+    theirs = Path(sys.executable).with_name("sacrebleu")
+    if not theirs.exists():
+        report.skipped.append("sacrebleu CLI (the sacrebleu command is not installed)")
+        return
+    env = {**os.environ, "MTCOMPUTE_THREADS": "1"}
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    outputs = [
+        subprocess.run(command, capture_output=True, env=env, check=False).stdout
+        for command in ([str(ours), "sacrebleu", *arguments], [str(theirs), *arguments])
+    ]
+    report.check(
+        "sacrebleu CLI: same stdout",
+        outputs[0] == outputs[1] and bool(outputs[0]),
+        f"en-de, {len(systems)} systems, -m bleu chrf: {len(outputs[0])} bytes",
+    )
+    base, seconds = _process_seconds(
+        [[str(ours), "sacrebleu", *arguments], [str(theirs), *arguments]], runs, env
+    )
+    subject = f"en-de ({len(systems)} systems)"
+    report.rows.append(Row("sacrebleu CLI", subject, "mtcompute sacrebleu", base))
+    report.rows.append(
+        Row(
+            "sacrebleu CLI",
+            subject,
+            "sacrebleu",
+            seconds,
+            ratio=seconds / base,
+            target=TARGETS[("sacrebleu CLI", "sacreBLEU")],
+            note="whole processes, -m bleu chrf",
+        )
+    )
 
 
 # -- HTTP ----------------------------------------------------------------------------------
@@ -1264,6 +1305,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     whole = pairs[0] if limit is None else load_pair(args.data, pairs[0].name, None)
     bench_score_cli(whole, SCORE_RUNS_QUICK if args.quick else SCORE_RUNS, report)
     bench_sacrebleu_exact(whole, anchors, repeats, report)
+    bench_sacrebleu_cli(args.data, 1 if args.quick else 5, report)
     if args.threads > 1:
         bench_threads(pairs[0], blocks, args.threads, repeats, report)
     clients = ["httpx", "raw"] if args.http_client == "both" else [args.http_client]
