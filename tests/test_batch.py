@@ -1,11 +1,12 @@
 """The batch APIs (mtcompute.batch) against the tools, the pure core and sacreBLEU 2.6.0.
 
 Every test runs on both paths, the C kernel and the pure core (``MTCOMPUTE_PURE``), and
-must give the same answer on each: corpus chrF equal to chrf-compute's exact fraction and to
-sacreBLEU's corpus chrF where the two definitions agree (CONTRACT-NOTES, chrf-compute); all-pairs
-chrF equal to ``float(chrf_fraction(...))`` and to sacreBLEU's sentence chrF; corpus BLEU equal
-to the summed bleu-sentence-components statistics scored by bleu-smoothing-compute, and to
-sacreBLEU's ``BLEU(tokenize='none')`` on real WMT data; and the same errors. The WMT data is
+must give the same answer on each: corpus chrF under ``rules="contract"`` equal to
+chrf-compute's exact fraction, and by default equal to sacreBLEU's corpus chrF (Python float
+equality, several references included); all-pairs chrF equal to ``float(chrf_fraction(...))``
+and to sacreBLEU's sentence chrF; corpus BLEU equal to sacreBLEU's ``BLEU().corpus_score`` on
+raw WMT text and, for token lists (``tokenize=None``), to the summed bleu-sentence-components
+statistics scored by sacreBLEU's arithmetic; and the same errors. The WMT data is
 ``tests.conftest.WMT``: the full data, or the in-repo 200-line sample when it is absent.
 """
 
@@ -22,18 +23,16 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import mtcompute
-from mtcompute import counting, native
+from mtcompute import __version__, counting, native, scoring
 from mtcompute.batch import CorpusBleu, CorpusChrf, chrf_pairwise, corpus_bleu, corpus_chrf
-from mtcompute.core.bleu import BleuStatistics, sentence_statistics, smooth_and_score
-from mtcompute.core.chrf import (
-    ChrfStatistics,
-    chrf_fraction,
-    format_score,
-    strip_whitespace,
-)
+from mtcompute.core import sacre
+from mtcompute.core.bleu import BleuStatistics
+from mtcompute.core.chrf import chrf_fraction, format_score
 from mtcompute.errors import InvalidInput, MtcomputeError, UnsupportedInput
 from tests.conftest import kernel_switch, wmt_lines, wmt_window
 from tests.strategies import bleu_segments, chrf_inputs, texts
+
+BLEU_SMOOTHING = sacre.BLEU_SMOOTHING
 
 PATHS = [
     pytest.param(
@@ -42,12 +41,6 @@ PATHS = [
     ),
     "pure",
 ]
-
-
-def sacrebleu_agrees(hypothesis: str, reference: str) -> bool:
-    """Whether sacreBLEU's corpus chrF counts this segment as the contract does: it zeroes a
-    hypothesis order whose reference has no n-gram of it (CONTRACT-NOTES, chrf-compute)."""
-    return len(strip_whitespace(reference)) >= min(len(strip_whitespace(hypothesis)), 6)
 
 
 # --- corpus chrF -----------------------------------------------------------------------------
@@ -68,6 +61,7 @@ def test_corpus_chrf_equals_chrf_compute(path: str, data: dict[str, Any]) -> Non
             data["references"],
             beta=beta,
             lowercase=lowercase,
+            rules="contract",
             segment_scores=True,
         )
     expected = (tool.fraction, tool.score, tuple(float(f) for f in tool.segment_fractions))
@@ -95,64 +89,125 @@ def test_corpus_chrf_equals_chrf_compute_on_wmt(
         hyps, refs = hyps[:-8], refs[:-8]
     tool = mtcompute.chrf(hyps, refs, beta, lowercase)
     with kernel_switch(path == "kernel"):
-        result = corpus_chrf(hyps, refs, beta=beta, lowercase=lowercase)
+        result = corpus_chrf(hyps, refs, beta=beta, lowercase=lowercase, rules="contract")
     expected = (tool.fraction, tool.score, float(tool.fraction), None)
     assert expected == (result.fraction, result.score_text, result.score, result.segment_scores)
 
 
 @pytest.mark.parametrize("path", PATHS)
 @pytest.mark.parametrize(
-    ("pair", "system"),
+    ("pair", "system", "word_order", "references"),
     [
-        ("generaltest2022/en-de", "Online-B"),
-        ("generaltest2022/en-zh", "Online-B"),
-        ("generaltest2022/en-ja", "Online-B"),
+        ("generaltest2022/en-de", "Online-B", 0, ("A",)),
+        ("generaltest2022/en-de", "Online-B", 2, ("A", "B")),
+        ("generaltest2022/en-zh", "Online-B", 0, ("A", "B")),
+        ("generaltest2022/en-ja", "Online-B", 2, ("A",)),
     ],
 )
-def test_corpus_chrf_matches_sacrebleu_on_wmt(path: str, pair: str, system: str) -> None:
-    """The whole test set (minus the few segments where sacreBLEU's corpus rule differs):
-    sacreBLEU's corpus chrF2 to 1e-9."""
+def test_corpus_chrf_equals_sacrebleu_on_wmt(
+    path: str, pair: str, system: str, word_order: int, references: tuple[str, ...]
+) -> None:
+    """The whole test set, one or two references: sacreBLEU's corpus chrF2 or chrF2++ and
+    its sentence scores, exactly (float equality)."""
     hyps = wmt_lines(f"{pair}/sys.{system}.txt")
-    refs = wmt_lines(f"{pair}/ref.A.txt")
-    kept = [(h, r) for h, r in zip(hyps, refs, strict=True) if sacrebleu_agrees(h, r)]
-    hyps, refs = [h for h, _ in kept], [r for _, r in kept]
-    expected = sacrebleu.CHRF().corpus_score(hyps, [refs]).score
+    columns = [wmt_lines(f"{pair}/ref.{ref}.txt") for ref in references]
+    metric = sacrebleu.CHRF(word_order=word_order)
+    expected = metric.corpus_score(hyps, columns).score
+    sentences = [
+        metric.sentence_score(h, list(refs)).score for h, *refs in zip(hyps, *columns, strict=True)
+    ]
+    per_segment = [list(refs) for refs in zip(*columns, strict=True)]
     with kernel_switch(path == "kernel"):
-        actual = corpus_chrf(hyps, refs).score
-    assert expected == pytest.approx(actual, rel=0, abs=1e-9)
+        actual = corpus_chrf(hyps, per_segment, word_order=word_order, segment_scores=True)
+    assert (expected, tuple(sentences)) == (actual.score, actual.segment_scores)
+
+
+def test_corpus_chrf_differs_from_the_contract_rule_where_the_notes_say() -> None:
+    """CONTRACT-NOTES' example: 98.714953 under sacreBLEU's rule, 97.084367 under the
+    contract's (a reference without 6-grams zeroes the segment's hypothesis count)."""
+    hyps, refs = ["abcdefgh", "xyzw"], ["abcdefgh", "xy"]
+    sacre = corpus_chrf(hyps, refs)
+    contract = corpus_chrf(hyps, refs, rules="contract")
+    expected = (sacrebleu.CHRF().corpus_score(hyps, [refs]).score, "98.71", "97.084367")
+    assert expected == (sacre.score, sacre.score_text, contract.score_text)
 
 
 @pytest.mark.parametrize("path", PATHS)
 def test_corpus_chrf_results_add_up(path: str) -> None:
-    """corpus_chrf(a) + corpus_chrf(b) is corpus_chrf(a + b), segment scores included."""
+    """corpus_chrf(a) + corpus_chrf(b) is corpus_chrf(a + b), segment scores included, under
+    both rules."""
     hyps = wmt_lines("generaltest2022/en-ja/sys.KYB.txt")[:300]
     refs = wmt_lines("generaltest2022/en-ja/ref.A.txt")[:300]
-    with kernel_switch(path == "kernel"):
-        whole = corpus_chrf(hyps, refs, beta=3, segment_scores=True)
-        parts = corpus_chrf(hyps[:100], refs[:100], beta=3, segment_scores=True) + corpus_chrf(
-            hyps[100:], refs[100:], beta=3, segment_scores=True
-        )
-    assert whole == parts
+    for rules in ("sacrebleu", "contract"):
+        with kernel_switch(path == "kernel"):
+            whole = corpus_chrf(hyps, refs, beta=3, rules=rules, segment_scores=True)
+            head = corpus_chrf(hyps[:100], refs[:100], beta=3, rules=rules, segment_scores=True)
+            tail = corpus_chrf(hyps[100:], refs[100:], beta=3, rules=rules, segment_scores=True)
+        assert whole == head + tail
 
 
 def test_corpus_chrf_result_fields() -> None:
-    """A result carries the statistics, the reduced fraction (as numerator and denominator,
-    and as a Fraction), its float and its six-decimal text."""
-    result = corpus_chrf(["aa"], ["ab"], beta=3)
-    stats = ChrfStatistics((2, 1, 0, 0, 0, 0), (2, 1, 0, 0, 0, 0), (1, 0, 0, 0, 0, 0))
-    assert CorpusChrf(stats, 3, 25, 1, 25.0, "25.000000", None) == result
-    assert Fraction(25) == result.fraction
-    assert type(result.fraction) is Fraction
+    """A contract result carries the flat statistics, the settings, the reduced fraction and
+    its float; the sacreBLEU one the float alone."""
+    contract = corpus_chrf(["aa"], ["ab"], beta=3, rules="contract")
+    stats = (2, 2, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+    options = scoring.ChrfOptions(beta=3)
+    assert CorpusChrf(25.0, stats, options, "contract", 1, None, Fraction(25)) == contract
+    assert CorpusChrf(25.0, stats, options, "sacrebleu", 1) == corpus_chrf(["aa"], ["ab"], beta=3)
+    assert type(contract.fraction) is Fraction
+
+
+def test_corpus_chrf_str_and_data() -> None:
+    """str() is the name, signature and score; to_dict the JSON-ready fields."""
+    result = corpus_chrf(["aa b"], [["ab b", "aa"]], word_order=2, lowercase=True)
+    signature = f"nrefs:2|case:lc|eff:yes|nc:6|nw:2|space:no|version:2.6.0|mtcompute:{__version__}"
+    theirs = sacrebleu.CHRF(word_order=2, lowercase=True).corpus_score(["aa b"], [["ab b"], ["aa"]])
+    assert f"chrF2++|{signature} = {theirs.score:.2f}" == str(result)
+    expected = {
+        "name": "chrF2++",
+        "score": theirs.score,
+        "score_text": f"{theirs.score:.2f}",
+        "signature": signature,
+        "rules": "sacrebleu",
+        "char_order": 6,
+        "word_order": 2,
+        "beta": 2,
+        "lowercase": True,
+        "whitespace": False,
+        "eps_smoothing": False,
+        "nrefs": 2,
+        "statistics": list(result.statistics),
+    }
+    assert expected == result.to_dict()
+
+
+def test_corpus_chrf_contract_str_names_the_rule() -> None:
+    """Under the contract rule str() prints the six-decimal exact score and rules:contract;
+    the JSON data carries chrf-compute's fraction."""
+    hyps, refs = ["The cat sat."], ["The cat sat on the mat."]
+    result = corpus_chrf(hyps, refs, rules="contract")
+    expected = (
+        "chrF2|nrefs:1|case:mixed|eff:yes|nc:6|nw:0|space:no|version:2.6.0|rules:contract|"
+        f"mtcompute:{__version__} = 49.260694",
+        mtcompute.execute("chrf-compute", "1.0.0", {"hypotheses": hyps, "references": refs})[
+            "result"
+        ]["score_fraction"],
+    )
+    assert expected == (str(result), result.to_dict()["score_fraction"])
+
+
+def test_corpus_chrf_flat_and_nested_references_agree() -> None:
+    """One reference per segment flat or nested gives the same result."""
+    hyps = wmt_lines("generaltest2022/en-de/sys.PROMT.txt")[:50]
+    refs = wmt_lines("generaltest2022/en-de/ref.A.txt")[:50]
+    assert corpus_chrf(hyps, refs) == corpus_chrf(hyps, [[r] for r in refs])
 
 
 def test_corpus_chrf_fraction_is_reduced() -> None:
-    """numerator/denominator are in lowest terms, as Fraction keeps them."""
-    result = corpus_chrf(["abc"], ["abcd"], beta=2)
-    assert (Fraction(result.numerator, result.denominator)) == result.fraction
-    assert (result.numerator, result.denominator) == (
-        result.fraction.numerator,
-        result.fraction.denominator,
-    )
+    """The contract fraction is in lowest terms, as Fraction keeps it."""
+    result = corpus_chrf(["abc"], ["abcd"], beta=2, rules="contract")
+    assert result.fraction is not None
+    assert (Fraction(result.fraction.numerator, result.fraction.denominator)) == result.fraction
 
 
 # --- all-pairs chrF --------------------------------------------------------------------------
@@ -210,140 +265,209 @@ def test_chrf_pairwise_empty_sides() -> None:
 
 # --- corpus BLEU -----------------------------------------------------------------------------
 
-SACREBLEU_SMOOTHING = {
-    "none": ("none", None),
-    "method1": ("floor", 0.1),
-    "method2": ("add-k", 1),
-    "method3": ("exp", None),
-}
-
-
 BLEU_CASES = [
-    *(("generaltest2022/en-de", "Online-W", ("A", "B"), m) for m in SACREBLEU_SMOOTHING),
-    *(("newstest2015-nltk100/en-ru", "Google.tok", ("A.tok",), m) for m in SACREBLEU_SMOOTHING),
-    ("generaltest2022/de-en", "LT22", ("A", "B"), "none"),
-    ("generaltest2022/en-zh", "JDExploreAcademy", ("A", "B"), "method3"),
+    *(("generaltest2022/en-de", "Online-W", ("A", "B"), m) for m in BLEU_SMOOTHING),
+    ("generaltest2022/de-en", "LT22", ("A", "B"), "exp"),
+    ("generaltest2022/en-zh", "JDExploreAcademy", ("A", "B"), "exp"),
     ("generaltest2022/en-ja", "Online-B", ("A",), "none"),
-    ("newstest2021/en-de", "Facebook-AI", ("A", "C", "D"), "method1"),
+    ("newstest2021/en-de", "Facebook-AI", ("A", "C", "D"), "floor"),
 ]
 
 
 @functools.cache
 def sacrebleu_bleu(
-    pair: str, system: str, references: tuple[str, ...], smoothing: str
-) -> tuple[tuple[int, ...], tuple[int, ...], int, int, float]:
-    """sacreBLEU BLEU(tokenize='none'): counts, totals and lengths (from an unsmoothed run:
-    add-k changes the counts it reports) and the smoothed score."""
+    pair: str, system: str, references: tuple[str, ...], smoothing: str, tokenize: str
+) -> tuple[float, tuple[float, ...], tuple[int, ...], tuple[int, ...], int, int]:
+    """sacreBLEU BLEU(tokenize=..., smooth_method=...): score, precisions, counts, totals and
+    lengths."""
     hyps = wmt_lines(f"{pair}/sys.{system}.txt")
     columns = [wmt_lines(f"{pair}/ref.{ref}.txt") for ref in references]
-    method, value = SACREBLEU_SMOOTHING[smoothing]
-    smoothed = sacrebleu.BLEU(tokenize="none", smooth_method=method, smooth_value=value)
-    plain = sacrebleu.BLEU(tokenize="none", smooth_method="none").corpus_score(hyps, columns)
-    score = smoothed.corpus_score(hyps, columns).score
-    return tuple(plain.counts), tuple(plain.totals), plain.sys_len, plain.ref_len, score
+    s = sacrebleu.BLEU(tokenize=tokenize, smooth_method=smoothing).corpus_score(hyps, columns)
+    return s.score, tuple(s.precisions), tuple(s.counts), tuple(s.totals), s.sys_len, s.ref_len
+
+
+def _bleu_fields(result: CorpusBleu) -> tuple[object, ...]:
+    return (
+        result.score,
+        result.precisions,
+        result.counts,
+        result.totals,
+        result.sys_len,
+        result.ref_len,
+    )
 
 
 @pytest.mark.parametrize("path", PATHS)
 @pytest.mark.parametrize(("pair", "system", "references", "smoothing"), BLEU_CASES)
-def test_corpus_bleu_matches_sacrebleu_on_wmt(
+def test_corpus_bleu_equals_sacrebleu_on_wmt(
     path: str, pair: str, system: str, references: tuple[str, ...], smoothing: str
 ) -> None:
-    """Whitespace tokens of real WMT data: sacreBLEU BLEU(tokenize='none')'s counts, totals
-    and lengths exactly, and its score / 100 to 1e-12 relative."""
-    *expected, score = sacrebleu_bleu(pair, system, references, smoothing)
-    hyps = [line.split() for line in wmt_lines(f"{pair}/sys.{system}.txt")]
+    """Raw WMT text with 13a (zh for en-zh), and its whitespace tokens with tokenize=None:
+    sacreBLEU's score, precisions, counts, totals and lengths, exactly."""
+    tokenize = "zh" if pair.endswith("-zh") else "13a"
+    hyps = wmt_lines(f"{pair}/sys.{system}.txt")
     columns = [wmt_lines(f"{pair}/ref.{ref}.txt") for ref in references]
-    refs = [[column[i].split() for column in columns] for i in range(len(hyps))]
+    refs = [list(segment) for segment in zip(*columns, strict=True)]
     with kernel_switch(path == "kernel"):
-        actual = corpus_bleu(hyps, refs, smoothing=smoothing)  # type: ignore[arg-type]
-    assert tuple(expected) == (
-        actual.matches,
-        actual.totals,
-        actual.candidate_length,
-        actual.reference_length,
-    )
-    assert score / 100 == pytest.approx(actual.bleu, rel=1e-12, abs=0)
+        raw = corpus_bleu(hyps, refs, tokenize=tokenize, smooth_method=smoothing)
+        tokens = corpus_bleu(
+            [h.split() for h in hyps],
+            [[r.split() for r in segment] for segment in refs],
+            tokenize=None,
+            smooth_method=smoothing,
+        )
+    assert sacrebleu_bleu(pair, system, references, smoothing, tokenize) == _bleu_fields(raw)
+    assert sacrebleu_bleu(pair, system, references, smoothing, "none") == _bleu_fields(tokens)
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_corpus_bleu_segments_and_options_equal_sacrebleu(path: str) -> None:
+    """lowercase, floor with its value, max order 3, effective order, char tokens: the
+    corpus score and every sentence score are sacreBLEU's."""
+    hyps = wmt_lines("generaltest2022/en-de/sys.PROMT.txt")[:300]
+    refs = wmt_lines("generaltest2022/en-de/ref.B.txt")[:300]
+    settings = {"lowercase": True, "smooth_method": "floor", "smooth_value": 0.3}
+    for tokenize, max_order, effective in (("13a", 3, True), ("char", 4, False)):
+        metric = sacrebleu.BLEU(
+            tokenize=tokenize, max_ngram_order=max_order, effective_order=effective, **settings
+        )  # type: ignore[arg-type]
+        expected = (
+            metric.corpus_score(hyps, [refs]).score,
+            tuple(metric.sentence_score(h, [r]).score for h, r in zip(hyps, refs, strict=True)),
+            str(metric.get_signature()),
+        )
+        with kernel_switch(path == "kernel"):
+            actual = corpus_bleu(
+                hyps,
+                refs,
+                tokenize=tokenize,
+                max_order=max_order,
+                effective_order=effective,
+                segment_scores=True,
+                **settings,  # type: ignore[arg-type]
+            )
+        signature = actual.signature.removesuffix(f"|mtcompute:{__version__}")
+        assert expected == (actual.score, actual.segment_scores, signature)
 
 
 @pytest.mark.parametrize("path", PATHS)
 @given(
     segments=st.lists(bleu_segments(max_references=4, max_tokens=15), min_size=1, max_size=8),
     max_order=st.integers(1, 8),
-    smoothing=st.sampled_from(["none", "method1", "method2", "method3"]),
-    epsilon=st.sampled_from([0.1, 0.5, 1]),
+    smoothing=st.sampled_from(BLEU_SMOOTHING),
     effective_order=st.booleans(),
 )
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-def test_corpus_bleu_equals_summed_tool_statistics(
+def test_corpus_bleu_of_tokens_equals_summed_tool_statistics(
     path: str,
     segments: list[tuple[list[str], list[list[str]]]],
     max_order: int,
     smoothing: str,
-    epsilon: float,
     effective_order: bool,
 ) -> None:
     """Summing bleu-sentence-components over the segments and scoring the sums with
-    bleu-smoothing-compute gives corpus_bleu's numbers."""
+    sacreBLEU's compute_bleu gives corpus_bleu(tokenize=None)'s numbers."""
     parts = [mtcompute.bleu_sentence_components(h, r, max_order) for h, r in segments]
     total = BleuStatistics(0, 0, (0,) * max_order, (0,) * max_order)
     for p in parts:
         total = total + BleuStatistics(p.candidate_length, p.reference_length, p.matches, p.totals)
-    tool = mtcompute.bleu_from_statistics(
+    expected = sacre.compute_bleu(
         total.matches,
         total.totals,
         total.candidate_length,
         total.reference_length,
-        smoothing,  # type: ignore[arg-type]
-        epsilon=epsilon if smoothing == "method1" else None,
-        effective_order=effective_order,
-    )
-    expected = CorpusBleu(
-        tool.bleu,
-        tool.brevity_penalty,
-        total.matches,
-        total.totals,
-        total.candidate_length,
-        total.reference_length,
-        tool.orders_used,
+        smoothing,
+        None,
+        effective_order,
+        max_order,
     )
     with kernel_switch(path == "kernel"):
         actual = corpus_bleu(
             [h for h, _ in segments],
             [r for _, r in segments],
+            tokenize=None,
             max_order=max_order,
-            smoothing=smoothing,  # type: ignore[arg-type]
-            epsilon=epsilon,
+            smooth_method=smoothing,
             effective_order=effective_order,
         )
-    assert expected == actual
+    assert (expected.score, expected.counts, expected.totals, expected.bp) == (
+        actual.score,
+        actual.counts,
+        actual.totals,
+        actual.bp,
+    )
 
 
 @pytest.mark.parametrize("path", PATHS)
 def test_corpus_bleu_empty_hypotheses(path: str) -> None:
-    """Empty hypotheses: c = 0, so BLEU and the brevity penalty are 0 (r still sums the
-    closest, here the shortest, reference lengths)."""
+    """Empty hypotheses: sys_len 0, so BLEU and the brevity penalty are 0 (ref_len still sums
+    the closest, here the shortest, reference lengths)."""
     with kernel_switch(path == "kernel"):
-        actual = corpus_bleu([[], []], [[["a", "b"]], [["c"], []]], max_order=2)
-    assert CorpusBleu(0.0, 0.0, (0, 0), (0, 0), 0, 2, 2) == actual
+        actual = corpus_bleu([[], []], [[["a", "b"]], [["c"], []]], tokenize=None, max_order=2)
+    expected = (0.0, (0, 0), (0, 0), 0.0, 0, 2, (0, 2, 0, 0, 0, 0), "pretokenized")
+    assert expected == (
+        actual.score,
+        actual.counts,
+        actual.totals,
+        actual.bp,
+        actual.sys_len,
+        actual.ref_len,
+        actual.statistics,
+        actual.tokenizer_signature,
+    )
 
 
-def test_corpus_bleu_is_smooth_and_score_of_the_sums() -> None:
-    """corpus_bleu is smooth_and_score of the summed pure statistics (effective order on)."""
-    hyps = [line.split() for line in wmt_lines("generaltest2022/en-cs/sys.Online-B.txt")[:50]]
-    refs = [[line.split()] for line in wmt_lines("generaltest2022/en-cs/ref.B.txt")[:50]]
-    total = BleuStatistics(0, 0, (0,) * 6, (0,) * 6)
-    for h, r in zip(hyps, refs, strict=True):
-        total = total + sentence_statistics(h, r, 6)
-    s = smooth_and_score(
-        total.matches, total.totals, total.candidate_length, total.reference_length,
-        "method3", 0.1, True,
-    )  # fmt: skip
-    expected = CorpusBleu(
-        s.bleu, s.brevity_penalty, total.matches, total.totals,
-        total.candidate_length, total.reference_length, s.orders_used,
-    )  # fmt: skip
-    actual = corpus_bleu(hyps, refs, max_order=6, smoothing="method3", effective_order=True)
-    assert expected == actual
+def test_corpus_bleu_str_and_data() -> None:
+    """str() is sacreBLEU's line with the signature; to_dict the JSON-ready fields."""
+    hyps = ["The cat sat on mat.", "A quick brown fox jumps over the dog."]
+    refs = [
+        ["The cat sat on the mat.", "There is a cat on the mat."],
+        [
+            "A fast brown fox jumped over the lazy dog.",
+            "The quick brown fox jumps over the lazy dog.",
+        ],
+    ]
+    result = corpus_bleu(hyps, refs)
+    signature = (
+        f"nrefs:2|case:mixed|eff:no|tok:13a|smooth:exp|version:2.6.0|mtcompute:{__version__}"
+    )
+    expected_text = (
+        f"BLEU|{signature} = 57.51 100.0/76.9/54.5/44.4 (BP = 0.875 ratio = 0.882 hyp_len = 15 "
+        "ref_len = 17)"
+    )
+    expected = {
+        "name": "BLEU",
+        "score": 57.51117527863729,
+        "score_text": "57.51",
+        "signature": signature,
+        "tokenize": "13a",
+        "lowercase": False,
+        "smooth_method": "exp",
+        "smooth_value": None,
+        "max_order": 4,
+        "effective_order": False,
+        "nrefs": 2,
+        "counts": [15, 10, 6, 4],
+        "totals": [15, 13, 11, 9],
+        "precisions": list(result.precisions),
+        "bp": result.bp,
+        "ratio": 15 / 17,
+        "sys_len": 15,
+        "ref_len": 17,
+    }
+    assert (expected_text, expected) == (str(result), result.to_dict())
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_corpus_bleu_results_add_up(path: str) -> None:
+    """corpus_bleu(a) + corpus_bleu(b) is corpus_bleu(a + b), segment scores included."""
+    hyps = wmt_lines("generaltest2022/en-zh/sys.Online-B.txt")[:200]
+    refs = wmt_lines("generaltest2022/en-zh/ref.A.txt")[:200]
+    with kernel_switch(path == "kernel"):
+        whole = corpus_bleu(hyps, refs, tokenize="zh", segment_scores=True)
+        head = corpus_bleu(hyps[:70], refs[:70], tokenize="zh", segment_scores=True)
+        tail = corpus_bleu(hyps[70:], refs[70:], tokenize="zh", segment_scores=True)
+    assert whole == head + tail
 
 
 # --- errors ----------------------------------------------------------------------------------
@@ -403,6 +527,64 @@ CHRF_ERRORS: list[tuple[dict[str, Any], type[MtcomputeError], str, str]] = [
         "Expected true or false at /lowercase, got 1.",
         "/lowercase",
     ),
+    (
+        {"hypotheses": ["a"], "references": [["a", 3]]},
+        InvalidInput,
+        "Expected a string at /references/0/1, got 3.",
+        "/references/0/1",
+    ),
+    (
+        {"hypotheses": ["a"], "references": [3]},
+        InvalidInput,
+        "Expected a string or an array of strings at /references/0, got 3.",
+        "/references/0",
+    ),
+    (
+        {"hypotheses": ["a"], "references": ["a"], "word_order": 5},
+        InvalidInput,
+        "Expected an integer of at most 4 at /word_order, got 5.",
+        "/word_order",
+    ),
+    (
+        {"hypotheses": ["a"], "references": ["a"], "eps_smoothing": "no"},
+        InvalidInput,
+        'Expected true or false at /eps_smoothing, got the string "no".',
+        "/eps_smoothing",
+    ),
+    (
+        {"hypotheses": ["a"], "references": ["a"], "rules": "exact"},
+        InvalidInput,
+        'Expected one of sacrebleu, contract at /rules, got the string "exact".',
+        "/rules",
+    ),
+    (
+        {"hypotheses": ["a"], "references": ["a"], "rules": "contract", "whitespace": True},
+        InvalidInput,
+        'Expected false at /whitespace (rules "contract" is the chrf-compute contract\'s '
+        "corpus rule, which removes whitespace), got true.",
+        "/whitespace",
+    ),
+    (
+        {"hypotheses": ["a"], "references": ["a"], "rules": "contract", "eps_smoothing": True},
+        InvalidInput,
+        'Expected false at /eps_smoothing (rules "contract" is the chrf-compute contract\'s '
+        "corpus rule, which averages over the effective orders), got true.",
+        "/eps_smoothing",
+    ),
+    (
+        {"hypotheses": ["a", "b"], "references": [["a"], ["b", "c"]], "rules": "contract"},
+        InvalidInput,
+        'Expected one reference at /references/1 (rules "contract" is the chrf-compute '
+        'contract\'s corpus rule, one reference per segment; rules "sacrebleu" takes '
+        "several), got 2.",
+        "/references/1",
+    ),
+    (
+        {"hypotheses": ["a"], "references": ["a"], "segment_scores": 0},
+        InvalidInput,
+        "Expected true or false at /segment_scores, got 0.",
+        "/segment_scores",
+    ),
 ]
 
 
@@ -429,96 +611,185 @@ def test_chrf_pairwise_errors(path: str) -> None:
 
 BLEU_ERRORS: list[tuple[dict[str, Any], type[MtcomputeError], str, str]] = [
     (
-        {"hypotheses": "a b", "references": [[["a"]]]},
+        {"tokenize": None, "hypotheses": "a b", "references": [[["a"]]]},
         InvalidInput,
         'Expected an array of token lists at /hypotheses, got the string "a b".',
         "/hypotheses",
     ),
     (
-        {"hypotheses": [["a"]], "references": []},
+        {"tokenize": None, "hypotheses": [["a"]], "references": []},
         InvalidInput,
         "Expected at least 1 segment at /references, got none.",
         "/references",
     ),
     (
-        {"hypotheses": [["a"], ["b"]], "references": [[["a"]]]},
+        {"tokenize": None, "hypotheses": [["a"], ["b"]], "references": [[["a"]]]},
         InvalidInput,
         "Expected references to have as many segments as hypotheses (2) at /references, got 1.",
         "/references",
     ),
     (
-        {"hypotheses": [["a"]], "references": [[["a"]]], "max_order": 9},
+        {"tokenize": None, "hypotheses": [["a"]], "references": [[["a"]]], "max_order": 9},
         InvalidInput,
         "Expected an integer of at most 8 at /max_order, got 9.",
         "/max_order",
     ),
     (
-        {"hypotheses": [["a"]], "references": [[["a"]]], "smoothing": "method5"},
-        UnsupportedInput,
-        "Chen and Cherry method5 is not supported at /smoothing: it needs the source or corpus "
-        "context that sufficient statistics do not carry; use none, method1, method2 or "
-        "method3.",
-        "/smoothing",
-    ),
-    (
-        {"hypotheses": [["a"]], "references": [[["a"]]], "smoothing": "exp"},
+        {
+            "tokenize": None,
+            "hypotheses": [["a"]],
+            "references": [[["a"]]],
+            "smooth_method": "method1",
+        },
         InvalidInput,
-        'Expected one of none, method1, method2, method3 at /smoothing, got the string "exp".',
-        "/smoothing",
+        'Expected one of none, floor, add-k, exp at /smooth_method, got the string "method1".',
+        "/smooth_method",
     ),
     (
-        {"hypotheses": [["a"]], "references": [[["a"]]], "epsilon": 1.5},
+        {
+            "tokenize": None,
+            "hypotheses": [["a"]],
+            "references": [[["a"]]],
+            "smooth_method": "exp",
+            "smooth_value": 1,
+        },
         InvalidInput,
-        "Expected a number from 0 to 1 at /epsilon, got 1.5.",
-        "/epsilon",
+        "Expected no smooth_value at /smooth_value (smooth_method exp takes none; floor and "
+        "add-k take one), got 1.",
+        "/smooth_value",
     ),
     (
-        {"hypotheses": [["a"]], "references": [[["a"]]], "effective_order": "yes"},
+        {
+            "tokenize": None,
+            "hypotheses": [["a"]],
+            "references": [[["a"]]],
+            "smooth_method": "floor",
+            "smooth_value": 101,
+        },
+        InvalidInput,
+        "Expected a number from 0 to 100 at /smooth_value, got 101.",
+        "/smooth_value",
+    ),
+    (
+        {
+            "tokenize": None,
+            "hypotheses": [["a"]],
+            "references": [[["a"]]],
+            "effective_order": "yes",
+        },
         InvalidInput,
         'Expected true or false at /effective_order, got the string "yes".',
         "/effective_order",
     ),
     (
-        {"hypotheses": [["a"], "b c"], "references": [[["a"]], [["b"]]]},
+        {"tokenize": None, "hypotheses": [["a"], "b c"], "references": [[["a"]], [["b"]]]},
         InvalidInput,
         'Expected a token list (an array) at /hypotheses/1, got the string "b c".',
         "/hypotheses/1",
     ),
     (
-        {"hypotheses": [["a", 2]], "references": [[[""]]]},
+        {"tokenize": None, "hypotheses": [["a", 2]], "references": [[[""]]]},
         InvalidInput,
         "Expected a token (a non-empty string) at /hypotheses/0/1, got 2.",
         "/hypotheses/0/1",
     ),
     (
-        {"hypotheses": [["a"]], "references": [[["a"], ["b", ""]]]},
+        {"tokenize": None, "hypotheses": [["a"]], "references": [[["a"], ["b", ""]]]},
         InvalidInput,
         "Expected a non-empty token at /references/0/1/1, got the empty string.",
         "/references/0/1/1",
     ),
     (
-        {"hypotheses": [["a"], ["b"]], "references": [[["a"]], []]},
+        {"tokenize": None, "hypotheses": [["a"], ["b"]], "references": [[["a"]], []]},
         InvalidInput,
         "Expected at least 1 reference at /references/1, got none.",
         "/references/1",
     ),
     (
-        {"hypotheses": [["a"]], "references": [["a"]]},
+        {"tokenize": None, "hypotheses": [["a"]], "references": [["a"]]},
         InvalidInput,
         'Expected a reference token list (an array) at /references/0/0, got the string "a".',
         "/references/0/0",
     ),
     (
-        {"hypotheses": [["a"]], "references": ["a"]},
+        {"tokenize": None, "hypotheses": [["a"]], "references": ["a"]},
         InvalidInput,
         'Expected an array of token lists at /references/0, got the string "a".',
         "/references/0",
     ),
     (
-        {"hypotheses": [["a"]], "references": [[["ok", "\ud83d\ude00"]]]},
+        {"tokenize": None, "hypotheses": [["a"]], "references": [[["ok", "\ud83d\ude00"]]]},
         InvalidInput,
         "Expected a token without lone surrogates at /references/0/0/1, got U+D83D at index 0.",
         "/references/0/0/1",
+    ),
+    (
+        {"hypotheses": ["a"], "references": ["a"], "tokenize": "moses"},
+        InvalidInput,
+        "Expected one of none, zh, 13a, intl, char, ja-mecab, ko-mecab, spm, flores101, "
+        'flores200, spBLEU-1K at /tokenize, got the string "moses".',
+        "/tokenize",
+    ),
+    (
+        {"hypotheses": ["a"], "references": ["a"], "tokenize": "spm"},
+        UnsupportedInput,
+        "The spm tokenizer at /tokenize needs a SentencePiece model that sacreBLEU downloads; "
+        "mtcompute never downloads models. Use 13a, intl, zh, char, none, ja-mecab or ko-mecab.",
+        "/tokenize",
+    ),
+    (
+        {"hypotheses": [["a"]], "references": ["a"]},
+        InvalidInput,
+        "Expected a string at /hypotheses/0, got an array of 1 item.",
+        "/hypotheses/0",
+    ),
+    (
+        {"hypotheses": ["a", "b"], "references": [["a"], "b"]},
+        InvalidInput,
+        'Expected an array of strings at /references/1, got the string "b".',
+        "/references/1",
+    ),
+    (
+        {"hypotheses": ["a", "b"], "references": ["a", ["b"]]},
+        InvalidInput,
+        "Expected a string at /references/1, got an array of 1 item.",
+        "/references/1",
+    ),
+    (
+        {"hypotheses": ["a"], "references": [[]]},
+        InvalidInput,
+        "Expected at least 1 reference at /references/0, got none.",
+        "/references/0",
+    ),
+    (
+        {"hypotheses": ["a"], "references": [None]},
+        InvalidInput,
+        "Expected a string or an array of strings at /references/0, got null.",
+        "/references/0",
+    ),
+    (
+        {"hypotheses": ["a", "b"], "references": ["a"]},
+        InvalidInput,
+        "Expected references to have as many segments as hypotheses (2) at /references, got 1.",
+        "/references",
+    ),
+    (
+        {"hypotheses": ["a"], "references": [["b", "c\udfff"]]},
+        InvalidInput,
+        "Expected text without lone surrogates at /references/0/1, got U+DFFF at index 1.",
+        "/references/0/1",
+    ),
+    (
+        {"hypotheses": ["a"], "references": ["a"], "max_order": 0},
+        InvalidInput,
+        "Expected an integer of at least 1 at /max_order, got 0.",
+        "/max_order",
+    ),
+    (
+        {"hypotheses": ["a"], "references": ["a"], "segment_scores": None},
+        InvalidInput,
+        "Expected true or false at /segment_scores, got null.",
+        "/segment_scores",
     ),
 ]
 
@@ -536,6 +807,24 @@ def test_corpus_bleu_errors(
 
 
 def test_format_of_score_text() -> None:
-    """score_text rounds the exact fraction half-even to six decimals."""
-    result = corpus_chrf(["The cat sat."], ["The cat sat on the mat."])
+    """score_text rounds the exact fraction half-even to six decimals (contract rule), or is
+    sacreBLEU's two decimals."""
+    result = corpus_chrf(["The cat sat."], ["The cat sat on the mat."], rules="contract")
+    assert result.fraction is not None
     assert format_score(result.fraction) == result.score_text
+    sacre_rules = corpus_chrf(["The cat sat."], ["The cat sat on the mat."])
+    assert f"{sacre_rules.score:.2f}" == sacre_rules.score_text
+
+
+def test_corpus_chrf_whitespace_waits_for_the_counting() -> None:
+    """whitespace=True under sacreBLEU's rule is refused, with what to use, until
+    mtcompute.scoring counts chrF with whitespace (then this test becomes sacreBLEU's
+    CHRF(whitespace=True) equality)."""
+    with pytest.raises(UnsupportedInput) as caught:
+        corpus_chrf(["a b"], ["a c"], whitespace=True)
+    expected = (
+        "whitespace=True at /whitespace is not available in this version: sacreBLEU's chrF "
+        "with whitespace lands with the kernel's sacreBLEU chrF counting; use whitespace=False.",
+        "/whitespace",
+    )
+    assert expected == (caught.value.message, caught.value.path)

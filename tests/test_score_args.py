@@ -24,14 +24,16 @@ FILES = st.sampled_from(["sys.txt", "ref.txt", "-", "a b.txt", "x=y.txt", "+1", 
     st.text(min_size=1, max_size=8).filter(lambda text: not text.startswith("-"))
 )
 GOOD_VALUES: dict[tuple[str, ...], st.SearchStrategy[str] | None] = {
-    ("--hypotheses", "-H"): FILES,
+    ("--hypotheses", "-H"): FILES,  # one to three of them
     ("--references", "-r"): FILES,  # one to three of them
-    ("--metric",): st.sampled_from(["chrf", "bleu"]),
-    ("--beta",): st.integers(1, 16).map(str),
+    ("--metric", "-m"): st.sampled_from(["chrf", "bleu", "chrf++"]),  # one to three
+    ("--rules",): st.sampled_from(["sacrebleu", "contract"]),
     ("--lowercase",): None,
+    ("--beta",): st.integers(1, 16).map(str),
+    ("--tokenize",): st.sampled_from(["13a", "zh", "char", "none"]),
+    ("--smooth-method",): st.sampled_from(["none", "floor", "add-k", "exp"]),
+    ("--smooth-value",): st.floats(0.0, 100.0).map(repr) | st.sampled_from(["0", "1", "1e-1"]),
     ("--max-order",): st.integers(1, 8).map(str),
-    ("--smoothing",): st.sampled_from(["none", "method1", "method2", "method3"]),
-    ("--epsilon",): st.floats(0.0, 1.0).map(repr) | st.sampled_from(["0", "1", "1e-1", ".5"]),
     ("--effective-order",): None,
     ("--segments",): None,
     ("--format",): st.sampled_from(["text", "json"]),
@@ -54,7 +56,8 @@ def well_formed_argvs(draw: st.DrawFn) -> list[str]:
         elif flag.startswith("--") and draw(st.booleans()):
             pieces.append([f"{flag}={draw(values)}"])
         else:
-            count = draw(st.integers(1, 3)) if flags[0] == "--references" else 1
+            several = flags[0] in {"--hypotheses", "--references", "--metric"}
+            count = draw(st.integers(1, 3)) if several else 1
             pieces.append([flag, *(draw(values) for _ in range(count))])
     return [token for piece in draw(st.permutations(pieces)) for token in piece]
 
@@ -89,9 +92,9 @@ def test_well_formed_lines_are_accepted(argv: list[str]) -> None:
 
 
 def test_epilog_examples_parse() -> None:
-    """The four examples of `mtcompute score --help` are accepted."""
+    """The five examples of `mtcompute score --help` are accepted."""
     examples = epilog_examples()
-    assert (4, [True] * 4) == (
+    assert (5, [True] * 5) == (
         len(examples),
         [argparse_vars(argv) is not None for argv in examples],
     )
@@ -99,18 +102,20 @@ def test_epilog_examples_parse() -> None:
 
 def test_defaults() -> None:
     """The shortest line gets the defaults: None for the metric options (so that an option
-    of the other metric can be told), False for the output flags, chrf and text."""
+    of a metric not asked for can be told), False for the flags, chrf, sacrebleu and text."""
     expected = {
         "command": "score",
         "func": score.run,
-        "hypotheses": "-",
+        "hypotheses": ["-"],
         "references": ["ref.txt"],
-        "metric": "chrf",
+        "metric": ["chrf"],
+        "rules": "sacrebleu",
+        "lowercase": False,
         "beta": None,
-        "lowercase": None,
+        "tokenize": None,
+        "smooth_method": None,
+        "smooth_value": None,
         "max_order": None,
-        "smoothing": None,
-        "epsilon": None,
         "effective_order": None,
         "segments": False,
         "format": "text",
@@ -121,10 +126,21 @@ def test_defaults() -> None:
 
 def test_abbreviated_options_score_the_same() -> None:
     """`mtcompute score -H SYS -r REF` scores (exit 0, a chrF2 line); the abbreviations
-    --hyp and --ref give the same output."""
-    full = run_cli("score", "-H", SYS, "-r", REF)
-    short = run_cli("score", "--hyp", SYS, "--ref", REF)
-    assert ((0, True, b""), full.stdout) == (
-        (full.returncode, full.stdout.startswith(b"chrF2 = "), full.stderr),
+    --hyp, --ref and --met give the same output as the full names."""
+    full = run_cli("score", "--hypotheses", SYS, "--references", REF, "--metric", "bleu")
+    short = run_cli("score", "--hyp", SYS, "--ref", REF, "--met", "bleu")
+    plain = run_cli("score", "-H", SYS, "-r", REF)
+    assert ((0, True, b""), full.stdout, True) == (
+        (full.returncode, full.stdout.startswith(b"BLEU|nrefs:1|"), full.stderr),
         short.stdout,
+        plain.stdout.startswith(b"chrF2|nrefs:1|"),
+    )
+
+
+def test_several_systems_and_metrics_parse() -> None:
+    """-H and -m take several values each, in the order given."""
+    found = argparse_vars(["-H", "a.txt", "b.txt", "-r", "r.txt", "-m", "chrf++", "bleu"]) or {}
+    assert (["a.txt", "b.txt"], ["chrf++", "bleu"]) == (
+        found.get("hypotheses"),
+        found.get("metric"),
     )

@@ -1,7 +1,12 @@
-"""``mtcompute score`` as a subprocess: chrF and BLEU of WMT files, formats, errors, progress.
+"""``mtcompute score`` as a subprocess (and in-process): BLEU, chrF and chrF++ of WMT files
+against sacreBLEU 2.6.0, several systems and references, the contract rule, formats, errors,
+progress.
 
-The en-de files are those of the WMT data in use (``tests.conftest.WMT``): 2037 segments in the
-full data, 200 in the in-repo sample; the expected figures are computed from the files.
+The files are those of the WMT data in use (``tests.conftest.WMT``): every en-de system with
+both references (2037 segments in the full data, 200 in the in-repo sample), and an en-zh and
+an en-ja pair with their tokenizers (zh; ja-mecab where it is installed, else char, what the
+registry offers). sacreBLEU is the oracle: scores are compared as Python floats, signatures
+and printed lines byte for byte.
 """
 
 from __future__ import annotations
@@ -11,22 +16,27 @@ import os
 import pty
 import subprocess
 from pathlib import Path
+from typing import Any
 
 import pytest
 from sacrebleu.metrics.bleu import BLEU
 from sacrebleu.metrics.chrf import CHRF
 
-from mtcompute.batch import corpus_bleu, corpus_chrf
-from mtcompute.core.bleu import sentence_statistics, smooth_and_score
-from mtcompute.core.chrf import segment_statistics
+import mtcompute
+from mtcompute import __version__, cli
+from mtcompute.batch import corpus_chrf
+from mtcompute.errors import MtcomputeError
+from mtcompute.tokenizers import get_tokenizer
 from tests import conftest
 from tests.conftest import WMT, at_least, run_cli
 
 EN_DE = WMT / "generaltest2022" / "en-de"
+SYSTEMS = sorted(EN_DE.glob("sys.*.txt"))
 SYS = EN_DE / "sys.JDExploreAcademy.txt"
 REF_A = EN_DE / "ref.A.txt"
 REF_B = EN_DE / "ref.B.txt"
 SYS_B = EN_DE / "sys.Online-B.txt"
+MTCOMPUTE = f"|mtcompute:{__version__}"
 
 
 def lines(path: Path) -> list[str]:
@@ -34,12 +44,18 @@ def lines(path: Path) -> list[str]:
     return path.read_text(encoding="utf-8").removesuffix("\n").split("\n")
 
 
-def score_json(*args: str, stdin: bytes | None = None) -> dict[str, object]:
+def score_json(*args: str, stdin: bytes | None = None) -> dict[str, Any]:
     """Run ``mtcompute score --format json ARGS`` and parse its one JSON object."""
     proc = run_cli("score", "--format", "json", *args, stdin=stdin)
     assert (0, b"") == (proc.returncode, proc.stderr)
-    result: dict[str, object] = json.loads(proc.stdout)
+    result: dict[str, Any] = json.loads(proc.stdout)
     return result
+
+
+def scores(output: dict[str, Any], system: int = 0) -> dict[str, Any]:
+    """The scores by metric of one system of a JSON output."""
+    found: dict[str, Any] = output["systems"][system]["scores"]
+    return found
 
 
 def write(tmp_path: Path, name: str, data: bytes) -> str:
@@ -49,175 +65,326 @@ def write(tmp_path: Path, name: str, data: bytes) -> str:
     return str(path)
 
 
+def sacre(metric: BLEU | CHRF, hyps: list[str], refs: list[list[str]]) -> tuple[float, str, str]:
+    """sacreBLEU's corpus score, its str() and its signature (refs: one list per file)."""
+    result = metric.corpus_score(hyps, refs)
+    return result.score, str(result), str(metric.get_signature())
+
+
+def usage_message(proc: subprocess.CompletedProcess[bytes]) -> tuple[int, bytes, bool, str]:
+    """(exit status, stdout, whether stderr starts with the usage, its last line)."""
+    usage, _, last = proc.stderr.decode().rstrip("\n").rpartition("\n")
+    return proc.returncode, proc.stdout, usage.startswith("usage: "), last
+
+
+def ja_tokenizer() -> str:
+    """ja-mecab where it can run, else char (both sacreBLEU tokenizers)."""
+    try:
+        return get_tokenizer("ja-mecab").name
+    except MtcomputeError:
+        return "char"
+
+
 # -- numbers -------------------------------------------------------------------------------
 
 
-def test_chrf_text_output_equals_the_library() -> None:
-    """The chrF line on en-de is the library's six-decimal score, exact fraction and count."""
-    result = corpus_chrf(lines(SYS), lines(REF_A))
-    fraction = f"{result.fraction.numerator}/{result.fraction.denominator}"
-    count = len(lines(SYS))
-    expected = f"chrF2 = {result.score_text}  (exact {fraction}, {count} segments)\n".encode()
+def test_chrf_text_line_is_sacrebleus_with_the_signature() -> None:
+    """The default: chrF2, one line, sacreBLEU's name, signature and score, then mtcompute's
+    version in the signature."""
+    score, _, signature = sacre(CHRF(), lines(SYS), [lines(REF_A)])
+    expected = f"chrF2|{signature}{MTCOMPUTE} = {score:.2f}\n".encode()
     proc = run_cli("score", "--hypotheses", str(SYS), "--references", str(REF_A))
     assert (0, expected, b"") == (proc.returncode, proc.stdout, proc.stderr)
 
 
-def test_chrf_equals_sacrebleu_corpus_score_on_en_de() -> None:
-    """On en-de (no reference shorter than 6 characters) chrF equals sacreBLEU's to 1e-9."""
-    hyps, refs = lines(SYS), lines(REF_A)
-    short = [r for r in refs if min(segment_statistics("", r).reference) == 0]
-    value = score_json("-H", str(SYS), "-r", str(REF_A))["score_value"]
-    assert isinstance(value, float)
-    expected = CHRF().corpus_score(hyps, [refs]).score
-    assert ([], True) == (short, abs(expected - value) <= 1e-9)
+def test_every_en_de_system_both_references_every_metric_equals_sacrebleu() -> None:
+    """One run: all en-de systems, ref.A and ref.B, BLEU, chrF and chrF++; every score,
+    signature and sacreBLEU line equals sacreBLEU's."""
+    refs = [lines(REF_A), lines(REF_B)]
+    output = score_json(
+        "-H", *map(str, SYSTEMS), "-r", str(REF_A), str(REF_B), "-m", "bleu", "chrf", "chrf++"
+    )
+    expected: list[list[tuple[float, str]]] = []
+    actual: list[list[tuple[float, str]]] = []
+    for i, system in enumerate(SYSTEMS):
+        hyps = lines(system)
+        row = []
+        for metric in (BLEU(), CHRF(), CHRF(word_order=2)):
+            score, _, signature = sacre(metric, hyps, refs)
+            row.append((score, signature + MTCOMPUTE))
+        expected.append(row)
+        found = scores(output, i)
+        actual.append([(found[m]["score"], found[m]["signature"]) for m in found])
+    header = (output["references"], output["segment_count"], len(output["systems"]))
+    assert ([str(REF_A), str(REF_B)], len(refs[0]), len(SYSTEMS)) == header
+    assert expected == actual
 
 
-def test_chrf_json_has_settings_score_and_fraction() -> None:
-    """JSON output: settings, six-decimal score, exact fraction and float value, in order."""
+def test_several_systems_text_layout() -> None:
+    """Text: one line per system and metric, the file name padded first, then sacreBLEU's
+    line with the signature."""
+    systems = [SYS_B, SYS]
+    refs = [lines(REF_A), lines(REF_B)]
+    width = max(len(str(s)) for s in systems)
+    expected = []
+    for system in systems:
+        for metric in (BLEU(), CHRF(word_order=2)):
+            score = metric.corpus_score(lines(system), refs)
+            line = score.format(signature=str(metric.get_signature()) + MTCOMPUTE)
+            expected.append(f"{system!s:<{width}}  {line}")
+    args = ("-H", str(SYS_B), str(SYS), "-r", str(REF_A), str(REF_B), "-m", "bleu", "chrf++")
+    proc = run_cli("score", *args)
+    assert (0, "\n".join(expected) + "\n", b"") == (
+        proc.returncode,
+        proc.stdout.decode(),
+        proc.stderr,
+    )
+
+
+@pytest.mark.parametrize(
+    ("flags", "metric"),
+    [
+        ((), BLEU()),
+        (("--lowercase",), BLEU(lowercase=True)),
+        (("--tokenize", "none"), BLEU(tokenize="none")),
+        (("--tokenize", "char", "--max-order", "6"), BLEU(tokenize="char", max_ngram_order=6)),
+        (("--smooth-method", "floor"), BLEU(smooth_method="floor")),
+        (
+            ("--smooth-method", "floor", "--smooth-value", "0.3"),
+            BLEU(smooth_method="floor", smooth_value=0.3),
+        ),
+        (
+            ("--smooth-method", "add-k", "--smooth-value", "2"),
+            BLEU(smooth_method="add-k", smooth_value=2),
+        ),
+        (
+            ("--smooth-method", "none", "--effective-order"),
+            BLEU(smooth_method="none", effective_order=True),
+        ),
+        (
+            ("--max-order", "2", "--lowercase", "--tokenize", "13a"),
+            BLEU(max_ngram_order=2, lowercase=True),
+        ),
+    ],
+    ids=[
+        "default",
+        "lowercase",
+        "none",
+        "char-6",
+        "floor",
+        "floor-0.3",
+        "add-k-2",
+        "none-eff",
+        "2-lc",
+    ],
+)
+def test_bleu_options_equal_sacrebleu(flags: tuple[str, ...], metric: BLEU) -> None:
+    """Each BLEU option as sacreBLEU's BLEU() takes it: the printed line (score, precisions,
+    BP, lengths) and the signature, byte for byte, with both references."""
+    score = metric.corpus_score(lines(SYS_B), [lines(REF_A), lines(REF_B)])
+    expected = score.format(signature=str(metric.get_signature()) + MTCOMPUTE) + "\n"
+    proc = run_cli("score", "-H", str(SYS_B), "-r", str(REF_A), str(REF_B), "-m", "bleu", *flags)
+    assert (0, expected.encode()) == (proc.returncode, proc.stdout)
+
+
+@pytest.mark.parametrize(
+    ("flags", "metric"),
+    [
+        (("-m", "chrf", "--beta", "3"), CHRF(beta=3)),
+        (("-m", "chrf", "--lowercase"), CHRF(lowercase=True)),
+        (
+            ("-m", "chrf++", "--beta", "1", "--lowercase"),
+            CHRF(word_order=2, beta=1, lowercase=True),
+        ),
+    ],
+    ids=["beta-3", "lowercase", "chrf++-beta-1-lowercase"],
+)
+def test_chrf_options_equal_sacrebleu(flags: tuple[str, ...], metric: CHRF) -> None:
+    """--beta and --lowercase for chrF and chrF++, one reference and two: sacreBLEU's line and
+    signature."""
+    for refs in ([REF_A], [REF_A, REF_B]):
+        score = metric.corpus_score(lines(SYS), [lines(r) for r in refs])
+        expected = score.format(signature=str(metric.get_signature()) + MTCOMPUTE) + "\n"
+        proc = run_cli("score", "-H", str(SYS), "-r", *map(str, refs), *flags)
+        assert (0, expected.encode()) == (proc.returncode, proc.stdout)
+
+
+@pytest.mark.parametrize(
+    ("pair", "tokenize", "references"),
+    [("en-zh", "zh", ("A", "B")), ("en-ja", ja_tokenizer(), ("A",))],
+)
+def test_chinese_and_japanese_with_their_tokenizers(
+    pair: str, tokenize: str, references: tuple[str, ...]
+) -> None:
+    """en-zh with zh and en-ja with ja-mecab (char where MeCab is not installed), every
+    system: BLEU, chrF and chrF++ equal sacreBLEU's, signatures included."""
+    folder = WMT / "generaltest2022" / pair
+    systems = sorted(folder.glob("sys.*.txt"))
+    ref_files = [folder / f"ref.{r}.txt" for r in references]
+    refs = [lines(r) for r in ref_files]
+    output = score_json(
+        "-H", *map(str, systems), "-r", *map(str, ref_files), "-m", "bleu", "chrf", "chrf++",
+        "--tokenize", tokenize,
+    )  # fmt: skip
+    expected, actual = [], []
+    for i, system in enumerate(systems):
+        for metric in (BLEU(tokenize=tokenize), CHRF(), CHRF(word_order=2)):
+            score, _, signature = sacre(metric, lines(system), refs)
+            expected.append((score, signature + MTCOMPUTE))
+        actual += [(s["score"], s["signature"]) for s in scores(output, i).values()]
+    assert expected == actual
+
+
+def test_bleu_json_fields() -> None:
+    """BLEU JSON: sacreBLEU's numbers (counts, totals, precisions, bp, lengths) and the
+    settings, in order."""
+    metric = BLEU(smooth_method="floor", smooth_value=0.2)
+    theirs = metric.corpus_score(lines(SYS), [lines(REF_A)])
+    expected = {
+        "name": "BLEU",
+        "score": theirs.score,
+        "score_text": f"{theirs.score:.2f}",
+        "signature": str(metric.get_signature()) + MTCOMPUTE,
+        "tokenize": "13a",
+        "lowercase": False,
+        "smooth_method": "floor",
+        "smooth_value": 0.2,
+        "max_order": 4,
+        "effective_order": False,
+        "nrefs": 1,
+        "counts": theirs.counts,
+        "totals": theirs.totals,
+        "precisions": theirs.precisions,
+        "bp": theirs.bp,
+        "ratio": theirs.ratio,
+        "sys_len": theirs.sys_len,
+        "ref_len": theirs.ref_len,
+    }
+    args = ("-H", str(SYS), "-r", str(REF_A), "-m", "bleu", "--smooth-method", "floor")
+    actual = scores(score_json(*args, "--smooth-value", "0.2"))["bleu"]
+    assert (expected, list(expected)) == (actual, list(actual))
+
+
+def test_chrf_json_fields() -> None:
+    """chrF JSON: sacreBLEU's score, the settings and the summed statistics, in order."""
+    metric = CHRF(beta=3, lowercase=True)
+    theirs = metric.corpus_score(lines(SYS), [lines(REF_A)])
     result = corpus_chrf(lines(SYS), lines(REF_A), beta=3, lowercase=True)
     expected = {
-        "metric": "chrF",
+        "name": "chrF3",
+        "score": theirs.score,
+        "score_text": f"{theirs.score:.2f}",
+        "signature": str(metric.get_signature()) + MTCOMPUTE,
+        "rules": "sacrebleu",
         "char_order": 6,
         "word_order": 0,
         "beta": 3,
         "lowercase": True,
-        "segment_count": len(lines(SYS)),
-        "score": result.score_text,
-        "score_fraction": f"{result.fraction.numerator}/{result.fraction.denominator}",
-        "score_value": result.score,
+        "whitespace": False,
+        "eps_smoothing": False,
+        "nrefs": 1,
+        "statistics": list(result.statistics),
     }
-    actual = score_json("-H", str(SYS), "-r", str(REF_A), "--beta", "3", "--lowercase")
-    assert (expected, list(expected)) == (actual, list(actual))
+    actual = scores(score_json("-H", str(SYS), "-r", str(REF_A), "--beta", "3", "--lowercase"))
+    assert (expected, list(expected)) == (actual["chrf"], list(actual["chrf"]))
 
 
-def test_bleu_statistics_equal_sacrebleu_tokenize_none() -> None:
-    """BLEU on en-de: counts and lengths are sacreBLEU's (tokenize='none'), bleu to 1e-9."""
-    hyps, refs = lines(SYS), lines(REF_A)
-    theirs = BLEU(tokenize="none", smooth_method="none").corpus_score(hyps, [refs])
-    ours = score_json("-H", str(SYS), "-r", str(REF_A), "--metric", "bleu")
-    expected = (theirs.counts, theirs.totals, theirs.sys_len, theirs.ref_len, True)
-    actual = (
-        ours["matches"],
-        ours["totals"],
-        ours["candidate_length"],
-        ours["reference_length"],
-        abs(theirs.score / 100 - float(ours["bleu"])) <= 1e-9,  # type: ignore[arg-type]
+# -- the contract rule ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("metric", ["chrf", "chrf++"])
+def test_rules_contract_is_the_exact_corpus_fraction(metric: str) -> None:
+    """--rules contract: the contracts' exact corpus fraction (literal sums), printed to six
+    decimals, rules:contract in the signature; JSON carries the fraction."""
+    word_order = 2 if metric == "chrf++" else 0
+    result = corpus_chrf(lines(SYS), lines(REF_A), word_order=word_order, rules="contract")
+    assert result.fraction is not None
+    name = "chrF2++" if word_order else "chrF2"
+    expected_line = (
+        f"{name}|nrefs:1|case:mixed|eff:yes|nc:6|nw:{word_order}|space:no|version:2.6.0|"
+        f"rules:contract{MTCOMPUTE} = {result.score_text}\n"
     )
-    assert expected == actual
-
-
-def test_bleu_with_two_references_equals_sacrebleu() -> None:
-    """BLEU takes every reference file: en-de against ref.A and ref.B, as sacreBLEU does."""
-    hyps = lines(SYS)
-    refs = [lines(REF_A), lines(REF_B)]
-    theirs = BLEU(tokenize="none", smooth_method="none").corpus_score(hyps, refs)
-    ours = score_json("-H", str(SYS), "-r", str(REF_A), str(REF_B), "--metric", "bleu")
-    expected = (theirs.counts, theirs.totals, theirs.sys_len, theirs.ref_len, 2)
-    actual = (
-        ours["matches"],
-        ours["totals"],
-        ours["candidate_length"],
-        ours["reference_length"],
-        ours["reference_count"],
+    args = ("-H", str(SYS), "-r", str(REF_A), "-m", metric, "--rules", "contract")
+    proc = run_cli("score", *args)
+    data = scores(score_json(*args))[metric]
+    fraction = f"{result.fraction.numerator}/{result.fraction.denominator}"
+    assert (0, expected_line.encode(), fraction, result.score) == (
+        proc.returncode,
+        proc.stdout,
+        data["score_fraction"],
+        data["score"],
     )
-    assert expected == actual
 
 
-def test_bleu_json_equals_the_library() -> None:
-    """BLEU JSON with method1 is the library's corpus statistics smoothed the same way."""
-    hyps, refs = lines(SYS), lines(REF_A)
-    stats = corpus_bleu([h.split() for h in hyps], [[r.split()] for r in refs])
-    scored = smooth_and_score(
-        stats.matches,
-        stats.totals,
-        stats.candidate_length,
-        stats.reference_length,
-        "method1",
-        0.05,
-    )
-    expected = {
-        "metric": "BLEU",
-        "tokenize": "whitespace",
-        "max_order": 4,
-        "smoothing": "method1",
-        "epsilon": 0.05,
-        "effective_order": False,
-        "reference_count": 1,
-        "segment_count": len(lines(SYS)),
-        "bleu": scored.bleu,
-        "brevity_penalty": scored.brevity_penalty,
-        "ratio": stats.candidate_length / stats.reference_length,
-        "candidate_length": stats.candidate_length,
-        "reference_length": stats.reference_length,
-        "matches": list(stats.matches),
-        "totals": list(stats.totals),
-        "orders_used": 4,
-    }
-    args = ("-H", str(SYS), "-r", str(REF_A), "--metric", "bleu", "--smoothing", "method1")
-    actual = score_json(*args, "--epsilon", "0.05")
-    assert expected == actual
-
-
-def test_bleu_text_line() -> None:
-    """The BLEU text line shows bleu, BP, ratio, lengths, matches and totals."""
-    hyps, refs = lines(SYS), lines(REF_A)
-    s = corpus_bleu([h.split() for h in hyps], [[r.split()] for r in refs])
-    c, r = s.candidate_length, s.reference_length
-    expected = (
-        f"BLEU = {s.bleu:.6f}  BP = {s.brevity_penalty:.6f}  ratio = {c / r:.6f}  "
-        f"hyp_len = {c}  ref_len = {r}  matches = {'/'.join(map(str, s.matches))}  "
-        f"totals = {'/'.join(map(str, s.totals))}\n"
-    ).encode()
-    proc = run_cli("score", "-H", str(SYS), "-r", str(REF_A), "--metric", "bleu")
-    assert (0, expected) == (proc.returncode, proc.stdout)
+def test_rules_contract_segments_are_the_tools(tmp_path: Path) -> None:
+    """--rules contract --segments on 200 segments: chrf-compute's segment fractions as
+    floats (the tool takes 256 segments at most)."""
+    hyps, refs = lines(SYS)[:200], lines(REF_A)[:200]
+    expected = [float(f) for f in mtcompute.chrf(hyps, refs).segment_fractions]
+    hyp_file = write(tmp_path, "hyp.txt", "\n".join(hyps).encode())
+    ref_file = write(tmp_path, "ref.txt", "\n".join(refs).encode())
+    output = score_json("-H", hyp_file, "-r", ref_file, "--rules", "contract", "--segments")
+    assert expected == scores(output)["chrf"]["segment_scores"]
 
 
 # -- segments ------------------------------------------------------------------------------
 
 
-def test_chrf_segments_one_line_per_segment() -> None:
-    """--segments prints the corpus line, then one line per input line (2037 on the full
-    data)."""
+def test_segments_are_sacrebleus_sentence_scores(tmp_path: Path) -> None:
+    """--segments: each segment's sentence BLEU (same settings) and sentence chrF against its
+    best reference, sacreBLEU's, exactly."""
+    hyps, ref_a, ref_b = lines(SYS_B)[:300], lines(REF_A)[:300], lines(REF_B)[:300]
+    bleu, chrf = BLEU(smooth_method="add-k"), CHRF()
+    triples = list(zip(hyps, ref_a, ref_b, strict=True))
+    expected = {
+        "bleu": [bleu.sentence_score(h, [a, b]).score for h, a, b in triples],
+        "chrf": [chrf.sentence_score(h, [a, b]).score for h, a, b in triples],
+    }
+    files = [
+        write(tmp_path, name, "\n".join(texts).encode())
+        for name, texts in (("h.txt", hyps), ("a.txt", ref_a), ("b.txt", ref_b))
+    ]
+    actual = score_json(
+        "-H", files[0], "-r", *files[1:], "-m", "bleu", "chrf", "--smooth-method", "add-k",
+        "--segments",
+    )  # fmt: skip
+    found = scores(actual)
+    assert expected == {m: found[m]["segment_scores"] for m in found}
+
+
+def test_segments_text_follow_their_corpus_line() -> None:
+    """Text --segments: the corpus line, then one line per segment (six decimals)."""
     proc = run_cli("score", "-H", str(SYS), "-r", str(REF_A), "--segments")
     out = proc.stdout.decode().splitlines()
-    expected = (0, 1 + len(lines(SYS)), True)
-    assert expected == (proc.returncode, len(out), out[0].startswith("chrF2 = "))
-
-
-def test_chrf_segment_scores_equal_the_library_and_sacrebleu() -> None:
-    """JSON segment_scores are the library's, and sacreBLEU's sentence scores to 1e-9."""
-    hyps, refs = lines(SYS), lines(REF_A)
-    library = list(corpus_chrf(hyps, refs, segment_scores=True).segment_scores or ())
     metric = CHRF()
-    sacre = [metric.sentence_score(h, [r]).score for h, r in zip(hyps, refs, strict=True)]
-    actual = score_json("-H", str(SYS), "-r", str(REF_A), "--segments")["segment_scores"]
-    assert isinstance(actual, list)
-    worst = max(abs(a - b) for a, b in zip(actual, sacre, strict=True))
-    assert (library, True) == (actual, worst <= 1e-9)
-
-
-def test_bleu_segments_are_sentence_bleu_with_the_same_smoothing(tmp_path: Path) -> None:
-    """BLEU --segments: each segment's own statistics, smoothed as asked (method3)."""
-    hyps, refs = lines(SYS)[:300], lines(REF_A)[:300]
-    expected = []
-    for h, r in zip(hyps, refs, strict=True):
-        s = sentence_statistics(h.split(), [r.split()], 4)
-        scored = smooth_and_score(
-            s.matches, s.totals, s.candidate_length, s.reference_length, "method3"
-        )
-        expected.append(scored.bleu)
-    hyp_file = write(tmp_path, "hyp.txt", "\n".join(hyps).encode())
-    ref_file = write(tmp_path, "ref.txt", "\n".join(refs).encode())
-    args = ("-H", hyp_file, "-r", ref_file, "--metric", "bleu", "--smoothing", "method3")
-    actual = score_json(*args, "--segments")["segment_scores"]
-    assert expected == actual
+    first = [
+        f"{metric.sentence_score(h, [r]).score:.6f}"
+        for h, r in zip(lines(SYS)[:5], lines(REF_A)[:5], strict=True)
+    ]
+    expected = (0, 1 + len(lines(SYS)), True, first)
+    assert expected == (proc.returncode, len(out), out[0].startswith("chrF2|"), out[1:6])
 
 
 def test_stdin_stands_for_the_hypotheses() -> None:
-    """'-' reads the hypotheses from stdin; the result is the same as from the file."""
-    from_file = score_json("-H", str(SYS), "-r", str(REF_A))
-    from_stdin = score_json("-H", "-", "-r", str(REF_A), stdin=SYS.read_bytes())
-    assert from_file == from_stdin
+    """'-' reads the hypotheses from stdin; the scores are the same as from the file."""
+    from_file = score_json("-H", str(SYS), "-r", str(REF_A), "-m", "bleu", "chrf")
+    from_stdin = score_json(
+        "-H", "-", "-r", str(REF_A), "-m", "bleu", "chrf", stdin=SYS.read_bytes()
+    )
+    assert scores(from_file) == scores(from_stdin)
+    assert ["<stdin>", str(SYS)] == [
+        from_stdin["systems"][0]["hypotheses"],
+        from_file["systems"][0]["hypotheses"],
+    ]
+
+
+def test_in_process_equals_the_subprocess(capsysbinary: pytest.CaptureFixture[bytes]) -> None:
+    """cli.main in this process prints what the installed command prints."""
+    args = ["score", "-H", str(SYS_B), str(SYS), "-r", str(REF_A), "-m", "chrf", "bleu"]
+    code = cli.main(args)
+    out = capsysbinary.readouterr()
+    proc = run_cli(*args)
+    assert (0, proc.stdout, b"") == (code, out.out, out.err)
 
 
 # -- input handling ------------------------------------------------------------------------
@@ -228,15 +395,20 @@ def test_final_newline_does_not_add_a_segment(tmp_path: Path) -> None:
     with_newline = write(tmp_path, "h1.txt", b"abc def\r\nxyz\n")
     without = write(tmp_path, "r1.txt", b"abc def\nxyz")
     actual = score_json("-H", with_newline, "-r", without)
-    assert (2, "100.000000") == (actual["segment_count"], actual["score"])
+    assert (2, 100.0) == (actual["segment_count"], scores(actual)["chrf"]["score"])
 
 
 def test_empty_line_is_a_segment(tmp_path: Path) -> None:
     """An empty line is an empty segment (a file holding just '\\n' is one segment)."""
     hyp = write(tmp_path, "h.txt", b"\n")
     ref = write(tmp_path, "r.txt", b"\n")
-    actual = score_json("-H", hyp, "-r", ref)
-    assert (1, "0.000000") == (actual["segment_count"], actual["score"])
+    actual = score_json("-H", hyp, "-r", ref, "-m", "chrf", "bleu")
+    found = scores(actual)
+    assert (1, 0.0, 0.0) == (
+        actual["segment_count"],
+        found["chrf"]["score"],
+        found["bleu"]["score"],
+    )
 
 
 def test_different_lengths_are_a_data_error(tmp_path: Path) -> None:
@@ -286,16 +458,27 @@ def test_empty_files_are_a_data_error(tmp_path: Path) -> None:
     assert (1, expected) == (proc.returncode, proc.stderr)
 
 
-def test_chrf_with_two_reference_files_is_refused() -> None:
-    """chrF with two reference files: exit 2 with the reason and what to do instead."""
-    proc = run_cli("score", "-H", str(SYS), "-r", str(REF_A), str(REF_B))
+def test_rules_contract_with_two_reference_files_is_refused() -> None:
+    """--rules contract with two reference files: exit 2 with the reason and what to do."""
+    proc = run_cli("score", "-H", str(SYS), "-r", str(REF_A), str(REF_B), "--rules", "contract")
     expected = (
-        f"mtcompute score: error: chrF takes exactly one reference file, got 2 ({REF_A}, "
-        f"{REF_B}): the chrf-compute contract scores each segment against one reference, and "
-        "multi-reference chrF has no single agreed definition; score each reference file "
-        "separately, or use --metric bleu, which takes several\n"
+        f"mtcompute score: error: --rules contract takes exactly one reference file, got 2 "
+        f"({REF_A}, {REF_B}): the chrf-compute contract scores each segment against one "
+        "reference; without --rules contract, chrF takes several (sacreBLEU's best reference "
+        "per segment)\n"
     ).encode()
     assert (2, b"", expected) == (proc.returncode, proc.stdout, proc.stderr)
+
+
+def test_a_system_of_another_length_is_a_data_error(tmp_path: Path) -> None:
+    """The second system shorter than the first: exit 1 naming both files."""
+    short = write(tmp_path, "short.txt", b"a\n")
+    proc = run_cli("score", "-H", str(SYS), short, "-r", str(REF_A))
+    expected = (
+        f"mtcompute score: error: the files have different numbers of lines: {SYS} has "
+        f"{len(lines(SYS))}, {short} has 1; every file needs one line per segment\n"
+    ).encode()
+    assert (1, b"", expected) == (proc.returncode, proc.stdout, proc.stderr)
 
 
 def test_stdin_twice_is_a_usage_error() -> None:
@@ -317,31 +500,62 @@ def test_missing_file_is_a_usage_error(tmp_path: Path) -> None:
     ("args", "message"),
     [
         (("--metric", "bleu", "--beta", "3"), "--beta do(es) not apply to --metric bleu"),
+        (("--max-order", "3"), "--max-order do(es) not apply to --metric chrf"),
         (
-            (
-                "--max-order",
-                "3",
-            ),
-            "--max-order do(es) not apply to --metric chrf",
+            ("-m", "chrf", "chrf++", "--tokenize", "zh", "--effective-order"),
+            "--tokenize, --effective-order do(es) not apply to --metric chrf chrf++",
         ),
         (
-            ("--metric", "bleu", "--epsilon", "0.2"),
-            "--epsilon applies only to --smoothing method1, got --smoothing none",
+            ("-m", "chrf", "--smooth-method", "floor", "--smooth-value", "0.2"),
+            "--smooth-method, --smooth-value do(es) not apply to --metric chrf",
         ),
+        (
+            ("--metric", "bleu", "--smooth-value", "0.2"),
+            "--smooth-value applies only to --smooth-method floor or add-k, got "
+            "--smooth-method exp",
+        ),
+        (
+            ("-m", "bleu", "--smooth-method", "none", "--smooth-value", "0"),
+            "--smooth-value applies only to --smooth-method floor or add-k, got "
+            "--smooth-method none",
+        ),
+        (
+            ("-m", "chrf", "bleu", "--rules", "contract"),
+            "--rules contract applies to chrf and chrf++ only: BLEU is scored by sacreBLEU's "
+            "rules alone (for the contracts' BLEU on whitespace tokens, run the "
+            "bleu-corpus-compute tool: mtcompute run bleu-corpus-compute 1.0.0)",
+        ),
+        (("-m", "bleu", "chrf", "bleu"), "--metric bleu is given more than once"),
+    ],
+    ids=[
+        "beta",
+        "max-order",
+        "two-for-chrf",
+        "smoothing-for-chrf",
+        "value-exp",
+        "value-none",
+        "contract-bleu",
+        "twice",
     ],
 )
-def test_options_of_the_other_metric_are_refused(args: tuple[str, ...], message: str) -> None:
-    """An option that does not apply to the chosen metric is a usage error (exit 2)."""
+def test_options_that_do_not_apply_are_refused(args: tuple[str, ...], message: str) -> None:
+    """An option none of the metrics asked for takes, or a combination that means nothing,
+    is a usage error (exit 2) saying so."""
     proc = run_cli("score", "-H", str(SYS), "-r", str(REF_A), *args)
-    assert (2, f"mtcompute score: error: {message}\n".encode()) == (
+    assert (2, b"", f"mtcompute score: error: {message}\n".encode()) == (
         proc.returncode,
+        proc.stdout,
         proc.stderr,
     )
 
 
-@pytest.mark.parametrize("args", [("--beta", "0"), ("--beta", "17"), ("--max-order", "9")])
+@pytest.mark.parametrize(
+    "args",
+    [("--beta", "0"), ("--beta", "17"), ("-m", "bleu", "--max-order", "9"), ("--rules", "x")],
+)
 def test_option_values_out_of_range_are_usage_errors(args: tuple[str, ...]) -> None:
-    """beta outside 1..16 or max order outside 1..8: argparse usage error, exit 2."""
+    """beta outside 1..16, max order outside 1..8, an unknown rule: argparse usage error,
+    exit 2."""
     proc = run_cli("score", "-H", str(SYS), "-r", str(REF_A), *args)
     assert (2, b"") == (proc.returncode, proc.stdout)
 
@@ -356,31 +570,78 @@ def test_option_values_out_of_range_are_usage_errors(args: tuple[str, ...]) -> N
             "argument --max-order: Expected an integer at --max-order, got 1.5.",
         ),
         (
-            ("--epsilon", "nan"),
-            "argument --epsilon: Expected a finite number at --epsilon, got NaN.",
+            ("--smooth-value", "nan"),
+            "argument --smooth-value: Expected a finite number at --smooth-value, got NaN.",
         ),
-        (("--epsilon", "abc"), "argument --epsilon: expected a number, got 'abc'"),
+        (("--smooth-value", "abc"), "argument --smooth-value: expected a number, got 'abc'"),
         (
             ("--metric", "ter"),
-            "argument --metric: invalid choice: 'ter' (choose from 'chrf', 'bleu')",
+            "argument --metric/-m: invalid choice: 'ter' (choose from 'bleu', 'chrf', 'chrf++')",
         ),
         (("--lowercase=1",), "argument --lowercase: ignored explicit argument '1'"),
+        (
+            ("--smooth-value", "-1"),
+            "argument --smooth-value: Expected a number from 0 to 100 at --smooth-value, got -1.",
+        ),
+        (
+            ("--smooth-method", "method1"),
+            "argument --smooth-method: Expected one of none, floor, add-k, exp at "
+            '--smooth-method, got the string "method1".',
+        ),
+        (
+            ("--rules", "exact"),
+            "argument --rules: Expected one of sacrebleu, contract at --rules, got the string "
+            '"exact".',
+        ),
+        (
+            ("--tokenize", "moses"),
+            "argument --tokenize: Expected one of none, zh, 13a, intl, char, ja-mecab, ko-mecab, "
+            'spm, flores101, flores200, spBLEU-1K at --tokenize, got the string "moses".',
+        ),
+        (
+            ("--tokenize", "flores200"),
+            "argument --tokenize: The flores200 tokenizer at --tokenize needs a SentencePiece "
+            "model that sacreBLEU downloads; mtcompute never downloads models. Use 13a, intl, "
+            "zh, char, none, ja-mecab or ko-mecab.",
+        ),
     ],
 )
 def test_bad_option_values_are_argparse_usage_errors(args: tuple[str, ...], message: str) -> None:
     """A bad option value: the usage, then the option and what it expects, on stderr; exit 2."""
     proc = run_cli("score", "-H", str(SYS), "-r", str(REF_A), *args)
-    usage, _, last = proc.stderr.decode().rstrip("\n").rpartition("\n")
-    expected = (2, b"", True, f"mtcompute score: error: {message}")
-    assert expected == (proc.returncode, proc.stdout, usage.startswith("usage: "), last)
+    assert (2, b"", True, f"mtcompute score: error: {message}") == usage_message(proc)
 
 
 def test_help_shows_examples_and_exit_statuses() -> None:
-    """score --help documents examples, line handling and the exit statuses."""
+    """score --help documents examples, line handling, the rules and the exit statuses."""
     proc = run_cli("score", "--help")
     text = proc.stdout.decode()
-    wanted = ("examples:", "mtcompute score --hypotheses", "exit status:", "whitespace")
-    assert (0, [True] * 4) == (proc.returncode, [w in text for w in wanted])
+    wanted = ("examples:", "mtcompute score -H", "exit status:", "--rules contract", "chrf++")
+    assert (0, [True] * 5) == (proc.returncode, [w in text for w in wanted])
+
+
+def test_help_example_numbers_are_real() -> None:
+    """The help's example lines are what the examples print on the WMT en-de files it names
+    (full data only: the sample's 200 lines give other numbers)."""
+    if conftest.WMT_IS_SAMPLE:
+        pytest.skip("the help's numbers are the full en-de test set's")
+    text = run_cli("score", "--help").stdout.decode()
+    one = run_cli("score", "-H", str(SYS_B), "-r", str(REF_A)).stdout.decode().strip()
+    two = (
+        run_cli("score", "-H", str(SYS_B), "-r", str(REF_A), str(REF_B), "-m", "bleu", "chrf++")
+        .stdout.decode()
+        .splitlines()
+    )
+    contract = run_cli("score", "-H", str(SYS_B), "-r", str(REF_A), "--rules", "contract")
+    bleu_head, _, bleu_tail = two[0].partition(" = 52.32 ")
+    shown = [
+        one,
+        f"{bleu_head} = 52.32 \\",
+        f"    {bleu_tail}   (one line)",
+        two[1],
+        f" = {contract.stdout.decode().strip().rpartition(' = ')[2]}",
+    ]
+    assert [True] * 5 == [line in text for line in shown]
 
 
 # -- progress ------------------------------------------------------------------------------
@@ -402,7 +663,7 @@ def test_no_progress_bar_when_stderr_is_not_a_tty(tmp_path: Path) -> None:
     assert (0, b"") == (proc.returncode, proc.stderr)
 
 
-@pytest.mark.parametrize("metric", ["chrf", "bleu"])
+@pytest.mark.parametrize("metric", ["chrf", "bleu", "chrf++"])
 def test_progress_bar_on_a_tty_leaves_the_result_unchanged(tmp_path: Path, metric: str) -> None:
     """On a terminal the bar is drawn on stderr and the printed score is the same."""
     hyp, ref, count = long_input(tmp_path)
@@ -447,10 +708,19 @@ def test_progress_bar_on_a_tty_leaves_the_result_unchanged(tmp_path: Path, metri
         (("-H", str(SYS_B), "-r", str(REF_A)), "2"),
         (("-H", str(SYS_B), "-r", str(REF_A), "--segments", "--beta", "3", "--lowercase"), "1"),
         (("-H", str(SYS_B), "-r", str(REF_A), str(REF_B), "--metric", "bleu"), "1"),
-        (("-H", str(SYS_B), "-r", str(REF_A), "--metric", "bleu", "--smoothing", "method1"), "2"),
+        (("-H", str(SYS_B), "-r", str(REF_A), "--metric", "bleu", "--smooth-method", "floor"), "2"),
         (("-H", str(SYS_B), "-r", str(REF_A), "--metric", "bleu", "--segments"), "1"),
+        (("-H", str(SYS_B), "-r", str(REF_A), "--rules", "contract", "-m", "chrf++"), "2"),
     ],
-    ids=["chrf", "chrf-2-threads", "chrf-segments", "bleu-2-refs", "bleu-method1", "bleu-segments"],
+    ids=[
+        "chrf",
+        "chrf-2-threads",
+        "chrf-segments",
+        "bleu-2-refs",
+        "bleu-floor",
+        "bleu-segments",
+        "contract-chrf++",
+    ],
 )
 def test_score_scores_in_a_fresh_process(
     args: tuple[str, ...], threads: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
@@ -462,7 +732,7 @@ def test_score_scores_in_a_fresh_process(
     if threads == "2":
         args = tuple(_repeated(arg, 512, tmp_path) for arg in args)
     proc = run_cli("score", *args)
-    assert (0, True) == (proc.returncode, proc.stdout.startswith((b"chrF", b"BLEU")))
+    assert (0, True) == (proc.returncode, proc.stdout.startswith((b"chrF", b"BLEU|")))
 
 
 def _repeated(arg: str, lines: int, folder: Path) -> str:

@@ -1,29 +1,55 @@
-"""Batch APIs: corpus chrF, all-pairs sentence chrF (MBR) and corpus BLEU, any size.
+"""Batch APIs: corpus chrF and chrF++, all-pairs sentence chrF (MBR) and corpus BLEU, any size.
 
-* chrF is Popović 2015 §2 (eq. 1) with sacreBLEU 2.x's effective-order rule, exactly as the
-  chrf-compute contract defines it: per-order counts summed over the segments, then one exact
-  fraction (:func:`mtcompute.core.chrf.chrf_ratio`).
-* BLEU is Papineni et al. 2002 §2.1 (clipped n-gram precision, closest reference length,
-  brevity penalty) with Chen & Cherry 2014 §2.2 smoothing: the bleu-sentence-components
-  statistics of every segment, summed, then :func:`mtcompute.core.bleu.smooth_and_score`
-  (the bleu-smoothing-compute rules).
+Two families of rules (CONTRACT-NOTES, "Two families of rules"), one score scale: every corpus
+score here is a float on the 0..100 scale, and ``str(result)`` is a one-line summary with the
+settings' signature.
+
+* :func:`corpus_chrf` is Popović 2015 §2 (chrF) and 2017 §2 (chrF++, ``word_order=2``). By
+  default (``rules="sacrebleu"``) it is sacreBLEU 2.6.0's ``CHRF(...).corpus_score``, through
+  :mod:`mtcompute.scoring`: each segment counted against its best reference (the one with the
+  highest sentence chrF, the first of equals), the counts summed, then sacreBLEU's float
+  steps. ``rules="contract"`` is the catalog contracts' corpus rule (chrf-compute,
+  chrf-plus-plus-compute): one reference per segment, the per-order counts summed literally,
+  one exact fraction (:func:`mtcompute.core.chrf.chrf_ratio`), its nearest float the score.
+* :func:`corpus_bleu` is Papineni et al. 2002 §2 as sacreBLEU 2.6.0's ``BLEU(...).corpus_score``
+  computes it (:mod:`mtcompute.scoring`): raw text through sacreBLEU's tokenizer
+  (``tokenize``, default ``13a``), clipped matches against every reference, closest
+  reference length, sacreBLEU's smoothing (``exp`` by default; Chen & Cherry 2014 §2).
+  ``tokenize=None`` takes token lists instead (the pre-tokenized form: each segment's tokens
+  counted as given, scored by the same arithmetic). BLEU has this one rule: the catalog
+  contracts' BLEU arithmetic is the bleu-* tools' (:func:`mtcompute.bleu_corpus`).
+* :func:`chrf_pairwise` (sentence chrF of every pair, for MBR) and
+  :func:`text_bleu_statistics` (BLEU statistics of whitespace-split texts) are the exact
+  contract-family building blocks.
+
+References are laid out per segment, as the catalog's tools lay them out: ``references[i]``
+is segment ``i``'s reference. Raw-text references are either flat, one string per segment
+(one reference each), or nested, one array of one or more strings per segment; the first
+item decides which, and every item must then have that form. (sacreBLEU's own layout, one list
+per reference set, is :mod:`mtcompute.sacrebleu`'s.)
 
 These are the library forms of the tools, without the service limits (segment counts, text
-and token bytes, references per segment) but with the contracts' behaviour rules, checked by
-the same field types (:mod:`mtcompute.contracts.fields`), in the same words: texts and tokens
-are str without lone surrogates, tokens are non-empty, every segment has at least one
+and token bytes, references per segment) but with their behaviour rules, checked by field types
+declared once (:mod:`mtcompute.contracts.fields`, and the few new ones below), in the same
+words: texts are str without lone surrogates, tokens non-empty, every segment has at least one
 reference. Faults raise :class:`~mtcompute.errors.InvalidInput` (or
-:class:`~mtcompute.errors.UnsupportedInput` for Chen & Cherry ``method4`` to ``method7``)
-naming the field and index as a JSON Pointer. The counting is :mod:`mtcompute.counting` (the
-C kernel when it is built, on ``MTCOMPUTE_THREADS`` threads, default all CPUs), which gives
-the same numbers as the pure core.
+:class:`~mtcompute.errors.UnsupportedInput` for a tokenizer that cannot run here) naming the
+field and index as a JSON Pointer. The counting is :mod:`mtcompute.counting` (the C kernel
+when it is built, on ``MTCOMPUTE_THREADS`` threads, default all CPUs), which gives the same
+numbers as the pure core.
 """
 
 from __future__ import annotations
 
 __all__ = [
+    "REFERENCE_TEXTS",
+    "RULES",
+    "SMOOTH_METHOD",
+    "SMOOTH_VALUE",
+    "WORD_ORDER",
     "CorpusBleu",
     "CorpusChrf",
+    "ReferenceTexts",
     "chrf_pairwise",
     "corpus_bleu",
     "corpus_chrf",
@@ -35,16 +61,44 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from mtcompute import counting
+from mtcompute import counting, scoring
+from mtcompute._version import __version__
 from mtcompute.contracts import fields
-from mtcompute.contracts.validate import Array, Boolean, Text, Token, check_same_count
-from mtcompute.core.bleu import BleuStatistics, Smoothing
+from mtcompute.contracts.validate import (
+    Array,
+    Boolean,
+    Choice,
+    FieldType,
+    Integer,
+    Number,
+    Text,
+    Token,
+    check_same_count,
+    describe,
+    where,
+)
+from mtcompute.core.bleu import BleuStatistics
 from mtcompute.core.chrf import ChrfStatistics, chrf_ratio, format_ratio
-from mtcompute.errors import InvalidInput, MtcomputeError, json_pointer
+from mtcompute.core.sacre import BLEU_SMOOTHING, SMOOTH_DEFAULTS
+from mtcompute.errors import InvalidInput, MtcomputeError, UnsupportedInput, json_pointer
+from mtcompute.tokenizers import get_tokenizer
 
 CHAR_ORDER = 6
+PRETOKENIZED = "pretokenized"  # the signature's tok: value for tokenize=None (token lists)
 
-# The arguments' types: the tools' field types, without the service limits.
+# --- field types -----------------------------------------------------------------------------
+# The arguments' types: the tools' field types, without the service limits, and the few the
+# sacreBLEU-rules arguments add (declared here once; candidates for contracts/fields.py).
+
+RULES = Choice(("sacrebleu", "contract"))
+"""``rules``: sacreBLEU 2.6.0's numbers, or the catalog contracts' exact chrF corpus rule."""
+WORD_ORDER = Integer(0, 4)
+"""``word_order``: chrF's word n-gram orders (2 is chrF++), chrf-components' range."""
+SMOOTH_METHOD = Choice(BLEU_SMOOTHING)
+"""``smooth_method``: sacreBLEU's BLEU smoothing (none, floor, add-k, exp)."""
+SMOOTH_VALUE = Number(0, 100)
+"""``smooth_value``: floor's and add-k's value (defaults 0.1 and 1)."""
+
 TEXTS = fields.texts()
 ANY_TEXTS = Array(Text(), "an array of strings", "segment")
 FLAG = Boolean()
@@ -54,87 +108,453 @@ REFERENCE = Array(TOKEN, "a reference token list (an array)")
 SEGMENT_REFERENCES = Array(REFERENCE, "an array of token lists", "reference", 1)
 HYPOTHESES = Array(HYPOTHESIS, "an array of token lists", "segment", 1)
 REFERENCES = Array(SEGMENT_REFERENCES, "an array of reference lists", "segment", 1)
-SMOOTHING = fields.smoothing(None, fields.STATISTICS_ONLY_REASON)
-TEXT_REFERENCES = Array(
-    Array(Text(), "an array of strings", "reference", 1),
-    "an array of reference lists",
-    "segment",
-    1,
-)
+SEGMENT_TEXTS = Array(Text(), "an array of strings", "reference", 1)
+TEXT_REFERENCES = Array(SEGMENT_TEXTS, "an array of reference lists", "segment", 1)
 
 
 @dataclass(frozen=True, slots=True)
-class CorpusChrf:
-    """Corpus chrF: the exact score (0..100 scale) as a reduced ``numerator``/``denominator``
-    (also as :attr:`fraction`), the nearest float, and the six-decimal text.
+class ReferenceTexts(FieldType[list[list[str]]]):
+    """Raw-text references per segment, flat or nested (the first item decides): one string
+    per segment, or one array of one or more strings per segment; parsed to the nested form.
 
-    ``statistics`` are the per-order counts summed over the segments; two results with the
-    same ``beta`` add up (``a + b`` is the result of the segments of both, in order).
+    >>> REFERENCE_TEXTS.parse(["a", "b"], "/references")
+    [['a'], ['b']]
     """
 
-    statistics: ChrfStatistics
-    beta: int
-    numerator: int
-    denominator: int
-    score: float
-    score_text: str
-    segment_scores: tuple[float, ...] | None
+    def parse(self, value: object, path: str) -> list[list[str]]:
+        items = TEXTS.check_shape(value, path)
+        first = items[0]
+        if isinstance(first, str):
+            return [[text] for text in TEXTS.items.parse_items(items, path)]
+        if not isinstance(first, list | tuple):
+            at = f"{path}/0"
+            raise InvalidInput(
+                f"Expected a string or an array of strings {where(at)}, got {describe(first)}.",
+                at,
+            )
+        return SEGMENT_TEXTS.parse_items(items, path)
 
-    @property
-    def fraction(self) -> Fraction:
-        """The exact score as a :class:`fractions.Fraction`."""
-        return Fraction(self.numerator, self.denominator)
-
-    @classmethod
-    def from_statistics(
-        cls,
-        statistics: ChrfStatistics,
-        beta: int,
-        segment_scores: tuple[float, ...] | None = None,
-    ) -> CorpusChrf:
-        """The result for summed ``statistics`` (and optional per-segment scores)."""
-        numerator, denominator = chrf_ratio(statistics, beta)
-        return cls(
-            statistics,
-            beta,
-            numerator,
-            denominator,
-            numerator / denominator,  # int / int is correctly rounded, as float(Fraction) is
-            format_ratio(numerator, denominator),
-            segment_scores,
-        )
-
-    def __add__(self, other: CorpusChrf) -> CorpusChrf:
-        if self.beta != other.beta:
-            raise ValueError(f"cannot add chrF results of beta {self.beta} and {other.beta}")
-        segments = None
-        if self.segment_scores is not None and other.segment_scores is not None:
-            segments = self.segment_scores + other.segment_scores
-        return CorpusChrf.from_statistics(self.statistics + other.statistics, self.beta, segments)
+    def schema(self) -> dict[str, object]:
+        return {"anyOf": [TEXTS.schema(), TEXT_REFERENCES.schema()]}
 
 
-@dataclass(frozen=True, slots=True)
-class CorpusBleu:
-    """Corpus BLEU (0..1) and its parts: the statistics summed over the segments."""
-
-    bleu: float
-    brevity_penalty: float
-    matches: tuple[int, ...]
-    totals: tuple[int, ...]
-    candidate_length: int
-    reference_length: int
-    orders_used: int
+REFERENCE_TEXTS = ReferenceTexts()
+"""``references`` of the raw-text metrics (:class:`ReferenceTexts`)."""
 
 
 def _no_lone_surrogates(texts: Sequence[str], *path: str | int) -> None:
     found = counting.first_lone_surrogate(texts)
     if found is not None:
         i, at = found
-        where = json_pointer(*path, i)
+        pointer = json_pointer(*path, i)
         raise InvalidInput(
-            f"Expected text without lone surrogates at {where}, "
+            f"Expected text without lone surrogates at {pointer}, "
             f"got U+{ord(texts[i][at]):04X} at index {at}.",
-            where,
+            pointer,
+        )
+
+
+def _no_lone_surrogates_in(references: Sequence[Sequence[str]], flat: bool) -> None:
+    """Every reference text, in reading order: at ``/references/i`` when the references were
+    given flat, at ``/references/i/j`` when nested."""
+    if flat:
+        _no_lone_surrogates([segment[0] for segment in references], "references")
+        return
+    if counting.first_lone_surrogate([t for segment in references for t in segment]) is not None:
+        for i, segment in enumerate(references):
+            _no_lone_surrogates(segment, "references", i)
+
+
+def _nrefs(references: Sequence[Sequence[str | Sequence[str]]]) -> int:
+    """References per segment as the signature's nrefs (-1 when it varies: ``var``)."""
+    counts = {len(segment) for segment in references}
+    return counts.pop() if len(counts) == 1 else -1
+
+
+def _signature(sacrebleu_fields: dict[str, object], rules: str = "sacrebleu") -> str:
+    """sacreBLEU's signature of the settings, then ``rules:contract`` when the contract rule
+    computed the score, then ``mtcompute:<version>``."""
+    extra = "|rules:contract" if rules == "contract" else ""
+    return f"{scoring.format_signature(sacrebleu_fields)}{extra}|mtcompute:{__version__}"
+
+
+# --- corpus chrF -----------------------------------------------------------------------------
+
+
+def _flat_chrf(stats: ChrfStatistics) -> tuple[int, ...]:
+    """sacreBLEU's layout of chrF statistics: ``[n_hyp, n_ref, n_match]`` per order."""
+    flat: list[int] = []
+    for h, r, m in zip(stats.hypothesis, stats.reference, stats.matches, strict=True):
+        flat += (h, r, m)
+    return tuple(flat)
+
+
+def _chrf_stats(flat: Sequence[int]) -> ChrfStatistics:
+    """The per-order statistics of sacreBLEU's flat layout."""
+    return ChrfStatistics(tuple(flat[0::3]), tuple(flat[1::3]), tuple(flat[2::3]))
+
+
+def _ratio_float(stats: ChrfStatistics, beta: int) -> float:
+    numerator, denominator = chrf_ratio(stats, beta)
+    return numerator / denominator  # int / int is correctly rounded, as float(Fraction) is
+
+
+@dataclass(frozen=True, slots=True)
+class CorpusChrf:
+    """Corpus chrF or chrF++: ``score`` (a float, 0..100) and what it was computed from.
+
+    ``statistics`` are the summed counts in sacreBLEU's layout (``[n_hyp, n_ref, n_match]``
+    per order, character orders first); ``options`` the settings (sacreBLEU's names);
+    ``rules`` ``"sacrebleu"`` or ``"contract"``; ``nrefs`` the references per segment (-1
+    when it varies); ``segment_scores`` each segment's own score when asked for; ``fraction``
+    the exact score under the contract rule (``None`` under sacreBLEU's, which is float
+    arithmetic). Two results of the same settings add up: ``a + b`` is the result of the
+    segments of both, in order.
+    """
+
+    score: float
+    statistics: tuple[int, ...]
+    options: scoring.ChrfOptions
+    rules: str
+    nrefs: int
+    segment_scores: tuple[float, ...] | None = None
+    fraction: Fraction | None = None
+
+    @classmethod
+    def from_statistics(
+        cls,
+        statistics: Sequence[int],
+        options: scoring.ChrfOptions,
+        rules: str,
+        nrefs: int,
+        segment_scores: tuple[float, ...] | None = None,
+    ) -> CorpusChrf:
+        """The result for summed ``statistics`` under ``rules``."""
+        flat = tuple(statistics)
+        if rules == "contract":
+            numerator, denominator = chrf_ratio(_chrf_stats(flat), options.beta)
+            fraction = Fraction(numerator, denominator)
+            return cls(
+                numerator / denominator, flat, options, rules, nrefs, segment_scores, fraction
+            )
+        score = scoring.chrf_score(flat, options).score
+        return cls(score, flat, options, rules, nrefs, segment_scores)
+
+    @property
+    def name(self) -> str:
+        """``chrF2``, ``chrF2++``: beta, then one ``+`` per word order (sacreBLEU's names)."""
+        return f"chrF{self.options.beta}" + "+" * self.options.word_order
+
+    @property
+    def score_text(self) -> str:
+        """The score as the rules print it: the exact fraction to six decimals, ties to even,
+        under the contract rule (``"64.640103"``); sacreBLEU's two decimals otherwise."""
+        if self.fraction is not None:
+            return format_ratio(self.fraction.numerator, self.fraction.denominator)
+        return f"{self.score:.2f}"
+
+    @property
+    def signature(self) -> str:
+        """sacreBLEU's signature of the settings (``nrefs:1|case:mixed|eff:yes|nc:6|nw:0|
+        space:no|version:2.6.0``), then ``rules:contract`` under the contract rule, then
+        ``mtcompute:<version>``."""
+        nrefs = self.nrefs
+        return _signature(scoring.chrf_signature_fields(self.options, nrefs), self.rules)
+
+    def __str__(self) -> str:
+        return f"{self.name}|{self.signature} = {self.score_text}"
+
+    def to_dict(self) -> dict[str, object]:
+        """The result as JSON-ready data (the ``score`` command's ``--format json``)."""
+        out: dict[str, object] = {
+            "name": self.name,
+            "score": self.score,
+            "score_text": self.score_text,
+            "signature": self.signature,
+            "rules": self.rules,
+            "char_order": self.options.char_order,
+            "word_order": self.options.word_order,
+            "beta": self.options.beta,
+            "lowercase": self.options.lowercase,
+            "whitespace": self.options.whitespace,
+            "eps_smoothing": self.options.eps_smoothing,
+            "nrefs": self.nrefs if self.nrefs >= 0 else "var",
+            "statistics": list(self.statistics),
+        }
+        if self.fraction is not None:
+            out["score_fraction"] = f"{self.fraction.numerator}/{self.fraction.denominator}"
+        if self.segment_scores is not None:
+            out["segment_scores"] = list(self.segment_scores)
+        return out
+
+    def __add__(self, other: CorpusChrf) -> CorpusChrf:
+        if (self.options, self.rules) != (other.options, other.rules):
+            raise ValueError("cannot add chrF results of different settings")
+        segments = None
+        if self.segment_scores is not None and other.segment_scores is not None:
+            segments = self.segment_scores + other.segment_scores
+        summed = [a + b for a, b in zip(self.statistics, other.statistics, strict=True)]
+        nrefs = self.nrefs if self.nrefs == other.nrefs else -1
+        return CorpusChrf.from_statistics(summed, self.options, self.rules, nrefs, segments)
+
+
+def _contract_rule_checks(
+    references: Sequence[Sequence[str]], whitespace: bool, eps_smoothing: bool
+) -> None:
+    """What the contract rule does not define: several references, whitespace, eps."""
+    why = 'rules "contract" is the chrf-compute contract\'s corpus rule'
+    if whitespace:
+        raise InvalidInput(
+            f"Expected false at /whitespace ({why}, which removes whitespace), got true.",
+            "/whitespace",
+        )
+    if eps_smoothing:
+        raise InvalidInput(
+            f"Expected false at /eps_smoothing ({why}, which averages over the effective "
+            "orders), got true.",
+            "/eps_smoothing",
+        )
+    for i, segment in enumerate(references):
+        if len(segment) != 1:
+            at = f"/references/{i}"
+            raise InvalidInput(
+                f"Expected one reference at {at} ({why}, one reference per segment; "
+                f'rules "sacrebleu" takes several), got {len(segment)}.',
+                at,
+            )
+
+
+def corpus_chrf(
+    hypotheses: Sequence[str],
+    references: Sequence[str] | Sequence[Sequence[str]],
+    *,
+    word_order: int = 0,
+    beta: int = 2,
+    lowercase: bool = False,
+    whitespace: bool = False,
+    eps_smoothing: bool = False,
+    rules: str = "sacrebleu",
+    segment_scores: bool = False,
+) -> CorpusChrf:
+    """Corpus chrF_beta (chrF++ with ``word_order=2``) of aligned segments.
+
+    ``references`` is flat (one string per segment) or nested (a list of one or more
+    strings per segment). ``rules="sacrebleu"`` (default) gives sacreBLEU 2.6.0's
+    ``CHRF(word_order=..., beta=..., lowercase=..., whitespace=..., eps_smoothing=...)
+    .corpus_score`` exactly (several references: the best one per segment);
+    ``rules="contract"`` the chrf-compute (chrf-plus-plus-compute) contract's exact corpus
+    fraction, one reference per segment, without whitespace and eps_smoothing. Segment
+    scores are each segment's own chrF under the same rules.
+
+    Validation, first fault wins: hypotheses (an array of str, at least one), references
+    (flat or nested, at least one), equal counts, lone surrogates, word_order (0..4), beta
+    (1..16), lowercase, whitespace, eps_smoothing, rules (what the contract rule does not
+    take: whitespace, eps_smoothing, then a segment with several references),
+    segment_scores.
+
+    >>> print(corpus_chrf(["aa"], ["ab"], beta=3))  # doctest: +ELLIPSIS
+    chrF3|nrefs:1|case:mixed|eff:yes|nc:6|nw:0|space:no|version:2.6.0|mtcompute:... = 25.00
+    >>> corpus_chrf(["aa"], ["ab"], beta=3, rules="contract").fraction
+    Fraction(25, 1)
+    """
+    TEXTS.parse(hypotheses, "/hypotheses")
+    refs = REFERENCE_TEXTS.parse(references, "/references")
+    check_same_count("hypotheses", hypotheses, "references", references)
+    _no_lone_surrogates(hypotheses, "hypotheses")
+    _no_lone_surrogates_in(refs, isinstance(references[0], str))
+    options = scoring.ChrfOptions(
+        CHAR_ORDER,
+        WORD_ORDER.parse(word_order, "/word_order"),
+        fields.BETA.parse(beta, "/beta"),
+        FLAG.parse(lowercase, "/lowercase"),
+        FLAG.parse(whitespace, "/whitespace"),
+        FLAG.parse(eps_smoothing, "/eps_smoothing"),
+    )
+    rules = RULES.parse(rules, "/rules")
+    if rules == "contract":
+        _contract_rule_checks(refs, options.whitespace, options.eps_smoothing)
+    with_segments = FLAG.parse(segment_scores, "/segment_scores")
+    nrefs = _nrefs(refs)
+    if rules == "contract":
+        return _contract_chrf(hypotheses, [segment[0] for segment in refs], options, with_segments)
+    try:
+        total, each = scoring.chrf_statistics(hypotheses, refs, options, per_segment=with_segments)
+    except NotImplementedError:  # scoring's chrF counting has no whitespace=True path yet
+        raise UnsupportedInput(
+            "whitespace=True at /whitespace is not available in this version: sacreBLEU's "
+            "chrF with whitespace lands with the kernel's sacreBLEU chrF counting; use "
+            "whitespace=False.",
+            "/whitespace",
+        ) from None
+    scores = None
+    if each is not None:
+        scores = tuple(scoring.chrf_score(stats, options).score for stats in each)
+    return CorpusChrf.from_statistics(total, options, rules, nrefs, scores)
+
+
+def _contract_chrf(
+    hypotheses: Sequence[str],
+    references: Sequence[str],
+    options: scoring.ChrfOptions,
+    with_segments: bool,
+) -> CorpusChrf:
+    """The contract rule: per-order counts of every segment summed literally (chrf-compute,
+    chrf-plus-plus-compute), each segment's score the float of its exact fraction."""
+    beta, lowercase = options.beta, options.lowercase
+    scores: tuple[float, ...] | None
+    if options.word_order == 0:
+        total, scores = counting.chrf_totals(
+            hypotheses,
+            references,
+            CHAR_ORDER,
+            lowercase,
+            segment_beta=beta if with_segments else None,
+        )
+    else:
+        total, each = counting.chrf_corpus_statistics(
+            hypotheses, references, CHAR_ORDER, options.word_order, lowercase
+        )
+        scores = tuple(_ratio_float(stats, beta) for stats in each) if with_segments else None
+    return CorpusChrf.from_statistics(_flat_chrf(total), options, "contract", 1, scores)
+
+
+# --- corpus BLEU -----------------------------------------------------------------------------
+
+
+def _flat_bleu(stats: BleuStatistics) -> tuple[int, ...]:
+    """sacreBLEU's layout of BLEU statistics: ``[sys_len, ref_len, correct_1..N, total_1..N]``."""
+    return (stats.candidate_length, stats.reference_length, *stats.matches, *stats.totals)
+
+
+@dataclass(frozen=True, slots=True)
+class CorpusBleu:
+    """Corpus BLEU: ``score`` (a float, 0..100) and what sacreBLEU's ``BLEUScore`` holds
+    beside it (``counts``, ``totals``, ``precisions``, ``bp``, ``sys_len``, ``ref_len``).
+
+    ``statistics`` are the summed counts in sacreBLEU's layout (``[sys_len, ref_len,
+    correct_1..N, total_1..N]``); ``options`` the settings (sacreBLEU's names;
+    ``tokenize`` is ``"none"`` there for token lists, and ``tokenizer_signature``
+    ``"pretokenized"``); ``nrefs`` the references per segment (-1 when it varies);
+    ``segment_scores`` each segment's BLEU with the same settings, when asked for. Two
+    results of the same settings add up.
+    """
+
+    score: float
+    counts: tuple[int | float, ...]
+    totals: tuple[int | float, ...]
+    precisions: tuple[float, ...]
+    bp: float
+    sys_len: int
+    ref_len: int
+    statistics: tuple[int, ...]
+    options: scoring.BleuOptions
+    tokenizer_signature: str
+    nrefs: int
+    segment_scores: tuple[float, ...] | None = None
+
+    name = "BLEU"
+
+    @classmethod
+    def from_statistics(
+        cls,
+        statistics: Sequence[int],
+        options: scoring.BleuOptions,
+        tokenizer_signature: str,
+        nrefs: int,
+        segment_scores: tuple[float, ...] | None = None,
+    ) -> CorpusBleu:
+        """The result for summed ``statistics``: sacreBLEU's ``compute_bleu``."""
+        flat = tuple(statistics)
+        r = scoring.bleu_score(flat, options)
+        return cls(
+            r.score,
+            r.counts,
+            r.totals,
+            r.precisions,
+            r.bp,
+            r.sys_len,
+            r.ref_len,
+            flat,
+            options,
+            tokenizer_signature,
+            nrefs,
+            segment_scores,
+        )
+
+    @property
+    def _parts(self) -> scoring.BleuResult:
+        return scoring.BleuResult(
+            self.score,
+            self.counts,
+            self.totals,
+            self.precisions,
+            self.bp,
+            self.sys_len,
+            self.ref_len,
+        )
+
+    @property
+    def ratio(self) -> float:
+        """sys_len / ref_len (0 when ref_len is 0), as sacreBLEU computes it."""
+        return self._parts.ratio
+
+    @property
+    def verbose(self) -> str:
+        """What sacreBLEU prints after the score: ``67.0/41.2/27.3/18.5 (BP = 1.000 ...)``."""
+        return self._parts.verbose
+
+    @property
+    def signature(self) -> str:
+        """sacreBLEU's signature of the settings (``nrefs:1|case:mixed|eff:no|tok:13a|
+        smooth:exp|version:2.6.0``), then ``mtcompute:<version>``."""
+        return _signature(
+            scoring.bleu_signature_fields(self.options, self.nrefs, self.tokenizer_signature)
+        )
+
+    @property
+    def score_text(self) -> str:
+        """sacreBLEU's two-decimal score."""
+        return f"{self.score:.2f}"
+
+    def __str__(self) -> str:
+        return self._parts.format(signature=self.signature)
+
+    def to_dict(self) -> dict[str, object]:
+        """The result as JSON-ready data (the ``score`` command's ``--format json``)."""
+        out: dict[str, object] = {
+            "name": self.name,
+            "score": self.score,
+            "score_text": self.score_text,
+            "signature": self.signature,
+            "tokenize": self.tokenizer_signature,
+            "lowercase": self.options.lowercase,
+            "smooth_method": self.options.smooth_method,
+            "smooth_value": self.options.smooth_value,
+            "max_order": self.options.max_ngram_order,
+            "effective_order": self.options.effective_order,
+            "nrefs": self.nrefs if self.nrefs >= 0 else "var",
+            "counts": list(self.counts),
+            "totals": list(self.totals),
+            "precisions": list(self.precisions),
+            "bp": self.bp,
+            "ratio": self.ratio,
+            "sys_len": self.sys_len,
+            "ref_len": self.ref_len,
+        }
+        if self.segment_scores is not None:
+            out["segment_scores"] = list(self.segment_scores)
+        return out
+
+    def __add__(self, other: CorpusBleu) -> CorpusBleu:
+        if (self.options, self.tokenizer_signature) != (other.options, other.tokenizer_signature):
+            raise ValueError("cannot add BLEU results of different settings")
+        segments = None
+        if self.segment_scores is not None and other.segment_scores is not None:
+            segments = self.segment_scores + other.segment_scores
+        summed = [a + b for a, b in zip(self.statistics, other.statistics, strict=True)]
+        nrefs = self.nrefs if self.nrefs == other.nrefs else -1
+        return CorpusBleu.from_statistics(
+            summed, self.options, self.tokenizer_signature, nrefs, segments
         )
 
 
@@ -147,7 +567,7 @@ def _token_error(
     for index in indices:  # the scan walked this path: lists and tuples all the way
         if isinstance(value, list | tuple):
             value = value[int(index)]
-    where = json_pointer(*problem.path)
+    pointer = json_pointer(*problem.path)
     shapes: dict[tuple[str, int], Array[Any]] = {
         ("hypotheses", 1): HYPOTHESIS,
         ("references", 1): SEGMENT_REFERENCES,
@@ -155,42 +575,137 @@ def _token_error(
     }
     try:
         if problem.code in ("not_array", "no_references"):
-            shapes[(str(field), len(indices))].check_shape(value, where)
+            shapes[(str(field), len(indices))].check_shape(value, pointer)
         else:
-            TOKEN.parse(value, where)
+            TOKEN.parse(value, pointer)
     except MtcomputeError as error:
         return error
-    raise RuntimeError(f"the token scan reported {problem.code} at {where}, the types did not")
+    raise RuntimeError(f"the token scan reported {problem.code} at {pointer}, the types did not")
 
 
-def corpus_chrf(
-    hypotheses: Sequence[str],
-    references: Sequence[str],
+def _token_statistics(
+    hypotheses: Sequence[Sequence[str]],
+    references: Sequence[Sequence[Sequence[str]]],
+    max_order: int,
+    lowercase: bool,
+    with_segments: bool,
+) -> tuple[BleuStatistics, list[BleuStatistics] | None]:
+    """The statistics of token lists as given (``str.lower`` of each token first if asked);
+    the tokens checked in reading order (a str, non-empty, without lone surrogates)."""
+    if not lowercase and not with_segments:
+        try:
+            return counting.bleu_totals(hypotheses, references, max_order, validate=True), None
+        except counting.TokenProblem as problem:
+            raise _token_error(problem, hypotheses, references) from None
+    hyps = HYPOTHESES.parse(hypotheses, "/hypotheses")
+    refs = REFERENCES.parse(references, "/references")
+    if lowercase:
+        hyps = [[token.lower() for token in tokens] for tokens in hyps]
+        refs = [[[token.lower() for token in tokens] for tokens in segment] for segment in refs]
+    each = counting.bleu_statistics_many(hyps, refs, max_order)
+    total = BleuStatistics(0, 0, (0,) * max_order, (0,) * max_order)
+    for stats in each:
+        total = total + stats
+    return total, (each if with_segments else None)
+
+
+def corpus_bleu(
+    hypotheses: Sequence[str] | Sequence[Sequence[str]],
+    references: Sequence[str] | Sequence[Sequence[str]] | Sequence[Sequence[Sequence[str]]],
     *,
-    beta: int = 2,
+    tokenize: str | None = "13a",
     lowercase: bool = False,
+    smooth_method: str = "exp",
+    smooth_value: float | None = None,
+    max_order: int = 4,
+    effective_order: bool = False,
     segment_scores: bool = False,
-) -> CorpusChrf:
-    """Corpus chrF_beta of aligned segments (one reference each), as chrf-compute defines it.
+) -> CorpusBleu:
+    """Corpus BLEU (0..100) as sacreBLEU 2.6.0's ``BLEU(tokenize=..., lowercase=...,
+    smooth_method=..., smooth_value=..., max_ngram_order=max_order,
+    effective_order=...).corpus_score`` gives it.
 
-    Validation, first fault wins: hypotheses, then references (an array of str, at least
-    one), equal counts, lone surrogates, beta (an integer 1..16), lowercase, segment_scores.
+    With a ``tokenize`` name (sacreBLEU's: ``13a``, ``zh``, ``char``, ``none``, ...) the
+    segments are raw text: ``hypotheses`` strings, ``references`` flat (one string per
+    segment) or nested (a list of one or more strings per segment). With ``tokenize=None``
+    they are token lists, as before: ``hypotheses[i]`` a token list, ``references[i]`` a list
+    of one or more token lists; the tokens are counted as given (``lowercase`` lowers each).
+    ``smooth_value`` is floor's or add-k's (default 0.1 and 1); segment scores are each
+    segment's BLEU with the same settings.
 
-    >>> corpus_chrf(["aa"], ["ab"], beta=3).score_text
-    '25.000000'
+    Validation, first fault wins: tokenize (it decides what the segments are; a tokenizer
+    that cannot run here is unsupported), hypotheses and references (their shape, at least
+    one segment), equal counts, lowercase, smooth_method, smooth_value (0..100, for floor and
+    add-k only), max_order (1..8), effective_order, segment_scores, then the texts (lone
+    surrogates) or every token in reading order (a str, non-empty, without lone surrogates;
+    every segment with at least one reference).
+
+    >>> print(corpus_bleu(["The cat sat on the mat."], ["The cat sat on the mat."]))
+    ... # doctest: +ELLIPSIS
+    BLEU|nrefs:1|case:mixed|eff:no|tok:13a|smooth:exp|version:2.6.0|mtcompute:... = 100.00 ...
+    >>> corpus_bleu([["the", "cat"]], [[["the", "cat"]]], tokenize=None, max_order=2).score
+    100.00000000000004
     """
-    TEXTS.parse(hypotheses, "/hypotheses")
-    TEXTS.parse(references, "/references")
-    check_same_count("hypotheses", hypotheses, "references", references)
-    _no_lone_surrogates(hypotheses, "hypotheses")
-    _no_lone_surrogates(references, "references")
-    beta = fields.BETA.parse(beta, "/beta")
+    tokenizer = None if tokenize is None else get_tokenizer(tokenize, "/tokenize")
+    if tokenizer is None:
+        HYPOTHESES.check_shape(hypotheses, "/hypotheses")
+        REFERENCES.check_shape(references, "/references")
+        hyp_texts: list[str] = []
+        texts: list[list[str]] = []
+    else:
+        hyp_texts = TEXTS.parse(hypotheses, "/hypotheses")
+        texts = REFERENCE_TEXTS.parse(references, "/references")
+    check_same_count("hypotheses", hypotheses, "references", references, "segments")
     lowercase = FLAG.parse(lowercase, "/lowercase")
-    with_segments = FLAG.parse(segment_scores, "/segment_scores")
-    total, scores = counting.chrf_totals(
-        hypotheses, references, CHAR_ORDER, lowercase, segment_beta=beta if with_segments else None
+    smooth_method = SMOOTH_METHOD.parse(smooth_method, "/smooth_method")
+    if smooth_value is not None:
+        smooth_value = SMOOTH_VALUE.parse(smooth_value, "/smooth_value")
+        if SMOOTH_DEFAULTS[smooth_method] is None:
+            raise InvalidInput(
+                f"Expected no smooth_value at /smooth_value (smooth_method {smooth_method} "
+                f"takes none; floor and add-k take one), got {describe(smooth_value)}.",
+                "/smooth_value",
+            )
+    options = scoring.BleuOptions(
+        "none" if tokenizer is None else tokenizer.name,
+        lowercase,
+        smooth_method,
+        smooth_value,
+        fields.MAX_ORDER.parse(max_order, "/max_order"),
+        FLAG.parse(effective_order, "/effective_order"),
     )
-    return CorpusChrf.from_statistics(total, beta, scores)
+    with_segments = FLAG.parse(segment_scores, "/segment_scores")
+    segments: Sequence[Sequence[int]] | None
+    if tokenizer is None:
+        stats, each = _token_statistics(
+            hypotheses,  # token lists: checked while counted
+            references,
+            options.max_ngram_order,
+            lowercase,
+            with_segments,
+        )
+        total = _flat_bleu(stats)
+        segments = None if each is None else [_flat_bleu(s) for s in each]
+        signature, nrefs = PRETOKENIZED, _nrefs(references)
+    else:
+        _no_lone_surrogates(hyp_texts, "hypotheses")
+        _no_lone_surrogates_in(texts, isinstance(references[0], str))
+        flat_total, segments_list = scoring.bleu_statistics(
+            hyp_texts,
+            texts,
+            options,
+            per_segment=with_segments,
+            tokenizer=tokenizer,
+        )
+        total, segments = tuple(flat_total), segments_list
+        signature, nrefs = tokenizer.signature, _nrefs(texts)
+    scores = None
+    if segments is not None:
+        scores = tuple(scoring.bleu_score(s, options).score for s in segments)
+    return CorpusBleu.from_statistics(total, options, signature, nrefs, scores)
+
+
+# --- the exact building blocks -----------------------------------------------------------------
 
 
 def chrf_pairwise(
@@ -212,53 +727,6 @@ def chrf_pairwise(
     beta = fields.BETA.parse(beta, "/beta")
     # the checked arguments themselves: the kernel shares the tables when they are one list
     return counting.chrf_pairwise_matrix(hypotheses, references, beta, CHAR_ORDER)
-
-
-def corpus_bleu(
-    hypotheses: Sequence[Sequence[str]],
-    references: Sequence[Sequence[Sequence[str]]],
-    *,
-    max_order: int = 4,
-    smoothing: Smoothing = "none",
-    epsilon: float = 0.1,
-    effective_order: bool = False,
-) -> CorpusBleu:
-    """Corpus BLEU of tokenized segments: ``references[i]`` is the list of one or more
-    reference token lists of segment ``i``.
-
-    The bleu-sentence-components statistics of every segment are summed (candidate lengths,
-    closest reference lengths, clipped matches, totals) and scored by the bleu-smoothing-compute
-    rules; ``epsilon`` is used by ``method1`` only.
-
-    Validation, first fault wins: hypotheses and references are arrays with at least one
-    segment and equal counts; max_order (an integer 1..8), smoothing, epsilon (0..1),
-    effective_order; then every token in reading order (all hypotheses, then all references):
-    a str, non-empty, without lone surrogates, each segment with at least one reference.
-
-    >>> corpus_bleu([["the", "cat"]], [[["the", "cat"]]], max_order=2).bleu
-    1.0
-    """
-    HYPOTHESES.check_shape(hypotheses, "/hypotheses")
-    REFERENCES.check_shape(references, "/references")
-    check_same_count("hypotheses", hypotheses, "references", references, "segments")
-    max_order = fields.MAX_ORDER.parse(max_order, "/max_order")
-    smoothing = SMOOTHING.parse(smoothing, "/smoothing")  # type: ignore[assignment]
-    epsilon = fields.EPSILON.parse(epsilon, "/epsilon")
-    effective_order = FLAG.parse(effective_order, "/effective_order")
-    try:
-        stats = counting.bleu_totals(hypotheses, references, max_order, validate=True)
-    except counting.TokenProblem as problem:
-        raise _token_error(problem, hypotheses, references) from None
-    scored = stats.score(smoothing, epsilon, effective_order)
-    return CorpusBleu(
-        scored.bleu,
-        scored.brevity_penalty,
-        stats.matches,
-        stats.totals,
-        stats.candidate_length,
-        stats.reference_length,
-        scored.orders_used,
-    )
 
 
 def text_bleu_statistics(

@@ -1,31 +1,41 @@
-"""``mtcompute score``: corpus chrF or BLEU of plain-text files, one segment per line.
+"""``mtcompute score``: corpus BLEU, chrF and chrF++ of plain-text files, one segment per line.
 
-chrF is Popović 2015 §2 (eq. 1) exactly as the chrf-compute contract defines the corpus score
-(per-order counts summed over every segment, sacreBLEU 2.x effective order), computed by
-:func:`mtcompute.batch.corpus_chrf`. BLEU is Papineni et al. 2002 §2 on whitespace tokens:
-corpus statistics from :func:`mtcompute.batch.text_bleu_statistics` (what
-:func:`mtcompute.batch.corpus_bleu` gives for the ``str.split()`` tokens, counted without
-making a str per token), smoothed and scored with the bleu-smoothing-compute arithmetic
-(Chen & Cherry 2014 §2.2) in :func:`mtcompute.core.bleu.smooth_and_score`.
+Several systems, several metrics, any number of reference files, in one run. The numbers are
+sacreBLEU 2.6.0's by default (CONTRACT-NOTES, "Two families of rules"): BLEU (Papineni et al.
+2002 §2) on sacreBLEU's tokenizers, chrF and chrF++ (Popović 2015 §2, 2017 §2) with its
+best-reference rule, from :func:`mtcompute.batch.corpus_bleu` and
+:func:`mtcompute.batch.corpus_chrf`, each printed with its signature. ``--rules contract``
+gives the catalog contracts' exact chrF corpus rule instead (chrf-compute,
+chrf-plus-plus-compute); BLEU has sacreBLEU's rule only (the contracts' BLEU arithmetic is the
+bleu-* tools').
 
 This module reads files, checks them, and prints; it adds no arithmetic of its own. Every
 call into the metric code is in one section below ("the library calls").
 
 Exit status: 0 with a score; 1 on a data error (a file that is not UTF-8, files of different
 lengths, no segments, an input the library refuses); 2 on a usage error (bad options, a file
-that cannot be opened, ``-`` twice, chrF with more than one reference file).
+that cannot be opened, ``-`` twice, options that do not apply to the metrics asked for).
 """
 
 from __future__ import annotations
 
-__all__ = ["ScoreError", "add_parser", "run", "split_segments"]
+__all__ = ["METRICS", "ScoreError", "add_parser", "run", "split_segments"]
 
 import argparse
 import sys
 from collections.abc import Callable, Sequence
 from typing import IO, TypeVar
 
-from mtcompute.batch import CorpusChrf, corpus_chrf, text_bleu_statistics
+from mtcompute._version import __version__
+from mtcompute.batch import (
+    RULES,
+    SMOOTH_METHOD,
+    SMOOTH_VALUE,
+    CorpusBleu,
+    CorpusChrf,
+    corpus_bleu,
+    corpus_chrf,
+)
 from mtcompute.cli._common import (
     EXIT_OK,
     EXIT_TOOL_ERROR,
@@ -35,58 +45,73 @@ from mtcompute.cli._common import (
     add_command,
 )
 from mtcompute.contracts import fields
-from mtcompute.contracts.validate import FieldType
-from mtcompute.core.bleu import SMOOTHINGS, BleuStatistics, SmoothedBleu, Smoothing
+from mtcompute.contracts.validate import Choice, FieldType
 from mtcompute.core.jsjson import dumps
 from mtcompute.errors import MtcomputeError
+from mtcompute.tokenizers import get_tokenizer
 
 EXIT_DATA_ERROR = EXIT_TOOL_ERROR  # 1: files that cannot be scored (score runs no tool)
 PROGRESS_MIN_SEGMENTS = 10_000  # a bar only for inputs longer than this (and a TTY stderr)
 CHUNK_SEGMENTS = 2_000  # segments per step when a progress bar is shown
+METRICS = ("bleu", "chrf", "chrf++")
+WORD_ORDERS = {"chrf": 0, "chrf++": 2}  # the chrF metrics' word n-gram orders
 
 _DESCRIPTION = """\
-Score a system output against its reference(s): corpus chrF (default) or corpus BLEU.
+Score system outputs against their references: corpus BLEU, chrF and chrF++, several
+systems and metrics in one run, with sacreBLEU 2.6.0's numbers and signatures.
 
 Files are plain UTF-8 text, one segment per line. Only '\\n' ends a line: a '\\r' before it is
-kept as part of the segment (both metrics then ignore it as whitespace), and a final '\\n' at
+kept as part of the segment (the metrics then treat it as whitespace), and a final '\\n' at
 the end of a file does not start an extra segment. Every file must have the same number of
 lines. FILE may be '-' for standard input, for at most one of the files.
 
-chrF is the chrf-compute contract's corpus chrF (character n-grams 1..6, whitespace removed,
-per-order counts summed over all segments); it takes exactly one reference file, since the
-contract defines chrF against one reference per segment and multi-reference chrF has several
-incompatible definitions. BLEU tokenizes with str.split() (whitespace tokenization, not
-sacreBLEU's 13a tokenizer: tokenize your files first if you want 13a) and takes any number of
-reference files (the closest reference length per segment, ties to the shorter)."""
+BLEU is sacreBLEU's BLEU(): --tokenize (default 13a; intl, zh, char, none and the MeCab ones
+where installed), --lowercase, --smooth-method (default exp), on the 0-100 scale, against
+every reference file (clipped counts against all, the closest reference length). chrF and
+chrF++ (character 6-grams, plus word 2-grams for chrF++) are sacreBLEU's CHRF(): with several
+reference files each segment is scored against its best reference. Each score line carries
+sacreBLEU's signature of the settings, then mtcompute:<version>.
+
+--rules contract scores chrF and chrF++ by the catalog contracts' corpus rule instead
+(chrf-compute, chrf-plus-plus-compute: one reference file, the per-order counts summed over
+all segments, an exact fraction printed to six decimals; the signature says rules:contract).
+BLEU has sacreBLEU's rules only: --rules contract with BLEU is refused (the contracts' BLEU
+on whitespace tokens is the bleu-corpus-compute tool: mtcompute run bleu-corpus-compute)."""
 
 _EPILOG = """\
 examples:
-  mtcompute score --hypotheses sys.txt --references ref.txt
-  chrF2 = 64.321612  (exact 7384771108...228995895250/1148101069...905824549483, 2037 segments)
+  mtcompute score -H sys.txt -r ref.txt
+  chrF2|nrefs:1|case:mixed|eff:yes|nc:6|nw:0|space:no|version:2.6.0|mtcompute:VERSION = 64.64
 
-  mtcompute score -H sys.txt -r ref.txt --metric bleu
-  BLEU = 0.327741  BP = 1.000000  ratio = 1.012774  hyp_len = 33853  ref_len = 33426  \\
-    matches = 20118/12319/7951/5216  totals = 33853/31816/29787/27767       (one line)
+  mtcompute score -H sys.txt -r refA.txt refB.txt -m bleu chrf++
+  BLEU|nrefs:2|case:mixed|eff:no|tok:13a|smooth:exp|version:2.6.0|mtcompute:VERSION = 52.32 \\
+    79.3/59.1/45.4/35.2 (BP = 1.000 ratio = 1.007 hyp_len = 39114 ref_len = 38830)   (one line)
+  chrF2++|nrefs:2|case:mixed|eff:yes|nc:6|nw:2|space:no|version:2.6.0|mtcompute:VERSION = 67.62
 
-  mtcompute score -H sys.txt -r refA.txt refB.txt --metric bleu --smoothing method1 --segments
+  mtcompute score -H sysA.txt sysB.txt -r ref.txt -m bleu --tokenize zh --lowercase
+  mtcompute score -H sys.txt -r ref.txt --rules contract
+  chrF2|nrefs:1|...|version:2.6.0|rules:contract|mtcompute:VERSION = 64.640103
   cat sys.txt | mtcompute score -H - -r ref.txt --segments --format json
 
---segments adds each segment's own score: chrF of the segment alone, or sentence BLEU, which
-is BLEU from the segment's own statistics with the same --smoothing, --epsilon and
---effective-order as the corpus score (so with --smoothing none a segment with no 4-gram
-match scores 0).
+(sys.txt is generaltest2022 en-de sys.Online-B.txt, refA.txt and ref.txt its ref.A.txt,
+refB.txt its ref.B.txt.) With several systems each line starts with the system's file name.
 
---format json prints one compact JSON object (numbers as JavaScript writes them) with the
-settings, the corpus score (for chrF also the exact fraction and the six-decimal score text,
-rounded half to even) and, with --segments, "segment_scores".
+--segments adds each segment's own score under the same settings (sentence BLEU, sentence
+chrF against the segment's best reference), one per line after its corpus line.
+
+--format json prints one compact JSON object (numbers as JavaScript writes them):
+{"references": [...], "segment_count": N, "systems": [{"hypotheses": FILE, "scores":
+{METRIC: {...}}}]}, each score with its name, score, score_text, signature, settings and
+statistics (and with --segments, "segment_scores").
 
 A progress bar is drawn on standard error when it is a terminal and the input has more than
 10,000 segments; --no-progress turns it off.
 
 exit status: 0 scored; 1 data error (a file that is not UTF-8, with the line number and byte
 offset; files of different lengths; no segments); 2 usage error (bad options, a file that
-cannot be read, '-' given twice, chrF with more than one reference file). With --format json
-a data error goes to standard output instead, as {"error":{"code","message","path"}}."""
+cannot be read, '-' given twice, options that do not apply to the metrics asked for). With
+--format json a data error goes to standard output instead, as
+{"error":{"code","message","path"}}."""
 
 
 class ScoreError(Exception):
@@ -103,33 +128,45 @@ T = TypeVar("T")
 
 
 def _checked(field_type: FieldType[T], flag: str) -> Callable[[str], T]:
-    """argparse ``type=``: the option's text read as a number, then checked by the field type
-    the tools and the batch APIs check (one rule, one message: ``--beta 17`` is refused as
-    ``corpus_chrf(..., beta=17)`` and chrf-compute refuse it)."""
+    """argparse ``type=``: the option's text (read as a number, unless the field is a choice
+    of names), then checked by the field type the tools and the batch APIs check (one rule,
+    one message: ``--beta 17`` is refused as ``corpus_chrf(..., beta=17)`` and chrf-compute
+    refuse it)."""
 
     def parse(text: str) -> T:
-        try:
-            number: int | float = int(text)
-        except ValueError:
+        value: object = text
+        if not isinstance(field_type, Choice):
             try:
-                number = float(text)
+                value = int(text)
             except ValueError:
-                raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
+                try:
+                    value = float(text)
+                except ValueError:
+                    raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
         try:
-            return field_type.parse(number, flag)
+            return field_type.parse(value, flag)
         except MtcomputeError as error:
             raise argparse.ArgumentTypeError(error.message) from None
 
     return parse
 
 
+def _tokenizer(text: str) -> str:
+    """argparse ``type=`` of --tokenize: a tokenizer name that can run here
+    (:func:`mtcompute.tokenizers.get_tokenizer`'s checks and messages)."""
+    try:
+        return get_tokenizer(text, "--tokenize").name
+    except MtcomputeError as error:
+        raise argparse.ArgumentTypeError(error.message) from None
+
+
 # -- options -------------------------------------------------------------------------------
 
 
 _TEXTS = (  # help, description, epilog
-    "score a system output file against reference file(s): chrF or BLEU",
+    "score system output files against reference file(s): BLEU, chrF, chrF++",
     _DESCRIPTION,
-    _EPILOG,
+    _EPILOG.replace("VERSION", __version__),
 )
 
 
@@ -137,14 +174,15 @@ def add_parser(subparsers: Subparsers) -> None:
     """Register the ``score`` sub-command: its options in four groups (the order of --help).
 
     The metric options default to None, not to their values, so that :func:`run` can tell
-    an option given for the other metric."""
+    an option given for a metric that was not asked for."""
     parser = add_command(subparsers, "score", run, _TEXTS)
     parser.add_argument(
         "--hypotheses",
         "-H",
         required=True,
+        nargs="+",
         metavar="FILE",
-        help="system output, one segment per line ('-' for stdin)",
+        help="system output file(s), one segment per line ('-' for stdin)",
     )
     parser.add_argument(
         "--references",
@@ -155,7 +193,23 @@ def add_parser(subparsers: Subparsers) -> None:
         help="reference file(s), line-aligned with the hypotheses ('-' for stdin)",
     )
     parser.add_argument(
-        "--metric", choices=["chrf", "bleu"], default="chrf", help="metric (default chrf)"
+        "--metric",
+        "-m",
+        nargs="+",
+        choices=METRICS,
+        default=["chrf"],
+        metavar="METRIC",
+        help="bleu, chrf, chrf++: one or more (default chrf)",
+    )
+    parser.add_argument(
+        "--rules",
+        type=_checked(RULES, "--rules"),
+        default="sacrebleu",
+        help="sacrebleu (default): sacreBLEU 2.6.0's numbers; contract: the catalog "
+        "contracts' exact chrF corpus rule (chrF and chrF++ only, one reference file)",
+    )
+    parser.add_argument(
+        "--lowercase", action="store_true", help="lowercase both sides first (every metric)"
     )
     chrf = parser.add_argument_group("chrF options")
     chrf.add_argument(
@@ -164,33 +218,39 @@ def add_parser(subparsers: Subparsers) -> None:
         default=None,
         help="recall weight, 1..16 (default 2)",
     )
-    chrf.add_argument(
-        "--lowercase", action="store_true", default=None, help="lowercase both sides first"
-    )
     bleu = parser.add_argument_group("BLEU options")
+    bleu.add_argument(
+        "--tokenize",
+        type=_tokenizer,
+        default=None,
+        metavar="NAME",
+        help="sacreBLEU's tokenizer: 13a (default), intl, zh, char, none, ja-mecab, ko-mecab",
+    )
+    bleu.add_argument(
+        "--smooth-method",
+        type=_checked(SMOOTH_METHOD, "--smooth-method"),
+        default=None,
+        metavar="METHOD",
+        help="sacreBLEU's smoothing: exp (default), floor, add-k, none",
+    )
+    bleu.add_argument(
+        "--smooth-value",
+        type=_checked(SMOOTH_VALUE, "--smooth-value"),
+        default=None,
+        metavar="VALUE",
+        help="floor's or add-k's value, 0..100 (defaults 0.1 and 1)",
+    )
     bleu.add_argument(
         "--max-order",
         type=_checked(fields.MAX_ORDER, "--max-order"),
         default=None,
-        help="highest n-gram order (default 4)",
-    )
-    bleu.add_argument(
-        "--smoothing",
-        choices=list(SMOOTHINGS),
-        default=None,
-        help="Chen & Cherry 2014 smoothing (default none)",
-    )
-    bleu.add_argument(
-        "--epsilon",
-        type=_checked(fields.EPSILON, "--epsilon"),
-        default=None,
-        help="method1's value for a zero match count, 0..1 (default 0.1; method1 only)",
+        help="highest n-gram order, 1..8 (default 4)",
     )
     bleu.add_argument(
         "--effective-order",
         action="store_true",
         default=None,
-        help="use only the leading orders with a positive total",
+        help="average only the orders with a positive total (sacreBLEU's effective order)",
     )
     output = parser.add_argument_group("output")
     output.add_argument(
@@ -248,25 +308,30 @@ def split_segments(data: bytes, name: str) -> list[str]:
     return text.split("\n")
 
 
-def _read_all(hypotheses: str, references: Sequence[str]) -> tuple[list[str], list[list[str]]]:
-    names = [hypotheses, *references]
+def _read_all(
+    systems: Sequence[str], references: Sequence[str]
+) -> tuple[list[list[str]], list[list[str]]]:
+    """Every system's segments and, per segment, its references (one per reference file)."""
+    names = [*systems, *references]
     if names.count(STDIN) > 1:
         raise ScoreError("'-' (stdin) can stand for at most one file", EXIT_USAGE, "usage")
     # Open every file before decoding any, so a missing file is reported before a bad byte.
     raw = [_read_bytes(name) for name in names]
     texts = [split_segments(data, name) for data, name in zip(raw, names, strict=True)]
-    hyp_lines, ref_lines = texts[0], texts[1:]
-    for name, lines in zip(references, ref_lines, strict=True):
-        if len(lines) != len(hyp_lines):
+    first, count = systems[0], len(texts[0])
+    for name, lines in zip(names[1:], texts[1:], strict=True):
+        if len(lines) != count:
             raise ScoreError(
-                f"the files have different numbers of lines: {_label(hypotheses)} has "
-                f"{len(hyp_lines)}, {_label(name)} has {len(lines)}; every file needs one "
+                f"the files have different numbers of lines: {_label(first)} has "
+                f"{count}, {_label(name)} has {len(lines)}; every file needs one "
                 "line per segment",
                 EXIT_DATA_ERROR,
             )
-    if not hyp_lines:
-        raise ScoreError(f"no segments to score: {_label(hypotheses)} is empty", EXIT_DATA_ERROR)
-    return hyp_lines, ref_lines
+    if not count:
+        raise ScoreError(f"no segments to score: {_label(first)} is empty", EXIT_DATA_ERROR)
+    hyps = texts[: len(systems)]
+    refs = [list(segment) for segment in zip(*texts[len(systems) :], strict=True)]
+    return hyps, refs
 
 
 # -- progress ------------------------------------------------------------------------------
@@ -311,177 +376,113 @@ def _chunks(total: int, progress: _Progress) -> list[range]:
 
 # -- the library calls -------------------------------------------------------------------
 # Every call score makes into the metric code is here (with the imports at the top): the
-# batch APIs (corpus chrF; BLEU statistics of whitespace-split texts) and the
-# bleu-smoothing-compute arithmetic. Both are computed in chunks (for the progress bar)
-# whose results add up.
+# batch APIs' corpus BLEU and chrF, computed in chunks (for the progress bar) whose results
+# add up (the batch results' own ``+``).
+
+Result = CorpusBleu | CorpusChrf
 
 
-def _chrf_chunk(
-    hyps: Sequence[str], refs: Sequence[str], beta: int, lowercase: bool, segments: bool
-) -> CorpusChrf:
-    """Corpus chrF of a chunk of segments (with each segment's score if ``segments``)."""
-    return corpus_chrf(hyps, refs, beta=beta, lowercase=lowercase, segment_scores=segments)
-
-
-def _bleu_zero(max_order: int) -> BleuStatistics:
-    """BLEU statistics of no segment: what the chunks are added to."""
-    return BleuStatistics(0, 0, (0,) * max_order, (0,) * max_order)
-
-
-def _bleu_chunk(
-    hyps: Sequence[str], refs: Sequence[Sequence[str]], max_order: int, segments: bool
-) -> tuple[BleuStatistics, list[BleuStatistics] | None]:
-    """BLEU statistics of a chunk on whitespace tokens (str.split(), the same as sacreBLEU's
-    tokenize='none'; the kernel splits the lines itself): their sum and, with ``segments``,
-    each segment's. ``refs`` holds one sequence per reference file."""
-    return text_bleu_statistics(
-        hyps, list(zip(*refs, strict=True)), max_order=max_order, per_segment=segments
+def _score_chunk(
+    args: argparse.Namespace, metric: str, hyps: list[str], refs: list[list[str]]
+) -> Result:
+    """One metric of a chunk of segments, with the options given (defaults: the batch's)."""
+    if metric == "bleu":
+        return corpus_bleu(
+            hyps,
+            refs,
+            tokenize=args.tokenize or "13a",
+            lowercase=args.lowercase,
+            smooth_method=args.smooth_method or "exp",
+            smooth_value=args.smooth_value,
+            max_order=4 if args.max_order is None else args.max_order,
+            effective_order=bool(args.effective_order),
+            segment_scores=args.segments,
+        )
+    return corpus_chrf(
+        hyps,
+        refs,
+        word_order=WORD_ORDERS[metric],
+        beta=2 if args.beta is None else args.beta,
+        lowercase=args.lowercase,
+        rules=args.rules,
+        segment_scores=args.segments,
     )
 
 
-def _bleu_score(
-    stats: BleuStatistics, smoothing: Smoothing, epsilon: float, effective_order: bool
-) -> SmoothedBleu:
-    """BLEU of ``stats``, smoothed (Chen & Cherry 2014 §2.2)."""
-    return stats.score(smoothing, epsilon, effective_order)
-
-
-# -- metrics -------------------------------------------------------------------------------
-
-
-def _check_options(args: argparse.Namespace) -> None:
-    chrf_only = {"--beta": args.beta, "--lowercase": args.lowercase}
-    bleu_only = {
-        "--max-order": args.max_order,
-        "--smoothing": args.smoothing,
-        "--epsilon": args.epsilon,
-        "--effective-order": args.effective_order,
-    }
-    other = bleu_only if args.metric == "chrf" else chrf_only
-    given = [flag for flag, value in other.items() if value is not None]
-    if given:
-        raise ScoreError(
-            f"{', '.join(given)} do(es) not apply to --metric {args.metric}", EXIT_USAGE, "usage"
-        )
-    if args.epsilon is not None and args.smoothing != "method1":
-        raise ScoreError(
-            f"--epsilon applies only to --smoothing method1, got --smoothing "
-            f"{args.smoothing or 'none'}",
-            EXIT_USAGE,
-            "usage",
-        )
-    if args.metric == "chrf" and len(args.references) > 1:
-        raise ScoreError(
-            f"chrF takes exactly one reference file, got {len(args.references)} "
-            f"({', '.join(_label(n) for n in args.references)}): the chrf-compute contract "
-            "scores each segment against one reference, and multi-reference chrF has no "
-            "single agreed definition; score each reference file separately, or use "
-            "--metric bleu, which takes several",
-            EXIT_USAGE,
-            "usage",
-        )
-
-
-def _score_chrf(
-    args: argparse.Namespace, hyps: list[str], refs: list[str]
-) -> tuple[str, dict[str, object]]:
-    beta = 2 if args.beta is None else args.beta
-    lowercase = bool(args.lowercase)
-    progress = _progress(args, len(hyps), "chrF")
-    result = None
+def _score(
+    args: argparse.Namespace, metric: str, hyps: list[str], refs: list[list[str]], label: str
+) -> Result:
+    """One metric of one system: the chunks' results added up."""
+    progress = _progress(args, len(hyps), f"{label} {metric}")
+    result: Result | None = None
     for chunk in _chunks(len(hyps), progress):
-        part = _chrf_chunk(
-            hyps[chunk.start : chunk.stop],
-            refs[chunk.start : chunk.stop],
-            beta,
-            lowercase,
-            args.segments,
+        part = _score_chunk(
+            args, metric, hyps[chunk.start : chunk.stop], refs[chunk.start : chunk.stop]
         )
-        result = part if result is None else result + part  # the statistics add up
+        result = part if result is None else result + part  # type: ignore[operator]
         progress.advance(len(chunk))
     progress.close()
     if result is None:  # _read_all refuses empty input; this is for the type checker
         raise ScoreError("no segments to score", EXIT_DATA_ERROR)
-    fields: dict[str, object] = {
-        "metric": "chrF",
-        "char_order": 6,
-        "word_order": 0,
-        "beta": beta,
-        "lowercase": lowercase,
-        "segment_count": len(hyps),
-        "score": result.score_text,
-        "score_fraction": f"{result.numerator}/{result.denominator}",
-        "score_value": result.score,
-    }
-    if args.segments:
-        fields["segment_scores"] = list(result.segment_scores or ())
-    name = f"chrF{beta}" + (" (lowercase)" if lowercase else "")
-    text = (
-        f"{name} = {result.score_text}  (exact {fields['score_fraction']}, "
-        f"{len(hyps)} segment{'s' if len(hyps) != 1 else ''})"
-    )
-    return text, fields
-
-
-def _score_bleu(
-    args: argparse.Namespace, hyps: list[str], refs: list[list[str]]
-) -> tuple[str, dict[str, object]]:
-    max_order = 4 if args.max_order is None else args.max_order
-    # argparse's choices are SMOOTHINGS; look the name up to keep its Literal type
-    smoothing = SMOOTHINGS[SMOOTHINGS.index(args.smoothing or "none")]
-    epsilon = 0.1 if args.epsilon is None else args.epsilon
-    effective_order = bool(args.effective_order)
-    progress = _progress(args, len(hyps), "BLEU")
-    total = _bleu_zero(max_order)
-    segment_scores: list[float] = []
-    for chunk in _chunks(len(hyps), progress):
-        part, segments = _bleu_chunk(
-            hyps[chunk.start : chunk.stop],
-            [ref[chunk.start : chunk.stop] for ref in refs],
-            max_order,
-            args.segments,
-        )
-        total = total + part
-        for stats in segments or ():  # sentence BLEU: each segment's own, same smoothing
-            segment_scores.append(_bleu_score(stats, smoothing, epsilon, effective_order).bleu)
-        progress.advance(len(chunk))
-    progress.close()
-    c, r = total.candidate_length, total.reference_length
-    matches, totals = list(total.matches), list(total.totals)
-    scored = _bleu_score(total, smoothing, epsilon, effective_order)
-    fields: dict[str, object] = {
-        "metric": "BLEU",
-        "tokenize": "whitespace",
-        "max_order": max_order,
-        "smoothing": smoothing,
-    }
-    if smoothing == "method1":
-        fields["epsilon"] = epsilon
-    fields |= {
-        "effective_order": effective_order,
-        "reference_count": len(refs),
-        "segment_count": len(hyps),
-        "bleu": scored.bleu,
-        "brevity_penalty": scored.brevity_penalty,
-        "ratio": c / r if r else None,
-        "candidate_length": c,
-        "reference_length": r,
-        "matches": matches,
-        "totals": totals,
-        "orders_used": scored.orders_used,
-    }
-    if args.segments:
-        fields["segment_scores"] = segment_scores
-    ratio = "n/a" if r == 0 else f"{c / r:.6f}"
-    text = (
-        f"BLEU = {scored.bleu:.6f}  BP = {scored.brevity_penalty:.6f}  ratio = {ratio}  "
-        f"hyp_len = {c}  ref_len = {r}  matches = {'/'.join(map(str, matches))}  "
-        f"totals = {'/'.join(map(str, totals))}"
-    )
-    return text, fields
+    return result
 
 
 # -- the command ---------------------------------------------------------------------------
+
+
+def _check_options(args: argparse.Namespace) -> None:
+    metrics: list[str] = args.metric
+    repeated = sorted({m for m in metrics if metrics.count(m) > 1}, key=metrics.index)
+    if repeated:
+        raise ScoreError(
+            f"--metric {', '.join(repeated)} is given more than once", EXIT_USAGE, "usage"
+        )
+    options = {
+        "--beta": (args.beta, ("chrf", "chrf++")),
+        "--tokenize": (args.tokenize, ("bleu",)),
+        "--smooth-method": (args.smooth_method, ("bleu",)),
+        "--smooth-value": (args.smooth_value, ("bleu",)),
+        "--max-order": (args.max_order, ("bleu",)),
+        "--effective-order": (args.effective_order, ("bleu",)),
+    }
+    given = [
+        flag
+        for flag, (value, takers) in options.items()
+        if value is not None and not set(takers) & set(metrics)
+    ]
+    if given:
+        raise ScoreError(
+            f"{', '.join(given)} do(es) not apply to --metric {' '.join(metrics)}",
+            EXIT_USAGE,
+            "usage",
+        )
+    method = args.smooth_method or "exp"
+    if args.smooth_value is not None and method not in ("floor", "add-k"):
+        raise ScoreError(
+            f"--smooth-value applies only to --smooth-method floor or add-k, got "
+            f"--smooth-method {method}",
+            EXIT_USAGE,
+            "usage",
+        )
+    if args.rules == "contract":
+        if "bleu" in metrics:
+            raise ScoreError(
+                "--rules contract applies to chrf and chrf++ only: BLEU is scored by "
+                "sacreBLEU's rules alone (for the contracts' BLEU on whitespace tokens, run "
+                "the bleu-corpus-compute tool: mtcompute run bleu-corpus-compute 1.0.0)",
+                EXIT_USAGE,
+                "usage",
+            )
+        if len(args.references) > 1:
+            raise ScoreError(
+                f"--rules contract takes exactly one reference file, got "
+                f"{len(args.references)} ({', '.join(_label(n) for n in args.references)}): "
+                "the chrf-compute contract scores each segment against one reference; "
+                "without --rules contract, chrF takes several (sacreBLEU's best reference "
+                "per segment)",
+                EXIT_USAGE,
+                "usage",
+            )
 
 
 def _write_line(text: str) -> None:
@@ -497,27 +498,55 @@ def _fail(args: argparse.Namespace, error: ScoreError) -> int:
     return error.exit_code
 
 
+def _text(systems: Sequence[str], results: list[list[Result]]) -> str:
+    """One line per system and metric (the system's file name first when there are
+    several), each followed by its segment scores when they were asked for."""
+    labels = [_label(name) for name in systems]
+    width = max(len(label) for label in labels)
+    lines: list[str] = []
+    for label, row in zip(labels, results, strict=True):
+        prefix = f"{label:<{width}}  " if len(systems) > 1 else ""
+        for result in row:
+            lines.append(f"{prefix}{result}")
+            lines.extend(f"{score:.6f}" for score in result.segment_scores or ())
+    return "\n".join(lines)
+
+
+def _json(args: argparse.Namespace, results: list[list[Result]], count: int) -> dict[str, object]:
+    """The whole run as one object: the references, the segment count, and per system the
+    scores by metric (the batch results' own data)."""
+    return {
+        "references": [_label(name) for name in args.references],
+        "segment_count": count,
+        "systems": [
+            {
+                "hypotheses": _label(name),
+                "scores": {
+                    metric: result.to_dict()
+                    for metric, result in zip(args.metric, row, strict=True)
+                },
+            }
+            for name, row in zip(args.hypotheses, results, strict=True)
+        ],
+    }
+
+
 def run(args: argparse.Namespace) -> int:
     """Run ``mtcompute score`` with parsed arguments; return the exit status."""
     try:
         _check_options(args)
-        hyps, refs = _read_all(args.hypotheses, args.references)
-        if args.metric == "chrf":
-            text, fields = _score_chrf(args, hyps, refs[0])
-        else:
-            text, fields = _score_bleu(args, hyps, refs)
+        systems, refs = _read_all(args.hypotheses, args.references)
+        results = [
+            [_score(args, metric, hyps, refs, _label(name)) for metric in args.metric]
+            for name, hyps in zip(args.hypotheses, systems, strict=True)
+        ]
     except ScoreError as exc:
         return _fail(args, exc)
-    except MtcomputeError as exc:  # the library refused the input (e.g. a limit)
+    except MtcomputeError as exc:  # the library refused the input
         return _fail(args, ScoreError(exc.message, EXIT_DATA_ERROR, exc.code))
     if args.format == "json":
-        _write_line(dumps(fields))
+        _write_line(dumps(_json(args, results, len(refs))))
     else:
-        lines = [text]
-        if args.segments:
-            scores = fields["segment_scores"]
-            assert isinstance(scores, list)
-            lines.extend(f"{score:.6f}" for score in scores)
-        _write_line("\n".join(lines))
+        _write_line(_text(args.hypotheses, results))
     sys.stdout.flush()
     return EXIT_OK
