@@ -410,7 +410,7 @@ def bench_bleu(
     subject = f"{pair.name} ({len(hyps)} seg)"
 
     def ours() -> object:
-        return corpus_bleu([h.split() for h in hyps], [[r.split()] for r in refs])
+        return corpus_bleu([h.split() for h in hyps], [[r.split()] for r in refs], tokenize=None)
 
     base = median_seconds(ours, repeats)
     report.rows.append(
@@ -954,7 +954,7 @@ def check_chrf(
     sacrebleu, fastchrf = anchors["sacrebleu"], anchors["fastchrf"]
     for pair in pairs:
         hyps, refs = pair.hypotheses, pair.references
-        ours = corpus_chrf(hyps, refs)
+        ours = corpus_chrf(hyps, refs, rules="contract")
         total = ChrfStatistics.zero(6)
         for hyp, ref in zip(hyps, refs, strict=True):
             total = total + segment_statistics(hyp, ref)
@@ -962,7 +962,7 @@ def check_chrf(
         report.check(
             f"corpus chrF2 {pair.name}: kernel = pure core (exact fraction)",
             exact == ours.fraction,
-            f"{ours.score_text} ({ours.fraction.numerator}/{ours.fraction.denominator})",
+            f"{ours.score_text} ({exact.numerator}/{exact.denominator})",
         )
         if sacrebleu is None:
             continue
@@ -1034,12 +1034,14 @@ def check_bleu(pair: Pair, anchors: dict[str, ModuleType | None], report: Report
     from mtcompute.counting import bleu_text_statistics
 
     hyps, refs = pair.hypotheses, pair.references
-    ours = corpus_bleu([h.split() for h in hyps], [[r.split()] for r in refs])
+    ours = corpus_bleu(
+        [h.split() for h in hyps], [[r.split()] for r in refs], tokenize=None, smooth_method="none"
+    )
     text = bleu_text_statistics(hyps, [[r] for r in refs])[0]  # what mtcompute score counts
     report.check(
         f"BLEU {pair.name}: kernel splitting the texts = corpus_bleu of str.split() tokens",
         (text.candidate_length, text.reference_length, text.matches, text.totals)
-        == (ours.candidate_length, ours.reference_length, ours.matches, ours.totals),
+        == (ours.sys_len, ours.ref_len, ours.counts, ours.totals),
         f"matches {list(text.matches)} totals {list(text.totals)}",
     )
     sacrebleu = anchors["sacrebleu"]
@@ -1048,21 +1050,21 @@ def check_bleu(pair: Pair, anchors: dict[str, ModuleType | None], report: Report
             hyps, [refs]
         )
         same = (
-            list(ours.matches) == list(theirs.counts)
+            list(ours.counts) == list(theirs.counts)
             and list(ours.totals) == list(theirs.totals)
-            and (ours.candidate_length, ours.reference_length) == (theirs.sys_len, theirs.ref_len)
+            and (ours.sys_len, ours.ref_len) == (theirs.sys_len, theirs.ref_len)
         )
         report.check(
             f"BLEU {pair.name}: statistics = sacreBLEU's counts",
             same,
-            f"matches {list(ours.matches)} totals {list(ours.totals)} "
-            f"c={ours.candidate_length} r={ours.reference_length}",
+            f"matches {list(ours.counts)} totals {list(ours.totals)} "
+            f"c={ours.sys_len} r={ours.ref_len}",
         )
-        diff = abs(ours.bleu - theirs.score / 100)
+        diff = abs(ours.score - theirs.score)
         report.check(
-            f"BLEU {pair.name}: bleu = sacreBLEU score / 100",
+            f"BLEU {pair.name}: score = sacreBLEU score",
             diff <= TOLERANCE,
-            f"{ours.bleu!r}, |diff| = {diff:.3g}",
+            f"{ours.score!r}, |diff| = {diff:.3g}",
         )
     nltk_bleu = anchors["nltk"]
     if nltk_bleu is not None:
@@ -1075,27 +1077,31 @@ def check_bleu(pair: Pair, anchors: dict[str, ModuleType | None], report: Report
         lengths = [len(tokens) for tokens in hyp_tokens]
         nltk_totals = [sum(max(1, c - n + 1) for c in lengths) for n in range(1, 5)]
         short = sum(c < 4 for c in lengths)
-        adjusted = smooth_and_score(
-            ours.matches, nltk_totals, ours.candidate_length, ours.reference_length
-        ).bleu
+        counts = [int(c) for c in ours.counts]
+        adjusted = smooth_and_score(counts, nltk_totals, ours.sys_len, ours.ref_len).bleu
         diff = abs(adjusted - theirs_nltk)
         report.check(
             f"BLEU {pair.name}: bleu with NLTK's totals = NLTK corpus_bleu",
             diff <= TOLERANCE,
             f"|diff| = {diff:.3g} after the adjustment; unadjusted |diff| = "
-            f"{abs(ours.bleu - theirs_nltk):.3g}: NLTK counts max(1, c-n+1) n-grams for each "
-            f"of the {short} segment(s) shorter than 4 tokens",
+            f"{abs(ours.score / 100 - theirs_nltk):.3g}: NLTK counts max(1, c-n+1) n-grams "
+            f"for each of the {short} segment(s) shorter than 4 tokens",
         )
     bleuscore = anchors["bleuscore"]
     if bleuscore is not None and sacrebleu is not None:
         # Same tokens for both: sacreBLEU's 13a tokenizer first, then mtcompute on them.
         tok = importlib.import_module("sacrebleu.tokenizers.tokenizer_13a").Tokenizer13a()
-        ours_13a = corpus_bleu([tok(h).split() for h in hyps], [[tok(r).split()] for r in refs])
+        ours_13a = corpus_bleu(
+            [tok(h).split() for h in hyps],
+            [[tok(r).split()] for r in refs],
+            tokenize=None,
+            smooth_method="none",
+        )
         theirs_bs = bleuscore.compute(
             [[r] for r in refs], hyps, max_order=4, ref_len_method="closest"
         )
-        diff = abs(ours_13a.bleu - float(theirs_bs["bleu"]))
-        same_lengths = (ours_13a.candidate_length, ours_13a.reference_length) == (
+        diff = abs(ours_13a.score / 100 - float(theirs_bs["bleu"]))
+        same_lengths = (ours_13a.sys_len, ours_13a.ref_len) == (
             theirs_bs["translation_length"],
             theirs_bs["reference_length"],
         )
@@ -1115,18 +1121,18 @@ def check_pure(pair: Pair, block: list[str], report: Report) -> None:
     ref_tokens = [[r.split()] for r in refs]
 
     def run_all() -> tuple[object, ...]:
-        chrf = corpus_chrf(hyps, refs, segment_scores=True)
-        bleu = corpus_bleu(hyp_tokens, ref_tokens)
+        chrf = corpus_chrf(hyps, refs, rules="contract", segment_scores=True)
+        bleu = corpus_bleu(hyp_tokens, ref_tokens, tokenize=None)
         return (
             chrf.fraction,
             tuple(chrf.segment_scores or ()),
             chrf_pairwise(block, block),
             (
-                tuple(bleu.matches),
+                tuple(bleu.counts),
                 tuple(bleu.totals),
-                bleu.candidate_length,
-                bleu.reference_length,
-                bleu.bleu,
+                bleu.sys_len,
+                bleu.ref_len,
+                bleu.score,
             ),
         )
 
