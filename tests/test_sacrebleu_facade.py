@@ -2,28 +2,35 @@
 0 differences, Python float ``==`` and identical ints and strings, on the WMT data in use
 (``tests.conftest.WMT``: the full data, or the in-repo sample) and on generated corpora.
 
-What is compared, for every pair directory and every system file of it (``.tok`` systems
-against the ``.tok`` reference), through the public API of both (``BLEU``/``CHRF`` and the
-compat functions):
+What is compared (a "view": the score with its type, ``str()``, ``repr()``, ``format()`` over
+widths, ``score_only``, with the signature and as JSON, the fields ``counts``, ``totals``,
+``precisions``, ``bp``, ``sys_len``, ``ref_len``, ``ratio``, ``prec_str`` or chrF's orders,
+and the signature long, short and its ``info`` fields):
 
-* corpus BLEU: the score, ``str()``, ``format()`` over widths, ``score_only``, with and
-  without the signature and as JSON, ``counts``, ``totals``, ``precisions``, ``bp``,
-  ``sys_len``, ``ref_len``, ``ratio``, ``prec_str``, the signature (long, short, ``info``):
-  with the first reference and with all of them (where a pair has several), cased and
-  lowercased, with every tokenizer mtcompute can run here, and with every smoothing method
-  (and a non-default value) with and without effective order. The references are given to
-  ``corpus_score``, and, for the default settings, to the constructor (the cache).
-* corpus chrF and chrF++ (``word_order=2``): the same views, first and all references,
-  lowercased, ``eps_smoothing`` and ``beta`` 1 and 3.
-* sentence BLEU and sentence chrF/chrF++ on every segment of every system of a few pairs
-  (with all their references).
+* every system file of every pair directory (``.tok`` systems against the ``.tok``
+  reference), with the first reference and with all of them where a pair has several:
+  BLEU's segment statistics (sacreBLEU's ``_extract_corpus_statistics``, identical lists),
+  the view of ``corpus_score`` with the references given and cached (``references=``), and
+  of every smoothing method (and a non-default value) with and without effective order;
+  chrF++'s segment statistics with the first reference, chrF and chrF++ ``corpus_score``
+  given and cached, beta 1, 2, 3 with and without ``eps_smoothing``; chrF or chrF++ (in turn)
+  with all references on the first 500 segments;
+* lowercased BLEU, chrF and chrF++, and BLEU with every other tokenizer mtcompute can run
+  here, one of these settings per system in turn (each on several pairs);
+* ``whitespace=True``, the compat functions, a float beta and high orders, BLEU orders 1-12,
+  variable numbers of references (None entries), on windows of a few systems;
+* sentence BLEU and sentence chrF/chrF++ on every segment of a few systems (all references);
+* generated corpora (hypothesis) with random settings, corpus and sentence level, and
+  ``BLEU.compute_bleu`` of generated statistics;
+* the API's names and constants, the tokenizer classes, the warnings on the ``sacrebleu``
+  logger, and the errors.
 
-sacreBLEU's side of the smoothing, ``eps_smoothing`` and ``beta`` variants is computed from the
-statistics it extracted once per system (its ``_extract_corpus_statistics`` then
-``_aggregate_and_compute`` on an instance with the variant's settings: exactly what its
-``corpus_score`` runs), to keep the runtime down; mtcompute's side always runs the whole
-public ``corpus_score``. chrF's best-reference choice depends on ``beta`` and
-``eps_smoothing``, so those variants are taken with one reference only.
+To keep the runtime down, the smoothing, beta and eps_smoothing variants score each side's
+own segment statistics (extracted once per system and compared first) with
+``_aggregate_and_compute`` on a metric with the variant's settings: what ``corpus_score`` runs
+after extracting them. chrF's best-reference choice depends on beta and eps_smoothing, so
+those variants take one reference; with one reference chrF's statistics are the character
+part of chrF++'s, which is how both sides get them.
 """
 
 from __future__ import annotations
