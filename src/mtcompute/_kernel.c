@@ -14,7 +14,11 @@
  *   - BLEU sentence statistics (Papineni et al. 2002, section 2.1): clipped n-gram
  *     matches with the largest count in any single reference, totals, the candidate
  *     length and the closest reference length (ties to the shorter), from token lists or
- *     from texts split on whitespace exactly as str.split() splits them.
+ *     from texts split on whitespace exactly as str.split() splits them, or tokenized on
+ *     the way as sacreBLEU 2.6.0's BLEU tokenizes with 13a (rstrip, Tokenizer13a, split);
+ *   - sacreBLEU 2.6.0's 13a tokenizer alone (tokenize_13a), and its chrF/chrF++ segment
+ *     statistics with its best-reference rule and its f-score in doubles, operation by
+ *     operation (sacrebleu_chrf_counts).
  *
  * Keys are exact, never bare hashes.  N-grams are counted order by order, and an n-gram of
  * order n is keyed by the pair (slot or id of its (n-1)-gram prefix + 1, its last code point
@@ -1280,6 +1284,10 @@ typedef struct {
     size_t nref, ref_cap;
     size_t maxhyp, maxrefsum; /* longest hypothesis, most reference tokens of a segment */
     u64 *hash;                /* per token: tok_hash */
+    PyObject **held;          /* texts: the str read (referenced), in reading order */
+    size_t nheld;
+    size_t units;             /* code points of the texts */
+    Py_UCS4 *scratch;         /* room for the longest text (13a's working copy) */
 } BleuIn;
 
 static void
@@ -1295,6 +1303,10 @@ bleu_in_free(BleuIn *b)
     PyMem_Free(b->rseg);
     PyMem_Free(b->roff);
     PyMem_Free(b->hash);
+    if (b->held)
+        for (size_t i = 0; i < b->nheld; i++) Py_DECREF(b->held[i]);
+    PyMem_Free(b->held);
+    PyMem_Free(b->scratch);
 }
 
 /* Whether tokens x and y of the input are equal (as str). */
@@ -1536,14 +1548,22 @@ bleu_read(PyObject *hyps, PyObject *refs, int validate, BleuIn *b, Problem *pb)
     return 0;
 }
 
-/* Widen `s` into b->text at *used and push its tokens as str.split() makes them: the
- * maximal runs of code points that are not whitespace (Py_UNICODE_ISSPACE, the test
- * str.split() uses).  The caller sized text, tpos, tlen and hash. */
-static void
-split_text(BleuIn *b, PyObject *s, size_t *used)
+/* Py_UNICODE_ISSPACE (str.split()'s whitespace) with a call only for U+1680..U+3000: no
+ * other code point from U+0080 on but U+0085 and U+00A0 is whitespace (tests check every
+ * code point). */
+static inline int
+is_space(u32 c)
 {
-    size_t n = (size_t)PyUnicode_GET_LENGTH(s), at = *used;
-    Py_UCS4 *out = b->text + at;
+    if (c < 128) return Py_UNICODE_ISSPACE(c);
+    if (c < 0x1680) return c == 0x85 || c == 0xA0;
+    return c <= 0x3000 && Py_UNICODE_ISSPACE(c);
+}
+
+/* The code points of `s` widened to UCS4 into out (room for len(s)); their count. */
+static size_t
+widen(PyObject *s, Py_UCS4 *out)
+{
+    size_t n = (size_t)PyUnicode_GET_LENGTH(s);
     int kind = PyUnicode_KIND(s);
     if (kind == PyUnicode_1BYTE_KIND) {
         const Py_UCS1 *p = PyUnicode_1BYTE_DATA(s);
@@ -1554,25 +1574,337 @@ split_text(BleuIn *b, PyObject *s, size_t *used)
     } else {
         memcpy(out, PyUnicode_4BYTE_DATA(s), n * sizeof(Py_UCS4));
     }
+    return n;
+}
+
+/* Push token k of b: the code points text[pos..pos+len). */
+static inline void
+push_span(BleuIn *b, size_t pos, size_t len)
+{
+    size_t k = b->ntok++;
+    b->tpos[k] = pos;
+    b->tlen[k] = (u32)len;
+    b->hash[k] = units_hash((const unsigned char *)(b->text + pos), len * sizeof(Py_UCS4),
+                            PyUnicode_4BYTE_KIND);
+}
+
+/* Widen `s` into b->text at *used and push its tokens as str.split() makes them: the
+ * maximal runs of code points that are not whitespace (Py_UNICODE_ISSPACE, the test
+ * str.split() uses).  The caller sized text, tpos, tlen and hash. */
+static void
+split_text(BleuIn *b, PyObject *s, size_t *used)
+{
+    size_t at = *used;
+    Py_UCS4 *out = b->text + at;
+    size_t n = widen(s, out);
     size_t i = 0;
     while (i < n) {
-        while (i < n && Py_UNICODE_ISSPACE(out[i])) i++;
+        while (i < n && is_space(out[i])) i++;
         if (i == n) break;
         size_t start = i;
-        while (i < n && !Py_UNICODE_ISSPACE(out[i])) i++;
-        size_t k = b->ntok++;
-        b->tpos[k] = at + start;
-        b->tlen[k] = (u32)(i - start);
-        b->hash[k] = units_hash((const unsigned char *)(out + start),
-                                (i - start) * sizeof(Py_UCS4), PyUnicode_4BYTE_KIND);
+        while (i < n && !is_space(out[i])) i++;
+        push_span(b, at + start, i - start);
     }
     *used = at + n;
 }
 
-/* One text of the input for bleu_read_text's first pass: an exact str; adds its code
- * points and a bound on its tokens.  0 = fine, 1 = problem in *pb, -1 = exception. */
+/* ------------------------------------------------------------------------------------ */
+/* sacreBLEU's 13a tokenizer                                                              */
+/* ------------------------------------------------------------------------------------ */
+
+/*
+ * sacreBLEU 2.6.0's Tokenizer13a (tokenizers/tokenizer_13a.py and tokenizer_re.py) on code
+ * points.  Its str.replace steps are passes in place over a UCS4 copy of the line, in its
+ * order, each a whole left-to-right pass over non-overlapping occurrences (none makes the
+ * line longer; a pass is skipped when the line lacks the code point every occurrence
+ * needs).  The padded line then streams through its four re.sub passes, one stage each.
+ * A pattern matches one code point (the first) or two (the others); a stage holds at most
+ * one pending code point, decides a match from it and the next, and after a match starts
+ * afresh with the code point that follows: re.sub's leftmost, non-overlapping scan.  The
+ * last stage splits on whitespace (Py_UNICODE_ISSPACE, as str.split()).  [0-9] is the ten
+ * ASCII digits; [^0-9] anything else, newline included.
+ */
+
+/* The class of the first pattern, [\{-\~\[-\` -\&\(-\+\:-\@\/]: U+0020..U+0026,
+ * U+0028..U+002B, U+002F, U+003A..U+0040, U+005B..U+0060, U+007B..U+007E. */
+static const uint8_t APART_13A[128] = {
+    [0x20] = 1, [0x21] = 1, [0x22] = 1, [0x23] = 1, [0x24] = 1, [0x25] = 1, [0x26] = 1,
+    [0x28] = 1, [0x29] = 1, [0x2A] = 1, [0x2B] = 1, [0x2F] = 1, [0x3A] = 1, [0x3B] = 1,
+    [0x3C] = 1, [0x3D] = 1, [0x3E] = 1, [0x3F] = 1, [0x40] = 1, [0x5B] = 1, [0x5C] = 1,
+    [0x5D] = 1, [0x5E] = 1, [0x5F] = 1, [0x60] = 1, [0x7B] = 1, [0x7C] = 1, [0x7D] = 1,
+    [0x7E] = 1,
+};
+
+static inline int
+is_digit(u32 c)
+{
+    return c - '0' < 10;
+}
+
+static inline int
+is_dot_comma(u32 c)
+{
+    return c == '.' || c == ',';
+}
+
+static inline int
+is_dot_comma_dash(u32 c)
+{
+    return c == '.' || c == ',' || c == '-';
+}
+
+/* The stages' state and where the tokens go: with b, token spans pushed to b (their code
+ * points at out = b->text + base); without, the tokens joined by one space in out. */
+typedef struct {
+    u32 p2, p3, p4; /* the pending code point of stages 2, 3 and 4 */
+    int h2, h3, h4; /* whether the stage has one */
+    int intok;      /* a token is open, from out[start] */
+    Py_UCS4 *out;
+    size_t n, start, base;
+    BleuIn *b;
+} T13;
+
+static inline void
+t13_end_token(T13 *t)
+{
+    if (!t->intok) return;
+    t->intok = 0;
+    if (t->b) push_span(t->b, t->base + t->start, t->n - t->start);
+}
+
+/* The last stage: split on whitespace. */
+static inline void
+t13_out(T13 *t, u32 c)
+{
+    if (is_space(c)) {
+        t13_end_token(t);
+        return;
+    }
+    if (!t->intok) {
+        if (!t->b && t->n) t->out[t->n++] = ' ';
+        t->start = t->n;
+        t->intok = 1;
+    }
+    t->out[t->n++] = c;
+}
+
+/* ([0-9])(-) -> r'\1 \2 ' */
+static inline void
+t13_s4(T13 *t, u32 c)
+{
+    if (t->h4) {
+        u32 p = t->p4;
+        if (is_digit(p) && c == '-') {
+            t->h4 = 0;
+            t13_out(t, p);
+            t13_out(t, ' ');
+            t13_out(t, c);
+            t13_out(t, ' ');
+            return;
+        }
+        t13_out(t, p);
+    }
+    t->p4 = c;
+    t->h4 = 1;
+}
+
+/* ([\.,])([^0-9]) -> r' \1 \2' */
+static inline void
+t13_s3(T13 *t, u32 c)
+{
+    if (t->h3) {
+        u32 p = t->p3;
+        if (is_dot_comma(p) && !is_digit(c)) {
+            t->h3 = 0;
+            t13_s4(t, ' ');
+            t13_s4(t, p);
+            t13_s4(t, ' ');
+            t13_s4(t, c);
+            return;
+        }
+        t13_s4(t, p);
+    }
+    t->p3 = c;
+    t->h3 = 1;
+}
+
+/* ([^0-9])([\.,]) -> r'\1 \2 ' */
+static inline void
+t13_s2(T13 *t, u32 c)
+{
+    if (t->h2) {
+        u32 p = t->p2;
+        if (!is_digit(p) && is_dot_comma(c)) {
+            t->h2 = 0;
+            t13_s3(t, p);
+            t13_s3(t, ' ');
+            t13_s3(t, c);
+            t13_s3(t, ' ');
+            return;
+        }
+        t13_s3(t, p);
+    }
+    t->p2 = c;
+    t->h2 = 1;
+}
+
+/* ([\{-\~\[-\` -\&\(-\+\:-\@\/]) -> r' \1 ' */
+static inline void
+t13_s1(T13 *t, u32 c)
+{
+    if (c < 128 && APART_13A[c]) {
+        t13_s2(t, ' ');
+        t13_s2(t, c);
+        t13_s2(t, ' ');
+    } else {
+        t13_s2(t, c);
+    }
+}
+
+/* s.replace(pat, rep) in place on s[0..n) for ASCII pat and rep no longer than pat; the
+ * new length. */
+static size_t
+replace_ascii(Py_UCS4 *s, size_t n, const char *pat, const char *rep)
+{
+    size_t lp = strlen(pat), lr = strlen(rep), r = 0, w = 0;
+    while (r < n) {
+        size_t k = 0;
+        if (r + lp <= n)
+            while (k < lp && s[r + k] == (u32)(unsigned char)pat[k]) k++;
+        if (k == lp) {
+            for (size_t j = 0; j < lr; j++) s[w++] = (u32)(unsigned char)rep[j];
+            r += lp;
+        } else {
+            s[w++] = s[r++];
+        }
+    }
+    return w;
+}
+
+/* Whether s[0..n) holds the ASCII code point c. */
 static int
-measure_text(PyObject *s, Problem *pb, size_t *units, size_t *bound)
+holds(const Py_UCS4 *s, size_t n, u32 c)
+{
+    for (size_t i = 0; i < n; i++)
+        if (s[i] == c) return 1;
+    return 0;
+}
+
+/* Tokenizer13a of s[0..n) (a UCS4 copy the call changes), rstripped first if asked
+ * (str.rstrip(): trailing Py_UNICODE_ISSPACE), its tokens fed to t. */
+static void
+t13_line(T13 *tp, Py_UCS4 *s, size_t n, int rstrip)
+{
+    T13 state = *tp, *t = &state; /* a local: no store to the output can alias it */
+    if (rstrip)
+        while (n && is_space(s[n - 1])) n--;
+    u64 seen = 0; /* which code points below 64 occur */
+    for (size_t i = 0; i < n; i++)
+        if (s[i] < 64) seen |= (u64)1 << s[i];
+    if (seen & ((u64)1 << '<')) n = replace_ascii(s, n, "<skipped>", "");
+    if (seen & ((u64)1 << '\n')) {
+        n = replace_ascii(s, n, "-\n", "");
+        n = replace_ascii(s, n, "\n", " ");
+    }
+    if ((seen & ((u64)1 << '&')) && holds(s, n, '&')) {
+        n = replace_ascii(s, n, "&quot;", "\"");
+        n = replace_ascii(s, n, "&amp;", "&");
+        n = replace_ascii(s, n, "&lt;", "<");
+        n = replace_ascii(s, n, "&gt;", ">");
+    }
+    /*
+     * Fast path: while every stage holds a pending code point and neither p2 nor p3 is '.',
+     * ',' or '-', a code point c entering stage 2 that is none of them matches nowhere
+     * (stage 2 needs c in [.,], stage 3 p3 in [.,], stage 4 p3 = '-'): c shifts in, p4
+     * goes out, and the condition holds again (the new p2 is c, the new p3 the old p2).
+     * Only '.', ',' and '-' take the stages one by one; stage 1 gives ' ', c, ' ' for the
+     * others of its class (none of them '.', ',' or '-') and c for the rest.
+     */
+    t13_s1(t, ' ');
+    int fast = t->h2 && t->h3 && t->h4 && !is_dot_comma_dash(t->p2) && !is_dot_comma_dash(t->p3);
+    for (size_t i = 0; i < n; i++) {
+        u32 c = s[i];
+        if (fast && !is_dot_comma_dash(c)) {
+            if (c < 128 && APART_13A[c]) {
+                t13_out(t, t->p4);
+                t13_out(t, t->p3);
+                t13_out(t, t->p2);
+                t->p4 = ' ';
+                t->p3 = c;
+                t->p2 = ' ';
+            } else {
+                t13_out(t, t->p4);
+                t->p4 = t->p3;
+                t->p3 = t->p2;
+                t->p2 = c;
+            }
+            continue;
+        }
+        t13_s1(t, c);
+        fast = t->h2 && t->h3 && t->h4 && !is_dot_comma_dash(t->p2) &&
+               !is_dot_comma_dash(t->p3);
+    }
+    t13_s1(t, ' ');
+    if (t->h2) t13_s3(t, t->p2);
+    if (t->h3) t13_s4(t, t->p3);
+    if (t->h4) t13_out(t, t->p4);
+    t->h2 = t->h3 = t->h4 = 0;
+    t13_end_token(t);
+    *tp = state;
+}
+
+/* The tokens of `s` as sacreBLEU's BLEU makes them with 13a: s.rstrip(), Tokenizer13a,
+ * split(); their code points into b->text at *used (never more than len(s)). */
+static void
+tok13a_text(BleuIn *b, PyObject *s, size_t *used)
+{
+    size_t n = widen(s, b->scratch);
+    T13 t = {0};
+    t.b = b;
+    t.base = *used;
+    t.out = b->text + *used;
+    t13_line(&t, b->scratch, n, 1);
+    *used += t.n;
+}
+
+PyDoc_STRVAR(tokenize_13a_doc,
+"tokenize_13a(text, /)\n--\n\n"
+"sacreBLEU 2.6.0's Tokenizer13a of text, exactly: <skipped> removed, '-' + newline\n"
+"removed, newlines as spaces, &quot; &amp; &lt; &gt; unescaped (when '&' occurs), then\n"
+"the four regular expressions and ' '.join(line.split()).  No rstrip (sacreBLEU's BLEU\n"
+"rstrips before the tokenizer; bleu_counts_text with '13a' does both).");
+
+static PyObject *
+py_tokenize_13a(PyObject *self, PyObject *arg)
+{
+    (void)self;
+    if (!PyUnicode_Check(arg)) {
+        PyErr_SetString(PyExc_TypeError, "text must be a str");
+        return NULL;
+    }
+    if (ready(arg) < 0) return NULL;
+    size_t n = (size_t)PyUnicode_GET_LENGTH(arg);
+    if (n >= MAX_TEXT) {
+        PyErr_SetString(PyExc_OverflowError, "text too long for the kernel");
+        return NULL;
+    }
+    /* the line, then the output: tokens (at most n code points) and separators */
+    Py_UCS4 *s = PyMem_Malloc((3 * n + 1) * sizeof(Py_UCS4));
+    if (!s) return PyErr_NoMemory();
+    widen(arg, s);
+    T13 t = {0};
+    t.out = s + n;
+    t13_line(&t, s, n, 0);
+    PyObject *res = PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, t.out, (Py_ssize_t)t.n);
+    PyMem_Free(s);
+    return res;
+}
+
+/* One text of the input for bleu_read_text's first pass: an exact str; adds its code
+ * points and a bound on its tokens (13a: every code point may be one).  0 = fine,
+ * 1 = problem in *pb, -1 = exception. */
+static int
+measure_text(PyObject *s, int tok13a, Problem *pb, BleuIn *b, size_t *bound, size_t *maxlen)
 {
     if (!PyUnicode_CheckExact(s)) {
         pb->code = PyUnicode_Check(s) ? "str_subclass" : "not_str";
@@ -1584,28 +1916,36 @@ measure_text(PyObject *s, Problem *pb, size_t *units, size_t *bound)
         pb->code = "too_long";
         return 1;
     }
-    *units += n;
-    *bound += n / 2 + 1; /* at most every other code point starts a token */
+    b->units += n;
+    *bound += tok13a ? n + 1 : n / 2 + 1; /* split: every other code point starts a token */
+    if (n > *maxlen) *maxlen = n;
     return 0;
 }
 
 /*
- * As bleu_read, for texts: hypotheses a list of str, references per segment a list of one
- * or more str, each split on whitespace as str.split() does.  Problems: not_array,
- * no_references, not_str, str_subclass, a text of 2^32 code points or more (too_long; first
- * pass, in reading order), and too_long for a text of MAX_TEXT tokens or more.
+ * bleu_read's first step for texts: hypotheses a list of str, references per segment a
+ * list of one or more str.  Checks the layout, references every text (b->held, in reading
+ * order: every hypothesis, then the references segment by segment; b->rseg the reference
+ * range of each segment) and allocates what bleu_tokenize needs.  Problems: not_array,
+ * no_references, not_str, str_subclass, a text of 2^32 code points or more (too_long), in
+ * reading order.  0 = fine, 1 = problem in *pb, -1 = exception.
  */
 static int
-bleu_read_text(PyObject *hyps, PyObject *refs, BleuIn *b, Problem *pb)
+bleu_read_text(PyObject *hyps, PyObject *refs, int tok13a, BleuIn *b, Problem *pb)
 {
     Py_ssize_t n = array_size(hyps);
     PyObject **hi = array_items(hyps), **ri = array_items(refs);
-    size_t units = 0, bound = 0, nref = 0;
+    size_t bound = 0, nref = 0, maxlen = 0;
     int rc;
+    b->rseg = PyMem_Malloc(((size_t)n + 1) * sizeof(size_t));
+    if (!b->rseg) {
+        PyErr_NoMemory();
+        return -1;
+    }
     pb->field = "hypotheses";
     for (Py_ssize_t i = 0; i < n; i++) {
         problem_at(pb, 1, i, 0);
-        if ((rc = measure_text(hi[i], pb, &units, &bound))) return rc;
+        if ((rc = measure_text(hi[i], tok13a, pb, b, &bound, &maxlen))) return rc;
     }
     pb->field = "references";
     for (Py_ssize_t i = 0; i < n; i++) {
@@ -1613,44 +1953,73 @@ bleu_read_text(PyObject *hyps, PyObject *refs, BleuIn *b, Problem *pb)
         Py_ssize_t nr;
         PyObject **rl = segment_references(ri[i], pb, &nr);
         if (!rl) return 1;
+        b->rseg[i] = nref;
         for (Py_ssize_t j = 0; j < nr; j++) {
             problem_at(pb, 2, i, j);
-            if ((rc = measure_text(rl[j], pb, &units, &bound))) return rc;
+            if ((rc = measure_text(rl[j], tok13a, pb, b, &bound, &maxlen))) return rc;
         }
         nref += (size_t)nr;
     }
+    b->rseg[n] = nref;
     if (bound >= UINT32_MAX - 1) {
         PyErr_SetString(PyExc_OverflowError, "too many tokens for the kernel");
         return -1;
     }
-    b->text = PyMem_Malloc((units ? units : 1) * sizeof(Py_UCS4));
+    b->text = PyMem_Malloc((b->units ? b->units : 1) * sizeof(Py_UCS4));
     b->tpos = PyMem_Malloc(bound * sizeof(size_t));
     b->tlen = PyMem_Malloc(bound * sizeof(u32));
     b->hash = PyMem_Malloc(bound * sizeof(u64));
     b->hoff = PyMem_Malloc(((size_t)n + 1) * sizeof(size_t));
-    b->rseg = PyMem_Malloc(((size_t)n + 1) * sizeof(size_t));
     b->roff = PyMem_Malloc((nref + 1) * sizeof(size_t));
-    if (!b->text || !b->tpos || !b->tlen || !b->hash || !b->hoff || !b->rseg || !b->roff) {
+    b->held = PyMem_Malloc(((size_t)n + nref + 1) * sizeof(PyObject *));
+    if (tok13a) b->scratch = PyMem_Malloc((maxlen + 1) * sizeof(Py_UCS4));
+    if (!b->text || !b->tpos || !b->tlen || !b->hash || !b->hoff || !b->roff || !b->held ||
+        (tok13a && !b->scratch)) {
         PyErr_NoMemory();
         return -1;
     }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        Py_INCREF(hi[i]);
+        b->held[b->nheld++] = hi[i];
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject **rl = array_items(ri[i]);
+        for (size_t j = 0; j < b->rseg[i + 1] - b->rseg[i]; j++) {
+            Py_INCREF(rl[j]);
+            b->held[b->nheld++] = rl[j];
+        }
+    }
+    return 0;
+}
+
+/* bleu_read_text's second step, without Python calls (so without the GIL): the tokens of
+ * every held text, split on whitespace or by 13a.  0 = fine, 1 = problem (too_long, a
+ * text of MAX_TEXT tokens or more) in *pb. */
+static int
+bleu_tokenize(BleuIn *b, Py_ssize_t n, int tok13a, Problem *pb)
+{
     size_t used = 0;
+    int rc;
     pb->field = "hypotheses";
     for (Py_ssize_t i = 0; i < n; i++) {
         b->hoff[i] = b->ntok;
-        split_text(b, hi[i], &used);
+        if (tok13a)
+            tok13a_text(b, b->held[i], &used);
+        else
+            split_text(b, b->held[i], &used);
         if ((rc = end_hypothesis(b, i, pb))) return rc;
     }
     b->hoff[n] = b->ntok;
     pb->field = "references";
     for (Py_ssize_t i = 0; i < n; i++) {
-        b->rseg[i] = b->nref;
-        Py_ssize_t nr = array_size(ri[i]);
-        PyObject **rl = array_items(ri[i]);
-        for (Py_ssize_t j = 0; j < nr; j++) {
+        for (size_t j = b->rseg[i]; j < b->rseg[i + 1]; j++) {
+            PyObject *s = b->held[(size_t)n + j];
             b->roff[b->nref] = b->ntok;
-            split_text(b, rl[j], &used);
-            if ((rc = end_reference(b, i, j, pb))) return rc;
+            if (tok13a)
+                tok13a_text(b, s, &used);
+            else
+                split_text(b, s, &used);
+            if ((rc = end_reference(b, i, (Py_ssize_t)(j - b->rseg[i]), pb))) return rc;
         }
         end_segment(b, i);
     }
@@ -1811,8 +2180,22 @@ problem_tuple(const Problem *pb)
     return res;
 }
 
-/* Count every segment; seg (or NULL) gets 2+2N int64 per segment, totals their sums.
- * -1 on memory failure. */
+/* Count every segment (no Python calls); seg (or NULL) gets 2+2N int64 per segment,
+ * totals their sums.  w is ready for b (work_bleu). */
+static void
+bleu_count_loop(Work *w, const BleuIn *b, Py_ssize_t n, int N, i64 *seg, i64 *totals)
+{
+    i64 one[2 + 2 * MAX_ORDER];
+    for (Py_ssize_t i = 0; i < n; i++) {
+        i64 *o = seg ? seg + (size_t)i * (2 + 2 * N) : one;
+        bleu_segment(w, b, b->hoff[i], b->hoff[i + 1], b->roff + b->rseg[i],
+                     b->rseg[i + 1] - b->rseg[i], N, o);
+        for (int k = 0; k < 2 + 2 * N; k++) totals[k] += o[k];
+    }
+}
+
+/* bleu_count_loop with a workspace of the pool, without the GIL for enough tokens.  -1 on
+ * memory failure. */
 static int
 bleu_count_all(const BleuIn *b, Py_ssize_t n, int N, i64 *seg, i64 *totals)
 {
@@ -1821,15 +2204,9 @@ bleu_count_all(const BleuIn *b, Py_ssize_t n, int N, i64 *seg, i64 *totals)
         work_put(w);
         return -1;
     }
-    i64 one[2 + 2 * MAX_ORDER];
     PyThreadState *ts = NULL;
     if (b->ntok >= NOGIL_WORK / 4) ts = PyEval_SaveThread();
-    for (Py_ssize_t i = 0; i < n; i++) {
-        i64 *o = seg ? seg + (size_t)i * (2 + 2 * N) : one;
-        bleu_segment(w, b, b->hoff[i], b->hoff[i + 1], b->roff + b->rseg[i],
-                     b->rseg[i + 1] - b->rseg[i], N, o);
-        for (int k = 0; k < 2 + 2 * N; k++) totals[k] += o[k];
-    }
+    bleu_count_loop(w, b, n, N, seg, totals);
     if (ts) PyEval_RestoreThread(ts);
     work_put(w);
     return 0;
@@ -1912,26 +2289,71 @@ py_bleu_counts(PyObject *self, PyObject *args)
 }
 
 PyDoc_STRVAR(bleu_counts_text_doc,
-"bleu_counts_text(hypotheses, references, max_order, per_segment, /)\n--\n\n"
-"bleu_counts of texts split on whitespace: hypotheses a list of str, references per\n"
-"segment a list of one or more str; the tokens of a text are exactly str.split()'s.\n"
-"Returns (buffer or None, totals, None), or (None, None, problem) with code not_array,\n"
-"no_references, not_str, str_subclass or too_long.");
+"bleu_counts_text(hypotheses, references, max_order, per_segment, tokenizer='none', /)\n"
+"--\n\n"
+"bleu_counts of texts: hypotheses a list of str, references per segment a list of one or\n"
+"more str.  tokenizer 'none': the tokens of a text are exactly text.split()'s; '13a':\n"
+"exactly tokenize_13a(text.rstrip()).split()'s (what sacreBLEU's BLEU counts with 13a;\n"
+"lowercase in Python first).  Returns (buffer or None, totals, None), or (None, None,\n"
+"problem) with code not_array, no_references, not_str, str_subclass or too_long.");
 
 static PyObject *
 py_bleu_counts_text(PyObject *self, PyObject *args)
 {
-    PyObject *hyps, *refs;
-    int N, per_segment;
+    PyObject *hyps, *refs, *buf = NULL, *result = NULL;
+    const char *tokenizer = "none";
+    int N, per_segment, tok13a;
     BleuIn b = {0};
     Problem pb = {0};
     pb.pos = -1;
     (void)self;
-    if (!PyArg_ParseTuple(args, "OOip:bleu_counts_text", &hyps, &refs, &N, &per_segment))
+    if (!PyArg_ParseTuple(args, "OOip|s:bleu_counts_text", &hyps, &refs, &N, &per_segment,
+                          &tokenizer))
         return NULL;
+    if (strcmp(tokenizer, "none") == 0)
+        tok13a = 0;
+    else if (strcmp(tokenizer, "13a") == 0)
+        tok13a = 1;
+    else {
+        PyErr_SetString(PyExc_ValueError, "the kernel's tokenizers are 'none' and '13a'");
+        return NULL;
+    }
     if (check_bleu_args(hyps, refs, N) < 0) return NULL;
-    int rc = bleu_read_text(hyps, refs, &b, &pb);
-    PyObject *result = bleu_counts_result(&b, &pb, rc, array_size(hyps), N, per_segment);
+    Py_ssize_t n = array_size(hyps);
+    i64 totals[2 + 2 * MAX_ORDER] = {0}, *seg = NULL;
+    int rc = bleu_read_text(hyps, refs, tok13a, &b, &pb);
+    if (rc == 0 && per_segment) {
+        buf = PyBytes_FromStringAndSize(NULL,
+                                        (Py_ssize_t)((size_t)n * (2 + 2 * N) * sizeof(i64)));
+        if (!buf) rc = -1;
+        else seg = (i64 *)PyBytes_AS_STRING(buf);
+    }
+    if (rc == 0) {
+        /* the texts are held: tokenize and count without the GIL */
+        Work *w = work_get();
+        int nomem = !w;
+        PyThreadState *ts = NULL;
+        if (w && b.units >= NOGIL_WORK) ts = PyEval_SaveThread();
+        if (w) rc = bleu_tokenize(&b, n, tok13a, &pb);
+        if (w && rc == 0) {
+            nomem = work_bleu(w, b.maxhyp, b.maxrefsum) < 0;
+            if (!nomem) bleu_count_loop(w, &b, n, N, seg, totals);
+        }
+        if (ts) PyEval_RestoreThread(ts);
+        work_put(w);
+        if (nomem) {
+            PyErr_NoMemory();
+            rc = -1;
+        }
+    }
+    if (rc > 0) {
+        PyObject *p = problem_tuple(&pb);
+        if (p) result = Py_BuildValue("(OON)", Py_None, Py_None, p);
+    } else if (rc == 0) {
+        PyObject *tot = tuple_of(totals, 2 + 2 * N);
+        if (tot) result = Py_BuildValue("(ONO)", buf ? buf : Py_None, tot, Py_None);
+    }
+    Py_XDECREF(buf);
     bleu_in_free(&b);
     return result;
 }
@@ -1973,6 +2395,393 @@ done:
     Py_XDECREF(h1);
     Py_XDECREF(r1);
     bleu_in_free(&b);
+    return result;
+}
+
+/* ------------------------------------------------------------------------------------ */
+/* sacreBLEU's chrF and chrF++ statistics                                                 */
+/* ------------------------------------------------------------------------------------ */
+
+/*
+ * sacreBLEU 2.6.0's CHRF._compute_segment_statistics (metrics/chrf.py, helpers.py): per
+ * reference of a segment, [n_hyp, n_ref, n_match] per order, the character orders (over
+ * ''.join(line.split()), or the line as it is with whitespace) then the word orders (over
+ * _remove_punctuation's words; a word n-gram is the ' '-joined string of n words, and words
+ * hold no whitespace, so the word sequence identifies it), n_hyp 0 where the reference has
+ * no n-gram of that order; the reference kept is the first whose _compute_f_score is
+ * strictly the greatest.  Words are interned by content within a segment: the hypothesis's
+ * get ids 0, 1, ...; a reference word equal to none of them gets a fresh id of its own (it
+ * cannot match, so its n-grams need no identity of their own).
+ */
+
+/* sacreBLEU's CHRF._PUNCTS (string.punctuation): the 32 ASCII punctuation characters. */
+static inline int
+is_punct(u32 c)
+{
+    return (c >= 0x21 && c <= 0x2F) || (c >= 0x3A && c <= 0x40) || (c >= 0x5B && c <= 0x60) ||
+           (c >= 0x7B && c <= 0x7E);
+}
+
+/* GCC and Clang must not fuse a * b + c into one rounding: Python rounds each step. */
+#if defined(__clang__)
+#define NO_FP_CONTRACT
+#elif defined(__GNUC__)
+#define NO_FP_CONTRACT __attribute__((optimize("fp-contract=off")))
+#else
+#define NO_FP_CONTRACT
+#endif
+
+/*
+ * CHRF._compute_f_score of flat [n_hyp, n_ref, n_match] * order statistics, operation by
+ * operation as Python evaluates it in doubles (int / int of counts below 2^53 is the
+ * correctly rounded quotient, as the division of their exact doubles is).
+ */
+static NO_FP_CONTRACT double
+sacre_f_score(const i64 *st, int order, int beta, int eps_smoothing)
+{
+#if defined(__clang__)
+#pragma clang fp contract(off)
+#endif
+    const i64 b2 = (i64)beta * beta;
+    const double eps = 1e-16, factor = (double)b2, one_factor = (double)(1 + b2);
+    double score = 0.0, avg_prec = 0.0, avg_rec = 0.0;
+    int effective_order = 0;
+    for (int i = 0; i < order; i++) {
+        i64 n_hyp = st[3 * i], n_ref = st[3 * i + 1], n_match = st[3 * i + 2];
+        double prec = n_hyp > 0 ? (double)n_match / (double)n_hyp : eps;
+        double rec = n_ref > 0 ? (double)n_match / (double)n_ref : eps;
+        double denom = factor * prec + rec;
+        score += denom > 0 ? one_factor * prec * rec / denom : eps;
+        if (n_hyp > 0 && n_ref > 0) {
+            avg_prec += prec;
+            avg_rec += rec;
+            effective_order++;
+        }
+    }
+    if (eps_smoothing) return 100 * score / order;
+    if (effective_order == 0) {
+        avg_prec = avg_rec = 0.0;
+    } else {
+        avg_prec /= effective_order;
+        avg_rec /= effective_order;
+    }
+    if (avg_prec + avg_rec != 0) {
+        score = one_factor * avg_prec * avg_rec;
+        score /= factor * avg_prec + avg_rec;
+        return 100 * score;
+    }
+    return 0.0;
+}
+
+typedef struct {
+    u64 h;
+    u32 pos, len; /* the word's code points in the hypothesis's buffer */
+    u32 id1;      /* its id + 1; 0 = empty slot */
+    u32 pad;
+} WEnt;
+
+/* One sacrebleu_chrf_counts call: options, the texts held, scratch. */
+typedef struct {
+    int C, W;
+    int beta, whitespace, eps_smoothing;
+    Py_ssize_t n;        /* segments */
+    PyObject **held;     /* the hypotheses, then the references segment by segment */
+    size_t nheld;
+    size_t *rseg;        /* n + 1: segment i's references are held[n + rseg[i] .. n + rseg[i+1]) */
+    size_t maxlen, total;
+    Py_UCS4 *hw, *rw;    /* the hypothesis and the reference, widened */
+    u32 *hid, *rid;      /* their word ids */
+    u32 *wpos, *wlen;    /* word spans of one text */
+    WEnt *wtab;          /* the hypothesis's words; 2^wbits slots */
+    unsigned wbits;
+    u32 *wtouched;
+} Sacre;
+
+static void
+sacre_free(Sacre *S)
+{
+    if (S->held)
+        for (size_t i = 0; i < S->nheld; i++) Py_DECREF(S->held[i]);
+    PyMem_Free(S->held);
+    PyMem_Free(S->rseg);
+    free(S->hw);
+    free(S->rw);
+    free(S->hid);
+    free(S->rid);
+    free(S->wpos);
+    free(S->wlen);
+    free(S->wtab);
+    free(S->wtouched);
+}
+
+/* The code points of s[0..n) but whitespace (''.join(s.split())) into out; their count. */
+static size_t
+drop_space(const Py_UCS4 *s, size_t n, u32 *out)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++) {
+        out[k] = s[i];
+        k += !is_space(s[i]);
+    }
+    return k;
+}
+
+/* CHRF._remove_punctuation of s[0..n): the words' spans into pos and len; their count.  A
+ * piece of str.split() of one code point is a word; of more, one ending in punctuation
+ * is the rest and that code point, else one starting with it is that and the rest. */
+static size_t
+sacre_words(const Py_UCS4 *s, size_t n, u32 *pos, u32 *len)
+{
+    size_t i = 0, k = 0;
+    while (i < n) {
+        while (i < n && is_space(s[i])) i++;
+        if (i == n) break;
+        size_t a = i;
+        while (i < n && !is_space(s[i])) i++;
+        u32 l = (u32)(i - a);
+        if (l > 1 && is_punct(s[i - 1])) {
+            pos[k] = (u32)a, len[k++] = l - 1;
+            pos[k] = (u32)(i - 1), len[k++] = 1;
+        } else if (l > 1 && is_punct(s[a])) {
+            pos[k] = (u32)a, len[k++] = 1;
+            pos[k] = (u32)(a + 1), len[k++] = l - 1;
+        } else {
+            pos[k] = (u32)a, len[k++] = l;
+        }
+    }
+    return k;
+}
+
+static inline u64
+span_hash(const Py_UCS4 *s, u32 pos, u32 len)
+{
+    return units_hash((const unsigned char *)(s + pos), (size_t)len * sizeof(Py_UCS4),
+                      PyUnicode_4BYTE_KIND);
+}
+
+/* The slot of word s[pos..pos+len) (hash h) in the hypothesis's table: its entry, or the
+ * empty slot where it belongs. */
+static inline u32
+word_probe(const Sacre *S, u64 h, const Py_UCS4 *s, u32 pos, u32 len)
+{
+    u32 mask = (u32)(((u64)1 << S->wbits) - 1), k = (u32)h & mask;
+    for (;; k = (k + 1) & mask) {
+        const WEnt *e = &S->wtab[k];
+        if (!e->id1 ||
+            (e->h == h && e->len == len &&
+             memcmp(S->hw + e->pos, s + pos, (size_t)len * sizeof(Py_UCS4)) == 0))
+            return k;
+    }
+}
+
+/* One text's characters (into chars, or the widened text itself with whitespace) and, with
+ * W, its words' spans; returns the characters' count. */
+static size_t
+sacre_text(const Sacre *S, PyObject *text, Py_UCS4 *wide, u32 *chars, const u32 **cp,
+           size_t *nwords)
+{
+    size_t n = widen(text, wide), lc = n;
+    if (S->whitespace)
+        *cp = wide;
+    else {
+        lc = drop_space(wide, n, chars);
+        *cp = chars;
+    }
+    *nwords = S->W ? sacre_words(wide, n, S->wpos, S->wlen) : 0;
+    return lc;
+}
+
+/* Segment i's statistics (3 * (C + W) int64, sacreBLEU's order) into out. */
+static void
+sacre_segment(Sacre *S, Work *w, Py_ssize_t i, i64 *out)
+{
+    const int C = S->C, W = S->W, K = C + W;
+    const u32 *hc, *rc;
+    size_t nhw, nrw, nt = 0;
+    size_t lh = sacre_text(S, S->held[i], S->hw, w->cpa, &hc, &nhw);
+    u32 next = 0;
+    for (size_t k = 0; k < nhw; k++) {
+        u32 pos = S->wpos[k], len = S->wlen[k];
+        u64 h = span_hash(S->hw, pos, len);
+        u32 slot = word_probe(S, h, S->hw, pos, len);
+        WEnt *e = &S->wtab[slot];
+        if (!e->id1) {
+            e->h = h;
+            e->pos = pos;
+            e->len = len;
+            e->id1 = ++next;
+            S->wtouched[nt++] = slot;
+        }
+        S->hid[k] = e->id1 - 1;
+    }
+    double best = -1.0;
+    i64 st[6 * MAX_ORDER], o[3 * MAX_ORDER];
+    memset(out, 0, 3 * (size_t)K * sizeof(i64));
+    for (size_t j = S->rseg[i]; j < S->rseg[i + 1]; j++) {
+        size_t lr = sacre_text(S, S->held[(size_t)S->n + j], S->rw, w->cpb, &rc, &nrw);
+        chrf_segment_counts(w, hc, lh, rc, lr, C, o);
+        for (int k = 0; k < C; k++) {
+            st[3 * k] = o[C + k] ? o[k] : 0;
+            st[3 * k + 1] = o[C + k];
+            st[3 * k + 2] = o[2 * C + k];
+        }
+        if (W) {
+            u32 fresh = next;
+            for (size_t k = 0; k < nrw; k++) {
+                u32 pos = S->wpos[k], len = S->wlen[k];
+                const WEnt *e =
+                    &S->wtab[word_probe(S, span_hash(S->rw, pos, len), S->rw, pos, len)];
+                S->rid[k] = e->id1 ? e->id1 - 1 : fresh++;
+            }
+            chrf_segment_counts(w, S->hid, nhw, S->rid, nrw, W, o);
+            for (int k = 0; k < W; k++) {
+                st[3 * (C + k)] = o[W + k] ? o[k] : 0;
+                st[3 * (C + k) + 1] = o[W + k];
+                st[3 * (C + k) + 2] = o[2 * W + k];
+            }
+        }
+        double f = sacre_f_score(st, K, S->beta, S->eps_smoothing);
+        if (f > best) {
+            best = f;
+            memcpy(out, st, 3 * (size_t)K * sizeof(i64));
+        }
+    }
+    for (size_t t = 0; t < nt; t++) memset(&S->wtab[S->wtouched[t]], 0, sizeof(WEnt));
+}
+
+/* Reference text t into S->held; -1 with an exception (TypeError naming the place, or
+ * OverflowError for a text too long for the kernel). */
+static int
+sacre_hold(Sacre *S, PyObject *t, const char *fmt, Py_ssize_t i, Py_ssize_t j)
+{
+    if (!PyUnicode_Check(t)) {
+        PyErr_Format(PyExc_TypeError, fmt, i, j);
+        return -1;
+    }
+    if (ready(t) < 0) return -1;
+    size_t len = (size_t)PyUnicode_GET_LENGTH(t);
+    if (len >= MAX_TEXT) {
+        PyErr_SetString(PyExc_OverflowError, "a text is too long for the kernel");
+        return -1;
+    }
+    Py_INCREF(t);
+    S->held[S->nheld++] = t;
+    if (len > S->maxlen) S->maxlen = len;
+    S->total += len;
+    return 0;
+}
+
+/* Reference every text of the arguments (hypotheses a list of str, references per segment
+ * a list of one or more str) and allocate the scratch.  -1 with an exception. */
+static int
+sacre_build(Sacre *S, PyObject *hyps, PyObject *refs)
+{
+    if (!is_array(hyps) || !is_array(refs) || array_size(hyps) != array_size(refs)) {
+        PyErr_SetString(PyExc_ValueError,
+                        "hypotheses and references must be lists of the same length");
+        return -1;
+    }
+    Py_ssize_t n = S->n = array_size(hyps);
+    PyObject **hi = array_items(hyps), **ri = array_items(refs);
+    size_t nref = 0;
+    S->rseg = PyMem_Malloc(((size_t)n + 1) * sizeof(size_t));
+    if (!S->rseg) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (!is_array(ri[i]) || array_size(ri[i]) == 0) {
+            PyErr_Format(PyExc_ValueError, "references[%zd] must be a list of one or more str",
+                         i);
+            return -1;
+        }
+        S->rseg[i] = nref;
+        nref += (size_t)array_size(ri[i]);
+    }
+    S->rseg[n] = nref;
+    S->held = PyMem_Malloc(((size_t)n + nref + 1) * sizeof(PyObject *));
+    if (!S->held) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < n; i++)
+        if (sacre_hold(S, hi[i], "hypotheses[%zd] is not a str", i, 0) < 0) return -1;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject **rl = array_items(ri[i]);
+        for (size_t j = 0; j < S->rseg[i + 1] - S->rseg[i]; j++)
+            if (sacre_hold(S, rl[j], "references[%zd][%zd] is not a str", i, (Py_ssize_t)j) < 0)
+                return -1;
+    }
+    size_t m = S->maxlen + 1;
+    S->wbits = table_bits(m);
+    S->hw = malloc(m * sizeof(Py_UCS4));
+    S->rw = malloc(m * sizeof(Py_UCS4));
+    S->hid = malloc(m * sizeof(u32));
+    S->rid = malloc(m * sizeof(u32));
+    S->wpos = malloc(m * sizeof(u32));
+    S->wlen = malloc(m * sizeof(u32));
+    S->wtouched = malloc(m * sizeof(u32));
+    S->wtab = calloc((size_t)1 << S->wbits, sizeof(WEnt));
+    if (!S->hw || !S->rw || !S->hid || !S->rid || !S->wpos || !S->wlen || !S->wtouched ||
+        !S->wtab) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    return 0;
+}
+
+PyDoc_STRVAR(sacrebleu_chrf_counts_doc,
+"sacrebleu_chrf_counts(hypotheses, references, char_order, word_order, beta, whitespace,\n"
+"                      eps_smoothing, per_segment, /)\n--\n\n"
+"sacreBLEU 2.6.0's chrF/chrF++ segment statistics: (buffer or None, totals).  hypotheses:\n"
+"a list of str; references: per segment a list of one or more str (lowercase them first\n"
+"if wanted).  Per segment 3*(char_order+word_order) native int64, [n_hyp, n_ref, n_match]\n"
+"per order (character orders, then word orders), of the first reference with the\n"
+"strictly greatest CHRF._compute_f_score; totals are their sums.");
+
+static PyObject *
+py_sacrebleu_chrf_counts(PyObject *self, PyObject *args)
+{
+    PyObject *hyps, *refs, *buf = NULL, *result = NULL;
+    int per_segment;
+    Sacre S = {0};
+    (void)self;
+    if (!PyArg_ParseTuple(args, "OOiiippp:sacrebleu_chrf_counts", &hyps, &refs, &S.C, &S.W,
+                          &S.beta, &S.whitespace, &S.eps_smoothing, &per_segment))
+        return NULL;
+    if (S.C < 0 || S.C > MAX_ORDER || S.W < 0 || S.W > MAX_ORDER || S.C + S.W == 0 ||
+        S.beta < 0 || S.beta > 1000000) {
+        PyErr_SetString(PyExc_ValueError, "chrF orders or beta out of range for the kernel");
+        return NULL;
+    }
+    if (sacre_build(&S, hyps, refs) < 0) goto done;
+    int K = S.C + S.W;
+    i64 *seg = NULL, totals[6 * MAX_ORDER] = {0}, one[6 * MAX_ORDER];
+    if (per_segment) {
+        buf = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)((size_t)S.n * 3 * K * sizeof(i64)));
+        if (!buf) goto done;
+        seg = (i64 *)PyBytes_AS_STRING(buf);
+    }
+    Work *w = work_get();
+    if (!w || work_chrf(w, S.maxlen) < 0) {
+        work_put(w);
+        PyErr_NoMemory();
+        goto done;
+    }
+    PyThreadState *ts = NULL;
+    if (S.total >= NOGIL_WORK) ts = PyEval_SaveThread();
+    for (Py_ssize_t i = 0; i < S.n; i++) {
+        i64 *o = seg ? seg + (size_t)i * 3 * K : one;
+        sacre_segment(&S, w, i, o);
+        for (int k = 0; k < 3 * K; k++) totals[k] += o[k];
+    }
+    if (ts) PyEval_RestoreThread(ts);
+    work_put(w);
+    PyObject *tot = tuple_of(totals, 3 * K);
+    if (tot) result = Py_BuildValue("(ON)", buf ? buf : Py_None, tot);
+done:
+    Py_XDECREF(buf);
+    sacre_free(&S);
     return result;
 }
 
@@ -2072,6 +2881,8 @@ static PyMethodDef methods[] = {
     {"chrf_pairwise", py_chrf_pairwise, METH_VARARGS, chrf_pairwise_doc},
     {"bleu_counts", py_bleu_counts, METH_VARARGS, bleu_counts_doc},
     {"bleu_counts_text", py_bleu_counts_text, METH_VARARGS, bleu_counts_text_doc},
+    {"tokenize_13a", py_tokenize_13a, METH_O, tokenize_13a_doc},
+    {"sacrebleu_chrf_counts", py_sacrebleu_chrf_counts, METH_VARARGS, sacrebleu_chrf_counts_doc},
     {"bleu_sentence", py_bleu_sentence, METH_VARARGS, bleu_sentence_doc},
     {"first_lone_surrogate", py_first_lone_surrogate, METH_O, first_lone_surrogate_doc},
     {"round_ratio", py_round_ratio, METH_VARARGS, round_ratio_doc},
@@ -2080,8 +2891,9 @@ static PyMethodDef methods[] = {
 
 PyDoc_STRVAR(module_doc,
 "The C speed layer of mtcompute: chrF (Popovic 2015) and BLEU (Papineni et al. 2002)\n"
-"sufficient statistics and exact sentence chrF, identical to the pure Python core.\n"
-"Use it through mtcompute.core.kernel.");
+"sufficient statistics and exact sentence chrF, identical to the pure Python core, and\n"
+"sacreBLEU 2.6.0's 13a tokenizer and chrF/chrF++ statistics.\n"
+"Use it through mtcompute.counting.");
 
 static struct PyModuleDef moduledef = {
     PyModuleDef_HEAD_INIT, "mtcompute._kernel", module_doc, -1, methods,

@@ -33,8 +33,21 @@ def bleu_counts_text(
     references: Sequence[Sequence[str]],
     max_order: int,
     per_segment: bool,
+    tokenizer: str = "none",
     /,
 ) -> tuple[bytes | None, tuple[int, ...], None] | tuple[None, None, Problem]: ...
+def tokenize_13a(text: str, /) -> str: ...
+def sacrebleu_chrf_counts(
+    hypotheses: Sequence[str],
+    references: Sequence[Sequence[str]],
+    char_order: int,
+    word_order: int,
+    beta: int,
+    whitespace: bool,
+    eps_smoothing: bool,
+    per_segment: bool,
+    /,
+) -> tuple[bytes | None, tuple[int, ...]]: ...
 def bleu_sentence(
     hypothesis: Sequence[str], references: Sequence[Sequence[str]], max_order: int, /
 ) -> tuple[int, int, tuple[int, ...], tuple[int, ...]] | None: ...

@@ -13,7 +13,11 @@ the kernel only makes it faster:
 * sentence chrF of every hypothesis against every reference (for MBR decoding);
 * BLEU sentence statistics (Papineni et al. 2002 §2.1, defined by
   :func:`mtcompute.core.bleu.sentence_statistics`): clipped matches with the largest count in
-  any one reference, totals, candidate length, closest reference length.
+  any one reference, totals, candidate length, closest reference length; from raw text
+  (:func:`bleu_text_statistics`) as sacreBLEU 2.6.0's ``BLEU`` tokenizes it, the kernel
+  applying 13a itself while it counts;
+* sacreBLEU 2.6.0's chrF and chrF++ segment statistics with its best-reference rule
+  (:func:`sacrebleu_chrf_statistics`).
 
 The kernel is used when it was built and ``MTCOMPUTE_PURE`` is not ``1``
 (:func:`mtcompute.native.active`, read at every call). Batch functions split their segments
@@ -36,20 +40,24 @@ __all__ = [
     "chrf_statistics_many",
     "chrf_totals",
     "first_lone_surrogate",
+    "sacrebleu_chrf_statistics",
     "thread_count",
 ]
 
 import math
 import os
+from collections import Counter
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import TypeVar
 
 from mtcompute.core import bleu, chrf
-from mtcompute.core.chrf_words import sacrebleu_zeroed, word_statistics
+from mtcompute.core.chrf_words import sacrebleu_zeroed, split_words, word_statistics
+from mtcompute.core.sacre import chrf_f_score
 from mtcompute.core.text import first_lone_surrogate as _first_surrogate_py
 from mtcompute.native import active
 from mtcompute.native import ext as _ext
+from mtcompute.tokenizers import Tokenizer
 
 T = TypeVar("T")
 Counts = tuple[int, ...]
@@ -563,6 +571,10 @@ def _check_texts(hypotheses: object, references: object) -> None:
                 raise TypeError(f"references[{i}][{j}] must be a str, got {type(text).__name__}")
 
 
+# The tokenizers the kernel's text path applies itself (Tokenizer.kernel).
+KERNEL_TOKENIZERS = ("none", "13a")
+
+
 def bleu_text_statistics(
     hypotheses: Sequence[str],
     references: Sequence[Sequence[str]],
@@ -570,27 +582,43 @@ def bleu_text_statistics(
     *,
     per_segment: bool = False,
     threads: int | None = None,
+    tokenizer: Tokenizer | None = None,
+    lowercase: bool = False,
 ) -> tuple[bleu.BleuStatistics, list[bleu.BleuStatistics] | None]:
-    """BLEU statistics of texts tokenized on whitespace, exactly as ``str.split()`` splits
-    them (sacreBLEU's ``tokenize='none'``): the sum over the segments and, with
-    ``per_segment``, each segment's. ``references[i]`` holds the one or more reference texts
-    of segment ``i``. The kernel splits the texts itself, without making a str per token;
-    the answer is :func:`bleu_totals` and :func:`bleu_statistics_many` of the split texts.
-    Any other layout (a bare str for a segment's references, say) is TypeError or ValueError.
+    """BLEU statistics of texts: the sum over the segments and, with ``per_segment``, each
+    segment's. ``references[i]`` holds the one or more reference texts of segment ``i``.
 
-    >>> total, each = bleu_text_statistics(["a b\\u3000c"], [["a  b d"]], 2, per_segment=True)
+    A text's tokens are what sacreBLEU 2.6.0's ``BLEU`` counts: ``str.lower`` when
+    ``lowercase``, then, with a ``tokenizer``, ``tokenizer(text.rstrip())``, then
+    ``str.split()``; without one (``None``), the text is split on whitespace as it is (as
+    ``none`` does). When the kernel is active and the tokenizer's ``kernel`` is ``13a`` or
+    ``none``, the kernel tokenizes and counts in one pass without making a str per token;
+    other tokenizers run in Python and the kernel splits their output. The answer is
+    :func:`bleu_totals` and :func:`bleu_statistics_many` of the tokens, whichever path
+    computes it. Any other layout (a bare str for a segment's references, say) is TypeError
+    or ValueError.
+
+    >>> total, each = bleu_text_statistics(["a b\u3000c"], [["a  b d"]], 2, per_segment=True)
     >>> total.matches, total.totals, each == [total]
     ((2, 1), (3, 2), True)
     """
     _check_texts(hypotheses, references)
+    if lowercase:
+        hypotheses = [text.lower() for text in hypotheses]
+        references = [[text.lower() for text in texts] for texts in references]
+    kernel = "none" if tokenizer is None else tokenizer.kernel
+    if tokenizer is not None and (kernel not in KERNEL_TOKENIZERS or not active()):
+        hypotheses, references = _tokenized(tokenizer, hypotheses, references)
+        kernel = "none"
     counts = None
-    if _bleu_kernel_ok(hypotheses, references, max_order):
+    if kernel is not None and _bleu_kernel_ok(hypotheses, references, max_order):
+        hyps, refs, name = hypotheses, references, kernel
 
         def work(
             start: int, stop: int
         ) -> tuple[bytes | None, tuple[int, ...], None] | tuple[None, None, _ext.Problem]:
             return _ext.bleu_counts_text(
-                hypotheses[start:stop], references[start:stop], max_order, per_segment
+                hyps[start:stop], refs[start:stop], max_order, per_segment, name
             )
 
         try:
@@ -599,7 +627,9 @@ def bleu_text_statistics(
             )
         except OverflowError:  # more tokens than the kernel indexes (2^32): split below
             counts = None
-    if counts is None:  # no kernel, or an input it does not take: split, then count
+    if counts is None:  # no kernel, or an input it does not take: tokenize, split, count
+        if tokenizer is not None and kernel != "none":
+            hypotheses, references = _tokenized(tokenizer, hypotheses, references)
         hyp_tokens = [text.split() for text in hypotheses]
         ref_tokens = [[text.split() for text in texts] for texts in references]
         each = bleu_statistics_many(hyp_tokens, ref_tokens, max_order, threads=threads)
@@ -611,3 +641,139 @@ def bleu_text_statistics(
     return _bleu_stats(totals, max_order), (
         _bleu_segments(buffer, max_order) if per_segment else None
     )
+
+
+def _tokenized(
+    tokenizer: Tokenizer, hypotheses: Sequence[str], references: Sequence[Sequence[str]]
+) -> tuple[list[str], list[list[str]]]:
+    """``tokenizer(text.rstrip())`` of every text (sacreBLEU's BLEU preprocessing)."""
+    return (
+        [tokenizer(text.rstrip()) for text in hypotheses],
+        [[tokenizer(text.rstrip()) for text in texts] for texts in references],
+    )
+
+
+# --- sacreBLEU's chrF and chrF++ -----------------------------------------------------------
+
+# The largest beta the kernel takes (its f-score squares it in 64 bits).
+MAX_SACREBLEU_BETA = 10**6
+
+
+def sacrebleu_chrf_statistics(
+    hypotheses: Sequence[str],
+    references: Sequence[Sequence[str]],
+    char_order: int,
+    word_order: int,
+    beta: int,
+    *,
+    lowercase: bool = False,
+    whitespace: bool = False,
+    eps_smoothing: bool = False,
+    per_segment: bool = False,
+    threads: int | None = None,
+) -> tuple[list[int], list[list[int]] | None]:
+    """sacreBLEU 2.6.0's chrF/chrF++ statistics (``CHRF._compute_segment_statistics``):
+    the sum over the segments and, with ``per_segment``, each segment's, both flat
+    ``[n_hyp, n_ref, n_match]`` per order, character orders 1..char_order then word orders
+    1..word_order. ``references[i]`` holds the one or more reference texts of segment ``i``.
+
+    Texts are lowercased with ``str.lower`` when asked; characters are those of
+    ``''.join(text.split())`` (the text as it is with ``whitespace``), words those of
+    :func:`~mtcompute.core.chrf_words.split_words` (sacreBLEU's ``_remove_punctuation``), word
+    n-grams their ``' '``-joined strings; ``n_hyp`` is 0 where the reference has no n-gram
+    of the order; of several references a segment keeps the first whose
+    :func:`~mtcompute.core.sacre.chrf_f_score` is strictly the greatest. Any other layout is
+    TypeError or ValueError.
+
+    >>> total, _ = sacrebleu_chrf_statistics(["a b"], [["a c"]], 1, 1, 2)
+    >>> total
+    [2, 2, 1, 2, 2, 1]
+    """
+    _check_texts(hypotheses, references)
+    if lowercase:
+        hypotheses = [text.lower() for text in hypotheses]
+        references = [[text.lower() for text in texts] for texts in references]
+    order = char_order + word_order
+    if (
+        active()
+        and all(type(x) is int for x in (char_order, word_order, beta))
+        and 0 <= char_order <= _ext.MAX_ORDER
+        and 0 <= word_order <= _ext.MAX_ORDER
+        and order > 0
+        and 0 <= beta <= MAX_SACREBLEU_BETA
+    ):
+        hyps, refs = hypotheses, references
+
+        def work(start: int, stop: int) -> tuple[bytes | None, tuple[int, ...]]:
+            return _ext.sacrebleu_chrf_counts(
+                hyps[start:stop],
+                refs[start:stop],
+                char_order,
+                word_order,
+                beta,
+                whitespace,
+                eps_smoothing,
+                per_segment,
+            )
+
+        try:
+            parts = _map_spans(work, len(hypotheses), threads, MIN_SEGMENTS_PER_THREAD)
+        except OverflowError:  # a text over the kernel's length limit: the pure path
+            pass
+        else:
+            totals = [sum(column) for column in zip(*(t for _, (_, t) in parts), strict=True)]
+            if not per_segment:
+                return totals, None
+            values = _int64s(b"".join(buf or b"" for _, (buf, _) in parts))
+            width = 3 * order
+            return totals, [values[i : i + width] for i in range(0, len(values), width)]
+    segments = [
+        _sacrebleu_chrf_segment(h, r, char_order, word_order, beta, whitespace, eps_smoothing)
+        for h, r in zip(hypotheses, references, strict=True)
+    ]
+    total = [sum(column) for column in zip(*segments, strict=True)] or [0] * (3 * order)
+    return total, (segments if per_segment else None)
+
+
+def _sacrebleu_ngrams(
+    text: str, char_order: int, word_order: int, whitespace: bool
+) -> list[Counter[str]]:
+    """sacreBLEU's n-gram counters of one text: character orders, then word orders."""
+    chars = text if whitespace else "".join(text.split())
+    counters = [
+        Counter(chars[i : i + n] for i in range(len(chars) - n + 1))
+        for n in range(1, char_order + 1)
+    ]
+    if word_order:
+        words = split_words(text)
+        counters += [
+            Counter(" ".join(words[i : i + n]) for i in range(len(words) - n + 1))
+            for n in range(1, word_order + 1)
+        ]
+    return counters
+
+
+def _sacrebleu_chrf_segment(
+    hypothesis: str,
+    references: Sequence[str],
+    char_order: int,
+    word_order: int,
+    beta: int,
+    whitespace: bool,
+    eps_smoothing: bool,
+) -> list[int]:
+    """The pure path of :func:`sacrebleu_chrf_statistics` for one segment."""
+    order = char_order + word_order
+    hyp = _sacrebleu_ngrams(hypothesis, char_order, word_order, whitespace)
+    best, best_f = [0] * (3 * order), -1.0
+    for reference in references:
+        stats: list[int] = []
+        for h, r in zip(
+            hyp, _sacrebleu_ngrams(reference, char_order, word_order, whitespace), strict=True
+        ):
+            matches = sum(min(count, r[g]) for g, count in h.items() if g in r)
+            stats += [sum(h.values()) if r else 0, sum(r.values()), matches]
+        f = chrf_f_score(stats, order, beta, eps_smoothing)
+        if f > best_f:
+            best, best_f = stats, f
+    return best

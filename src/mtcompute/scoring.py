@@ -43,7 +43,6 @@ from dataclasses import dataclass
 from mtcompute import counting
 from mtcompute.core import sacre
 from mtcompute.core.bleu import BleuStatistics
-from mtcompute.core.chrf import ChrfStatistics
 from mtcompute.tokenizers import Tokenizer, get_tokenizer
 
 SACREBLEU_VERSION = "2.6.0"
@@ -246,17 +245,13 @@ def bleu_statistics(
 ) -> tuple[list[int], list[list[int]] | None]:
     """The summed statistics and, with ``per_segment``, each segment's, as sacreBLEU's
     ``BLEU`` extracts them: ``str.lower`` if asked, ``rstrip``, the tokenizer, ``split``."""
-    tok = tokenizer if tokenizer is not None else options.tokenizer()
-    lowercase = options.lowercase
-
-    def prepare(line: str) -> str:
-        return tok((line.lower() if lowercase else line).rstrip())
-
     total, each = counting.bleu_text_statistics(
-        [prepare(line) for line in hypotheses],
-        [[prepare(line) for line in texts] for texts in references],
+        hypotheses,
+        references,
         options.max_ngram_order,
         per_segment=per_segment,
+        tokenizer=tokenizer if tokenizer is not None else options.tokenizer(),
+        lowercase=options.lowercase,
     )
     return _flat_bleu(total), ([_flat_bleu(s) for s in each] if each is not None else None)
 
@@ -360,13 +355,6 @@ def chrf_signature_fields(options: ChrfOptions, nrefs: int | str) -> dict[str, o
     }
 
 
-def _flat_chrf(stats: ChrfStatistics) -> list[int]:
-    flat: list[int] = []
-    for h, r, m in zip(stats.hypothesis, stats.reference, stats.matches, strict=True):
-        flat += (h, r, m)
-    return flat
-
-
 def chrf_statistics(
     hypotheses: Sequence[str],
     references: Sequence[Sequence[str]],
@@ -376,32 +364,17 @@ def chrf_statistics(
 ) -> tuple[list[int], list[list[int]] | None]:
     """The summed statistics and, with ``per_segment``, each segment's, as sacreBLEU's
     ``CHRF`` extracts them (each segment's from its best reference)."""
-    if options.whitespace:
-        raise NotImplementedError("whitespace=True lands with the kernel's sacreBLEU chrF")
-    width = 3 * options.order
-    best: list[list[int]] = [[] for _ in hypotheses]
-    best_f = [-1.0] * len(hypotheses)
-    most = max((len(texts) for texts in references), default=0)
-    for j in range(most):
-        indices = [i for i, texts in enumerate(references) if len(texts) > j]
-        _, segments = counting.chrf_corpus_statistics(
-            [hypotheses[i] for i in indices],
-            [references[i][j] for i in indices],
-            options.char_order,
-            options.word_order,
-            options.lowercase,
-            sacrebleu_compatible=True,
-        )
-        for i, stats in zip(indices, segments, strict=True):
-            flat = _flat_chrf(stats)
-            f = sacre.chrf_f_score(flat, options.order, options.beta, options.eps_smoothing)
-            if f > best_f[i]:
-                best_f[i], best[i] = f, flat
-    total = [0] * width
-    for flat in best:
-        for k, value in enumerate(flat):
-            total[k] += value
-    return total, (best if per_segment else None)
+    return counting.sacrebleu_chrf_statistics(
+        hypotheses,
+        references,
+        options.char_order,
+        options.word_order,
+        options.beta,
+        lowercase=options.lowercase,
+        whitespace=options.whitespace,
+        eps_smoothing=options.eps_smoothing,
+        per_segment=per_segment,
+    )
 
 
 def chrf_score(statistics: Sequence[int], options: ChrfOptions) -> ChrfResult:
