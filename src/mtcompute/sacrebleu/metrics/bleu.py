@@ -14,7 +14,7 @@ Errors (:mod:`mtcompute.sacrebleu._errors`): an unknown ``smooth_method`` raises
 ``KeyError``); ``spm``, ``flores101``, ``flores200``, ``spBLEU-1K`` (a model sacreBLEU
 downloads) and tokenizers whose optional dependency is missing
 :class:`~mtcompute.sacrebleu._errors.TokenizerError` (``RuntimeError``). A ``smooth_value``
-that is not a number, or a ``max_ngram_order`` outside what mtcompute counts, raises
+that is not a number, or a ``max_ngram_order`` that is not an int or is under 1, raises
 ``TypeError``/``ArgumentError`` at once (sacreBLEU fails later, or scores nonsense).
 """
 
@@ -248,12 +248,6 @@ class BLEU(Metric[BLEUScore]):
 
     def _options(self) -> scoring.BleuOptions:
         return _options(self.__dict__)
-
-    def _preprocess_segment(self, sent: str) -> str:
-        """The line as BLEU counts it: lowercased when asked, rstripped, tokenized."""
-        if self.lowercase:
-            sent = sent.lower()
-        return self.tokenizer(sent.rstrip())
 
     def _statistics(
         self, hypotheses: Sequence[str], references: list[list[str]], per_segment: bool

@@ -111,10 +111,6 @@ class CHRF(Metric[CHRFScore]):
     def _options(self) -> scoring.ChrfOptions:
         return _options(self.__dict__)
 
-    def _preprocess_segment(self, sent: str) -> str:
-        """The line as chrF reads it: lowercased when asked."""
-        return sent.lower() if self.lowercase else sent
-
     def _compute_f_score(self, statistics: Sequence[int]) -> float:
         """chrF of flat ``[n_hyp, n_ref, n_match] * order`` statistics (0-100)."""
         return sacre.chrf_f_score(list(statistics), self.order, self.beta, self.eps_smoothing)

@@ -8,6 +8,7 @@ __all__ = ["BaseTokenizer"]
 
 from typing import ClassVar
 
+from mtcompute.contracts.validate import where
 from mtcompute.errors import MtcomputeError
 from mtcompute.sacrebleu._errors import TokenizerError
 from mtcompute.tokenizers import Tokenizer, get_tokenizer
@@ -35,7 +36,10 @@ class RegistryTokenizer(BaseTokenizer):
         try:
             self._tokenizer: Tokenizer = get_tokenizer(self.NAME)
         except MtcomputeError as error:
-            raise TokenizerError(f"{type(self).__name__}: {error.message}") from None
+            # the registry's message names the field of a request ("at /tokenize"); here
+            # the class is the place
+            reason = error.message.replace(f" {where(error.path)}", "")
+            raise TokenizerError(f"{type(self).__name__}: {reason}") from None
 
     @property
     def tokenizer(self) -> Tokenizer:
