@@ -82,6 +82,10 @@ TARGETS = {
     # mtcompute score's whole process on the 2037-line en-de file within SCORE_BUDGET:
     # ratio = the budget / the process's median time, so 1x or more meets it.
     ("score CLI", "budget"): 1.0,
+    # sacreBLEU-exact scores from raw text (issue 11): tokenizing included.
+    ("BLEU 13a raw", "sacreBLEU"): 20.0,
+    ("BLEU 13a raw", "bleuscore"): 3.0,
+    ("corpus chrF2++", "sacreBLEU"): 25.0,
 }
 SCORE_BUDGET = 0.100  # seconds, the whole `mtcompute score` process (issue 10, section 4)
 SCORE_RUNS, SCORE_RUNS_QUICK = 30, 5  # processes per timing (short, noisy runs: a median)
@@ -529,6 +533,87 @@ def bench_score_cli(pair: Pair, runs: int, report: Report) -> None:
                 target=TARGETS[("score CLI", "budget")],
                 note=f"ratio = budget / process; budget = {format_seconds(SCORE_BUDGET)} "
                 "for the whole process",
+            )
+        )
+
+
+def bench_sacrebleu_exact(
+    pair: Pair, anchors: dict[str, ModuleType | None], repeats: int, report: Report
+) -> None:
+    """sacreBLEU's numbers from raw text through mtcompute.scoring: BLEU with the 13a
+    tokenizer (tokenizing both sides included; sacreBLEU with a cold tokenizer cache) and
+    corpus chrF++, one reference."""
+    from mtcompute import scoring
+
+    hyps, refs = pair.hypotheses, pair.references
+    per_segment = [[r] for r in refs]
+    subject = f"{pair.name} ({len(hyps)} seg)"
+    section = "BLEU 13a raw"
+    options = scoring.BleuOptions()
+    base = median_seconds(lambda: scoring.corpus_bleu(hyps, per_segment, options), repeats)
+    report.rows.append(Row(section, subject, "mtcompute scoring.corpus_bleu", base))
+    sacrebleu = anchors["sacrebleu"]
+    if sacrebleu is not None:
+        from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a
+
+        def cold() -> object:
+            Tokenizer13a.__call__.cache_clear()  # its lru_cache is shared by every instance
+            return sacrebleu.metrics.BLEU().corpus_score(hyps, [refs])
+
+        ours, theirs = scoring.corpus_bleu(hyps, per_segment, options), cold()
+        report.check(
+            f"BLEU 13a {pair.name}: scoring.corpus_bleu = sacreBLEU BLEU()",
+            (ours.score, ours.counts, ours.totals)
+            == (theirs.score, *map(tuple, (theirs.counts, theirs.totals))),
+            f"{ours.score!r} vs {theirs.score!r}",
+        )
+        seconds = median_seconds(cold, repeats)
+        report.rows.append(
+            Row(
+                section,
+                subject,
+                "sacreBLEU BLEU() cold cache",
+                seconds,
+                ratio=seconds / base,
+                target=TARGETS[(section, "sacreBLEU")],
+            )
+        )
+    bleuscore = anchors["bleuscore"]
+    if bleuscore is not None:
+        brefs = [[r] for r in refs]
+        seconds = median_seconds(lambda: bleuscore.compute(brefs, hyps, max_order=4), repeats)
+        report.rows.append(
+            Row(
+                section,
+                subject,
+                "bleuscore compute (13a)",
+                seconds,
+                ratio=seconds / base,
+                target=TARGETS[(section, "bleuscore")],
+            )
+        )
+    section = "corpus chrF2++"
+    chrf_options = scoring.ChrfOptions(word_order=2)
+    base = median_seconds(lambda: scoring.corpus_chrf(hyps, per_segment, chrf_options), repeats)
+    report.rows.append(Row(section, subject, "mtcompute scoring.corpus_chrf", base))
+    if sacrebleu is not None:
+        metric = sacrebleu.metrics.CHRF(word_order=2)
+        ours_chrf = scoring.corpus_chrf(hyps, per_segment, chrf_options).score
+        theirs_chrf = metric.corpus_score(hyps, [refs]).score
+        report.check(
+            f"chrF++ {pair.name}: scoring.corpus_chrf = sacreBLEU CHRF(word_order=2)",
+            ours_chrf == theirs_chrf,
+            f"{ours_chrf!r} vs {theirs_chrf!r}",
+        )
+        seconds = median_seconds(lambda: metric.corpus_score(hyps, [refs]), repeats)
+        report.rows.append(
+            Row(
+                section,
+                subject,
+                "sacreBLEU CHRF(word_order=2)",
+                seconds,
+                ratio=seconds / base,
+                target=TARGETS[(section, "sacreBLEU")],
             )
         )
 
@@ -1178,6 +1263,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     # The target is for the whole 2037-line en-de file, so --quick does not shorten it.
     whole = pairs[0] if limit is None else load_pair(args.data, pairs[0].name, None)
     bench_score_cli(whole, SCORE_RUNS_QUICK if args.quick else SCORE_RUNS, report)
+    bench_sacrebleu_exact(whole, anchors, repeats, report)
     if args.threads > 1:
         bench_threads(pairs[0], blocks, args.threads, repeats, report)
     clients = ["httpx", "raw"] if args.http_client == "both" else [args.http_client]
