@@ -1,0 +1,135 @@
+"""What the tools that promise sacreBLEU 2.6.0's numbers share (bleu-tokenize, sacrebleu-score).
+
+Raw text in, as sacreBLEU reads it: the texts' total UTF-8 size against the contract's ``max
+text bytes``, then no lone surrogates (a JSON text may hold one; no tokenizer or counter is
+asked to see it), the tokenizer named by sacreBLEU's name (:data:`mtcompute.tokenizers.
+TOKENIZE`, checked once more for what this installation can run: MeCab is an extra), and an
+options object (``sacrebleu-score``'s ``bleu`` and ``chrf``) whose keys are declared field by
+field like a tool's input, each fault named by its JSON Pointer (``/bleu/smooth_method``).
+"""
+
+from __future__ import annotations
+
+__all__ = ["Options", "Texts", "available_tokenizer", "indexed", "no_lone_surrogates", "text_bytes"]
+
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from mtcompute.contracts.validate import (
+    MAX_ECHOED_KEY,
+    Field,
+    FieldType,
+    Limit,
+    Rule,
+    describe,
+    first_lone_surrogate,
+    quote,
+    total_over,
+    utf8_length,
+    where,
+)
+from mtcompute.errors import InvalidInput, LimitExceeded, json_pointer
+from mtcompute.tokenizers import get_tokenizer
+
+Texts = Callable[[Mapping[str, Any]], Iterable[tuple[str, str]]]
+"""The checked texts of an input as (JSON Pointer, text) pairs, in input order."""
+
+
+def text_bytes(limit: Limit, texts: Texts) -> Rule:
+    """At most ``limit`` UTF-8 bytes in all the texts (a lone surrogate counting 3)."""
+
+    def check(values: Mapping[str, Any]) -> None:
+        sizes = (utf8_length(text) for _, text in texts(values))
+        if total_over(sizes, limit.value):
+            total = sum(utf8_length(text) for _, text in texts(values))
+            raise LimitExceeded(
+                f"Expected at most {limit.value} UTF-8 bytes of text in all "
+                f"(limit {limit.name}), got {total}."
+            )
+
+    return Rule(check)
+
+
+def no_lone_surrogates(texts: Texts) -> Rule:
+    """No text holds a lone surrogate (the first one found is named)."""
+
+    def check(values: Mapping[str, Any]) -> None:
+        for path, text in texts(values):
+            at = -1 if text.isascii() else first_lone_surrogate(text)
+            if at >= 0:
+                raise InvalidInput(
+                    f"Expected text without lone surrogates at {path}, "
+                    f"got U+{ord(text[at]):04X} at index {at}.",
+                    path,
+                )
+
+    return Rule(check)
+
+
+def available_tokenizer(name: str, path: str) -> Rule:
+    """The field ``name`` (a checked :data:`~mtcompute.tokenizers.TOKENIZE` value) names a
+    tokenizer this installation runs (``unsupported_input`` at ``path`` otherwise)."""
+
+    def check(values: Mapping[str, Any]) -> None:
+        get_tokenizer(values[name], path)
+
+    return Rule(check)
+
+
+def indexed(key: str, values: Mapping[str, Any]) -> Iterator[tuple[str, str]]:
+    """(``/key/i``, text) for each text of the checked array field ``key``."""
+    for i, text in enumerate(values[key]):
+        yield f"/{key}/{i}", text
+
+
+@dataclass(frozen=True, slots=True)
+class Options(FieldType[dict[str, Any]]):
+    """A JSON object of options declared like an input: its :class:`Field` objects (keys in
+    the contract's order) and :class:`Rule` steps, in order. Unknown keys first (in input
+    order), then each field at ``path/name``; an omitted field takes its default. ``what``
+    names the object in messages (``bleu options``)."""
+
+    what: str
+    steps: tuple[Field[Any] | Rule, ...]
+
+    @property
+    def fields(self) -> tuple[Field[Any], ...]:
+        """The declared keys, in order."""
+        return tuple(step for step in self.steps if isinstance(step, Field))
+
+    @property
+    def defaults(self) -> dict[str, Any]:
+        """The checked value of an omitted object: every field's default."""
+        return {f.name: f.default for f in self.fields}
+
+    def parse(self, value: object, path: str) -> dict[str, Any]:
+        if not isinstance(value, Mapping) or not all(isinstance(k, str) for k in value):
+            raise InvalidInput(
+                f"Expected an object of {self.what} {where(path)}, got {describe(value)}.", path
+            )
+        names = [f.name for f in self.fields]
+        for key in value:
+            if key not in names:
+                raise InvalidInput(
+                    f"Unknown key {quote(key)} {where(path)}; expected only {', '.join(names)}.",
+                    path + json_pointer(key) if len(key) <= MAX_ECHOED_KEY else path,
+                )
+        values: dict[str, Any] = {}
+        for step in self.steps:
+            if isinstance(step, Rule):
+                step.check(values)
+            elif step.name in value:
+                values[step.name] = step.type.parse(
+                    value[step.name], path + json_pointer(step.name)
+                )
+            else:
+                values[step.name] = step.default
+        return values
+
+    def schema(self) -> dict[str, object]:
+        return {
+            "type": "object",
+            "additionalProperties": False,
+            "properties": {f.name: f.type.schema() for f in self.fields},
+        }
