@@ -416,7 +416,8 @@ def corpus_statistics(
     """
     if len(hypotheses) != len(references):
         raise ValueError(
-            f"{len(hypotheses)} hypotheses but references for {len(references)} segments"
+            f"{len(hypotheses)} hypotheses but {len(references)} reference lists "
+            "(one list per segment expected)"
         )
     statistics = []
     for hypothesis, segment_references in zip(hypotheses, references, strict=True):
