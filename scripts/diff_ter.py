@@ -15,9 +15,9 @@ Usage::
 For each run (pair, system, references, options) it compares, with ``==`` and the same types:
 per segment the edits, the average reference length and the sentence score (sacreBLEU's
 ``TER.sentence_score``), and the corpus score, edits and reference length (its
-``corpus_score``). Before the runs it compares the tokenizer on every line of every file
-under the 16 combinations, applied once (a hypothesis) and twice (a reference: sacreBLEU
-preprocesses references twice).
+``corpus_score``). Before the runs it compares the tokenizer on every line (of the window)
+of every file under the 16 combinations, applied once (a hypothesis) and twice (a reference:
+sacreBLEU preprocesses references twice).
 
 Both sides' ``translation_edit_rate`` are memoized on the values of their arguments while a
 system's runs are made (and the memo dropped after): each is a pure function of its
@@ -196,12 +196,17 @@ class Totals:
 
 
 def run_tokenizer(
-    pairs: Sequence[PairData], combos: Sequence[dict[str, bool]], totals: Totals
+    pairs: Sequence[PairData],
+    combos: Sequence[dict[str, bool]],
+    start: int,
+    stop: int | None,
+    totals: Totals,
 ) -> None:
-    """The tokenizer on every line of every file under each combination."""
+    """The tokenizer on every line (of the window) of every file under each combination."""
     for pair in pairs:
         started = time.perf_counter()
-        lines = [line for _, f in (*pair.references, *pair.systems) for line in f]
+        files = (*pair.references, *pair.systems)
+        lines = [line for _, f in files for line in window(f, start, stop)]
         differences = 0
         for options in combos:
             differing = compare_tokenizer(lines, options)
@@ -265,20 +270,21 @@ def run_ter(
 
 def run_timing(wmt: Path) -> None:
     """Corpus TER on generaltest2022 en-de (every system against ref.A, default options):
-    sacreBLEU's ``TER().corpus_score`` and the pure-Python path, one run each, unmemoized."""
+    sacreBLEU's ``TER().corpus_score`` and the pure-Python path, one run each, unmemoized,
+    in CPU seconds of this process (``time.process_time``: the machine may be shared)."""
     folder = wmt / "generaltest2022" / "en-de"
     references = read_lines(folder / "ref.A.txt")
     for path in sorted(folder.glob("sys.*.txt")):
         hypotheses = read_lines(path)
-        started = time.perf_counter()
+        started = time.process_time()
         theirs = TER().corpus_score(hypotheses, [references]).score
-        sacrebleu_seconds = time.perf_counter() - started
-        started = time.perf_counter()
+        sacrebleu_seconds = time.process_time() - started
+        started = time.process_time()
         statistics = core_ter.corpus_statistics(
             hypotheses, [[r] for r in references], TercomTokenizer()
         )
         ours = core_ter.score_from_statistics(*core_ter.sum_statistics(statistics))
-        ours_seconds = time.perf_counter() - started
+        ours_seconds = time.process_time() - started
         print(
             f"en-de {path.stem} ({len(hypotheses)} segments): sacreBLEU {sacrebleu_seconds:.2f} s,"
             f" pure Python {ours_seconds:.2f} s ({sacrebleu_seconds / ours_seconds:.1f}x), "
@@ -325,7 +331,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     combos = COMBOS if args.combos == "all" else COMBOS[:1]
     totals = Totals()
     if not args.ter_only:
-        run_tokenizer(pairs, combos, totals)
+        run_tokenizer(pairs, combos, *args.window, totals)
     if not args.tokenizer_only:
         run_ter(pairs, combos, *args.window, totals)
     seconds = time.perf_counter() - started
