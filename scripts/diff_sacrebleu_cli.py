@@ -272,29 +272,6 @@ def forked_entries() -> tuple[Callable[[list[str]], object], Callable[[list[str]
     return sacrebleu_entry, mtcompute_entry
 
 
-# -- pieces not in yet ------------------------------------------------------------------------
-
-
-def pending_pieces() -> list[tuple[str, str]]:
-    """(flag, reason) for each piece of sacreBLEU's command line that mtcompute refuses today
-    because another part of the work has not landed yet: a case with that flag is reported
-    apart (``--include-pending`` counts it as a difference)."""
-    from mtcompute.errors import MtcomputeError  # noqa: PLC0415
-    from mtcompute.sacrebleu import CHRF  # noqa: PLC0415
-    from mtcompute.tokenizers import get_tokenizer  # noqa: PLC0415
-
-    pending = []
-    try:
-        get_tokenizer("intl")
-    except MtcomputeError:
-        pending.append(("-tok intl", "the intl tokenizer is not in mtcompute.tokenizers yet"))
-    try:
-        CHRF(whitespace=True).corpus_score(["a b"], [["a b"]])
-    except NotImplementedError:
-        pending.append(("--chrf-whitespace", "chrF with whitespace=True is not in yet"))
-    return pending
-
-
 # -- the cases -------------------------------------------------------------------------------
 
 
@@ -495,9 +472,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--whole", action="store_true", help="whole-file cases with every system (--lines 0)"
     )
     parser.add_argument("--full", action="store_true", help="whole products of the options")
-    parser.add_argument(
-        "--include-pending", action="store_true", help="count the pending pieces' cases too"
-    )
     options = parser.parse_args(argv)
 
     pair_dirs = sorted(p.parent for p in options.data.glob("*/*/ref.*.txt"))
@@ -516,10 +490,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         left = lambda case, folder: run_forked(sb_entry, case, folder)  # noqa: E731
         right = lambda case, folder: run_forked(mt_entry, case, folder)  # noqa: E731
 
-    pending = [] if options.include_pending else pending_pieces()
-    for flag, reason in pending:
-        print(f"pending: cases with {flag} are left out ({reason})")
-    total = differences = left_out = 0
+    total = differences = 0
     seconds = [0.0, 0.0]
     with tempfile.TemporaryDirectory(prefix="diff-sacrebleu-cli-") as tmp:
         for pair_dir in pair_dirs:
@@ -532,9 +503,6 @@ def main(argv: Sequence[str] | None = None) -> int:
                 cases = list(quick_cases(ws) if options.quick else broad_cases(ws, options.full))
             if options.limit:
                 cases = cases[: options.limit]
-            kept = [c for c in cases if not any(flag in c.label for flag, _ in pending)]
-            left_out += len(cases) - len(kept)
-            cases = kept
             pair_diffs = 0
             for case in cases:
                 start = time.perf_counter()
@@ -558,7 +526,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     lines = "all" if options.whole or not options.lines else options.lines
     print(
         f"total: {total} cases over {len(pair_dirs)} pairs ({lines} lines, "
-        f"{mode}), {differences} differences, {left_out} pending cases left out; "
+        f"{mode}), {differences} differences; "
         f"sacrebleu {seconds[0]:.1f} s, mtcompute {seconds[1]:.1f} s"
     )
     return 1 if differences else 0

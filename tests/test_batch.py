@@ -654,8 +654,8 @@ BLEU_ERRORS: list[tuple[dict[str, Any], type[MtcomputeError], str, str]] = [
             "smooth_value": 1,
         },
         InvalidInput,
-        "Expected no smooth_value at /smooth_value (smooth_method exp takes none; floor and "
-        "add-k take one), got 1.",
+        "Expected no smooth_value with smooth_method exp at /smooth_value (smooth_value "
+        "applies to floor and add-k only), got one.",
         "/smooth_value",
     ),
     (
@@ -668,6 +668,18 @@ BLEU_ERRORS: list[tuple[dict[str, Any], type[MtcomputeError], str, str]] = [
         },
         InvalidInput,
         "Expected a number from 0 to 100 at /smooth_value, got 101.",
+        "/smooth_value",
+    ),
+    (
+        {
+            "tokenize": None,
+            "hypotheses": [["a"]],
+            "references": [[["a"]]],
+            "smooth_method": "floor",
+            "smooth_value": 1.5,
+        },
+        InvalidInput,
+        "Expected a smooth_value from 0 to 1 with smooth_method floor at /smooth_value, got 1.5.",
         "/smooth_value",
     ),
     (

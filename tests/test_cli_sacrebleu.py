@@ -44,17 +44,11 @@ def run_mtcompute(args: tuple[str, ...], folder: Path, stdin: bytes = b"") -> di
     return diff.Outcome(done.returncode, done.stdout, done.stderr)
 
 
-# Pieces other branches bring (strict: the mark fails the test once the piece is there).
-PENDING = diff.pending_pieces()
 QUICK = diff.quick_cases(diff.Workspace(Path(), "", ["S1", "S2", "S3"], ["R1", "R2"], "de"))
 
 
 def _quick_param(index: int) -> object:
-    label = QUICK[index].label
-    marks = [
-        pytest.mark.xfail(reason=reason, strict=True) for flag, reason in PENDING if flag in label
-    ]
-    return pytest.param(index, id=label, marks=marks)
+    return pytest.param(index, id=QUICK[index].label)
 
 
 @pytest.mark.parametrize("index", [_quick_param(i) for i in range(len(QUICK))])

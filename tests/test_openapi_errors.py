@@ -99,8 +99,19 @@ def _body_over_the_cap(method: str, path: str) -> bytes:
     return _request(method, path, extra=f"Content-Length: {length}\r\n", content_type=JSON)
 
 
+# An input each tool refuses as unsupported_input: a model-downloading tokenizer for the
+# sacreBLEU-rules tools, Chen & Cherry method4 for the others.
+UNSUPPORTED = {
+    "bleu-tokenize": {"tokenizer": "spm"},
+    "sacrebleu-score": {"bleu": {"tokenize": "spm"}},
+}
+
+
 def _unsupported_variant(method: str, path: str) -> bytes:
-    return _request(method, path, _body(path, smoothing="method4", epsilon=None))
+    parts = path.split("/")  # /v1/tools/{id}/versions/{version}/execute
+    tool = parts[3] if len(parts) > 3 else ""
+    variant = UNSUPPORTED.get(tool, {"smoothing": "method4", "epsilon": None})
+    return _request(method, path, _body(path, **variant))
 
 
 def _body_too_slow(method: str, path: str) -> bytes:

@@ -32,7 +32,6 @@ import pytest
 from sacrebleu.metrics import BLEU, CHRF
 
 import mtcompute
-from mtcompute import scoring
 from mtcompute.errors import UnsupportedInput
 from mtcompute.tokenizers import NAMES, get_tokenizer
 from tests.conftest import WMT
@@ -51,21 +50,6 @@ def _runs(name: str) -> bool:
 
 RUNNABLE = [name for name in NAMES if _runs(name)]
 """sacreBLEU's tokenizer names that this installation runs (the others are refused)."""
-
-
-def _scoring_has_whitespace() -> bool:
-    try:
-        scoring.chrf_statistics(["a b"], [["a b"]], scoring.ChrfOptions(whitespace=True))
-    except NotImplementedError:
-        return False
-    return True
-
-
-WHITESPACE = pytest.mark.xfail(
-    not _scoring_has_whitespace(),
-    reason="mtcompute.scoring has no chrF whitespace=True yet (NotImplementedError)",
-    strict=True,
-)
 
 
 # --- the data --------------------------------------------------------------------------------
@@ -290,13 +274,8 @@ def _grid(grid: list[dict[str, Any]]) -> list[Any]:
     for i, options in enumerate(grid):
         for j, refs in enumerate(REFS):
             pair = PAIRS[(3 * i + j) % len(PAIRS)]
-            marks = [WHITESPACE] if options.get("whitespace") else []
             words = ",".join(f"{k}={v}" for k, v in options.items()) or "defaults"
-            cases.append(
-                pytest.param(
-                    options, pair, i + j, refs, id=f"{words} > {pair} > {refs}", marks=marks
-                )
-            )
+            cases.append(pytest.param(options, pair, i + j, refs, id=f"{words} > {pair} > {refs}"))
     return cases
 
 

@@ -264,7 +264,7 @@ ERRORS = [
      'got the string "method3".'),
     ("bleu", "invalid_input", "smooth_value range", input_with(bleu={"smooth_method": "floor",
      "smooth_value": 2}), "/bleu/smooth_value",
-     "Expected a number from 0 to 1 at /bleu/smooth_value, got 2."),
+     "Expected a smooth_value from 0 to 1 with smooth_method floor at /bleu/smooth_value, got 2."),
     ("bleu", "invalid_input", "smooth_value with exp", input_with(bleu={"smooth_value": 0.1}),
      "/bleu/smooth_value", "Expected no smooth_value with smooth_method exp at /bleu/smooth_value "
      "(smooth_value applies to floor and add-k only), got one."),

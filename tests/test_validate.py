@@ -118,6 +118,77 @@ def test_a_rule_has_one_message_in_the_tool_and_the_batch_api(
     assert (error["code"], error["message"], error["path"]) == _error(library)
 
 
+SACRE_INPUT = {"hypotheses": ["a b"], "references": [["a c"]]}
+
+
+@pytest.mark.parametrize(
+    ("options", "library", "field"),
+    [
+        (
+            {"bleu": {"smooth_method": "floor", "smooth_value": 2}},
+            lambda: corpus_bleu(["a b"], ["a c"], smooth_method="floor", smooth_value=2),
+            "smooth_value",
+        ),
+        (
+            {"bleu": {"smooth_value": 0.5}},
+            lambda: corpus_bleu(["a b"], ["a c"], smooth_value=0.5),
+            "smooth_value",
+        ),
+        (
+            {"bleu": {"smooth_method": "floor", "smooth_value": 101}},
+            lambda: corpus_bleu(["a b"], ["a c"], smooth_method="floor", smooth_value=101),
+            "smooth_value",
+        ),
+        (
+            {"bleu": {"smooth_method": "method1"}},
+            lambda: corpus_bleu(["a b"], ["a c"], smooth_method="method1"),
+            "smooth_method",
+        ),
+        (
+            {"bleu": {"tokenize": "spm"}},
+            lambda: corpus_bleu(["a b"], ["a c"], tokenize="spm"),
+            "tokenize",
+        ),
+        (
+            {"bleu": {"tokenize": "13b"}},
+            lambda: corpus_bleu(["a b"], ["a c"], tokenize="13b"),
+            "tokenize",
+        ),
+        (
+            {"chrf": {"word_order": 5}},
+            lambda: corpus_chrf(["a b"], ["a c"], word_order=5),
+            "word_order",
+        ),
+        ({"chrf": {"beta": 0}}, lambda: corpus_chrf(["a b"], ["a c"], beta=0), "beta"),
+    ],
+    ids=[
+        "floor 2",
+        "exp with a value",
+        "floor 101",
+        "method1",
+        "spm",
+        "13b",
+        "word_order 5",
+        "beta 0",
+    ],
+)
+def test_a_sacrebleu_rule_has_one_message_in_the_tool_and_the_batch_api(
+    options: dict[str, Any], library: Any, field: str
+) -> None:
+    """sacrebleu-score and the batch API refuse a sacreBLEU option with one code and one
+    message, the tool naming the option inside its metric's object."""
+    ((metric, values),) = options.items()
+    error = execute(
+        "sacrebleu-score", "1.0.0", {**SACRE_INPUT, "metrics": [metric], metric: values}
+    )["error"]
+    code, message, path = _error(library)
+    assert (error["code"], error["message"], error["path"]) == (
+        code,
+        message.replace(f"/{field}", f"/{metric}/{field}"),
+        f"/{metric}{path}",
+    )
+
+
 @pytest.mark.parametrize(
     ("option", "value", "tool", "data"),
     [

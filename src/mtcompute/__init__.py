@@ -25,7 +25,9 @@ __all__ = [
     "LimitExceeded",
     "MtcomputeError",
     "NotFound",
+    "SacrebleuResult",
     "SentenceBleuResult",
+    "TokenizeResult",
     "UnsupportedInput",
     "__version__",
     "bleu_brevity_penalty",
@@ -33,6 +35,7 @@ __all__ = [
     "bleu_from_statistics",
     "bleu_ngrams_count",
     "bleu_sentence_components",
+    "bleu_tokenize",
     "chrf",
     "chrf_components",
     "chrf_pairwise",
@@ -43,6 +46,7 @@ __all__ = [
     "execute",
     "execute_json",
     "loads",
+    "sacrebleu_score",
     "sentence_bleu",
     "text_bleu_statistics",
 ]
@@ -69,6 +73,8 @@ from mtcompute.tools.bleu_sentence_components import (
 )
 from mtcompute.tools.bleu_sentence_compute import SentenceBleuResult, sentence_bleu
 from mtcompute.tools.bleu_smoothing_compute import BleuSmoothingResult, bleu_from_statistics
+from mtcompute.tools.bleu_tokenize import TokenizeResult, bleu_tokenize
 from mtcompute.tools.chrf_components import ChrfComponents, ChrfOrder, chrf_components
 from mtcompute.tools.chrf_compute import ChrfResult, chrf
 from mtcompute.tools.chrf_plus_plus_compute import ChrfPlusPlusResult, chrf_plus_plus
+from mtcompute.tools.sacrebleu_score import SacrebleuResult, sacrebleu_score

@@ -67,10 +67,7 @@ from mtcompute.contracts import fields
 from mtcompute.contracts.validate import (
     Array,
     Boolean,
-    Choice,
     FieldType,
-    Integer,
-    Number,
     Text,
     Token,
     check_same_count,
@@ -79,7 +76,6 @@ from mtcompute.contracts.validate import (
 )
 from mtcompute.core.bleu import BleuStatistics
 from mtcompute.core.chrf import ChrfStatistics, chrf_ratio, format_ratio
-from mtcompute.core.sacre import BLEU_SMOOTHING, SMOOTH_DEFAULTS
 from mtcompute.errors import InvalidInput, MtcomputeError, UnsupportedInput, json_pointer
 from mtcompute.tokenizers import get_tokenizer
 
@@ -90,15 +86,10 @@ PRETOKENIZED = "pretokenized"  # the signature's tok: value for tokenize=None (t
 # The arguments' types: the tools' field types, without the service limits, and the few the
 # sacreBLEU-rules arguments add (declared here once; candidates for contracts/fields.py).
 
-RULES = Choice(("sacrebleu", "contract"))
-"""``rules``: sacreBLEU 2.6.0's numbers, or the catalog contracts' exact chrF corpus rule."""
-WORD_ORDER = Integer(0, 4)
-"""``word_order``: chrF's word n-gram orders (2 is chrF++), chrf-components' range."""
-SMOOTH_METHOD = Choice(BLEU_SMOOTHING)
-"""``smooth_method``: sacreBLEU's BLEU smoothing (none, floor, add-k, exp)."""
-SMOOTH_VALUE = Number(0, 100)
-"""``smooth_value``: floor's and add-k's value (defaults 0.1 and 1)."""
-
+RULES = fields.RULES
+WORD_ORDER = fields.WORD_ORDER
+SMOOTH_METHOD = fields.SMOOTH_METHOD
+SMOOTH_VALUE = fields.SMOOTH_VALUE
 TEXTS = fields.texts()
 ANY_TEXTS = Array(Text(), "an array of strings", "segment")
 FLAG = Boolean()
@@ -660,12 +651,7 @@ def corpus_bleu(
     smooth_method = SMOOTH_METHOD.parse(smooth_method, "/smooth_method")
     if smooth_value is not None:
         smooth_value = SMOOTH_VALUE.parse(smooth_value, "/smooth_value")
-        if SMOOTH_DEFAULTS[smooth_method] is None:
-            raise InvalidInput(
-                f"Expected no smooth_value at /smooth_value (smooth_method {smooth_method} "
-                f"takes none; floor and add-k take one), got {describe(smooth_value)}.",
-                "/smooth_value",
-            )
+        fields.check_smooth_value(smooth_method, smooth_value, "/smooth_value")
     options = scoring.BleuOptions(
         "none" if tokenizer is None else tokenizer.name,
         lowercase,

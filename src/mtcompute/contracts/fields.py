@@ -11,11 +11,17 @@ from __future__ import annotations
 
 __all__ = [
     "BETA",
+    "CHRF_CHAR_ORDER",
     "DECIMALS",
     "EFFECTIVE_ORDER",
     "EPSILON",
     "MAX_ORDER",
+    "RULES",
+    "SMOOTH_METHOD",
+    "SMOOTH_VALUE",
     "STATISTICS_ONLY_REASON",
+    "WORD_ORDER",
+    "check_smooth_value",
     "hypothesis_tokens",
     "reference_tokens",
     "references",
@@ -32,9 +38,13 @@ from mtcompute.contracts.validate import (
     Number,
     Text,
     Token,
+    describe,
     figure,
+    where,
 )
 from mtcompute.core.bleu import SMOOTHINGS, UNSUPPORTED_SMOOTHINGS
+from mtcompute.core.sacre import BLEU_SMOOTHING, SMOOTH_DEFAULTS
+from mtcompute.errors import InvalidInput
 
 # --- chrF -----------------------------------------------------------------------------------
 
@@ -93,3 +103,36 @@ def references(max_references: Bound, max_token_bytes: Bound) -> Array[list[str]
         1,
         max_references,
     )
+
+
+# --- the sacreBLEU-rules family (sacrebleu-score, the batch APIs, mtcompute score) ----------
+
+RULES = Choice(("sacrebleu", "contract"))
+"""``rules``: sacreBLEU 2.6.0's numbers, or the catalog contracts' exact chrF corpus rule."""
+CHRF_CHAR_ORDER = Integer(1, 10)
+"""chrF's ``char_order`` (the catalog's chrF range, chrf-components')."""
+WORD_ORDER = Integer(0, 4)
+"""chrF's ``word_order``: word n-gram orders (2 is chrF++), chrf-components' range."""
+SMOOTH_METHOD = Choice(BLEU_SMOOTHING)
+"""sacreBLEU's BLEU ``smooth_method``: none, floor, add-k or exp."""
+SMOOTH_VALUE = Number(0, 100)
+"""``smooth_value``: floor's value (sacreBLEU's default 0.1) or add-k's k (default 1)."""
+
+
+def check_smooth_value(method: str, value: float | None, path: str) -> None:
+    """A ``smooth_value`` is given only to a method that takes one (floor, add-k), and
+    floor's is at most 1 (a larger one would make a precision over 100 percent)."""
+    if value is None:
+        return
+    if SMOOTH_DEFAULTS[method] is None:
+        raise InvalidInput(
+            f"Expected no smooth_value with smooth_method {method} {where(path)} "
+            "(smooth_value applies to floor and add-k only), got one.",
+            path,
+        )
+    if method == "floor" and value > 1:
+        raise InvalidInput(
+            f"Expected a smooth_value from 0 to 1 with smooth_method floor {where(path)}, "
+            f"got {describe(value)}.",
+            path,
+        )

@@ -39,13 +39,11 @@ from mtcompute.contracts.validate import (
     Choice,
     Field,
     InputSpec,
-    Integer,
     Rule,
     Text,
     contract_limits,
     same_count,
 )
-from mtcompute.core.sacre import BLEU_SMOOTHING, SMOOTH_DEFAULTS
 from mtcompute.errors import InvalidInput
 from mtcompute.tokenizers import TOKENIZE, get_tokenizer
 from mtcompute.tools import Tool
@@ -63,22 +61,13 @@ LIMITS = contract_limits(ID, VERSION)
 
 METRICS = Choice(("bleu", "chrf"))
 """A metric's name in ``metrics``."""
-SMOOTH_METHOD = Choice(BLEU_SMOOTHING)
-"""sacreBLEU's BLEU ``smooth_method``: none, floor, add-k or exp."""
-CHAR_ORDER = Integer(1, 10)
-"""chrF's ``char_order`` (the catalog's chrF range, chrf-components')."""
-WORD_ORDER = Integer(0, 4)
-"""chrF's ``word_order`` (2 is chrF++)."""
+SMOOTH_METHOD = fields.SMOOTH_METHOD
+CHAR_ORDER = fields.CHRF_CHAR_ORDER
+WORD_ORDER = fields.WORD_ORDER
 
 
 def _smooth_value_needs_a_value(values: Mapping[str, Any]) -> None:
-    method = values["smooth_method"]
-    if values["smooth_value"] is not None and SMOOTH_DEFAULTS[method] is None:
-        raise InvalidInput(
-            f"Expected no smooth_value with smooth_method {method} at /bleu/smooth_value "
-            "(smooth_value applies to floor and add-k only), got one.",
-            "/bleu/smooth_value",
-        )
+    fields.check_smooth_value(values["smooth_method"], values["smooth_value"], "/bleu/smooth_value")
 
 
 BLEU_OPTIONS = Options(
@@ -88,9 +77,7 @@ BLEU_OPTIONS = Options(
         available_tokenizer("tokenize", "/bleu/tokenize"),
         Field("lowercase", Boolean(), default=False),
         Field("smooth_method", SMOOTH_METHOD, default="exp"),
-        # floor's value is Chen and Cherry's epsilon, add-k's k; at most 1 keeps every
-        # precision at most 100.
-        Field("smooth_value", fields.EPSILON, default=None),
+        Field("smooth_value", fields.SMOOTH_VALUE, default=None),
         Field("max_ngram_order", fields.MAX_ORDER, default=4),
         Field("effective_order", fields.EFFECTIVE_ORDER, default=False),
         Rule(_smooth_value_needs_a_value),
