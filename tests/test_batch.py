@@ -828,15 +828,24 @@ def test_format_of_score_text() -> None:
     assert f"{sacre_rules.score:.2f}" == sacre_rules.score_text
 
 
-def test_corpus_chrf_whitespace_waits_for_the_counting() -> None:
-    """whitespace=True under sacreBLEU's rule is refused, with what to use, until
-    mtcompute.scoring counts chrF with whitespace (then this test becomes sacreBLEU's
-    CHRF(whitespace=True) equality)."""
-    with pytest.raises(UnsupportedInput) as caught:
-        corpus_chrf(["a b"], ["a c"], whitespace=True)
-    expected = (
-        "whitespace=True at /whitespace is not available in this version: sacreBLEU's chrF "
-        "with whitespace lands with the kernel's sacreBLEU chrF counting; use whitespace=False.",
-        "/whitespace",
-    )
-    assert expected == (caught.value.message, caught.value.path)
+def test_corpus_chrf_with_whitespace_is_sacrebleus() -> None:
+    """whitespace=True keeps the spaces in the character n-grams, as sacreBLEU's
+    CHRF(whitespace=True) does, for chrF and chrF++ with one and two references."""
+    hyps = wmt_window(wmt_lines("generaltest2022/en-de/sys.Online-B.txt"), 0, 300)
+    ref_a = wmt_window(wmt_lines("generaltest2022/en-de/ref.A.txt"), 0, 300)
+    ref_b = wmt_window(wmt_lines("generaltest2022/en-de/ref.B.txt"), 0, 300)
+    for word_order in (0, 2):
+        metric = sacrebleu.CHRF(word_order=word_order, whitespace=True)
+        one = corpus_chrf(hyps, ref_a, word_order=word_order, whitespace=True)
+        two = corpus_chrf(
+            hyps,
+            [list(r) for r in zip(ref_a, ref_b, strict=True)],
+            word_order=word_order,
+            whitespace=True,
+        )
+        expected = (
+            metric.corpus_score(hyps, [ref_a]).score,
+            metric.corpus_score(hyps, [ref_a, ref_b]).score,
+        )
+        assert expected == (one.score, two.score)
+        assert "space:yes" in one.signature

@@ -76,7 +76,7 @@ from mtcompute.contracts.validate import (
 )
 from mtcompute.core.bleu import BleuStatistics
 from mtcompute.core.chrf import ChrfStatistics, chrf_ratio, format_ratio
-from mtcompute.errors import InvalidInput, MtcomputeError, UnsupportedInput, json_pointer
+from mtcompute.errors import InvalidInput, MtcomputeError, json_pointer
 from mtcompute.tokenizers import get_tokenizer
 
 CHAR_ORDER = 6
@@ -368,15 +368,7 @@ def corpus_chrf(
     nrefs = _nrefs(refs)
     if rules == "contract":
         return _contract_chrf(hypotheses, [segment[0] for segment in refs], options, with_segments)
-    try:
-        total, each = scoring.chrf_statistics(hypotheses, refs, options, per_segment=with_segments)
-    except NotImplementedError:  # scoring's chrF counting has no whitespace=True path yet
-        raise UnsupportedInput(
-            "whitespace=True at /whitespace is not available in this version: sacreBLEU's "
-            "chrF with whitespace lands with the kernel's sacreBLEU chrF counting; use "
-            "whitespace=False.",
-            "/whitespace",
-        ) from None
+    total, each = scoring.chrf_statistics(hypotheses, refs, options, per_segment=with_segments)
     scores = None
     if each is not None:
         scores = tuple(scoring.chrf_score(stats, options).score for stats in each)
