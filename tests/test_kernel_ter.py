@@ -116,9 +116,9 @@ def _window(references: list[list[str]]) -> list[int]:
 
 @pytest.mark.parametrize(("name", "options"), WINDOWS, ids=str)
 def test_a_wmt_window_scores_as_sacrebleu_does(name: str, options: dict[str, bool]) -> None:
-    """Eight segments (:func:`_window`) of the pair's first two systems, with all its references (the best
-    reference rule where there are two) and with the first alone: per segment statistics and
-    the corpus score equal to sacreBLEU's and to the pure core's, types included."""
+    """Eight segments (:func:`_window`) of the pair's first two systems, with all its
+    references (the best reference rule where there are two) and with the first alone: per
+    segment statistics and the corpus score equal to sacreBLEU's and the core's, types too."""
     corpus = pair(name)
     segments = _window(corpus.per_segment())
     differences = []
