@@ -158,6 +158,11 @@ def test_a_wmt_pair_segment_by_segment_against_each_reference() -> None:
 REPEATED = ["a", "b", "c", "d", "e"] * 6
 LONG_HYPOTHESIS = [str(i % 37) for i in range(150)]
 LONG_REFERENCE = [str((i * 7) % 37) for i in range(160)]
+# a search ends with exactly 1,000 candidates checked (a limit of 1,001 would give 10 edits)
+LIMIT_AT_1000 = (
+    list("11111111001100010000101000"),
+    list("1000100010010011111101110111011010"),
+)
 
 ADVERSARIAL: list[tuple[str, Words, list[Words]]] = [
     ("empty hypothesis", [], [["a", "b", "c"]]),
@@ -178,6 +183,7 @@ ADVERSARIAL: list[tuple[str, Words, list[Words]]] = [
     ("a shift farther than 50", ["x"] * 60 + ["p", "q"], [["p", "q"] + ["y"] * 60]),
     ("blocks longer than 10", [*"klmnopqrstuv", "a", "b"], [["a", "b", *"klmnopqrstuv"]]),
     ("long segment at the candidate limit", LONG_HYPOTHESIS, [LONG_REFERENCE]),
+    ("the limit reached at exactly 1,000", LIMIT_AT_1000[0], [LIMIT_AT_1000[1]]),
 ]
 
 
