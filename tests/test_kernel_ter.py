@@ -163,6 +163,11 @@ LIMIT_AT_1000 = (
     list("11111111001100010000101000"),
     list("1000100010010011111101110111011010"),
 )
+# a search ends with exactly 999 candidates checked (a limit of 999 would give 5 edits)
+BELOW_LIMIT = (
+    list("100010100100001110111111110001"),
+    list("100100101100101101111010001100"),
+)
 
 ADVERSARIAL: list[tuple[str, Words, list[Words]]] = [
     ("empty hypothesis", [], [["a", "b", "c"]]),
@@ -184,6 +189,7 @@ ADVERSARIAL: list[tuple[str, Words, list[Words]]] = [
     ("blocks longer than 10", [*"klmnopqrstuv", "a", "b"], [["a", "b", *"klmnopqrstuv"]]),
     ("long segment at the candidate limit", LONG_HYPOTHESIS, [LONG_REFERENCE]),
     ("the limit reached at exactly 1,000", LIMIT_AT_1000[0], [LIMIT_AT_1000[1]]),
+    ("999 candidates are not the limit", BELOW_LIMIT[0], [BELOW_LIMIT[1]]),
 ]
 
 
