@@ -18,7 +18,10 @@
  *     the way as sacreBLEU 2.6.0's BLEU tokenizes with 13a (rstrip, Tokenizer13a, split);
  *   - sacreBLEU 2.6.0's 13a tokenizer alone (tokenize_13a), and its chrF/chrF++ segment
  *     statistics with its best-reference rule and its f-score in doubles, operation by
- *     operation (sacrebleu_chrf_counts).
+ *     operation (sacrebleu_chrf_counts);
+ *   - sacreBLEU 2.6.0's TER edits (translation_edit_rate: greedy block shifts, then the
+ *     beam edit distance) over interned word ids, per hypothesis and reference (ter_edits),
+ *     as mtcompute.core.ter computes them.
  *
  * Keys are exact, never bare hashes.  N-grams are counted order by order, and an n-gram of
  * order n is keyed by the pair (slot or id of its (n-1)-gram prefix + 1, its last code point
@@ -2786,6 +2789,566 @@ done:
 }
 
 /* ------------------------------------------------------------------------------------ */
+/* TER: sacreBLEU 2.6.0's translation_edit_rate over word ids (mtcompute.core.ter)      */
+/* ------------------------------------------------------------------------------------ */
+
+/*
+ * The port of mtcompute.core.ter.translation_edit_rate (sacrebleu/metrics/lib_ter.py):
+ * greedy block shifts (blocks of at most 10 words, starts at most 50 apart), each search
+ * taking the best candidate by (gain, block length, earlier start, earlier target), the
+ * first of equals kept; at most 1000 candidates per hypothesis and reference over all the
+ * searches, counted after each pair of blocks that passes the filters (a search that
+ * reaches it ends the loop with its best shift unapplied); the Levenshtein distance over a
+ * band of cells around the length-ratio diagonal (sacreBLEU's float steps), 10^16 outside.
+ *
+ * Rows are kept only over their band, so memory is linear in the segment.  sacreBLEU's row
+ * cache is replaced by what it amounts to: a row depends only on the words before it (and
+ * the fixed lengths), so a candidate's rows are computed from the last row its prefix
+ * shares with the current hypothesis, whose rows are kept.  The trace is read back from
+ * the costs (the first of match or substitution, deletion, insertion reaching a cell's
+ * cost), as the pure core does.
+ */
+
+#define TER_INF 10000000000000000LL /* sacreBLEU's int(1e16) */
+#define TER_MAX_SHIFT_SIZE 10
+#define TER_MAX_SHIFT_DIST 50
+#define TER_BEAM_WIDTH 25
+#define TER_MAX_CANDIDATES 1000
+
+typedef struct {
+    const i64 *ref;
+    Py_ssize_t m, n;             /* reference and hypothesis lengths */
+    Py_ssize_t *lo, *hi, *off;   /* row i: columns [lo[i], hi[i]) at cells off[i].. */
+    i64 *M, *S;                  /* rows of the current words; rows of a candidate */
+    i64 *words, *shifted;        /* n each */
+    Py_ssize_t *align;           /* m: hypothesis position aligned with each ref position */
+    Py_ssize_t *hyp_sum, *ref_sum; /* n + 1, m + 1: prefix sums of the error flags */
+    unsigned char *ops;          /* n + m: the trace, last operation first */
+} Ter;
+
+static void
+ter_free(Ter *T)
+{
+    free(T->lo);
+    free(T->hi);
+    free(T->off);
+    free(T->M);
+    free(T->S);
+    free(T->words);
+    free(T->shifted);
+    free(T->align);
+    free(T->hyp_sum);
+    free(T->ref_sum);
+    free(T->ops);
+    memset(T, 0, sizeof *T);
+}
+
+/* The band of each row, in sacreBLEU's float steps (BeamEditDistance._edit_distance). */
+static NO_FP_CONTRACT size_t
+ter_bounds(Ter *T)
+{
+    Py_ssize_t n = T->n, m = T->m;
+    double ratio = n ? (double)m / (double)n : 1.0;
+    Py_ssize_t beam = TER_BEAM_WIDTH;
+    if ((double)TER_BEAM_WIDTH < ratio / 2) beam = (Py_ssize_t)ceil(ratio / 2 + TER_BEAM_WIDTH);
+    size_t cells = (size_t)m + 1;
+    T->lo[0] = 0;
+    T->hi[0] = m + 1;
+    T->off[0] = 0;
+    for (Py_ssize_t i = 1; i <= n; i++) {
+        Py_ssize_t diag = (Py_ssize_t)floor((double)i * ratio);
+        Py_ssize_t lo = diag - beam > 0 ? diag - beam : 0;
+        Py_ssize_t hi = diag + beam < m + 1 ? diag + beam : m + 1;
+        if (i == n) hi = m + 1;
+        if (hi < lo) hi = lo;
+        T->lo[i] = lo;
+        T->hi[i] = hi;
+        T->off[i] = (Py_ssize_t)cells;
+        cells += (size_t)(hi - lo);
+    }
+    return cells;
+}
+
+/* Allocate the workspace of one hypothesis length against one reference; -1 if out of
+ * memory (with everything freed). */
+static int
+ter_init(Ter *T, const i64 *ref, Py_ssize_t m, Py_ssize_t n)
+{
+    memset(T, 0, sizeof *T);
+    T->ref = ref;
+    T->m = m;
+    T->n = n;
+    size_t rows = (size_t)n + 1;
+    T->lo = malloc(rows * sizeof(Py_ssize_t));
+    T->hi = malloc(rows * sizeof(Py_ssize_t));
+    T->off = malloc(rows * sizeof(Py_ssize_t));
+    if (!T->lo || !T->hi || !T->off) goto fail;
+    size_t cells = ter_bounds(T);
+    T->M = malloc(cells * sizeof(i64));
+    T->S = malloc(cells * sizeof(i64));
+    T->words = malloc(rows * sizeof(i64));
+    T->shifted = malloc(rows * sizeof(i64));
+    T->align = malloc(((size_t)m + 1) * sizeof(Py_ssize_t));
+    T->hyp_sum = malloc(rows * sizeof(Py_ssize_t));
+    T->ref_sum = malloc(((size_t)m + 1) * sizeof(Py_ssize_t));
+    T->ops = malloc((size_t)n + (size_t)m + 1);
+    if (!T->M || !T->S || !T->words || !T->shifted || !T->align || !T->hyp_sum ||
+        !T->ref_sum || !T->ops)
+        goto fail;
+    for (Py_ssize_t j = 0; j <= m; j++) T->M[j] = j; /* row 0: j insertions */
+    return 0;
+fail:
+    ter_free(T);
+    return -1;
+}
+
+/* Cell (i, j) of the rows at `cells` (10^16 outside the band). */
+static inline i64
+ter_at(const Ter *T, const i64 *cells, Py_ssize_t i, Py_ssize_t j)
+{
+    if (j < T->lo[i] || j >= T->hi[i]) return TER_INF;
+    return cells[T->off[i] + (j - T->lo[i])];
+}
+
+/* Rows from + 1 .. n of `w` into `dst`, row `from` read from `src` (unit costs; a cell
+ * stays at 10^16 unless an operation is below it; column 0 unconditionally from above). */
+static void
+ter_fill(const Ter *T, const i64 *w, Py_ssize_t from, const i64 *src, i64 *dst)
+{
+    const i64 *ref = T->ref;
+    const i64 *prev_cells = src;
+    for (Py_ssize_t i = from + 1; i <= T->n; i++) {
+        Py_ssize_t plo = T->lo[i - 1], phi = T->hi[i - 1];
+        const i64 *prev = prev_cells + T->off[i - 1];
+        Py_ssize_t lo = T->lo[i], hi = T->hi[i];
+        i64 *cur = dst + T->off[i];
+        i64 word = w[i - 1];
+        i64 left = TER_INF;
+        Py_ssize_t j = lo;
+        if (j == 0 && j < hi) {
+            i64 above = plo == 0 && phi > 0 ? prev[0] : TER_INF;
+            cur[0] = above + 1;
+            left = cur[0];
+            j = 1;
+        }
+        for (; j < hi; j++) {
+            i64 diag = j - 1 >= plo && j - 1 < phi ? prev[j - 1 - plo] : TER_INF;
+            i64 up = j >= plo && j < phi ? prev[j - plo] : TER_INF;
+            i64 cost = diag + (word != ref[j - 1]);
+            i64 deletion = up + 1;
+            if (deletion < cost) cost = deletion;
+            i64 insertion = left + 1;
+            if (insertion < cost) cost = insertion;
+            if (cost > TER_INF) cost = TER_INF;
+            cur[j - lo] = cost;
+            left = cost;
+        }
+        prev_cells = dst;
+    }
+}
+
+/* The alignment and error prefix sums of the current words (their rows in M). */
+static void
+ter_align(Ter *T)
+{
+    const i64 *w = T->words, *ref = T->ref, *M = T->M;
+    Py_ssize_t i = T->n, j = T->m, k = 0;
+    while (i > 0 || j > 0) {
+        unsigned char op;
+        if (i == 0) {
+            op = 3; /* a reference word only */
+        } else if (j == 0) {
+            op = 2; /* a hypothesis word only */
+        } else {
+            i64 cost = ter_at(T, M, i, j);
+            int sub = w[i - 1] != ref[j - 1];
+            if (ter_at(T, M, i - 1, j - 1) + sub == cost)
+                op = (unsigned char)sub;
+            else if (ter_at(T, M, i - 1, j) + 1 == cost)
+                op = 2;
+            else
+                op = 3;
+        }
+        T->ops[k++] = op;
+        if (op <= 1) {
+            i--;
+            j--;
+        } else if (op == 2) {
+            i--;
+        } else {
+            j--;
+        }
+    }
+    Py_ssize_t pos_hyp = -1, h = 0, r = 0;
+    T->hyp_sum[0] = 0;
+    T->ref_sum[0] = 0;
+    while (k > 0) {
+        unsigned char op = T->ops[--k];
+        if (op <= 1) {
+            pos_hyp++;
+            T->align[r] = pos_hyp;
+            T->ref_sum[r + 1] = T->ref_sum[r] + op;
+            r++;
+            T->hyp_sum[h + 1] = T->hyp_sum[h] + op;
+            h++;
+        } else if (op == 2) {
+            pos_hyp++;
+            T->hyp_sum[h + 1] = T->hyp_sum[h] + 1;
+            h++;
+        } else {
+            T->align[r] = pos_hyp;
+            T->ref_sum[r + 1] = T->ref_sum[r] + 1;
+            r++;
+        }
+    }
+}
+
+/* sacreBLEU's _perform_shift of `w` into `out`. */
+static void
+ter_perform_shift(const i64 *w, Py_ssize_t n, Py_ssize_t start, Py_ssize_t length,
+                  Py_ssize_t target, i64 *out)
+{
+    Py_ssize_t k = 0;
+#define TER_COPY(a, b)                                                       \
+    do {                                                                     \
+        Py_ssize_t a_ = (a), b_ = (b) < n ? (b) : n;                         \
+        for (Py_ssize_t x_ = a_; x_ < b_; x_++) out[k++] = w[x_];            \
+    } while (0)
+    if (target < start) {
+        TER_COPY(0, target);
+        TER_COPY(start, start + length);
+        TER_COPY(target, start);
+        TER_COPY(start + length, n);
+    } else if (target > start + length) {
+        TER_COPY(0, start);
+        TER_COPY(start + length, target);
+        TER_COPY(start, start + length);
+        TER_COPY(target, n);
+    } else {
+        TER_COPY(0, start);
+        TER_COPY(start + length, length + target);
+        TER_COPY(start, start + length);
+        TER_COPY(length + target, n);
+    }
+#undef TER_COPY
+}
+
+/* The edit distance of T->shifted: its rows from the last one it shares with the words. */
+static i64
+ter_candidate_distance(Ter *T, Py_ssize_t from)
+{
+    Py_ssize_t n = T->n, p = from;
+    while (p < n && T->shifted[p] == T->words[p]) p++;
+    if (p == n) return ter_at(T, T->M, n, T->m);
+    ter_fill(T, T->shifted, p, T->M, T->S);
+    return ter_at(T, T->S, n, T->m);
+}
+
+typedef struct {
+    i64 gain;
+    Py_ssize_t length, start, target;
+} TerShift;
+
+/* sacreBLEU's _shift of T->words: 1 and the best shift in *best, or 0 when there is no
+ * candidate; *checked counts the candidates of every search. */
+static int
+ter_search(Ter *T, Py_ssize_t *checked, TerShift *best)
+{
+    const i64 *w = T->words, *ref = T->ref;
+    Py_ssize_t n = T->n, m = T->m;
+    const Py_ssize_t *align = T->align, *hs = T->hyp_sum, *rs = T->ref_sum;
+    i64 pre = ter_at(T, T->M, n, m);
+    int found = 0;
+    ter_align(T);
+    for (Py_ssize_t sh = 0; sh < n; sh++) {
+        Py_ssize_t r_lo = sh - TER_MAX_SHIFT_DIST > 0 ? sh - TER_MAX_SHIFT_DIST : 0;
+        Py_ssize_t r_hi = sh + TER_MAX_SHIFT_DIST < m - 1 ? sh + TER_MAX_SHIFT_DIST : m - 1;
+        for (Py_ssize_t sr = r_lo; sr <= r_hi; sr++) {
+            Py_ssize_t length = 0;
+            while (length < TER_MAX_SHIFT_SIZE && w[sh + length] == ref[sr + length]) {
+                length++;
+                /* a hypothesis error and a reference error in the block, and not where
+                 * the reference's first word is aligned already */
+                if (hs[sh + length] != hs[sh] && rs[sr + length] != rs[sr] &&
+                    !(sh <= align[sr] && align[sr] < sh + length)) {
+                    Py_ssize_t previous_target = -1;
+                    for (Py_ssize_t offset = -1; offset < length; offset++) {
+                        Py_ssize_t target = sr + offset == -1 ? 0 : align[sr + offset] + 1;
+                        if (target == previous_target) continue;
+                        previous_target = target;
+                        ter_perform_shift(w, n, sh, length, target, T->shifted);
+                        i64 gain = pre - ter_candidate_distance(T, sh < target ? sh : target);
+                        (*checked)++;
+                        if (!found || gain > best->gain ||
+                            (gain == best->gain &&
+                             (length > best->length ||
+                              (length == best->length &&
+                               (sh < best->start ||
+                                (sh == best->start && target < best->target)))))) {
+                            found = 1;
+                            best->gain = gain;
+                            best->length = length;
+                            best->start = sh;
+                            best->target = target;
+                        }
+                    }
+                    if (*checked >= TER_MAX_CANDIDATES) return found;
+                }
+                if (sh + length == n || sr + length == m) break;
+            }
+        }
+    }
+    return found;
+}
+
+/* (edits) of hypothesis `hyp` (n ids) against `ref` (m > 0 ids): shifts applied while the
+ * best one lowers the distance, then the distance; -1 if out of memory. */
+static i64
+ter_pair(const i64 *hyp, Py_ssize_t n, const i64 *ref, Py_ssize_t m)
+{
+    Ter T;
+    if (ter_init(&T, ref, m, n) < 0) return -1;
+    memcpy(T.words, hyp, (size_t)n * sizeof(i64));
+    ter_fill(&T, T.words, 0, T.M, T.M);
+    i64 shifts = 0;
+    Py_ssize_t checked = 0;
+    for (;;) {
+        TerShift best = {0, 0, 0, 0};
+        int found = ter_search(&T, &checked, &best);
+        if (checked >= TER_MAX_CANDIDATES || !found || best.gain <= 0) break;
+        shifts++;
+        ter_perform_shift(T.words, n, best.start, best.length, best.target, T.shifted);
+        Py_ssize_t p = best.start < best.target ? best.start : best.target;
+        while (p < n && T.shifted[p] == T.words[p]) p++;
+        memcpy(T.words, T.shifted, (size_t)n * sizeof(i64));
+        ter_fill(&T, T.words, p, T.M, T.M);
+    }
+    i64 edits = shifts + ter_at(&T, T.M, n, m);
+    ter_free(&T);
+    return edits;
+}
+
+/* The type name of x for messages (type(x).__name__). */
+static PyObject *
+type_name(PyObject *x)
+{
+    return PyType_GetName(Py_TYPE(x));
+}
+
+/* TypeError "<what> must be <expected>, got <type name>"; `what` is a printf format with
+ * up to three indexes. */
+static void
+ter_type_error(PyObject *x, const char *expected, const char *field, Py_ssize_t a,
+               Py_ssize_t b, Py_ssize_t c, int depth)
+{
+    PyObject *name = type_name(x);
+    if (!name) return;
+    if (depth == 0)
+        PyErr_Format(PyExc_TypeError, "%s must be %s, got %U", field, expected, name);
+    else if (depth == 1)
+        PyErr_Format(PyExc_TypeError, "%s[%zd] must be %s, got %U", field, a, expected, name);
+    else if (depth == 2)
+        PyErr_Format(PyExc_TypeError, "%s[%zd][%zd] must be %s, got %U", field, a, b, expected,
+                     name);
+    else
+        PyErr_Format(PyExc_TypeError, "%s[%zd][%zd][%zd] must be %s, got %U", field, a, b, c,
+                     expected, name);
+    Py_DECREF(name);
+}
+
+static inline int
+is_seq(PyObject *x)
+{
+    return PyList_Check(x) || PyTuple_Check(x);
+}
+
+static inline Py_ssize_t
+seq_len(PyObject *x)
+{
+    return PyList_Check(x) ? PyList_GET_SIZE(x) : PyTuple_GET_SIZE(x);
+}
+
+static inline PyObject *
+seq_item(PyObject *x, Py_ssize_t i)
+{
+    return PyList_Check(x) ? PyList_GET_ITEM(x, i) : PyTuple_GET_ITEM(x, i);
+}
+
+/* Check that `ids` is a list or tuple of int (its index path in the message) and count them. */
+static int
+ter_check_ids(PyObject *ids, const char *field, Py_ssize_t a, Py_ssize_t b, int depth,
+              size_t *total)
+{
+    if (!is_seq(ids)) {
+        ter_type_error(ids, "a list or tuple of int", field, a, b, 0, depth);
+        return -1;
+    }
+    Py_ssize_t len = seq_len(ids);
+    for (Py_ssize_t k = 0; k < len; k++) {
+        PyObject *x = seq_item(ids, k);
+        if (!PyLong_Check(x)) {
+            if (depth == 1)
+                ter_type_error(x, "an int", field, a, k, 0, 2);
+            else
+                ter_type_error(x, "an int", field, a, b, k, 3);
+            return -1;
+        }
+    }
+    *total += (size_t)len;
+    return 0;
+}
+
+/* Copy the ids of `ids` (checked) to out; -1 with OverflowError naming the id if one is
+ * outside the 64-bit range. */
+static int
+ter_copy_ids(PyObject *ids, i64 *out, const char *field, Py_ssize_t a, Py_ssize_t b, int depth)
+{
+    Py_ssize_t len = seq_len(ids);
+    for (Py_ssize_t k = 0; k < len; k++) {
+        int overflow = 0;
+        long long v = PyLong_AsLongLongAndOverflow(seq_item(ids, k), &overflow);
+        if (overflow) {
+            if (depth == 1)
+                PyErr_Format(PyExc_OverflowError, "%s[%zd][%zd] is outside the kernel's 64-bit "
+                             "range", field, a, k);
+            else
+                PyErr_Format(PyExc_OverflowError, "%s[%zd][%zd][%zd] is outside the kernel's "
+                             "64-bit range", field, a, b, k);
+            return -1;
+        }
+        if (v == -1 && PyErr_Occurred()) return -1;
+        out[k] = (i64)v;
+    }
+    return 0;
+}
+
+PyDoc_STRVAR(ter_edits_doc,
+"ter_edits(hypotheses, references, /)\n--\n\n"
+"sacreBLEU 2.6.0's translation_edit_rate of word ids (mtcompute.core.ter): for each\n"
+"segment i a tuple with, for each reference of references[i], the pair (edits, reference\n"
+"length) of hypotheses[i] against it.  hypotheses is a list or tuple of lists or tuples of\n"
+"int (word ids, compared for equality only); references a list or tuple, as long, of\n"
+"lists or tuples of one or more such id lists.  TypeError or ValueError naming the first\n"
+"bad argument; OverflowError for an id outside the 64-bit range.  The GIL is released\n"
+"while computing.");
+
+static PyObject *
+py_ter_edits(PyObject *self, PyObject *args)
+{
+    PyObject *hyps, *refs, *result = NULL;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "OO:ter_edits", &hyps, &refs)) return NULL;
+    if (!is_seq(hyps)) {
+        ter_type_error(hyps, "a list or tuple", "hypotheses", 0, 0, 0, 0);
+        return NULL;
+    }
+    if (!is_seq(refs)) {
+        ter_type_error(refs, "a list or tuple", "references", 0, 0, 0, 0);
+        return NULL;
+    }
+    Py_ssize_t n = seq_len(hyps);
+    if (seq_len(refs) != n) {
+        PyErr_Format(PyExc_ValueError, "%zd hypotheses but %zd reference lists", n,
+                     seq_len(refs));
+        return NULL;
+    }
+    /* pass 1: types and sizes */
+    size_t total = 0, pairs = 0;
+    for (Py_ssize_t i = 0; i < n; i++)
+        if (ter_check_ids(seq_item(hyps, i), "hypotheses", i, 0, 1, &total) < 0) return NULL;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *segment = seq_item(refs, i);
+        if (!is_seq(segment)) {
+            ter_type_error(segment, "a list or tuple of id lists", "references", i, 0, 0, 1);
+            return NULL;
+        }
+        Py_ssize_t count = seq_len(segment);
+        if (count == 0) {
+            PyErr_Format(PyExc_ValueError, "references[%zd] has no reference", i);
+            return NULL;
+        }
+        for (Py_ssize_t j = 0; j < count; j++)
+            if (ter_check_ids(seq_item(segment, j), "references", i, j, 2, &total) < 0)
+                return NULL;
+        pairs += (size_t)count;
+    }
+    /* pass 2: the ids, flat; per pair its hypothesis, its reference and the edits */
+    i64 *ids = malloc((total ? total : 1) * sizeof(i64));
+    Py_ssize_t *hyp_at = malloc(((size_t)n + 1) * sizeof(Py_ssize_t));
+    Py_ssize_t *pair_hyp = malloc((pairs ? pairs : 1) * sizeof(Py_ssize_t));
+    Py_ssize_t *ref_at = malloc((pairs ? pairs : 1) * sizeof(Py_ssize_t));
+    Py_ssize_t *ref_len = malloc((pairs ? pairs : 1) * sizeof(Py_ssize_t));
+    i64 *edits = malloc((pairs ? pairs : 1) * sizeof(i64));
+    if (!ids || !hyp_at || !pair_hyp || !ref_at || !ref_len || !edits) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    size_t at = 0, p = 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *hyp = seq_item(hyps, i);
+        if (ter_copy_ids(hyp, ids + at, "hypotheses", i, 0, 1) < 0) goto done;
+        hyp_at[i] = (Py_ssize_t)at;
+        at += (size_t)seq_len(hyp);
+    }
+    hyp_at[n] = (Py_ssize_t)at;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *segment = seq_item(refs, i);
+        for (Py_ssize_t j = 0; j < seq_len(segment); j++, p++) {
+            PyObject *ref = seq_item(segment, j);
+            if (ter_copy_ids(ref, ids + at, "references", i, j, 2) < 0) goto done;
+            pair_hyp[p] = i;
+            ref_at[p] = (Py_ssize_t)at;
+            ref_len[p] = seq_len(ref);
+            at += (size_t)ref_len[p];
+        }
+    }
+    int failed = 0;
+    Py_BEGIN_ALLOW_THREADS
+    for (size_t q = 0; q < pairs && !failed; q++) {
+        Py_ssize_t h = pair_hyp[q], hn = hyp_at[h + 1] - hyp_at[h];
+        if (ref_len[q] == 0) {
+            edits[q] = hn; /* an empty reference: one edit per hypothesis word */
+            continue;
+        }
+        edits[q] = ter_pair(ids + hyp_at[h], hn, ids + ref_at[q], ref_len[q]);
+        if (edits[q] < 0) failed = 1;
+    }
+    Py_END_ALLOW_THREADS
+    if (failed) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    result = PyList_New(n);
+    if (!result) goto done;
+    p = 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        Py_ssize_t count = seq_len(seq_item(refs, i));
+        PyObject *segment = PyTuple_New(count);
+        if (!segment) {
+            Py_CLEAR(result);
+            goto done;
+        }
+        PyList_SET_ITEM(result, i, segment);
+        for (Py_ssize_t j = 0; j < count; j++, p++) {
+            PyObject *pair = Py_BuildValue("(Ln)", (long long)edits[p], ref_len[p]);
+            if (!pair) {
+                Py_CLEAR(result);
+                goto done;
+            }
+            PyTuple_SET_ITEM(segment, j, pair);
+        }
+    }
+done:
+    free(ids);
+    free(hyp_at);
+    free(pair_hyp);
+    free(ref_at);
+    free(ref_len);
+    free(edits);
+    return result;
+}
+
+/* ------------------------------------------------------------------------------------ */
 /* Odds and ends                                                                          */
 /* ------------------------------------------------------------------------------------ */
 
@@ -2886,6 +3449,7 @@ static PyMethodDef methods[] = {
     {"bleu_sentence", py_bleu_sentence, METH_VARARGS, bleu_sentence_doc},
     {"first_lone_surrogate", py_first_lone_surrogate, METH_O, first_lone_surrogate_doc},
     {"round_ratio", py_round_ratio, METH_VARARGS, round_ratio_doc},
+    {"ter_edits", py_ter_edits, METH_VARARGS, ter_edits_doc},
     {NULL, NULL, 0, NULL},
 };
 

@@ -17,7 +17,10 @@ the kernel only makes it faster:
   (:func:`bleu_text_statistics`) as sacreBLEU 2.6.0's ``BLEU`` tokenizes it, the kernel
   applying 13a itself while it counts;
 * sacreBLEU 2.6.0's chrF and chrF++ segment statistics with its best-reference rule
-  (:func:`sacrebleu_chrf_statistics`).
+  (:func:`sacrebleu_chrf_statistics`);
+* sacreBLEU 2.6.0's TER segment statistics over interned word ids (:func:`ter_statistics`,
+  defined by :func:`mtcompute.core.ter.translation_edit_rate`): the fewest edits over the
+  references and the average reference length.
 
 The kernel is used when it was built and ``MTCOMPUTE_PURE`` is not ``1``
 (:func:`mtcompute.native.active`, read at every call). Batch functions split their segments
@@ -41,6 +44,7 @@ __all__ = [
     "chrf_totals",
     "first_lone_surrogate",
     "sacrebleu_chrf_statistics",
+    "ter_statistics",
     "thread_count",
 ]
 
@@ -51,7 +55,7 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import TypeVar
 
-from mtcompute.core import bleu, chrf
+from mtcompute.core import bleu, chrf, ter
 from mtcompute.core.chrf_words import sacrebleu_zeroed, split_words, word_statistics
 from mtcompute.core.sacre import chrf_f_score
 from mtcompute.core.text import first_lone_surrogate as _first_surrogate_py
@@ -66,6 +70,8 @@ Counts = tuple[int, ...]
 MIN_SEGMENTS_PER_THREAD = 256
 # Hypothesis rows per thread for the pairwise matrix.
 MIN_ROWS_PER_THREAD = 16
+# Segments per thread for TER (tens of microseconds each in the kernel).
+MIN_TER_SEGMENTS_PER_THREAD = 64
 
 
 def thread_count(threads: int | None = None) -> int:
@@ -777,3 +783,97 @@ def _sacrebleu_chrf_segment(
         if f > best_f:
             best, best_f = stats, f
     return best
+
+
+# --- TER ---------------------------------------------------------------------------------
+
+IdLists = Sequence[Sequence[int]]
+
+
+def _type_name(value: object) -> str:
+    return type(value).__name__
+
+
+def _check_ter_layout(hypotheses: object, references: object) -> None:
+    """TypeError or ValueError unless both are lists (or tuples) of one length."""
+    if not isinstance(hypotheses, list | tuple):
+        raise TypeError(f"hypotheses must be a list or tuple, got {_type_name(hypotheses)}")
+    if not isinstance(references, list | tuple):
+        raise TypeError(f"references must be a list or tuple, got {_type_name(references)}")
+    if len(hypotheses) != len(references):
+        raise ValueError(f"{len(hypotheses)} hypotheses but {len(references)} reference lists")
+
+
+def _check_id_list(ids: object, path: str) -> None:
+    if not isinstance(ids, list | tuple):
+        raise TypeError(f"{path} must be a list or tuple of int, got {_type_name(ids)}")
+    for k, value in enumerate(ids):
+        if not isinstance(value, int):
+            raise TypeError(f"{path}[{k}] must be an int, got {_type_name(value)}")
+
+
+def _check_ter_ids(hypotheses: Sequence[object], references: Sequence[object]) -> None:
+    """The kernel's checks, in its order and with its messages: every hypothesis, then every
+    segment's references (a list or tuple of one or more id lists)."""
+    for i, ids in enumerate(hypotheses):
+        _check_id_list(ids, f"hypotheses[{i}]")
+    for i, segment in enumerate(references):
+        if not isinstance(segment, list | tuple):
+            raise TypeError(
+                f"references[{i}] must be a list or tuple of id lists, got {_type_name(segment)}"
+            )
+        if not segment:
+            raise ValueError(f"references[{i}] has no reference")
+        for j, ids in enumerate(segment):
+            _check_id_list(ids, f"references[{i}][{j}]")
+
+
+def _best_of(pairs: Sequence[tuple[int, int]]) -> tuple[int, float]:
+    """sacreBLEU's ``TER._compute_segment_statistics`` over (edits, length) per reference:
+    the fewest edits (the first of equals) and the int sum of the lengths over their count."""
+    best = pairs[0][0]
+    lengths = 0
+    for edits, length in pairs:
+        lengths += length
+        best = min(best, edits)
+    return best, lengths / len(pairs)
+
+
+def ter_statistics(
+    hypotheses_ids: IdLists,
+    references_ids: Sequence[IdLists],
+    *,
+    threads: int | None = None,
+) -> list[tuple[int, float]]:
+    """Per segment (edits, average reference length) as sacreBLEU 2.6.0's TER computes them
+    from words: the fewest :func:`~mtcompute.core.ter.translation_edit_rate` edits of
+    ``hypotheses_ids[i]`` over the references ``references_ids[i]`` (the first on a tie) and
+    the mean of their lengths. Words are ints compared for equality only (ids interned per
+    segment, :func:`~mtcompute.core.ter.intern_words`, or over a whole corpus). Lists or
+    tuples only; any other layout, a non-int id or a segment without references is TypeError
+    or ValueError naming the first bad place.
+
+    >>> ter_statistics([[3, 4, 5, 6, 7, 0, 1, 2]], [[[0, 1, 2, 3, 4, 5, 6, 7], [9]]])
+    [(1, 4.5)]
+    """
+    _check_ter_layout(hypotheses_ids, references_ids)
+    if active():
+        hyps, refs = hypotheses_ids, references_ids
+
+        def work(start: int, stop: int) -> list[tuple[tuple[int, int], ...]]:
+            return _ext.ter_edits(hyps[start:stop], refs[start:stop])
+
+        try:
+            parts = _map_spans(work, len(hyps), threads, MIN_TER_SEGMENTS_PER_THREAD)
+        except OverflowError:  # an id beyond 64 bits: the pure path (ints of any size)
+            pass
+        except (TypeError, ValueError):  # raised again with the index in the whole input
+            _check_ter_ids(hyps, refs)
+            raise
+        else:
+            return [_best_of(pairs) for _, segments in parts for pairs in segments]
+    _check_ter_ids(hypotheses_ids, references_ids)
+    return [
+        _best_of([ter.translation_edit_rate(hypothesis, r) for r in segment_references])
+        for hypothesis, segment_references in zip(hypotheses_ids, references_ids, strict=True)
+    ]
