@@ -23,7 +23,7 @@ $(STAMP): $(BUILD_INPUTS)
 install: $(STAMP)
 
 test: $(STAMP)
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n auto --dist loadfile
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests scripts benchmarks
