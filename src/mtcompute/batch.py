@@ -190,6 +190,18 @@ def _ratio_float(stats: ChrfStatistics, beta: int) -> float:
     return numerator / denominator  # int / int is correctly rounded, as float(Fraction) is
 
 
+def _joined(
+    first: CorpusChrf | CorpusBleu, second: CorpusChrf | CorpusBleu
+) -> tuple[list[int], int, tuple[float, ...] | None]:
+    """What two results of the same settings add up to: summed statistics, the reference
+    count (-1, variable, when they differ) and the segment scores when both have them."""
+    segments = None
+    if first.segment_scores is not None and second.segment_scores is not None:
+        segments = first.segment_scores + second.segment_scores
+    summed = [a + b for a, b in zip(first.statistics, second.statistics, strict=True)]
+    return summed, first.nrefs if first.nrefs == second.nrefs else -1, segments
+
+
 @dataclass(frozen=True, slots=True)
 class CorpusChrf:
     """Corpus chrF or chrF++: ``score`` (a float, 0..100) and what it was computed from.
@@ -281,11 +293,7 @@ class CorpusChrf:
     def __add__(self, other: CorpusChrf) -> CorpusChrf:
         if (self.options, self.rules) != (other.options, other.rules):
             raise ValueError("cannot add chrF results of different settings")
-        segments = None
-        if self.segment_scores is not None and other.segment_scores is not None:
-            segments = self.segment_scores + other.segment_scores
-        summed = [a + b for a, b in zip(self.statistics, other.statistics, strict=True)]
-        nrefs = self.nrefs if self.nrefs == other.nrefs else -1
+        summed, nrefs, segments = _joined(self, other)
         return CorpusChrf.from_statistics(summed, self.options, self.rules, nrefs, segments)
 
 
@@ -531,11 +539,7 @@ class CorpusBleu:
     def __add__(self, other: CorpusBleu) -> CorpusBleu:
         if (self.options, self.tokenizer_signature) != (other.options, other.tokenizer_signature):
             raise ValueError("cannot add BLEU results of different settings")
-        segments = None
-        if self.segment_scores is not None and other.segment_scores is not None:
-            segments = self.segment_scores + other.segment_scores
-        summed = [a + b for a, b in zip(self.statistics, other.statistics, strict=True)]
-        nrefs = self.nrefs if self.nrefs == other.nrefs else -1
+        summed, nrefs, segments = _joined(self, other)
         return CorpusBleu.from_statistics(
             summed, self.options, self.tokenizer_signature, nrefs, segments
         )
