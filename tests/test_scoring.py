@@ -8,6 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from sacrebleu.metrics.bleu import BLEU
 from sacrebleu.metrics.chrf import CHRF
+from sacrebleu.metrics.ter import TER
 
 from mtcompute import scoring
 from mtcompute.core import sacre
@@ -123,3 +124,55 @@ def test_corpus_bleu_and_chrf_with_two_references_are_sacrebleus() -> None:
 def test_sacrebleu_version_is_the_oracles() -> None:
     """The version the signatures print is the installed oracle's."""
     assert sacrebleu.__version__ == scoring.SACREBLEU_VERSION
+
+
+TER_OPTIONS = [
+    {},
+    {"normalized": True},
+    {"no_punct": True, "case_sensitive": True},
+    {"normalized": True, "no_punct": True, "asian_support": True, "case_sensitive": True},
+]
+
+
+def test_corpus_ter_with_two_references_is_sacrebleus() -> None:
+    """Per-segment statistics, corpus score, string and signatures of TER on 300 en-de
+    segments with ref.A and ref.B, under four option sets, as sacreBLEU's TER gives them."""
+    hyps, ref_a, ref_b = (lines[:300] for lines in _two_references("en-de"))
+    per_segment = [list(refs) for refs in zip(ref_a, ref_b, strict=True)]
+    for kwargs in TER_OPTIONS:
+        metric = TER(**kwargs)
+        options = scoring.TerOptions(**kwargs)
+        theirs = metric.corpus_score(hyps, [ref_a, ref_b])
+        ours = scoring.corpus_ter(hyps, per_segment, options)
+        assert (theirs.score, theirs.num_edits, theirs.ref_length, str(theirs)) == (
+            ours.score,
+            ours.num_edits,
+            ours.ref_length,
+            str(ours),
+        )
+        segments = [tuple(s) for s in metric._extract_corpus_statistics(hyps, [ref_a, ref_b])]
+        assert segments == scoring.ter_statistics(hyps, per_segment, options)
+        fields = scoring.ter_signature_fields(options, 2)
+        signature = metric.get_signature()
+        assert str(signature) == scoring.format_signature(fields)
+        assert signature.format(short=True) == scoring.format_signature(
+            fields, short=True, abbreviations=scoring.TER_ABBREVIATIONS
+        )
+
+
+def test_ter_of_the_issue_example() -> None:
+    """The ter-compute example: 19.35483870967742 from 3 edits over 15.5 words."""
+    hyps = ["The cat sat on mat.", "A quick brown fox jumps over the dog."]
+    refs = [
+        ["The cat sat on the mat.", "There is a cat on the mat."],
+        [
+            "A fast brown fox jumped over the lazy dog.",
+            "The quick brown fox jumps over the lazy dog.",
+        ],
+    ]
+    options = scoring.TerOptions()
+    assert scoring.ter_statistics(hyps, refs, options) == [(1, 6.5), (2, 9.0)]
+    assert scoring.corpus_ter(hyps, refs, options) == scoring.TerResult(19.35483870967742, 3, 15.5)
+    assert scoring.format_signature(scoring.ter_signature_fields(options, 2)) == (
+        "nrefs:2|case:lc|tok:tercom|norm:no|punct:yes|asian:no|version:2.6.0"
+    )

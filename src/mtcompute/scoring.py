@@ -20,10 +20,13 @@ from __future__ import annotations
 
 __all__ = [
     "SACREBLEU_VERSION",
+    "TER_ABBREVIATIONS",
     "BleuOptions",
     "BleuResult",
     "ChrfOptions",
     "ChrfResult",
+    "TerOptions",
+    "TerResult",
     "bleu_score",
     "bleu_signature_fields",
     "bleu_statistics",
@@ -32,8 +35,12 @@ __all__ = [
     "chrf_statistics",
     "corpus_bleu",
     "corpus_chrf",
+    "corpus_ter",
     "format_score",
     "format_signature",
+    "ter_score",
+    "ter_signature_fields",
+    "ter_statistics",
 ]
 
 import json
@@ -41,8 +48,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from mtcompute import counting
-from mtcompute.core import sacre
+from mtcompute.core import sacre, ter
 from mtcompute.core.bleu import BleuStatistics
+from mtcompute.core.ter_tokenizer import TercomTokenizer
 from mtcompute.tokenizers import Tokenizer, get_tokenizer
 
 SACREBLEU_VERSION = "2.6.0"
@@ -66,6 +74,15 @@ _ABBREVIATIONS = {
     "nw": "nw",
     "space": "s",
 }
+
+TER_ABBREVIATIONS = _ABBREVIATIONS | {
+    "case": "c",
+    "tok": "t",
+    "norm": "nr",
+    "punct": "pn",
+    "asian": "as",
+}
+"""The short signature keys of TER (sacreBLEU's ``TERSignature``: ``tok`` is ``t`` there)."""
 
 
 def format_score(
@@ -130,17 +147,21 @@ def _common_fields(nrefs: int | str) -> dict[str, object]:
     }
 
 
-def format_signature(fields: Mapping[str, object], short: bool = False) -> str:
+def format_signature(
+    fields: Mapping[str, object],
+    short: bool = False,
+    abbreviations: Mapping[str, str] = _ABBREVIATIONS,
+) -> str:
     """sacreBLEU's ``Signature.format``: ``key:value`` pairs joined by ``|`` in the fields'
     order with ``version`` last, None left out, booleans as yes/no, keys abbreviated when
-    ``short``."""
+    ``short`` (by ``abbreviations``: :data:`TER_ABBREVIATIONS` for TER's fields)."""
     pairs = []
     for name in [key for key in fields if key != "version"] + ["version"]:
         value = fields[name]
         if value is not None:
             if isinstance(value, bool):
                 value = "yes" if value else "no"
-            final_name = _ABBREVIATIONS[name] if short else name
+            final_name = abbreviations[name] if short else name
             pairs.append(f"{final_name}:{value}")
     return "|".join(pairs)
 
@@ -393,3 +414,112 @@ def corpus_chrf(
     """
     total, _ = chrf_statistics(hypotheses, references, options)
     return chrf_score(total, options)
+
+
+# --- TER -------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class TerOptions:
+    """sacreBLEU's ``TER`` settings, with its names and defaults."""
+
+    normalized: bool = False
+    no_punct: bool = False
+    asian_support: bool = False
+    case_sensitive: bool = False
+
+    def tokenizer(self) -> TercomTokenizer:
+        """The tercom tokenizer of these settings."""
+        return TercomTokenizer(
+            normalized=self.normalized,
+            no_punct=self.no_punct,
+            asian_support=self.asian_support,
+            case_sensitive=self.case_sensitive,
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class TerResult:
+    """What sacreBLEU's ``TERScore`` holds, and its strings."""
+
+    score: float
+    num_edits: int
+    ref_length: float
+
+    name = "TER"
+
+    def format(
+        self, width: int = 2, score_only: bool = False, signature: str = "", is_json: bool = False
+    ) -> str:
+        """sacreBLEU's ``TERScore.format`` (its ``Score.format``)."""
+        return format_score(
+            self.name,
+            self.score,
+            width=width,
+            score_only=score_only,
+            signature=signature,
+            is_json=is_json,
+        )
+
+    def __str__(self) -> str:
+        return self.format()
+
+
+def ter_signature_fields(options: TerOptions, nrefs: int | str) -> dict[str, object]:
+    """sacreBLEU's ``TERSignature.info`` for these options, in its order (short keys:
+    :data:`TER_ABBREVIATIONS`)."""
+    return _common_fields(nrefs) | {
+        "case": "mixed" if options.case_sensitive else "lc",
+        "tok": "tercom",
+        "norm": options.normalized,
+        "punct": not options.no_punct,
+        "asian": options.asian_support,
+    }
+
+
+def ter_statistics(
+    hypotheses: Sequence[str],
+    references: Sequence[Sequence[str]],
+    options: TerOptions,
+    *,
+    threads: int | None = None,
+) -> list[tuple[int, float]]:
+    """Per segment (edits, average reference length) as sacreBLEU's ``TER`` extracts them:
+    each line right-stripped and tokenized (a reference twice, as sacreBLEU does), split on
+    whitespace, then the fewest edits over the segment's references (the kernel through
+    :func:`mtcompute.counting.ter_statistics`)."""
+    if len(hypotheses) != len(references):
+        raise ValueError(
+            f"{len(hypotheses)} hypotheses but {len(references)} reference lists "
+            "(one list per segment expected)"
+        )
+    tokenizer = options.tokenizer()
+    vocabulary: dict[str, int] = {}
+    hypotheses_ids = [
+        ter.intern_words(tokenizer(line.rstrip()).split(), vocabulary) for line in hypotheses
+    ]
+    references_ids = [
+        [
+            ter.intern_words(tokenizer(tokenizer(line.rstrip()).rstrip()).split(), vocabulary)
+            for line in segment
+        ]
+        for segment in references
+    ]
+    return counting.ter_statistics(hypotheses_ids, references_ids, threads=threads)
+
+
+def ter_score(num_edits: int, ref_length: float) -> TerResult:
+    """sacreBLEU's ``TER._compute_score_from_stats`` of summed statistics."""
+    return TerResult(ter.score_from_statistics(num_edits, ref_length), num_edits, ref_length)
+
+
+def corpus_ter(
+    hypotheses: Sequence[str], references: Sequence[Sequence[str]], options: TerOptions
+) -> TerResult:
+    """Corpus TER as sacreBLEU's ``TER(...).corpus_score`` gives it: total edits over the
+    total of the average reference lengths (summed in segment order).
+
+    >>> corpus_ter(["The cat sat on mat."], [["The cat sat on the mat."]], TerOptions())
+    TerResult(score=16.666666666666664, num_edits=1, ref_length=6.0)
+    """
+    return ter_score(*ter.sum_statistics(ter_statistics(hypotheses, references, options)))
