@@ -281,7 +281,10 @@ def test_scores_of_rows_are_sacrebleus(
     the array numpy makes of those scores (its dtype included)."""
     rng = np.random.default_rng(7)
     singles = np.array(make_rows(rng, 300))
-    sums = np.concatenate([singles, singles[:100] + singles[100:200] * 3, singles[:1] * 0])
+    # running totals: many distinct large sums (for BLEU, enough distinct logarithms that
+    # numpy's own log would differ from math.log somewhere)
+    totals = np.cumsum(np.array(make_rows(rng, 3000 if name.startswith("bleu") else 300)), axis=0)
+    sums = np.concatenate([singles, totals, singles[:1] * 0])
     rows = sums.astype(dtype)
     oracle = make_sacrebleu()
     expected = np.array([oracle._compute_score_from_stats(row.copy()).score for row in rows])
@@ -347,6 +350,27 @@ def test_paired_ar_is_sacrebleus(
         [table], trials=300, confidence=max(confidence, 0), arithmetic="sacrebleu"
     )[0]
     assert expected == _rows(actual)
+
+
+def test_ar_trial_sums_of_fractional_lengths_are_sacrebleus() -> None:
+    """TER with three references (average lengths in thirds, which float64 rounds): each AR
+    trial's |score(a) - score(b)| from sacreBLEU's own products over the whole mask, not
+    from the exact path's reordered sums."""
+    systems = _systems(lambda rng, n: _ter_statistics(rng, n, 3), 2, 400)
+    series = [sg._Series(sg.TerMetric(), np.array(s), 0.0) for s in systems]
+    randomizer = sg._Randomizer([(series[0], series[1])], "sacrebleu")
+    assert randomizer.literal
+    mask = np.random.default_rng(12345).integers(2, size=(500, 400), dtype=bool)
+    bl, sys = (np.array(s) for s in systems)
+    oracle = TER()
+    expected = [
+        abs(
+            oracle._aggregate_and_compute(a[None]).score
+            - oracle._aggregate_and_compute(b[None]).score
+        )
+        for a, b in zip(mask @ bl + ~mask @ sys, ~mask @ bl + mask @ sys, strict=True)
+    ]
+    assert expected == randomizer.differences(mask)[0].tolist()
 
 
 def test_several_metrics_at_once_are_each_alone() -> None:
