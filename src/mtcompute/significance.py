@@ -87,7 +87,8 @@ Array = npt.NDArray[Any]
 Statistics = Sequence[Sequence[int | float]] | Array
 """Per-segment sufficient statistics: one row of the metric's width per segment."""
 
-_BLOCK_ENTRIES = 1 << 20  # random draws per block: 8 MB of indices
+_BLOCK_ENTRIES = 1 << 20  # random draws per call: 8 MB of indices
+_PRODUCT_ENTRIES = 1 << 22  # draw counts per matrix product: 32 MB (a few rows at 10**5)
 _MASK_WORD = 32  # mask entries per 32-bit word of the boolean fill
 _FLOAT32_DIGITS = 24
 _FLOAT64_DIGITS = 53
@@ -433,7 +434,7 @@ def _check_seed(seed: object) -> None:
 
 def _matrix(statistics: Statistics, metric: Metric, where: str) -> Array:
     try:
-        matrix = np.array(statistics)
+        matrix = np.asarray(statistics)  # no copy of an array: never written to
     except ValueError:
         matrix = np.array([], dtype=object)
     if matrix.ndim != 2 or matrix.shape[1] != metric.width or matrix.dtype.kind not in "iuf":
@@ -454,6 +455,8 @@ def _totals(matrix: Array) -> list[int | float]:
     if matrix.dtype.kind == "f":
         result: list[int | float] = np.cumsum(matrix, axis=0)[-1].tolist()
         return result
+    if len(matrix) * float(np.abs(matrix).max(initial=0)) < 2.0**63:
+        return [int(v) for v in matrix.sum(axis=0)]
     return [int(v) for v in matrix.sum(axis=0, dtype=object)]
 
 
@@ -555,10 +558,11 @@ def _dyadic_limit(columns: Array, digits: int) -> Array:
     return limits
 
 
-def _product_type(columns: Array, bound: Array) -> type[np.floating[Any]]:
-    """float32 for matrix products of small counts with integer ``columns`` whose results
-    stay within ``bound`` <= 2**24 (then float32 adds exactly in any order), else float64."""
-    integral = bool((columns == np.floor(columns)).all())
+def _product_type(limits: Array, digits: int, bound: Array) -> type[np.floating[Any]]:
+    """float32 for matrix products of small counts with integer columns (their
+    :func:`_dyadic_limit` is ``2**digits``) whose results stay within ``bound`` <= 2**24
+    (then float32 adds exactly in any order), else float64."""
+    integral = bool((limits == 2.0**digits).all())
     small = bool((bound <= 2.0**_FLOAT32_DIGITS).all())
     return np.float32 if integral and small else np.float64
 
@@ -572,14 +576,34 @@ class _Resampler:
         self.series = series
         self.float32 = arithmetic == "sacrebleu"
         self.dtype = np.float32 if self.float32 else np.float64
-        parts = [s.matrix.astype(self.dtype) for s in series]
-        self.columns = np.concatenate(parts, axis=1)  # N x C, the values sacreBLEU sums
+        widths = [s.matrix.shape[1] for s in series]
+        bounds = np.cumsum([0, *widths]).tolist()
+        self.slices = [slice(a, b) for a, b in pairwise(bounds)]
+        # N x C, the values sacreBLEU sums (numpy rounds int64 and float64 to float32 as it
+        # does the Python numbers of its lists)
+        self.columns = np.empty((len(series[0].matrix), bounds[-1]), self.dtype)
+        for one, cols in zip(series, self.slices, strict=True):
+            self.columns[:, cols] = one.matrix
         digits = _FLOAT32_DIGITS if self.float32 else _FLOAT64_DIGITS
         self.limits = _dyadic_limit(self.columns, digits)
-        self.product = _product_type(self.columns, len(self.columns) * np.abs(self.columns).max(0))
-        self.wide = self.columns.astype(self.product)
-        bounds = np.cumsum([0] + [p.shape[1] for p in parts])
-        self.slices = [slice(a, b) for a, b in pairwise(bounds.tolist())]
+        most = len(self.columns) * np.abs(self.columns).max(axis=0).astype(np.float64)
+        self.product = _product_type(self.limits, digits, most)
+        self.wide = self.columns.astype(self.product, copy=False)
+        self.always_exact = bool(((self.limits >= 0) & (most <= self.limits)).all())
+
+    def _counts(self, rng: np.random.Generator, rows: int) -> Array:
+        """How often each segment is drawn in each of ``rows`` resamples (drawn in calls of
+        at most _BLOCK_ENTRIES indices)."""
+        segments = self.columns.shape[0]
+        counts = np.empty((rows, segments), self.product)
+        for start in range(0, rows, _block_rows(segments)):
+            part = min(_block_rows(segments), rows - start)
+            idx = rng.choice(segments, size=(part, segments), replace=True)
+            flat = (idx + (np.arange(part) * segments)[:, None]).ravel()
+            counts[start : start + part] = np.bincount(flat, minlength=part * segments).reshape(
+                part, segments
+            )
+        return counts
 
     def sums(self, idx: Array) -> Array:
         """The summed statistics of each resample (row of ``idx``), in ``self.dtype``."""
@@ -597,15 +621,25 @@ class _Resampler:
 
     def scores(self, rng: np.random.Generator, samples: int) -> list[Array]:
         """Each series' scores over ``samples`` resamples drawn as
-        ``rng.choice(N, (samples, N), replace=True)`` (block by block: the same stream)."""
+        ``rng.choice(N, (samples, N), replace=True)`` (block by block: the same stream).
+        When every sum is provably exact, the counts of many blocks go into one product and
+        the indices are not kept."""
         segments = self.columns.shape[0]
         out: list[list[Array]] = [[] for _ in self.series]
-        for rows in _blocks(samples, _block_rows(segments)):
-            idx = rng.choice(segments, size=(rows, segments), replace=True)
-            sums = self.sums(idx)
-            for s, (series, cols) in enumerate(zip(self.series, self.slices, strict=True)):
-                out[s].append(series.metric.scores(sums[:, cols]))
+        if self.always_exact:
+            rows = max(1, _PRODUCT_ENTRIES // segments)
+            for size in _blocks(samples, rows):
+                exact = self._counts(rng, size) @ self.wide
+                self._score(exact.astype(self.dtype), out)
+        else:
+            for size in _blocks(samples, _block_rows(segments)):
+                idx = rng.choice(segments, size=(size, segments), replace=True)
+                self._score(self.sums(idx), out)
         return [np.concatenate(parts) for parts in out]
+
+    def _score(self, sums: Array, out: list[list[Array]]) -> None:
+        for s, (series, cols) in enumerate(zip(self.series, self.slices, strict=True)):
+            out[s].append(series.metric.scores(sums[:, cols]))
 
 
 def _rng(seed: int | None) -> np.random.Generator:
@@ -711,7 +745,7 @@ class _Randomizer:
     def __init__(self, pairs: Sequence[tuple[_Series, _Series]], arithmetic: Arithmetic) -> None:
         self.pairs = pairs
         self.native = arithmetic == "native"
-        diffs, bases, systems, exact = [], [], [], []
+        diffs, bases, systems, exact, scales = [], [], [], [], []
         for base, system in pairs:
             bl, sy = base.matrix.astype(np.float64), system.matrix.astype(np.float64)
             diffs.append(bl - sy)
@@ -720,6 +754,7 @@ class _Randomizer:
             both = np.abs(np.concatenate([bl, sy], axis=0))
             limits = _dyadic_limit(both, _FLOAT64_DIGITS)
             exact.append((limits >= 0) & (both.sum(axis=0) <= limits))
+            scales.append(limits)
         self.diffs = np.concatenate(diffs, axis=1)
         self.base_totals = np.concatenate(bases)
         self.system_totals = np.concatenate(systems)
@@ -727,7 +762,7 @@ class _Randomizer:
         bound = np.concatenate(
             [np.abs(b.matrix).sum(0) + np.abs(s.matrix).sum(0) for b, s in pairs]
         )
-        self.product = _product_type(self.diffs, bound)
+        self.product = _product_type(np.concatenate(scales), _FLOAT64_DIGITS, bound)
         self.narrow = self.diffs.astype(self.product)
         bounds = np.cumsum([0] + [b.matrix.shape[1] for b, _ in pairs])
         self.slices = [slice(a, b) for a, b in pairwise(bounds.tolist())]
