@@ -24,8 +24,6 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from sacrebleu.metrics import BLEU, CHRF
-from sacrebleu.significance import PairedTest
 
 from mtcompute import significance as sg
 
@@ -54,7 +52,7 @@ def _read(data: Path, tile: int) -> tuple[list[list[str]], list[str]]:
     return hyps, ref
 
 
-def _given(cls: type) -> Any:
+def _given(cls: Any) -> Any:
     class Given(cls):  # type: ignore[misc, valid-type]
         def _extract_corpus_statistics(self, hypotheses: Any, _references: Any) -> Any:
             self.num_refs = 1
@@ -71,6 +69,10 @@ def run_case(case: str, data: Path) -> dict[str, Any]:
     if case.endswith("-ter"):
         metrics.append(sg.TerMetric())
     bootstrap = "-bs-" in case
+    if case.startswith("sacrebleu"):
+        # imported here, not at the top: our cases' processes do not load sacreBLEU
+        from sacrebleu.metrics import BLEU, CHRF  # noqa: PLC0415
+        from sacrebleu.significance import PairedTest  # noqa: PLC0415
     start = time.perf_counter()
     statistics = 0.0
     if case == "sacrebleu-bs-text":  # sacreBLEU from text: its statistics and its test
@@ -84,7 +86,10 @@ def run_case(case: str, data: Path) -> dict[str, Any]:
         if case.startswith("sacrebleu"):  # its test over the same statistics
             p_values = []
             for table, cls in zip(tables, (BLEU, CHRF), strict=False):
-                named = list(zip(SYSTEMS, table.statistics, strict=True))
+                named = [
+                    (n, np.asarray(st).tolist())
+                    for n, st in zip(SYSTEMS, table.statistics, strict=True)
+                ]
                 _, scores = PairedTest(
                     named, {"m": _given(cls)}, None, "bs" if bootstrap else "ar"
                 )()

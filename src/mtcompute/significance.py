@@ -391,7 +391,9 @@ class TerMetric:
 @dataclass(frozen=True, slots=True)
 class Result:
     """sacreBLEU's ``significance.Result``: a system's score for one metric, the p-value of
-    its comparison with the baseline, and the bootstrap mean and 95% half width."""
+    its comparison with the baseline, and the bootstrap mean and 95% half width. Python
+    floats: where sacreBLEU holds numpy scalars (float32 means and widths of chrF and TER in
+    sacreBLEU arithmetic), the same values, which format to the same strings."""
 
     score: float
     p_value: float | None = None
