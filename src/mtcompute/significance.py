@@ -628,13 +628,12 @@ class _Resampler:
         the indices are not kept."""
         segments = self.columns.shape[0]
         out: list[list[Array]] = [[] for _ in self.series]
-        if self.always_exact:
-            rows = max(1, _PRODUCT_ENTRIES // segments)
-            for size in _blocks(samples, rows):
+        rows = max(1, _PRODUCT_ENTRIES // segments)
+        for size in _blocks(samples, rows):
+            if self.always_exact:
                 exact = self._counts(rng, size) @ self.wide
                 self._score(exact.astype(self.dtype), out)
-        else:
-            for size in _blocks(samples, _block_rows(segments)):
+            else:
                 idx = rng.choice(segments, size=(size, segments), replace=True)
                 self._score(self.sums(idx), out)
         return [np.concatenate(parts) for parts in out]
