@@ -302,6 +302,11 @@ def label(name: str) -> str:
     return base.removesuffix(".txt") or name
 
 
+def _short(text: str, most: int = 20) -> str:
+    """``text`` cut to ``most`` characters, an ellipsis ending a cut one (a chart's label)."""
+    return text if len(text) <= most else text[: most - 1] + "\u2026"
+
+
 def _number(value: float, digits: int = 2) -> str:
     """``value`` to ``digits`` decimals with a true minus sign."""
     return f"{value:.{digits}f}".replace("-", "\u2212")
@@ -353,7 +358,7 @@ def _cells(comparison: Comparison) -> list[list[Cell]]:
     return cells
 
 
-_CHART_WIDTH, _ROW_HEIGHT, _LEFT, _RIGHT, _TOP, _BOTTOM = 640, 34, 150, 24, 12, 34
+_CHART_WIDTH, _ROW_HEIGHT, _LEFT, _RIGHT, _TOP, _BOTTOM = 640, 34, 170, 24, 12, 34
 
 
 def _score_chart(comparison: Comparison, m: int) -> ScoreChart:
@@ -382,7 +387,7 @@ def _score_chart(comparison: Comparison, m: int) -> ScoreChart:
     for s, (result, (a, b)) in enumerate(zip(row, spans, strict=True)):
         rows.append(
             ScoreRow(
-                label=label(comparison.names[s]),
+                label=_short(label(comparison.names[s])),
                 y=_TOP + s * _ROW_HEIGHT + _ROW_HEIGHT / 2,
                 score_x=x(result.score),
                 low_x=x(a),
