@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import subprocess
+import sys
 from collections.abc import Iterator
 from html.parser import HTMLParser
 from pathlib import Path
@@ -19,7 +21,8 @@ from playwright.sync_api import Browser, ConsoleMessage, ViewportSize, sync_play
 from mtcompute import scoring
 from mtcompute import significance as sg
 from mtcompute.cli import build_parser
-from mtcompute.report import compare, render
+from mtcompute.report import DEFAULT_SEED
+from mtcompute.report.page import compare, render
 from tests.conftest import WMT, WMT_IS_SAMPLE, require_program, run_cli, wmt_lines
 
 PAIR = "generaltest2022/en-de"
@@ -95,6 +98,19 @@ def test_json_equals_the_significance_module(report: tuple[dict[str, Any], Path]
         _json_rows(document, "bleu"),
         _json_rows(document, "chrf"),
     )
+
+
+def test_default_seed_is_the_significance_module_s() -> None:
+    """mtcompute.report's default seed (kept where numpy is not imported) is significance's."""
+    assert sg.DEFAULT_SEED == DEFAULT_SEED
+
+
+def test_the_command_line_does_not_import_the_report() -> None:
+    """Building the parser imports neither numpy nor Jinja2 (the start-up budget)."""
+    code = "import sys, mtcompute.cli; mtcompute.cli.build_parser(); print(sorted(m for m in "
+    code += "('numpy', 'jinja2', 'mtcompute.report.page') if m in sys.modules))"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, check=False)
+    assert (b"[]\n", b"") == (done.stdout, done.stderr)
 
 
 def test_json_describes_the_run(report: tuple[dict[str, Any], Path]) -> None:

@@ -18,6 +18,7 @@ __all__ = ["add_parser", "run"]
 import argparse
 import sys
 from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
 from mtcompute.cli._common import EXIT_OK, EXIT_USAGE, Subparsers, add_command
 
@@ -25,16 +26,10 @@ from mtcompute.cli._common import EXIT_OK, EXIT_USAGE, Subparsers, add_command
 # private to score.py, which is not this module's to change (to move to _common.py)
 from mtcompute.cli.score import EXIT_DATA_ERROR, ScoreError, _label, _read_all
 from mtcompute.core.jsjson import dumps
-from mtcompute.report import (
-    DEFAULT_SAMPLES,
-    METHODS,
-    METRICS,
-    Comparison,
-    compare,
-    is_significant,
-    render,
-)
-from mtcompute.significance import DEFAULT_SEED
+from mtcompute.report import DEFAULT_SAMPLES, DEFAULT_SEED, METHODS, METRICS, is_significant
+
+if TYPE_CHECKING:
+    from mtcompute.report.page import Comparison
 
 _DESCRIPTION = """\
 Compare systems with a baseline on the same segments: each metric's corpus score, the
@@ -188,7 +183,7 @@ def _cell(comparison: Comparison, m: int, s: int) -> list[str]:
     result = comparison.results[m][s]
     interval = "" if result.mean is None else f"({result.mean:.2f} ± {result.ci:.2f})"
     p = "" if result.p_value is None else f"p = {result.p_value:.4f}"
-    return [f"{result.score:.2f}", interval, p, "*" if is_significant(result) else ""]
+    return [f"{result.score:.2f}", interval, p, "*" if is_significant(result.p_value) else ""]
 
 
 def text_table(comparison: Comparison) -> str:
@@ -244,7 +239,7 @@ def json_object(comparison: Comparison) -> dict[str, object]:
                         "mean": comparison.results[m][s].mean,
                         "ci": comparison.results[m][s].ci,
                         "p_value": comparison.results[m][s].p_value,
-                        "significant": is_significant(comparison.results[m][s]),
+                        "significant": is_significant(comparison.results[m][s].p_value),
                     }
                     for m, metric in enumerate(comparison.metrics)
                 },
@@ -254,26 +249,27 @@ def json_object(comparison: Comparison) -> dict[str, object]:
     }
 
 
-def _compare(args: argparse.Namespace) -> Comparison:
-    systems: Sequence[str] = [args.baseline, *args.hypotheses]
-    hypotheses, references = _read_all(systems, args.references)
-    return compare(
-        hypotheses,
-        references,
-        args.metric,
-        names=[_label(n) for n in systems],
-        reference_names=[_label(n) for n in args.references],
-        method=args.method,
-        samples=args.samples if args.samples is not None else DEFAULT_SAMPLES[args.method],
-        seed=args.seed,
-    )
-
-
 def run(args: argparse.Namespace) -> int:
     """Run ``mtcompute compare`` with parsed arguments; return the exit status."""
+    # Imported here, not at the top: the report brings numpy (mtcompute.significance) and
+    # Jinja2, about 0.4 s, and every mtcompute command imports this module to build its
+    # parser (`mtcompute score` has a 100 ms budget for its whole process).
+    from mtcompute.report.page import compare, render  # noqa: PLC0415
+
     try:
         _check(args)
-        comparison = _compare(args)
+        systems: Sequence[str] = [args.baseline, *args.hypotheses]
+        hypotheses, references = _read_all(systems, args.references)
+        comparison = compare(
+            hypotheses,
+            references,
+            args.metric,
+            names=[_label(n) for n in systems],
+            reference_names=[_label(n) for n in args.references],
+            method=args.method,
+            samples=args.samples if args.samples is not None else DEFAULT_SAMPLES[args.method],
+            seed=args.seed,
+        )
         if args.report is not None:
             try:
                 with open(args.report, "w", encoding="utf-8") as handle:
