@@ -16,13 +16,14 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 import pytest
+import sacrebleu
 from playwright.sync_api import Browser, ConsoleMessage, ViewportSize, sync_playwright
 
 from mtcompute import scoring
 from mtcompute import significance as sg
 from mtcompute.cli import build_parser
 from mtcompute.report import DEFAULT_SEED
-from mtcompute.report.page import compare, render
+from mtcompute.report.page import compare, render, sentence_chrf
 from tests.conftest import WMT, WMT_IS_SAMPLE, require_program, run_cli, wmt_lines
 
 PAIR = "generaltest2022/en-de"
@@ -394,6 +395,55 @@ def test_the_checks_can_fail() -> None:
         ("link", "href", "s.css"),
         ("a", "href", "https://example.com"),
     ] == found.fetching
+
+
+def test_page_shows_the_table_numbers(report: tuple[dict[str, Any], Path]) -> None:
+    """Each metric's table on the page shows every system's score, mean ± half width and
+    p-value (with its mark) as the JSON gives them."""
+    document, path = report
+    page = path.read_text(encoding="utf-8")
+    missing = []
+    for system in document["systems"]:
+        for score in system["scores"].values():
+            cells = [
+                f'<td class="num score">{score["score"]:.2f}</td>',
+                f'<td class="num interval">{score["mean"]:.2f} ± {score["ci"]:.2f}</td>',
+            ]
+            if score["p_value"] is not None:
+                p = f"{score['p_value']:.4f}"
+                cells.append(p + ('<span class="sig"' if score["significant"] else "</td>"))
+            missing += [cell for cell in cells if cell not in page]
+    assert [] == missing
+
+
+def test_sentence_chrf_is_sacrebleu_s() -> None:
+    """The page's segment scores are sacreBLEU's sentence_chrf (first 100 en-de segments)."""
+    hyps = wmt_lines(f"{PAIR}/sys.{BASELINE}.txt")[:100]
+    refs = wmt_lines(f"{PAIR}/ref.A.txt")[:100]
+    statistics = sg.ChrfMetric().statistics(hyps, [[r] for r in refs])
+    expected = [sacrebleu.sentence_chrf(h, [r]).score for h, r in zip(hyps, refs, strict=True)]
+    assert expected == sentence_chrf(statistics)
+
+
+def test_page_counts_wins_ties_and_losses(report: tuple[dict[str, Any], Path]) -> None:
+    """Each histogram's caption counts the segments whose sentence chrF2 is higher, equal and
+    lower than the baseline's."""
+    page = report[1].read_text(encoding="utf-8")
+    refs = [[line] for line in wmt_lines(f"{PAIR}/ref.A.txt")]
+    scores = [
+        sentence_chrf(sg.ChrfMetric().statistics(wmt_lines(f"{PAIR}/sys.{name}.txt"), refs))
+        for name in [BASELINE, *SYSTEMS]
+    ]
+    expected = []
+    for own in scores[1:]:
+        diffs = [b - a for a, b in zip(scores[0], own, strict=True)]
+        higher, equal = sum(d > 0 for d in diffs), sum(d == 0 for d in diffs)
+        lower = sum(d < 0 for d in diffs)
+        expected.append(
+            f'<p class="counts"><span class="win-text">{higher} higher</span> &middot; {equal} '
+            f'equal &middot; <span class="loss-text">{lower} lower</span></p>'
+        )
+    assert [] == [text for text in expected if text not in page]
 
 
 def _tiny(baseline: list[str], system: list[str], reference: list[str]) -> str:

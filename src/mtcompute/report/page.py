@@ -247,6 +247,7 @@ class Histogram:
     height: int = 150
     left: int = 8
     right: int = 312
+    top: int = 8
     axis_y: float = 128
 
 
@@ -281,7 +282,7 @@ class SystemExamples:
     losses: tuple[Example, ...]
 
 
-def label(name: str) -> str:
+def _system_label(name: str) -> str:
     """The short name of a system file: its base name without ``sys.`` and ``.txt``."""
     base = name.replace("\\", "/").rsplit("/", 1)[-1]
     base = base.removeprefix("sys.")
@@ -373,7 +374,7 @@ def _score_chart(comparison: Comparison, m: int) -> ScoreChart:
     for s, (result, (a, b)) in enumerate(zip(row, spans, strict=True)):
         rows.append(
             ScoreRow(
-                label=_short(label(comparison.names[s])),
+                label=_short(_system_label(comparison.names[s])),
                 y=_TOP + s * _ROW_HEIGHT + _ROW_HEIGHT / 2,
                 score_x=x(result.score),
                 low_x=x(a),
@@ -458,7 +459,7 @@ def _histograms(comparison: Comparison) -> list[Histogram]:
             )
         out.append(
             Histogram(
-                label=label(comparison.names[s]),
+                label=_system_label(comparison.names[s]),
                 wins=sum(d > 0 for d in row),
                 ties=sum(d == 0 for d in row),
                 losses=sum(d < 0 for d in row),
@@ -470,6 +471,7 @@ def _histograms(comparison: Comparison) -> list[Histogram]:
                 height=_HIST_HEIGHT,
                 left=_HIST_PAD,
                 right=_HIST_WIDTH - _HIST_PAD,
+                top=_HIST_PAD,
                 axis_y=_HIST_PAD + height,
             )
         )
@@ -508,7 +510,7 @@ def _examples(comparison: Comparison) -> list[SystemExamples]:
         losses = [i for i in sorted(range(len(diffs)), key=lambda i: (diffs[i], i)) if diffs[i] < 0]
         out.append(
             SystemExamples(
-                label=label(comparison.names[s]),
+                label=_system_label(comparison.names[s]),
                 name=comparison.names[s],
                 wins=tuple(_example(comparison, s, i) for i in wins),
                 losses=tuple(_example(comparison, s, i) for i in losses[:EXAMPLES]),
@@ -531,7 +533,7 @@ def render(comparison: Comparison) -> str:
     """The comparison as one self-contained HTML5 page (``report/templates/report.html``)."""
     return _TEMPLATES.get_template("report.html").render(
         c=comparison,
-        labels=[label(name) for name in comparison.names],
+        labels=[_system_label(name) for name in comparison.names],
         cells=_cells(comparison),
         charts=[_score_chart(comparison, m) for m in range(len(comparison.metrics))],
         histograms=_histograms(comparison),
