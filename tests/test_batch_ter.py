@@ -128,9 +128,7 @@ WMT_CASES = [
 def test_corpus_ter_equals_sacrebleu_on_wmt(
     path: str, pair: str, system: str, references: tuple[str, ...], stop: int | None, options: str
 ) -> None:
-    """The whole en-de test set with one reference, 500 segments of it with two, windows of
-    other pairs (up to three references) under the options: sacreBLEU's corpus score, edits,
-    reference length, sentence scores (with their edits and lengths) and signature, exactly."""
+    """WMT text, one to three references, options: sacreBLEU's corpus and sentence figures."""
     hyps, refs = wmt_segments(pair, system, references, stop)
     kwargs = dict.fromkeys(options.split(), True)
     with kernel_switch(path == "kernel"):
@@ -141,8 +139,7 @@ def test_corpus_ter_equals_sacrebleu_on_wmt(
 @pytest.mark.parametrize("path", PATHS)
 @pytest.mark.parametrize("options", COMBOS, ids=lambda o: "-".join(k for k in o if o[k]) or "none")
 def test_every_option_combination_equals_sacrebleu(path: str, options: dict[str, bool]) -> None:
-    """The 16 combinations of the four options on en-zh and en-ja text mixed with en-de
-    (CJK, punctuation, case), two references where there are two: sacreBLEU's figures."""
+    """Each of the 16 option combinations on zh, ja and de text: sacreBLEU's figures."""
     zh_hyps, zh_refs = wmt_segments("generaltest2022/en-zh", "Online-B", ("A", "B"), 40)
     ja_hyps, ja_refs = wmt_segments("generaltest2022/en-ja", "Online-B", ("A",), 40)
     de_hyps, de_refs = wmt_segments("generaltest2022/en-de", "PROMT", ("A", "B"), 40)
@@ -169,9 +166,7 @@ SEGMENTS = st.lists(st.tuples(TEXT, st.lists(TEXT, min_size=1, max_size=3)), min
 def test_generated_corpora_equal_sacrebleu(
     path: str, segments: list[tuple[str, list[str]]], options: dict[str, bool]
 ) -> None:
-    """Generated text (entities, punctuation, digits, CJK blocks, case-changing letters,
-    empty lines), one to three references per segment (nrefs:var when they vary), any
-    options: sacreBLEU's figures and signature."""
+    """Generated text, one to three references a segment, any options: sacreBLEU's figures."""
     hyps = [h for h, _ in segments]
     refs = [r for _, r in segments]
     with kernel_switch(path == "kernel"):
@@ -201,8 +196,7 @@ EDGES = [
 def test_edge_cases_equal_sacrebleu(
     path: str, name: str, hyps: list[str], refs: list[list[str]]
 ) -> None:
-    """Empty sides (100 with edits and no reference words, 0 with neither), ties between
-    references, punctuation only, CJK: sacreBLEU's figures under every option combination."""
+    """Empty sides, reference ties, punctuation only, CJK: sacreBLEU's figures, all options."""
     for options in COMBOS:
         with kernel_switch(path == "kernel"):
             actual = corpus_ter(hyps, refs, segment_scores=True, **options)
@@ -212,8 +206,7 @@ def test_edge_cases_equal_sacrebleu(
 @pytest.mark.parametrize("path", PATHS)
 @pytest.mark.parametrize("options", [{}, {"normalized": True, "case_sensitive": True}])
 def test_the_shift_candidate_limit_equals_sacrebleu(path: str, options: dict[str, bool]) -> None:
-    """A segment whose shift search stops at sacreBLEU's 1,000 candidates with a gain left
-    (tests/test_ter_core.py shows it does): sacreBLEU's figures."""
+    """A search that stops at 1,000 shift candidates with a gain left: sacreBLEU's figures."""
     hyps, refs = [REPEATED], [[" ".join(reversed(REPEATED.split()))]]
     with kernel_switch(path == "kernel"):
         actual = corpus_ter(hyps, refs, segment_scores=True, **options)
@@ -221,7 +214,7 @@ def test_the_shift_candidate_limit_equals_sacrebleu(path: str, options: dict[str
 
 
 def test_empty_sides_score_as_sacrebleu_says() -> None:
-    """An empty reference against words is 100 (a deletion per word); both empty is 0."""
+    """An empty reference against two words scores 100; both sides empty score 0."""
     expected = [(100.0, 2, 0.0), (0.0, 0, 0.0)]
     found = [corpus_ter(["a b"], [""]), corpus_ter([""], [""])]
     assert expected == [(r.score, r.num_edits, r.ref_length) for r in found]
@@ -231,8 +224,7 @@ def test_empty_sides_score_as_sacrebleu_says() -> None:
 
 
 def test_the_issue_example() -> None:
-    """The ter-compute example: 19.35483870967742 from 3 edits over 15.5 words, per segment
-    1 and 2 edits over 6.5 and 9.0, scores 15.384615384615385 and 22.22222222222222."""
+    """The ter-compute example's totals, per-segment figures and signature."""
     result = corpus_ter(EXAMPLE_HYPOTHESES, EXAMPLE_REFERENCES, segment_scores=True)
     expected = (
         19.35483870967742,
@@ -262,8 +254,7 @@ def test_str_is_sacrebleus_line_with_the_signature() -> None:
 
 
 def test_to_dict() -> None:
-    """to_dict: the name, score, score text, signature, settings, reference count and
-    sacreBLEU's totals; with segment scores, each segment's score, edits and length."""
+    """to_dict holds the settings, sacreBLEU's totals and the per-segment figures, in order."""
     result = corpus_ter(
         EXAMPLE_HYPOTHESES, EXAMPLE_REFERENCES, case_sensitive=True, segment_scores=True
     )
@@ -293,8 +284,7 @@ def test_to_dict() -> None:
 
 
 def test_to_dict_without_segments_and_with_a_varying_reference_count() -> None:
-    """Without segment scores no per-segment keys; nrefs is "var" (and nrefs:var in the
-    signature) when the segments have different numbers of references, as in sacreBLEU."""
+    """Without segment scores no per-segment keys; a varying reference count is nrefs var."""
     refs = [["a b"], ["c", "d e"]]
     metric = TER()
     metric.corpus_score(["a b", "c d"], _columns(refs))  # type: ignore[arg-type]
@@ -313,10 +303,7 @@ def test_flat_and_nested_references_agree() -> None:
 
 @pytest.mark.parametrize("path", PATHS)
 def test_results_add_up_in_segment_order(path: str) -> None:
-    """corpus_ter(a) + corpus_ter(b) is corpus_ter(a + b), segment scores included, with
-    three references, where the average lengths are thirds and two partial sums would give
-    another float than sacreBLEU's one-segment-at-a-time sum (checked first); the joined
-    result has sacreBLEU's figures."""
+    """head + tail is the whole, lengths summed in segment order where partial sums differ."""
     hyps, refs = wmt_segments("newstest2021/en-de", "Facebook-AI", ("A", "C", "D"), 150)
     options = {"normalized": True, "no_punct": True}  # a WMT_CASES case: sacreBLEU's is cached
     with kernel_switch(path == "kernel"):
@@ -336,8 +323,7 @@ def test_results_of_other_settings_do_not_add() -> None:
 
 
 def test_statistics_are_sacrebleus_totals() -> None:
-    """statistics is sacreBLEU's [total_edits, sum_ref_lengths]; the repr leaves out the
-    per-segment statistics."""
+    """statistics is sacreBLEU's [total_edits, sum_ref_lengths]; repr omits the segments."""
     result = corpus_ter(EXAMPLE_HYPOTHESES, EXAMPLE_REFERENCES)
     assert ((3, 15.5), False) == (result.statistics, "segment_statistics" in repr(result))
 
@@ -464,8 +450,7 @@ TER_ERRORS: list[tuple[dict[str, Any], str, str]] = [
 @pytest.mark.parametrize("path", PATHS)
 @pytest.mark.parametrize(("kwargs", "message", "pointer"), TER_ERRORS)
 def test_corpus_ter_errors(path: str, kwargs: dict[str, Any], message: str, pointer: str) -> None:
-    """Each fault raises one InvalidInput naming the argument and index (the first fault
-    in the documented order when there are several)."""
+    """Each fault raises one InvalidInput naming the argument (the first fault in order)."""
     with kernel_switch(path == "kernel"), pytest.raises(InvalidInput) as caught:
         corpus_ter(**kwargs)
     assert (message, pointer) == (caught.value.message, caught.value.path)

@@ -84,9 +84,7 @@ def error_line(proc: subprocess.CompletedProcess[bytes]) -> tuple[int, bytes, st
 
 
 def test_every_en_de_system_both_references_equals_sacrebleu(tmp_path: Path) -> None:
-    """One run over every en-de system (their first 500 segments) with ref.A and ref.B: each
-    line is sacreBLEU's TER line with its signature, after the system's padded file name;
-    the JSON scores are sacreBLEU's floats."""
+    """Every en-de system, two references: sacreBLEU's TER lines byte for byte, its floats."""
     systems = [Path(write(tmp_path, s.name, lines(s)[:500])) for s in SYSTEMS]
     refs = tuple(Path(write(tmp_path, r.name, lines(r)[:500])) for r in (REF_A, REF_B))
     width = max(len(str(s)) for s in systems)
@@ -104,8 +102,7 @@ def test_every_en_de_system_both_references_equals_sacrebleu(tmp_path: Path) -> 
 
 
 def test_one_reference_with_the_other_metrics() -> None:
-    """-m bleu ter chrf, the whole en-de test set with one reference: TER's line is
-    sacreBLEU's, in the order asked."""
+    """-m bleu ter chrf on the whole en-de set: the TER line is sacreBLEU's, second."""
     proc = run_cli("score", "-H", str(SYS), "-r", str(REF_A), "-m", "bleu", "ter", "chrf")
     out = proc.stdout.decode().splitlines()
     assert (0, 3, sacrebleu_line(SYS, (REF_A,))[1]) == (proc.returncode, len(out), out[1])
@@ -126,8 +123,7 @@ OPTION_SETS = [
     "options", OPTION_SETS, ids=["-".join(o) for o in OPTION_SETS]
 )  # fmt: skip
 def test_ter_flags_equal_sacrebleu(tmp_path: Path, options: dict[str, bool]) -> None:
-    """Each TER flag and some of their combinations, on en-zh (two references) and en-de
-    text in one file: sacreBLEU's TER(...) line, score and signature, byte for byte."""
+    """Each TER flag and some combinations: sacreBLEU's TER(...) line, byte for byte."""
     folder = tmp_path
     hyps = lines(EN_ZH / "sys.Online-B.txt")[:40] + lines(SYS)[:200]
     ref_a = lines(EN_ZH / "ref.A.txt")[:40] + lines(REF_A)[:200]
@@ -142,8 +138,7 @@ def test_ter_flags_equal_sacrebleu(tmp_path: Path, options: dict[str, bool]) -> 
 
 
 def test_the_issue_example(tmp_path: Path) -> None:
-    """The ter-compute example as files: 19.35483870967742 from 3 edits over 15.5 words; per
-    segment 1 and 2 edits over 6.5 and 9.0 words, 15.384615384615385 and 22.22222222222222."""
+    """The ter-compute example as files: its totals, per-segment figures and signature."""
     hyp = write(tmp_path, "hyp.txt", EXAMPLE_HYPOTHESES)
     ref_a = write(tmp_path, "a.txt", EXAMPLE_REF_A)
     ref_b = write(tmp_path, "b.txt", EXAMPLE_REF_B)
@@ -172,8 +167,7 @@ def test_the_issue_example(tmp_path: Path) -> None:
 
 
 def test_json_fields() -> None:
-    """TER JSON: sacreBLEU's score, totals and signature, the settings, in order; integral
-    numbers as integers (JavaScript's form)."""
+    """TER JSON: sacreBLEU's score, totals and signature, the settings, in order."""
     metric = TER(no_punct=True, case_sensitive=True)
     theirs = metric.corpus_score(lines(SYS), [lines(REF_A)])
     expected = {
@@ -197,9 +191,7 @@ def test_json_fields() -> None:
 
 
 def test_segments_are_sacrebleus_sentence_scores(tmp_path: Path) -> None:
-    """--segments: each segment's sentence TER against both references, with its edits and
-    average reference length, sacreBLEU's exactly; the text form prints them with six
-    decimals after the corpus line."""
+    """--segments: sacreBLEU's sentence scores, edits and lengths; six decimals as text."""
     hyps, ref_a, ref_b = lines(SYS)[:300], lines(REF_A)[:300], lines(REF_B)[:300]
     metric = TER(normalized=True)
     sentences = [
@@ -222,9 +214,7 @@ def test_segments_are_sacrebleus_sentence_scores(tmp_path: Path) -> None:
 
 
 def test_progress_chunks_add_up_to_the_whole(tmp_path: Path) -> None:
-    """On a terminal score adds up chunks of 2,000 segments; with three references (lengths
-    in thirds, where two partial sums would give another float: checked first) the printed
-    result is the one of the whole input, and the bar reaches the end."""
+    """Chunks on a terminal, three references: the whole input's figures, the bar full."""
     folder = WMT / "newstest2021" / "en-de"
     names = ("sys.Facebook-AI.txt", "ref.A.txt", "ref.C.txt", "ref.D.txt")
     texts = [at_least(lines(folder / name), 10_001) for name in names]
@@ -313,8 +303,7 @@ def test_progress_chunks_add_up_to_the_whole(tmp_path: Path) -> None:
     ],
 )
 def test_flags_that_do_not_apply_are_usage_errors(args: tuple[str, ...], message: str) -> None:
-    """A flag none of the metrics asked for takes, named, or --rules contract with TER:
-    exit 2, nothing on stdout."""
+    """A flag no metric asked for takes, or --rules contract with TER: exit 2 naming it."""
     proc = run_cli("score", "-H", str(SYS), "-r", str(REF_A), *args)
     assert (2, b"", f"mtcompute score: error: {message}") == error_line(proc)
 
@@ -327,7 +316,7 @@ def test_flags_take_no_value() -> None:
 
 
 def test_bad_utf8_names_the_file_and_line(tmp_path: Path) -> None:
-    """A reference that is not UTF-8 with -m ter: exit 1 naming the file, line and offset."""
+    """A reference that is not UTF-8: exit 1 naming the file, line and byte offset."""
     hyp = tmp_path / "hyp.txt"
     ref = tmp_path / "ref.txt"
     hyp.write_bytes(b"a b\nc d\n")
@@ -341,8 +330,7 @@ def test_bad_utf8_names_the_file_and_line(tmp_path: Path) -> None:
 
 
 def test_files_of_different_lengths_with_json_are_an_envelope(tmp_path: Path) -> None:
-    """Different line counts with -m ter --format json: the invalid_input envelope naming
-    both files, exit 1."""
+    """Different line counts with --format json: the envelope naming both files, exit 1."""
     hyp = write(tmp_path, "hyp.txt", ["a", "b"])
     ref = write(tmp_path, "ref.txt", ["a"])
     proc = run_cli("score", "-H", hyp, "-r", ref, "-m", "ter", "--format", "json")
