@@ -200,7 +200,7 @@ def _ratio_float(stats: ChrfStatistics, beta: int) -> float:
     return numerator / denominator  # int / int is correctly rounded, as float(Fraction) is
 
 
-def _joined_settings(
+def _joined_nrefs_and_segments(
     first: CorpusChrf | CorpusBleu | CorpusTer, second: CorpusChrf | CorpusBleu | CorpusTer
 ) -> tuple[int, tuple[float, ...] | None]:
     """What any two results of the same settings join to besides their statistics: the
@@ -217,10 +217,10 @@ def _joined(
 ) -> tuple[list[int], int, tuple[float, ...] | None]:
     """What two results of the same settings add up to: summed statistics (integer counts,
     so any grouping gives the same sums), the reference count and the segment scores
-    (:func:`_joined_settings`). TER's lengths are floats, summed in segment order instead
+    (:func:`_joined_nrefs_and_segments`). TER's lengths are floats, summed in segment order instead
     (:meth:`CorpusTer.__add__`)."""
     summed = [a + b for a, b in zip(first.statistics, second.statistics, strict=True)]
-    return summed, *_joined_settings(first, second)
+    return summed, *_joined_nrefs_and_segments(first, second)
 
 
 @dataclass(frozen=True, slots=True)
@@ -795,7 +795,7 @@ class CorpusTer:
     def __add__(self, other: CorpusTer) -> CorpusTer:
         if self.options != other.options:
             raise ValueError("cannot add TER results of different settings")
-        nrefs, segments = _joined_settings(self, other)
+        nrefs, segments = _joined_nrefs_and_segments(self, other)
         joined = self.segment_statistics + other.segment_statistics
         return CorpusTer.from_statistics(joined, self.options, nrefs, segments)
 
