@@ -27,7 +27,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("mtcompute.tools", "mtcompute.batch"),
     ("mtcompute._execute", "mtcompute.envelope", "mtcompute.catalog", "mtcompute.client"),
     ("mtcompute",),
-    ("mtcompute.server", "mtcompute.sacrebleu"),
+    ("mtcompute.server", "mtcompute.sacrebleu", "mtcompute.report"),
     ("mtcompute.cli", "mtcompute.__main__"),
 )
 
