@@ -10,18 +10,31 @@ field like a tool's input, each fault named by its JSON Pointer (``/bleu/smooth_
 
 from __future__ import annotations
 
-__all__ = ["Options", "Texts", "available_tokenizer", "indexed", "no_lone_surrogates", "text_bytes"]
+__all__ = [
+    "Options",
+    "Texts",
+    "available_tokenizer",
+    "hypotheses",
+    "hypotheses_and_references",
+    "indexed",
+    "no_lone_surrogates",
+    "nrefs",
+    "references_per_segment",
+    "text_bytes",
+]
 
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from mtcompute.contracts.validate import (
     MAX_ECHOED_KEY,
+    Array,
     Field,
     FieldType,
     Limit,
     Rule,
+    Text,
     describe,
     first_lone_surrogate,
     quote,
@@ -81,6 +94,45 @@ def indexed(key: str, values: Mapping[str, Any]) -> Iterator[tuple[str, str]]:
     """(``/key/i``, text) for each text of the checked array field ``key``."""
     for i, text in enumerate(values[key]):
         yield f"/{key}/{i}", text
+
+
+def hypotheses(max_segments: Limit) -> Array[str]:
+    """``hypotheses``: 1 to ``max_segments`` raw texts, one per segment."""
+    return Array(
+        Text(), f"an array of 1 to {max_segments.value} strings", "segment", 1, max_segments
+    )
+
+
+def references_per_segment(max_segments: Limit, max_references: Limit) -> Array[list[str]]:
+    """``references``: per segment, 1 to ``max_references`` raw reference texts."""
+    return Array(
+        Array(
+            Text(),
+            f"an array of 1 to {max_references.value} reference strings",
+            "reference",
+            1,
+            max_references,
+        ),
+        f"an array of 1 to {max_segments.value} reference lists",
+        "segment",
+        1,
+        max_segments,
+    )
+
+
+def hypotheses_and_references(values: Mapping[str, Any]) -> Iterator[tuple[str, str]]:
+    """Every hypothesis, then every reference of each segment in turn, with its JSON Pointer."""
+    yield from indexed("hypotheses", values)
+    for i, texts in enumerate(values["references"]):
+        for j, text in enumerate(texts):
+            yield f"/references/{i}/{j}", text
+
+
+def nrefs(references: Sequence[Sequence[str]]) -> int | str:
+    """The references per segment as sacreBLEU's signature prints them: the count, or
+    ``var`` when segments have different counts."""
+    counts = {len(texts) for texts in references}
+    return counts.pop() if len(counts) == 1 else "var"
 
 
 @dataclass(frozen=True, slots=True)

@@ -27,7 +27,7 @@ __all__ = [
     "sacrebleu_score",
 ]
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -40,7 +40,6 @@ from mtcompute.contracts.validate import (
     Field,
     InputSpec,
     Rule,
-    Text,
     contract_limits,
     same_count,
 )
@@ -51,8 +50,11 @@ from mtcompute.tools._results import Output, omitted_when_none
 from mtcompute.tools._sacre_common import (
     Options,
     available_tokenizer,
-    indexed,
+    hypotheses,
+    hypotheses_and_references,
     no_lone_surrogates,
+    nrefs,
+    references_per_segment,
     text_bytes,
 )
 
@@ -96,13 +98,6 @@ CHRF_OPTIONS = Options(
 )
 
 
-def _texts(values: Mapping[str, Any]) -> Iterator[tuple[str, str]]:
-    yield from indexed("hypotheses", values)
-    for i, texts in enumerate(values["references"]):
-        for j, text in enumerate(texts):
-            yield f"/references/{i}/{j}", text
-
-
 def _distinct_metrics(values: Mapping[str, Any]) -> None:
     metrics = values["metrics"]
     for i, metric in enumerate(metrics):
@@ -125,29 +120,11 @@ def _options_only_for_metrics(values: Mapping[str, Any]) -> None:
 
 _MOST, _REFERENCES = LIMITS["max_segments"], LIMITS["max_references"]
 INPUT = InputSpec(
-    Field(
-        "hypotheses",
-        Array(Text(), f"an array of 1 to {_MOST.value} strings", "segment", 1, _MOST),
-    ),
-    Field(
-        "references",
-        Array(
-            Array(
-                Text(),
-                f"an array of 1 to {_REFERENCES.value} reference strings",
-                "reference",
-                1,
-                _REFERENCES,
-            ),
-            f"an array of 1 to {_MOST.value} reference lists",
-            "segment",
-            1,
-            _MOST,
-        ),
-    ),
+    Field("hypotheses", hypotheses(_MOST)),
+    Field("references", references_per_segment(_MOST, _REFERENCES)),
     same_count("hypotheses", "references", "segments"),
-    text_bytes(LIMITS["max_text_bytes"], _texts),
-    no_lone_surrogates(_texts),
+    text_bytes(LIMITS["max_text_bytes"], hypotheses_and_references),
+    no_lone_surrogates(hypotheses_and_references),
     Field("metrics", Array(METRICS, "an array of metric names (bleu, chrf)", "metric", 1, 2)),
     Rule(_distinct_metrics),
     Field("bleu", BLEU_OPTIONS, default=None),
@@ -205,13 +182,6 @@ class SacrebleuResult(Output):
     # omitted_when_none() is a dataclasses.field (default None), not a shared default value
     bleu: BleuScore | None = omitted_when_none()  # noqa: RUF009
     chrf: ChrfScore | None = omitted_when_none()  # noqa: RUF009
-
-
-def nrefs(references: Sequence[Sequence[str]]) -> int | str:
-    """The references per segment as sacreBLEU's signature prints them: the count, or
-    ``var`` when segments have different counts."""
-    counts = {len(texts) for texts in references}
-    return counts.pop() if len(counts) == 1 else "var"
 
 
 def _bleu(
