@@ -22,17 +22,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from mtcompute import scoring
-from mtcompute.contracts.validate import (
-    Boolean,
-    Field,
-    InputSpec,
-    Rule,
-    contract_limits,
-    same_count,
-)
+from mtcompute.contracts.validate import Boolean, Field, InputSpec, contract_limits, same_count
 from mtcompute.core import ter
-from mtcompute.core.ter_tokenizer import TercomTokenizer
-from mtcompute.errors import LimitExceeded
 from mtcompute.tools import Tool
 from mtcompute.tools._results import Output
 from mtcompute.tools._sacre_common import (
@@ -41,6 +32,8 @@ from mtcompute.tools._sacre_common import (
     no_lone_surrogates,
     nrefs,
     references_per_segment,
+    ter_word_limits,
+    ter_words,
     text_bytes,
 )
 
@@ -52,42 +45,8 @@ OPTIONS = ("case_sensitive", "normalized", "no_punct", "asian_support")
 """sacreBLEU's TER options, in the contract's order (each omitted false)."""
 
 
-def ter_words(text: str, tokenizer: TercomTokenizer, *, reference: bool) -> int:
-    """The words TER aligns for ``text``, as :func:`mtcompute.scoring.ter_statistics` splits
-    them: right-stripped and tokenized, a reference twice (as sacreBLEU does)."""
-    tokenized = tokenizer(text.rstrip())
-    if reference:
-        tokenized = tokenizer(tokenized.rstrip())
-    return len(tokenized.split())
-
-
 def _options(values: Mapping[str, Any]) -> scoring.TerOptions:
     return scoring.TerOptions(**{name: values[name] for name in OPTIONS})
-
-
-def _words_within_limits(values: Mapping[str, Any]) -> None:
-    """Each text at most ``max segment words``, then the aligned words (each hypothesis's
-    words times its references, summed) at most ``max aligned words``."""
-    tokenizer = _options(values).tokenizer()
-    aligned = 0
-    for path, text in hypotheses_and_references(values):
-        reference = path.startswith("/references/")
-        words = ter_words(text, tokenizer, reference=reference)
-        if words > _SEGMENT_WORDS.value:
-            raise LimitExceeded(
-                f"Expected at most {_SEGMENT_WORDS.value} words at {path} after tercom "
-                f"tokenization (limit {_SEGMENT_WORDS.name}), got {words}.",
-                path,
-            )
-        if not reference:
-            segment = int(path.rsplit("/", 1)[1])
-            aligned += words * len(values["references"][segment])
-    if aligned > _ALIGNED_WORDS.value:
-        raise LimitExceeded(
-            f"Expected at most {_ALIGNED_WORDS.value} aligned words (each hypothesis's words "
-            f"times its references, summed over segments; limit {_ALIGNED_WORDS.name}), "
-            f"got {aligned}."
-        )
 
 
 INPUT = InputSpec(
@@ -97,7 +56,7 @@ INPUT = InputSpec(
     text_bytes(LIMITS["max_text_bytes"], hypotheses_and_references),
     no_lone_surrogates(hypotheses_and_references),
     *(Field(name, Boolean(), default=False) for name in OPTIONS),
-    Rule(_words_within_limits),
+    ter_word_limits(_SEGMENT_WORDS, _ALIGNED_WORDS, _options),
 )
 
 
