@@ -272,8 +272,13 @@ def only_tools(document: dict[str, Any], selected: Sequence[str]) -> dict[str, A
     kept: dict[str, Any] = {}
     for name in selected:
         tool_id, _, version = name.partition("@")
-        prefix = f"/v1/tools/{tool_id}/versions/{version}" if version else f"/v1/tools/{tool_id}/"
-        found = {p: item for p, item in paths.items() if p.startswith(prefix) and p != prefix}
+        base = f"/v1/tools/{tool_id}/versions/"
+        found = {
+            path: item
+            for path, item in paths.items()
+            if path.startswith(base)
+            and (not version or path.removeprefix(base).split("/")[0] == version)
+        }
         if not found:
             raise SystemExit(f"schemathesis_run: no route of the tool {name} in the document")
         kept.update(found)
