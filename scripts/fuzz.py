@@ -143,6 +143,7 @@ class Target:
         "output_validator",
         "tool_id",
         "version",
+        "word_limits",
     )
 
     def __init__(self, tool_id: str, version: str) -> None:
@@ -170,6 +171,11 @@ class Target:
                     if "bytes" not in name and "value" not in name and v <= _MAX_GROW
                 }
             )
+        )
+        # ... and those that count the words of one text (ter-compute's max segment words),
+        # as lengths to write texts of words to.
+        self.word_limits: tuple[int, ...] = tuple(
+            sorted({v for name, v in limits.items() if name.endswith("segment_words")})
         )
         self.input_validator = Draft202012Validator(self.input_schema)
         self.output_validator = Draft202012Validator(self.output_schema)
@@ -633,8 +639,18 @@ def _schema_at(schema: Mapping[str, Any], path: Sequence[object]) -> Mapping[str
     return node
 
 
-def _string_variants(draw: st.DrawFn, text: str) -> str:
-    choice = draw(st.integers(0, 7))
+# Units of a text written to a word limit: one word each (the tercom tokenizer splits "a,"
+# in two when normalized, and "机" from its neighbours with asian_support), or two words
+# that invite TER's block shifts.
+_WORD_UNITS = ("a ", "b a ", "a, ", "机", "x-1 ", ". ")
+
+
+def _string_variants(draw: st.DrawFn, text: str, word_limits: Sequence[int] = ()) -> str:
+    choice = draw(st.integers(0, 8 if word_limits else 7))
+    if choice == 8:  # words at and around a word limit, repeated so as to invite shifts
+        unit = _choice(draw, _WORD_UNITS)
+        size = _choice(draw, word_limits) + draw(st.integers(-1, 1))
+        return unit * (size // max(1, len(unit.split())))
     if choice == 0:  # insert a special character
         pos = draw(st.integers(0, len(text)))
         return text[:pos] + _choice(draw, SPECIAL_CHARS) + text[pos:]
@@ -771,7 +787,7 @@ def mutants(draw: st.DrawFn, target: Target, max_steps: int = 4) -> object:
             budget = _MAX_NODES - _nodes(value) + _nodes(node)
             value = _set(value, path, _grow(draw, node, schema, target, budget))
         elif op == 6 and isinstance(node, str):
-            value = _set(value, path, _string_variants(draw, node))
+            value = _set(value, path, _string_variants(draw, node, target.word_limits))
         elif op == 7 and isinstance(node, list) and node:  # duplicate elements
             i = draw(st.integers(0, len(node) - 1))
             node.insert(i, _copy(node[i]))
@@ -955,6 +971,7 @@ class FuzzStats:
     slowest: float = 0.0
     slowest_kind: str = ""
     slowest_payload: object = None
+    slowest_result: float = 0.0  # the slowest input answered with a result (a valid one)
     elapsed: float = 0.0
     coverage: str = ""  # libFuzzer's final "cov: N ft: M" (atheris engine only)
 
@@ -969,6 +986,7 @@ class FuzzStats:
             "saved": [str(p) for p in self.saved],
             "slowest_seconds": round(self.slowest, 4),
             "slowest_kind": self.slowest_kind,
+            "slowest_result_seconds": round(self.slowest_result, 4),
             "elapsed_seconds": round(self.elapsed, 2),
             "coverage": self.coverage,
         }
@@ -1114,6 +1132,8 @@ class Fuzzer:
             problems.append(f"took {elapsed:.2f} s of CPU (bound {self.bound} s)")
         if elapsed > stats.slowest:
             stats.slowest, stats.slowest_kind, stats.slowest_payload = elapsed, kind, payload
+        if elapsed > stats.slowest_result and isinstance(envelope, dict) and "result" in envelope:
+            stats.slowest_result = elapsed
         if problems:
             stats.failures += 1
             self._record(kind, payload, envelope, problems)
@@ -1490,6 +1510,7 @@ def fuzz_atheris(
     stats.tried = int(done[-1]) if done else int(data.get("tried", 0))
     stats.by_kind["text"] = stats.tried
     stats.slowest = float(data.get("slowest_seconds", 0.0))
+    stats.slowest_result = float(data.get("slowest_result_seconds", 0.0))
     stats.slowest_kind = "text"
     stats.saved = [Path(p) for p in data.get("saved", [])]
     stats.signatures.update(data.get("signatures", {}))
@@ -1569,8 +1590,8 @@ def _row(stats: FuzzStats) -> str:
     kinds = " ".join(f"{k}={stats.by_kind[k]}" for k in KINDS if stats.by_kind[k])
     return (
         f"{stats.label:<34} {stats.tried:>8} {stats.failures:>8} {stats.slowest:>9.3f}  "
-        f"{kinds} (slowest: {stats.slowest_kind}, {stats.elapsed:.0f} s)"
-        + (f" [{stats.coverage}]" if stats.coverage else "")
+        f"{kinds} (slowest: {stats.slowest_kind}; slowest result: {stats.slowest_result:.3f} s; "
+        f"{stats.elapsed:.0f} s)" + (f" [{stats.coverage}]" if stats.coverage else "")
     )
 
 

@@ -5,6 +5,7 @@ Usage::
 
     python scripts/schemathesis_run.py --max-examples 50            # starts its own server
     python scripts/schemathesis_run.py --url http://127.0.0.1:8000 --max-examples 200 --seed 1
+    python scripts/schemathesis_run.py --tool ter-compute --max-examples 500   # one tool's routes
 
 Runs schemathesis's engine (its examples, coverage and fuzzing phases; stateful testing has no
 links to follow here) over every operation of the live document, with positive and negative
@@ -45,6 +46,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import schemathesis
 from schemathesis.engine import Status, events, from_schema
@@ -57,6 +59,7 @@ __all__ = [
     "RunResult",
     "build_config",
     "main",
+    "only_tools",
     "run",
     "serve",
 ]
@@ -261,6 +264,33 @@ def run(
     return result
 
 
+def only_tools(document: dict[str, Any], selected: Sequence[str]) -> dict[str, Any]:
+    """``document`` with only the routes of the ``selected`` tools (``id`` or ``id@version``:
+    each version's contract and execute routes); SystemExit naming a selection that matches
+    no route."""
+    paths: dict[str, Any] = document["paths"]
+    kept: dict[str, Any] = {}
+    for name in selected:
+        tool_id, _, version = name.partition("@")
+        base = f"/v1/tools/{tool_id}/versions/"
+        found = {
+            path: item
+            for path, item in paths.items()
+            if path.startswith(base)
+            and (not version or path.removeprefix(base).split("/")[0] == version)
+        }
+        if not found:
+            raise SystemExit(f"schemathesis_run: no route of the tool {name} in the document")
+        kept.update(found)
+    return {**document, "paths": kept}
+
+
+def _document(base_url: str) -> dict[str, Any]:
+    with urllib.request.urlopen(base_url.rstrip("/") + "/openapi.json", timeout=30) as response:
+        document: dict[str, Any] = json.loads(response.read())
+    return document
+
+
 # --- A server of our own ---------------------------------------------------------------------
 
 
@@ -351,14 +381,22 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--phases", default=",".join(PHASES), help=f"comma-separated, of {', '.join(PHASES)}"
     )
     parser.add_argument("--json", type=Path, help="also write the figures to this JSON file")
+    parser.add_argument(
+        "--tool", action="append", default=[], help="only this tool's routes: id or id@version"
+    )
     args = parser.parse_args(argv)
     phases = [p.strip() for p in args.phases.split(",") if p.strip()]
     options = {"max_examples": args.max_examples, "seed": args.seed, "mode": args.mode}
+
+    def run_on(url: str) -> RunResult:
+        document = only_tools(_document(url), args.tool) if args.tool else None
+        return run(url, phases=phases, document=document, **options)
+
     if args.url:
-        result = run(args.url, phases=phases, **options)
+        result = run_on(args.url)
     else:
         with serve() as url:
-            result = run(url, phases=phases, **options)
+            result = run_on(url)
     print(report(result))
     if args.json is not None:
         args.json.write_text(json.dumps(result.as_dict(), indent=1), encoding="utf-8")

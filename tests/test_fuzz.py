@@ -198,6 +198,53 @@ def test_runner_reports_a_slow_input(monkeypatch: pytest.MonkeyPatch) -> None:
     assert GOOD_INPUT == fuzzer.stats.slowest_payload
 
 
+def test_runner_keeps_the_slowest_result_apart(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The slowest input answered with a result is kept apart from the slowest of all: a slow
+    error does not count, a fast result does."""
+    real = mtcompute.execute
+
+    def slow_errors(tool_id: Any, version: Any, value: Any) -> Any:
+        envelope = real(tool_id, version, value)
+        if "error" in envelope:
+            end = time.process_time() + 0.05
+            while time.process_time() < end:
+                pass
+        return envelope
+
+    monkeypatch.setattr(mtcompute, "execute", slow_errors)
+    fuzzer = fuzz.Fuzzer(fuzz.Target(SMOOTHING, "1.0.0"))
+    fuzzer.run_one("mutant", {**GOOD_INPUT, "smoothing": "method9"})
+    fuzzer.run_one("mutant", GOOD_INPUT)
+    stats = fuzzer.stats
+    assert (True, True) == (stats.slowest >= 0.05, 0 < stats.slowest_result < stats.slowest)
+    assert stats.as_dict()["slowest_result_seconds"] == round(stats.slowest_result, 4)
+
+
+def test_texts_are_written_to_the_word_limits(tmp_path: Path) -> None:
+    """For a contract with a per-text word limit (ter-compute's max segment words), the string
+    mutations write texts of words at and around it, which the tool counts as it aligns."""
+    target = fuzz.Target("ter-compute", "1.0.0")
+    seen: set[str] = set()
+
+    @given(st.data())
+    @settings(max_examples=300, deadline=None, database=None)
+    def draw(data: st.DataObject) -> None:
+        text = fuzz._string_variants(data.draw, "a b", target.word_limits)
+        envelope = mtcompute.execute(
+            "ter-compute", "1.0.0", {"hypotheses": [text], "references": [["a"]]}
+        )
+        if (
+            "error" in envelope
+            and "(limit max segment words), got 1025." in envelope["error"]["message"]
+        ):
+            seen.add("over")
+        elif "result" in envelope and len(text.split()) in (1023, 1024):
+            seen.add("at")
+
+    draw()
+    assert ((1024,), {"at", "over"}) == (target.word_limits, seen)
+
+
 def test_runner_reports_execute_and_execute_json_disagreeing(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

@@ -83,3 +83,19 @@ def test_command_line(server_url: str, capsys: pytest.CaptureFixture[str]) -> No
     assert 0 == status, out
     assert f"POST {CHRF}" in out
     assert "total:" in out
+
+
+def test_command_line_for_one_tool(server_url: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """--tool keeps the routes of the tools named (by id, every version; by id@version, that
+    version only): each one's contract and execute routes; a tool with no route is refused
+    by name."""
+    args = ["--url", server_url, "--max-examples", "2", "--phases", "examples,coverage"]
+    status = st_run.main([*args, "--tool", "ter-compute", "--tool", "sacrebleu-score@1.1.0"])
+    out = capsys.readouterr().out
+    rows = [line.split()[1] for line in out.splitlines() if line.startswith(("GET /", "POST /"))]
+    assert (0, ["/v1/tools/sacrebleu-score/versions/1.1.0",
+                "/v1/tools/ter-compute/versions/1.0.0",
+                "/v1/tools/sacrebleu-score/versions/1.1.0/execute",
+                "/v1/tools/ter-compute/versions/1.0.0/execute"]) == (status, rows), out  # fmt: skip
+    with pytest.raises(SystemExit, match="no route of the tool comet-compute in the document"):
+        st_run.main([*args, "--tool", "comet-compute"])

@@ -1,4 +1,5 @@
-"""sacrebleu-score@1.0.0: one test per semantics line, the error table and the limits.
+"""sacrebleu-score@1.0.0 (one test per semantics line, the error table and the limits), and
+1.1.0 (what it adds: TER), whose answer to every 1.0.0 input is 1.0.0's.
 
 sacreBLEU 2.6.0 is the reference; the WMT data and the option grids are in
 tests/test_sacrebleu_tools.py, whose sacreBLEU answers in the tool's shape are reused here.
@@ -15,9 +16,11 @@ from hypothesis import strategies as st
 import mtcompute
 from mtcompute.contracts import contract
 from mtcompute.tools.sacrebleu_score import sacrebleu_score
+from mtcompute.tools.sacrebleu_score_1_0_0 import sacrebleu_score_1_0_0
 from tests.conftest import shared_file
 from tests.harness import ToolHarness, error_table
 from tests.test_sacrebleu_tools import sacre_bleu, sacre_chrf
+from tests.test_tool_ter_compute import OPTIONS, combinations, sacre_ter
 
 TOOL = ("sacrebleu-score", "1.0.0")
 HYPS = ["The cat sat on mat.", "A quick brown fox jumps over the dog."]
@@ -294,7 +297,7 @@ def test_error_table(field: str, code: str, case: str, raw: Any, path: str, mess
     """Each fault gets its code, path and whole message; the typed function raises the same."""
     assert (code, path, message) == error(raw)
     if set(raw) >= {"hypotheses", "references", "metrics"}:  # the function's required arguments
-        HARNESS.assert_raises_as_envelope(code, raw, sacrebleu_score)
+        HARNESS.assert_raises_as_envelope(code, raw, sacrebleu_score_1_0_0)
 
 
 def test_the_limits_themselves_are_accepted() -> None:
@@ -365,7 +368,7 @@ def test_the_input_is_left_as_given() -> None:
 
 def test_the_result_is_frozen() -> None:
     """The typed result and its metric objects are frozen."""
-    result = sacrebleu_score(HYPS, REFS, ["bleu", "chrf"])
+    result = sacrebleu_score_1_0_0(HYPS, REFS, ["bleu", "chrf"])
     HARNESS.assert_frozen(result, "bleu")
     HARNESS.assert_frozen(result.bleu, "score")
 
@@ -379,3 +382,193 @@ def test_every_semantics_line_has_a_test() -> None:
 def test_omitted_options_object_is_the_empty_one(metric: str) -> None:
     """An omitted options object scores as an empty one."""
     assert run(metrics=[metric]) == run(metrics=[metric], **{metric: {}})
+
+
+# --- 1.1.0: TER added, every 1.0.0 answer kept ---------------------------------------------
+
+TOOL_1_1 = ("sacrebleu-score", "1.1.0")
+HARNESS_1_1 = ToolHarness(TOOL_1_1, {**BASE, "metrics": ["bleu", "chrf", "ter"]})
+MAX_SEGMENT_WORDS, MAX_ALIGNED_WORDS = 1024, 131_072
+
+
+def _ter_of(hyps: list[str], refs: list[list[str]], **options: bool) -> dict[str, Any]:
+    """sacreBLEU 2.6.0's corpus TER in the shape of the tool's ter object."""
+    corpus = sacre_ter(hyps, refs, **options)
+    return {"name": "TER", **{k: corpus[k] for k in ("score", "text", "signature", "num_edits",
+            "ref_length")}}  # fmt: skip
+
+
+def _same_answers_as_1_0_0() -> list[Any]:
+    """Inputs of the 1.0.0 tests that ask for no TER and whose answers name no metric list."""
+    inputs: list[Any] = [example["input"] for example in contract(*TOOL)["examples"]]
+    inputs += [row[3] for row in ERRORS if row[0] != "metrics"]
+    inputs += [
+        input_with(references=[REFS[0], REFS[1][:1]]),
+        input_with(chrf={"word_order": 2}),
+        input_with(bleu={"smooth_method": "add-k", "smooth_value": 0.5}),
+        [BASE],
+        "x",
+    ]
+    return inputs
+
+
+@HARNESS_1_1.semantics_line(0)
+@HARNESS_1_1.semantics_line(2)
+@HARNESS_1_1.semantics_line(3)
+@HARNESS_1_1.semantics_line(4)
+@HARNESS_1_1.semantics_line(5)
+def test_1_1_0_answers_the_1_0_0_inputs_as_1_0_0() -> None:
+    """1.1.0 gives every input of the 1.0.0 tests that asks for no TER (the examples, the
+    error table but for metrics, other layouts and options) 1.0.0's envelope, byte for byte."""
+    inputs = _same_answers_as_1_0_0()
+    assert [mtcompute.dumps(mtcompute.execute(*TOOL, raw)) for raw in inputs] == [
+        mtcompute.dumps(mtcompute.execute(*TOOL_1_1, raw)) for raw in inputs
+    ]
+
+
+@HARNESS_1_1.semantics_line(1)
+def test_1_1_0_metrics_add_ter() -> None:
+    """metrics may list ter (the result's objects in bleu, chrf, ter order, whatever the order
+    of metrics); the metric-list messages name ter and a count of 3; ter options only with
+    ter in metrics."""
+    run_1_1, error_1_1, with_1_1 = HARNESS_1_1.run, HARNESS_1_1.error, HARNESS_1_1.input_with
+    assert (
+        ["segment_count", "bleu", "chrf", "ter"],
+        ["segment_count", "ter"],
+        ("invalid_input", "/metrics/1", 'Expected one of bleu, chrf, ter at /metrics/1, got the '
+         'string "meteor".'),
+        ("invalid_input", "/metrics", "Expected at most 3 metrics at /metrics, got 4."),
+        ("invalid_input", "/metrics/2", 'Expected each metric once at /metrics, got "bleu" again '
+         "at /metrics/2."),
+        ("invalid_input", "/metrics", "Expected an array of metric names (bleu, chrf, ter) at "
+         '/metrics, got the string "ter".'),
+        ("invalid_input", "/ter", "Expected ter options only with ter in metrics at /ter, got "
+         "them with metrics bleu, chrf."),
+    ) == (
+        list(run_1_1(metrics=["ter", "chrf", "bleu"])),
+        list(run_1_1(metrics=["ter"])),
+        error_1_1(with_1_1(metrics=["ter", "meteor"])),
+        error_1_1(with_1_1(metrics=["bleu", "chrf", "ter", "bleu"])),
+        error_1_1(with_1_1(metrics=["bleu", "chrf", "bleu"])),
+        error_1_1(with_1_1(metrics="ter")),
+        error_1_1(with_1_1(metrics=["bleu", "chrf"], ter={})),
+    )  # fmt: skip
+
+
+@HARNESS_1_1.semantics_line(6)
+@pytest.mark.parametrize("options", combinations(), ids=lambda o: "+".join(k for k in o if o[k]))
+def test_1_1_0_ter_is_sacrebleus(options: dict[str, bool]) -> None:
+    """ter under each combination of its options is sacreBLEU's corpus TER, and ter-compute's
+    corpus figures, on text each option changes and segments with different numbers of
+    references."""
+    hyps = ["The U.S. economy grew 3.5% in 2023, didn't it?", "机器翻译很有用。", ""]
+    refs = [["the US economy grew by 3.5 % in 2023 , did n't it ?", "It grew."],
+            ["机器翻译非常有用。"], ["A &quot;b&quot;"]]  # fmt: skip
+    ter = HARNESS_1_1.run(hypotheses=hyps, references=refs, metrics=["ter"], ter=options)["ter"]
+    alone = mtcompute.execute("ter-compute", "1.0.0", {"hypotheses": hyps, "references": refs,
+                              **options})["result"]  # fmt: skip
+    assert (_ter_of(hyps, refs, **options), [alone[k] for k in ("score", "num_edits")]) == (
+        ter,
+        [ter["score"], ter["num_edits"]],
+    )
+
+
+@HARNESS_1_1.semantics_line(7)
+def test_1_1_0_ter_fields_are_sacrebleus() -> None:
+    """name, score, text, signature, num_edits and ref_length are sacreBLEU's (nrefs var for
+    different numbers of references; TER over 100 for long hypotheses)."""
+    run_1_1 = HARNESS_1_1.run
+    var = [REFS[0], REFS[1][:1]]
+    assert (
+        {"name": "TER", "score": 19.35483870967742, "text": "TER = 19.35",
+         "signature": "nrefs:2|case:lc|tok:tercom|norm:no|punct:yes|asian:no|version:2.6.0",
+         "num_edits": 3, "ref_length": 15.5},
+        _ter_of(HYPS, var),
+        ("TER = 300.00", "nrefs:1|case:mixed|tok:tercom|norm:yes|punct:no|asian:yes|version:2.6.0"),
+        run_1_1(metrics=["ter"], ter={})["ter"],
+    ) == (
+        run_1_1()["ter"],
+        run_1_1(references=var)["ter"],
+        tuple(run_1_1(hypotheses=["a b c"], references=[["d"]], metrics=["ter"],
+              ter=dict.fromkeys(OPTIONS, True))["ter"][k] for k in ("text", "signature")),
+        run_1_1(metrics=["ter"])["ter"],
+    )  # fmt: skip
+
+
+@HARNESS_1_1.semantics_line(8)
+def test_1_1_0_ter_numbers_in_javascript_form() -> None:
+    """TER's floats are sacreBLEU's, an integral one written as an integer; num_edits an int."""
+    text = mtcompute.dumps(mtcompute.execute(*TOOL_1_1, HARNESS_1_1.input_with(
+        hypotheses=["a b"], references=[["a c d"]], metrics=["ter"])))  # fmt: skip
+    assert '"ter":{"name":"TER","score":66.66666666666666,"text":"TER = 66.67",' in text
+    assert text.endswith('"num_edits":2,"ref_length":3}}}')
+
+
+LONG = " ".join(["a"] * (MAX_SEGMENT_WORDS + 1))
+with_1_1 = HARNESS_1_1.input_with
+ERRORS_1_1 = [
+    ("ter", "invalid_input", "not an object", with_1_1(ter=True), "/ter",
+     "Expected an object of ter options at /ter, got true."),
+    ("ter", "invalid_input", "unknown option", with_1_1(ter={"normalize": True}), "/ter/normalize",
+     'Unknown key "normalize" at /ter; expected only normalized, no_punct, asian_support, '
+     "case_sensitive."),
+    ("ter", "invalid_input", "not a boolean", with_1_1(ter={"no_punct": 0}), "/ter/no_punct",
+     "Expected true or false at /ter/no_punct, got 0."),
+    ("ter", "limit_exceeded", "1025 words", with_1_1(hypotheses=[LONG, "a"]), "/hypotheses/0",
+     "Expected at most 1024 words at /hypotheses/0 after tercom tokenization (limit max segment "
+     "words), got 1025."),
+    ("ter", "limit_exceeded", "1026 words normalized",
+     with_1_1(references=[REFS[0], ["a," * 513]], ter={"normalized": True}), "/references/1/0",
+     "Expected at most 1024 words at /references/1/0 after tercom tokenization (limit max "
+     "segment words), got 1026."),
+    ("ter", "limit_exceeded", "aligned words",
+     with_1_1(hypotheses=[" ".join(["a"] * 1024)] * 17, references=[["a"] * 8] * 17), "",
+     "Expected at most 131072 aligned words (each hypothesis's words times its references, "
+     "summed over segments; limit max aligned words), got 139264."),
+]  # fmt: skip
+
+
+@HARNESS_1_1.semantics_line(9)
+@error_table(ERRORS_1_1)
+def test_1_1_0_ter_error_table(
+    field: str, code: str, case: str, raw: Any, path: str, message: str
+) -> None:
+    """Each fault of ter gets its code, path and whole message, the typed function the same;
+    the word limits apply only when metrics lists ter."""
+    assert (code, path, message) == HARNESS_1_1.error(raw)
+    HARNESS_1_1.assert_raises_as_envelope(code, raw, sacrebleu_score)
+    if code == "limit_exceeded":
+        without = {k: v for k, v in raw.items() if k != "ter"} | {"metrics": ["bleu"]}
+        assert "result" in mtcompute.execute(*TOOL_1_1, without)
+
+
+def test_1_1_0_limits_are_1_0_0s_and_ter_computes() -> None:
+    """1.1.0's limits are 1.0.0's and ter-compute's word limits, figure for figure."""
+    limits = contract(*TOOL_1_1)["limits"]
+    ter_limits = contract("ter-compute", "1.0.0")["limits"]
+    assert (
+        contract(*TOOL)["limits"],
+        {k: ter_limits[k] for k in ("max_segment_words", "max_aligned_words")},
+    ) == (
+        {k: limits[k] for k in contract(*TOOL)["limits"]},
+        {k: limits[k] for k in ("max_segment_words", "max_aligned_words")},
+    )
+
+
+@HARNESS_1_1.semantics_line(10)
+def test_1_1_0_validation_order() -> None:
+    """The first failing check in the contract's order decides the error."""
+    cases = [
+        (with_1_1(metrics=["ter", "ter"], ter=1), "/metrics/1"),
+        (with_1_1(chrf={"beta": 0}, ter=1), "/chrf/beta"),
+        (with_1_1(ter={"x": 1, "no_punct": 1}), "/ter/x"),
+        (with_1_1(metrics=["bleu"], ter={}, hypotheses=[LONG, "a"]), "/ter"),
+        (with_1_1(hypotheses=["a", LONG], references=[[LONG], ["a"]]), "/hypotheses/1"),
+        (with_1_1(hypotheses=["a" * 8] * 17, references=[[LONG]] * 17), "/references/0/0"),
+    ]
+    assert [path for _, path in cases] == [HARNESS_1_1.error(raw)[1] for raw, _ in cases]
+
+
+def test_1_1_0_every_semantics_line_has_a_test() -> None:
+    """Each semantics line of the 1.1.0 contract has its test here."""
+    HARNESS_1_1.assert_every_semantics_line_tested()

@@ -1,4 +1,5 @@
-"""What the tools that promise sacreBLEU 2.6.0's numbers share (bleu-tokenize, sacrebleu-score).
+"""What the tools that promise sacreBLEU 2.6.0's numbers share (bleu-tokenize, sacrebleu-score,
+ter-compute).
 
 Raw text in, as sacreBLEU reads it: the texts' total UTF-8 size against the contract's ``max
 text bytes``, then no lone surrogates (a JSON text may hold one; no tokenizer or counter is
@@ -6,22 +7,42 @@ asked to see it), the tokenizer named by sacreBLEU's name (:data:`mtcompute.toke
 TOKENIZE`, checked once more for what this installation can run: MeCab is an extra), and an
 options object (``sacrebleu-score``'s ``bleu`` and ``chrf``) whose keys are declared field by
 field like a tool's input, each fault named by its JSON Pointer (``/bleu/smooth_method``).
+Also the texts these tools score, laid out as the catalog lays them (:func:`hypotheses`,
+:func:`references_per_segment`: ``references[i]`` holds segment i's references), the
+``nrefs`` of sacreBLEU's signature for that layout, and the bound on TER's work (ter-compute,
+sacrebleu-score's ``ter``): the words of each text, and the words aligned in all.
 """
 
 from __future__ import annotations
 
-__all__ = ["Options", "Texts", "available_tokenizer", "indexed", "no_lone_surrogates", "text_bytes"]
+__all__ = [
+    "Options",
+    "Texts",
+    "available_tokenizer",
+    "hypotheses",
+    "hypotheses_and_references",
+    "indexed",
+    "no_lone_surrogates",
+    "nrefs",
+    "references_per_segment",
+    "ter_word_limits",
+    "ter_words",
+    "text_bytes",
+]
 
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from mtcompute import scoring
 from mtcompute.contracts.validate import (
     MAX_ECHOED_KEY,
+    Array,
     Field,
     FieldType,
     Limit,
     Rule,
+    Text,
     describe,
     first_lone_surrogate,
     quote,
@@ -29,6 +50,7 @@ from mtcompute.contracts.validate import (
     utf8_length,
     where,
 )
+from mtcompute.core.ter_tokenizer import TercomTokenizer
 from mtcompute.errors import InvalidInput, LimitExceeded, json_pointer
 from mtcompute.tokenizers import get_tokenizer
 
@@ -83,6 +105,45 @@ def indexed(key: str, values: Mapping[str, Any]) -> Iterator[tuple[str, str]]:
         yield f"/{key}/{i}", text
 
 
+def hypotheses(max_segments: Limit) -> Array[str]:
+    """``hypotheses``: 1 to ``max_segments`` raw texts, one per segment."""
+    return Array(
+        Text(), f"an array of 1 to {max_segments.value} strings", "segment", 1, max_segments
+    )
+
+
+def references_per_segment(max_segments: Limit, max_references: Limit) -> Array[list[str]]:
+    """``references``: per segment, 1 to ``max_references`` raw reference texts."""
+    return Array(
+        Array(
+            Text(),
+            f"an array of 1 to {max_references.value} reference strings",
+            "reference",
+            1,
+            max_references,
+        ),
+        f"an array of 1 to {max_segments.value} reference lists",
+        "segment",
+        1,
+        max_segments,
+    )
+
+
+def hypotheses_and_references(values: Mapping[str, Any]) -> Iterator[tuple[str, str]]:
+    """Every hypothesis, then every reference of each segment in turn, with its JSON Pointer."""
+    yield from indexed("hypotheses", values)
+    for i, texts in enumerate(values["references"]):
+        for j, text in enumerate(texts):
+            yield f"/references/{i}/{j}", text
+
+
+def nrefs(references: Sequence[Sequence[str]]) -> int | str:
+    """The references per segment as sacreBLEU's signature prints them: the count, or
+    ``var`` when segments have different counts."""
+    counts = {len(texts) for texts in references}
+    return counts.pop() if len(counts) == 1 else "var"
+
+
 @dataclass(frozen=True, slots=True)
 class Options(FieldType[dict[str, Any]]):
     """A JSON object of options declared like an input: its :class:`Field` objects (keys in
@@ -133,3 +194,50 @@ class Options(FieldType[dict[str, Any]]):
             "additionalProperties": False,
             "properties": {f.name: f.type.schema() for f in self.fields},
         }
+
+
+def ter_words(text: str, tokenizer: TercomTokenizer, *, reference: bool) -> int:
+    """The words TER aligns for ``text``, as :func:`mtcompute.scoring.ter_statistics` splits
+    them: right-stripped and tokenized, a reference twice (as sacreBLEU does)."""
+    tokenized = tokenizer(text.rstrip())
+    if reference:
+        tokenized = tokenizer(tokenized.rstrip())
+    return len(tokenized.split())
+
+
+def ter_word_limits(
+    segment_words: Limit,
+    aligned_words: Limit,
+    options: Callable[[Mapping[str, Any]], scoring.TerOptions | None],
+) -> Rule:
+    """Each hypothesis and reference at most ``segment_words`` words after TER's tokenization
+    (the first over it named, hypotheses then references), then the aligned words (each
+    hypothesis's words times its segment's references, summed) at most ``aligned_words``;
+    ``options(values)`` gives the TER options, or None when TER is not computed."""
+
+    def check(values: Mapping[str, Any]) -> None:
+        ter_options = options(values)
+        if ter_options is None:
+            return
+        tokenizer = ter_options.tokenizer()
+        references = values["references"]
+        aligned = 0
+        for path, text in hypotheses_and_references(values):
+            reference = path.startswith("/references/")
+            words = ter_words(text, tokenizer, reference=reference)
+            if words > segment_words.value:
+                raise LimitExceeded(
+                    f"Expected at most {segment_words.value} words at {path} after tercom "
+                    f"tokenization (limit {segment_words.name}), got {words}.",
+                    path,
+                )
+            if not reference:
+                aligned += words * len(references[int(path.rsplit("/", 1)[1])])
+        if aligned > aligned_words.value:
+            raise LimitExceeded(
+                f"Expected at most {aligned_words.value} aligned words (each hypothesis's words "
+                f"times its references, summed over segments; limit {aligned_words.name}), "
+                f"got {aligned}."
+            )
+
+    return Rule(check)

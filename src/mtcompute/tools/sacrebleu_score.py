@@ -1,13 +1,15 @@
-"""sacrebleu-score@1.0.0: corpus BLEU, chrF and chrF++ of raw text, exactly as sacreBLEU 2.6.0.
+"""sacrebleu-score@1.1.0: corpus BLEU, chrF, chrF++ and TER of raw text, exactly as sacreBLEU
+2.6.0 (1.0.0, BLEU and chrF only, is :mod:`mtcompute.tools.sacrebleu_score_1_0_0`, built here).
 
 BLEU is Papineni et al. 2002 (§2.1 clipped counts, §2.2.2 the corpus brevity penalty) with
 sacreBLEU's tokenizers and Chen & Cherry 2014's smoothing (§2: floor, add-k, exp); chrF is
-Popović 2015 §2, chrF++ Popović 2017 (word n-grams). The computation is
-:mod:`mtcompute.scoring` (statistics counted exactly, then sacreBLEU's float steps); this
-module declares the input (references laid out per segment, as bleu-corpus-compute's; one
-options object per metric, with sacreBLEU's names and defaults) and writes the scores, their
-text, signature and statistics. Validation follows the contract's order (its last semantics
-line).
+Popović 2015 §2, chrF++ Popović 2017 (word n-grams); TER is Snover et al. 2006 §2-3 (edits
+with greedy block shifts). The computation is :mod:`mtcompute.scoring` (statistics counted
+exactly, then sacreBLEU's float steps); this module declares the input (references laid out
+per segment, as bleu-corpus-compute's; one options object per metric, with sacreBLEU's names
+and defaults) and writes the scores, their text, signature and statistics. Validation follows
+the contract's order (its last semantics line). A version's answers never change: 1.1.0 adds
+``ter`` to what 1.0.0 accepts, and answers every 1.0.0 input as 1.0.0 does.
 """
 
 from __future__ import annotations
@@ -18,16 +20,20 @@ __all__ = [
     "CHRF_OPTIONS",
     "METRICS",
     "SMOOTH_METHOD",
+    "TER_OPTIONS",
     "WORD_ORDER",
     "BleuScore",
     "ChrfOrder",
     "ChrfScore",
     "SacrebleuResult",
+    "TerScore",
+    "compute",
+    "input_spec",
     "nrefs",
     "sacrebleu_score",
 ]
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -40,7 +46,6 @@ from mtcompute.contracts.validate import (
     Field,
     InputSpec,
     Rule,
-    Text,
     contract_limits,
     same_count,
 )
@@ -51,16 +56,20 @@ from mtcompute.tools._results import Output, omitted_when_none
 from mtcompute.tools._sacre_common import (
     Options,
     available_tokenizer,
-    indexed,
+    hypotheses,
+    hypotheses_and_references,
     no_lone_surrogates,
+    nrefs,
+    references_per_segment,
+    ter_word_limits,
     text_bytes,
 )
 
-ID, VERSION = "sacrebleu-score", "1.0.0"
+ID, VERSION = "sacrebleu-score", "1.1.0"
 LIMITS = contract_limits(ID, VERSION)
 
-METRICS = Choice(("bleu", "chrf"))
-"""A metric's name in ``metrics``."""
+METRICS = ("bleu", "chrf", "ter")
+"""The metrics of ``metrics``, in the result's order (1.0.0 has the first two)."""
 SMOOTH_METHOD = fields.SMOOTH_METHOD
 CHAR_ORDER = fields.CHRF_CHAR_ORDER
 WORD_ORDER = fields.WORD_ORDER
@@ -94,13 +103,13 @@ CHRF_OPTIONS = Options(
         Field("eps_smoothing", Boolean(), default=False),
     ),
 )
-
-
-def _texts(values: Mapping[str, Any]) -> Iterator[tuple[str, str]]:
-    yield from indexed("hypotheses", values)
-    for i, texts in enumerate(values["references"]):
-        for j, text in enumerate(texts):
-            yield f"/references/{i}/{j}", text
+TER_OPTIONS = Options(
+    "ter options",
+    tuple(
+        Field(name, Boolean(), default=False)
+        for name in ("normalized", "no_punct", "asian_support", "case_sensitive")
+    ),
+)
 
 
 def _distinct_metrics(values: Mapping[str, Any]) -> None:
@@ -113,47 +122,61 @@ def _distinct_metrics(values: Mapping[str, Any]) -> None:
             )
 
 
-def _options_only_for_metrics(values: Mapping[str, Any]) -> None:
-    for metric in ("bleu", "chrf"):
-        if values[metric] is not None and metric not in values["metrics"]:
-            raise InvalidInput(
-                f"Expected {metric} options only with {metric} in metrics at /{metric}, "
-                f"got them with metrics {', '.join(values['metrics'])}.",
-                f"/{metric}",
-            )
+def _options_only_for(metrics: Sequence[str]) -> Rule:
+    def check(values: Mapping[str, Any]) -> None:
+        for metric in metrics:
+            if values[metric] is not None and metric not in values["metrics"]:
+                raise InvalidInput(
+                    f"Expected {metric} options only with {metric} in metrics at /{metric}, "
+                    f"got them with metrics {', '.join(values['metrics'])}.",
+                    f"/{metric}",
+                )
+
+    return Rule(check)
 
 
-_MOST, _REFERENCES = LIMITS["max_segments"], LIMITS["max_references"]
-INPUT = InputSpec(
-    Field(
-        "hypotheses",
-        Array(Text(), f"an array of 1 to {_MOST.value} strings", "segment", 1, _MOST),
-    ),
-    Field(
-        "references",
-        Array(
+def _ter_options(values: Mapping[str, Any]) -> scoring.TerOptions | None:
+    if "ter" not in values["metrics"]:
+        return None
+    return scoring.TerOptions(**(values["ter"] or TER_OPTIONS.defaults))
+
+
+_OPTIONS = {"bleu": BLEU_OPTIONS, "chrf": CHRF_OPTIONS, "ter": TER_OPTIONS}
+
+
+def input_spec(version: str) -> InputSpec:
+    """The input of sacrebleu-score at ``version`` (1.0.0: bleu and chrf; 1.1.0: and ter,
+    with TER's word limits), with that contract's limits."""
+    limits = contract_limits(ID, version)
+    metrics = METRICS if version != "1.0.0" else METRICS[:2]
+    most, references = limits["max_segments"], limits["max_references"]
+    steps: list[Field[Any] | Rule] = [
+        Field("hypotheses", hypotheses(most)),
+        Field("references", references_per_segment(most, references)),
+        same_count("hypotheses", "references", "segments"),
+        text_bytes(limits["max_text_bytes"], hypotheses_and_references),
+        no_lone_surrogates(hypotheses_and_references),
+        Field(
+            "metrics",
             Array(
-                Text(),
-                f"an array of 1 to {_REFERENCES.value} reference strings",
-                "reference",
+                Choice(metrics),
+                f"an array of metric names ({', '.join(metrics)})",
+                "metric",
                 1,
-                _REFERENCES,
+                len(metrics),
             ),
-            f"an array of 1 to {_MOST.value} reference lists",
-            "segment",
-            1,
-            _MOST,
         ),
-    ),
-    same_count("hypotheses", "references", "segments"),
-    text_bytes(LIMITS["max_text_bytes"], _texts),
-    no_lone_surrogates(_texts),
-    Field("metrics", Array(METRICS, "an array of metric names (bleu, chrf)", "metric", 1, 2)),
-    Rule(_distinct_metrics),
-    Field("bleu", BLEU_OPTIONS, default=None),
-    Field("chrf", CHRF_OPTIONS, default=None),
-    Rule(_options_only_for_metrics),
-)
+        Rule(_distinct_metrics),
+        *(Field(metric, _OPTIONS[metric], default=None) for metric in metrics),
+        _options_only_for(metrics),
+    ]
+    if "ter" in metrics:
+        words = limits["max_segment_words"], limits["max_aligned_words"]
+        steps.append(ter_word_limits(*words, _ter_options))
+    return InputSpec(*steps)
+
+
+INPUT = input_spec(VERSION)
 
 
 # --- the result --------------------------------------------------------------------------------
@@ -198,6 +221,18 @@ class ChrfScore(Output):
 
 
 @dataclass(frozen=True, slots=True)
+class TerScore(Output):
+    """sacreBLEU's corpus TER, its text and signature, and the summed statistics."""
+
+    name: str
+    score: float
+    text: str
+    signature: str
+    num_edits: int
+    ref_length: float
+
+
+@dataclass(frozen=True, slots=True)
 class SacrebleuResult(Output):
     """The number of segments and each metric asked for."""
 
@@ -205,13 +240,7 @@ class SacrebleuResult(Output):
     # omitted_when_none() is a dataclasses.field (default None), not a shared default value
     bleu: BleuScore | None = omitted_when_none()  # noqa: RUF009
     chrf: ChrfScore | None = omitted_when_none()  # noqa: RUF009
-
-
-def nrefs(references: Sequence[Sequence[str]]) -> int | str:
-    """The references per segment as sacreBLEU's signature prints them: the count, or
-    ``var`` when segments have different counts."""
-    counts = {len(texts) for texts in references}
-    return counts.pop() if len(counts) == 1 else "var"
+    ter: TerScore | None = omitted_when_none()  # noqa: RUF009
 
 
 def _bleu(
@@ -260,14 +289,33 @@ def _chrf(
     )
 
 
-def _compute(values: Mapping[str, Any]) -> SacrebleuResult:
+def _ter(
+    hypotheses: Sequence[str], references: Sequence[Sequence[str]], raw: Mapping[str, Any]
+) -> TerScore:
+    options = scoring.TerOptions(**raw)
+    result = scoring.corpus_ter(hypotheses, references, options)
+    fields_ = scoring.ter_signature_fields(options, nrefs(references))
+    return TerScore(
+        result.name,
+        result.score,
+        str(result),
+        scoring.format_signature(fields_),
+        result.num_edits,
+        result.ref_length,
+    )
+
+
+def compute(values: Mapping[str, Any]) -> SacrebleuResult:
+    """The result for checked values (of either version's input)."""
     hypotheses, references, metrics = values["hypotheses"], values["references"], values["metrics"]
-    bleu = chrf = None
+    bleu = chrf = ter = None
     if "bleu" in metrics:
         bleu = _bleu(hypotheses, references, values["bleu"] or BLEU_OPTIONS.defaults)
     if "chrf" in metrics:
         chrf = _chrf(hypotheses, references, values["chrf"] or CHRF_OPTIONS.defaults)
-    return SacrebleuResult(len(hypotheses), bleu, chrf)
+    if "ter" in metrics:
+        ter = _ter(hypotheses, references, values["ter"] or TER_OPTIONS.defaults)
+    return SacrebleuResult(len(hypotheses), bleu, chrf, ter)
 
 
 def sacrebleu_score(
@@ -277,10 +325,11 @@ def sacrebleu_score(
     *,
     bleu: Mapping[str, Any] | None = None,
     chrf: Mapping[str, Any] | None = None,
+    ter: Mapping[str, Any] | None = None,
 ) -> SacrebleuResult:
-    """sacreBLEU 2.6.0's corpus scores of raw text (sacrebleu-score@1.0.0): ``references[i]``
-    holds the 1 to 8 reference strings of segment ``i``; ``bleu`` and ``chrf`` are the
-    metrics' options with sacreBLEU's names (omitted: its defaults). Same validation and
+    """sacreBLEU 2.6.0's corpus scores of raw text (sacrebleu-score@1.1.0): ``references[i]``
+    holds the 1 to 8 reference strings of segment ``i``; ``bleu``, ``chrf`` and ``ter`` are
+    the metrics' options with sacreBLEU's names (omitted: its defaults). Same validation and
     limits as the tool.
 
     Raises :class:`~mtcompute.errors.InvalidInput`, :class:`~mtcompute.errors.LimitExceeded`
@@ -288,8 +337,10 @@ def sacrebleu_score(
 
     >>> sacrebleu_score(["aa"], [["ab"]], ["chrf"]).chrf.text
     'chrF2 = 25.00'
+    >>> sacrebleu_score(["The cat sat on mat."], [["The cat sat on the mat."]], ["ter"]).ter.text
+    'TER = 16.67'
     """
-    return _compute(INPUT.call(**locals()))
+    return compute(INPUT.call(**locals()))
 
 
-TOOL = Tool(ID, VERSION, INPUT, _compute, sacrebleu_score)
+TOOL = Tool(ID, VERSION, INPUT, compute, sacrebleu_score)

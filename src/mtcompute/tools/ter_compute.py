@@ -1,0 +1,125 @@
+"""ter-compute@1.0.0: translation edit rate of raw text, exactly as sacreBLEU 2.6.0.
+
+TER is Snover et al. 2006 ("A Study of Translation Edit Rate with Targeted Human
+Annotation", §2-3): the fewest edits (insertions, deletions, substitutions and block shifts,
+the shifts chosen greedily) that turn a hypothesis into a reference, over the average
+reference length. The computation is :mod:`mtcompute.scoring` (``ter_statistics`` over the
+compiled kernel, ``ter_score``, ``ter_signature_fields``): per segment the fewest edits over
+its references and their average length, summed for the corpus; a segment's own score is
+sacreBLEU's ``sentence_score``, that segment's statistics scored alone (the corpus sums are
+``mtcompute.core.ter.sum_statistics``, sacreBLEU's addition in segment order). This module declares
+the input (references laid out per segment, sacreBLEU's four TER options), bounds the work
+(each text's words, and the words aligned in all) and writes the result. Validation follows
+the contract's order (its last semantics line).
+"""
+
+from __future__ import annotations
+
+__all__ = ["TerComputeResult", "TerSegment", "ter_compute", "ter_words"]
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from mtcompute import scoring
+from mtcompute.contracts.validate import Boolean, Field, InputSpec, contract_limits, same_count
+from mtcompute.core import ter
+from mtcompute.tools import Tool
+from mtcompute.tools._results import Output
+from mtcompute.tools._sacre_common import (
+    hypotheses,
+    hypotheses_and_references,
+    no_lone_surrogates,
+    nrefs,
+    references_per_segment,
+    ter_word_limits,
+    ter_words,
+    text_bytes,
+)
+
+ID, VERSION = "ter-compute", "1.0.0"
+LIMITS = contract_limits(ID, VERSION)
+_MOST, _REFERENCES = LIMITS["max_segments"], LIMITS["max_references"]
+_SEGMENT_WORDS, _ALIGNED_WORDS = LIMITS["max_segment_words"], LIMITS["max_aligned_words"]
+OPTIONS = ("case_sensitive", "normalized", "no_punct", "asian_support")
+"""sacreBLEU's TER options, in the contract's order (each omitted false)."""
+
+
+def _options(values: Mapping[str, Any]) -> scoring.TerOptions:
+    return scoring.TerOptions(**{name: values[name] for name in OPTIONS})
+
+
+INPUT = InputSpec(
+    Field("hypotheses", hypotheses(_MOST)),
+    Field("references", references_per_segment(_MOST, _REFERENCES)),
+    same_count("hypotheses", "references", "segments"),
+    text_bytes(LIMITS["max_text_bytes"], hypotheses_and_references),
+    no_lone_surrogates(hypotheses_and_references),
+    *(Field(name, Boolean(), default=False) for name in OPTIONS),
+    ter_word_limits(_SEGMENT_WORDS, _ALIGNED_WORDS, _options),
+)
+
+
+@dataclass(frozen=True, slots=True)
+class TerSegment(Output):
+    """One segment: its fewest edits over its references, their average length, and its
+    sentence TER."""
+
+    edits: int
+    ref_length: float
+    score: float
+
+
+@dataclass(frozen=True, slots=True)
+class TerComputeResult(Output):
+    """sacreBLEU's corpus TER, its text and signature, the summed statistics, and each
+    segment's."""
+
+    score: float
+    text: str
+    signature: str
+    num_edits: int
+    ref_length: float
+    segment_count: int
+    segments: tuple[TerSegment, ...]
+
+
+def _compute(values: Mapping[str, Any]) -> TerComputeResult:
+    hyps, refs = values["hypotheses"], values["references"]
+    options = _options(values)
+    statistics = scoring.ter_statistics(hyps, refs, options)
+    num_edits, ref_length = ter.sum_statistics(statistics)
+    total = scoring.ter_score(num_edits, ref_length)
+    signature = scoring.format_signature(scoring.ter_signature_fields(options, nrefs(refs)))
+    segments = tuple(
+        TerSegment(edits, length, scoring.ter_score(edits, length).score)
+        for edits, length in statistics
+    )
+    return TerComputeResult(
+        total.score, str(total), signature, num_edits, ref_length, len(hyps), segments
+    )
+
+
+def ter_compute(
+    hypotheses: Sequence[str],
+    references: Sequence[Sequence[str]],
+    *,
+    case_sensitive: bool = False,
+    normalized: bool = False,
+    no_punct: bool = False,
+    asian_support: bool = False,
+) -> TerComputeResult:
+    """sacreBLEU 2.6.0's TER of raw text (ter-compute@1.0.0): ``references[i]`` holds the 1
+    to 8 reference strings of segment ``i``; the options are sacreBLEU's ``TER`` arguments.
+    Same validation and limits as the tool.
+
+    Raises :class:`~mtcompute.errors.InvalidInput` or
+    :class:`~mtcompute.errors.LimitExceeded` exactly where the tool would.
+
+    >>> ter_compute(["The cat sat on mat."], [["The cat sat on the mat."]]).text
+    'TER = 16.67'
+    """
+    return _compute(INPUT.call(**locals()))
+
+
+TOOL = Tool(ID, VERSION, INPUT, _compute, ter_compute)
