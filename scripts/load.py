@@ -139,7 +139,7 @@ def build_cases(host: str, cap: int = DEFAULT_CAP) -> list[Case]:
             400,
         ),
         ("wrong content type", "POST", chrf, b'{"hypotheses":["a"]}', "text/plain", 415),
-        ("unknown tool", "POST", execute("ter-compute"), b"{}", "application/json", 404),
+        ("unknown tool", "POST", execute("no-such-tool"), b"{}", "application/json", 404),
         ("unknown version", "POST", execute("chrf-compute", "9.9.9"), b"{}", None, 404),
         ("wrong method", "GET", chrf, None, None, 405),
         (

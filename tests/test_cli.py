@@ -33,7 +33,7 @@ def test_tool_error_prints_envelope_and_exits_1() -> None:
 
 def test_unknown_tool_is_not_found_exit_1() -> None:
     """An unknown tool gets the not_found envelope and exit 1."""
-    proc = run_cli("run", "ter-compute", "1.0.0", "--input", "-", stdin=b"{}")
+    proc = run_cli("run", "no-such-tool", "1.0.0", "--input", "-", stdin=b"{}")
     assert (1, "not_found") == (proc.returncode, json.loads(proc.stdout)["error"]["code"])
 
 

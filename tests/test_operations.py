@@ -168,7 +168,7 @@ def test_access_log_one_json_line_per_request(configured: tuple[str, Path, int])
         ("POST", CHRF, json.dumps({"hypotheses": [secret], "references": ["a"]}).encode()),
         ("POST", CHRF, b"null"),
         ("GET", "/v1/tools/chrf-compute/versions/1.0.0", None),
-        ("POST", "/v1/tools/ter-compute/versions/1.0.0/execute", b"{}"),
+        ("POST", "/v1/tools/no-such-tool/versions/1.0.0/execute", b"{}"),
         ("GET", "/healthz", None),
         ("GET", "/nope?q=" + secret, None),
     ]
@@ -178,7 +178,7 @@ def test_access_log_one_json_line_per_request(configured: tuple[str, Path, int])
         for method, path, body in requests:
             response = client.request(method, path, content=body, headers=JSON if body else {})
             # request_bytes: the body bytes the app read (an unknown tool's body is not read)
-            read = 0 if body is None or "ter-compute" in path else len(body)
+            read = 0 if body is None or "no-such-tool" in path else len(body)
             sent.append(
                 (method, path.split("?")[0], response.status_code, read, len(response.content))
             )
@@ -188,7 +188,7 @@ def test_access_log_one_json_line_per_request(configured: tuple[str, Path, int])
         (x["method"], x["path"], x["status"], x["request_bytes"], x["response_bytes"])
         for x in lines
     ]
-    assert [("chrf-compute", "1.0.0")] * 3 + [("ter-compute", "1.0.0")] + [(None, None)] * 2 == [
+    assert [("chrf-compute", "1.0.0")] * 3 + [("no-such-tool", "1.0.0")] + [(None, None)] * 2 == [
         (x["tool"], x["version"]) for x in lines
     ]
     for line in lines:

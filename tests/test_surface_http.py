@@ -144,7 +144,7 @@ ERROR_CASES = [
     (
         "unknown tool",
         "POST",
-        "/v1/tools/ter-compute/versions/1.0.0/execute",
+        "/v1/tools/no-such-tool/versions/1.0.0/execute",
         b"{}",
         None,
         (404, "not_found", ""),

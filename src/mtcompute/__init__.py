@@ -29,6 +29,7 @@ __all__ = [
     "NotFound",
     "SacrebleuResult",
     "SentenceBleuResult",
+    "TerComputeResult",
     "TokenizeResult",
     "UnsupportedInput",
     "__version__",
@@ -51,6 +52,7 @@ __all__ = [
     "loads",
     "sacrebleu_score",
     "sentence_bleu",
+    "ter_compute",
     "text_bleu_statistics",
 ]
 
@@ -83,3 +85,4 @@ from mtcompute.tools.chrf_components import ChrfComponents, ChrfOrder, chrf_comp
 from mtcompute.tools.chrf_compute import ChrfResult, chrf
 from mtcompute.tools.chrf_plus_plus_compute import ChrfPlusPlusResult, chrf_plus_plus
 from mtcompute.tools.sacrebleu_score import SacrebleuResult, sacrebleu_score
+from mtcompute.tools.ter_compute import TerComputeResult, ter_compute
