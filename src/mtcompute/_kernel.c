@@ -21,7 +21,8 @@
  *     operation (sacrebleu_chrf_counts);
  *   - sacreBLEU 2.6.0's TER edits (translation_edit_rate: greedy block shifts, then the
  *     beam edit distance) over interned word ids, per hypothesis and reference (ter_edits),
- *     as mtcompute.core.ter computes them.
+ *     as mtcompute.core.ter computes them, and TER segment statistics from tokenized
+ *     texts (ter_statistics_text: words split and interned inside the kernel).
  *
  * Keys are exact, never bare hashes.  N-grams are counted order by order, and an n-gram of
  * order n is keyed by the pair (slot or id of its (n-1)-gram prefix + 1, its last code point
@@ -3348,6 +3349,248 @@ done:
     return result;
 }
 
+/* TER from texts: words split on whitespace and interned by content inside the kernel.
+ * Every text is widened to UCS4 into one buffer; a word is a maximal run of code points
+ * that are not whitespace (is_space: str.split()'s test), and two words are the same id
+ * exactly when their code points are equal (str equality).  Ids are per call, which is
+ * all TER needs: words are compared only within a segment. */
+
+typedef struct {
+    Py_ssize_t n;                /* segments */
+    size_t texts, cps, words;    /* texts (hypotheses, then the references in order) */
+    PyObject **held;             /* texts, referenced for the call */
+    size_t *ref_at;              /* n + 1: the segment's first text among the references */
+    Py_UCS4 *text;               /* every code point */
+    size_t *word_pos, *word_len; /* each word's code points in text */
+    size_t *text_word;           /* texts + 1: the text's first word */
+    i64 *ids;                    /* each word's id */
+    i64 *edits, *lengths;        /* n: the fewest edits, the sum of the reference lengths */
+} TerText;
+
+static void
+ter_text_free(TerText *X)
+{
+    free(X->ref_at);
+    free(X->text);
+    free(X->word_pos);
+    free(X->word_len);
+    free(X->text_word);
+    free(X->ids);
+    free(X->edits);
+    free(X->lengths);
+}
+
+/* Split every text and intern its words (no Python API: called without the GIL); -1 if out
+ * of memory. */
+static int
+ter_text_intern(TerText *X)
+{
+    size_t bound = X->cps / 2 + X->texts; /* every other code point starts a word */
+    X->text = malloc((X->cps ? X->cps : 1) * sizeof(Py_UCS4));
+    X->word_pos = malloc(bound * sizeof(size_t) + 1);
+    X->word_len = malloc(bound * sizeof(size_t) + 1);
+    X->text_word = malloc((X->texts + 1) * sizeof(size_t));
+    if (!X->text || !X->word_pos || !X->word_len || !X->text_word) return -1;
+    size_t used = 0, w = 0;
+    for (size_t t = 0; t < X->texts; t++) {
+        Py_UCS4 *out = X->text + used;
+        size_t len = widen(X->held[t], out), i = 0;
+        X->text_word[t] = w;
+        while (i < len) {
+            while (i < len && is_space(out[i])) i++;
+            if (i == len) break;
+            size_t start = i;
+            while (i < len && !is_space(out[i])) i++;
+            X->word_pos[w] = used + start;
+            X->word_len[w] = i - start;
+            w++;
+        }
+        used += len;
+    }
+    X->text_word[X->texts] = w;
+    X->words = w;
+    X->ids = malloc((w ? w : 1) * sizeof(i64));
+    unsigned bits = table_bits(w ? w : 1);
+    size_t mask = ((size_t)1 << bits) - 1;
+    u64 *hashes = calloc(mask + 1, sizeof(u64));
+    size_t *first = malloc((mask + 1) * sizeof(size_t)); /* the word holding the id + 1 */
+    if (!X->ids || !hashes || !first) {
+        free(hashes);
+        free(first);
+        return -1;
+    }
+    memset(first, 0, (mask + 1) * sizeof(size_t));
+    i64 next_id = 0;
+    for (size_t k = 0; k < w; k++) {
+        const Py_UCS4 *word = X->text + X->word_pos[k];
+        size_t len = X->word_len[k];
+        u64 h = units_hash((const unsigned char *)word, len * sizeof(Py_UCS4),
+                           PyUnicode_4BYTE_KIND);
+        size_t slot = (size_t)h & mask;
+        for (;;) {
+            size_t f = first[slot];
+            if (f == 0) {
+                first[slot] = k + 1;
+                hashes[slot] = h;
+                X->ids[k] = next_id++;
+                break;
+            }
+            f--;
+            if (hashes[slot] == h && X->word_len[f] == len &&
+                memcmp(X->text + X->word_pos[f], word, len * sizeof(Py_UCS4)) == 0) {
+                X->ids[k] = X->ids[f];
+                break;
+            }
+            slot = (slot + 1) & mask;
+        }
+    }
+    free(hashes);
+    free(first);
+    return 0;
+}
+
+/* Per segment the fewest edits over its references and the sum of their lengths (no Python
+ * API); -1 if out of memory. */
+static int
+ter_text_segments(TerText *X)
+{
+    X->edits = malloc(((size_t)X->n + 1) * sizeof(i64));
+    X->lengths = malloc(((size_t)X->n + 1) * sizeof(i64));
+    if (!X->edits || !X->lengths) return -1;
+    for (Py_ssize_t i = 0; i < X->n; i++) {
+        size_t h = (size_t)i, hw = X->text_word[h];
+        Py_ssize_t hn = (Py_ssize_t)(X->text_word[h + 1] - hw);
+        i64 best = 0, lengths = 0;
+        for (size_t r = X->ref_at[i]; r < X->ref_at[i + 1]; r++) {
+            size_t t = (size_t)X->n + r, rw = X->text_word[t];
+            Py_ssize_t rn = (Py_ssize_t)(X->text_word[t + 1] - rw);
+            /* an empty reference: one edit per hypothesis word */
+            i64 edits = rn == 0 ? hn : ter_pair(X->ids + hw, hn, X->ids + rw, rn);
+            if (edits < 0) return -1;
+            if (r == X->ref_at[i] || edits < best) best = edits;
+            lengths += rn;
+        }
+        X->edits[i] = best;
+        X->lengths[i] = lengths;
+    }
+    return 0;
+}
+
+/* Check that `x` is a str (its index path in the message), count its code points. */
+static int
+ter_check_text(PyObject *x, const char *field, Py_ssize_t a, Py_ssize_t b, int depth,
+               size_t *cps)
+{
+    if (!PyUnicode_Check(x)) {
+        ter_type_error(x, "a str", field, a, b, 0, depth);
+        return -1;
+    }
+    if (ready(x) < 0) return -1;
+    *cps += (size_t)PyUnicode_GET_LENGTH(x);
+    return 0;
+}
+
+PyDoc_STRVAR(ter_statistics_text_doc,
+"ter_statistics_text(hypotheses, references, /)\n--\n\n"
+"sacreBLEU 2.6.0's TER segment statistics of tokenized texts: for each segment i the pair\n"
+"(edits, average reference length), the fewest ter_edits edits of hypotheses[i] over the\n"
+"references references[i] (words: str.split()'s, the same word when their code points are\n"
+"equal) and the int sum of the reference lengths over their count (a float).  hypotheses\n"
+"is a list or tuple of str; references a list or tuple, as long, of lists or tuples of one\n"
+"or more str.  TypeError or ValueError naming the first bad argument.  The GIL is released\n"
+"while splitting, interning and computing.");
+
+static PyObject *
+py_ter_statistics_text(PyObject *self, PyObject *args)
+{
+    PyObject *hyps, *refs, *result = NULL;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "OO:ter_statistics_text", &hyps, &refs)) return NULL;
+    if (!is_seq(hyps)) {
+        ter_type_error(hyps, "a list or tuple", "hypotheses", 0, 0, 0, 0);
+        return NULL;
+    }
+    if (!is_seq(refs)) {
+        ter_type_error(refs, "a list or tuple", "references", 0, 0, 0, 0);
+        return NULL;
+    }
+    Py_ssize_t n = seq_len(hyps);
+    if (seq_len(refs) != n) {
+        PyErr_Format(PyExc_ValueError, "%zd hypotheses but %zd reference lists", n,
+                     seq_len(refs));
+        return NULL;
+    }
+    TerText X;
+    memset(&X, 0, sizeof X);
+    X.n = n;
+    /* pass 1: types and sizes */
+    size_t nrefs = 0;
+    for (Py_ssize_t i = 0; i < n; i++)
+        if (ter_check_text(seq_item(hyps, i), "hypotheses", i, 0, 1, &X.cps) < 0) return NULL;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *segment = seq_item(refs, i);
+        if (!is_seq(segment)) {
+            ter_type_error(segment, "a list or tuple of str", "references", i, 0, 0, 1);
+            return NULL;
+        }
+        Py_ssize_t count = seq_len(segment);
+        if (count == 0) {
+            PyErr_Format(PyExc_ValueError, "references[%zd] has no reference", i);
+            return NULL;
+        }
+        for (Py_ssize_t j = 0; j < count; j++)
+            if (ter_check_text(seq_item(segment, j), "references", i, j, 2, &X.cps) < 0)
+                return NULL;
+        nrefs += (size_t)count;
+    }
+    /* pass 2: the texts, referenced for the call (the lists may change while the GIL is
+     * released; the str objects cannot) */
+    X.texts = (size_t)n + nrefs;
+    X.held = malloc((X.texts ? X.texts : 1) * sizeof(PyObject *));
+    X.ref_at = malloc(((size_t)n + 1) * sizeof(size_t));
+    if (!X.held || !X.ref_at) {
+        free(X.held);
+        free(X.ref_at);
+        return PyErr_NoMemory();
+    }
+    size_t t = 0;
+    for (Py_ssize_t i = 0; i < n; i++) X.held[t++] = seq_item(hyps, i);
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *segment = seq_item(refs, i);
+        X.ref_at[i] = t - (size_t)n;
+        for (Py_ssize_t j = 0; j < seq_len(segment); j++) X.held[t++] = seq_item(segment, j);
+    }
+    X.ref_at[n] = t - (size_t)n;
+    for (size_t k = 0; k < X.texts; k++) Py_INCREF(X.held[k]);
+    int failed;
+    Py_BEGIN_ALLOW_THREADS
+    failed = ter_text_intern(&X) < 0 || ter_text_segments(&X) < 0;
+    Py_END_ALLOW_THREADS
+    for (size_t k = 0; k < X.texts; k++) Py_DECREF(X.held[k]);
+    free(X.held);
+    if (failed) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    result = PyList_New(n);
+    if (!result) goto done;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        double count = (double)(X.ref_at[i + 1] - X.ref_at[i]);
+        /* Python's int / int: both exact in a double here, so one correctly rounded
+         * division */
+        PyObject *pair = Py_BuildValue("(Ld)", (long long)X.edits[i],
+                                       (double)X.lengths[i] / count);
+        if (!pair) {
+            Py_CLEAR(result);
+            goto done;
+        }
+        PyList_SET_ITEM(result, i, pair);
+    }
+done:
+    ter_text_free(&X);
+    return result;
+}
+
 /* ------------------------------------------------------------------------------------ */
 /* Odds and ends                                                                          */
 /* ------------------------------------------------------------------------------------ */
@@ -3450,6 +3693,7 @@ static PyMethodDef methods[] = {
     {"first_lone_surrogate", py_first_lone_surrogate, METH_O, first_lone_surrogate_doc},
     {"round_ratio", py_round_ratio, METH_VARARGS, round_ratio_doc},
     {"ter_edits", py_ter_edits, METH_VARARGS, ter_edits_doc},
+    {"ter_statistics_text", py_ter_statistics_text, METH_VARARGS, ter_statistics_text_doc},
     {NULL, NULL, 0, NULL},
 };
 

@@ -477,6 +477,29 @@ def ter_signature_fields(options: TerOptions, nrefs: int | str) -> dict[str, obj
     }
 
 
+def _tercom_texts(
+    lines: Sequence[str], options: TerOptions, tokenizer: TercomTokenizer, *, twice: bool
+) -> list[str]:
+    """sacreBLEU's TER preprocessing of each line (right-stripped, tokenized; twice for a
+    reference), as a text whose ``split()`` is the line's words.
+
+    Without ``normalized`` and ``no_punct`` the tokenizer only lowercases (unless
+    ``case_sensitive``) and collapses whitespace, so the words are those of
+    ``line.rstrip().lower()`` (or ``line.rstrip()``), once or twice alike: collapsing
+    whitespace changes no word, and lowercasing a lowercased text changes nothing, because
+    every code point of ``str.lower``'s output lowercases to itself and none is capital
+    sigma, the only code point ``str.lower`` maps by its context (CPython's ``lower_ucs4``;
+    both facts are checked over every code point by tests/test_ter_text.py).
+    """
+    if not (options.normalized or options.no_punct):
+        if options.case_sensitive:
+            return [line.rstrip() for line in lines]
+        return [line.rstrip().lower() for line in lines]
+    if twice:
+        return [tokenizer(tokenizer(line.rstrip()).rstrip()) for line in lines]
+    return [tokenizer(line.rstrip()) for line in lines]
+
+
 def ter_statistics(
     hypotheses: Sequence[str],
     references: Sequence[Sequence[str]],
@@ -486,26 +509,26 @@ def ter_statistics(
 ) -> list[tuple[int, float]]:
     """Per segment (edits, average reference length) as sacreBLEU's ``TER`` extracts them:
     each line right-stripped and tokenized (a reference twice, as sacreBLEU does), split on
-    whitespace, then the fewest edits over the segment's references (the kernel through
-    :func:`mtcompute.counting.ter_statistics`)."""
+    whitespace, then the fewest edits over the segment's references (the kernel, which
+    splits and interns the words itself, through
+    :func:`mtcompute.counting.ter_text_statistics`)."""
     if len(hypotheses) != len(references):
         raise ValueError(
             f"{len(hypotheses)} hypotheses but {len(references)} reference lists "
             "(one list per segment expected)"
         )
     tokenizer = options.tokenizer()
-    vocabulary: dict[str, int] = {}
-    hypotheses_ids = [
-        ter.intern_words(tokenizer(line.rstrip()).split(), vocabulary) for line in hypotheses
-    ]
-    references_ids = [
-        [
-            ter.intern_words(tokenizer(tokenizer(line.rstrip()).rstrip()).split(), vocabulary)
-            for line in segment
-        ]
-        for segment in references
-    ]
-    return counting.ter_statistics(hypotheses_ids, references_ids, threads=threads)
+    hypotheses_texts = _tercom_texts(hypotheses, options, tokenizer, twice=False)
+    counts = [len(segment) for segment in references]
+    flat = _tercom_texts(
+        [line for segment in references for line in segment], options, tokenizer, twice=True
+    )
+    references_texts = []
+    at = 0
+    for count in counts:
+        references_texts.append(flat[at : at + count])
+        at += count
+    return counting.ter_text_statistics(hypotheses_texts, references_texts, threads=threads)
 
 
 def ter_score(num_edits: int, ref_length: float) -> TerResult:
