@@ -238,6 +238,32 @@ def test_a_wmt_window_under_every_combination_is_sacrebleus(name: str) -> None:
     assert (6, []) == (len(segments), differences)
 
 
+def test_references_preprocessed_once_give_the_same_statistics() -> None:
+    """``ter_statistics_of`` against ``ter_references`` (sacreBLEU's reference cache) gives
+    ``ter_statistics``'s figures for two hypothesis sets, under four option combinations."""
+    corpus = pair("generaltest2022/en-de")
+    references = corpus.per_segment()[:60]
+    differences = []
+    for options in (COMBOS[0], COMBOS[1], COMBOS[8], COMBOS[15]):
+        ter_options = scoring.TerOptions(**options)
+        prepared = scoring.ter_references(references, ter_options)
+        for system in corpus.systems[:2]:
+            hypotheses = corpus.system(system)[:60]
+            expected = scoring.ter_statistics(hypotheses, references, ter_options)
+            if scoring.ter_statistics_of(hypotheses, prepared) != expected:
+                differences.append((options, system))
+    assert [] == differences
+
+
+def test_prepared_references_of_another_length_are_refused() -> None:
+    """Two hypotheses against one segment's prepared references: the one message."""
+    prepared = scoring.ter_references([["a b"]], scoring.TerOptions())
+    with pytest.raises(ValueError, match="2 hypotheses") as caught:
+        scoring.ter_statistics_of(["a", "b"], prepared)
+    expected = "2 hypotheses but 1 reference lists (one list per segment expected)"
+    assert expected == str(caught.value)
+
+
 def test_threads_change_nothing() -> None:
     """300 en-de segments on one thread and on three (kernel on), and the pure path on the
     first 30: the same figures."""

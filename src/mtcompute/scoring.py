@@ -26,6 +26,7 @@ __all__ = [
     "ChrfOptions",
     "ChrfResult",
     "TerOptions",
+    "TerReferences",
     "TerResult",
     "bleu_score",
     "bleu_signature_fields",
@@ -38,9 +39,11 @@ __all__ = [
     "corpus_ter",
     "format_score",
     "format_signature",
+    "ter_references",
     "ter_score",
     "ter_signature_fields",
     "ter_statistics",
+    "ter_statistics_of",
 ]
 
 import json
@@ -500,6 +503,49 @@ def _tercom_texts(
     return [tokenizer(line.rstrip()) for line in lines]
 
 
+@dataclass(frozen=True, slots=True)
+class TerReferences:
+    """References preprocessed once for many hypothesis sets (sacreBLEU's reference cache,
+    ``TER(references=...)``): per segment, each reference right-stripped and tokenized
+    twice, as a text whose ``split()`` is its words. Made by :func:`ter_references`."""
+
+    texts: tuple[tuple[str, ...], ...]
+    options: TerOptions
+
+
+def ter_references(references: Sequence[Sequence[str]], options: TerOptions) -> TerReferences:
+    """``references`` (per segment, one or more strings) preprocessed as sacreBLEU's TER
+    preprocesses references, for :func:`ter_statistics_of`."""
+    counts = [len(segment) for segment in references]
+    flat = _tercom_texts(
+        [line for segment in references for line in segment],
+        options,
+        options.tokenizer(),
+        twice=True,
+    )
+    texts = []
+    at = 0
+    for count in counts:
+        texts.append(tuple(flat[at : at + count]))
+        at += count
+    return TerReferences(tuple(texts), options)
+
+
+def ter_statistics_of(
+    hypotheses: Sequence[str], references: TerReferences, *, threads: int | None = None
+) -> list[tuple[int, float]]:
+    """:func:`ter_statistics` against references preprocessed by :func:`ter_references`
+    (their options apply to the hypotheses too)."""
+    if len(hypotheses) != len(references.texts):
+        raise ValueError(
+            f"{len(hypotheses)} hypotheses but {len(references.texts)} reference lists "
+            "(one list per segment expected)"
+        )
+    options = references.options
+    texts = _tercom_texts(hypotheses, options, options.tokenizer(), twice=False)
+    return counting.ter_text_statistics(texts, references.texts, threads=threads)
+
+
 def ter_statistics(
     hypotheses: Sequence[str],
     references: Sequence[Sequence[str]],
@@ -517,18 +563,7 @@ def ter_statistics(
             f"{len(hypotheses)} hypotheses but {len(references)} reference lists "
             "(one list per segment expected)"
         )
-    tokenizer = options.tokenizer()
-    hypotheses_texts = _tercom_texts(hypotheses, options, tokenizer, twice=False)
-    counts = [len(segment) for segment in references]
-    flat = _tercom_texts(
-        [line for segment in references for line in segment], options, tokenizer, twice=True
-    )
-    references_texts = []
-    at = 0
-    for count in counts:
-        references_texts.append(flat[at : at + count])
-        at += count
-    return counting.ter_text_statistics(hypotheses_texts, references_texts, threads=threads)
+    return ter_statistics_of(hypotheses, ter_references(references, options), threads=threads)
 
 
 def ter_score(num_edits: int, ref_length: float) -> TerResult:
