@@ -33,10 +33,11 @@ reference, sums and scores, runs in full on both sides for every run.
 With ``--oracle-cache DIR`` sacreBLEU's figures of each run are kept in ``DIR`` (one JSON file
 per run, written when computed, read when present: sacreBLEU is a pure function of its
 inputs, and JSON keeps ints, floats and their values exactly), so a second comparison of the
-same grid computes only our side. ``--adversarial`` adds (``--adversarial-only`` runs only)
-the adversarial inputs of :data:`ADVERSARIAL` under the 16 combinations, one and two
-references: empty hypotheses and references, repeated words inviting many shifts, segments
-of a few hundred words, punctuation only, CJK text.
+same grid computes only our side; ``--cached-only`` compares only the runs kept there.
+``--adversarial`` adds (``--adversarial-only`` runs only) the adversarial inputs of
+:func:`adversarial_cases` under the 16 combinations, one and two references: empty
+hypotheses and references, repeated words inviting many shifts, segments of a few hundred
+words, punctuation only, CJK text.
 
 Output: a line per pair and system (runs, segments compared, differing segments, differing
 corpus figures, seconds), then the totals; exit 1 when anything differs.
@@ -248,9 +249,10 @@ def compare(
 class Oracle:
     """sacreBLEU's figures per run, kept as JSON files in a folder when one is given."""
 
-    def __init__(self, folder: Path | None) -> None:
+    def __init__(self, folder: Path | None, cached_only: bool = False) -> None:
         self.folder = folder
-        self.computed = self.read = 0
+        self.cached_only = cached_only
+        self.computed = self.read = self.skipped = 0
         if folder is not None:
             folder.mkdir(parents=True, exist_ok=True)
 
@@ -260,12 +262,16 @@ class Oracle:
         hypotheses: Sequence[str],
         per_segment: Sequence[Sequence[str]],
         options: dict[str, bool],
-    ) -> Figures:
-        """The run's figures: read from the folder, or computed (and written there)."""
+    ) -> Figures | None:
+        """The run's figures: read from the folder, or computed (and written there); None
+        (the run skipped) when only cached figures are wanted and these are not."""
         path = None if self.folder is None else self.folder / f"{key}.json"
         if path is not None and path.is_file():
             self.read += 1
             return Figures.from_json(path.read_text(encoding="utf-8"))
+        if self.cached_only:
+            self.skipped += 1
+            return None
         figures = sacrebleu_figures(hypotheses, per_segment, options)
         self.computed += 1
         if path is not None:
@@ -397,6 +403,8 @@ def run_ter(
                             pair.name, system, len(references), combo_name(options), start, stop
                         )
                         theirs = oracle.figures(key, hypotheses, per_segment, options)
+                        if theirs is None:
+                            continue
                         outcome = compare_figures(ours(hypotheses, per_segment, options), theirs)
                         label = f"{pair.name} {system} {combo_name(options)}"
                         _record(totals, label, outcome, counts, len(references))
@@ -502,6 +510,8 @@ def run_adversarial(
                     refs = [r[:references] for r in per_segment]
                     key = run_key("adversarial", name, references, combo_name(options))
                     theirs = oracle.figures(key, hypotheses, refs, options)
+                    if theirs is None:
+                        continue
                     outcome = compare_figures(ours(hypotheses, refs, options), theirs)
                     _record(totals, f"{name} {combo_name(options)}", outcome, counts, references)
         _report(f"adversarial: {name}", counts, time.perf_counter() - started)
@@ -566,6 +576,11 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--oracle-cache", type=Path, help="a folder keeping sacreBLEU's figures of each run"
     )
+    parser.add_argument(
+        "--cached-only",
+        action="store_true",
+        help="with --oracle-cache: only the runs whose sacreBLEU figures are kept there",
+    )
     return parser
 
 
@@ -582,7 +597,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     combos = COMBOS if args.combos == "all" else COMBOS[:1]
     totals = Totals()
     ours = kernel_figures if args.kernel else core_figures
-    oracle = Oracle(args.oracle_cache)
+    if args.cached_only and args.oracle_cache is None:
+        print("--cached-only needs --oracle-cache", file=sys.stderr)
+        return 2
+    oracle = Oracle(args.oracle_cache, args.cached_only)
     print(f"ours: {'scoring.ter_statistics, kernel on' if args.kernel else 'the pure core'}")
     if not (args.ter_only or args.adversarial_only):
         run_tokenizer(pairs, combos, *args.window, totals)
@@ -596,7 +614,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"{totals.tokenizer_differences} differences; TER {totals.runs} runs, "
         f"{totals.segments} segments, {totals.differing_segments} differing segments, "
         f"{totals.differing_corpora} differing corpora ({seconds:.0f} s; sacreBLEU's figures "
-        f"computed for {oracle.computed} runs, read for {oracle.read})"
+        f"computed for {oracle.computed} runs, read for {oracle.read}, "
+        f"{oracle.skipped} runs skipped as not kept)"
     )
     different = totals.tokenizer_differences or totals.differing_segments
     return 1 if different or totals.differing_corpora else 0
