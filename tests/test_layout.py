@@ -17,7 +17,13 @@ PACKAGE = REPO / "src" / "mtcompute"
 LAYERS: tuple[tuple[str, ...], ...] = (
     ("mtcompute.errors", "mtcompute.native", "mtcompute._version"),
     ("mtcompute.core",),
-    ("mtcompute.counting", "mtcompute.contracts", "mtcompute.tokenizers", "mtcompute.scoring"),
+    (
+        "mtcompute.counting",
+        "mtcompute.contracts",
+        "mtcompute.tokenizers",
+        "mtcompute.scoring",
+        "mtcompute.significance",
+    ),
     ("mtcompute.tools", "mtcompute.batch"),
     ("mtcompute._execute", "mtcompute.envelope", "mtcompute.catalog", "mtcompute.client"),
     ("mtcompute",),
