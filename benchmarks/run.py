@@ -15,6 +15,10 @@ so 20x means mtcompute is twenty times faster):
 * corpus BLEU statistics, whitespace tokens, max order 4, on en-de;
 * ``mtcompute score`` as a whole process on en-de (chrF and BLEU) against its budget of
   100 ms (Python's own start-up, ``python -c pass``, timed beside it for reference);
+* sacreBLEU-exact scores from raw text (``mtcompute.scoring``): BLEU 13a, chrF++ and corpus
+  TER on en-de against sacreBLEU (cold tokenizer caches), one reference;
+* whole processes: ``mtcompute sacrebleu`` against ``sacrebleu`` with the same arguments on
+  every en-de system, ``ref.A -m bleu chrf`` and ``ref.A ref.B -m bleu chrf ter``;
 * HTTP: requests per second of the execute endpoint for two contract examples, against a
   bare endpoint on the same Starlette + uvicorn stack, loopback only.
 
@@ -87,6 +91,9 @@ TARGETS = {
     ("BLEU 13a raw", "bleuscore"): 3.0,
     ("corpus chrF2++", "sacreBLEU"): 25.0,
     ("sacrebleu CLI", "sacreBLEU"): 15.0,
+    # TER (issue 12): corpus TER from raw text, and the whole sacrebleu command with TER.
+    ("corpus TER", "sacreBLEU"): 50.0,
+    ("sacrebleu CLI +ter", "sacreBLEU"): 30.0,
 }
 SCORE_BUDGET = 0.100  # seconds, the whole `mtcompute score` process (issue 10, section 4)
 SCORE_RUNS, SCORE_RUNS_QUICK = 30, 5  # processes per timing (short, noisy runs: a median)
@@ -619,42 +626,108 @@ def bench_sacrebleu_exact(
         )
 
 
-def bench_sacrebleu_cli(wmt: Path, runs: int, report: Report) -> None:
-    """``mtcompute sacrebleu ref.A -i <every en-de system> -m bleu chrf`` against
-    ``sacrebleu`` with the same arguments, whole processes taking turns; one thread."""
+def bench_ter(
+    pair: Pair, anchors: dict[str, ModuleType | None], repeats: int, report: Report
+) -> None:
+    """Corpus TER from raw text through ``scoring.corpus_ter`` (tokenizing included) against
+    sacreBLEU's ``TER().corpus_score`` with a cold tokenizer cache, one reference."""
+    from mtcompute import scoring
+
+    hyps, refs = pair.hypotheses, pair.references
+    per_segment = [[r] for r in refs]
+    subject = f"{pair.name} ({len(hyps)} seg), 1 ref"
+    section = "corpus TER"
+    options = scoring.TerOptions()
+    base = median_seconds(lambda: scoring.corpus_ter(hyps, per_segment, options), repeats)
+    report.rows.append(Row(section, subject, "mtcompute scoring.corpus_ter", base))
+    sacrebleu = anchors["sacrebleu"]
+    if sacrebleu is None:
+        return
+    from sacrebleu.tokenizers.tokenizer_ter import TercomTokenizer
+
+    def cold() -> Any:
+        TercomTokenizer.__call__.cache_clear()  # its lru_cache is shared by every instance
+        return sacrebleu.metrics.TER().corpus_score(hyps, [refs])
+
+    ours, theirs = scoring.corpus_ter(hyps, per_segment, options), cold()
+    report.check(
+        f"TER {pair.name}: scoring.corpus_ter = sacreBLEU TER()",
+        (ours.score, ours.num_edits, ours.ref_length)
+        == (theirs.score, theirs.num_edits, theirs.ref_length),
+        f"{ours.score!r} ({ours.num_edits} edits over {ours.ref_length!r}) vs {theirs.score!r}"
+        f" ({theirs.num_edits} over {theirs.ref_length!r})",
+    )
+    seconds = median_seconds(cold, repeats)
+    report.rows.append(
+        Row(
+            section,
+            subject,
+            "sacreBLEU TER() cold cache",
+            seconds,
+            ratio=seconds / base,
+            target=TARGETS[(section, "sacreBLEU")],
+        )
+    )
+
+
+def bench_sacrebleu_cli(
+    wmt: Path,
+    runs: int,
+    report: Report,
+    references: Sequence[str] = ("ref.A",),
+    metrics: Sequence[str] = ("bleu", "chrf"),
+    section: str = "sacrebleu CLI",
+) -> None:
+    """``mtcompute sacrebleu <references> -i <every en-de system> -m <metrics>`` against
+    ``sacrebleu`` with the same arguments, whole processes taking turns; one thread. When
+    ours fails (a metric it does not have yet), the check fails with its error and the
+    timing is skipped."""
     folder = wmt / TESTSET / "en-de"
     systems = [str(path) for path in sorted(folder.glob("sys.*.txt"))]
-    arguments = [str(folder / "ref.A.txt"), "-i", *systems, "-m", "bleu", "chrf"]
+    refs = [str(folder / f"{name}.txt") for name in references]
+    arguments = [*refs, "-i", *systems, "-m", *metrics]
     ours = Path(sys.executable).with_name("mtcompute")
     theirs = Path(sys.executable).with_name("sacrebleu")
     if not theirs.exists():
-        report.skipped.append("sacrebleu CLI (the sacrebleu command is not installed)")
+        report.skipped.append(f"{section} (the sacrebleu command is not installed)")
         return
     env = {**os.environ, "MTCOMPUTE_THREADS": "1"}
     env.pop("PYTHONDONTWRITEBYTECODE", None)
-    outputs = [
-        subprocess.run(command, capture_output=True, env=env, check=False).stdout
+    done = [
+        subprocess.run(command, capture_output=True, env=env, check=False)
         for command in ([str(ours), "sacrebleu", *arguments], [str(theirs), *arguments])
     ]
+    described = f"en-de, {len(systems)} systems, {len(refs)} ref, -m {' '.join(metrics)}"
+    if done[0].returncode != 0:
+        error = done[0].stderr.decode("utf-8", "replace").strip().splitlines()
+        report.check(
+            f"{section}: same stdout",
+            False,
+            f"{described}: mtcompute sacrebleu exited {done[0].returncode}: "
+            f"{error[-1] if error else ''}",
+        )
+        report.skipped.append(f"{section} timing (mtcompute sacrebleu failed)")
+        return
+    outputs = [d.stdout for d in done]
     report.check(
-        "sacrebleu CLI: same stdout",
+        f"{section}: same stdout",
         outputs[0] == outputs[1] and bool(outputs[0]),
-        f"en-de, {len(systems)} systems, -m bleu chrf: {len(outputs[0])} bytes",
+        f"{described}: {len(outputs[0])} bytes",
     )
     base, seconds = _process_seconds(
         [[str(ours), "sacrebleu", *arguments], [str(theirs), *arguments]], runs, env
     )
-    subject = f"en-de ({len(systems)} systems)"
-    report.rows.append(Row("sacrebleu CLI", subject, "mtcompute sacrebleu", base))
+    subject = f"en-de ({len(systems)} systems, {len(refs)} ref)"
+    report.rows.append(Row(section, subject, "mtcompute sacrebleu", base))
     report.rows.append(
         Row(
-            "sacrebleu CLI",
+            section,
             subject,
             "sacrebleu",
             seconds,
             ratio=seconds / base,
-            target=TARGETS[("sacrebleu CLI", "sacreBLEU")],
-            note="whole processes, -m bleu chrf",
+            target=TARGETS[(section, "sacreBLEU")],
+            note=f"whole processes, -m {' '.join(metrics)}",
         )
     )
 
@@ -1311,7 +1384,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     whole = pairs[0] if limit is None else load_pair(args.data, pairs[0].name, None)
     bench_score_cli(whole, SCORE_RUNS_QUICK if args.quick else SCORE_RUNS, report)
     bench_sacrebleu_exact(whole, anchors, repeats, report)
+    bench_ter(whole, anchors, repeats, report)
     bench_sacrebleu_cli(args.data, 1 if args.quick else 5, report)
+    bench_sacrebleu_cli(
+        args.data,
+        1 if args.quick else 3,
+        report,
+        references=("ref.A", "ref.B"),
+        metrics=("bleu", "chrf", "ter"),
+        section="sacrebleu CLI +ter",
+    )
     if args.threads > 1:
         bench_threads(pairs[0], blocks, args.threads, repeats, report)
     clients = ["httpx", "raw"] if args.http_client == "both" else [args.http_client]

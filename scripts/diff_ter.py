@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
-"""Compare mtcompute's pure-Python TER (``mtcompute.core.ter``, ``core.ter_tokenizer``) with
-sacreBLEU 2.6.0's on the WMT data: every pair, every system, one reference and two (the
-pair's first one or two by name, where it has two), under each of the 16 combinations of
-``normalized``, ``no_punct``, ``asian_support`` and ``case_sensitive``.
+"""Compare mtcompute's TER with sacreBLEU 2.6.0's on the WMT data: every pair, every system,
+one reference and two (the pair's first one or two by name, where it has two), under each of
+the 16 combinations of ``normalized``, ``no_punct``, ``asian_support`` and ``case_sensitive``.
+Ours is the pure core (``mtcompute.core.ter``, ``core.ter_tokenizer``) by default, or with
+``--kernel`` the raw-text path every surface uses (``mtcompute.scoring.ter_statistics`` with
+the C kernel on, its text fast path included).
 
 Usage::
 
@@ -11,6 +13,8 @@ Usage::
     python scripts/diff_ter.py --pair generaltest2022/en-de --combos default
     python scripts/diff_ter.py --tokenizer-only      # the tokenizer on every line only
     python scripts/diff_ter.py --timing              # pure Python vs sacreBLEU, en-de
+    python scripts/diff_ter.py --kernel --oracle-cache /tmp/ter-oracle  # the kernel path
+    python scripts/diff_ter.py --kernel --adversarial-only  # adversarial inputs only
 
 For each run (pair, system, references, options) it compares, with ``==`` and the same types:
 per segment the edits, the average reference length and the sentence score (sacreBLEU's
@@ -26,6 +30,15 @@ the result, and the grid's 32 runs per system, whose options often tokenize a se
 alike, compute each distinct segment once per side. Everything else, tokenizing, the best
 reference, sums and scores, runs in full on both sides for every run.
 
+With ``--oracle-cache DIR`` sacreBLEU's figures of each run are kept in ``DIR`` (one JSON file
+per run, written when computed, read when present: sacreBLEU is a pure function of its
+inputs, and JSON keeps ints, floats and their values exactly), so a second comparison of the
+same grid computes only our side; ``--cached-only`` compares only the runs kept there.
+``--adversarial`` adds (``--adversarial-only`` runs only) the adversarial inputs of
+:func:`adversarial_cases` under the 16 combinations, one and two references: empty
+hypotheses and references, repeated words inviting many shifts, segments of a few hundred
+words, punctuation only, CJK text.
+
 Output: a line per pair and system (runs, segments compared, differing segments, differing
 corpus figures, seconds), then the totals; exit 1 when anything differs.
 """
@@ -34,6 +47,8 @@ from __future__ import annotations
 
 import argparse
 import itertools
+import json
+import random
 import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -46,6 +61,7 @@ import sacrebleu.metrics.ter as sacrebleu_ter
 from sacrebleu.metrics.ter import TER
 from sacrebleu.tokenizers.tokenizer_ter import TercomTokenizer as SacrebleuTercomTokenizer
 
+from mtcompute import native, scoring
 from mtcompute.core import ter as core_ter
 from mtcompute.core.ter_tokenizer import TercomTokenizer
 
@@ -123,45 +139,151 @@ def memoized_edit_rates() -> Iterator[None]:
 
 
 @dataclass(frozen=True)
+class Figures:
+    """One run's figures: per segment (edits, average reference length, sentence score) and
+    the corpus (score, edits, reference length), with the types they have."""
+
+    segments: tuple[tuple[Any, Any, Any], ...]
+    corpus: tuple[Any, Any, Any]
+
+    def to_json(self) -> str:
+        """The figures as JSON (ints stay ints, floats keep their exact values)."""
+        return json.dumps({"segments": self.segments, "corpus": self.corpus})
+
+    @classmethod
+    def from_json(cls, text: str) -> Figures:
+        """The figures :meth:`to_json` wrote."""
+        data = json.loads(text)
+        return cls(tuple(tuple(s) for s in data["segments"]), tuple(data["corpus"]))
+
+
+Side = Callable[[Sequence[str], Sequence[Sequence[str]], dict[str, bool]], Figures]
+"""One side of a comparison: (hypotheses, references per segment, options) to figures."""
+
+
+def sacrebleu_figures(
+    hypotheses: Sequence[str], per_segment: Sequence[Sequence[str]], options: dict[str, bool]
+) -> Figures:
+    """sacreBLEU's ``TER(**options)``: ``sentence_score`` per segment, ``corpus_score``."""
+    metric = TER(**options)
+    reference_sets = [list(column) for column in zip(*per_segment, strict=True)]
+    corpus = metric.corpus_score(list(hypotheses), reference_sets)
+    sentences = [
+        metric.sentence_score(h, list(refs))
+        for h, refs in zip(hypotheses, per_segment, strict=True)
+    ]
+    return Figures(
+        tuple((s.num_edits, s.ref_length, s.score) for s in sentences),
+        (corpus.score, corpus.num_edits, corpus.ref_length),
+    )
+
+
+def core_figures(
+    hypotheses: Sequence[str], per_segment: Sequence[Sequence[str]], options: dict[str, bool]
+) -> Figures:
+    """The pure core: ``core.ter.corpus_statistics`` with our tokenizer, summed, scored."""
+    statistics = core_ter.corpus_statistics(hypotheses, per_segment, TercomTokenizer(**options))
+    edits, length = core_ter.sum_statistics(statistics)
+    return Figures(
+        tuple((e, n, core_ter.score_from_statistics(e, n)) for e, n in statistics),
+        (core_ter.score_from_statistics(edits, length), edits, length),
+    )
+
+
+def kernel_figures(
+    hypotheses: Sequence[str], per_segment: Sequence[Sequence[str]], options: dict[str, bool]
+) -> Figures:
+    """The surfaces' path with the kernel on: ``scoring.ter_statistics`` per segment (one
+    thread) and ``scoring.ter_score`` of each; ``scoring.corpus_ter`` for the corpus."""
+    if not native.active():
+        raise SystemExit("--kernel: the C kernel is not active (not built, or MTCOMPUTE_PURE=1)")
+    ter_options = scoring.TerOptions(**options)
+    statistics = scoring.ter_statistics(hypotheses, per_segment, ter_options, threads=1)
+    corpus = scoring.corpus_ter(hypotheses, per_segment, ter_options)
+    return Figures(
+        tuple((e, n, scoring.ter_score(e, n).score) for e, n in statistics),
+        (corpus.score, corpus.num_edits, corpus.ref_length),
+    )
+
+
+@dataclass(frozen=True)
 class Outcome:
     """One run compared: the segments, those that differ, and whether the corpus figures do."""
 
     segments: int
     differing: tuple[int, ...]
     corpus_equal: bool
-    ours: tuple[float, int, float]
-    theirs: tuple[float, int, float]
+    ours: tuple[Any, Any, Any]
+    theirs: tuple[Any, Any, Any]
 
 
 def _typed(*values: object) -> tuple[tuple[type, object], ...]:
     return tuple((type(value), value) for value in values)
 
 
-def compare(
-    hypotheses: Sequence[str], reference_sets: Sequence[Sequence[str]], options: dict[str, bool]
-) -> Outcome:
-    """Our TER against sacreBLEU's for one corpus (sacreBLEU's layout: one list per reference
-    set), per segment and for the corpus."""
-    metric = TER(**options)
-    corpus = metric.corpus_score(list(hypotheses), [list(r) for r in reference_sets])
-    per_segment = [list(refs) for refs in zip(*reference_sets, strict=True)]
-    sentences = [
-        metric.sentence_score(h, refs) for h, refs in zip(hypotheses, per_segment, strict=True)
-    ]
-
-    statistics = core_ter.corpus_statistics(hypotheses, per_segment, TercomTokenizer(**options))
-    edits, length = core_ter.sum_statistics(statistics)
-    score = core_ter.score_from_statistics(edits, length)
-
+def compare_figures(ours: Figures, theirs: Figures) -> Outcome:
+    """Ours against sacreBLEU's, each figure with ``==`` and the same type."""
     differing = tuple(
         i
-        for i, (sentence, (e, n)) in enumerate(zip(sentences, statistics, strict=True))
-        if _typed(sentence.num_edits, sentence.ref_length, sentence.score)
-        != _typed(e, n, core_ter.score_from_statistics(e, n))
+        for i, (mine, sacre) in enumerate(zip(ours.segments, theirs.segments, strict=True))
+        if _typed(*mine) != _typed(*sacre)
     )
-    ours = (score, edits, length)
-    theirs = (corpus.score, corpus.num_edits, corpus.ref_length)
-    return Outcome(len(hypotheses), differing, _typed(*ours) == _typed(*theirs), ours, theirs)
+    corpus_equal = _typed(*ours.corpus) == _typed(*theirs.corpus)
+    return Outcome(len(ours.segments), differing, corpus_equal, ours.corpus, theirs.corpus)
+
+
+def compare(
+    hypotheses: Sequence[str],
+    reference_sets: Sequence[Sequence[str]],
+    options: dict[str, bool],
+    ours: Side = core_figures,
+) -> Outcome:
+    """Our TER (the pure core unless ``ours`` says otherwise) against sacreBLEU's for one
+    corpus (sacreBLEU's layout: one list per reference set), per segment and for the corpus."""
+    per_segment = [list(refs) for refs in zip(*reference_sets, strict=True)]
+    return compare_figures(
+        ours(hypotheses, per_segment, options), sacrebleu_figures(hypotheses, per_segment, options)
+    )
+
+
+class Oracle:
+    """sacreBLEU's figures per run, kept as JSON files in a folder when one is given."""
+
+    def __init__(self, folder: Path | None, cached_only: bool = False) -> None:
+        self.folder = folder
+        self.cached_only = cached_only
+        self.computed = self.read = self.skipped = 0
+        if folder is not None:
+            folder.mkdir(parents=True, exist_ok=True)
+
+    def figures(
+        self,
+        key: str,
+        hypotheses: Sequence[str],
+        per_segment: Sequence[Sequence[str]],
+        options: dict[str, bool],
+    ) -> Figures | None:
+        """The run's figures: read from the folder, or computed (and written there); None
+        (the run skipped) when only cached figures are wanted and these are not."""
+        path = None if self.folder is None else self.folder / f"{key}.json"
+        if path is not None and path.is_file():
+            self.read += 1
+            return Figures.from_json(path.read_text(encoding="utf-8"))
+        if self.cached_only:
+            self.skipped += 1
+            return None
+        figures = sacrebleu_figures(hypotheses, per_segment, options)
+        self.computed += 1
+        if path is not None:
+            partial = path.with_suffix(".partial")
+            partial.write_text(figures.to_json(), encoding="utf-8")
+            partial.replace(path)
+        return figures
+
+
+def run_key(*parts: object) -> str:
+    """A file name for one run: its parts, ``/`` and spaces replaced."""
+    return "__".join(str(p) for p in parts).replace("/", "_").replace(" ", "_")
 
 
 def compare_tokenizer(lines: Sequence[str], options: dict[str, bool]) -> list[int]:
@@ -223,14 +345,47 @@ def run_tokenizer(
         )
 
 
+def _record(
+    totals: Totals, label: str, outcome: Outcome, counts: list[int], references: int
+) -> None:
+    """Add one run's outcome to ``counts`` (runs, segments, differing segments and corpora)
+    and ``totals``; print what differs."""
+    counts[0] += 1
+    counts[1] += outcome.segments
+    counts[2] += len(outcome.differing)
+    counts[3] += not outcome.corpus_equal
+    totals.runs += 1
+    totals.segments += outcome.segments
+    totals.differing_segments += len(outcome.differing)
+    totals.differing_corpora += not outcome.corpus_equal
+    if outcome.differing or not outcome.corpus_equal:
+        print(
+            f"  differs: {label} nrefs={references}: segments {list(outcome.differing[:5])}, "
+            f"corpus ours {outcome.ours} sacreBLEU {outcome.theirs}",
+            flush=True,
+        )
+
+
+def _report(label: str, counts: list[int], seconds: float) -> None:
+    runs, segments, differing_segments, differing_corpora = counts
+    print(
+        f"{label}: {runs} runs, {segments} segments, {differing_segments} differing segments, "
+        f"{differing_corpora} differing corpora ({seconds:.1f} s)",
+        flush=True,
+    )
+
+
 def run_ter(
     pairs: Sequence[PairData],
     combos: Sequence[dict[str, bool]],
     start: int,
     stop: int | None,
     totals: Totals,
+    ours: Side = core_figures,
+    oracle: Oracle | None = None,
 ) -> None:
     """TER for every system of every pair, one and two references, under each combination."""
+    oracle = oracle or Oracle(None)
     for pair in pairs:
         ref_lines = [window(lines, start, stop) for _, lines in pair.references]
         reference_configs = [ref_lines[:1]]
@@ -239,33 +394,127 @@ def run_ter(
         for system, lines in pair.systems:
             started = time.perf_counter()
             hypotheses = window(lines, start, stop)
-            runs = segments = differing_segments = differing_corpora = 0
+            counts = [0, 0, 0, 0]
             with memoized_edit_rates():
                 for options in combos:
                     for references in reference_configs:
-                        outcome = compare(hypotheses, references, options)
-                        runs += 1
-                        segments += outcome.segments
-                        differing_segments += len(outcome.differing)
-                        if not outcome.corpus_equal:
-                            differing_corpora += 1
-                        if outcome.differing or not outcome.corpus_equal:
-                            print(
-                                f"  differs: {pair.name} {system} nrefs={len(references)} "
-                                f"{combo_name(options)}: segments {list(outcome.differing[:5])}"
-                                f", corpus ours {outcome.ours} sacreBLEU {outcome.theirs}"
-                            )
-            totals.runs += runs
-            totals.segments += segments
-            totals.differing_segments += differing_segments
-            totals.differing_corpora += differing_corpora
-            seconds = time.perf_counter() - started
-            print(
-                f"{pair.name} {system}: {runs} runs, {segments} segments, "
-                f"{differing_segments} differing segments, {differing_corpora} differing "
-                f"corpora ({seconds:.1f} s)",
-                flush=True,
-            )
+                        per_segment = [list(refs) for refs in zip(*references, strict=True)]
+                        key = run_key(
+                            pair.name, system, len(references), combo_name(options), start, stop
+                        )
+                        theirs = oracle.figures(key, hypotheses, per_segment, options)
+                        if theirs is None:
+                            continue
+                        outcome = compare_figures(ours(hypotheses, per_segment, options), theirs)
+                        label = f"{pair.name} {system} {combo_name(options)}"
+                        _record(totals, label, outcome, counts, len(references))
+            _report(f"{pair.name} {system}", counts, time.perf_counter() - started)
+
+
+def _long_lines(lines: Sequence[str], words: int) -> list[str]:
+    """Consecutive lines joined into segments of at least ``words`` words each (three)."""
+    segments, current = [], []
+    for line in lines:
+        current.append(line)
+        if sum(len(c.split()) for c in current) >= words:
+            segments.append(" ".join(current))
+            current = []
+            if len(segments) == 3:
+                break
+    return segments
+
+
+def _block_shuffled(text: str, block: int, seed: int) -> str:
+    """The words of ``text`` in blocks of ``block`` words, the blocks shuffled."""
+    words = text.split()
+    blocks = [words[i : i + block] for i in range(0, len(words), block)]
+    random.Random(seed).shuffle(blocks)
+    return " ".join(w for b in blocks for w in b)
+
+
+def adversarial_cases(wmt: Path) -> list[tuple[str, list[str], list[list[str]]]]:
+    """(name, hypotheses, references per segment with two each) of the adversarial runs; a
+    run with one reference takes each segment's first."""
+    repeated = " ".join(["a b c d e"] * 6)
+    generated = random.Random(12)
+    small = [" ".join(generated.choice("abcde") for _ in range(n)) for n in (120, 250, 300)]
+    en_de = wmt / "generaltest2022" / "en-de"
+    ref_a, ref_b = read_lines(en_de / "ref.A.txt"), read_lines(en_de / "ref.B.txt")
+    online_b = read_lines(en_de / "sys.Online-B.txt")
+    long_a, long_b, long_hyp = (_long_lines(x[100:], 300) for x in (ref_a, ref_b, online_b))
+    en_zh = wmt / "generaltest2022" / "en-zh"
+    zh_a, zh_b = read_lines(en_zh / "ref.A.txt"), read_lines(en_zh / "ref.B.txt")
+    zh_hyp = read_lines(sorted(en_zh.glob("sys.*.txt"))[0])
+    zh_long = [" ".join(x[200:206]) for x in (zh_hyp, zh_a, zh_b)]
+    ja = wmt / "generaltest2022" / "en-ja"
+    ja_ref = read_lines(ja / "ref.A.txt")
+    ja_hyp = read_lines(sorted(ja.glob("sys.*.txt"))[0])
+    return [
+        ("empty hypothesis", ["", ""], [["a b c", "a"], ["", "x"]]),
+        ("empty reference", ["a b", "a b c"], [["", "a b"], ["", ""]]),
+        ("blank lines", ["  \t ", " \u3000 "], [[" \u3000 ", ""], ["\t", "  "]]),
+        ("repeated blocks", [repeated], [[" ".join(reversed(repeated.split())), repeated]]),
+        (
+            "many of one word",
+            [" ".join(["the"] * 80), " ".join(["the", "a"] * 120)],
+            [[" ".join(["the", "a"] * 45), " ".join(["a"] * 90)], [" ".join(["the"] * 250)] * 2],
+        ),
+        (
+            "five words, hundreds long",
+            small,
+            [[small[1], small[2]], [small[2], small[0]], [small[0], small[1]]],
+        ),
+        (
+            "WMT lines joined to 300+ words",
+            long_hyp,
+            [list(r) for r in zip(long_a, long_b, strict=True)],
+        ),
+        (
+            "300+ words in shuffled blocks",
+            [_block_shuffled(r, 4, i) for i, r in enumerate(long_a)],
+            [list(r) for r in zip(long_a, long_b, strict=True)],
+        ),
+        (
+            "punctuation only",
+            ['... ,,, !!! ?? ;: ()"', "- -- --- ' '' `", "&quot;&amp;&lt;&gt;"],
+            [['?!.,;:()" .', "..."], ["-- - '", "``"], ['"&<>', "&quot;"]],
+        ),
+        (
+            "CJK",
+            [
+                zh_hyp[5],
+                ja_hyp[5],
+                "\uff08测试\uff09\uff1a\uff0c\u3002\u3001\u300c引用\u300d\u30fb\uff70",
+            ],
+            [[zh_a[5], zh_b[5]], [ja_ref[5], ja_ref[6]], ["(测试):,.、『引用』", "测试"]],
+        ),
+        ("CJK, hundreds of characters", [zh_long[0]], [[zh_long[1], zh_long[2]]]),
+    ]
+
+
+def run_adversarial(
+    wmt: Path,
+    combos: Sequence[dict[str, bool]],
+    totals: Totals,
+    ours: Side = core_figures,
+    oracle: Oracle | None = None,
+) -> None:
+    """The adversarial cases under each combination, one and two references."""
+    oracle = oracle or Oracle(None)
+    for name, hypotheses, per_segment in adversarial_cases(wmt):
+        started = time.perf_counter()
+        counts = [0, 0, 0, 0]
+        with memoized_edit_rates():
+            for options in combos:
+                for references in (1, 2):
+                    refs = [r[:references] for r in per_segment]
+                    key = run_key("adversarial", name, references, combo_name(options))
+                    theirs = oracle.figures(key, hypotheses, refs, options)
+                    if theirs is None:
+                        continue
+                    outcome = compare_figures(ours(hypotheses, refs, options), theirs)
+                    _record(totals, f"{name} {combo_name(options)}", outcome, counts, references)
+        _report(f"adversarial: {name}", counts, time.perf_counter() - started)
 
 
 def run_timing(wmt: Path) -> None:
@@ -315,6 +564,23 @@ def _parser() -> argparse.ArgumentParser:
     part.add_argument("--tokenizer-only", action="store_true")
     part.add_argument("--ter-only", action="store_true")
     part.add_argument("--timing", action="store_true")
+    part.add_argument("--adversarial-only", action="store_true")
+    parser.add_argument(
+        "--kernel",
+        action="store_true",
+        help="compare scoring.ter_statistics (the C kernel on) instead of the pure core",
+    )
+    parser.add_argument(
+        "--adversarial", action="store_true", help="add the adversarial inputs after the grid"
+    )
+    parser.add_argument(
+        "--oracle-cache", type=Path, help="a folder keeping sacreBLEU's figures of each run"
+    )
+    parser.add_argument(
+        "--cached-only",
+        action="store_true",
+        help="with --oracle-cache: only the runs whose sacreBLEU figures are kept there",
+    )
     return parser
 
 
@@ -330,16 +596,26 @@ def main(argv: Sequence[str] | None = None) -> int:
     pairs = load_pairs(args.wmt, args.pair)
     combos = COMBOS if args.combos == "all" else COMBOS[:1]
     totals = Totals()
-    if not args.ter_only:
+    ours = kernel_figures if args.kernel else core_figures
+    if args.cached_only and args.oracle_cache is None:
+        print("--cached-only needs --oracle-cache", file=sys.stderr)
+        return 2
+    oracle = Oracle(args.oracle_cache, args.cached_only)
+    print(f"ours: {'scoring.ter_statistics, kernel on' if args.kernel else 'the pure core'}")
+    if not (args.ter_only or args.adversarial_only):
         run_tokenizer(pairs, combos, *args.window, totals)
-    if not args.tokenizer_only:
-        run_ter(pairs, combos, *args.window, totals)
+    if not (args.tokenizer_only or args.adversarial_only):
+        run_ter(pairs, combos, *args.window, totals, ours, oracle)
+    if args.adversarial or args.adversarial_only:
+        run_adversarial(args.wmt, combos, totals, ours, oracle)
     seconds = time.perf_counter() - started
     print(
         f"total: tokenizer {totals.tokenizer_lines} line-options, "
         f"{totals.tokenizer_differences} differences; TER {totals.runs} runs, "
         f"{totals.segments} segments, {totals.differing_segments} differing segments, "
-        f"{totals.differing_corpora} differing corpora ({seconds:.0f} s)"
+        f"{totals.differing_corpora} differing corpora ({seconds:.0f} s; sacreBLEU's figures "
+        f"computed for {oracle.computed} runs, read for {oracle.read}, "
+        f"{oracle.skipped} runs skipped as not kept)"
     )
     different = totals.tokenizer_differences or totals.differing_segments
     return 1 if different or totals.differing_corpora else 0

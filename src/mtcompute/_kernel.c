@@ -21,7 +21,8 @@
  *     operation (sacrebleu_chrf_counts);
  *   - sacreBLEU 2.6.0's TER edits (translation_edit_rate: greedy block shifts, then the
  *     beam edit distance) over interned word ids, per hypothesis and reference (ter_edits),
- *     as mtcompute.core.ter computes them.
+ *     as mtcompute.core.ter computes them, and TER segment statistics from tokenized
+ *     texts (ter_statistics_text: words split and interned inside the kernel).
  *
  * Keys are exact, never bare hashes.  N-grams are counted order by order, and an n-gram of
  * order n is keyed by the pair (slot or id of its (n-1)-gram prefix + 1, its last code point
@@ -2814,16 +2815,22 @@ done:
 #define TER_MAX_SHIFT_DIST 50
 #define TER_BEAM_WIDTH 25
 #define TER_MAX_CANDIDATES 1000
+#ifndef TER_BACK_MIN
+#define TER_BACK_MIN 16 /* rows after a candidate's change from which B is used */
+#endif
 
 typedef struct {
     const i64 *ref;
     Py_ssize_t m, n;             /* reference and hypothesis lengths */
     Py_ssize_t *lo, *hi, *off;   /* row i: columns [lo[i], hi[i]) at cells off[i].. */
     i64 *M, *S;                  /* rows of the current words; rows of a candidate */
+    i64 *B;                      /* the current words' costs to the end (ter_fill_back) */
+    int back;                    /* whether B is of the current words */
     i64 *words, *shifted;        /* n each */
     Py_ssize_t *align;           /* m: hypothesis position aligned with each ref position */
     Py_ssize_t *hyp_sum, *ref_sum; /* n + 1, m + 1: prefix sums of the error flags */
     unsigned char *ops;          /* n + m: the trace, last operation first */
+    size_t rows_cap, words_cap, cells_cap, ref_cap, ops_cap; /* room, kept between pairs */
 } Ter;
 
 static void
@@ -2834,6 +2841,7 @@ ter_free(Ter *T)
     free(T->off);
     free(T->M);
     free(T->S);
+    free(T->B);
     free(T->words);
     free(T->shifted);
     free(T->align);
@@ -2869,37 +2877,46 @@ ter_bounds(Ter *T)
     return cells;
 }
 
-/* Allocate the workspace of one hypothesis length against one reference; -1 if out of
- * memory (with everything freed). */
+/* Grow each of the `count` arrays at ps to room for `need` items of `size` bytes (at least
+ * double the room it had; contents not kept); -1 if out of memory. */
+static int
+ter_grow(void **ps[], int count, size_t *cap, size_t need, size_t size)
+{
+    if (need <= *cap) return 0;
+    size_t room = 2 * *cap > need ? 2 * *cap : need;
+    for (int k = 0; k < count; k++) {
+        void *q = malloc(room * size);
+        if (!q) return -1;
+        free(*ps[k]);
+        *ps[k] = q;
+    }
+    *cap = room;
+    return 0;
+}
+
+/* Make the workspace ready for one hypothesis length against one reference, reusing its
+ * room (a zeroed Ter to begin with; ter_free after the last pair); -1 if out of memory. */
 static int
 ter_init(Ter *T, const i64 *ref, Py_ssize_t m, Py_ssize_t n)
 {
-    memset(T, 0, sizeof *T);
     T->ref = ref;
     T->m = m;
     T->n = n;
+    T->back = 0;
     size_t rows = (size_t)n + 1;
-    T->lo = malloc(rows * sizeof(Py_ssize_t));
-    T->hi = malloc(rows * sizeof(Py_ssize_t));
-    T->off = malloc(rows * sizeof(Py_ssize_t));
-    if (!T->lo || !T->hi || !T->off) goto fail;
+    void **by_row[] = {(void **)&T->lo, (void **)&T->hi, (void **)&T->off, (void **)&T->hyp_sum};
+    void **words[] = {(void **)&T->words, (void **)&T->shifted};
+    if (ter_grow(by_row, 4, &T->rows_cap, rows, sizeof(Py_ssize_t)) < 0) return -1;
+    if (ter_grow(words, 2, &T->words_cap, rows, sizeof(i64)) < 0) return -1;
     size_t cells = ter_bounds(T);
-    T->M = malloc(cells * sizeof(i64));
-    T->S = malloc(cells * sizeof(i64));
-    T->words = malloc(rows * sizeof(i64));
-    T->shifted = malloc(rows * sizeof(i64));
-    T->align = malloc(((size_t)m + 1) * sizeof(Py_ssize_t));
-    T->hyp_sum = malloc(rows * sizeof(Py_ssize_t));
-    T->ref_sum = malloc(((size_t)m + 1) * sizeof(Py_ssize_t));
-    T->ops = malloc((size_t)n + (size_t)m + 1);
-    if (!T->M || !T->S || !T->words || !T->shifted || !T->align || !T->hyp_sum ||
-        !T->ref_sum || !T->ops)
-        goto fail;
+    void **by_cell[] = {(void **)&T->M, (void **)&T->S, (void **)&T->B};
+    if (ter_grow(by_cell, 3, &T->cells_cap, cells, sizeof(i64)) < 0) return -1;
+    void **by_ref[] = {(void **)&T->align, (void **)&T->ref_sum};
+    if (ter_grow(by_ref, 2, &T->ref_cap, (size_t)m + 1, sizeof(Py_ssize_t)) < 0) return -1;
+    void **trace[] = {(void **)&T->ops};
+    if (ter_grow(trace, 1, &T->ops_cap, (size_t)n + (size_t)m + 1, 1) < 0) return -1;
     for (Py_ssize_t j = 0; j <= m; j++) T->M[j] = j; /* row 0: j insertions */
     return 0;
-fail:
-    ter_free(T);
-    return -1;
 }
 
 /* Cell (i, j) of the rows at `cells` (10^16 outside the band). */
@@ -2910,14 +2927,14 @@ ter_at(const Ter *T, const i64 *cells, Py_ssize_t i, Py_ssize_t j)
     return cells[T->off[i] + (j - T->lo[i])];
 }
 
-/* Rows from + 1 .. n of `w` into `dst`, row `from` read from `src` (unit costs; a cell
+/* Rows from + 1 .. to of `w` into `dst`, row `from` read from `src` (unit costs; a cell
  * stays at 10^16 unless an operation is below it; column 0 unconditionally from above). */
 static void
-ter_fill(const Ter *T, const i64 *w, Py_ssize_t from, const i64 *src, i64 *dst)
+ter_fill(const Ter *T, const i64 *w, Py_ssize_t from, Py_ssize_t to, const i64 *src, i64 *dst)
 {
     const i64 *ref = T->ref;
     const i64 *prev_cells = src;
-    for (Py_ssize_t i = from + 1; i <= T->n; i++) {
+    for (Py_ssize_t i = from + 1; i <= to; i++) {
         Py_ssize_t plo = T->lo[i - 1], phi = T->hi[i - 1];
         const i64 *prev = prev_cells + T->off[i - 1];
         Py_ssize_t lo = T->lo[i], hi = T->hi[i];
@@ -2945,6 +2962,46 @@ ter_fill(const Ter *T, const i64 *w, Py_ssize_t from, const i64 *src, i64 *dst)
         }
         prev_cells = dst;
     }
+}
+
+/*
+ * B: for each cell (i, j) of the band, the cheapest way from it to (n, m) for the current
+ * words: the same moves as the forward rows (a match or substitution to (i + 1, j + 1), a
+ * deletion to (i + 1, j), an insertion to (i, j + 1)), each only onto a cell of the band,
+ * 10^16 where none is.  The forward costs are the cheapest paths from (0, 0) over the same
+ * cells and moves, so for any row q the distance is min over j of forward(q, j) + B(q, j):
+ * the cheapest path passes row q, and leaves it from one of its cells.  A candidate that
+ * equals the current words from position q on has the current words' B from row q on, so
+ * its distance needs its own rows only up to q (ter_candidate_distance).
+ */
+static void
+ter_fill_back(Ter *T)
+{
+    const i64 *w = T->words, *ref = T->ref;
+    Py_ssize_t n = T->n, m = T->m;
+    i64 *last = T->B + T->off[n];
+    for (Py_ssize_t j = T->lo[n]; j < T->hi[n]; j++) last[j - T->lo[n]] = m - j; /* hi = m + 1 */
+    for (Py_ssize_t i = n - 1; i >= 0; i--) {
+        Py_ssize_t lo = T->lo[i], hi = T->hi[i], nlo = T->lo[i + 1], nhi = T->hi[i + 1];
+        i64 *cur = T->B + T->off[i];
+        const i64 *next = T->B + T->off[i + 1];
+        i64 word = w[i], right = TER_INF;
+        for (Py_ssize_t j = hi - 1; j >= lo; j--) {
+            i64 cost = right + 1; /* 10^16 + 1 past the band's last cell: clamped below */
+            if (j < m && j + 1 >= nlo && j + 1 < nhi) {
+                i64 diag = next[j + 1 - nlo] + (word != ref[j]);
+                if (diag < cost) cost = diag;
+            }
+            if (j >= nlo && j < nhi) {
+                i64 deletion = next[j - nlo] + 1;
+                if (deletion < cost) cost = deletion;
+            }
+            if (cost > TER_INF) cost = TER_INF;
+            cur[j - lo] = cost;
+            right = cost;
+        }
+    }
+    T->back = 1;
 }
 
 /* The alignment and error prefix sums of the current words (their rows in M). */
@@ -3033,15 +3090,27 @@ ter_perform_shift(const i64 *w, Py_ssize_t n, Py_ssize_t start, Py_ssize_t lengt
 #undef TER_COPY
 }
 
-/* The edit distance of T->shifted: its rows from the last one it shares with the words. */
+/* The edit distance of T->shifted: its rows from the last one it shares with the words up
+ * to the first from which it equals them again, q, then min over row q of its cost there
+ * plus the current words' cost to the end (ter_fill_back). */
 static i64
 ter_candidate_distance(Ter *T, Py_ssize_t from)
 {
-    Py_ssize_t n = T->n, p = from;
+    Py_ssize_t n = T->n, p = from, q = n;
     while (p < n && T->shifted[p] == T->words[p]) p++;
     if (p == n) return ter_at(T, T->M, n, T->m);
-    ter_fill(T, T->shifted, p, T->M, T->S);
-    return ter_at(T, T->S, n, T->m);
+    while (q > p && T->shifted[q - 1] == T->words[q - 1]) q--;
+    if (n - q < TER_BACK_MIN) q = n; /* a short rest: its rows cost less than B */
+    ter_fill(T, T->shifted, p, q, T->M, T->S);
+    if (q == n) return ter_at(T, T->S, n, T->m);
+    if (!T->back) ter_fill_back(T);
+    const i64 *fwd = T->S + T->off[q], *back = T->B + T->off[q];
+    i64 best = 2 * TER_INF;
+    for (Py_ssize_t k = 0; k < T->hi[q] - T->lo[q]; k++) {
+        i64 through = fwd[k] + back[k];
+        if (through < best) best = through;
+    }
+    return best;
 }
 
 typedef struct {
@@ -3104,12 +3173,12 @@ ter_search(Ter *T, Py_ssize_t *checked, TerShift *best)
 /* (edits) of hypothesis `hyp` (n ids) against `ref` (m > 0 ids): shifts applied while the
  * best one lowers the distance, then the distance; -1 if out of memory. */
 static i64
-ter_pair(const i64 *hyp, Py_ssize_t n, const i64 *ref, Py_ssize_t m)
+ter_pair(Ter *W, const i64 *hyp, Py_ssize_t n, const i64 *ref, Py_ssize_t m)
 {
-    Ter T;
-    if (ter_init(&T, ref, m, n) < 0) return -1;
+    if (ter_init(W, ref, m, n) < 0) return -1;
+#define T (*W)
     memcpy(T.words, hyp, (size_t)n * sizeof(i64));
-    ter_fill(&T, T.words, 0, T.M, T.M);
+    ter_fill(&T, T.words, 0, n, T.M, T.M);
     i64 shifts = 0;
     Py_ssize_t checked = 0;
     for (;;) {
@@ -3121,11 +3190,11 @@ ter_pair(const i64 *hyp, Py_ssize_t n, const i64 *ref, Py_ssize_t m)
         Py_ssize_t p = best.start < best.target ? best.start : best.target;
         while (p < n && T.shifted[p] == T.words[p]) p++;
         memcpy(T.words, T.shifted, (size_t)n * sizeof(i64));
-        ter_fill(&T, T.words, p, T.M, T.M);
+        ter_fill(&T, T.words, p, n, T.M, T.M);
+        T.back = 0;
     }
-    i64 edits = shifts + ter_at(&T, T.M, n, m);
-    ter_free(&T);
-    return edits;
+    return shifts + ter_at(&T, T.M, n, m);
+#undef T
 }
 
 /* The type name of x for messages (type(x).__name__). */
@@ -3303,6 +3372,8 @@ py_ter_edits(PyObject *self, PyObject *args)
         }
     }
     int failed = 0;
+    Ter T;
+    memset(&T, 0, sizeof T);
     Py_BEGIN_ALLOW_THREADS
     for (size_t q = 0; q < pairs && !failed; q++) {
         Py_ssize_t h = pair_hyp[q], hn = hyp_at[h + 1] - hyp_at[h];
@@ -3310,9 +3381,10 @@ py_ter_edits(PyObject *self, PyObject *args)
             edits[q] = hn; /* an empty reference: one edit per hypothesis word */
             continue;
         }
-        edits[q] = ter_pair(ids + hyp_at[h], hn, ids + ref_at[q], ref_len[q]);
+        edits[q] = ter_pair(&T, ids + hyp_at[h], hn, ids + ref_at[q], ref_len[q]);
         if (edits[q] < 0) failed = 1;
     }
+    ter_free(&T);
     Py_END_ALLOW_THREADS
     if (failed) {
         PyErr_NoMemory();
@@ -3345,6 +3417,299 @@ done:
     free(ref_at);
     free(ref_len);
     free(edits);
+    return result;
+}
+
+/* TER from texts: words split on whitespace and interned by content inside the kernel.
+ * A word is a maximal run of code points that are not whitespace (is_space: str.split()'s
+ * test), read in each str's own kind; two words are the same id exactly when their code
+ * points are equal (str equality), compared across kinds where they differ.  Ids are per
+ * call, which is all TER needs: words are compared only within a segment. */
+
+typedef struct {
+    u64 hash;
+    size_t start, len; /* the first word with these code points: in text `text` */
+    size_t text;
+    i64 id;
+} TerWord;
+
+typedef struct {
+    Py_ssize_t n;                /* segments */
+    size_t texts;                /* texts (hypotheses, then the references in order) */
+    PyObject **held;             /* texts, referenced for the call */
+    size_t *ref_at;              /* n + 1: the segment's first text among the references */
+    size_t *text_word;           /* texts + 1: the text's first word */
+    i64 *ids;                    /* each word's id */
+    size_t words, ids_cap;
+    TerWord *table;              /* distinct words, linear probing; len 0 = empty */
+    size_t table_mask, distinct;
+    i64 *edits, *lengths;        /* n: the fewest edits, the sum of the reference lengths */
+    Ter work;                    /* the workspace of every pair */
+} TerText;
+
+static void
+ter_text_free(TerText *X)
+{
+    free(X->ref_at);
+    free(X->text_word);
+    free(X->ids);
+    free(X->table);
+    free(X->edits);
+    free(X->lengths);
+    ter_free(&X->work);
+}
+
+/* Whether code points [a, a + len) of text ta equal [b, b + len) of text tb. */
+static inline int
+ter_same_code_points(PyObject *ta, size_t a, PyObject *tb, size_t b, size_t len)
+{
+    int ka = PyUnicode_KIND(ta), kb = PyUnicode_KIND(tb);
+    const void *da = PyUnicode_DATA(ta), *db = PyUnicode_DATA(tb);
+    if (ka == kb) return memcmp((const char *)da + a * ka, (const char *)db + b * kb, len * ka) == 0;
+    for (size_t k = 0; k < len; k++)
+        if (PyUnicode_READ(ka, da, a + k) != PyUnicode_READ(kb, db, b + k)) return 0;
+    return 1;
+}
+
+/* Double the table of distinct words; -1 if out of memory. */
+static int
+ter_text_grow(TerText *X)
+{
+    size_t size = X->table ? 2 * (X->table_mask + 1) : 4096, mask = size - 1;
+    TerWord *table = calloc(size, sizeof(TerWord));
+    if (!table) return -1;
+    if (X->table) {
+        for (size_t k = 0; k <= X->table_mask; k++) {
+            TerWord *e = &X->table[k];
+            if (e->len == 0) continue;
+            size_t slot = (size_t)e->hash & mask;
+            while (table[slot].len) slot = (slot + 1) & mask;
+            table[slot] = *e;
+        }
+        free(X->table);
+    }
+    X->table = table;
+    X->table_mask = mask;
+    return 0;
+}
+
+/* The id of word [start, start + len) of text t (hash h), added if new; -1 if out of
+ * memory. */
+static inline int
+ter_text_word(TerText *X, size_t t, size_t start, size_t len, u64 h)
+{
+    if (X->words == X->ids_cap) {
+        size_t cap = X->ids_cap ? 2 * X->ids_cap : 4096;
+        i64 *ids = realloc(X->ids, cap * sizeof(i64));
+        if (!ids) return -1;
+        X->ids = ids;
+        X->ids_cap = cap;
+    }
+    size_t slot = (size_t)h & X->table_mask;
+    for (;;) {
+        TerWord *e = &X->table[slot];
+        if (e->len == 0) {
+            e->hash = h;
+            e->start = start;
+            e->len = len;
+            e->text = t;
+            e->id = (i64)X->distinct++;
+            X->ids[X->words++] = e->id;
+            if (2 * X->distinct > X->table_mask + 1 && ter_text_grow(X) < 0) return -1;
+            return 0;
+        }
+        if (e->hash == h && e->len == len &&
+            ter_same_code_points(X->held[e->text], e->start, X->held[t], start, len)) {
+            X->ids[X->words++] = e->id;
+            return 0;
+        }
+        slot = (slot + 1) & X->table_mask;
+    }
+}
+
+/* The words of text t, in its kind TYPE, hashed over their code points (FNV-1a). */
+#define TER_SPLIT(TYPE)                                                                \
+    do {                                                                               \
+        const TYPE *d = (const TYPE *)PyUnicode_DATA(text);                           \
+        size_t i = 0;                                                                  \
+        while (i < len) {                                                              \
+            while (i < len && is_space(d[i])) i++;                                     \
+            if (i == len) break;                                                       \
+            size_t start = i;                                                          \
+            u64 h = 0xCBF29CE484222325ULL;                                             \
+            while (i < len && !is_space(d[i])) {                                       \
+                h = (h ^ d[i]) * 0x100000001B3ULL;                                     \
+                i++;                                                                   \
+            }                                                                          \
+            if (ter_text_word(X, t, start, i - start, mix64(h, i - start)) < 0)        \
+                return -1;                                                             \
+        }                                                                              \
+    } while (0)
+
+/* Split every text and intern its words (no Python API: called without the GIL); -1 if out
+ * of memory. */
+static int
+ter_text_intern(TerText *X)
+{
+    X->text_word = malloc((X->texts + 1) * sizeof(size_t));
+    if (!X->text_word || ter_text_grow(X) < 0) return -1;
+    for (size_t t = 0; t < X->texts; t++) {
+        PyObject *text = X->held[t];
+        size_t len = (size_t)PyUnicode_GET_LENGTH(text);
+        X->text_word[t] = X->words;
+        switch (PyUnicode_KIND(text)) {
+        case PyUnicode_1BYTE_KIND:
+            TER_SPLIT(Py_UCS1);
+            break;
+        case PyUnicode_2BYTE_KIND:
+            TER_SPLIT(Py_UCS2);
+            break;
+        default:
+            TER_SPLIT(Py_UCS4);
+            break;
+        }
+    }
+    X->text_word[X->texts] = X->words;
+    return 0;
+}
+#undef TER_SPLIT
+
+/* Per segment the fewest edits over its references and the sum of their lengths (no Python
+ * API); -1 if out of memory. */
+static int
+ter_text_segments(TerText *X)
+{
+    X->edits = malloc(((size_t)X->n + 1) * sizeof(i64));
+    X->lengths = malloc(((size_t)X->n + 1) * sizeof(i64));
+    if (!X->edits || !X->lengths) return -1;
+    for (Py_ssize_t i = 0; i < X->n; i++) {
+        size_t h = (size_t)i, hw = X->text_word[h];
+        Py_ssize_t hn = (Py_ssize_t)(X->text_word[h + 1] - hw);
+        i64 best = 0, lengths = 0;
+        for (size_t r = X->ref_at[i]; r < X->ref_at[i + 1]; r++) {
+            size_t t = (size_t)X->n + r, rw = X->text_word[t];
+            Py_ssize_t rn = (Py_ssize_t)(X->text_word[t + 1] - rw);
+            /* an empty reference: one edit per hypothesis word */
+            i64 edits = rn == 0 ? hn : ter_pair(&X->work, X->ids + hw, hn, X->ids + rw, rn);
+            if (edits < 0) return -1;
+            if (r == X->ref_at[i] || edits < best) best = edits;
+            lengths += rn;
+        }
+        X->edits[i] = best;
+        X->lengths[i] = lengths;
+    }
+    return 0;
+}
+
+/* Check that `x` is a str (its index path in the message) and ready. */
+static int
+ter_check_text(PyObject *x, const char *field, Py_ssize_t a, Py_ssize_t b, int depth)
+{
+    if (!PyUnicode_Check(x)) {
+        ter_type_error(x, "a str", field, a, b, 0, depth);
+        return -1;
+    }
+    return ready(x);
+}
+
+PyDoc_STRVAR(ter_statistics_text_doc,
+"ter_statistics_text(hypotheses, references, /)\n--\n\n"
+"sacreBLEU 2.6.0's TER segment statistics of tokenized texts: for each segment i the pair\n"
+"(edits, average reference length), the fewest ter_edits edits of hypotheses[i] over the\n"
+"references references[i] (words: str.split()'s, the same word when their code points are\n"
+"equal) and the int sum of the reference lengths over their count (a float).  hypotheses\n"
+"is a list or tuple of str; references a list or tuple, as long, of lists or tuples of one\n"
+"or more str.  TypeError or ValueError naming the first bad argument.  The GIL is released\n"
+"while splitting, interning and computing.");
+
+static PyObject *
+py_ter_statistics_text(PyObject *self, PyObject *args)
+{
+    PyObject *hyps, *refs, *result = NULL;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "OO:ter_statistics_text", &hyps, &refs)) return NULL;
+    if (!is_seq(hyps)) {
+        ter_type_error(hyps, "a list or tuple", "hypotheses", 0, 0, 0, 0);
+        return NULL;
+    }
+    if (!is_seq(refs)) {
+        ter_type_error(refs, "a list or tuple", "references", 0, 0, 0, 0);
+        return NULL;
+    }
+    Py_ssize_t n = seq_len(hyps);
+    if (seq_len(refs) != n) {
+        PyErr_Format(PyExc_ValueError, "%zd hypotheses but %zd reference lists", n,
+                     seq_len(refs));
+        return NULL;
+    }
+    TerText X;
+    memset(&X, 0, sizeof X);
+    X.n = n;
+    /* pass 1: types and sizes */
+    size_t nrefs = 0;
+    for (Py_ssize_t i = 0; i < n; i++)
+        if (ter_check_text(seq_item(hyps, i), "hypotheses", i, 0, 1) < 0) return NULL;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *segment = seq_item(refs, i);
+        if (!is_seq(segment)) {
+            ter_type_error(segment, "a list or tuple of str", "references", i, 0, 0, 1);
+            return NULL;
+        }
+        Py_ssize_t count = seq_len(segment);
+        if (count == 0) {
+            PyErr_Format(PyExc_ValueError, "references[%zd] has no reference", i);
+            return NULL;
+        }
+        for (Py_ssize_t j = 0; j < count; j++)
+            if (ter_check_text(seq_item(segment, j), "references", i, j, 2) < 0)
+                return NULL;
+        nrefs += (size_t)count;
+    }
+    /* pass 2: the texts, referenced for the call (the lists may change while the GIL is
+     * released; the str objects cannot) */
+    X.texts = (size_t)n + nrefs;
+    X.held = malloc((X.texts ? X.texts : 1) * sizeof(PyObject *));
+    X.ref_at = malloc(((size_t)n + 1) * sizeof(size_t));
+    if (!X.held || !X.ref_at) {
+        free(X.held);
+        free(X.ref_at);
+        return PyErr_NoMemory();
+    }
+    size_t t = 0;
+    for (Py_ssize_t i = 0; i < n; i++) X.held[t++] = seq_item(hyps, i);
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *segment = seq_item(refs, i);
+        X.ref_at[i] = t - (size_t)n;
+        for (Py_ssize_t j = 0; j < seq_len(segment); j++) X.held[t++] = seq_item(segment, j);
+    }
+    X.ref_at[n] = t - (size_t)n;
+    for (size_t k = 0; k < X.texts; k++) Py_INCREF(X.held[k]);
+    int failed;
+    Py_BEGIN_ALLOW_THREADS
+    failed = ter_text_intern(&X) < 0 || ter_text_segments(&X) < 0;
+    Py_END_ALLOW_THREADS
+    for (size_t k = 0; k < X.texts; k++) Py_DECREF(X.held[k]);
+    free(X.held);
+    if (failed) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    result = PyList_New(n);
+    if (!result) goto done;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        double count = (double)(X.ref_at[i + 1] - X.ref_at[i]);
+        /* Python's int / int: both exact in a double here, so one correctly rounded
+         * division */
+        PyObject *pair = Py_BuildValue("(Ld)", (long long)X.edits[i],
+                                       (double)X.lengths[i] / count);
+        if (!pair) {
+            Py_CLEAR(result);
+            goto done;
+        }
+        PyList_SET_ITEM(result, i, pair);
+    }
+done:
+    ter_text_free(&X);
     return result;
 }
 
@@ -3450,6 +3815,7 @@ static PyMethodDef methods[] = {
     {"first_lone_surrogate", py_first_lone_surrogate, METH_O, first_lone_surrogate_doc},
     {"round_ratio", py_round_ratio, METH_VARARGS, round_ratio_doc},
     {"ter_edits", py_ter_edits, METH_VARARGS, ter_edits_doc},
+    {"ter_statistics_text", py_ter_statistics_text, METH_VARARGS, ter_statistics_text_doc},
     {NULL, NULL, 0, NULL},
 };
 

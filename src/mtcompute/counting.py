@@ -20,7 +20,8 @@ the kernel only makes it faster:
   (:func:`sacrebleu_chrf_statistics`);
 * sacreBLEU 2.6.0's TER segment statistics over interned word ids (:func:`ter_statistics`,
   defined by :func:`mtcompute.core.ter.translation_edit_rate`): the fewest edits over the
-  references and the average reference length.
+  references and the average reference length; from tokenized texts
+  (:func:`ter_text_statistics`), the kernel splitting and interning the words itself.
 
 The kernel is used when it was built and ``MTCOMPUTE_PURE`` is not ``1``
 (:func:`mtcompute.native.active`, read at every call). Batch functions split their segments
@@ -45,6 +46,7 @@ __all__ = [
     "first_lone_surrogate",
     "sacrebleu_chrf_statistics",
     "ter_statistics",
+    "ter_text_statistics",
     "thread_count",
 ]
 
@@ -877,3 +879,59 @@ def ter_statistics(
         _best_of([ter.translation_edit_rate(hypothesis, r) for r in segment_references])
         for hypothesis, segment_references in zip(hypotheses_ids, references_ids, strict=True)
     ]
+
+
+def _check_ter_texts(hypotheses: Sequence[object], references: Sequence[object]) -> None:
+    """The kernel's checks of texts, in its order and with its messages: every hypothesis a
+    str, then every segment's references (a list or tuple of one or more str)."""
+    for i, text in enumerate(hypotheses):
+        if not isinstance(text, str):
+            raise TypeError(f"hypotheses[{i}] must be a str, got {_type_name(text)}")
+    for i, segment in enumerate(references):
+        if not isinstance(segment, list | tuple):
+            raise TypeError(
+                f"references[{i}] must be a list or tuple of str, got {_type_name(segment)}"
+            )
+        if not segment:
+            raise ValueError(f"references[{i}] has no reference")
+        for j, text in enumerate(segment):
+            if not isinstance(text, str):
+                raise TypeError(f"references[{i}][{j}] must be a str, got {_type_name(text)}")
+
+
+def ter_text_statistics(
+    hypotheses: Sequence[str],
+    references: Sequence[Sequence[str]],
+    *,
+    threads: int | None = None,
+) -> list[tuple[int, float]]:
+    """:func:`ter_statistics` of tokenized texts: the words of each text are its
+    ``str.split()``, the same word where they are equal strings (interned per segment by the
+    pure path, per call by the kernel, which splits and interns them itself without the
+    GIL). Lists or tuples of str only; any other layout, a non-str text or a segment without
+    references is TypeError or ValueError naming the first bad place.
+
+    >>> ter_text_statistics(["d e f a b c"], [["a b c d e f", "x"]])
+    [(1, 3.5)]
+    """
+    _check_ter_layout(hypotheses, references)
+    if active():
+        hyps, refs = hypotheses, references
+
+        def work(start: int, stop: int) -> list[tuple[int, float]]:
+            return _ext.ter_statistics_text(hyps[start:stop], refs[start:stop])
+
+        try:
+            parts = _map_spans(work, len(hyps), threads, MIN_TER_SEGMENTS_PER_THREAD)
+        except (TypeError, ValueError):  # raised again with the index in the whole input
+            _check_ter_texts(hyps, refs)
+            raise
+        return [row for _, rows in parts for row in rows]
+    _check_ter_texts(hypotheses, references)
+    statistics = []
+    for hypothesis, segment in zip(hypotheses, references, strict=True):
+        vocabulary: dict[str, int] = {}
+        words = ter.intern_words(hypothesis.split(), vocabulary)
+        ids = [ter.intern_words(text.split(), vocabulary) for text in segment]
+        statistics.append(_best_of([ter.translation_edit_rate(words, r) for r in ids]))
+    return statistics

@@ -26,6 +26,7 @@ __all__ = [
     "ChrfOptions",
     "ChrfResult",
     "TerOptions",
+    "TerReferences",
     "TerResult",
     "bleu_score",
     "bleu_signature_fields",
@@ -38,9 +39,11 @@ __all__ = [
     "corpus_ter",
     "format_score",
     "format_signature",
+    "ter_references",
     "ter_score",
     "ter_signature_fields",
     "ter_statistics",
+    "ter_statistics_of",
 ]
 
 import json
@@ -477,6 +480,72 @@ def ter_signature_fields(options: TerOptions, nrefs: int | str) -> dict[str, obj
     }
 
 
+def _tercom_texts(
+    lines: Sequence[str], options: TerOptions, tokenizer: TercomTokenizer, *, twice: bool
+) -> list[str]:
+    """sacreBLEU's TER preprocessing of each line (right-stripped, tokenized; twice for a
+    reference), as a text whose ``split()`` is the line's words.
+
+    Without ``normalized`` and ``no_punct`` the tokenizer only lowercases (unless
+    ``case_sensitive``) and collapses whitespace, so the words are those of
+    ``line.rstrip().lower()`` (or ``line.rstrip()``), once or twice alike: collapsing
+    whitespace changes no word, and lowercasing a lowercased text changes nothing, because
+    every code point of ``str.lower``'s output lowercases to itself and none is capital
+    sigma, the only code point ``str.lower`` maps by its context (CPython's ``lower_ucs4``;
+    both facts are checked over every code point by tests/test_ter_text.py).
+    """
+    if not (options.normalized or options.no_punct):
+        if options.case_sensitive:
+            return [line.rstrip() for line in lines]
+        return [line.rstrip().lower() for line in lines]
+    if twice:
+        return [tokenizer(tokenizer(line.rstrip()).rstrip()) for line in lines]
+    return [tokenizer(line.rstrip()) for line in lines]
+
+
+@dataclass(frozen=True, slots=True)
+class TerReferences:
+    """References preprocessed once for many hypothesis sets (sacreBLEU's reference cache,
+    ``TER(references=...)``): per segment, each reference right-stripped and tokenized
+    twice, as a text whose ``split()`` is its words. Made by :func:`ter_references`."""
+
+    texts: tuple[tuple[str, ...], ...]
+    options: TerOptions
+
+
+def ter_references(references: Sequence[Sequence[str]], options: TerOptions) -> TerReferences:
+    """``references`` (per segment, one or more strings) preprocessed as sacreBLEU's TER
+    preprocesses references, for :func:`ter_statistics_of`."""
+    counts = [len(segment) for segment in references]
+    flat = _tercom_texts(
+        [line for segment in references for line in segment],
+        options,
+        options.tokenizer(),
+        twice=True,
+    )
+    texts = []
+    at = 0
+    for count in counts:
+        texts.append(tuple(flat[at : at + count]))
+        at += count
+    return TerReferences(tuple(texts), options)
+
+
+def ter_statistics_of(
+    hypotheses: Sequence[str], references: TerReferences, *, threads: int | None = None
+) -> list[tuple[int, float]]:
+    """:func:`ter_statistics` against references preprocessed by :func:`ter_references`
+    (their options apply to the hypotheses too)."""
+    if len(hypotheses) != len(references.texts):
+        raise ValueError(
+            f"{len(hypotheses)} hypotheses but {len(references.texts)} reference lists "
+            "(one list per segment expected)"
+        )
+    options = references.options
+    texts = _tercom_texts(hypotheses, options, options.tokenizer(), twice=False)
+    return counting.ter_text_statistics(texts, references.texts, threads=threads)
+
+
 def ter_statistics(
     hypotheses: Sequence[str],
     references: Sequence[Sequence[str]],
@@ -486,26 +555,15 @@ def ter_statistics(
 ) -> list[tuple[int, float]]:
     """Per segment (edits, average reference length) as sacreBLEU's ``TER`` extracts them:
     each line right-stripped and tokenized (a reference twice, as sacreBLEU does), split on
-    whitespace, then the fewest edits over the segment's references (the kernel through
-    :func:`mtcompute.counting.ter_statistics`)."""
+    whitespace, then the fewest edits over the segment's references (the kernel, which
+    splits and interns the words itself, through
+    :func:`mtcompute.counting.ter_text_statistics`)."""
     if len(hypotheses) != len(references):
         raise ValueError(
             f"{len(hypotheses)} hypotheses but {len(references)} reference lists "
             "(one list per segment expected)"
         )
-    tokenizer = options.tokenizer()
-    vocabulary: dict[str, int] = {}
-    hypotheses_ids = [
-        ter.intern_words(tokenizer(line.rstrip()).split(), vocabulary) for line in hypotheses
-    ]
-    references_ids = [
-        [
-            ter.intern_words(tokenizer(tokenizer(line.rstrip()).rstrip()).split(), vocabulary)
-            for line in segment
-        ]
-        for segment in references
-    ]
-    return counting.ter_statistics(hypotheses_ids, references_ids, threads=threads)
+    return ter_statistics_of(hypotheses, ter_references(references, options), threads=threads)
 
 
 def ter_score(num_edits: int, ref_length: float) -> TerResult:
