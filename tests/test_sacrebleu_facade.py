@@ -54,6 +54,7 @@ from sacrebleu.metrics.bleu import BLEUSignature as SacreBLEUSignature
 from sacrebleu.metrics.chrf import CHRFSignature as SacreCHRFSignature
 
 import mtcompute.sacrebleu as facade
+from mtcompute.core import ter as core_ter
 from mtcompute.errors import MtcomputeError
 from mtcompute.sacrebleu import compat, metrics
 from mtcompute.sacrebleu._errors import (
@@ -66,6 +67,8 @@ from mtcompute.sacrebleu._errors import (
 )
 from mtcompute.sacrebleu.metrics import bleu as facade_bleu
 from mtcompute.sacrebleu.metrics import chrf as facade_chrf
+from mtcompute.sacrebleu.metrics import lib_ter as facade_lib_ter
+from mtcompute.sacrebleu.metrics import ter as facade_ter
 from mtcompute.tokenizers import DOWNLOADING, NAMES, get_tokenizer
 from tests import strategies as sts
 from tests.conftest import WMT
@@ -631,7 +634,14 @@ def test_public_names_are_where_sacrebleu_puts_them() -> None:
         "sacrebleu.CHRF": facade.CHRF is metrics.CHRF is facade_chrf.CHRF,
         "metrics.BLEUScore": metrics.BLEUScore is facade_bleu.BLEUScore,
         "metrics.CHRFScore": metrics.CHRFScore is facade_chrf.CHRFScore,
-        "metrics.METRICS": metrics.METRICS == {"BLEU": metrics.BLEU, "CHRF": metrics.CHRF},
+        "sacrebleu.corpus_ter": facade.corpus_ter is compat.corpus_ter,
+        "sacrebleu.sentence_ter": facade.sentence_ter is compat.sentence_ter,
+        "sacrebleu.TER": facade.TER is metrics.TER is facade_ter.TER,
+        "metrics.TERScore": metrics.TERScore is facade_ter.TERScore,
+        "metrics.lib_ter.translation_edit_rate": facade_lib_ter.translation_edit_rate
+        is core_ter.translation_edit_rate,
+        "metrics.METRICS": metrics.METRICS
+        == {"BLEU": metrics.BLEU, "CHRF": metrics.CHRF, "TER": metrics.TER},
     }
     constants = {
         "__version__": facade.__version__,
