@@ -17,11 +17,17 @@ PACKAGE = REPO / "src" / "mtcompute"
 LAYERS: tuple[tuple[str, ...], ...] = (
     ("mtcompute.errors", "mtcompute.native", "mtcompute._version"),
     ("mtcompute.core",),
-    ("mtcompute.counting", "mtcompute.contracts", "mtcompute.tokenizers", "mtcompute.scoring"),
+    (
+        "mtcompute.counting",
+        "mtcompute.contracts",
+        "mtcompute.tokenizers",
+        "mtcompute.scoring",
+        "mtcompute.significance",
+    ),
     ("mtcompute.tools", "mtcompute.batch"),
     ("mtcompute._execute", "mtcompute.envelope", "mtcompute.catalog", "mtcompute.client"),
     ("mtcompute",),
-    ("mtcompute.server", "mtcompute.sacrebleu"),
+    ("mtcompute.server", "mtcompute.sacrebleu", "mtcompute.report"),
     ("mtcompute.cli", "mtcompute.__main__"),
 )
 

@@ -26,7 +26,7 @@ FILES = st.sampled_from(["sys.txt", "ref.txt", "-", "a b.txt", "x=y.txt", "+1", 
 GOOD_VALUES: dict[tuple[str, ...], st.SearchStrategy[str] | None] = {
     ("--hypotheses", "-H"): FILES,  # one to three of them
     ("--references", "-r"): FILES,  # one to three of them
-    ("--metric", "-m"): st.sampled_from(["chrf", "bleu", "chrf++"]),  # one to three
+    ("--metric", "-m"): st.sampled_from(["chrf", "bleu", "chrf++", "ter"]),  # one to three
     ("--rules",): st.sampled_from(["sacrebleu", "contract"]),
     ("--lowercase",): None,
     ("--beta",): st.integers(1, 16).map(str),
@@ -35,6 +35,10 @@ GOOD_VALUES: dict[tuple[str, ...], st.SearchStrategy[str] | None] = {
     ("--smooth-value",): st.floats(0.0, 100.0).map(repr) | st.sampled_from(["0", "1", "1e-1"]),
     ("--max-order",): st.integers(1, 8).map(str),
     ("--effective-order",): None,
+    ("--normalized",): None,
+    ("--no-punct",): None,
+    ("--asian-support",): None,
+    ("--case-sensitive",): None,
     ("--segments",): None,
     ("--format",): st.sampled_from(["text", "json"]),
     ("--no-progress",): None,
@@ -92,17 +96,18 @@ def test_well_formed_lines_are_accepted(argv: list[str]) -> None:
 
 
 def test_epilog_examples_parse() -> None:
-    """The five examples of `mtcompute score --help` are accepted."""
+    """The six examples of `mtcompute score --help` are accepted."""
     examples = epilog_examples()
-    assert (5, [True] * 5) == (
+    assert (6, [True] * 6) == (
         len(examples),
         [argparse_vars(argv) is not None for argv in examples],
     )
 
 
 def test_defaults() -> None:
-    """The shortest line gets the defaults: None for the metric options (so that an option
-    of a metric not asked for can be told), False for the flags, chrf, sacrebleu and text."""
+    """The shortest line gets the defaults: None for the metric options, flags included (so
+    that an option of a metric not asked for can be told), False for the output flags, chrf,
+    sacrebleu and text."""
     expected = {
         "command": "score",
         "func": score.run,
@@ -110,13 +115,17 @@ def test_defaults() -> None:
         "references": ["ref.txt"],
         "metric": ["chrf"],
         "rules": "sacrebleu",
-        "lowercase": False,
+        "lowercase": None,
         "beta": None,
         "tokenize": None,
         "smooth_method": None,
         "smooth_value": None,
         "max_order": None,
         "effective_order": None,
+        "normalized": None,
+        "no_punct": None,
+        "asian_support": None,
+        "case_sensitive": None,
         "segments": False,
         "format": "text",
         "no_progress": False,

@@ -1,6 +1,6 @@
 """``mtcompute score`` as a subprocess (and in-process): BLEU, chrF and chrF++ of WMT files
 against sacreBLEU 2.6.0, several systems and references, the contract rule, formats, errors,
-progress.
+progress (TER's own tests: tests/test_score_ter.py).
 
 The files are those of the WMT data in use (``tests.conftest.WMT``): every en-de system with
 both references (2037 segments in the full data, 200 in the in-repo sample), and an en-zh and
@@ -575,8 +575,9 @@ def test_option_values_out_of_range_are_usage_errors(args: tuple[str, ...]) -> N
         ),
         (("--smooth-value", "abc"), "argument --smooth-value: expected a number, got 'abc'"),
         (
-            ("--metric", "ter"),
-            "argument --metric/-m: invalid choice: 'ter' (choose from 'bleu', 'chrf', 'chrf++')",
+            ("--metric", "meteor"),
+            "argument --metric/-m: invalid choice: 'meteor' (choose from 'bleu', 'chrf', "
+            "'chrf++', 'ter')",
         ),
         (("--lowercase=1",), "argument --lowercase: ignored explicit argument '1'"),
         (
@@ -616,8 +617,15 @@ def test_help_shows_examples_and_exit_statuses() -> None:
     """score --help documents examples, line handling, the rules and the exit statuses."""
     proc = run_cli("score", "--help")
     text = proc.stdout.decode()
-    wanted = ("examples:", "mtcompute score -H", "exit status:", "--rules contract", "chrf++")
-    assert (0, [True] * 5) == (proc.returncode, [w in text for w in wanted])
+    wanted = (
+        "examples:",
+        "mtcompute score -H",
+        "exit status:",
+        "--rules contract",
+        "chrf++",
+        "-m ter",
+    )
+    assert (0, [True] * 6) == (proc.returncode, [w in text for w in wanted])
 
 
 def test_help_example_numbers_are_real() -> None:
@@ -633,6 +641,7 @@ def test_help_example_numbers_are_real() -> None:
         .splitlines()
     )
     contract = run_cli("score", "-H", str(SYS_B), "-r", str(REF_A), "--rules", "contract")
+    ter = run_cli("score", "-H", str(SYS_B), "-r", str(REF_A), str(REF_B), "-m", "ter")
     bleu_head, _, bleu_tail = two[0].partition(" = 52.32 ")
     shown = [
         one,
@@ -640,8 +649,9 @@ def test_help_example_numbers_are_real() -> None:
         f"    {bleu_tail}   (one line)",
         two[1],
         f" = {contract.stdout.decode().strip().rpartition(' = ')[2]}",
+        f"\n  {ter.stdout.decode().strip()}\n",
     ]
-    assert [True] * 5 == [line in text for line in shown]
+    assert [True] * 6 == [line in text for line in shown]
 
 
 # -- progress ------------------------------------------------------------------------------
@@ -663,7 +673,7 @@ def test_no_progress_bar_when_stderr_is_not_a_tty(tmp_path: Path) -> None:
     assert (0, b"") == (proc.returncode, proc.stderr)
 
 
-@pytest.mark.parametrize("metric", ["chrf", "bleu", "chrf++"])
+@pytest.mark.parametrize("metric", ["chrf", "bleu", "chrf++", "ter"])
 def test_progress_bar_on_a_tty_leaves_the_result_unchanged(tmp_path: Path, metric: str) -> None:
     """On a terminal the bar is drawn on stderr and the printed score is the same."""
     hyp, ref, count = long_input(tmp_path)
@@ -711,6 +721,8 @@ def test_progress_bar_on_a_tty_leaves_the_result_unchanged(tmp_path: Path, metri
         (("-H", str(SYS_B), "-r", str(REF_A), "--metric", "bleu", "--smooth-method", "floor"), "2"),
         (("-H", str(SYS_B), "-r", str(REF_A), "--metric", "bleu", "--segments"), "1"),
         (("-H", str(SYS_B), "-r", str(REF_A), "--rules", "contract", "-m", "chrf++"), "2"),
+        (("-H", str(SYS_B), "-r", str(REF_A), str(REF_B), "--metric", "ter"), "2"),
+        (("-H", str(SYS_B), "-r", str(REF_A), "-m", "ter", "--segments", "--normalized"), "1"),
     ],
     ids=[
         "chrf",
@@ -720,6 +732,8 @@ def test_progress_bar_on_a_tty_leaves_the_result_unchanged(tmp_path: Path, metri
         "bleu-floor",
         "bleu-segments",
         "contract-chrf++",
+        "ter-2-refs-2-threads",
+        "ter-segments",
     ],
 )
 def test_score_scores_in_a_fresh_process(
@@ -732,7 +746,7 @@ def test_score_scores_in_a_fresh_process(
     if threads == "2":
         args = tuple(_repeated(arg, 512, tmp_path) for arg in args)
     proc = run_cli("score", *args)
-    assert (0, True) == (proc.returncode, proc.stdout.startswith((b"chrF", b"BLEU|")))
+    assert (0, True) == (proc.returncode, proc.stdout.startswith((b"chrF", b"BLEU|", b"TER|")))
 
 
 def _repeated(arg: str, lines: int, folder: Path) -> str:

@@ -2,7 +2,8 @@
 
 The entry point is :func:`execute` (any tool, any input, always an envelope); beside it, typed
 functions with the same validation raise one exception class per error code, and batch APIs
-without the service limits (:func:`corpus_chrf`, :func:`chrf_pairwise`, :func:`corpus_bleu`).
+without the service limits (:func:`corpus_chrf`, :func:`chrf_pairwise`, :func:`corpus_bleu`,
+:func:`corpus_ter`).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ __all__ = [
     "CorpusBleu",
     "CorpusBleuResult",
     "CorpusChrf",
+    "CorpusTer",
     "Envelope",
     "InvalidInput",
     "LimitExceeded",
@@ -42,6 +44,7 @@ __all__ = [
     "chrf_plus_plus",
     "corpus_bleu",
     "corpus_chrf",
+    "corpus_ter",
     "dumps",
     "execute",
     "execute_json",
@@ -56,9 +59,11 @@ from mtcompute._version import __version__
 from mtcompute.batch import (
     CorpusBleu,
     CorpusChrf,
+    CorpusTer,
     chrf_pairwise,
     corpus_bleu,
     corpus_chrf,
+    corpus_ter,
     text_bleu_statistics,
 )
 from mtcompute.core.jsjson import dumps, loads

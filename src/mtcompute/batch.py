@@ -1,4 +1,5 @@
-"""Batch APIs: corpus chrF and chrF++, all-pairs sentence chrF (MBR) and corpus BLEU, any size.
+"""Batch APIs: corpus chrF and chrF++, all-pairs sentence chrF (MBR), corpus BLEU and corpus
+TER, any size.
 
 Two families of rules (CONTRACT-NOTES, "Two families of rules"), one score scale: every corpus
 score here is a float on the 0..100 scale, and ``str(result)`` is a one-line summary with the
@@ -18,6 +19,12 @@ settings' signature.
   ``tokenize=None`` takes token lists instead (the pre-tokenized form: each segment's tokens
   counted as given, scored by the same arithmetic). BLEU has this one rule: the catalog
   contracts' BLEU arithmetic is the bleu-* tools' (:func:`mtcompute.bleu_corpus`).
+* :func:`corpus_ter` is Snover et al. 2006 §2 (TER, translation edit rate with block shifts)
+  as sacreBLEU 2.6.0's ``TER(...).corpus_score`` computes it (:mod:`mtcompute.scoring`):
+  raw text through its tercom tokenizer (``normalized``, ``no_punct``, ``asian_support``,
+  ``case_sensitive``), each segment's fewest edits over its references and the average of
+  their lengths, then total edits over the total of the average lengths (added in segment
+  order, as sacreBLEU adds them).
 * :func:`chrf_pairwise` (sentence chrF of every pair, for MBR) and
   :func:`text_bleu_statistics` (BLEU statistics of whitespace-split texts) are the exact
   contract-family building blocks.
@@ -49,15 +56,17 @@ __all__ = [
     "WORD_ORDER",
     "CorpusBleu",
     "CorpusChrf",
+    "CorpusTer",
     "ReferenceTexts",
     "chrf_pairwise",
     "corpus_bleu",
     "corpus_chrf",
+    "corpus_ter",
     "text_bleu_statistics",
 ]
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
@@ -76,6 +85,7 @@ from mtcompute.contracts.validate import (
 )
 from mtcompute.core.bleu import BleuStatistics
 from mtcompute.core.chrf import ChrfStatistics, chrf_ratio, format_ratio
+from mtcompute.core.ter import sum_statistics
 from mtcompute.errors import InvalidInput, MtcomputeError, json_pointer
 from mtcompute.tokenizers import get_tokenizer
 
@@ -190,16 +200,27 @@ def _ratio_float(stats: ChrfStatistics, beta: int) -> float:
     return numerator / denominator  # int / int is correctly rounded, as float(Fraction) is
 
 
-def _joined(
-    first: CorpusChrf | CorpusBleu, second: CorpusChrf | CorpusBleu
-) -> tuple[list[int], int, tuple[float, ...] | None]:
-    """What two results of the same settings add up to: summed statistics, the reference
-    count (-1, variable, when they differ) and the segment scores when both have them."""
+def _joined_nrefs_and_segments(
+    first: CorpusChrf | CorpusBleu | CorpusTer, second: CorpusChrf | CorpusBleu | CorpusTer
+) -> tuple[int, tuple[float, ...] | None]:
+    """What any two results of the same settings join to besides their statistics: the
+    reference count (-1, variable, when they differ) and the segment scores when both have
+    them."""
     segments = None
     if first.segment_scores is not None and second.segment_scores is not None:
         segments = first.segment_scores + second.segment_scores
+    return first.nrefs if first.nrefs == second.nrefs else -1, segments
+
+
+def _joined(
+    first: CorpusChrf | CorpusBleu, second: CorpusChrf | CorpusBleu
+) -> tuple[list[int], int, tuple[float, ...] | None]:
+    """What two results of the same settings add up to: summed statistics (integer counts,
+    so any grouping gives the same sums), the reference count and the segment scores
+    (:func:`_joined_nrefs_and_segments`). TER's lengths are floats, summed in segment order instead
+    (:meth:`CorpusTer.__add__`)."""
     summed = [a + b for a, b in zip(first.statistics, second.statistics, strict=True)]
-    return summed, first.nrefs if first.nrefs == second.nrefs else -1, segments
+    return summed, *_joined_nrefs_and_segments(first, second)
 
 
 @dataclass(frozen=True, slots=True)
@@ -685,6 +706,147 @@ def corpus_bleu(
     if segments is not None:
         scores = tuple(scoring.bleu_score(s, options).score for s in segments)
     return CorpusBleu.from_statistics(total, options, signature, nrefs, scores)
+
+
+# --- corpus TER ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class CorpusTer:
+    """Corpus TER: ``score`` (a float, 0..100 and over: 100 * edits / reference length) and
+    what sacreBLEU's ``TERScore`` holds beside it (``num_edits``, ``ref_length``).
+
+    ``options`` are the settings (sacreBLEU's names); ``nrefs`` the references per segment
+    (-1 when it varies); ``segment_statistics`` each segment's (fewest edits, average
+    reference length), sacreBLEU's per-segment statistics, from which the totals are summed
+    in segment order; ``segment_scores`` each segment's sentence TER, when asked for. Two
+    results of the same settings add up: ``a + b`` is the result of the segments of both, in
+    order (the lengths summed again one segment at a time, as sacreBLEU sums them, not as
+    two partial sums).
+    """
+
+    score: float
+    num_edits: int
+    ref_length: float
+    options: scoring.TerOptions
+    nrefs: int
+    segment_statistics: tuple[tuple[int, float], ...] = field(repr=False)
+    segment_scores: tuple[float, ...] | None = None
+
+    name = "TER"
+
+    @classmethod
+    def from_statistics(
+        cls,
+        segment_statistics: Sequence[tuple[int, float]],
+        options: scoring.TerOptions,
+        nrefs: int,
+        segment_scores: tuple[float, ...] | None = None,
+    ) -> CorpusTer:
+        """The result of the segments' (edits, average reference length): sacreBLEU's sum
+        of them, then ``TER._compute_score_from_stats``."""
+        each = tuple(segment_statistics)
+        r = scoring.ter_score(*sum_statistics(each))
+        return cls(r.score, r.num_edits, r.ref_length, options, nrefs, each, segment_scores)
+
+    @property
+    def statistics(self) -> tuple[int, float]:
+        """The summed statistics in sacreBLEU's layout: ``[total_edits, sum_ref_lengths]``."""
+        return self.num_edits, self.ref_length
+
+    @property
+    def signature(self) -> str:
+        """sacreBLEU's signature of the settings (``nrefs:1|case:lc|tok:tercom|norm:no|
+        punct:yes|asian:no|version:2.6.0``), then ``mtcompute:<version>``."""
+        return _signature(scoring.ter_signature_fields(self.options, self.nrefs))
+
+    @property
+    def score_text(self) -> str:
+        """sacreBLEU's two-decimal score."""
+        return f"{self.score:.2f}"
+
+    def __str__(self) -> str:
+        return scoring.TerResult(self.score, self.num_edits, self.ref_length).format(
+            signature=self.signature
+        )
+
+    def to_dict(self) -> dict[str, object]:
+        """The result as JSON-ready data (the ``score`` command's ``--format json``); with
+        segment scores, each segment's edits and average reference length too."""
+        out: dict[str, object] = {
+            "name": self.name,
+            "score": self.score,
+            "score_text": self.score_text,
+            "signature": self.signature,
+            "normalized": self.options.normalized,
+            "no_punct": self.options.no_punct,
+            "asian_support": self.options.asian_support,
+            "case_sensitive": self.options.case_sensitive,
+            "nrefs": self.nrefs if self.nrefs >= 0 else "var",
+            "num_edits": self.num_edits,
+            "ref_length": self.ref_length,
+        }
+        if self.segment_scores is not None:
+            out["segment_scores"] = list(self.segment_scores)
+            out["segment_edits"] = [edits for edits, _ in self.segment_statistics]
+            out["segment_ref_lengths"] = [length for _, length in self.segment_statistics]
+        return out
+
+    def __add__(self, other: CorpusTer) -> CorpusTer:
+        if self.options != other.options:
+            raise ValueError("cannot add TER results of different settings")
+        nrefs, segments = _joined_nrefs_and_segments(self, other)
+        joined = self.segment_statistics + other.segment_statistics
+        return CorpusTer.from_statistics(joined, self.options, nrefs, segments)
+
+
+def corpus_ter(
+    hypotheses: Sequence[str],
+    references: Sequence[str] | Sequence[Sequence[str]],
+    *,
+    normalized: bool = False,
+    no_punct: bool = False,
+    asian_support: bool = False,
+    case_sensitive: bool = False,
+    segment_scores: bool = False,
+) -> CorpusTer:
+    """Corpus TER (0..100, more when the edits outnumber the reference words) as sacreBLEU
+    2.6.0's ``TER(normalized=..., no_punct=..., asian_support=..., case_sensitive=...)
+    .corpus_score`` gives it.
+
+    ``references`` is flat (one string per segment) or nested (a list of one or more
+    strings per segment). Each segment counts the fewest edits over its references (the
+    first of equals) and the average of their lengths in words; segment scores are each
+    segment's sentence TER (sacreBLEU's ``sentence_score`` against the segment's
+    references).
+
+    Validation, first fault wins: hypotheses (an array of str, at least one), references
+    (flat or nested, at least one), equal counts, lone surrogates, normalized, no_punct,
+    asian_support, case_sensitive, segment_scores.
+
+    >>> print(corpus_ter(["The cat sat on mat."], ["The cat sat on the mat."]))
+    ... # doctest: +ELLIPSIS
+    TER|nrefs:1|case:lc|tok:tercom|norm:no|punct:yes|asian:no|version:2.6.0|mtcompute:... = 16.67
+    >>> corpus_ter(["a B c"], [["a b d", "c"]], case_sensitive=True).statistics
+    (2, 2.0)
+    """
+    TEXTS.parse(hypotheses, "/hypotheses")
+    refs = REFERENCE_TEXTS.parse(references, "/references")
+    check_same_count("hypotheses", hypotheses, "references", references, "segments")
+    _no_lone_surrogates(hypotheses, "hypotheses")
+    _no_lone_surrogates_in(refs, isinstance(references[0], str))
+    options = scoring.TerOptions(
+        normalized=FLAG.parse(normalized, "/normalized"),
+        no_punct=FLAG.parse(no_punct, "/no_punct"),
+        asian_support=FLAG.parse(asian_support, "/asian_support"),
+        case_sensitive=FLAG.parse(case_sensitive, "/case_sensitive"),
+    )
+    with_segments = FLAG.parse(segment_scores, "/segment_scores")
+    each = scoring.ter_statistics(hypotheses, refs, options)
+    scores = None
+    if with_segments:
+        scores = tuple(scoring.ter_score(*stats).score for stats in each)
+    return CorpusTer.from_statistics(each, options, _nrefs(refs), scores)
 
 
 # --- the exact building blocks -----------------------------------------------------------------

@@ -19,12 +19,12 @@ import argparse
 from collections.abc import Sequence
 
 from mtcompute import __version__
-from mtcompute.cli import describe, mcp, run, sacrebleu, score, serve
+from mtcompute.cli import compare, describe, mcp, run, sacrebleu, score, serve
 from mtcompute.cli import list as list_
 from mtcompute.cli._common import EXIT_OK
 
 # The sub-commands in the order of ``mtcompute --help``.
-_COMMANDS = (run, list_, describe, serve, mcp, score, sacrebleu)
+_COMMANDS = (run, list_, describe, serve, mcp, score, sacrebleu, compare)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -1,13 +1,15 @@
-"""``mtcompute score``: corpus BLEU, chrF and chrF++ of plain-text files, one segment per line.
+"""``mtcompute score``: corpus BLEU, chrF, chrF++ and TER of plain-text files, one segment per
+line.
 
 Several systems, several metrics, any number of reference files, in one run. The numbers are
 sacreBLEU 2.6.0's by default (CONTRACT-NOTES, "Two families of rules"): BLEU (Papineni et al.
 2002 §2) on sacreBLEU's tokenizers, chrF and chrF++ (Popović 2015 §2, 2017 §2) with its
-best-reference rule, from :func:`mtcompute.batch.corpus_bleu` and
-:func:`mtcompute.batch.corpus_chrf`, each printed with its signature. ``--rules contract``
+best-reference rule, TER (Snover et al. 2006 §2) with its tercom tokenizer, from
+:func:`mtcompute.batch.corpus_bleu`, :func:`mtcompute.batch.corpus_chrf` and
+:func:`mtcompute.batch.corpus_ter`, each printed with its signature. ``--rules contract``
 gives the catalog contracts' exact chrF corpus rule instead (chrf-compute,
-chrf-plus-plus-compute); BLEU has sacreBLEU's rule only (the contracts' BLEU arithmetic is the
-bleu-* tools').
+chrf-plus-plus-compute); BLEU and TER have sacreBLEU's rule only (the contracts' BLEU
+arithmetic is the bleu-* tools'; ter-compute gives sacreBLEU's TER).
 
 This module reads files, checks them, and prints; it adds no arithmetic of its own. Every
 call into the metric code is in one section below ("the library calls").
@@ -33,8 +35,10 @@ from mtcompute.batch import (
     SMOOTH_VALUE,
     CorpusBleu,
     CorpusChrf,
+    CorpusTer,
     corpus_bleu,
     corpus_chrf,
+    corpus_ter,
 )
 from mtcompute.cli._common import (
     EXIT_OK,
@@ -53,11 +57,11 @@ from mtcompute.tokenizers import get_tokenizer
 EXIT_DATA_ERROR = EXIT_TOOL_ERROR  # 1: files that cannot be scored (score runs no tool)
 PROGRESS_MIN_SEGMENTS = 10_000  # a bar only for inputs longer than this (and a TTY stderr)
 CHUNK_SEGMENTS = 2_000  # segments per step when a progress bar is shown
-METRICS = ("bleu", "chrf", "chrf++")
+METRICS = ("bleu", "chrf", "chrf++", "ter")
 WORD_ORDERS = {"chrf": 0, "chrf++": 2}  # the chrF metrics' word n-gram orders
 
 _DESCRIPTION = """\
-Score system outputs against their references: corpus BLEU, chrF and chrF++, several
+Score system outputs against their references: corpus BLEU, chrF, chrF++ and TER, several
 systems and metrics in one run, with sacreBLEU 2.6.0's numbers and signatures.
 
 Files are plain UTF-8 text, one segment per line. Only '\\n' ends a line: a '\\r' before it is
@@ -69,14 +73,19 @@ BLEU is sacreBLEU's BLEU(): --tokenize (default 13a; intl, zh, char, none and th
 where installed), --lowercase, --smooth-method (default exp), on the 0-100 scale, against
 every reference file (clipped counts against all, the closest reference length). chrF and
 chrF++ (character 6-grams, plus word 2-grams for chrF++) are sacreBLEU's CHRF(): with several
-reference files each segment is scored against its best reference. Each score line carries
-sacreBLEU's signature of the settings, then mtcompute:<version>.
+reference files each segment is scored against its best reference. TER is sacreBLEU's TER():
+its tercom tokenizer (--normalized, --no-punct, --asian-support, --case-sensitive; lowercased
+unless --case-sensitive, so --lowercase is not TER's), each segment's fewest edits over its
+references, the total over the total of the segments' average reference lengths (lower is
+better; it can pass 100). Each score line carries sacreBLEU's signature of the settings, then
+mtcompute:<version>.
 
 --rules contract scores chrF and chrF++ by the catalog contracts' corpus rule instead
 (chrf-compute, chrf-plus-plus-compute: one reference file, the per-order counts summed over
 all segments, an exact fraction printed to six decimals; the signature says rules:contract).
-BLEU has sacreBLEU's rules only: --rules contract with BLEU is refused (the contracts' BLEU
-on whitespace tokens is the bleu-corpus-compute tool: mtcompute run bleu-corpus-compute)."""
+BLEU and TER have sacreBLEU's rules only: --rules contract with BLEU or TER is refused (the
+contracts' BLEU on whitespace tokens is the bleu-corpus-compute tool: mtcompute run
+bleu-corpus-compute)."""
 
 _EPILOG = """\
 examples:
@@ -88,6 +97,9 @@ examples:
     79.3/59.1/45.4/35.2 (BP = 1.000 ratio = 1.007 hyp_len = 39114 ref_len = 38830)   (one line)
   chrF2++|nrefs:2|case:mixed|eff:yes|nc:6|nw:2|space:no|version:2.6.0|mtcompute:VERSION = 67.62
 
+  mtcompute score -H sys.txt -r refA.txt refB.txt -m ter
+  TER|nrefs:2|case:lc|tok:tercom|norm:no|punct:yes|asian:no|version:2.6.0|mtcompute:VERSION = 41.24
+
   mtcompute score -H sysA.txt sysB.txt -r ref.txt -m bleu --tokenize zh --lowercase
   mtcompute score -H sys.txt -r ref.txt --rules contract
   chrF2|nrefs:1|...|version:2.6.0|rules:contract|mtcompute:VERSION = 64.640103
@@ -97,12 +109,14 @@ examples:
 refB.txt its ref.B.txt.) With several systems each line starts with the system's file name.
 
 --segments adds each segment's own score under the same settings (sentence BLEU, sentence
-chrF against the segment's best reference), one per line after its corpus line.
+chrF against the segment's best reference, sentence TER: its fewest edits over its average
+reference length), one per line after its corpus line.
 
 --format json prints one compact JSON object (numbers as JavaScript writes them):
 {"references": [...], "segment_count": N, "systems": [{"hypotheses": FILE, "scores":
 {METRIC: {...}}}]}, each score with its name, score, score_text, signature, settings and
-statistics (and with --segments, "segment_scores").
+statistics (and with --segments, "segment_scores"; TER's also "segment_edits" and
+"segment_ref_lengths").
 
 A progress bar is drawn on standard error when it is a terminal and the input has more than
 10,000 segments; --no-progress turns it off.
@@ -164,7 +178,7 @@ def _tokenizer(text: str) -> str:
 
 
 _TEXTS = (  # help, description, epilog
-    "score system output files against reference file(s): BLEU, chrF, chrF++",
+    "score system output files against reference file(s): BLEU, chrF, chrF++, TER",
     _DESCRIPTION,
     _EPILOG.replace("VERSION", __version__),
 )
@@ -199,7 +213,7 @@ def add_parser(subparsers: Subparsers) -> None:
         choices=METRICS,
         default=["chrf"],
         metavar="METRIC",
-        help="bleu, chrf, chrf++: one or more (default chrf)",
+        help="bleu, chrf, chrf++, ter: one or more (default chrf)",
     )
     parser.add_argument(
         "--rules",
@@ -209,7 +223,11 @@ def add_parser(subparsers: Subparsers) -> None:
         "contracts' exact chrF corpus rule (chrF and chrF++ only, one reference file)",
     )
     parser.add_argument(
-        "--lowercase", action="store_true", help="lowercase both sides first (every metric)"
+        "--lowercase",
+        action="store_true",
+        default=None,
+        help="lowercase both sides first (BLEU, chrF, chrF++; TER lowercases unless "
+        "--case-sensitive)",
     )
     chrf = parser.add_argument_group("chrF options")
     chrf.add_argument(
@@ -251,6 +269,34 @@ def add_parser(subparsers: Subparsers) -> None:
         action="store_true",
         default=None,
         help="average only the orders with a positive total (sacreBLEU's effective order)",
+    )
+    ter = parser.add_argument_group(
+        "TER options", "sacreBLEU's TER() settings, by their names (each off by default)"
+    )
+    ter.add_argument(
+        "--normalized",
+        action="store_true",
+        default=None,
+        help="tercom's normalization (entities, punctuation split off; CJK characters split "
+        "with --asian-support)",
+    )
+    ter.add_argument(
+        "--no-punct",
+        action="store_true",
+        default=None,
+        help="remove punctuation (CJK and full-width punctuation too with --asian-support)",
+    )
+    ter.add_argument(
+        "--asian-support",
+        action="store_true",
+        default=None,
+        help="treat CJK text apart, with --normalized or --no-punct",
+    )
+    ter.add_argument(
+        "--case-sensitive",
+        action="store_true",
+        default=None,
+        help="keep the case (TER lowercases otherwise)",
     )
     output = parser.add_argument_group("output")
     output.add_argument(
@@ -376,10 +422,10 @@ def _chunks(total: int, progress: _Progress) -> list[range]:
 
 # -- the library calls -------------------------------------------------------------------
 # Every call score makes into the metric code is here (with the imports at the top): the
-# batch APIs' corpus BLEU and chrF, computed in chunks (for the progress bar) whose results
-# add up (the batch results' own ``+``).
+# batch APIs' corpus BLEU, chrF and TER, computed in chunks (for the progress bar) whose
+# results add up (the batch results' own ``+``).
 
-Result = CorpusBleu | CorpusChrf
+Result = CorpusBleu | CorpusChrf | CorpusTer
 
 
 def _score_chunk(
@@ -391,11 +437,21 @@ def _score_chunk(
             hyps,
             refs,
             tokenize=args.tokenize or "13a",
-            lowercase=args.lowercase,
+            lowercase=bool(args.lowercase),
             smooth_method=args.smooth_method or "exp",
             smooth_value=args.smooth_value,
             max_order=4 if args.max_order is None else args.max_order,
             effective_order=bool(args.effective_order),
+            segment_scores=args.segments,
+        )
+    if metric == "ter":
+        return corpus_ter(
+            hyps,
+            refs,
+            normalized=bool(args.normalized),
+            no_punct=bool(args.no_punct),
+            asian_support=bool(args.asian_support),
+            case_sensitive=bool(args.case_sensitive),
             segment_scores=args.segments,
         )
     return corpus_chrf(
@@ -403,7 +459,7 @@ def _score_chunk(
         refs,
         word_order=WORD_ORDERS[metric],
         beta=2 if args.beta is None else args.beta,
-        lowercase=args.lowercase,
+        lowercase=bool(args.lowercase),
         rules=args.rules,
         segment_scores=args.segments,
     )
@@ -438,12 +494,17 @@ def _check_options(args: argparse.Namespace) -> None:
             f"--metric {', '.join(repeated)} is given more than once", EXIT_USAGE, "usage"
         )
     options = {
+        "--lowercase": (args.lowercase, ("bleu", "chrf", "chrf++")),
         "--beta": (args.beta, ("chrf", "chrf++")),
         "--tokenize": (args.tokenize, ("bleu",)),
         "--smooth-method": (args.smooth_method, ("bleu",)),
         "--smooth-value": (args.smooth_value, ("bleu",)),
         "--max-order": (args.max_order, ("bleu",)),
         "--effective-order": (args.effective_order, ("bleu",)),
+        "--normalized": (args.normalized, ("ter",)),
+        "--no-punct": (args.no_punct, ("ter",)),
+        "--asian-support": (args.asian_support, ("ter",)),
+        "--case-sensitive": (args.case_sensitive, ("ter",)),
     }
     given = [
         flag
@@ -451,8 +512,9 @@ def _check_options(args: argparse.Namespace) -> None:
         if value is not None and not set(takers) & set(metrics)
     ]
     if given:
+        why = " (TER lowercases unless --case-sensitive)" if "--lowercase" in given else ""
         raise ScoreError(
-            f"{', '.join(given)} do(es) not apply to --metric {' '.join(metrics)}",
+            f"{', '.join(given)} do(es) not apply to --metric {' '.join(metrics)}{why}",
             EXIT_USAGE,
             "usage",
         )
@@ -470,6 +532,13 @@ def _check_options(args: argparse.Namespace) -> None:
                 "--rules contract applies to chrf and chrf++ only: BLEU is scored by "
                 "sacreBLEU's rules alone (for the contracts' BLEU on whitespace tokens, run "
                 "the bleu-corpus-compute tool: mtcompute run bleu-corpus-compute 1.0.0)",
+                EXIT_USAGE,
+                "usage",
+            )
+        if "ter" in metrics:
+            raise ScoreError(
+                "--rules contract applies to chrf and chrf++ only: TER is scored by "
+                "sacreBLEU's rules alone (the ter-compute tool gives the same numbers)",
                 EXIT_USAGE,
                 "usage",
             )

@@ -1,0 +1,289 @@
+"""``mtcompute compare``: systems against a baseline, with paired significance tests and
+bootstrap intervals, as a table and as a self-contained HTML report.
+
+The files are read as ``mtcompute score`` reads them (its reading helpers, the same checks and
+messages); the arithmetic is :func:`mtcompute.report.compare` (:mod:`mtcompute.significance`
+in its native arithmetic) and the page :func:`mtcompute.report.render`. This module reads,
+checks and prints.
+
+Exit status: 0 compared; 1 on a data error (a file that is not UTF-8, files of different
+lengths, no segments); 2 on a usage error (bad options, a file that cannot be read or
+written, ``-`` twice, a file given twice).
+"""
+
+from __future__ import annotations
+
+__all__ = ["add_parser", "run"]
+
+import argparse
+import sys
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
+
+from mtcompute.cli._common import EXIT_OK, EXIT_USAGE, Subparsers, add_command
+
+# score's file reading, shared as it is (its checks and messages): _read_all and _label are
+# private to score.py, which is not this module's to change (to move to _common.py)
+from mtcompute.cli.score import EXIT_DATA_ERROR, ScoreError, _label, _read_all
+from mtcompute.core.jsjson import dumps
+from mtcompute.report import DEFAULT_SAMPLES, DEFAULT_SEED, METHODS, METRICS, is_significant
+
+if TYPE_CHECKING:
+    from mtcompute.report.page import Comparison
+
+_DESCRIPTION = """\
+Compare systems with a baseline on the same segments: each metric's corpus score, the
+bootstrap mean and 95% interval, and the p-value of a paired significance test, as sacreBLEU's
+--paired-bs and --paired-ar compute them (sacreBLEU 2.6.0's statistics and random draws, with
+exact sums and float64 scores). * marks p <= 0.05.
+
+Files are read as 'mtcompute score' reads them: plain UTF-8 text, one segment per line, the
+same number of lines in every file; FILE may be '-' for standard input, for at most one file.
+
+--method bootstrap (default): paired bootstrap resampling, --samples resamples (default
+1000). --method ar: paired approximate randomization, --samples trials (default 10000), the
+intervals from 1000 bootstrap resamples. --seed (default 12345, sacreBLEU's) seeds the draws;
+0 is a seed like any other.
+
+--report FILE.html also writes one self-contained page (no script, no font, no network):
+the table, a chart of each metric's scores with their intervals, the distribution of
+sentence-level chrF2 differences against the baseline, and the segments with the largest wins
+and losses side by side with the reference."""
+
+_EPILOG = """\
+examples:
+  mtcompute compare -r ref.A.txt -b sys.JDExploreAcademy.txt \\
+    -H sys.Online-B.txt sys.Online-W.txt sys.OpenNMT.txt sys.PROMT.txt -m bleu chrf \\
+    --report compare.html
+  mtcompute compare -r ref.A.txt -b base.txt -H new.txt --method ar --format json
+
+--format json prints one compact JSON object: {"method", "samples", "seed", "baseline",
+"references", "segment_count", "metrics", "systems": [{"hypotheses", "baseline", "scores":
+{METRIC: {"name", "score", "mean", "ci", "p_value", "significant"}}}]} (the baseline first,
+its p_value and significant null).
+
+exit status: 0 compared; 1 data error (a file that is not UTF-8, with the line number and
+byte offset; files of different lengths; no segments); 2 usage error (bad options, a file
+that cannot be read or written, '-' given twice, a file given twice). With --format json a
+data error goes to standard output instead, as {"error":{"code","message","path"}}."""
+
+_TEXTS = (  # help, description, epilog
+    "compare systems with a baseline: significance tests, intervals, an HTML report",
+    _DESCRIPTION,
+    _EPILOG,
+)
+
+
+def _integer(minimum: int, what: str) -> Callable[[str], int]:
+    """argparse ``type=``: an integer of at least ``minimum``."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected {what}, got {text!r}") from None
+        if value < minimum:
+            raise argparse.ArgumentTypeError(f"expected {what}, got {text!r}")
+        return value
+
+    return parse
+
+
+def add_parser(subparsers: Subparsers) -> None:
+    """Register the ``compare`` sub-command."""
+    parser = add_command(subparsers, "compare", run, _TEXTS)
+    parser.add_argument(
+        "--references",
+        "-r",
+        required=True,
+        nargs="+",
+        metavar="FILE",
+        help="reference file(s), line-aligned with the systems ('-' for stdin)",
+    )
+    parser.add_argument(
+        "--baseline", "-b", required=True, metavar="FILE", help="the baseline system's output"
+    )
+    parser.add_argument(
+        "--hypotheses",
+        "-H",
+        required=True,
+        nargs="+",
+        metavar="FILE",
+        help="the output file(s) of the systems compared with the baseline",
+    )
+    parser.add_argument(
+        "--metric",
+        "-m",
+        nargs="+",
+        choices=METRICS,
+        default=["bleu", "chrf"],
+        metavar="METRIC",
+        help="bleu, chrf, chrf++, ter: one or more (default bleu chrf)",
+    )
+    parser.add_argument(
+        "--method",
+        choices=METHODS,
+        default="bootstrap",
+        help="bootstrap (paired bootstrap resampling, default) or ar (approximate randomization)",
+    )
+    parser.add_argument(
+        "--samples",
+        type=_integer(1, "a positive integer"),
+        default=None,
+        metavar="N",
+        help="resamples (bootstrap, default 1000) or trials (ar, default 10000)",
+    )
+    parser.add_argument(
+        "--seed",
+        type=_integer(0, "a non-negative integer"),
+        default=DEFAULT_SEED,
+        metavar="N",
+        help=f"the random generator's seed (default {DEFAULT_SEED}; 0 is a seed)",
+    )
+    parser.add_argument("--report", metavar="FILE", help="also write the HTML report to FILE")
+    parser.add_argument(
+        "--format", choices=["text", "json"], default="text", help="output format (default text)"
+    )
+
+
+def _check(args: argparse.Namespace) -> None:
+    metrics: list[str] = args.metric
+    repeated = sorted({m for m in metrics if metrics.count(m) > 1}, key=metrics.index)
+    if repeated:
+        raise ScoreError(
+            f"--metric {', '.join(repeated)} is given more than once", EXIT_USAGE, "usage"
+        )
+    systems = [args.baseline, *args.hypotheses]
+    twice = sorted({n for n in systems if systems.count(n) > 1}, key=systems.index)
+    if twice:
+        raise ScoreError(
+            f"{', '.join(_label(n) for n in twice)} is given more than once as a system "
+            "(the baseline and each system are compared as different outputs)",
+            EXIT_USAGE,
+            "usage",
+        )
+
+
+def _fail(args: argparse.Namespace, error: ScoreError) -> int:
+    if error.exit_code == EXIT_DATA_ERROR and args.format == "json":
+        envelope = {"error": {"code": error.code, "message": error.message, "path": ""}}
+        _write(dumps(envelope))
+    else:
+        sys.stderr.write(f"mtcompute compare: error: {error.message}\n")
+    return error.exit_code
+
+
+def _write(text: str) -> None:
+    sys.stdout.buffer.write(text.encode("utf-8") + b"\n")
+    sys.stdout.flush()
+
+
+def _cell(comparison: Comparison, m: int, s: int) -> list[str]:
+    """score, mean ± half width, p-value and mark of system ``s`` for metric ``m``."""
+    result = comparison.results[m][s]
+    interval = "" if result.mean is None else f"({result.mean:.2f} ± {result.ci:.2f})"
+    p = "" if result.p_value is None else f"p = {result.p_value:.4f}"
+    return [f"{result.score:.2f}", interval, p, "*" if is_significant(result.p_value) else ""]
+
+
+def text_table(comparison: Comparison) -> str:
+    """The comparison as a plain-text table: a heading line, then per system (the baseline
+    first) each metric's score, (mean ± half width), p-value and ``*`` when p <= 0.05."""
+    names = [_label(n) for n in comparison.names]
+    names[0] += " (baseline)"
+    rows = [
+        [name, *(x for m in range(len(comparison.metrics)) for x in _cell(comparison, m, s))]
+        for s, name in enumerate(names)
+    ]
+    header = ["system"]
+    for metric in comparison.metric_names:
+        header += [metric, "", "", ""]
+    table = [header, *rows]
+    widths = [max(len(row[c]) for row in table) for c in range(len(header))]
+    heading = (
+        f"{comparison.method_name}: {comparison.samples} "
+        f"{'trials' if comparison.method == 'ar' else 'resamples'}, seed {comparison.seed}; "
+        f"{comparison.segment_count} segments; * p <= 0.05"
+    )
+    lines = [heading, ""]
+    for row in table:
+        cells = [row[0].ljust(widths[0])]
+        for c in range(1, len(row), 4):
+            score, interval, p, mark = row[c : c + 4]
+            cells.append(
+                f"{score.rjust(widths[c])} {interval.ljust(widths[c + 1])} "
+                f"{p.ljust(widths[c + 2])}{mark.ljust(widths[c + 3])}"
+            )
+        lines.append("   ".join(cells).rstrip())
+    return "\n".join(lines)
+
+
+def json_object(comparison: Comparison) -> dict[str, object]:
+    """The comparison as one JSON object (see the command's epilog)."""
+    return {
+        "method": comparison.method,
+        "samples": comparison.samples,
+        "seed": comparison.seed,
+        "baseline": _label(comparison.names[0]),
+        "references": [_label(n) for n in comparison.reference_names],
+        "segment_count": comparison.segment_count,
+        "metrics": list(comparison.metrics),
+        "systems": [
+            {
+                "hypotheses": _label(name),
+                "baseline": s == 0,
+                "scores": {
+                    metric: {
+                        "name": comparison.metric_names[m],
+                        "score": comparison.results[m][s].score,
+                        "mean": comparison.results[m][s].mean,
+                        "ci": comparison.results[m][s].ci,
+                        "p_value": comparison.results[m][s].p_value,
+                        "significant": is_significant(comparison.results[m][s].p_value),
+                    }
+                    for m, metric in enumerate(comparison.metrics)
+                },
+            }
+            for s, name in enumerate(comparison.names)
+        ],
+    }
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run ``mtcompute compare`` with parsed arguments; return the exit status."""
+    # Imported here, not at the top: the report brings numpy (mtcompute.significance) and
+    # Jinja2, about 0.4 s, and every mtcompute command imports this module to build its
+    # parser (`mtcompute score` has a 100 ms budget for its whole process).
+    from mtcompute.report.page import compare, render  # noqa: PLC0415
+
+    try:
+        _check(args)
+        systems: Sequence[str] = [args.baseline, *args.hypotheses]
+        hypotheses, references = _read_all(systems, args.references)
+        comparison = compare(
+            hypotheses,
+            references,
+            args.metric,
+            names=[_label(n) for n in systems],
+            reference_names=[_label(n) for n in args.references],
+            method=args.method,
+            samples=args.samples if args.samples is not None else DEFAULT_SAMPLES[args.method],
+            seed=args.seed,
+        )
+        if args.report is not None:
+            try:
+                with open(args.report, "w", encoding="utf-8") as handle:
+                    handle.write(render(comparison))
+            except OSError as exc:
+                raise ScoreError(
+                    f"cannot write --report {args.report}: {exc.strerror or exc}",
+                    EXIT_USAGE,
+                    "usage",
+                ) from None
+    except ScoreError as exc:
+        return _fail(args, exc)
+    if args.format == "json":
+        _write(dumps(json_object(comparison)))
+    else:
+        _write(text_table(comparison))
+    return EXIT_OK

@@ -1,0 +1,544 @@
+"""The comparison report's data and page: several systems against a baseline.
+
+:func:`compare` computes each system's per-segment statistics once per metric
+(:mod:`mtcompute.scoring`, sacreBLEU 2.6.0's statistics), runs paired bootstrap resampling
+(Koehn 2004, §3-4) or approximate randomization (Riezler & Maxwell 2005, §3) in the native
+arithmetic of :mod:`mtcompute.significance` (exact sums, float64 scores), and each segment's
+sentence chrF (sacreBLEU's ``sentence_chrf``: the segment's own statistics, from its best
+reference, scored by :func:`mtcompute.scoring.chrf_score`). :func:`render` turns a
+:class:`Comparison` into one HTML5 document: the Jinja2 templates of ``report/templates/``
+(autoescaped), the CSS written into the page, the charts inline SVG drawn by the template
+from the coordinates computed here. No script, no font, no request of any kind.
+
+A system is significantly different from the baseline when its p-value is at most 0.05
+(:func:`mtcompute.report.is_significant`).
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "Comparison",
+    "compare",
+    "render",
+    "sentence_chrf",
+]
+
+import math
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
+
+from mtcompute import scoring, significance
+from mtcompute._version import __version__
+from mtcompute.report import (
+    CONFIDENCE_SAMPLES,
+    DEFAULT_SAMPLES,
+    DEFAULT_SEED,
+    METHODS,
+    METRICS,
+    THRESHOLD,
+    is_significant,
+)
+from mtcompute.significance import BleuMetric, ChrfMetric, Result, Table, TerMetric
+
+EXAMPLES = 5
+"""Segments shown per system among its largest wins, and as many among its losses."""
+
+AnyMetric = BleuMetric | ChrfMetric | TerMetric
+_WORD = re.compile(r"(\w+)")
+_METHOD_NAMES = {
+    "bootstrap": "paired bootstrap resampling",
+    "ar": "paired approximate randomization",
+}
+
+
+def _metric(name: str) -> AnyMetric:
+    """The significance metric of a command-line name, with sacreBLEU's default settings."""
+    if name == "bleu":
+        return BleuMetric()
+    if name in ("chrf", "chrf++"):
+        return ChrfMetric(scoring.ChrfOptions(word_order=2 if name == "chrf++" else 0))
+    if name == "ter":
+        return TerMetric()
+    raise ValueError(f"metric must be one of {list(METRICS)}, got {name!r}")
+
+
+def _signature(metric: AnyMetric, nrefs: int) -> str:
+    if isinstance(metric, BleuMetric):
+        tokenizer = metric.options.tokenizer().signature
+        fields = scoring.bleu_signature_fields(metric.options, nrefs, tokenizer)
+        return scoring.format_signature(fields)
+    if isinstance(metric, ChrfMetric):
+        return scoring.format_signature(scoring.chrf_signature_fields(metric.options, nrefs))
+    assert isinstance(metric, TerMetric)
+    return scoring.format_signature(scoring.ter_signature_fields(metric.options, nrefs))
+
+
+def sentence_chrf(statistics: Sequence[Sequence[int]]) -> list[float]:
+    """Each segment's chrF2 from its own statistics (sacreBLEU's ``sentence_chrf``)."""
+    options = scoring.ChrfOptions()
+    return [scoring.chrf_score(row, options).score for row in statistics]
+
+
+@dataclass(frozen=True, slots=True)
+class Comparison:
+    """Systems compared with a baseline: what :func:`compare` computed, ready to print or
+    render. ``results[m][s]`` is metric ``m``'s result for system ``s`` (0: the baseline)."""
+
+    names: tuple[str, ...]
+    reference_names: tuple[str, ...]
+    metrics: tuple[str, ...]
+    metric_names: tuple[str, ...]
+    signatures: tuple[str, ...]
+    method: str
+    samples: int
+    seed: int
+    results: tuple[tuple[Result, ...], ...]
+    hypotheses: tuple[tuple[str, ...], ...]
+    references: tuple[tuple[str, ...], ...]
+    sentence_scores: tuple[tuple[float, ...], ...]
+
+    @property
+    def segment_count(self) -> int:
+        """The number of segments."""
+        return len(self.references)
+
+    @property
+    def method_name(self) -> str:
+        """``paired bootstrap resampling`` or ``paired approximate randomization``."""
+        return _METHOD_NAMES[self.method]
+
+
+def compare(
+    hypotheses: Sequence[Sequence[str]],
+    references: Sequence[Sequence[str]],
+    metrics: Sequence[str],
+    *,
+    names: Sequence[str],
+    reference_names: Sequence[str],
+    method: str = "bootstrap",
+    samples: int | None = None,
+    seed: int = DEFAULT_SEED,
+) -> Comparison:
+    """Compare ``hypotheses[1:]`` with the baseline ``hypotheses[0]`` (one string per
+    segment each; ``references[i]``: segment ``i``'s references) on each metric of
+    ``metrics`` (:data:`METRICS`) by ``method`` (:data:`METHODS`) with ``samples``
+    resamples or trials (default :data:`DEFAULT_SAMPLES`) drawn from ``seed``."""
+    if method not in METHODS:
+        raise ValueError(f"method must be one of {list(METHODS)}, got {method!r}")
+    count = DEFAULT_SAMPLES[method] if samples is None else samples
+    chosen = [_metric(name) for name in metrics]
+    nrefs = len(reference_names)
+    statistics: list[list[Sequence[Sequence[int | float]]]] = []
+    chrf: list[list[list[int]]] | None = None
+    for name, metric in zip(metrics, chosen, strict=True):
+        if isinstance(metric, ChrfMetric):
+            rows = [metric.statistics(system, references) for system in hypotheses]
+            chrf = rows if name == "chrf" else chrf
+            statistics.append(list(rows))
+        else:
+            statistics.append([metric.statistics(system, references) for system in hypotheses])
+    tables = [Table(metric, stats) for metric, stats in zip(chosen, statistics, strict=True)]
+    if method == "bootstrap":
+        results = significance.paired_bootstrap(tables, samples=count, seed=seed)
+    else:
+        results = significance.paired_approximate_randomization(
+            tables, trials=count, confidence=CONFIDENCE_SAMPLES, seed=seed
+        )
+    if chrf is None:  # sentence chrF2 for the page, when chrF2 is not among the metrics
+        chrf = [ChrfMetric().statistics(system, references) for system in hypotheses]
+    return Comparison(
+        names=tuple(names),
+        reference_names=tuple(reference_names),
+        metrics=tuple(metrics),
+        metric_names=tuple(metric.name for metric in chosen),
+        signatures=tuple(_signature(metric, nrefs) for metric in chosen),
+        method=method,
+        samples=count,
+        seed=seed,
+        results=tuple(tuple(row) for row in results),
+        hypotheses=tuple(tuple(system) for system in hypotheses),
+        references=tuple(tuple(segment) for segment in references),
+        sentence_scores=tuple(tuple(sentence_chrf(rows)) for rows in chrf),
+    )
+
+
+# --- the page's data: Python computes, the templates draw ------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Tick:
+    """An axis tick: its position and its label."""
+
+    x: float
+    label: str
+
+
+@dataclass(frozen=True, slots=True)
+class Cell:
+    """One system's result for one metric, as the table prints it."""
+
+    score: str
+    delta: str
+    interval: str
+    p_value: str
+    significant: bool | None
+    better: bool | None
+
+
+@dataclass(frozen=True, slots=True)
+class ScoreRow:
+    """One system in a score chart: its row and the x of its score and interval ends."""
+
+    label: str
+    y: float
+    score_x: float
+    low_x: float
+    high_x: float
+    baseline: bool
+    significant: bool | None
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class ScoreChart:
+    """One metric's chart of scores with their intervals."""
+
+    metric: str
+    lower_is_better: bool
+    width: int
+    height: int
+    left: int
+    right: int
+    top: int
+    bottom: int
+    baseline_x: float
+    ticks: tuple[Tick, ...]
+    rows: tuple[ScoreRow, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Bar:
+    """One histogram bin: its rectangle, its sign (-1, 0, 1) and what it holds."""
+
+    x: float
+    y: float
+    width: float
+    height: float
+    sign: int
+    title: str
+
+
+@dataclass(frozen=True, slots=True)
+class Histogram:
+    """One system's distribution of sentence-level differences from the baseline."""
+
+    label: str
+    wins: int
+    ties: int
+    losses: int
+    mean: str
+    bars: tuple[Bar, ...]
+    zero_x: float
+    ticks: tuple[Tick, ...]
+    width: int = 320
+    height: int = 150
+    left: int = 8
+    right: int = 312
+    top: int = 8
+    axis_y: float = 128
+
+
+@dataclass(frozen=True, slots=True)
+class Token:
+    """A piece of a segment and whether it is a word found in the reference."""
+
+    text: str
+    matched: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Example:
+    """One segment side by side: baseline, system, reference(s), their sentence scores."""
+
+    line: int
+    delta: str
+    baseline: tuple[Token, ...]
+    system: tuple[Token, ...]
+    references: tuple[str, ...]
+    baseline_score: str
+    system_score: str
+
+
+@dataclass(frozen=True, slots=True)
+class SystemExamples:
+    """One system's largest wins and losses against the baseline."""
+
+    label: str
+    name: str
+    wins: tuple[Example, ...]
+    losses: tuple[Example, ...]
+
+
+def _system_label(name: str) -> str:
+    """The short name of a system file: its base name without ``sys.`` and ``.txt``."""
+    base = name.replace("\\", "/").rsplit("/", 1)[-1]
+    base = base.removeprefix("sys.")
+    return base.removesuffix(".txt") or name
+
+
+def _short(text: str, most: int = 20) -> str:
+    """``text`` cut to ``most`` characters, an ellipsis ending a cut one (a chart's label)."""
+    return text if len(text) <= most else text[: most - 1] + "\u2026"
+
+
+def _number(value: float, digits: int = 2) -> str:
+    """``value`` to ``digits`` decimals with a true minus sign."""
+    return f"{value:.{digits}f}".replace("-", "\u2212")
+
+
+def _signed(value: float) -> str:
+    text = _number(value)
+    return text if text.startswith("\u2212") else "+" + text
+
+
+def _nice_step(span: float, target: int) -> float:
+    """A step of 1, 2 or 5 times a power of ten giving about ``target`` steps over ``span``."""
+    raw = span / max(target, 1)
+    power = 10.0 ** math.floor(math.log10(raw)) if raw > 0 else 1.0
+    for factor in (1.0, 2.0, 5.0, 10.0):
+        if raw <= factor * power:
+            return factor * power
+    return 10.0 * power
+
+
+def _tick_label(value: float, step: float) -> str:
+    decimals = max(0, -math.floor(math.log10(step))) if step < 1 else 0
+    return _number(value, decimals)
+
+
+def _cells(comparison: Comparison) -> list[list[Cell]]:
+    """``cells[s][m]``: the table's texts of system ``s`` and metric ``m``."""
+    cells: list[list[Cell]] = [[] for _ in comparison.names]
+    for metric, row in zip(comparison.metrics, comparison.results, strict=True):
+        base = row[0].score
+        for s, result in enumerate(row):
+            difference = result.score - base
+            better = None if s == 0 or difference == 0 else (difference < 0) == (metric == "ter")
+            interval = (
+                f"{_number(result.mean)} \u00b1 {_number(result.ci)}"
+                if result.mean is not None and result.ci is not None
+                else "\u2014"
+            )
+            cells[s].append(
+                Cell(
+                    score=_number(result.score),
+                    delta="" if s == 0 else _signed(difference),
+                    interval=interval,
+                    p_value="" if result.p_value is None else f"{result.p_value:.4f}",
+                    significant=is_significant(result.p_value),
+                    better=better,
+                )
+            )
+    return cells
+
+
+_CHART_WIDTH, _ROW_HEIGHT, _LEFT, _RIGHT, _TOP, _BOTTOM = 640, 34, 170, 24, 12, 34
+
+
+def _score_chart(comparison: Comparison, m: int) -> ScoreChart:
+    row = comparison.results[m]
+    spans = [
+        (r.score, r.score) if r.mean is None or r.ci is None else (r.mean - r.ci, r.mean + r.ci)
+        for r in row
+    ]
+    low = min(min(a, r.score) for (a, _), r in zip(spans, row, strict=True))
+    high = max(max(b, r.score) for (_, b), r in zip(spans, row, strict=True))
+    step = _nice_step(max(high - low, 1e-9), 5)
+    lo, hi = math.floor(low / step) * step, math.ceil(high / step) * step
+    if hi <= lo:
+        lo, hi = lo - step, hi + step
+    width = _CHART_WIDTH - _LEFT - _RIGHT
+
+    def x(value: float) -> float:
+        return round(_LEFT + (value - lo) / (hi - lo) * width, 2)
+
+    ticks = []
+    value = lo
+    while value <= hi + step / 2:
+        ticks.append(Tick(x(value), _tick_label(value, step)))
+        value += step
+    rows = []
+    for s, (result, (a, b)) in enumerate(zip(row, spans, strict=True)):
+        rows.append(
+            ScoreRow(
+                label=_short(_system_label(comparison.names[s])),
+                y=_TOP + s * _ROW_HEIGHT + _ROW_HEIGHT / 2,
+                score_x=x(result.score),
+                low_x=x(a),
+                high_x=x(b),
+                baseline=s == 0,
+                significant=is_significant(result.p_value),
+                text=f"{comparison.metric_names[m]} {_number(result.score)}, bootstrap "
+                f"{_number((a + b) / 2)} \u00b1 {_number((b - a) / 2)}",
+            )
+        )
+    return ScoreChart(
+        metric=comparison.metric_names[m],
+        lower_is_better=comparison.metrics[m] == "ter",
+        width=_CHART_WIDTH,
+        height=_TOP + len(row) * _ROW_HEIGHT + _BOTTOM,
+        left=_LEFT,
+        right=_CHART_WIDTH - _RIGHT,
+        top=_TOP,
+        bottom=_TOP + len(row) * _ROW_HEIGHT,
+        baseline_x=x(row[0].score),
+        ticks=tuple(ticks),
+        rows=tuple(rows),
+    )
+
+
+_HIST_WIDTH, _HIST_HEIGHT, _HIST_PAD, _HIST_AXIS, _BINS, _COVERED = 320, 170, 8, 22, 25, 0.99
+
+
+def _differences(comparison: Comparison, s: int) -> list[float]:
+    base, own = comparison.sentence_scores[0], comparison.sentence_scores[s]
+    return [b - a for a, b in zip(base, own, strict=True)]
+
+
+def _histograms(comparison: Comparison) -> list[Histogram]:
+    """A histogram per system of its sentence chrF minus the baseline's, on shared bins
+    (centred on multiples of one step, zero in the middle bin) and one count scale."""
+    diffs = [_differences(comparison, s) for s in range(1, len(comparison.names))]
+    spread = sorted(abs(d) for row in diffs for d in row)
+    # the range holds 99% of the differences; the outer bins take the rest
+    largest = spread[min(len(spread) - 1, math.ceil(_COVERED * len(spread)) - 1)] if spread else 0
+    step = _nice_step(max(2 * largest, 1.0), _BINS)
+    half = max(1, math.ceil(largest / step - 0.5))
+    bins = range(-half, half + 1)
+    counts = [[0] * len(bins) for _ in diffs]
+    for row, count in zip(diffs, counts, strict=True):
+        for d in row:
+            count[min(max(math.floor(d / step + 0.5), -half), half) + half] += 1
+    tallest = max((max(c) for c in counts), default=1) or 1
+    plot = _HIST_WIDTH - 2 * _HIST_PAD
+    bar_width = plot / len(bins)
+    height = _HIST_HEIGHT - _HIST_AXIS - _HIST_PAD
+
+    def x(value: float) -> float:
+        return round(_HIST_PAD + (value / step + half + 0.5) * bar_width, 2)
+
+    tick_step = _nice_step(half * step, 3)
+    tick_values = [k * tick_step for k in range(-3, 4) if abs(k * tick_step) <= (half + 0.5) * step]
+    ticks = tuple(Tick(x(v), _tick_label(v, tick_step)) for v in tick_values)
+    out = []
+    for s, (row, count) in enumerate(zip(diffs, counts, strict=True), start=1):
+        bars = []
+        for j, n in zip(bins, count, strict=True):
+            if not n:
+                continue
+            h = round(height * n / tallest, 2)
+            bars.append(
+                Bar(
+                    x=round(_HIST_PAD + (j + half) * bar_width + 0.5, 2),
+                    y=round(_HIST_PAD + height - h, 2),
+                    width=round(bar_width - 1, 2),
+                    height=h,
+                    sign=(j > 0) - (j < 0),
+                    title=f"{n} segment{'s' * (n != 1)} with a difference "
+                    + (
+                        f"below {_number((j + 0.5) * step, 1)}"
+                        if j == -half
+                        else f"of {_number((j - 0.5) * step, 1)} or more"
+                        if j == half
+                        else f"of {_number((j - 0.5) * step, 1)} to {_number((j + 0.5) * step, 1)}"
+                    ),
+                )
+            )
+        out.append(
+            Histogram(
+                label=_system_label(comparison.names[s]),
+                wins=sum(d > 0 for d in row),
+                ties=sum(d == 0 for d in row),
+                losses=sum(d < 0 for d in row),
+                mean=_signed(sum(row) / len(row)),
+                bars=tuple(bars),
+                zero_x=x(0.0),
+                ticks=ticks,
+                width=_HIST_WIDTH,
+                height=_HIST_HEIGHT,
+                left=_HIST_PAD,
+                right=_HIST_WIDTH - _HIST_PAD,
+                top=_HIST_PAD,
+                axis_y=_HIST_PAD + height,
+            )
+        )
+    return out
+
+
+def _tokens(text: str, words: set[str]) -> tuple[Token, ...]:
+    """``text`` in pieces, its words (``\\w+``) marked when one of ``words``."""
+    pieces = _WORD.split(text)
+    return tuple(
+        Token(piece, i % 2 == 1 and piece in words) for i, piece in enumerate(pieces) if piece
+    )
+
+
+def _example(comparison: Comparison, s: int, i: int) -> Example:
+    references = comparison.references[i]
+    words = {w for ref in references for w in _WORD.findall(ref)}
+    base, own = comparison.sentence_scores[0][i], comparison.sentence_scores[s][i]
+    return Example(
+        line=i + 1,
+        delta=_signed(own - base),
+        baseline=_tokens(comparison.hypotheses[0][i], words),
+        system=_tokens(comparison.hypotheses[s][i], words),
+        references=references,
+        baseline_score=_number(base),
+        system_score=_number(own),
+    )
+
+
+def _examples(comparison: Comparison) -> list[SystemExamples]:
+    out = []
+    for s in range(1, len(comparison.names)):
+        diffs = _differences(comparison, s)
+        order = sorted(range(len(diffs)), key=lambda i: (-diffs[i], i))
+        wins = [i for i in order[:EXAMPLES] if diffs[i] > 0]
+        losses = [i for i in sorted(range(len(diffs)), key=lambda i: (diffs[i], i)) if diffs[i] < 0]
+        out.append(
+            SystemExamples(
+                label=_system_label(comparison.names[s]),
+                name=comparison.names[s],
+                wins=tuple(_example(comparison, s, i) for i in wins),
+                losses=tuple(_example(comparison, s, i) for i in losses[:EXAMPLES]),
+            )
+        )
+    return out
+
+
+_TEMPLATES = Environment(
+    loader=PackageLoader("mtcompute.report", "templates"),
+    autoescape=select_autoescape(["html"], default_for_string=True, default=True),
+    undefined=StrictUndefined,
+    trim_blocks=True,
+    lstrip_blocks=True,
+    keep_trailing_newline=True,
+)
+
+
+def render(comparison: Comparison) -> str:
+    """The comparison as one self-contained HTML5 page (``report/templates/report.html``)."""
+    return _TEMPLATES.get_template("report.html").render(
+        c=comparison,
+        labels=[_system_label(name) for name in comparison.names],
+        cells=_cells(comparison),
+        charts=[_score_chart(comparison, m) for m in range(len(comparison.metrics))],
+        histograms=_histograms(comparison),
+        examples=_examples(comparison),
+        threshold=THRESHOLD,
+        confidence_samples=CONFIDENCE_SAMPLES,
+        version=__version__,
+    )

@@ -1,0 +1,861 @@
+"""Paired significance tests and bootstrap confidence intervals over per-segment sufficient
+statistics, as sacreBLEU 2.6.0's ``sacrebleu/significance.py`` runs them.
+
+* Paired bootstrap resampling (Koehn 2004, "Statistical Significance Tests for Machine
+  Translation Evaluation", §3-4; sacreBLEU's ``_paired_bs_test``, after Moses'
+  ``bootstrap-hypothesis-difference-significance.pl``): the centred-delta p-value
+  ``(1 + #{|d_s| - mean|d| > |d|}) / (S + 1)``.
+* Approximate randomization (Riezler & Maxwell 2005, "On Some Pitfalls in Automatic
+  Evaluation and Significance Testing for MT", §3; sacreBLEU's ``_paired_ar_test``, after
+  multeval): each trial swaps each segment's statistics between the two systems with
+  probability 1/2; ``(1 + #{|a_s - b_s| > |d|}) / (S + 1)``.
+* The bootstrap confidence interval (sacreBLEU's ``_bootstrap_resample`` and ``estimate_ci``:
+  the mean of the resampled scores and half the distance between the 1/40 and 39/40 order
+  statistics; ``Score.estimate_ci`` for ``--confidence``).
+
+The random numbers are sacreBLEU's: a ``numpy.random.default_rng(seed)`` per comparison,
+bootstrap indices from ``Generator.choice(N, (S, N), replace=True)``, AR masks from
+``Generator.integers(2, size=(S, N), dtype=bool)`` followed, when AR estimates confidence, by
+the bootstrap indices. With a seed every comparison draws the same numbers, so they are drawn
+once for all systems. Both are drawn in blocks of rows: ``choice`` takes each index from the
+bit generator's 32-bit stream, whose half-used 64-bit word the generator itself keeps between
+calls, so blocks continue one stream; the boolean fill takes 32 mask bits per 32-bit word and
+drops the rest at the end of a call, so mask blocks of a multiple of 32 entries continue it too
+(tests/test_significance.py proves both). Memory is O(B x N + S + N x K) per test for a block
+of B rows, never sacreBLEU's S x N x K float array.
+
+Two arithmetic modes (:data:`ARITHMETICS`):
+
+* ``"sacrebleu"``: bit-exact. The bootstrap sums ``numpy.float32`` statistics in numpy's
+  order (one row after another) and scores the float32 sums with numpy 2's scalar rules, as
+  sacreBLEU's ``_compute_score_from_stats`` does on them (chrF and TER then score in float32,
+  and their resampled scores form a float32 array); AR sums int64 (float64 for TER) and scores
+  those rows. The sums are exact integer matrix products whenever that provably equals the
+  float32 sum (non-negative multiples of a power of two whose total fits float32's 24 bits),
+  else they are added in float32 in sacreBLEU's order.
+* ``"native"``: exact sums (float64 matrix products of integers; TER's average reference
+  lengths exactly when they are multiples of a power of two, else added in float64 in draw
+  order), scored in float64 by the same sacreBLEU formulas (:mod:`mtcompute.scoring`), and
+  the same p-value and interval rules. The seed is always honoured (sacreBLEU runs
+  ``SACREBLEU_SEED=0`` unseeded); ``None`` draws fresh entropy per comparison, as sacreBLEU.
+
+A metric is anything with the small :class:`Metric` interface: the width of a segment's
+statistics, the score of one summed row, the scores of many summed rows.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "ARITHMETICS",
+    "DEFAULT_SEED",
+    "Arithmetic",
+    "BleuMetric",
+    "ChrfMetric",
+    "Metric",
+    "Result",
+    "Table",
+    "TerMetric",
+    "bootstrap_confidence",
+    "bootstrap_resample",
+    "estimate_ci",
+    "p_value",
+    "paired_approximate_randomization",
+    "paired_bootstrap",
+    "score_estimate_ci",
+]
+
+import math
+import statistics as pystatistics
+import sys
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from itertools import pairwise
+from typing import Any, Literal, Protocol, get_args
+
+import numpy as np
+import numpy.typing as npt
+
+from mtcompute import scoring
+from mtcompute.core import sacre
+
+Arithmetic = Literal["sacrebleu", "native"]
+ARITHMETICS: tuple[str, ...] = get_args(Arithmetic)
+DEFAULT_SEED = 12345
+"""sacreBLEU's default ``SACREBLEU_SEED``."""
+
+Array = npt.NDArray[Any]
+Statistics = Sequence[Sequence[int | float]] | Array
+"""Per-segment sufficient statistics: one row of the metric's width per segment."""
+
+_BLOCK_ENTRIES = 1 << 20  # random draws per call: 8 MB of indices
+_PRODUCT_ENTRIES = 1 << 22  # draw counts per matrix product: 32 MB (a few rows at 10**5)
+_MASK_WORD = 32  # mask entries per 32-bit word of the boolean fill
+_FLOAT32_DIGITS = 24
+_FLOAT64_DIGITS = 53
+_LOG_ZERO = -9999999999  # sacreBLEU's my_log(0)
+
+
+# --- metrics ---------------------------------------------------------------------------------
+
+
+class Metric(Protocol):
+    """What the tests need of a metric: statistics in, the score of summed statistics out.
+
+    ``scores`` scores each row of a matrix of summed statistics exactly as sacreBLEU's
+    ``_compute_score_from_stats`` does when handed that numpy row: float32 rows with float32
+    arithmetic, int64 and float64 rows in float64 (int64 rows with its in-place add-k, which
+    truncates). It returns what ``numpy.array`` makes of those scores: float32 when every
+    score is a float32, else float64."""
+
+    @property
+    def name(self) -> str:
+        """sacreBLEU's score name (``BLEU``, ``chrF2``, ``chrF2++``, ``TER``)."""
+        ...
+
+    @property
+    def width(self) -> int:
+        """The number of statistics per segment."""
+        ...
+
+    def score(self, totals: Sequence[int | float]) -> float:
+        """The score of summed statistics (Python numbers, as sacreBLEU sums its lists)."""
+        ...
+
+    def scores(self, sums: Array) -> Array:
+        """The score of each row of summed statistics (see the class docstring)."""
+        ...
+
+
+def _float_type(sums: Array) -> type[np.floating[Any]]:
+    return np.float32 if sums.dtype == np.float32 else np.float64
+
+
+@dataclass(frozen=True, slots=True)
+class BleuMetric:
+    """BLEU with sacreBLEU's settings (:class:`mtcompute.scoring.BleuOptions`)."""
+
+    options: scoring.BleuOptions = field(default_factory=scoring.BleuOptions)
+
+    name = "BLEU"
+
+    @property
+    def width(self) -> int:
+        """``[sys_len, ref_len, correct_1..N, total_1..N]``."""
+        return 2 + 2 * self.options.max_ngram_order
+
+    def statistics(
+        self, hypotheses: Sequence[str], references: Sequence[Sequence[str]]
+    ) -> list[list[int]]:
+        """Each segment's statistics (:func:`mtcompute.scoring.bleu_statistics`)."""
+        _, each = scoring.bleu_statistics(hypotheses, references, self.options, per_segment=True)
+        assert each is not None
+        return each
+
+    def score(self, totals: Sequence[int | float]) -> float:
+        """:func:`mtcompute.scoring.bleu_score`."""
+        return scoring.bleu_score(totals, self.options).score
+
+    def scores(self, sums: Array) -> Array:
+        """``BLEU.compute_bleu`` on each row, its element operations vectorized (the logs,
+        their ``sum`` and the exponentials are Python's, row by row)."""
+        n = self.options.max_ngram_order
+        method = self.options.smooth_method
+        k = self.options.smooth_value
+        if k is None:
+            k = sacre.SMOOTH_DEFAULTS[method]
+        ft = _float_type(sums)
+        truncate = sums.dtype.kind in "iu"  # `int64_row[i] += float` truncates
+        values = sums.astype(ft)
+        rows = len(values)
+        correct = values[:, 2 : 2 + n]
+        total = values[:, 2 + n : 2 + 2 * n]
+        started = (correct != 0).any(axis=1)
+        active = started.copy()
+        eff = np.full(rows, n)
+        precisions = np.zeros((rows, n))
+        smooth = np.ones(rows)
+        hundred = ft(100.0)
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+            for j in range(n):
+                c, t = correct[:, j], total[:, j]
+                if method == "add-k" and j > 0:
+                    c, t = c + ft(k), t + ft(k)
+                    if truncate:
+                        c, t = np.trunc(c), np.trunc(t)
+                active &= t != 0
+                if self.options.effective_order:
+                    eff = np.where(active, j + 1, eff)
+                zero = active & (c == 0)
+                if method == "exp":
+                    smooth = np.where(zero, smooth * 2, smooth)
+                    at_zero = hundred / (smooth.astype(ft) * t)
+                elif method == "floor":
+                    at_zero = ft(100.0 * k) / t  # type: ignore[operator]
+                else:
+                    at_zero = np.zeros(rows, ft)
+                at_match = hundred * c / t
+                precisions[:, j] = np.where(
+                    active & (c != 0), at_match, np.where(zero, at_zero, 0.0)
+                )
+        score: Array = _brevity(values[:, 0], values[:, 1]) * _exp(_mean_log(precisions, eff) / eff)
+        return np.where(started, score, 0.0)
+
+
+def _exp(values: Array) -> Array:
+    """``math.exp`` of each value (numpy's own exp may differ from the C library's)."""
+    return np.array(list(map(math.exp, values.tolist())), dtype=np.float64).reshape(values.shape)
+
+
+def _brevity(sys_lens: Array, ref_lens: Array) -> Array:
+    """sacreBLEU's brevity penalty of ``int(sys_len)`` and ``int(ref_len)``:
+    ``exp(1 - ref_len / sys_len)`` when shorter (0 when empty), else 1."""
+    sys_len, ref_len = np.trunc(sys_lens.astype(np.float64)), np.trunc(ref_lens.astype(np.float64))
+    shorter = (sys_len < ref_len) & (sys_len > 0)
+    bp = np.where(sys_len < ref_len, 0.0, 1.0)
+    bp[shorter] = _exp(1 - ref_len[shorter] / sys_len[shorter])
+    return bp
+
+
+def _mean_log(precisions: Array, eff: Array) -> Array:
+    """``sum([my_log(p) for p in precisions[:eff]])`` of each row: math.log, log 0 as
+    -9999999999, added as this Python's ``sum`` adds (one float addition after another up
+    to 3.11; 3.12's compensated ``sum`` row by row)."""
+    if sys.version_info >= (3, 12):
+        return np.array(
+            [
+                sum([_LOG_ZERO if p == 0.0 else math.log(p) for p in row[:e]])
+                for row, e in zip(precisions.tolist(), eff.tolist(), strict=True)
+            ],
+            dtype=np.float64,
+        )
+    logs = np.full(precisions.shape, float(_LOG_ZERO))
+    nonzero = precisions != 0.0
+    logs[nonzero] = list(map(math.log, precisions[nonzero].tolist()))
+    total = logs[:, 0].copy()
+    for j in range(1, precisions.shape[1]):
+        total = np.where(j < eff, total + logs[:, j], total)
+    return total
+
+
+def _typed(values: Array, is32: Array, ft: type[np.floating[Any]]) -> Array:
+    """``numpy.array`` of scores of which ``is32`` are numpy float32 (with float32 rows) and
+    the rest Python floats: float32 when all are, else float64."""
+    if ft is np.float32 and len(values) and bool(is32.all()):
+        return values.astype(np.float32)
+    return values
+
+
+@dataclass(frozen=True, slots=True)
+class ChrfMetric:
+    """chrF and chrF++ with sacreBLEU's settings (:class:`mtcompute.scoring.ChrfOptions`)."""
+
+    options: scoring.ChrfOptions = field(default_factory=scoring.ChrfOptions)
+
+    @property
+    def name(self) -> str:
+        """``chrF2``, ``chrF2++``, ..."""
+        return scoring.ChrfResult(0.0, *self._orders_beta()).name
+
+    def _orders_beta(self) -> tuple[int, int, int]:
+        return self.options.char_order, self.options.word_order, self.options.beta
+
+    @property
+    def width(self) -> int:
+        """``[n_hyp, n_ref, n_match]`` per order, character orders first."""
+        return 3 * self.options.order
+
+    def statistics(
+        self, hypotheses: Sequence[str], references: Sequence[Sequence[str]]
+    ) -> list[list[int]]:
+        """Each segment's statistics (:func:`mtcompute.scoring.chrf_statistics`)."""
+        _, each = scoring.chrf_statistics(hypotheses, references, self.options, per_segment=True)
+        assert each is not None
+        return each
+
+    def score(self, totals: Sequence[int | float]) -> float:
+        """:func:`mtcompute.scoring.chrf_score`."""
+        return scoring.chrf_score(totals, self.options).score  # type: ignore[arg-type]
+
+    def scores(self, sums: Array) -> Array:
+        """``CHRF._compute_f_score`` on each row, vectorized. With float32 rows each value
+        keeps its scalar type: ``eps`` and what is computed from Python numbers alone stay
+        Python floats (float64), the rest is float32, a Python float meeting a float32 being
+        rounded to float32 first (numpy 2's rule for Python scalars)."""
+        ft = _float_type(sums)
+        values = sums.astype(ft)
+        rows = len(values)
+        order = self.options.order
+        factor = self.options.beta**2
+        f_factor, f_factor1 = ft(factor), ft(1 + factor)
+        score, score32 = np.zeros(rows), np.zeros(rows, bool)
+        avg_prec, avg_rec = np.zeros(rows, ft), np.zeros(rows, ft)
+        effective = np.zeros(rows, np.int64)
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore", under="ignore"):
+            for i in range(order):
+                n_hyp, n_ref, n_match = values[:, 3 * i], values[:, 3 * i + 1], values[:, 3 * i + 2]
+                hp, rp = n_hyp > 0, n_ref > 0
+                prec, rec = n_match / n_hyp, n_match / n_ref
+                both = hp & rp
+                denom_a = f_factor * prec + rec
+                term_a = f_factor1 * prec * rec / denom_a
+                usual = both & (denom_a > 0)
+                if bool(usual.all()):  # every row has both sides and a match or more
+                    term, term32 = term_a.astype(np.float64), usual
+                else:
+                    term, term32 = _chrf_terms(prec, rec, hp, rp, term_a, usual, factor, ft)
+                added32 = (score.astype(ft) + term.astype(ft)).astype(np.float64)
+                either = score32 | term32
+                score = np.where(either, added32, score + term)
+                score32 = either
+                avg_prec = np.where(both, avg_prec + prec, avg_prec)
+                avg_rec = np.where(both, avg_rec + rec, avg_rec)
+                effective += both
+            if self.options.eps_smoothing:
+                as32 = (ft(100) * score.astype(ft) / ft(order)).astype(np.float64)
+                return _typed(np.where(score32, as32, 100 * score / order), score32, ft)
+            present = effective > 0
+            ap = avg_prec / effective.astype(ft)
+            ar = avg_rec / effective.astype(ft)
+            nonzero = present & (ap + ar != 0)
+            f = f_factor1 * ap * ar
+            f = f / (f_factor * ap + ar)
+            f = ft(100) * f
+        return _typed(np.where(nonzero, f.astype(np.float64), 0.0), nonzero, ft)
+
+
+def _chrf_terms(
+    prec: Array,
+    rec: Array,
+    hp: Array,
+    rp: Array,
+    term_a: Array,
+    usual: Array,
+    factor: int,
+    ft: type[np.floating[Any]],
+) -> tuple[Array, Array]:
+    """One order's ``(1 + factor) * prec * rec / denom`` (or ``eps``) of chrF for rows with
+    an empty side or no match: its value and whether it is a float32 (see ``scores``)."""
+    eps = 1e-16
+    both = hp & rp
+    denom_b = ft(factor) * prec + ft(eps)
+    term_b = ft(1 + factor) * prec * ft(eps) / denom_b
+    denom_c = ft(factor * eps) + rec
+    term_c = ft((1 + factor) * eps) * rec / denom_c
+    denom_d = factor * eps + eps  # both sides empty: Python floats only
+    term_d = (1 + factor) * eps * eps / denom_d if denom_d > 0 else eps
+    cases = [usual, both, hp & (denom_b > 0), hp, rp & (denom_c > 0), rp]
+    wide = [x.astype(np.float64) for x in (term_a, term_b, term_c)]
+    epsilon = np.full(len(prec), eps)
+    term = np.select(cases, [wide[0], epsilon, wide[1], epsilon, wide[2], epsilon], term_d)
+    term32 = np.select(cases, [True, False, True, False, True, False], False)
+    return term, term32
+
+
+@dataclass(frozen=True, slots=True)
+class TerMetric:
+    """TER with sacreBLEU's settings (:class:`mtcompute.scoring.TerOptions`: they choose the
+    statistics; the score of summed statistics does not depend on them)."""
+
+    options: scoring.TerOptions = field(default_factory=scoring.TerOptions)
+
+    name = "TER"
+    width = 2
+
+    def statistics(
+        self, hypotheses: Sequence[str], references: Sequence[Sequence[str]]
+    ) -> list[tuple[int, float]]:
+        """Each segment's (edits, average reference length)
+        (:func:`mtcompute.scoring.ter_statistics`)."""
+        return scoring.ter_statistics(hypotheses, references, self.options)
+
+    def score(self, totals: Sequence[int | float]) -> float:
+        """:func:`mtcompute.scoring.ter_score`."""
+        return scoring.ter_score(totals[0], totals[1]).score  # type: ignore[arg-type]
+
+    def scores(self, sums: Array) -> Array:
+        """``TER._compute_score_from_stats`` on each row, vectorized (float32 rows: float32
+        scores but for the Python 100.0 and 0.0 of an empty reference)."""
+        ft = _float_type(sums)
+        values = sums.astype(ft)
+        edits, length = values[:, 0], values[:, 1]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            rate = (ft(100) * (edits / length)).astype(np.float64)
+        positive = length > 0
+        out = np.where(positive, rate, np.where(edits > 0, 100.0, 0.0))
+        return _typed(out, positive, ft)
+
+
+# --- results and inputs ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    """sacreBLEU's ``significance.Result``: a system's score for one metric, the p-value of
+    its comparison with the baseline, and the bootstrap mean and 95% half width. Python
+    floats: where sacreBLEU holds numpy scalars (float32 means and widths of chrF and TER in
+    sacreBLEU arithmetic), the same values, which format to the same strings."""
+
+    score: float
+    p_value: float | None = None
+    mean: float | None = None
+    ci: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    """One metric's per-segment statistics of the systems compared, the baseline first."""
+
+    metric: Metric
+    statistics: Sequence[Statistics]
+
+
+@dataclass(frozen=True, slots=True)
+class _Series:
+    """One system's statistics for one metric, ready to resample."""
+
+    metric: Metric
+    matrix: Array  # N x K as numpy makes it of the rows (int64, or float64 with a float)
+    score: float
+
+
+def _check_count(value: object, name: str, minimum: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
+        raise ValueError(f"{name} must be an integer of at least {minimum}, got {value!r}")
+    return value
+
+
+def _check_arithmetic(arithmetic: object) -> None:
+    if arithmetic not in ARITHMETICS:
+        raise ValueError(f"arithmetic must be one of {list(ARITHMETICS)}, got {arithmetic!r}")
+
+
+def _check_seed(seed: object) -> None:
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or seed < 0):
+        raise ValueError(f"seed must be a non-negative integer or None, got {seed!r}")
+
+
+def _matrix(statistics: Statistics, metric: Metric, where: str) -> Array:
+    try:
+        matrix = np.asarray(statistics)  # no copy of an array: never written to
+    except ValueError:
+        matrix = np.array([], dtype=object)
+    if matrix.ndim != 2 or matrix.shape[1] != metric.width or matrix.dtype.kind not in "iuf":
+        raise ValueError(
+            f"{where}: expected one row of {metric.width} numbers per segment for {metric.name}"
+        )
+    if matrix.shape[0] == 0:
+        raise ValueError(f"{where}: no segments")
+    if matrix.dtype.kind == "f" and not bool(np.isfinite(matrix).all()):
+        raise ValueError(f"{where}: statistics must be finite numbers")
+    if matrix.dtype.kind == "u":
+        matrix = matrix.astype(np.int64)
+    return matrix
+
+
+def _totals(matrix: Array) -> list[int | float]:
+    """sacreBLEU's ``sum_of_lists``: integers exactly, floats added in segment order."""
+    if matrix.dtype.kind == "f":
+        result: list[int | float] = np.cumsum(matrix, axis=0)[-1].tolist()
+        return result
+    if len(matrix) * float(np.abs(matrix).max(initial=0)) < 2.0**63:
+        return [int(v) for v in matrix.sum(axis=0)]
+    return [int(v) for v in matrix.sum(axis=0, dtype=object)]
+
+
+def _prepare(tables: Sequence[Table]) -> list[list[_Series]]:
+    if not tables:
+        raise ValueError("tables: at least one metric's statistics expected")
+    prepared: list[list[_Series]] = []
+    segments = -1
+    for t, table in enumerate(tables):
+        if len(table.statistics) < 2:
+            raise ValueError(
+                f"tables[{t}] ({table.metric.name}): the baseline and at least one system "
+                f"expected, got {len(table.statistics)} system(s)"
+            )
+        row = []
+        for s, stats in enumerate(table.statistics):
+            matrix = _matrix(stats, table.metric, f"tables[{t}].statistics[{s}]")
+            if segments < 0:
+                segments = matrix.shape[0]
+            elif matrix.shape[0] != segments:
+                raise ValueError(
+                    f"tables[{t}].statistics[{s}]: {matrix.shape[0]} segments, "
+                    f"expected {segments} (as tables[0].statistics[0])"
+                )
+            row.append(_Series(table.metric, matrix, table.metric.score(_totals(matrix))))
+        prepared.append(row)
+    return prepared
+
+
+def _single(metric: Metric, statistics: Statistics) -> _Series:
+    matrix = _matrix(statistics, metric, "statistics")
+    return _Series(metric, matrix, metric.score(_totals(matrix)))
+
+
+# --- the rules: p-values and intervals -------------------------------------------------------
+
+
+def p_value(stats: Array, real_difference: float) -> float:
+    """sacreBLEU's ``_compute_p_value``: ``(1 + #{stats > real_difference}) / (len + 1)``
+    (numpy's comparison: a float32 array meets the difference rounded to float32)."""
+    count: int = np.sum(stats > real_difference).item()
+    return (count + 1) / (len(stats) + 1)
+
+
+def estimate_ci(scores: Array) -> tuple[float, float]:
+    """sacreBLEU's ``significance.estimate_ci``: the mean of the sorted scores (numpy's) and
+    half the distance between the scores at ``n // 40`` and ``n - n // 40 - 1``."""
+    ordered = np.sort(scores)
+    n = len(ordered)
+    lower_idx = n // 40
+    upper_idx = n - lower_idx - 1
+    ci = 0.5 * (ordered[upper_idx] - ordered[lower_idx])
+    return float(ordered.mean()), float(ci)
+
+
+def score_estimate_ci(scores: Array) -> tuple[float, float]:
+    """sacreBLEU's ``Score.estimate_ci`` (``--confidence``): ``sorted`` and
+    ``statistics.mean`` over the scores as the scalars sacreBLEU holds (numpy float32 for a
+    float32 array), half the distance between the same order statistics."""
+    raw = sorted(list(scores) if scores.dtype == np.float32 else scores.tolist())
+    n = len(raw)
+    lower_idx = n // 40
+    upper_idx = n - lower_idx - 1
+    ci = 0.5 * (raw[upper_idx] - raw[lower_idx])
+    return float(pystatistics.mean(raw)), float(ci)
+
+
+# --- resampling ------------------------------------------------------------------------------
+
+
+def _block_rows(segments: int, multiple: int = 1) -> int:
+    rows = max(1, _BLOCK_ENTRIES // segments)
+    return max(multiple, rows // multiple * multiple)
+
+
+def _blocks(samples: int, rows: int) -> Iterator[int]:
+    done = 0
+    while done < samples:
+        size = min(rows, samples - done)
+        yield size
+        done += size
+
+
+def _dyadic_limit(columns: Array, digits: int) -> Array:
+    """Per column, the largest total up to which any sum of its values (each used any number
+    of times) is exact in a float of ``digits`` significand bits: the values must be
+    non-negative multiples of one power of two, 2**-m, and the total at most 2**(digits - m);
+    -1 when they are not."""
+    limits = np.full(columns.shape[1], -1.0)
+    for c in range(columns.shape[1]):
+        col = columns[:, c].astype(np.float64)
+        if bool((col < 0).any()):
+            continue
+        for m in range(digits + 1):
+            scaled = np.ldexp(col, m)
+            if bool((scaled == np.floor(scaled)).all()):
+                limits[c] = math.ldexp(1.0, digits - m)
+                break
+    return limits
+
+
+def _product_type(limits: Array, digits: int, bound: Array) -> type[np.floating[Any]]:
+    """float32 for matrix products of small counts with integer columns (their
+    :func:`_dyadic_limit` is ``2**digits``) whose results stay within ``bound`` <= 2**24
+    (then float32 adds exactly in any order), else float64."""
+    integral = bool((limits == 2.0**digits).all())
+    small = bool((bound <= 2.0**_FLOAT32_DIGITS).all())
+    return np.float32 if integral and small else np.float64
+
+
+class _Resampler:
+    """Sums of bootstrap resamples of the columns of several series at once: one matrix
+    product of the draw counts with all columns, exact, then float32 in sacreBLEU mode (or a
+    sequential sum where the product is not provably the sequential sum)."""
+
+    def __init__(self, series: Sequence[_Series], arithmetic: Arithmetic) -> None:
+        self.series = series
+        self.float32 = arithmetic == "sacrebleu"
+        self.dtype = np.float32 if self.float32 else np.float64
+        widths = [s.matrix.shape[1] for s in series]
+        bounds = np.cumsum([0, *widths]).tolist()
+        self.slices = [slice(a, b) for a, b in pairwise(bounds)]
+        # N x C, the values sacreBLEU sums (numpy rounds int64 and float64 to float32 as it
+        # does the Python numbers of its lists)
+        self.columns = np.empty((len(series[0].matrix), bounds[-1]), self.dtype)
+        for one, cols in zip(series, self.slices, strict=True):
+            self.columns[:, cols] = one.matrix
+        digits = _FLOAT32_DIGITS if self.float32 else _FLOAT64_DIGITS
+        self.limits = _dyadic_limit(self.columns, digits)
+        most = len(self.columns) * np.abs(self.columns).max(axis=0).astype(np.float64)
+        self.product = _product_type(self.limits, digits, most)
+        self.wide = self.columns.astype(self.product, copy=False)
+        self.always_exact = bool(((self.limits >= 0) & (most <= self.limits)).all())
+
+    def _counts(self, rng: np.random.Generator, rows: int) -> Array:
+        """How often each segment is drawn in each of ``rows`` resamples (drawn in calls of
+        at most _BLOCK_ENTRIES indices)."""
+        segments = self.columns.shape[0]
+        counts = np.empty((rows, segments), self.product)
+        for start in range(0, rows, _block_rows(segments)):
+            part = min(_block_rows(segments), rows - start)
+            idx = rng.choice(segments, size=(part, segments), replace=True)
+            flat = (idx + (np.arange(part) * segments)[:, None]).ravel()
+            counts[start : start + part] = np.bincount(flat, minlength=part * segments).reshape(
+                part, segments
+            )
+        return counts
+
+    def sums(self, idx: Array) -> Array:
+        """The summed statistics of each resample (row of ``idx``), in ``self.dtype``."""
+        rows, segments = idx.shape
+        flat = (idx + (np.arange(rows) * segments)[:, None]).ravel()
+        counts = np.bincount(flat, minlength=rows * segments).reshape(rows, segments)
+        exact = (counts.astype(self.product) @ self.wide).astype(np.float64)
+        out = exact.astype(self.dtype)
+        inexact = exact > self.limits
+        for c in np.flatnonzero(inexact.any(axis=0)):
+            bad = np.flatnonzero(inexact[:, c])
+            drawn = np.take(self.columns[:, c], idx[bad])
+            out[bad, c] = np.cumsum(drawn, axis=1, dtype=self.dtype)[:, -1]
+        return out
+
+    def scores(self, rng: np.random.Generator, samples: int) -> list[Array]:
+        """Each series' scores over ``samples`` resamples drawn as
+        ``rng.choice(N, (samples, N), replace=True)`` (block by block: the same stream).
+        When every sum is provably exact, the counts of many blocks go into one product and
+        the indices are not kept."""
+        segments = self.columns.shape[0]
+        out: list[list[Array]] = [[] for _ in self.series]
+        rows = max(1, _PRODUCT_ENTRIES // segments)
+        for size in _blocks(samples, rows):
+            if self.always_exact:
+                exact = self._counts(rng, size) @ self.wide
+                self._score(exact.astype(self.dtype), out)
+            else:
+                idx = rng.choice(segments, size=(size, segments), replace=True)
+                self._score(self.sums(idx), out)
+        return [np.concatenate(parts) for parts in out]
+
+    def _score(self, sums: Array, out: list[list[Array]]) -> None:
+        for s, (series, cols) in enumerate(zip(self.series, self.slices, strict=True)):
+            out[s].append(series.metric.scores(sums[:, cols]))
+
+
+def _rng(seed: int | None) -> np.random.Generator:
+    return np.random.default_rng(seed)
+
+
+def bootstrap_resample(
+    metric: Metric,
+    statistics: Statistics,
+    *,
+    samples: int = 1000,
+    seed: int | None = DEFAULT_SEED,
+    arithmetic: Arithmetic = "native",
+) -> Array:
+    """The scores of ``samples`` bootstrap resamples of one system (sacreBLEU's
+    ``_bootstrap_resample``: a fresh generator, one ``choice`` of all indices), as the array
+    sacreBLEU makes of them (float32 for chrF and TER in sacreBLEU mode)."""
+    _check_count(samples, "samples", 1)
+    _check_seed(seed)
+    _check_arithmetic(arithmetic)
+    series = _single(metric, statistics)
+    return _Resampler([series], arithmetic).scores(_rng(seed), samples)[0]
+
+
+def bootstrap_confidence(
+    metric: Metric,
+    statistics: Statistics,
+    *,
+    samples: int = 1000,
+    seed: int | None = DEFAULT_SEED,
+    arithmetic: Arithmetic = "native",
+) -> Result:
+    """One system's score with the bootstrap mean and half width of ``--confidence``
+    (``corpus_score(n_bootstrap=samples)``: :func:`bootstrap_resample`, then
+    :func:`score_estimate_ci`)."""
+    scores = bootstrap_resample(
+        metric, statistics, samples=samples, seed=seed, arithmetic=arithmetic
+    )
+    mean, ci = score_estimate_ci(scores)
+    return Result(_single(metric, statistics).score, mean=mean, ci=ci)
+
+
+def _comparisons(systems: int, seed: int | None) -> list[tuple[np.random.Generator, list[int]]]:
+    """The generators of the comparisons and the systems each serves: with a seed every
+    comparison draws the same numbers (one generator for all); without, one each."""
+    if seed is None:
+        return [(_rng(None), [i]) for i in range(1, systems)]
+    return [(_rng(seed), list(range(1, systems)))]
+
+
+def _bootstrap_p(baseline: Array, system: Array, difference: float) -> float:
+    sample_diffs = np.abs(system - baseline)
+    stats = sample_diffs - sample_diffs.mean()
+    return p_value(stats, difference)
+
+
+def paired_bootstrap(
+    tables: Sequence[Table],
+    *,
+    samples: int = 1000,
+    seed: int | None = DEFAULT_SEED,
+    arithmetic: Arithmetic = "native",
+) -> list[list[Result]]:
+    """Paired bootstrap resampling of each system against the baseline, for each metric:
+    ``result[t][s]`` for ``tables[t]`` and its system ``s`` (0: the baseline, with its score,
+    mean and half width; the others with their p-values too), as sacreBLEU's ``PairedTest``
+    with ``test_type="bs"``."""
+    _check_count(samples, "samples", 1)
+    _check_seed(seed)
+    _check_arithmetic(arithmetic)
+    prepared = _prepare(tables)
+    systems = len(prepared[0])
+    if any(len(row) != systems for row in prepared):
+        raise ValueError("tables: every metric needs the statistics of the same systems")
+    results: list[list[Result | None]] = [[None] * systems for _ in prepared]
+    if seed is None:  # the baseline's interval from its own draw
+        base = _Resampler([row[0] for row in prepared], arithmetic).scores(_rng(None), samples)
+        for t, row in enumerate(prepared):
+            results[t][0] = Result(row[0].score, None, *estimate_ci(base[t]))
+    for rng, members in _comparisons(systems, seed):
+        series = [row[i] for row in prepared for i in [0, *members]]
+        scores = iter(_Resampler(series, arithmetic).scores(rng, samples))
+        for t, row in enumerate(prepared):
+            base_scores = next(scores)
+            if seed is not None:  # the same draw as sacreBLEU's _bootstrap_resample
+                results[t][0] = Result(row[0].score, None, *estimate_ci(base_scores))
+            for i in members:
+                own = next(scores)
+                difference = abs(row[0].score - row[i].score)
+                p = _bootstrap_p(base_scores, own, difference)
+                results[t][i] = Result(row[i].score, p, *estimate_ci(own))
+    return [[r for r in row if r is not None] for row in results]
+
+
+class _Randomizer:
+    """AR trial sums for several (baseline, system) pairs at once: with the mask ``P`` of a
+    trial, ``a = P @ bl + ~P @ sys = P @ (bl - sys) + sum(sys)`` and
+    ``b = sum(bl) + sum(sys) - a``, one matrix product for all pairs (exact: integers, or
+    multiples of one power of two, below 2**53). Columns where that is not exact (TER's
+    average reference lengths of three references, say) are added as sacreBLEU adds them
+    (its own products over the whole mask) or, natively, in segment order."""
+
+    def __init__(self, pairs: Sequence[tuple[_Series, _Series]], arithmetic: Arithmetic) -> None:
+        self.pairs = pairs
+        self.native = arithmetic == "native"
+        diffs, bases, systems, exact, scales = [], [], [], [], []
+        for base, system in pairs:
+            bl, sy = base.matrix.astype(np.float64), system.matrix.astype(np.float64)
+            diffs.append(bl - sy)
+            bases.append(bl.sum(axis=0))
+            systems.append(sy.sum(axis=0))
+            both = np.abs(np.concatenate([bl, sy], axis=0))
+            limits = _dyadic_limit(both, _FLOAT64_DIGITS)
+            exact.append((limits >= 0) & (both.sum(axis=0) <= limits))
+            scales.append(limits)
+        self.diffs = np.concatenate(diffs, axis=1)
+        self.base_totals = np.concatenate(bases)
+        self.system_totals = np.concatenate(systems)
+        self.exact = np.concatenate(exact)
+        bound = np.concatenate(
+            [np.abs(b.matrix).sum(0) + np.abs(s.matrix).sum(0) for b, s in pairs]
+        )
+        self.product = _product_type(np.concatenate(scales), _FLOAT64_DIGITS, bound)
+        self.narrow = self.diffs.astype(self.product)
+        bounds = np.cumsum([0] + [b.matrix.shape[1] for b, _ in pairs])
+        self.slices = [slice(a, b) for a, b in pairwise(bounds.tolist())]
+
+    @property
+    def literal(self) -> bool:
+        """Whether sacreBLEU's own products over the whole mask are needed."""
+        return not self.native and not bool(self.exact.all())
+
+    def _rows(self, values: Array, pair: int) -> Array:
+        if self.native:
+            return values
+        return values.astype(np.int64) if self.pairs[pair][0].matrix.dtype.kind in "iu" else values
+
+    def differences(self, mask: Array) -> list[Array]:
+        """``|score(a) - score(b)|`` of each pair over the trials of ``mask`` (the whole
+        mask when :attr:`literal`)."""
+        a = (mask.astype(self.product) @ self.narrow).astype(np.float64) + self.system_totals
+        b = self.base_totals + self.system_totals - a
+        for p, cols in enumerate(self.slices):
+            inexact = np.flatnonzero(~self.exact[cols])
+            if not len(inexact):
+                continue
+            bl, sy = self.pairs[p][0].matrix, self.pairs[p][1].matrix
+            if self.native:
+                for c in inexact:
+                    a[:, cols.start + c] = np.cumsum(np.where(mask, bl[:, c], sy[:, c]), axis=1)[
+                        :, -1
+                    ]
+                    b[:, cols.start + c] = np.cumsum(np.where(mask, sy[:, c], bl[:, c]), axis=1)[
+                        :, -1
+                    ]
+            else:  # sacreBLEU: shuf_a = pos_sel @ bl + neg_sel @ sys, and shuf_b
+                neg = ~mask
+                full_a = mask @ bl + neg @ sy
+                full_b = neg @ bl + mask @ sy
+                a[:, cols.start + inexact] = full_a[:, inexact]
+                b[:, cols.start + inexact] = full_b[:, inexact]
+        out = []
+        for p, cols in enumerate(self.slices):
+            metric = self.pairs[p][0].metric
+            scores_a = metric.scores(self._rows(a[:, cols], p))
+            scores_b = metric.scores(self._rows(b[:, cols], p))
+            out.append(np.abs(scores_a - scores_b))
+        return out
+
+
+def paired_approximate_randomization(
+    tables: Sequence[Table],
+    *,
+    trials: int = 10000,
+    confidence: int = 0,
+    seed: int | None = DEFAULT_SEED,
+    arithmetic: Arithmetic = "native",
+) -> list[list[Result]]:
+    """Paired approximate randomization of each system against the baseline, for each
+    metric: ``result[t][s]`` as :func:`paired_bootstrap`'s, as sacreBLEU's ``PairedTest``
+    with ``test_type="ar"``; with ``confidence`` resamples (sacreBLEU's
+    ``n_ar_confidence``; 0: none) the bootstrap mean and half width too."""
+    _check_count(trials, "trials", 1)
+    _check_count(confidence, "confidence", 0)
+    _check_seed(seed)
+    _check_arithmetic(arithmetic)
+    prepared = _prepare(tables)
+    systems = len(prepared[0])
+    if any(len(row) != systems for row in prepared):
+        raise ValueError("tables: every metric needs the statistics of the same systems")
+    segments = prepared[0][0].matrix.shape[0]
+    results: list[list[Result | None]] = [[None] * systems for _ in prepared]
+    base_ci: list[tuple[float | None, float | None]] = [(None, None)] * len(prepared)
+    if confidence > 0:  # the baseline's interval: PairedTest's own _bootstrap_resample
+        drawn = _Resampler([row[0] for row in prepared], arithmetic).scores(_rng(seed), confidence)
+        base_ci = [estimate_ci(scores) for scores in drawn]
+    for t, row in enumerate(prepared):
+        results[t][0] = Result(row[0].score, None, *base_ci[t])
+    for rng, members in _comparisons(systems, seed):
+        pairs = [(row[0], row[i]) for row in prepared for i in members]
+        randomizer = _Randomizer(pairs, arithmetic)
+        counts = [0] * len(pairs)
+        rows = trials if randomizer.literal else _block_rows(segments, _MASK_WORD)
+        for size in _blocks(trials, rows):
+            mask = rng.integers(2, size=(size, segments), dtype=bool)
+            for p, diffs in enumerate(randomizer.differences(mask)):
+                difference = abs(pairs[p][0].score - pairs[p][1].score)
+                counts[p] += int(np.sum(diffs > difference))
+        intervals: list[tuple[float | None, float | None]] = [(None, None)] * len(pairs)
+        if confidence > 0:
+            own = _Resampler([pair[1] for pair in pairs], arithmetic).scores(rng, confidence)
+            intervals = [estimate_ci(scores) for scores in own]
+        p = 0
+        for t, row in enumerate(prepared):
+            for i in members:
+                results[t][i] = Result(row[i].score, (counts[p] + 1) / (trials + 1), *intervals[p])
+                p += 1
+    return [[r for r in row if r is not None] for row in results]
