@@ -4,9 +4,10 @@ standard output and the exit status must be equal.
 
 The harness of ``tests/test_cli_sacrebleu.py`` (its few dozen quick cases) and, run as a
 script, the broad grid over every WMT pair of the data (``../shared/data/wmt``, or
-``--data``): the metrics, BLEU's tokenizers, lowercasing, smoothing, the chrF options, -sh,
--b, -w, -f, one or more reference files, -nr with tab-separated references, -e, one and
-several systems from files or standard input, sentence level, and the error cases.
+``--data``): the metrics (BLEU, chrF, TER), BLEU's tokenizers, lowercasing, smoothing, the
+chrF options, the four TER flags and their combinations, -sh, -b, -w, -f, one or more
+reference files, -nr with tab-separated references, -e, one and several systems from files or
+standard input, sentence level, and the error cases.
 
 Each case runs both programs in a fresh process: as subprocesses of their console scripts
 (``--subprocess``), or, by default, in a child forked from this process after both were
@@ -312,7 +313,35 @@ def quick_cases(ws: Workspace) -> list[Case]:
         Case((ref, "-i", *three, "-f", "text"), env=(("NO_COLOR", "1"),)),
         Case(("-V",)),
     ]
-    return c + edge_cases(ws) + error_cases(ws)
+    return c + ter_cases(ws) + edge_cases(ws) + error_cases(ws)
+
+
+def ter_cases(ws: Workspace) -> list[Case]:
+    """TER in the quick cases: alone and beside BLEU and chrF, each --ter-* flag, one and two
+    references (files and -nr), several systems in each format, standard input, sentence
+    level."""
+    ref, sys1, three = ws.refs[0], ws.systems[0], ws.systems[:3]
+    two_refs = ws.refs[:2]
+    return [
+        Case((ref, "-i", sys1, "-m", "ter")),
+        Case((ref, "-i", sys1, "-m", "bleu", "chrf", "ter", "-f", "text")),
+        Case((ref, "-i", sys1, "-m", "ter", "bleu", "-b", "-w", "3")),
+        Case((ref, "-i", sys1, "-m", "ter", "--ter-normalized", "-sh", "-f", "text")),
+        Case((ref, "-i", sys1, "-m", "ter", "--ter-case-sensitive", "--ter-no-punct", "-sh")),
+        Case((ref, "-i", sys1, "-m", "ter", "--ter-asian-support", "--ter-normalized", "-w", "4")),
+        Case((ref, "-i", sys1, "-m", "ter", "--ter-asian-support", "--ter-no-punct", "-f", "text")),
+        Case((*two_refs, "-i", sys1, "-m", "ter", "chrf", "-f", "text")),
+        Case(("refs.tsv", "-nr", "2", "-i", sys1, "-m", "ter", "--ter-normalized")),
+        Case((*two_refs, "-i", *three, "-m", "bleu", "chrf", "ter")),
+        Case((*two_refs, "-i", *three, "-m", "ter", "-f", "text", "-sh", "-w", "2")),
+        Case((ref, "-i", *three, "-m", "chrf", "ter", "-f", "latex", "--ter-case-sensitive")),
+        Case((ref, "-m", "ter", "-f", "text"), stdin="stdin3.txt"),
+        Case((ref, "-m", "ter", "bleu"), stdin="stdin1.txt"),
+        Case((ref, "-i", sys1, "-sl", "-m", "ter", "-w", "3", "--ter-normalized")),
+        Case((*two_refs, "-i", sys1, "-sl", "-m", "ter", "-b")),
+        Case((ref, "-i", sys1, "-m", "ter", "-d")),
+        Case((ref, "-i", sys1, "-sl", "-m", "chrf", "ter")),
+    ]
 
 
 def edge_cases(ws: Workspace) -> list[Case]:
@@ -383,6 +412,10 @@ def whole_cases(ws: Workspace) -> list[Case]:
         Case((ref, "-i", sys1, "-sl", "-w", "2")),
         Case((ref, "-i", sys1, "-sl", "-m", "chrf", "-cw", "2", "-b")),
         Case((ref, "-m", "bleu", "chrf", "-f", "text"), stdin="stdin3.txt"),
+        Case((*ws.refs, "-i", *every, "-m", "bleu", "chrf", "ter")),
+        Case((*ws.refs, "-i", *every, "-m", "ter", "--ter-normalized", "-f", "text", "-sh")),
+        Case((ref, "-i", sys1, "-m", "ter", "--ter-case-sensitive", "--ter-no-punct", "-w", "3")),
+        Case((ref, "-i", sys1, "-sl", "-m", "ter", "--ter-asian-support", "--ter-normalized")),
     ]
 
 
@@ -411,7 +444,14 @@ def broad_cases(ws: Workspace, full: bool = False) -> Iterator[Case]:
         ((), "stdin1.txt"),
         ((), "stdin3.txt"),
     ]
-    metric_sets = (("bleu",), ("chrf",), ("bleu", "chrf"), ("chrf", "bleu"))
+    metric_sets = (
+        ("bleu",),
+        ("chrf",),
+        ("bleu", "chrf"),
+        ("chrf", "bleu"),
+        ("ter",),
+        ("ter", "bleu", "chrf"),
+    )
     looks = list(itertools.product((False, True), (False, True), ("0", "1", "4")))
     for i, (fmt, (systems, stdin), metrics) in enumerate(
         itertools.product(("json", "text", "latex"), system_modes, metric_sets)
@@ -438,13 +478,31 @@ def broad_cases(ws: Workspace, full: bool = False) -> Iterator[Case]:
         yield Case(args + (("-sv", value) if value else ()))
     yield Case((ref, "-i", *three, "-l", f"en-{ws.target}", "-f", "text"))
     yield Case((ref, "-i", sys1, "-l", f"xx-{ws.target}", "-tok", "13a", "--force"))
-    # 5. sentence level
-    for metric, only, short in itertools.product(("bleu", "chrf"), (False, True), (False, True)):
+    # 5. TER's flags: every combination of the four, on three systems, the reference modes
+    # in turn (all of them with full=True), short signatures every other case
+    ter_flags = (
+        "--ter-case-sensitive",
+        "--ter-asian-support",
+        "--ter-no-punct",
+        "--ter-normalized",
+    )
+    for i, chosen in enumerate(itertools.product((False, True), repeat=len(ter_flags))):
+        flags_on = tuple(flag for flag, on in zip(ter_flags, chosen, strict=True) if on)
+        for refs in ref_modes if full else [ref_modes[i % len(ref_modes)]]:
+            systems = ("sys1.utf16",) if "-e" in refs else three
+            args = (*refs, "-i", *systems, "-m", "ter", *flags_on, "-f", "text", "-w", "3")
+            yield Case(args + (("-sh",) if i % 2 else ()))
+    yield Case((ref, "-i", sys1, "-m", "ter", *ter_flags, "-f", "json", "-w", "5"))
+    # 6. sentence level
+    for metric, only, short in itertools.product(
+        ("bleu", "chrf", "ter"), (False, True), (False, True)
+    ):
         args = (ref, "-i", sys1, "-sl", "-m", metric, "-w", "3")
         yield Case(args + (("-b",) if only else ()) + (("-sh",) if short else ()))
     yield Case((ref, "-sl", "-m", "chrf", "--chrf-word-order", "2"), stdin="stdin1.txt")
     yield Case(("refs.tsv", "-nr", "2", "-i", sys1, "-sl"))
-    # 6. the error cases
+    yield Case(("refs.tsv", "-nr", "2", "-i", sys1, "-sl", "-m", "ter", "--ter-no-punct"))
+    # 7. the error cases
     yield from error_cases(ws)
 
 

@@ -1,5 +1,6 @@
 """Fetch sacreBLEU 2.6.0's sdist and check (or, with ``--write``, refresh) the copies of its
-test modules for BLEU, sentence BLEU and chrF in ``tests/sacrebleu_suite/``.
+test modules for BLEU, sentence BLEU, chrF, TER and the tercom tokenizer in
+``tests/sacrebleu_suite/``.
 
 The sdist comes through pip (``pip download --no-binary :all: --no-deps sacrebleu==2.6.0``);
 its SHA-256 must be the one written here (the file PyPI publishes for 2.6.0), and every vendored
@@ -29,6 +30,8 @@ MEMBERS = {  # vendored name -> member of the sdist
     "test_bleu.py": f"sacrebleu-{VERSION}/test/test_bleu.py",
     "test_sentence_bleu.py": f"sacrebleu-{VERSION}/test/test_sentence_bleu.py",
     "test_chrf.py": f"sacrebleu-{VERSION}/test/test_chrf.py",
+    "test_ter.py": f"sacrebleu-{VERSION}/test/test_ter.py",
+    "test_tokenizer_ter.py": f"sacrebleu-{VERSION}/test/test_tokenizer_ter.py",
     "LICENSE.txt": f"sacrebleu-{VERSION}/LICENSE.txt",
 }
 

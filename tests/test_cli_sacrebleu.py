@@ -70,6 +70,18 @@ def test_the_whole_en_de_files_with_five_systems() -> None:
     assert (expected.status, expected.stdout) == (actual.status, actual.stdout)
 
 
+def test_the_whole_en_de_files_with_two_references_and_ter() -> None:
+    """On the whole en-de files, both references, BLEU, chrF and TER of one system are
+    sacreBLEU's, in JSON and as short text."""
+    for extra in ((), ("-f", "text", "-sh", "--ter-normalized")):
+        case = diff.Case(("ref.A.txt", "ref.B.txt", "-i", "sys.Online-B.txt", "-m", "bleu",
+                          "chrf", "ter", *extra))  # fmt: skip
+        expected = diff.run_subprocess(diff.sacrebleu_command(), case, PAIR)
+        actual = diff.run_subprocess(diff.mtcompute_command(), case, PAIR)
+        assert (0, True) == (expected.status, b"TER" in expected.stdout)
+        assert (expected.status, expected.stdout) == (actual.status, actual.stdout)
+
+
 def test_colours_on_a_terminal_are_sacrebleus(workspace: object) -> None:
     """On a terminal the table's colour codes and colorama's final reset are sacreBLEU's."""
     args = ("ref.A.txt", "-i", *workspace.systems, "-f", "text")
@@ -154,10 +166,6 @@ def test_test_set_flags_are_refused(workspace: object, args: tuple[str, ...], fl
     ("args", "message"),
     [
         (
-            ("-m", "bleu", "ter"),
-            "-m ter: TER is not available in mtcompute sacrebleu yet; use -m bleu chrf",
-        ),
-        (
             ("--paired-bs",),
             "-pbs/--paired-bs: significance testing is not available in mtcompute sacrebleu yet",
         ),
@@ -179,7 +187,7 @@ def test_test_set_flags_are_refused(workspace: object, args: tuple[str, ...], fl
 def test_not_yet_available_flags_are_refused(
     workspace: object, args: tuple[str, ...], message: str
 ) -> None:
-    """TER, the significance tests and the downloading tokenizers: one line, exit status 2."""
+    """The significance tests and the downloading tokenizers: one line, exit status 2."""
     outcome = run_mtcompute(("ref.A.txt", "-i", "stdin1.txt", *args), workspace.folder)
     assert (2, b"", f"mtcompute sacrebleu: error: {message}\n") == (
         outcome.status,

@@ -21,6 +21,12 @@ and the signature long, short and its ``info`` fields):
 * ``whitespace=True``, the compat functions, a float beta and high orders, BLEU orders 1-12,
   variable numbers of references (None entries), on windows of a few systems;
 * sentence BLEU and sentence chrF/chrF++ on every segment of a few systems (all references);
+* TER: a window of every system with all references and with the first, each system under
+  one of the 16 combinations of the four switches in turn (segment statistics, corpus score
+  given and cached, signature), sentence TER on a few systems, adversarial inputs under every
+  combination, generated corpora with CJK and full-width pieces, variable numbers of
+  references, the tercom tokenizer class, the cache (references tokenized once), and the
+  statistics against :func:`mtcompute.scoring.ter_statistics`;
 * generated corpora (hypothesis) with random settings, corpus and sentence level, and
   ``BLEU.compute_bleu`` of generated statistics;
 * the API's names and constants, the tokenizer classes, the warnings on the ``sacrebleu``
@@ -37,6 +43,7 @@ part of chrF++'s, which is how both sides get them.
 from __future__ import annotations
 
 import importlib
+import itertools
 import logging
 import subprocess
 import sys
@@ -50,10 +57,15 @@ import pytest
 import sacrebleu
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from sacrebleu.metrics import lib_ter as sacre_lib_ter
 from sacrebleu.metrics.bleu import BLEUSignature as SacreBLEUSignature
 from sacrebleu.metrics.chrf import CHRFSignature as SacreCHRFSignature
+from sacrebleu.metrics.ter import TERSignature as SacreTERSignature
+from sacrebleu.tokenizers.tokenizer_ter import TercomTokenizer as SacreTercomTokenizer
 
 import mtcompute.sacrebleu as facade
+from mtcompute import scoring
+from mtcompute.core import ter as core_ter
 from mtcompute.errors import MtcomputeError
 from mtcompute.sacrebleu import compat, metrics
 from mtcompute.sacrebleu._errors import (
@@ -66,6 +78,9 @@ from mtcompute.sacrebleu._errors import (
 )
 from mtcompute.sacrebleu.metrics import bleu as facade_bleu
 from mtcompute.sacrebleu.metrics import chrf as facade_chrf
+from mtcompute.sacrebleu.metrics import lib_ter as facade_lib_ter
+from mtcompute.sacrebleu.metrics import ter as facade_ter
+from mtcompute.sacrebleu.tokenizers import tokenizer_ter as facade_tokenizer_ter
 from mtcompute.tokenizers import DOWNLOADING, NAMES, get_tokenizer
 from tests import strategies as sts
 from tests.conftest import WMT
@@ -194,6 +209,17 @@ def bleu_view(score: Any, signature: str) -> dict[str, Any]:
     }
 
 
+def ter_view(score: Any, signature: str) -> dict[str, Any]:
+    """Every field of a TER score, with the types of its numbers."""
+    return {
+        "name": score.name,
+        "score": (type(score.score), score.score),
+        "num_edits": (type(score.num_edits), score.num_edits),
+        "ref_length": (type(score.ref_length), score.ref_length),
+        "text": format_view(score, signature),
+    }
+
+
 def chrf_view(score: Any, signature: str) -> dict[str, Any]:
     """Every field of a chrF score."""
     return {
@@ -211,7 +237,7 @@ Views = tuple[Any, Any]
 def _view(metric: Any, score: Any) -> dict[str, Any]:
     """The signature of ``metric`` and every field of ``score``."""
     signature = signature_view(metric)
-    fields = bleu_view if score.name == "BLEU" else chrf_view
+    fields = {"BLEU": bleu_view, "TER": ter_view}.get(score.name, chrf_view)
     return {"signature": signature, **fields(score, signature[0])}
 
 
@@ -631,7 +657,14 @@ def test_public_names_are_where_sacrebleu_puts_them() -> None:
         "sacrebleu.CHRF": facade.CHRF is metrics.CHRF is facade_chrf.CHRF,
         "metrics.BLEUScore": metrics.BLEUScore is facade_bleu.BLEUScore,
         "metrics.CHRFScore": metrics.CHRFScore is facade_chrf.CHRFScore,
-        "metrics.METRICS": metrics.METRICS == {"BLEU": metrics.BLEU, "CHRF": metrics.CHRF},
+        "sacrebleu.corpus_ter": facade.corpus_ter is compat.corpus_ter,
+        "sacrebleu.sentence_ter": facade.sentence_ter is compat.sentence_ter,
+        "sacrebleu.TER": facade.TER is metrics.TER is facade_ter.TER,
+        "metrics.TERScore": metrics.TERScore is facade_ter.TERScore,
+        "metrics.lib_ter.translation_edit_rate": facade_lib_ter.translation_edit_rate
+        is core_ter.translation_edit_rate,
+        "metrics.METRICS": metrics.METRICS
+        == {"BLEU": metrics.BLEU, "CHRF": metrics.CHRF, "TER": metrics.TER},
     }
     constants = {
         "__version__": facade.__version__,
@@ -730,12 +763,14 @@ def test_the_facade_never_imports_sacrebleu() -> None:
         "import mtcompute.sacrebleu as s\n"
         "b = s.corpus_bleu(['a b c .'], [['a b c .']])\n"
         "c = s.corpus_chrf(['a b c'], [['a b d']], word_order=2)\n"
-        "print(b, c, [m for m in sys.modules if m == 'sacrebleu' or m.startswith('sacrebleu.')])\n"
+        "t = s.corpus_ter(['a b c'], [['a b d']])\n"
+        "names = [m for m in sys.modules if m == 'sacrebleu' or m.startswith('sacrebleu.')]\n"
+        "print(b, c, t, names)\n"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
     assert (
         "BLEU = 100.00 100.0/100.0/100.0/100.0 (BP = 1.000 ratio = 1.000 hyp_len = 4 "
-        "ref_len = 4) chrF2++ = 46.67 []\n",
+        "ref_len = 4) chrF2++ = 46.67 TER = 33.33 []\n",
         "",
     ) == (done.stdout, done.stderr)
 
@@ -765,6 +800,8 @@ WARNING_CASES: dict[str, Callable[[Any], object]] = {
     "99 tokenized periods": lambda m: m.corpus_bleu(["x ."] * 99, [["x ."] * 99]),
     "100 with force": lambda m: m.corpus_bleu(["x ."] * 100, [["x ."] * 100], force=True),
     "100 for chrF": lambda m: m.corpus_chrf(["x ."] * 100, [["x ."] * 100]),
+    "100 for TER": lambda m: m.corpus_ter(["x ."] * 100, [["x ."] * 100]),
+    "sentence TER": lambda m: m.sentence_ter("x .", ["x ."]),
 }
 
 
@@ -893,6 +930,37 @@ ERROR_CASES: list[tuple[str, Callable[[Any], object], type[BaseException], str]]
         ValueError,
         "Number of references unknown, please evaluate the metric first.",
     ),
+    (
+        "TER: signature before scoring",
+        lambda m: m.metrics.TER().get_signature(),
+        ValueError,
+        "Number of references unknown, please evaluate the metric first.",
+    ),
+    (
+        "TER: a hypothesis not a string",
+        lambda m: m.corpus_ter([1], [["a"]]),
+        TypeError,
+        "TER: Each element of `hyps` should be a string; `hyps[0]` is int.",
+    ),
+    (
+        "TER: a reference not a string",
+        lambda m: m.corpus_ter(["a"], [[b"a"]]),
+        TypeError,
+        "TER: `refs` should be a sequence of sequence of strings; `refs[0][0]` is bytes.",
+    ),
+    (
+        "TER: sentence references a string",
+        lambda m: m.sentence_ter("a", "a"),
+        TypeError,
+        "TER: The argument `refs` should be a sequence of strings, got str.",
+    ),
+    (
+        "TER: no references and no cache",
+        lambda m: m.metrics.TER().corpus_score(["a"], None),
+        RuntimeError,
+        "TER: No references provided and the cache is empty: give `refs`, or "
+        "`references=` to the constructor.",
+    ),
 ]
 
 
@@ -949,6 +1017,33 @@ REFUSALS: list[tuple[str, Callable[[], object], type[BaseException], str]] = [
         lambda: facade.BLEU().corpus_score(["a"], [["a"]], n_bootstrap=100),
         NotImplementedError,
         "BLEU: bootstrap resampling (n_bootstrap=100) is not supported by mtcompute.sacrebleu; "
+        "use n_bootstrap=1.",
+    ),
+    (
+        "TER: fewer hypotheses than references",
+        lambda: facade.corpus_ter(["a"], [["a", "b"]]),
+        LengthMismatch,
+        "TER: 1 hypotheses but 2 reference segments: every reference stream needs one line "
+        "per hypothesis.",
+    ),
+    (
+        "TER: a segment without reference",
+        lambda: facade.TER(references=[[None], [None]]),
+        MissingReference,
+        "TER: segment 0 has no reference: every reference stream has None there.",
+    ),
+    (
+        "TER: a cache of another length",
+        lambda: facade.TER(references=[["a", "b"]]).corpus_score(["a"], None),
+        LengthMismatch,
+        "TER: 1 hypotheses but 2 reference segments: every reference stream needs one line "
+        "per hypothesis.",
+    ),
+    (
+        "TER: bootstrap resampling",
+        lambda: facade.TER().corpus_score(["a"], [["a"]], n_bootstrap=2),
+        NotImplementedError,
+        "TER: bootstrap resampling (n_bootstrap=2) is not supported by mtcompute.sacrebleu; "
         "use n_bootstrap=1.",
     ),
     (
@@ -1062,3 +1157,360 @@ def test_signature_classes_take_a_metrics_attributes() -> None:
         str(facade_bleu.BLEUSignature(vars(ours_bleu))),
         str(facade_chrf.CHRFSignature(vars(ours_chrf))),
     ]
+
+
+# --- TER -------------------------------------------------------------------------------------
+
+TER_FLAGS = ("normalized", "no_punct", "asian_support", "case_sensitive")
+TER_VARIANTS: list[dict[str, bool]] = [
+    dict(zip(TER_FLAGS, chosen, strict=True))
+    for chosen in itertools.product((False, True), repeat=len(TER_FLAGS))
+]
+"""The four switches in each of their 16 combinations."""
+TER_WINDOW = 40  # sacreBLEU's TER takes up to 70 ms a segment and reference (normalized)
+TER_WINDOW_CHARS = 2500  # and far longer on long segments (CJK: a character a word)
+
+
+def _ter_window(corpus: System, index: int) -> tuple[list[str], list[list[str]]]:
+    """A window of ``TER_WINDOW`` segments of a system and its references (fewer where the
+    segments are long: at most ``TER_WINDOW_CHARS`` hypothesis characters, at least one
+    segment),
+    starting further into the file for each system in turn."""
+    size = len(corpus.hypotheses)
+    start = (index * 211) % max(1, size - TER_WINDOW)
+    stop, chars = start, 0
+    while stop < min(size, start + TER_WINDOW) and (stop == start or chars < TER_WINDOW_CHARS):
+        chars += len(corpus.hypotheses[stop])
+        stop += 1
+    return list(corpus.hypotheses[start:stop]), [list(s[start:stop]) for s in corpus.references]
+
+
+TER_CASES = [
+    (pair, name, TER_VARIANTS[index % len(TER_VARIANTS)], index)
+    for index, (pair, name) in enumerate(SYSTEMS)
+]
+
+
+@pytest.mark.parametrize(
+    ("pair", "name", "chosen", "index"),
+    TER_CASES,
+    ids=[f"{p}/{n}-{sorted(k for k, v in c.items() if v)}" for p, n, c, _ in TER_CASES],
+)
+def test_corpus_ter_on_wmt(pair: str, name: str, chosen: dict[str, bool], index: int) -> None:
+    """TER of a window of every system, each with one of the 16 combinations of the four
+    switches in turn, equals sacreBLEU's with the first and with all references: segment
+    statistics (ints and floats), every field and string of ``corpus_score`` with the
+    references given and cached (``references=``), and the signature."""
+    hyps, streams = _ter_window(system(pair, name), index)
+    cases: list[tuple[str, Views]] = []
+    for refs in [streams[:1], streams] if len(streams) > 1 else [streams]:
+        n = len(refs)
+        theirs_metric = sacrebleu.TER(**chosen)
+        stats = (
+            theirs_metric._extract_corpus_statistics(hyps, refs),
+            facade.TER(**chosen)._extract_corpus_statistics(hyps, refs),
+        )
+        typed = (
+            [[(type(v), v) for v in s] for s in stats[0]],
+            [[(type(v), v) for v in s] for s in stats[1]],
+        )
+        cases.append((f"{n} refs: segment statistics", typed))
+        # what corpus_score computes after extracting the statistics
+        theirs = _view(theirs_metric, theirs_metric._aggregate_and_compute(stats[0]))
+        given = facade.TER(**chosen)
+        cases.append((f"{n} refs", (theirs, _view(given, given.corpus_score(hyps, refs)))))
+        cached = facade.TER(**chosen, references=refs)
+        cases.append(
+            (f"{n} refs, cached", (theirs, _view(cached, cached.corpus_score(hyps, None))))
+        )
+    assert [] == _differences(cases)
+
+
+def test_every_ter_variant_is_taken() -> None:
+    """Each of the 16 combinations of TER's switches is taken on at least one system (on the
+    full data, three)."""
+    taken = [sum(1 for case in TER_CASES if case[2] == chosen) for chosen in TER_VARIANTS]
+    assert [] == [count for count in taken if count < min(3, len(SYSTEMS) // 16)]
+
+
+def test_the_ter_cache_serves_every_system() -> None:
+    """``TER(references=...)`` tokenizes the references once: scoring systems against the
+    cache gives the scores of references given each time, and neither tokenizes the
+    references again nor changes the cache."""
+    pair = "generaltest2022/en-de" if "generaltest2022/en-de" in PAIRS else PAIRS[0]
+    names = [n for p, n in SYSTEMS if p == pair][:3]
+    corpora = [(list(system(pair, n).hypotheses[:30]), None) for n in names]
+    refs = [list(stream[:30]) for stream in system(pair, names[0]).references]
+    built: list[int] = []
+    original = facade_ter._ReferenceWords.of
+
+    def counted(segments: Any, tokenizer: Any) -> Any:
+        built.append(len(segments))
+        return original(segments, tokenizer)
+
+    cached = facade.TER(references=refs)
+    words = cached._ref_words
+    assert words is not None
+    vocabulary = dict(words.vocabulary)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(facade_ter._ReferenceWords, "of", counted)
+        from_cache = [cached.corpus_score(hyps, None).score for hyps, _ in corpora]
+        assert [] == built
+        given = [facade.TER().corpus_score(hyps, refs).score for hyps, _ in corpora]
+    theirs = [sacrebleu.TER().corpus_score(hyps, refs).score for hyps, _ in corpora]
+    assert (theirs, theirs, [len(refs[0])] * len(corpora), vocabulary) == (
+        from_cache,
+        given,
+        built,
+        words.vocabulary,
+    )
+
+
+TER_SENTENCE_SYSTEMS = [s for s in SENTENCE_SYSTEMS if s[0] != "newstest2015-nltk100/en-ru"][:2]
+
+
+@pytest.mark.parametrize(("pair", "name"), TER_SENTENCE_SYSTEMS)
+def test_sentence_ter_on_wmt(pair: str, name: str) -> None:
+    """sentence_ter of the first 60 segments of a few systems (all references), the
+    switches in turn over the segments, equals sacreBLEU's: score, fields and text."""
+    corpus = system(pair, name)
+    differences = []
+    for index, hyp in enumerate(corpus.hypotheses[:60]):
+        refs = [stream[index] for stream in corpus.references]
+        chosen = TER_VARIANTS[index % len(TER_VARIANTS)]
+        theirs = ter_view(sacrebleu.sentence_ter(hyp, refs, **chosen), SIGNATURE)
+        ours = ter_view(facade.sentence_ter(hyp, refs, **chosen), SIGNATURE)
+        if theirs != ours:
+            differences.append((index, theirs, ours))
+    assert ([], True) == (differences, len(corpus.hypotheses) > 0)
+
+
+ADVERSARIAL: list[tuple[str, list[str], list[list[str]]]] = [
+    ("empty hypothesis", ["", "a b"], [["a b c", "a b"]]),
+    ("empty reference", ["a b c", "x"], [["", "x"]]),
+    ("both empty", [""], [[""]]),
+    ("blank lines", ["   ", "\t"], [["", " "]]),
+    ("punctuation only", ['. , ? ! : ; " ( )', "..."], [["!!!", ". . ."], ['" "', ""]]),
+    ("repeated words", ["a a a b b b a a a b b b a a"], [["b b b a a a b b b a a a b a"]]),
+    ("a block to shift", ["d e f g h a b c"], [["a b c d e f g h"]]),
+    (
+        "many shifts",
+        [" ".join(f"w{(i * 5) % 8}" for i in range(24))],
+        [[" ".join(f"w{i % 8}" for i in range(24))]],
+    ),
+    ("long segment", [" ".join(["the cat"] * 150)], [[" ".join(["cat the"] * 149 + ["x"])]]),
+    ("very unequal lengths", ["a " * 120], [["a b"]]),
+    (
+        "CJK",
+        ["美众院公布对特朗普的弹劾", "りの拳銃を持った。", "カタカナ、ひらがな！（テスト）"],
+        [["美众院公布了对特朗普的弹劾", "りの拳銃を持つ。", "カタカナ，ひらがな！(テスト)"]],
+    ),
+    (
+        "full-width punctuation",
+        ["ａｂｃ．，？：；！＂（）", "〈〉《》「」『』【】"],
+        [["ａｂｃ", "「」"]],
+    ),
+    ("entities and possessives", ["Jim's &quot;car&quot; &amp; 4.2-5 &lt;x&gt;"], [["jim 's car"]]),
+    ("mixed case", ["The CAT Sat", "ÉCOLE École"], [["the cat sat", "école ÉCOLE"]]),
+    ("line breaks inside", ["a\nb-\nc", "x\r\ny"], [["a b c", "x y"]]),
+    ("trailing whitespace", ["a b  \t", "c\u3000"], [["a b", "c"]]),
+]
+
+
+@pytest.mark.parametrize(
+    ("label", "hyps", "refs"), ADVERSARIAL, ids=[label for label, _, _ in ADVERSARIAL]
+)
+def test_ter_on_adversarial_input(label: str, hyps: list[str], refs: list[list[str]]) -> None:
+    """Empty and blank lines, punctuation only, repeated words that invite many shifts, long
+    and very unequal segments, CJK and full-width text, entities and line breaks score as
+    sacreBLEU scores them under each of the 16 combinations of the switches: segment
+    statistics, corpus and sentence scores."""
+    del label
+    cases: list[tuple[str, Views]] = []
+    for chosen in TER_VARIANTS:
+        theirs_metric, ours_metric = sacrebleu.TER(**chosen), facade.TER(**chosen)
+        stats = (
+            theirs_metric._extract_corpus_statistics(hyps, refs),
+            ours_metric._extract_corpus_statistics(hyps, refs),
+        )
+        cases.append((f"{chosen}: segments", stats))
+        # sacreBLEU's corpus_score is _aggregate_and_compute of these statistics
+        theirs = _view(theirs_metric, theirs_metric._aggregate_and_compute(stats[0]))
+        ours = _view(ours_metric, ours_metric.corpus_score(hyps, refs))
+        cases.append((f"{chosen}", (theirs, ours)))
+        segment_refs = [stream[0] for stream in refs]
+        cases.append(
+            (
+                f"{chosen}: sentence",
+                (
+                    ter_view(sacrebleu.sentence_ter(hyps[0], segment_refs, **chosen), SIGNATURE),
+                    ter_view(facade.sentence_ter(hyps[0], segment_refs, **chosen), SIGNATURE),
+                ),
+            )
+        )
+    assert [] == _differences(cases)
+
+
+_CJK = st.sampled_from(
+    [
+        "美众院",
+        "拳銃",
+        "りの",
+        "ひらがな",
+        "カタカナ",
+        "ㇰㇱ",
+        "。",
+        "、",
+        "，",
+        "！",
+        "（",
+        "）",
+        "〈",
+        "｡",
+        "・",
+        "㈠",
+        "ＡＢ",
+    ]
+)
+
+
+@st.composite
+def ter_corpora(draw: st.DrawFn) -> tuple[list[str], list[list[str]]]:
+    """:func:`corpora` with CJK and full-width pieces put before, after or inside lines."""
+    hyps, streams = draw(corpora())
+
+    def touched(line: str) -> str:
+        where = draw(st.integers(0, 3))
+        piece = draw(_CJK)
+        if where == 1:
+            return piece + line
+        if where == 2:
+            return line + piece
+        if where == 3:
+            middle = len(line) // 2
+            return line[:middle] + piece + line[middle:]
+        return line
+
+    return [touched(h) for h in hyps], [[touched(r) for r in stream] for stream in streams]
+
+
+_TER_SETTINGS = st.fixed_dictionaries({flag: st.booleans() for flag in TER_FLAGS})
+
+
+@GENERATED
+@given(corpus=ter_corpora(), chosen=_TER_SETTINGS)
+def test_generated_ter(corpus: tuple[list[str], list[list[str]]], chosen: dict[str, bool]) -> None:
+    """Corpus and sentence TER of generated corpora (CJK and full-width pieces among them)
+    equal sacreBLEU's in every field and string."""
+    hyps, refs = corpus
+    segment_refs = [stream[0] for stream in refs]
+    sentence = (
+        ter_view(sacrebleu.sentence_ter(hyps[0], segment_refs, **chosen), SIGNATURE),
+        ter_view(facade.sentence_ter(hyps[0], segment_refs, **chosen), SIGNATURE),
+    )
+    assert [] == _differences(
+        [("corpus", _public("TER", hyps, refs, chosen)), ("sentence", sentence)]
+    )
+
+
+def test_ter_variable_numbers_of_references() -> None:
+    """None entries (fewer references for some segments) give sacreBLEU's TER and
+    ``nrefs:var`` (a window of a pair with several references)."""
+    corpus = next(c for c in (system(*s) for s in SYSTEMS) if len(c.references) > 1)
+    hyps, streams = _ter_window(corpus, 3)
+    theirs, ours = _public("TER", hyps, _with_gaps(streams), {})
+    assert ([], "nrefs:var") == (_differences([("TER", (theirs, ours))]), ours["signature"][0][:9])
+
+
+@pytest.mark.parametrize("chosen", TER_VARIANTS, ids=str)
+def test_tercom_tokenizer_is_sacrebleus(chosen: dict[str, bool]) -> None:
+    """``tokenizers.tokenizer_ter.TercomTokenizer`` tokenizes WMT lines (Latin, Cyrillic,
+    CJK, Devanagari) and odd lines as sacreBLEU's does, with its signature, private
+    attributes and class constants, under each combination of the switches."""
+    ours = facade_tokenizer_ter.TercomTokenizer(**chosen)
+    theirs = SacreTercomTokenizer(**chosen)
+    lines = ["", " ", "a\n-b", "&quot;x&quot; &lt;y&gt;", "4.2-5 1,000.", "Jim's. 's"]
+    for pair in ("generaltest2022/en-zh", "generaltest2022/en-ja", "wmttest2024/en-hi", PAIRS[0]):
+        if pair in PAIRS:
+            corpus = system(pair, FIRST_SYSTEMS[pair])
+            lines += [*corpus.hypotheses[:60], *corpus.references[0][:60]]
+    attributes = ("_normalized", "_no_punct", "_asian_support", "_case_sensitive")
+    assert (
+        theirs.signature(),
+        [theirs(line) for line in lines],
+        [getattr(theirs, a) for a in attributes],
+        (theirs.ASIAN_PUNCT, theirs.FULL_WIDTH_PUNCT),
+    ) == (
+        ours.signature(),
+        [ours(line) for line in lines],
+        [getattr(ours, a) for a in attributes],
+        (ours.ASIAN_PUNCT, ours.FULL_WIDTH_PUNCT),
+    )
+
+
+@pytest.mark.parametrize(
+    "chosen",
+    [{"normalized": 1}, {"asian_support": 1, "no_punct": "yes"}, {"case_sensitive": 0}],
+    ids=str,
+)
+def test_ter_switches_sacrebleu_takes_without_checking(chosen: dict[str, Any]) -> None:
+    """Switches given as other true or false values score and sign as sacreBLEU's do
+    (``TER(normalized=1)`` signs ``norm:1``)."""
+    corpus = system(*SYSTEMS[0])
+    hyps, refs = list(corpus.hypotheses[:80]), [list(s[:80]) for s in corpus.references]
+    theirs, ours = _public("TER", hyps, refs, chosen)
+    assert theirs == ours
+
+
+def test_ter_signature_class_takes_a_metrics_attributes() -> None:
+    """TERSignature built from a metric's ``__dict__`` formats as sacreBLEU's, long and
+    short, for every combination of the switches and a variable number of references."""
+    out = []
+    for chosen in TER_VARIANTS:
+        theirs, ours = sacrebleu.TER(**chosen), facade.TER(**chosen)
+        for metric in (theirs, ours):
+            metric.num_refs = -1
+        out.append(
+            (
+                (
+                    str(SacreTERSignature(vars(theirs))),
+                    SacreTERSignature(vars(theirs)).format(True),
+                ),
+                (
+                    str(facade_ter.TERSignature(vars(ours))),
+                    facade_ter.TERSignature(vars(ours)).format(True),
+                ),
+            )
+        )
+    assert [theirs for theirs, _ in out] == [ours for _, ours in out]
+
+
+def test_lib_ter_translation_edit_rate_is_sacrebleus() -> None:
+    """``metrics.lib_ter.translation_edit_rate`` of word lists is sacreBLEU's (edits and
+    reference length, as ints)."""
+    corpus = system(*SYSTEMS[0])
+    pairs = [
+        (h.split(), r.split())
+        for h, r in zip(corpus.hypotheses[:100], corpus.references[0][:100], strict=True)
+    ] + [([], ["a"]), (["a"], []), ([], [])]
+    assert [sacre_lib_ter.translation_edit_rate(h, r) for h, r in pairs] == [
+        facade_lib_ter.translation_edit_rate(h, r) for h, r in pairs
+    ]
+
+
+@pytest.mark.parametrize("chosen", TER_VARIANTS, ids=str)
+def test_ter_statistics_are_scorings(chosen: dict[str, bool]) -> None:
+    """The facade's TER segment statistics, references given and cached, are
+    :func:`mtcompute.scoring.ter_statistics`'s (the one TER path) on a window of a pair with
+    several references, under each combination of the switches."""
+    corpus = next(c for c in (system(*s) for s in SYSTEMS) if len(c.references) > 1)
+    hyps, streams = _ter_window(corpus, 5)
+    segments = [list(refs) for refs in zip(*streams, strict=True)]
+    expected = [
+        list(s) for s in scoring.ter_statistics(hyps, segments, scoring.TerOptions(**chosen))
+    ]
+    cached = facade.TER(**chosen, references=streams)
+    assert (expected, expected) == (
+        facade.TER(**chosen)._extract_corpus_statistics(hyps, streams),
+        cached._extract_corpus_statistics(hyps, None),
+    )

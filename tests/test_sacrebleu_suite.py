@@ -1,5 +1,5 @@
-"""sacreBLEU 2.6.0's own test modules for BLEU, sentence BLEU and chrF, run against
-``mtcompute.sacrebleu``.
+"""sacreBLEU 2.6.0's own test modules for BLEU, sentence BLEU, chrF, TER and the tercom
+tokenizer, run against ``mtcompute.sacrebleu``.
 
 The modules in ``tests/sacrebleu_suite/`` are byte-identical copies from sacreBLEU's sdist
 (checked here against ``SHA256SUMS``, and against the sdist by
@@ -8,9 +8,9 @@ The modules in ``tests/sacrebleu_suite/`` are byte-identical copies from sacreBL
 real sacreBLEU's entries hidden, then restored), so its ``import sacrebleu`` and
 ``from sacrebleu.metrics import BLEU`` bind the facade. Its test functions, with their
 parametrize marks, are then bound in this module as ``test_<module>__<test>`` and collected
-here: every test of the three modules runs as written, tolerances included.
+here: every test of the five modules runs as written, tolerances included.
 
-None of the three modules reads a test set from the network (sacreBLEU's ``test_api.py`` and
+None of the five modules reads a test set from the network (sacreBLEU's ``test_api.py`` and
 ``test_dataset.py`` do; they are not vendored).
 """
 
@@ -28,10 +28,11 @@ from types import FunctionType, ModuleType
 import sacrebleu  # the real one, to check that it is left in place
 
 import mtcompute.sacrebleu
+from mtcompute.sacrebleu.tokenizers.tokenizer_ter import TercomTokenizer
 from tests.conftest import REPO
 
 SUITE = REPO / "tests" / "sacrebleu_suite"
-VENDORED = ("test_bleu", "test_sentence_bleu", "test_chrf")
+VENDORED = ("test_bleu", "test_sentence_bleu", "test_chrf", "test_ter", "test_tokenizer_ter")
 FACADE = "mtcompute.sacrebleu"
 
 
@@ -103,18 +104,29 @@ def test_the_vendored_files_are_sacrebleus() -> None:
 
 
 def test_the_vendored_modules_see_the_facade() -> None:
-    """Each vendored module's ``sacrebleu`` is mtcompute.sacrebleu (and test_bleu's ``BLEU``
-    the facade's), and the real sacreBLEU's modules are back in sys.modules afterwards."""
-    seen = {name: vars(module)["sacrebleu"] for name, module in LOADED.items()}
-    assert (dict.fromkeys(VENDORED, mtcompute.sacrebleu), True, False) == (
+    """Each vendored module's ``sacrebleu`` is mtcompute.sacrebleu (test_bleu's ``BLEU`` and
+    test_tokenizer_ter's ``TercomTokenizer`` the facade's), and the real sacreBLEU's modules
+    are back in sys.modules afterwards."""
+    seen = {
+        name: vars(module)["sacrebleu"]
+        for name, module in LOADED.items()
+        if name != "test_tokenizer_ter"  # it imports the class alone
+    }
+    assert (
+        dict.fromkeys(set(VENDORED) - {"test_tokenizer_ter"}, mtcompute.sacrebleu),
+        True,
+        True,
+        False,
+    ) == (
         seen,
         vars(LOADED["test_bleu"])["BLEU"] is mtcompute.sacrebleu.metrics.BLEU,
+        vars(LOADED["test_tokenizer_ter"])["TercomTokenizer"] is TercomTokenizer,
         sacrebleu is mtcompute.sacrebleu,
     )
 
 
 def test_every_vendored_test_is_collected_here() -> None:
-    """Every test function of the three modules is bound in this module under its name."""
+    """Every test function of the five modules is bound in this module under its name."""
     expected = sorted(
         f"test_{m[len('test_') :]}__{t[len('test_') :]}"
         for m, module in LOADED.items()
@@ -123,7 +135,7 @@ def test_every_vendored_test_is_collected_here() -> None:
     bound = sorted(
         name for name, value in globals().items() if "__" in name and name.startswith("test_")
     )
-    assert (15, expected) == (len(expected), bound)
+    assert (20, expected) == (len(expected), bound)
 
 
 def test_the_vendored_modules_are_not_collected_from_their_folder() -> None:

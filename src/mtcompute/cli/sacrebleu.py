@@ -7,13 +7,14 @@ per tab-separated field), the same checks in the same order with the same exit s
 the same bytes on standard output: the single-system lines aligned on ``=``, JSON, the
 multi-system table (:mod:`mtcompute.cli._sacrebleu_table`), the sentence-level lines, colours
 as sacreBLEU's colorama leaves them. The scores come from :mod:`mtcompute.sacrebleu` (its
-``BLEU`` and ``CHRF`` classes and their score objects' ``format()``); this module reads,
-checks and prints, and computes nothing itself.
+``BLEU``, ``CHRF`` and ``TER`` classes, built once with the references as sacreBLEU builds
+them, so that their cache serves every system, and their score objects' ``format()``); this
+module reads, checks and prints, and computes nothing itself.
 
 Not reproduced (each said in ``--help``): the flags that need sacreBLEU's test-set downloads
-or a downloaded tokenizer model are refused with one line and exit status 2; TER and the
-significance tests are not yet here (exit 2). Where sacreBLEU stops with a traceback this
-command prints one line naming the cause, with the same exit status (1).
+or a downloaded tokenizer model are refused with one line and exit status 2; the
+significance tests and confidence intervals are not yet here (exit 2). Where sacreBLEU stops
+with a traceback this command prints one line naming the cause, with the same exit status (1).
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ from typing import Any
 from mtcompute.cli._common import EXIT_OK, EXIT_USAGE, STDIN, Subparsers, add_command, read_input
 from mtcompute.cli._sacrebleu_table import COLORAMA_CSI, COLORAMA_OSC, tabulate_columns
 from mtcompute.errors import MtcomputeError
-from mtcompute.sacrebleu import BLEU, CHRF
+from mtcompute.sacrebleu import BLEU, CHRF, TER
 from mtcompute.tokenizers import DOWNLOADING, NAMES
 
 SACREBLEU_VERSION = "2.6.0"
@@ -42,6 +43,7 @@ EXIT_FIELDS = 17  # sacreBLEU's status for a wrong number of tab-separated field
 FORMATS = ("json", "text", "latex")
 SMOOTH_DEFAULTS: dict[str, float | None] = {"none": None, "floor": 0.1, "add-k": 1, "exp": None}
 CHAR_ORDER, WORD_ORDER, BETA = 6, 0, 2  # sacreBLEU's CHRF defaults
+METRICS: dict[str, type[BLEU] | type[CHRF] | type[TER]] = {"bleu": BLEU, "chrf": CHRF, "ter": TER}
 
 # What mtcompute.sacrebleu raises where sacreBLEU raises (its errors are ValueError, KeyError,
 # IndexError, RuntimeError or TypeError subclasses) or where its arithmetic would.
@@ -70,7 +72,8 @@ NOT_YET_FLAGS = (
 
 _DESCRIPTION = """\
 sacreBLEU 2.6.0's command line on your own files: the same options, the same output on
-standard output, byte for byte, and the same exit status, from mtcompute's BLEU and chrF.
+standard output, byte for byte, and the same exit status, from mtcompute's BLEU, chrF and
+TER.
 
   mtcompute sacrebleu REF [REF ...] -i SYS [SYS ...] [options]
   cat SYS | mtcompute sacrebleu REF [options]
@@ -84,6 +87,8 @@ _EPILOG = f"""\
 examples:
   mtcompute sacrebleu ref.de -i sys.de -m bleu chrf
   mtcompute sacrebleu ref.de -i a.de b.de c.de -m bleu chrf -f text
+  mtcompute sacrebleu ref.A.de ref.B.de -i a.de b.de -m bleu chrf ter
+  mtcompute sacrebleu ref.de -i sys.de -m ter --ter-normalized --ter-case-sensitive
   mtcompute sacrebleu refs.tsv -nr 2 -i sys.de -b -w 2
   cat sys.de | mtcompute sacrebleu ref.de -m chrf --chrf-word-order 2
 
@@ -94,9 +99,9 @@ where mtcompute differs from sacreBLEU 2.6.0:
   - The BLEU tokenizers whose model sacreBLEU downloads
     ({", ".join(DOWNLOADING)}) are refused (exit 2); ja-mecab and ko-mecab
     need mtcompute's [ja] / [ko] extras.
-  - -m ter, -pbs/--paired-bs, -par/--paired-ar and -ci/--confidence are not available yet
-    (exit 2); the options that only tune them (--ter-*, -pbsn, -parn, -j, -cin) are accepted
-    and, as in sacreBLEU, have no effect without them.
+  - -pbs/--paired-bs, -par/--paired-ar and -ci/--confidence are not available yet (exit 2);
+    the options that only tune them (-pbsn, -parn, -j, -cin) are accepted and, as in
+    sacreBLEU, have no effect without them.
   - Where sacreBLEU stops with a Python traceback (a file that cannot be opened or decoded,
     an unknown -e encoding, -l without a '-', a negative -w, a tokenizer that is not
     installed, ...), one line names the cause; the exit status is the same (1). A file that
@@ -186,8 +191,7 @@ def add_parser(subparsers: Subparsers) -> None:
         choices=["bleu", "chrf", "ter"],
         nargs="+",
         default=["bleu"],
-        help="Space-delimited list of metrics to compute (Default: bleu; ter: not available "
-        "yet, exit 2)",
+        help="Space-delimited list of metrics to compute (Default: bleu)",
     )
     p.add_argument(
         "--sentence-level", "-sl", action="store_true", help="Compute metric for each sentence."
@@ -280,9 +284,25 @@ def add_parser(subparsers: Subparsers) -> None:
         "effective order smoothing. (Default: %(default)s)",
     )
 
-    ter = p.add_argument_group("TER related arguments (TER is not available yet)")
-    for flag in ("case-sensitive", "asian-support", "no-punct", "normalized"):
-        ter.add_argument(f"--ter-{flag}", action="store_true", help="No effect without -m ter.")
+    ter = p.add_argument_group("TER related arguments (The defaults replicate TERCOM's behavior)")
+    ter.add_argument(
+        "--ter-case-sensitive",
+        action="store_true",
+        help="Enables case sensitivity. (Default: %(default)s)",
+    )
+    ter.add_argument(
+        "--ter-asian-support",
+        action="store_true",
+        help="Enables special treatment of Asian characters. (Default: %(default)s)",
+    )
+    ter.add_argument(
+        "--ter-no-punct", action="store_true", help="Removes punctuation. (Default: %(default)s)"
+    )
+    ter.add_argument(
+        "--ter-normalized",
+        action="store_true",
+        help="Applies basic normalization and tokenization. (Default: %(default)s)",
+    )
 
     not_yet = "Not available yet (exit 2)."
     ci = p.add_argument_group("Confidence interval (CI) estimation (not available yet)")
@@ -539,8 +559,6 @@ def _refusal(args: argparse.Namespace) -> str | None:
                 f"{flag}: mtcompute does not fetch sacreBLEU's test sets; give the reference "
                 "files and the system outputs: mtcompute sacrebleu REF... -i SYS..."
             )
-    if "ter" in args.metrics:
-        return "-m ter: TER is not available in mtcompute sacrebleu yet; use -m bleu chrf"
     for dest, flag in NOT_YET_FLAGS:
         if getattr(args, dest):
             return f"{flag}: significance testing is not available in mtcompute sacrebleu yet"
@@ -553,7 +571,8 @@ def _refusal(args: argparse.Namespace) -> str | None:
 
 
 def _metric_arguments(args: argparse.Namespace, name: str) -> dict[str, Any]:
-    """sacreBLEU's ``args_to_dict(args, name, strip_prefix=True)`` for ``bleu`` or ``chrf``."""
+    """sacreBLEU's ``args_to_dict(args, name, strip_prefix=True)`` for ``bleu``, ``chrf`` or
+    ``ter``."""
     if name == "bleu":
         bleu: dict[str, Any] = {
             "smooth_method": args.bleu_smooth_method,
@@ -567,6 +586,13 @@ def _metric_arguments(args: argparse.Namespace, name: str) -> dict[str, Any]:
         if args.sentence_level:
             bleu["effective_order"] = True
         return bleu
+    if name == "ter":
+        return {
+            "case_sensitive": args.ter_case_sensitive,
+            "asian_support": args.ter_asian_support,
+            "no_punct": args.ter_no_punct,
+            "normalized": args.ter_normalized,
+        }
     return {
         "char_order": args.chrf_char_order,
         "word_order": args.chrf_word_order,
@@ -653,7 +679,7 @@ def _main(session: Session, args: argparse.Namespace) -> int:
 
     metrics: dict[str, Any] = {}
     for name in args.metrics:
-        cls = BLEU if name == "bleu" else CHRF
+        cls = METRICS[name]
         metrics[name.upper()] = cls(**_metric_arguments(args, name), references=refs)
     if args.width < 0:  # sacreBLEU: ValueError in its format string, before any output
         raise _fail(session, f"-w/--width: expected 0 or more, got {args.width}")

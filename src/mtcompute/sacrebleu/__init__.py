@@ -1,11 +1,13 @@
-"""sacreBLEU 2.6.0's Python API for BLEU and chrF/chrF++, so that existing code changes one
-line: ``import mtcompute.sacrebleu as sacrebleu``.
+"""sacreBLEU 2.6.0's Python API for BLEU, chrF/chrF++ and TER, so that existing code changes
+one line: ``import mtcompute.sacrebleu as sacrebleu``.
 
 The same names (``corpus_bleu``, ``raw_corpus_bleu``, ``sentence_bleu``, ``corpus_chrf``,
-``sentence_chrf``, ``BLEU``, ``CHRF``), also where sacreBLEU puts them (``.compat``,
-``.metrics``, ``.metrics.bleu``, ``.metrics.chrf``, the tokenizer classes under
-``.tokenizers``), with the same arguments, score objects, signatures and numbers (float for
-float, int for int), computed by :mod:`mtcompute.scoring`; sacreBLEU itself is never imported.
+``sentence_chrf``, ``corpus_ter``, ``sentence_ter``, ``BLEU``, ``CHRF``, ``TER``), also where
+sacreBLEU puts them (``.compat``, ``.metrics``, ``.metrics.bleu``, ``.metrics.chrf``,
+``.metrics.ter``, ``.metrics.lib_ter``, the tokenizer classes under ``.tokenizers``, the
+tercom tokenizer at ``.tokenizers.tokenizer_ter.TercomTokenizer``), with the same arguments,
+score objects, signatures and numbers (float for float, int for int), computed by
+:mod:`mtcompute.scoring` and the kernel under it; sacreBLEU itself is never imported.
 References are laid out as sacreBLEU lays them out, one sequence per reference set, here and
 only here in mtcompute.
 
@@ -13,7 +15,7 @@ only here in mtcompute.
 the one its signatures print (``version:2.6.0``) and what code that checks
 ``sacrebleu.__version__`` expects. mtcompute's own version is :data:`mtcompute.__version__`.
 
-Not here: TER, test-set downloads (``DATASETS``, ``download_test_set``, ...), bootstrap and
+Not here: test-set downloads (``DATASETS``, ``download_test_set``, ...), bootstrap and
 significance testing, and the tokenizers that need a downloaded model (``spm``, ``flores101``,
 ``flores200``, ``spBLEU-1K``). Errors are those of sacreBLEU's type where it raises, with
 clearer messages, and errors instead of wrong scores where it has none
@@ -25,20 +27,25 @@ from __future__ import annotations
 __all__ = [
     "BLEU",
     "CHRF",
+    "TER",
     "__version__",
     "corpus_bleu",
     "corpus_chrf",
+    "corpus_ter",
     "raw_corpus_bleu",
     "sentence_bleu",
     "sentence_chrf",
+    "sentence_ter",
 ]
 
 from mtcompute.sacrebleu.compat import (
     corpus_bleu,
     corpus_chrf,
+    corpus_ter,
     raw_corpus_bleu,
     sentence_bleu,
     sentence_chrf,
+    sentence_ter,
 )
-from mtcompute.sacrebleu.metrics import BLEU, CHRF
+from mtcompute.sacrebleu.metrics import BLEU, CHRF, TER
 from mtcompute.sacrebleu.version import __version__

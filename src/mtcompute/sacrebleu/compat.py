@@ -1,15 +1,24 @@
 """sacreBLEU 2.6.0's ``compat.py``: the function API (``corpus_bleu``, ``raw_corpus_bleu``,
-``sentence_bleu``, ``corpus_chrf``, ``sentence_chrf``) with its arguments and defaults, each a
-call of :class:`~mtcompute.sacrebleu.metrics.BLEU` or :class:`~mtcompute.sacrebleu.metrics.CHRF`.
+``sentence_bleu``, ``corpus_chrf``, ``sentence_chrf``, ``corpus_ter``, ``sentence_ter``) with
+its arguments and defaults, each a call of :class:`~mtcompute.sacrebleu.metrics.BLEU`,
+:class:`~mtcompute.sacrebleu.metrics.CHRF` or :class:`~mtcompute.sacrebleu.metrics.TER`.
 """
 
 from __future__ import annotations
 
-__all__ = ["corpus_bleu", "corpus_chrf", "raw_corpus_bleu", "sentence_bleu", "sentence_chrf"]
+__all__ = [
+    "corpus_bleu",
+    "corpus_chrf",
+    "corpus_ter",
+    "raw_corpus_bleu",
+    "sentence_bleu",
+    "sentence_chrf",
+    "sentence_ter",
+]
 
 from collections.abc import Sequence
 
-from mtcompute.sacrebleu.metrics import BLEU, CHRF, BLEUScore, CHRFScore
+from mtcompute.sacrebleu.metrics import BLEU, CHRF, TER, BLEUScore, CHRFScore, TERScore
 
 
 def corpus_bleu(
@@ -108,5 +117,41 @@ def sentence_chrf(
         beta=beta,
         whitespace=not remove_whitespace,
         eps_smoothing=eps_smoothing,
+    )
+    return metric.sentence_score(hypothesis, references)
+
+
+def corpus_ter(
+    hypotheses: Sequence[str],
+    references: Sequence[Sequence[str]],
+    normalized: bool = False,
+    no_punct: bool = False,
+    asian_support: bool = False,
+    case_sensitive: bool = False,
+) -> TERScore:
+    """Corpus TER; ``references`` holds one sequence of strings per reference set."""
+    metric = TER(
+        normalized=normalized,
+        no_punct=no_punct,
+        asian_support=asian_support,
+        case_sensitive=case_sensitive,
+    )
+    return metric.corpus_score(hypotheses, references)
+
+
+def sentence_ter(
+    hypothesis: str,
+    references: Sequence[str],
+    normalized: bool = False,
+    no_punct: bool = False,
+    asian_support: bool = False,
+    case_sensitive: bool = False,
+) -> TERScore:
+    """TER of one hypothesis against one or more references."""
+    metric = TER(
+        normalized=normalized,
+        no_punct=no_punct,
+        asian_support=asian_support,
+        case_sensitive=case_sensitive,
     )
     return metric.sentence_score(hypothesis, references)

@@ -134,8 +134,9 @@ ScoreT = TypeVar("ScoreT", bound=Score)
 
 
 class Metric(Generic[ScoreT], metaclass=ABCMeta):
-    """The shared part of :class:`~mtcompute.sacrebleu.metrics.BLEU` and
-    :class:`~mtcompute.sacrebleu.metrics.CHRF`: argument checks, the references' layout and
+    """The shared part of :class:`~mtcompute.sacrebleu.metrics.BLEU`,
+    :class:`~mtcompute.sacrebleu.metrics.CHRF` and :class:`~mtcompute.sacrebleu.metrics.TER`:
+    argument checks, the references' layout and
     cache, the corpus and sentence entry points, the signature."""
 
     _SIGNATURE_TYPE: ClassVar[type[Signature]] = Signature
@@ -289,11 +290,12 @@ class Metric(Generic[ScoreT], metaclass=ABCMeta):
     @abstractmethod
     def _statistics(
         self, hypotheses: Sequence[str], references: list[list[str]], per_segment: bool
-    ) -> tuple[list[int], list[list[int]] | None]:
-        """The corpus statistics (and per segment when asked), from :mod:`mtcompute.scoring`."""
+    ) -> tuple[list[Any], list[list[Any]] | None]:
+        """The corpus statistics (and per segment when asked), from :mod:`mtcompute.scoring`
+        (ints; TER's reference lengths are floats)."""
 
     @abstractmethod
-    def _compute_score_from_stats(self, stats: Sequence[int]) -> ScoreT:
+    def _compute_score_from_stats(self, stats: Sequence[Any]) -> ScoreT:
         """The score of corpus statistics."""
 
     # --- entry points -----------------------------------------------------------------------
@@ -302,7 +304,7 @@ class Metric(Generic[ScoreT], metaclass=ABCMeta):
         self,
         hypotheses: Sequence[str],
         references: Sequence[Sequence[str | None]] | None,
-    ) -> list[list[int]]:
+    ) -> list[list[Any]]:
         """The statistics of every segment (sacreBLEU's layout), the cache used when
         ``references`` is empty; warns as sacreBLEU does."""
         segments = self._segment_references(hypotheses, references)
@@ -311,7 +313,7 @@ class Metric(Generic[ScoreT], metaclass=ABCMeta):
         assert per_segment is not None  # asked for
         return per_segment
 
-    def _aggregate_and_compute(self, stats: Sequence[Sequence[int]]) -> ScoreT:
+    def _aggregate_and_compute(self, stats: Sequence[Sequence[Any]]) -> ScoreT:
         """The score of a list of segment statistics."""
         return self._compute_score_from_stats(sum_of_lists(stats))
 

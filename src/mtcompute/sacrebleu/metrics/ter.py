@@ -1,0 +1,175 @@
+"""sacreBLEU 2.6.0's ``metrics/ter.py``: translation edit rate (Snover et al. 2006, §2-3:
+edits with greedy block shifts over tercom's tokenization), as a thin facade over
+:mod:`mtcompute.scoring` (options, signature fields, score) and the TER kernel
+(:func:`mtcompute.counting.ter_statistics`).
+
+Per segment: the fewest edits over its references and the mean of their lengths, each line
+right-stripped and tokenized (a reference twice, as sacreBLEU's reference cache and
+``_extract_reference_info`` both do, a hypothesis once) and split on whitespace; corpus TER is
+total edits over the total of the mean reference lengths (:func:`mtcompute.scoring.ter_score`).
+
+The ``references=`` cache keeps each reference's words as ids (with their vocabulary), so that
+scoring several systems against it tokenizes the references once, as sacreBLEU's cache
+intends; references given to ``corpus_score`` are tokenized for that call. Constructor
+arguments are sacreBLEU's and, as there, not checked: a true value is on (and
+``TER(normalized=1)`` prints ``norm:1`` in its signature as sacreBLEU's does).
+"""
+
+from __future__ import annotations
+
+__all__ = ["TER", "TERScore", "TERSignature"]
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from mtcompute import counting, scoring
+from mtcompute.core import ter
+from mtcompute.core.ter_tokenizer import TercomTokenizer as CoreTokenizer
+from mtcompute.sacrebleu.metrics.base import Metric, Score, Signature
+from mtcompute.sacrebleu.tokenizers.tokenizer_ter import TercomTokenizer
+
+_FIELDS = ("case", "tok", "norm", "punct", "asian")
+"""TER's own signature fields, after the shared ones."""
+
+
+def _options(args: Mapping[str, Any]) -> scoring.TerOptions:
+    """The :class:`mtcompute.scoring.TerOptions` of a TER's attributes."""
+    return scoring.TerOptions(
+        normalized=bool(args["normalized"]),
+        no_punct=bool(args["no_punct"]),
+        asian_support=bool(args["asian_support"]),
+        case_sensitive=bool(args["case_sensitive"]),
+    )
+
+
+class TERSignature(Signature):
+    """TER's signature: ``nrefs``, ``case``, ``tok``, ``norm``, ``punct``, ``asian``,
+    ``version`` (short keys ``#``, ``c``, ``t``, ``nr``, ``pn``, ``as``, ``v``)."""
+
+    def __init__(self, args: Mapping[str, Any]) -> None:
+        super().__init__(args)
+        self._abbr.update({key: scoring.TER_ABBREVIATIONS[key] for key in _FIELDS})
+        self._metric_fields(scoring.ter_signature_fields(_options(args), self.info["nrefs"]))
+        # sacreBLEU prints these two as given (yes/no for bools, the value itself otherwise)
+        self.info["norm"] = args["normalized"]
+        self.info["asian"] = args["asian_support"]
+
+    def format(self, short: bool = False) -> str:
+        """The signature string (TER's short field names when ``short``)."""
+        return scoring.format_signature(
+            self.info, short=short, abbreviations=scoring.TER_ABBREVIATIONS
+        )
+
+
+class TERScore(Score):
+    """A TER score: ``score`` (0-100, more is worse), ``num_edits`` (the total, an int) and
+    ``ref_length`` (the total of the segments' mean reference lengths, a float)."""
+
+    def __init__(self, score: float, num_edits: float, ref_length: float) -> None:
+        super().__init__("TER", score)
+        self.num_edits = int(num_edits)
+        self.ref_length = ref_length
+
+
+@dataclass(frozen=True, slots=True)
+class _ReferenceWords:
+    """Each segment's references as word ids, tokenized as sacreBLEU's TER tokenizes a
+    reference (twice), and the vocabulary of the ids."""
+
+    ids: list[list[list[int]]]
+    vocabulary: dict[str, int]
+
+    @classmethod
+    def of(cls, segments: Sequence[Sequence[str]], tokenizer: CoreTokenizer) -> _ReferenceWords:
+        """The words of ``segments`` (per segment, one or more reference strings)."""
+        vocabulary: dict[str, int] = {}
+        ids = [
+            [
+                ter.intern_words(tokenizer(tokenizer(line.rstrip()).rstrip()).split(), vocabulary)
+                for line in references
+            ]
+            for references in segments
+        ]
+        return cls(ids, vocabulary)
+
+    def statistics(
+        self, hypotheses: Sequence[str], tokenizer: CoreTokenizer
+    ) -> list[tuple[int, float]]:
+        """Per segment (fewest edits, mean reference length) of ``hypotheses`` (tokenized
+        once) against these references, by the TER kernel."""
+        vocabulary = dict(self.vocabulary)  # the cache stays as built
+        hypotheses_ids = [
+            ter.intern_words(tokenizer(line.rstrip()).split(), vocabulary) for line in hypotheses
+        ]
+        return counting.ter_statistics(hypotheses_ids, self.ids)
+
+
+class TER(Metric[TERScore]):
+    """Translation edit rate (TER) with sacreBLEU 2.6.0's arguments and defaults.
+
+    :param normalized: tercom's normalization (punctuation apart, entities decoded; with
+        ``asian_support``, CJK characters apart).
+    :param no_punct: remove punctuation (with ``asian_support``, CJK punctuation too).
+    :param asian_support: the CJK steps of ``normalized`` and ``no_punct``.
+    :param case_sensitive: do not lowercase.
+    :param references: reference streams to keep, tokenized, for ``corpus_score(hyps, None)``.
+    """
+
+    _SIGNATURE_TYPE: ClassVar[type[Signature]] = TERSignature
+
+    def __init__(
+        self,
+        normalized: bool = False,
+        no_punct: bool = False,
+        asian_support: bool = False,
+        case_sensitive: bool = False,
+        references: Sequence[Sequence[str | None]] | None = None,
+    ) -> None:
+        super().__init__()
+        self.no_punct = no_punct
+        self.normalized = normalized
+        self.asian_support = asian_support
+        self.case_sensitive = case_sensitive
+        self.tokenizer = TercomTokenizer(
+            normalized=normalized,
+            no_punct=no_punct,
+            asian_support=asian_support,
+            case_sensitive=case_sensitive,
+        )
+        self.tokenizer_signature = self.tokenizer.signature()
+        self._ref_words: _ReferenceWords | None = None
+
+        if references is not None:
+            self._check_references(references, "references")
+            self._ref_cache = self._cache_references(references)
+            self._ref_words = _ReferenceWords.of(self._ref_cache, self._options().tokenizer())
+
+    def _options(self) -> scoring.TerOptions:
+        return _options(self.__dict__)
+
+    def _preprocess_segment(self, sent: str) -> str:
+        """A line as TER compares it: right-stripped, then tokenized."""
+        return self.tokenizer(sent.rstrip())
+
+    def _statistics(
+        self, hypotheses: Sequence[str], references: list[list[str]], per_segment: bool
+    ) -> tuple[list[Any], list[list[Any]] | None]:
+        tokenizer = self._options().tokenizer()
+        if self._ref_words is not None and references is self._ref_cache:
+            words = self._ref_words
+        else:
+            words = _ReferenceWords.of(references, tokenizer)
+        segments = words.statistics(hypotheses, tokenizer)
+        total = list(ter.sum_statistics(segments))
+        return total, ([list(segment) for segment in segments] if per_segment else None)
+
+    def _compute_score_from_stats(self, stats: Sequence[Any]) -> TERScore:
+        """The TER score of summed statistics ``[total edits, total reference length]``."""
+        result = scoring.ter_score(stats[0], stats[1])
+        return TERScore(result.score, result.num_edits, result.ref_length)
+
+    def get_signature(self) -> TERSignature:
+        """``nrefs:1|case:lc|tok:tercom|norm:no|punct:yes|asian:no|version:2.6.0`` and the
+        like."""
+        return TERSignature(self.__dict__)
