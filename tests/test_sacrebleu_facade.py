@@ -1242,27 +1242,28 @@ def test_the_ter_cache_serves_every_system() -> None:
     corpora = [(list(system(pair, n).hypotheses[:30]), None) for n in names]
     refs = [list(stream[:30]) for stream in system(pair, names[0]).references]
     built: list[int] = []
-    original = facade_ter._ReferenceWords.of
+    original = scoring.ter_references
 
-    def counted(segments: Any, tokenizer: Any) -> Any:
+    def counted(segments: Any, options: Any) -> Any:
         built.append(len(segments))
-        return original(segments, tokenizer)
+        return original(segments, options)
 
     cached = facade.TER(references=refs)
-    words = cached._ref_words
-    assert words is not None
-    vocabulary = dict(words.vocabulary)
+    prepared = cached._ref_words
+    assert prepared is not None
+    texts = prepared.texts
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(facade_ter._ReferenceWords, "of", counted)
+        patch.setattr(scoring, "ter_references", counted)
         from_cache = [cached.corpus_score(hyps, None).score for hyps, _ in corpora]
         assert [] == built
         given = [facade.TER().corpus_score(hyps, refs).score for hyps, _ in corpora]
     theirs = [sacrebleu.TER().corpus_score(hyps, refs).score for hyps, _ in corpora]
-    assert (theirs, theirs, [len(refs[0])] * len(corpora), vocabulary) == (
+    assert (theirs, theirs, [len(refs[0])] * len(corpora), prepared, texts) == (
         from_cache,
         given,
         built,
-        words.vocabulary,
+        cached._ref_words,
+        prepared.texts,
     )
 
 

@@ -16,8 +16,8 @@ from hypothesis import strategies as st
 from sacrebleu.metrics import TER
 
 import mtcompute
+from mtcompute import scoring
 from mtcompute.contracts import contract
-from mtcompute.core.ter_tokenizer import TercomTokenizer
 from mtcompute.tools.ter_compute import ter_compute, ter_words
 from tests.conftest import WMT, WMT_IS_SAMPLE
 from tests.harness import ToolHarness, error_table, read_lines
@@ -325,11 +325,11 @@ def test_words_are_counted_as_they_are_aligned() -> None:
     ref_length, under options that split and remove words."""
     options = {"normalized": True, "no_punct": True, "asian_support": True}
     texts = ["Hello, world! 3.5-times &quot;x&quot;", "机器翻译很有用。", "a.b,c", ""]
-    tokenizer = TercomTokenizer(**options)
+    ter_options = scoring.TerOptions(**options)
     lengths = [
         run(hypotheses=["x"], references=[[text]], **options)["ref_length"] for text in texts
     ]
-    assert lengths == [ter_words(text, tokenizer, reference=True) for text in texts]
+    assert lengths == [ter_words(text, ter_options, reference=True) for text in texts]
 
 
 def test_every_wmt_test_set_fits() -> None:
@@ -338,13 +338,14 @@ def test_every_wmt_test_set_fits() -> None:
     if WMT_IS_SAMPLE:
         pytest.skip("the full WMT data is not here")
     options = {"normalized": True, "asian_support": True}
-    tokenizer = TercomTokenizer(**options)
+    ter_options = scoring.TerOptions(**options)
     folder = Path(WMT / "generaltest2022/en-zh")
     system = read_lines(folder / "sys.JDExploreAcademy.txt")
     references = [read_lines(p) for p in sorted(folder.glob("ref.*.txt"))]
     refs = [list(r) for r in zip(*references, strict=True)]
     aligned = sum(
-        ter_words(h, tokenizer, reference=False) * len(r) for h, r in zip(system, refs, strict=True)
+        ter_words(h, ter_options, reference=False) * len(r)
+        for h, r in zip(system, refs, strict=True)
     )
     hindi, hindi_refs = _wmt("wmttest2024/en-hi")
     semantics = contract(*TOOL)["semantics"][5]

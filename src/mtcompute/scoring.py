@@ -44,6 +44,7 @@ __all__ = [
     "ter_signature_fields",
     "ter_statistics",
     "ter_statistics_of",
+    "ter_texts",
 ]
 
 import json
@@ -501,6 +502,16 @@ def _tercom_texts(
     if twice:
         return [tokenizer(tokenizer(line.rstrip()).rstrip()) for line in lines]
     return [tokenizer(line.rstrip()) for line in lines]
+
+
+def ter_texts(lines: Sequence[str], options: TerOptions, *, reference: bool) -> list[str]:
+    """Each line as sacreBLEU's TER preprocesses it (right-stripped and tokenized, a
+    reference twice), as a text whose ``split()`` is the words TER aligns.
+
+    >>> ter_texts(["John's car.", "John's car."], TerOptions(normalized=True), reference=True)
+    ["john 's car .", "john 's car ."]
+    """
+    return _tercom_texts(lines, options, options.tokenizer(), twice=reference)
 
 
 @dataclass(frozen=True, slots=True)

@@ -50,7 +50,6 @@ from mtcompute.contracts.validate import (
     utf8_length,
     where,
 )
-from mtcompute.core.ter_tokenizer import TercomTokenizer
 from mtcompute.errors import InvalidInput, LimitExceeded, json_pointer
 from mtcompute.tokenizers import get_tokenizer
 
@@ -196,13 +195,10 @@ class Options(FieldType[dict[str, Any]]):
         }
 
 
-def ter_words(text: str, tokenizer: TercomTokenizer, *, reference: bool) -> int:
-    """The words TER aligns for ``text``, as :func:`mtcompute.scoring.ter_statistics` splits
-    them: right-stripped and tokenized, a reference twice (as sacreBLEU does)."""
-    tokenized = tokenizer(text.rstrip())
-    if reference:
-        tokenized = tokenizer(tokenized.rstrip())
-    return len(tokenized.split())
+def ter_words(text: str, options: scoring.TerOptions, *, reference: bool) -> int:
+    """The number of words TER aligns for ``text`` (:func:`mtcompute.scoring.ter_texts`:
+    right-stripped and tokenized, a reference twice, as sacreBLEU does)."""
+    return len(scoring.ter_texts([text], options, reference=reference)[0].split())
 
 
 def ter_word_limits(
@@ -219,12 +215,11 @@ def ter_word_limits(
         ter_options = options(values)
         if ter_options is None:
             return
-        tokenizer = ter_options.tokenizer()
         references = values["references"]
         aligned = 0
         for path, text in hypotheses_and_references(values):
             reference = path.startswith("/references/")
-            words = ter_words(text, tokenizer, reference=reference)
+            words = ter_words(text, ter_options, reference=reference)
             if words > segment_words.value:
                 raise LimitExceeded(
                     f"Expected at most {segment_words.value} words at {path} after tercom "

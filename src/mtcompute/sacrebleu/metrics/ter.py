@@ -1,18 +1,19 @@
 """sacreBLEU 2.6.0's ``metrics/ter.py``: translation edit rate (Snover et al. 2006, §2-3:
 edits with greedy block shifts over tercom's tokenization), as a thin facade over
-:mod:`mtcompute.scoring` (options, signature fields, score) and the TER kernel
-(:func:`mtcompute.counting.ter_statistics`).
+:mod:`mtcompute.scoring` (options, signature fields, the statistics through the TER kernel,
+score).
 
 Per segment: the fewest edits over its references and the mean of their lengths, each line
 right-stripped and tokenized (a reference twice, as sacreBLEU's reference cache and
 ``_extract_reference_info`` both do, a hypothesis once) and split on whitespace; corpus TER is
 total edits over the total of the mean reference lengths (:func:`mtcompute.scoring.ter_score`).
 
-The ``references=`` cache keeps each reference's words as ids (with their vocabulary), so that
-scoring several systems against it tokenizes the references once, as sacreBLEU's cache
-intends; references given to ``corpus_score`` are tokenized for that call. Constructor
-arguments are sacreBLEU's and, as there, not checked: a true value is on (and
-``TER(normalized=1)`` prints ``norm:1`` in its signature as sacreBLEU's does).
+The ``references=`` cache keeps the references preprocessed
+(:func:`mtcompute.scoring.ter_references`), so that scoring several systems against it
+tokenizes the references once, as sacreBLEU's cache intends; references given to
+``corpus_score`` are tokenized for that call. Constructor arguments are sacreBLEU's and, as
+there, not checked: a true value is on (and ``TER(normalized=1)`` prints ``norm:1`` in its
+signature as sacreBLEU's does).
 """
 
 from __future__ import annotations
@@ -20,12 +21,10 @@ from __future__ import annotations
 __all__ = ["TER", "TERScore", "TERSignature"]
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from mtcompute import counting, scoring
+from mtcompute import scoring
 from mtcompute.core import ter
-from mtcompute.core.ter_tokenizer import TercomTokenizer as CoreTokenizer
 from mtcompute.sacrebleu.metrics.base import Metric, Score, Signature
 from mtcompute.sacrebleu.tokenizers.tokenizer_ter import TercomTokenizer
 
@@ -72,39 +71,6 @@ class TERScore(Score):
         self.ref_length = ref_length
 
 
-@dataclass(frozen=True, slots=True)
-class _ReferenceWords:
-    """Each segment's references as word ids, tokenized as sacreBLEU's TER tokenizes a
-    reference (twice), and the vocabulary of the ids."""
-
-    ids: list[list[list[int]]]
-    vocabulary: dict[str, int]
-
-    @classmethod
-    def of(cls, segments: Sequence[Sequence[str]], tokenizer: CoreTokenizer) -> _ReferenceWords:
-        """The words of ``segments`` (per segment, one or more reference strings)."""
-        vocabulary: dict[str, int] = {}
-        ids = [
-            [
-                ter.intern_words(tokenizer(tokenizer(line.rstrip()).rstrip()).split(), vocabulary)
-                for line in references
-            ]
-            for references in segments
-        ]
-        return cls(ids, vocabulary)
-
-    def statistics(
-        self, hypotheses: Sequence[str], tokenizer: CoreTokenizer
-    ) -> list[tuple[int, float]]:
-        """Per segment (fewest edits, mean reference length) of ``hypotheses`` (tokenized
-        once) against these references, by the TER kernel."""
-        vocabulary = dict(self.vocabulary)  # the cache stays as built
-        hypotheses_ids = [
-            ter.intern_words(tokenizer(line.rstrip()).split(), vocabulary) for line in hypotheses
-        ]
-        return counting.ter_statistics(hypotheses_ids, self.ids)
-
-
 class TER(Metric[TERScore]):
     """Translation edit rate (TER) with sacreBLEU 2.6.0's arguments and defaults.
 
@@ -138,12 +104,12 @@ class TER(Metric[TERScore]):
             case_sensitive=case_sensitive,
         )
         self.tokenizer_signature = self.tokenizer.signature()
-        self._ref_words: _ReferenceWords | None = None
+        self._ref_words: scoring.TerReferences | None = None
 
         if references is not None:
             self._check_references(references, "references")
             self._ref_cache = self._cache_references(references)
-            self._ref_words = _ReferenceWords.of(self._ref_cache, self._options().tokenizer())
+            self._ref_words = scoring.ter_references(self._ref_cache, self._options())
 
     def _options(self) -> scoring.TerOptions:
         return _options(self.__dict__)
@@ -155,12 +121,11 @@ class TER(Metric[TERScore]):
     def _statistics(
         self, hypotheses: Sequence[str], references: list[list[str]], per_segment: bool
     ) -> tuple[list[Any], list[list[Any]] | None]:
-        tokenizer = self._options().tokenizer()
         if self._ref_words is not None and references is self._ref_cache:
-            words = self._ref_words
+            prepared = self._ref_words
         else:
-            words = _ReferenceWords.of(references, tokenizer)
-        segments = words.statistics(hypotheses, tokenizer)
+            prepared = scoring.ter_references(references, self._options())
+        segments = scoring.ter_statistics_of(hypotheses, prepared)
         total = list(ter.sum_statistics(segments))
         return total, ([list(segment) for segment in segments] if per_segment else None)
 
