@@ -170,6 +170,42 @@ def format_signature(
     return "|".join(pairs)
 
 
+class _Formatted:
+    """sacreBLEU's ``Score.format`` and ``str()`` for a result with a ``name``, a ``score``
+    and a ``verbose`` part (empty unless the metric prints one, as BLEU does)."""
+
+    __slots__ = ()
+
+    score: float
+
+    @property
+    def name(self) -> str:
+        """The metric's name in the score line."""
+        raise NotImplementedError
+
+    @property
+    def verbose(self) -> str:
+        """What follows the score in the line (nothing by default)."""
+        return ""
+
+    def format(
+        self, width: int = 2, score_only: bool = False, signature: str = "", is_json: bool = False
+    ) -> str:
+        """sacreBLEU's ``Score.format`` (``BLEUScore``'s with its verbose part)."""
+        return format_score(
+            self.name,
+            self.score,
+            width=width,
+            score_only=score_only,
+            signature=signature,
+            is_json=is_json,
+            verbose=self.verbose,
+        )
+
+    def __str__(self) -> str:
+        return self.format()
+
+
 # --- BLEU ------------------------------------------------------------------------------------
 
 
@@ -190,7 +226,7 @@ class BleuOptions:
 
 
 @dataclass(frozen=True, slots=True)
-class BleuResult:
+class BleuResult(_Formatted):
     """What sacreBLEU's ``BLEUScore`` holds, and its strings."""
 
     score: float
@@ -220,23 +256,6 @@ class BleuResult:
             f"{self.prec_str} (BP = {self.bp:.3f} ratio = {self.ratio:.3f} "
             f"hyp_len = {self.sys_len:d} ref_len = {self.ref_len:d})"
         )
-
-    def format(
-        self, width: int = 2, score_only: bool = False, signature: str = "", is_json: bool = False
-    ) -> str:
-        """sacreBLEU's ``BLEUScore.format``."""
-        return format_score(
-            self.name,
-            self.score,
-            width=width,
-            score_only=score_only,
-            signature=signature,
-            is_json=is_json,
-            verbose=self.verbose,
-        )
-
-    def __str__(self) -> str:
-        return self.format()
 
 
 def bleu_signature_fields(
@@ -339,7 +358,7 @@ class ChrfOptions:
 
 
 @dataclass(frozen=True, slots=True)
-class ChrfResult:
+class ChrfResult(_Formatted):
     """What sacreBLEU's ``CHRFScore`` holds, and its strings."""
 
     score: float
@@ -351,22 +370,6 @@ class ChrfResult:
     def name(self) -> str:
         """``chrF2``, ``chrF2++``: beta, then one ``+`` per word order."""
         return f"chrF{self.beta}" + "+" * self.word_order
-
-    def format(
-        self, width: int = 2, score_only: bool = False, signature: str = "", is_json: bool = False
-    ) -> str:
-        """sacreBLEU's ``CHRFScore.format``."""
-        return format_score(
-            self.name,
-            self.score,
-            width=width,
-            score_only=score_only,
-            signature=signature,
-            is_json=is_json,
-        )
-
-    def __str__(self) -> str:
-        return self.format()
 
 
 def chrf_signature_fields(options: ChrfOptions, nrefs: int | str) -> dict[str, object]:
@@ -443,7 +446,7 @@ class TerOptions:
 
 
 @dataclass(frozen=True, slots=True)
-class TerResult:
+class TerResult(_Formatted):
     """What sacreBLEU's ``TERScore`` holds, and its strings."""
 
     score: float
@@ -451,22 +454,6 @@ class TerResult:
     ref_length: float
 
     name = "TER"
-
-    def format(
-        self, width: int = 2, score_only: bool = False, signature: str = "", is_json: bool = False
-    ) -> str:
-        """sacreBLEU's ``TERScore.format`` (its ``Score.format``)."""
-        return format_score(
-            self.name,
-            self.score,
-            width=width,
-            score_only=score_only,
-            signature=signature,
-            is_json=is_json,
-        )
-
-    def __str__(self) -> str:
-        return self.format()
 
 
 def ter_signature_fields(options: TerOptions, nrefs: int | str) -> dict[str, object]:
