@@ -3291,6 +3291,28 @@ ter_copy_ids(PyObject *ids, i64 *out, const char *field, Py_ssize_t a, Py_ssize_
     return 0;
 }
 
+/* The number of segments of a TER call's (hypotheses, references): both lists or tuples of
+ * the same length; else -1 with TypeError or ValueError naming the argument. */
+static Py_ssize_t
+ter_segment_count(PyObject *hyps, PyObject *refs)
+{
+    if (!is_seq(hyps)) {
+        ter_type_error(hyps, "a list or tuple", "hypotheses", 0, 0, 0, 0);
+        return -1;
+    }
+    if (!is_seq(refs)) {
+        ter_type_error(refs, "a list or tuple", "references", 0, 0, 0, 0);
+        return -1;
+    }
+    Py_ssize_t n = seq_len(hyps);
+    if (seq_len(refs) != n) {
+        PyErr_Format(PyExc_ValueError, "%zd hypotheses but %zd reference lists", n,
+                     seq_len(refs));
+        return -1;
+    }
+    return n;
+}
+
 PyDoc_STRVAR(ter_edits_doc,
 "ter_edits(hypotheses, references, /)\n--\n\n"
 "sacreBLEU 2.6.0's translation_edit_rate of word ids (mtcompute.core.ter): for each\n"
@@ -3307,20 +3329,8 @@ py_ter_edits(PyObject *self, PyObject *args)
     PyObject *hyps, *refs, *result = NULL;
     (void)self;
     if (!PyArg_ParseTuple(args, "OO:ter_edits", &hyps, &refs)) return NULL;
-    if (!is_seq(hyps)) {
-        ter_type_error(hyps, "a list or tuple", "hypotheses", 0, 0, 0, 0);
-        return NULL;
-    }
-    if (!is_seq(refs)) {
-        ter_type_error(refs, "a list or tuple", "references", 0, 0, 0, 0);
-        return NULL;
-    }
-    Py_ssize_t n = seq_len(hyps);
-    if (seq_len(refs) != n) {
-        PyErr_Format(PyExc_ValueError, "%zd hypotheses but %zd reference lists", n,
-                     seq_len(refs));
-        return NULL;
-    }
+    Py_ssize_t n = ter_segment_count(hyps, refs);
+    if (n < 0) return NULL;
     /* pass 1: types and sizes */
     size_t total = 0, pairs = 0;
     for (Py_ssize_t i = 0; i < n; i++)
@@ -3628,20 +3638,8 @@ py_ter_statistics_text(PyObject *self, PyObject *args)
     PyObject *hyps, *refs, *result = NULL;
     (void)self;
     if (!PyArg_ParseTuple(args, "OO:ter_statistics_text", &hyps, &refs)) return NULL;
-    if (!is_seq(hyps)) {
-        ter_type_error(hyps, "a list or tuple", "hypotheses", 0, 0, 0, 0);
-        return NULL;
-    }
-    if (!is_seq(refs)) {
-        ter_type_error(refs, "a list or tuple", "references", 0, 0, 0, 0);
-        return NULL;
-    }
-    Py_ssize_t n = seq_len(hyps);
-    if (seq_len(refs) != n) {
-        PyErr_Format(PyExc_ValueError, "%zd hypotheses but %zd reference lists", n,
-                     seq_len(refs));
-        return NULL;
-    }
+    Py_ssize_t n = ter_segment_count(hyps, refs);
+    if (n < 0) return NULL;
     TerText X;
     memset(&X, 0, sizeof X);
     X.n = n;
