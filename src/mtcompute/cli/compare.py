@@ -24,7 +24,7 @@ from mtcompute.cli._common import EXIT_OK, EXIT_USAGE, Subparsers, add_command
 
 # score's file reading, shared as it is (its checks and messages): _read_all and _label are
 # private to score.py, which is not this module's to change (to move to _common.py)
-from mtcompute.cli.score import EXIT_DATA_ERROR, ScoreError, _label, _read_all
+from mtcompute.cli.score import ScoreError, _label, _read_all, fail
 from mtcompute.core.jsjson import dumps
 from mtcompute.report import DEFAULT_SAMPLES, DEFAULT_SEED, METHODS, METRICS, is_significant
 
@@ -164,15 +164,6 @@ def _check(args: argparse.Namespace) -> None:
         )
 
 
-def _fail(args: argparse.Namespace, error: ScoreError) -> int:
-    if error.exit_code == EXIT_DATA_ERROR and args.format == "json":
-        envelope = {"error": {"code": error.code, "message": error.message, "path": ""}}
-        _write(dumps(envelope))
-    else:
-        sys.stderr.write(f"mtcompute compare: error: {error.message}\n")
-    return error.exit_code
-
-
 def _write(text: str) -> None:
     sys.stdout.buffer.write(text.encode("utf-8") + b"\n")
     sys.stdout.flush()
@@ -281,7 +272,7 @@ def run(args: argparse.Namespace) -> int:
                     "usage",
                 ) from None
     except ScoreError as exc:
-        return _fail(args, exc)
+        return fail(args, exc, "compare")
     if args.format == "json":
         _write(dumps(json_object(comparison)))
     else:

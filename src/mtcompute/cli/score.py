@@ -558,12 +558,15 @@ def _write_line(text: str) -> None:
     sys.stdout.buffer.write(text.encode("utf-8") + b"\n")
 
 
-def _fail(args: argparse.Namespace, error: ScoreError) -> int:
+def fail(args: argparse.Namespace, error: ScoreError, command: str = "score") -> int:
+    """Report ``error`` of ``mtcompute COMMAND`` and give its exit status: a data error as
+    the JSON error envelope on standard output under ``--format json``, else one line on
+    standard error."""
     if error.exit_code == EXIT_DATA_ERROR and args.format == "json":
         envelope = {"error": {"code": error.code, "message": error.message, "path": ""}}
         _write_line(dumps(envelope))
     else:
-        sys.stderr.write(f"mtcompute score: error: {error.message}\n")
+        sys.stderr.write(f"mtcompute {command}: error: {error.message}\n")
     return error.exit_code
 
 
@@ -610,9 +613,9 @@ def run(args: argparse.Namespace) -> int:
             for name, hyps in zip(args.hypotheses, systems, strict=True)
         ]
     except ScoreError as exc:
-        return _fail(args, exc)
+        return fail(args, exc)
     except MtcomputeError as exc:  # the library refused the input
-        return _fail(args, ScoreError(exc.message, EXIT_DATA_ERROR, exc.code))
+        return fail(args, ScoreError(exc.message, EXIT_DATA_ERROR, exc.code))
     if args.format == "json":
         _write_line(dumps(_json(args, results, len(refs))))
     else:
