@@ -1,5 +1,5 @@
 """What the tools that promise sacreBLEU 2.6.0's numbers share (bleu-tokenize, sacrebleu-score,
-ter-compute).
+ter-compute, paired-significance).
 
 Raw text in, as sacreBLEU reads it: the texts' total UTF-8 size against the contract's ``max
 text bytes``, then no lone surrogates (a JSON text may hold one; no tokenizer or counter is
@@ -10,7 +10,8 @@ field like a tool's input, each fault named by its JSON Pointer (``/bleu/smooth_
 Also the texts these tools score, laid out as the catalog lays them (:func:`hypotheses`,
 :func:`references_per_segment`: ``references[i]`` holds segment i's references), the
 ``nrefs`` of sacreBLEU's signature for that layout, and the bound on TER's work (ter-compute,
-sacrebleu-score's ``ter``): the words of each text, and the words aligned in all.
+sacrebleu-score's and paired-significance's ``ter``): the words of each text, and the words
+aligned in all.
 """
 
 from __future__ import annotations
@@ -147,8 +148,10 @@ def nrefs(references: Sequence[Sequence[str]]) -> int | str:
 class Options(FieldType[dict[str, Any]]):
     """A JSON object of options declared like an input: its :class:`Field` objects (keys in
     the contract's order) and :class:`Rule` steps, in order. Unknown keys first (in input
-    order), then each field at ``path/name``; an omitted field takes its default. ``what``
-    names the object in messages (``bleu options``)."""
+    order), then missing required keys (a field whose default is
+    :data:`~mtcompute.contracts.validate.REQUIRED`, in declared order), then each field at
+    ``path/name``; an omitted field takes its default. ``what`` names the object in messages
+    (``bleu options``)."""
 
     what: str
     steps: tuple[Field[Any] | Rule, ...]
@@ -175,6 +178,11 @@ class Options(FieldType[dict[str, Any]]):
                     f"Unknown key {quote(key)} {where(path)}; expected only {', '.join(names)}.",
                     path + json_pointer(key) if len(key) <= MAX_ECHOED_KEY else path,
                 )
+        for f in self.fields:
+            if f.required and f.name not in value:
+                raise InvalidInput(
+                    f'Missing required key "{f.name}" {where(path)}.', path + json_pointer(f.name)
+                )
         values: dict[str, Any] = {}
         for step in self.steps:
             if isinstance(step, Rule):
@@ -188,11 +196,15 @@ class Options(FieldType[dict[str, Any]]):
         return values
 
     def schema(self) -> dict[str, object]:
-        return {
+        out: dict[str, object] = {
             "type": "object",
             "additionalProperties": False,
             "properties": {f.name: f.type.schema() for f in self.fields},
         }
+        required = [f.name for f in self.fields if f.required]
+        if required:
+            out["required"] = required
+        return out
 
 
 def ter_words(text: str, options: scoring.TerOptions, *, reference: bool) -> int:
@@ -205,11 +217,15 @@ def ter_word_limits(
     segment_words: Limit,
     aligned_words: Limit,
     options: Callable[[Mapping[str, Any]], scoring.TerOptions | None],
+    texts: Texts = hypotheses_and_references,
 ) -> Rule:
     """Each hypothesis and reference at most ``segment_words`` words after TER's tokenization
-    (the first over it named, hypotheses then references), then the aligned words (each
-    hypothesis's words times its segment's references, summed) at most ``aligned_words``;
-    ``options(values)`` gives the TER options, or None when TER is not computed."""
+    (the first over it named, in the order of ``texts``: hypotheses then references), then
+    the aligned words (each hypothesis's words times its segment's references, summed) at
+    most ``aligned_words``; ``options(values)`` gives the TER options, or None when TER is
+    not computed. ``texts`` yields every hypothesis and reference with its JSON Pointer: a
+    reference's starts with ``/references/``, and a hypothesis's ends with its segment's
+    index (``/hypotheses/3``, or paired-significance's ``/systems/0/hypotheses/3``)."""
 
     def check(values: Mapping[str, Any]) -> None:
         ter_options = options(values)
@@ -217,7 +233,7 @@ def ter_word_limits(
             return
         references = values["references"]
         aligned = 0
-        for path, text in hypotheses_and_references(values):
+        for path, text in texts(values):
             reference = path.startswith("/references/")
             words = ter_words(text, ter_options, reference=reference)
             if words > segment_words.value:

@@ -1,0 +1,400 @@
+"""paired-significance@1.0.0: is a system really better than the baseline? Paired significance
+tests of raw text, exactly as sacreBLEU 2.6.0's ``PairedTest``.
+
+Paired bootstrap resampling is Koehn 2004 ("Statistical Significance Tests for Machine
+Translation Evaluation", §3-4) with sacreBLEU's centred-delta p-value and its bootstrap mean
+and 95% interval; approximate randomization is Riezler & Maxwell 2005 ("On Some Pitfalls in
+Automatic Evaluation and Significance Testing for MT", §3). The metrics are sacrebleu-score's
+(BLEU, Papineni et al. 2002; chrF, Popović 2015; TER, Snover et al. 2006), with its options
+object per metric, declared once in :mod:`mtcompute.tools.sacrebleu_score`.
+
+The computation is :mod:`mtcompute.scoring` (each system's per-segment statistics, through the
+metrics of :mod:`mtcompute.significance`) and :mod:`mtcompute.significance`
+(:func:`~mtcompute.significance.paired_bootstrap` and
+:func:`~mtcompute.significance.paired_approximate_randomization` in ``"sacrebleu"``
+arithmetic: sacreBLEU's draws, its float32 bootstrap sums and its formulas, so every number is
+sacreBLEU's as a Python float). This module declares the input (the baseline, the named
+systems, references laid out per segment), bounds the work (:data:`LIMITS`: the TER words as
+ter-compute bounds them, the samples times segments times systems, and the bootstrap sums kept
+where float32 adds integers exactly) and writes the result with sacreBLEU's signatures.
+Validation follows the contract's order (its last semantics line).
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "DEFAULT_SAMPLES",
+    "METHODS",
+    "BaselineScore",
+    "MetricComparison",
+    "PairedSignificanceResult",
+    "SystemScore",
+    "paired_significance",
+]
+
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from mtcompute import scoring, significance
+from mtcompute.contracts.validate import (
+    Array,
+    Choice,
+    Field,
+    FieldType,
+    InputSpec,
+    Integer,
+    Rule,
+    check_same_count,
+    contract_limits,
+    describe,
+    first_lone_surrogate,
+    where,
+)
+from mtcompute.errors import InvalidInput, LimitExceeded
+from mtcompute.tokenizers import get_tokenizer
+from mtcompute.tools import Tool
+from mtcompute.tools._results import Output, omitted_when_none
+from mtcompute.tools._sacre_common import (
+    Options,
+    hypotheses,
+    indexed,
+    no_lone_surrogates,
+    nrefs,
+    references_per_segment,
+    ter_word_limits,
+    text_bytes,
+)
+
+# The metrics and their options exactly as sacrebleu-score@1.1.0 declares and checks them (one
+# declaration: its fields, the metric list's rules and its TER options by name).
+from mtcompute.tools.sacrebleu_score import (
+    BLEU_OPTIONS,
+    CHRF_OPTIONS,
+    METRICS,
+    TER_OPTIONS,
+    _distinct_metrics,
+    _options_only_for,
+    _ter_options,
+)
+from mtcompute.tools.sacrebleu_score import INPUT as SACREBLEU_INPUT
+
+ID, VERSION = "paired-significance", "1.0.0"
+LIMITS = contract_limits(ID, VERSION)
+_MOST, _REFERENCES = LIMITS["max_segments"], LIMITS["max_references"]
+_SEGMENT_WORDS, _ALIGNED_WORDS = LIMITS["max_segment_words"], LIMITS["max_aligned_words"]
+
+METHODS = ("bootstrap", "approximate_randomization")
+"""``method``: paired bootstrap resampling, or approximate randomization."""
+DEFAULT_SAMPLES = {"bootstrap": 1000, "approximate_randomization": 10000}
+"""sacreBLEU's defaults: ``--paired-bs-n`` 1000 resamples, ``--paired-ar-n`` 10000 trials."""
+MAX_NAME_CHARACTERS = 128
+MAX_SEED = 2**53 - 1  # the largest integer every JSON reader holds exactly
+_FLOAT32_EXACT = 2**24  # float32 adds non-negative integers exactly up to this total
+_SIGNATURE_KEY = {"bootstrap": "bs", "approximate_randomization": "ar"}
+_OPTIONS = {"bleu": BLEU_OPTIONS, "chrf": CHRF_OPTIONS, "ter": TER_OPTIONS}
+
+
+@dataclass(frozen=True, slots=True)
+class _Name(FieldType[str]):
+    """A system's name: a non-empty string of at most 128 characters, no lone surrogate."""
+
+    def parse(self, value: object, path: str) -> str:
+        if not isinstance(value, str) or not value:
+            raise InvalidInput(
+                f"Expected a system name (a non-empty string) {where(path)}, "
+                f"got {describe(value)}.",
+                path,
+            )
+        if len(value) > MAX_NAME_CHARACTERS:
+            raise InvalidInput(
+                f"Expected a system name of at most {MAX_NAME_CHARACTERS} characters "
+                f"{where(path)}, got {len(value)}.",
+                path,
+            )
+        at = first_lone_surrogate(value)
+        if at >= 0:
+            raise InvalidInput(
+                f"Expected a system name without lone surrogates {where(path)}, "
+                f"got U+{ord(value[at]):04X} at index {at}.",
+                path,
+            )
+        return value
+
+    def schema(self) -> dict[str, object]:
+        return {"type": "string", "minLength": 1, "maxLength": MAX_NAME_CHARACTERS}
+
+
+SYSTEM = Options(
+    "system fields (name, hypotheses)",
+    (Field("name", _Name()), Field("hypotheses", hypotheses(_MOST))),
+)
+"""One system: its name and its output, one string per segment."""
+
+
+def _distinct_names(values: Mapping[str, Any]) -> None:
+    names = [system["name"] for system in values["systems"]]
+    for i, name in enumerate(names):
+        if name in names[:i]:
+            raise InvalidInput(
+                f"Expected each system name once at /systems, got {describe(name)} again at "
+                f"/systems/{i}/name.",
+                f"/systems/{i}/name",
+            )
+
+
+def _same_counts(values: Mapping[str, Any]) -> None:
+    segments = len(values["baseline"])
+    for i, system in enumerate(values["systems"]):
+        if len(system["hypotheses"]) != segments:
+            raise InvalidInput(
+                f"Expected the hypotheses of each system to have as many segments as baseline "
+                f"({segments}) at /systems/{i}/hypotheses, got {len(system['hypotheses'])}.",
+                f"/systems/{i}/hypotheses",
+            )
+    check_same_count("baseline", values["baseline"], "references", values["references"], "segments")
+
+
+def _texts(values: Mapping[str, Any]) -> Iterator[tuple[str, str]]:
+    """Every text with its JSON Pointer: the baseline, each system's hypotheses, then each
+    segment's references."""
+    yield from indexed("baseline", values)
+    for s, system in enumerate(values["systems"]):
+        for i, text in enumerate(system["hypotheses"]):
+            yield f"/systems/{s}/hypotheses/{i}", text
+    for i, texts in enumerate(values["references"]):
+        for j, text in enumerate(texts):
+            yield f"/references/{i}/{j}", text
+
+
+def _samples(values: Mapping[str, Any]) -> int:
+    samples: int | None = values["samples"]
+    return DEFAULT_SAMPLES[values["method"]] if samples is None else samples
+
+
+def _work(values: Mapping[str, Any]) -> None:
+    """The random draws (samples times segments), then the resampled sums (times systems)."""
+    samples, segments, systems = _samples(values), len(values["baseline"]), len(values["systems"])
+    draws, work = LIMITS["max_draws"], LIMITS["max_work"]
+    if samples * segments > draws.value:
+        raise LimitExceeded(
+            f"Expected at most {draws.value} for samples times segments (limit {draws.name}), "
+            f"got {samples} x {segments} = {samples * segments}."
+        )
+    if samples * segments * systems > work.value:
+        raise LimitExceeded(
+            f"Expected at most {work.value} for samples times segments times systems "
+            f"(limit {work.name}), got {samples} x {segments} x {systems} = "
+            f"{samples * segments * systems}."
+        )
+
+
+def _metric_field(name: str) -> Field[Any]:
+    return next(f for f in SACREBLEU_INPUT.fields if f.name == name)
+
+
+INPUT = InputSpec(
+    Field("baseline", hypotheses(_MOST)),
+    Field(
+        "systems",
+        Array(
+            SYSTEM,
+            f"an array of 1 to {LIMITS['max_systems'].value} systems (name and hypotheses)",
+            "system",
+            1,
+            LIMITS["max_systems"],
+        ),
+    ),
+    Rule(_distinct_names),
+    Field("references", references_per_segment(_MOST, _REFERENCES)),
+    Rule(_same_counts),
+    text_bytes(LIMITS["max_text_bytes"], _texts),
+    no_lone_surrogates(_texts),
+    _metric_field("metrics"),
+    Rule(_distinct_metrics),
+    *(_metric_field(name) for name in METRICS),
+    _options_only_for(METRICS),
+    Field("method", Choice(METHODS)),
+    Field("samples", Integer(1, LIMITS["max_samples"]), default=None),
+    Field("seed", Integer(0, MAX_SEED), default=significance.DEFAULT_SEED),
+    ter_word_limits(_SEGMENT_WORDS, _ALIGNED_WORDS, _ter_options, _texts),
+    Rule(_work),
+)
+
+
+# --- the result --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class BaselineScore(Output):
+    """The baseline's score and, with the bootstrap, its resampled mean and 95% half width."""
+
+    score: float
+    mean: float | None = omitted_when_none()
+    ci: float | None = omitted_when_none()
+
+
+@dataclass(frozen=True, slots=True)
+class SystemScore(Output):
+    """A system's score, the p-value of its comparison with the baseline and, with the
+    bootstrap, its resampled mean and 95% half width."""
+
+    name: str
+    score: float
+    p_value: float
+    mean: float | None = omitted_when_none()
+    ci: float | None = omitted_when_none()
+
+
+@dataclass(frozen=True, slots=True)
+class MetricComparison(Output):
+    """One metric: its name and signature (with the test's samples and seed, as sacreBLEU's
+    ``PairedTest`` prints it), the baseline's score and each system's."""
+
+    name: str
+    signature: str
+    baseline: BaselineScore
+    systems: tuple[SystemScore, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class PairedSignificanceResult(Output):
+    """The test run (method, samples, seed), the segments, and each metric asked for."""
+
+    method: str
+    samples: int
+    seed: int
+    segment_count: int
+    # omitted_when_none() is a dataclasses.field (default None), not a shared default value
+    bleu: MetricComparison | None = omitted_when_none()  # noqa: RUF009
+    chrf: MetricComparison | None = omitted_when_none()  # noqa: RUF009
+    ter: MetricComparison | None = omitted_when_none()  # noqa: RUF009
+
+
+_Metric = significance.BleuMetric | significance.ChrfMetric | significance.TerMetric
+
+
+def _metric(
+    name: str, raw: Mapping[str, Any], refs: int | str
+) -> tuple[_Metric, dict[str, object]]:
+    """The significance metric of ``name`` with its options, and sacreBLEU's signature fields
+    for it (``refs`` the signature's nrefs)."""
+    if name == "bleu":
+        bleu = scoring.BleuOptions(**raw)
+        tokenizer = get_tokenizer(bleu.tokenize, "/bleu/tokenize")
+        fields = scoring.bleu_signature_fields(bleu, refs, tokenizer.signature)
+        return significance.BleuMetric(bleu), fields
+    if name == "chrf":
+        chrf = scoring.ChrfOptions(**raw)
+        return significance.ChrfMetric(chrf), scoring.chrf_signature_fields(chrf, refs)
+    ter = scoring.TerOptions(**raw)
+    return significance.TerMetric(ter), scoring.ter_signature_fields(ter, refs)
+
+
+def _path(system: int, segment: int) -> str:
+    return f"/baseline/{segment}" if system == 0 else f"/systems/{system - 1}/hypotheses/{segment}"
+
+
+def _check_resample_sums(table: significance.Table) -> None:
+    """With the bootstrap, a resample may draw one segment N times: N times the largest
+    statistic of a segment must stay within float32's exact integers (limit max resample
+    sum), so that sacreBLEU's float32 sums are the exact sums."""
+    limit = LIMITS["max_resample_sum"]
+    for s, statistics in enumerate(table.statistics):
+        matrix = np.asarray(statistics, dtype=np.float64)
+        segment, column = np.unravel_index(int(np.argmax(matrix)), matrix.shape)
+        largest = matrix[segment, column].item()
+        if len(matrix) * largest > limit.value:
+            shown = int(largest) if largest.is_integer() else largest
+            raise LimitExceeded(
+                f"Expected at most {limit.value} for the segments times the largest "
+                f"statistic of one segment with method bootstrap (limit {limit.name}; "
+                f"float32 adds integers exactly up to it), got {len(matrix)} x {shown} for "
+                f"{table.metric.name} at {_path(s, int(segment))}.",
+                _path(s, int(segment)),
+            )
+
+
+def _p_value(result: significance.Result) -> float:
+    """A system's p-value (every comparison has one; only the baseline's result has none)."""
+    if result.p_value is None:
+        raise ValueError("a comparison without a p-value")
+    return result.p_value
+
+
+def _compute(values: Mapping[str, Any]) -> PairedSignificanceResult:
+    baseline, systems, refs = values["baseline"], values["systems"], values["references"]
+    method, samples, seed = values["method"], _samples(values), values["seed"]
+    texts = [baseline, *(system["hypotheses"] for system in systems)]
+    tables, signatures = [], []
+    for name in METRICS:
+        if name in values["metrics"]:
+            raw = values[name] or _OPTIONS[name].defaults
+            metric, fields = _metric(name, raw, nrefs(refs))
+            table = significance.Table(metric, [metric.statistics(hyps, refs) for hyps in texts])
+            if method == "bootstrap":
+                _check_resample_sums(table)
+            tables.append((name, table))
+            # PairedTest's signature: the samples (bs) or trials (ar), and the seed as a string
+            fields |= {_SIGNATURE_KEY[method]: samples, "seed": str(seed)}
+            signatures.append(scoring.format_signature(fields))
+    if method == "bootstrap":
+        results = significance.paired_bootstrap(
+            [table for _, table in tables], samples=samples, seed=seed, arithmetic="sacrebleu"
+        )
+    else:
+        results = significance.paired_approximate_randomization(
+            [table for _, table in tables], trials=samples, seed=seed, arithmetic="sacrebleu"
+        )
+    comparisons: dict[str, MetricComparison] = {}
+    for (name, table), signature, row in zip(tables, signatures, results, strict=True):
+        base, *others = row
+        comparisons[name] = MetricComparison(
+            table.metric.name,
+            signature,
+            BaselineScore(base.score, base.mean, base.ci),
+            tuple(
+                SystemScore(system["name"], r.score, _p_value(r), r.mean, r.ci)
+                for system, r in zip(systems, others, strict=True)
+            ),
+        )
+    return PairedSignificanceResult(method, samples, seed, len(baseline), **comparisons)
+
+
+def paired_significance(
+    baseline: Sequence[str],
+    systems: Sequence[Mapping[str, Any]],
+    references: Sequence[Sequence[str]],
+    metrics: Sequence[str],
+    method: str,
+    *,
+    bleu: Mapping[str, Any] | None = None,
+    chrf: Mapping[str, Any] | None = None,
+    ter: Mapping[str, Any] | None = None,
+    samples: int | None = None,
+    seed: int = significance.DEFAULT_SEED,
+) -> PairedSignificanceResult:
+    """sacreBLEU 2.6.0's paired significance test of each system against the baseline
+    (paired-significance@1.0.0): ``systems`` are ``{"name": ..., "hypotheses": [...]}``
+    objects, ``references[i]`` holds the 1 to 8 reference strings of segment ``i``,
+    ``method`` is ``bootstrap`` or ``approximate_randomization``; ``bleu``, ``chrf`` and
+    ``ter`` are sacrebleu-score's options; ``samples`` omitted is sacreBLEU's 1000 or 10000;
+    ``seed`` is always honoured (0 too). Same validation and limits as the tool.
+
+    Raises :class:`~mtcompute.errors.InvalidInput`, :class:`~mtcompute.errors.LimitExceeded`
+    or :class:`~mtcompute.errors.UnsupportedInput` exactly where the tool would.
+
+    >>> result = paired_significance(
+    ...     ["a b c d", "e f"], [{"name": "B", "hypotheses": ["a b c d", "e g"]}],
+    ...     [["a b c d"], ["e f"]], ["chrf"], "approximate_randomization", samples=99)
+    >>> result.chrf.signature
+    'nrefs:1|ar:99|seed:12345|case:mixed|eff:yes|nc:6|nw:0|space:no|version:2.6.0'
+    >>> result.chrf.systems[0].p_value
+    0.01
+    """
+    return _compute(INPUT.call(**locals()))
+
+
+TOOL = Tool(ID, VERSION, INPUT, _compute, paired_significance)
