@@ -248,6 +248,7 @@ def run(args: argparse.Namespace) -> int:
             method=args.method,
             samples=args.samples if args.samples is not None else DEFAULT_SAMPLES[args.method],
             seed=args.seed,
+            sentences=args.report is not None,
         )
         if args.report is not None:
             try:

@@ -111,11 +111,13 @@ def compare(
     method: str = "bootstrap",
     samples: int | None = None,
     seed: int = DEFAULT_SEED,
+    sentences: bool = True,
 ) -> Comparison:
     """Compare ``hypotheses[1:]`` with the baseline ``hypotheses[0]`` (one string per
     segment each; ``references[i]``: segment ``i``'s references) on each metric of
     ``metrics`` (:data:`METRICS`) by ``method`` (:data:`METHODS`) with ``samples``
-    resamples or trials (default :data:`DEFAULT_SAMPLES`) drawn from ``seed``."""
+    resamples or trials (default :data:`DEFAULT_SAMPLES`) drawn from ``seed``; with
+    ``sentences`` (for :func:`render`) each segment's sentence chrF2 too."""
     if method not in METHODS:
         raise ValueError(f"method must be one of {list(METHODS)}, got {method!r}")
     count = DEFAULT_SAMPLES[method] if samples is None else samples
@@ -129,10 +131,16 @@ def compare(
         confidence=CONFIDENCE_SAMPLES,
         seed=seed,
     )
-    # sentence chrF2 for the page: chrF2's own statistics, or computed for the page
-    chrf = next((t for t, name in zip(tables, metrics, strict=True) if name == "chrf"), None)
-    if chrf is None:
-        (chrf,) = paired.tables([ChrfMetric()], hypotheses, references)
+    # sentence chrF2 for the page (none without ``sentences``: no page will be drawn, and at
+    # 100,000 segments they take seconds): chrF2's own statistics, or computed for the page
+    sentence_scores: tuple[tuple[float, ...], ...] = ()
+    if sentences:
+        chrf = next((t for t, name in zip(tables, metrics, strict=True) if name == "chrf"), None)
+        if chrf is None:
+            (chrf,) = paired.tables([ChrfMetric()], hypotheses, references)
+        sentence_scores = tuple(
+            tuple(sentence_chrf(cast("list[list[int]]", rows))) for rows in chrf.statistics
+        )
     return Comparison(
         names=tuple(names),
         reference_names=tuple(reference_names),
@@ -145,9 +153,7 @@ def compare(
         results=tuple(tuple(row) for row in results),
         hypotheses=tuple(tuple(system) for system in hypotheses),
         references=tuple(tuple(segment) for segment in references),
-        sentence_scores=tuple(
-            tuple(sentence_chrf(cast("list[list[int]]", rows))) for rows in chrf.statistics
-        ),
+        sentence_scores=sentence_scores,
     )
 
 
