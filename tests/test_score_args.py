@@ -96,9 +96,9 @@ def test_well_formed_lines_are_accepted(argv: list[str]) -> None:
 
 
 def test_epilog_examples_parse() -> None:
-    """The six examples of `mtcompute score --help` are accepted."""
+    """The seven examples of `mtcompute score --help` are accepted."""
     examples = epilog_examples()
-    assert (6, [True] * 6) == (
+    assert (7, [True] * 7) == (
         len(examples),
         [argparse_vars(argv) is not None for argv in examples],
     )
