@@ -169,11 +169,20 @@ def test_options_reach_the_tests(short: dict[str, str]) -> None:
     assert library(expected) == found_tests(output, metrics)
 
 
-def test_scores_are_the_plain_commands(short: dict[str, str]) -> None:
-    """With a test, each score object is the plain command's, but for the signature (the
-    test's fields added) and the test's own keys."""
-    args = ["-H", short["Online-B"], short["PROMT"], "-r", short["ref.A"], "-m", "bleu", "chrf"]
-    args += ["chrf++", "ter"]
+OPTIONS = (
+    "--lowercase", "--beta", "3", "--tokenize", "intl", "--smooth-method", "add-k",
+    "--smooth-value", "2", "--max-order", "3", "--effective-order", "--case-sensitive",
+    "--no-punct", "--normalized",
+)  # fmt: skip
+
+
+@pytest.mark.parametrize("options", [(), OPTIONS], ids=["defaults", "every-option"])
+def test_scores_are_the_plain_commands(short: dict[str, str], options: tuple[str, ...]) -> None:
+    """With a test, each score object is the plain command's (with the metrics' defaults
+    and with every metric option, two references), but for the signature (the test's fields
+    added) and the test's own keys."""
+    args = ["-H", short["Online-B"], short["PROMT"], "-r", short["ref.A"], short["ref.B"]]
+    args += ["-m", "bleu", "chrf", "chrf++", "ter", *options]
     plain = score_json(*args)
     tested = score_json(*args, "--paired-ar", "--paired-ar-n", "20")
     own = {"mean", "ci", "p_value", "significant"}
