@@ -42,7 +42,10 @@ CASES = [
 ]
 
 
-def _read(data: Path, tile: int) -> tuple[list[list[str]], list[str]]:
+def read_en_de(data: Path, tile: int) -> tuple[list[list[str]], list[str]]:
+    """The SYSTEMS' en-de segments and ref.A's, tiled (repeated, then cut) to ``tile``
+    segments when ``tile`` is not 0 (benchmarks/run.py's native bootstrap row reads them
+    here too)."""
     pair = data / "generaltest2022" / "en-de"
     hyps = [(pair / f"sys.{s}.txt").read_text(encoding="utf-8").splitlines() for s in SYSTEMS]
     ref = (pair / "ref.A.txt").read_text(encoding="utf-8").splitlines()
@@ -63,7 +66,7 @@ def _given(cls: Any) -> Any:
 
 def run_case(case: str, data: Path) -> dict[str, Any]:
     """One case: seconds for the statistics and for the test, peak RSS, the p-values."""
-    hyps, ref = _read(data, 100_000 if case.endswith("100k") else 0)
+    hyps, ref = read_en_de(data, 100_000 if case.endswith("100k") else 0)
     refs = [[line] for line in ref]
     metrics: list[Any] = [sg.BleuMetric(), sg.ChrfMetric()]
     if case.endswith("-ter"):

@@ -96,9 +96,9 @@ def test_well_formed_lines_are_accepted(argv: list[str]) -> None:
 
 
 def test_epilog_examples_parse() -> None:
-    """The six examples of `mtcompute score --help` are accepted."""
+    """The seven examples of `mtcompute score --help` are accepted."""
     examples = epilog_examples()
-    assert (6, [True] * 6) == (
+    assert (7, [True] * 7) == (
         len(examples),
         [argparse_vars(argv) is not None for argv in examples],
     )
@@ -126,6 +126,13 @@ def test_defaults() -> None:
         "no_punct": None,
         "asian_support": None,
         "case_sensitive": None,
+        "paired_bs": False,
+        "paired_ar": False,
+        "paired_bs_n": None,
+        "paired_ar_n": None,
+        "ci": False,
+        "ci_n": None,
+        "seed": None,
         "segments": False,
         "format": "text",
         "no_progress": False,

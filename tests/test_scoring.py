@@ -3,6 +3,7 @@ arbitrary statistics, and corpus BLEU/chrF/chrF++ of a WMT test set with two ref
 
 from __future__ import annotations
 
+import pytest
 import sacrebleu
 from hypothesis import given
 from hypothesis import strategies as st
@@ -176,3 +177,74 @@ def test_ter_of_the_issue_example() -> None:
     assert scoring.format_signature(scoring.ter_signature_fields(options, 2)) == (
         "nrefs:2|case:lc|tok:tercom|norm:no|punct:yes|asian:no|version:2.6.0"
     )
+
+
+# -- references prepared once ------------------------------------------------------------------
+
+_ONCE_SEGMENTS = 50  # en-de segments of the references-once checks
+
+
+def _once_input() -> tuple[list[list[str]], list[list[str]]]:
+    """Two en-de systems' first segments and both references per segment, a few texts made
+    awkward (capitals, sigma, trailing whitespace, an empty line)."""
+    count = _ONCE_SEGMENTS
+    systems = [
+        wmt_lines(f"generaltest2022/en-de/sys.{name}.txt")[:count] for name in ("Online-B", "PROMT")
+    ]
+    ref_a = wmt_lines("generaltest2022/en-de/ref.A.txt")[:count]
+    ref_b = wmt_lines("generaltest2022/en-de/ref.B.txt")[:count]
+    systems[0][:3] = ["ΟΔΟΣ ΣΟΦΟΣ.  ", "", "Straße, GROSS!\t"]
+    ref_a[:3] = ["οδος σοφος.", " ", "STRASSE, gross!"]
+    return systems, [list(pair) for pair in zip(ref_a, ref_b, strict=True)]
+
+
+def test_bleu_references_once_equal_bleu_statistics(monkeypatch: pytest.MonkeyPatch) -> None:
+    """bleu_statistics_of against bleu_references gives bleu_statistics's totals and segment
+    rows for each system, every tokenizer the kernel applies or not (13a, none, intl, zh,
+    char), lowercased or not, two references, kernel and pure path."""
+    systems, refs = _once_input()
+    for pure in ("0", "1"):
+        monkeypatch.setenv("MTCOMPUTE_PURE", pure)
+        for tokenize in ("13a", "none", "intl", "zh", "char"):
+            for lowercase in (False, True):
+                options = scoring.BleuOptions(tokenize, lowercase)
+                prepared = scoring.bleu_references(refs, options)
+                for hyps in systems:
+                    expected = scoring.bleu_statistics(hyps, refs, options, per_segment=True)
+                    found = scoring.bleu_statistics_of(hyps, prepared, per_segment=True)
+                    assert (pure, tokenize, lowercase, expected) == (
+                        pure,
+                        tokenize,
+                        lowercase,
+                        found,
+                    )
+
+
+def test_chrf_references_once_equal_chrf_statistics(monkeypatch: pytest.MonkeyPatch) -> None:
+    """chrf_statistics_of against chrf_references gives chrf_statistics's totals and segment
+    rows (chrF and chrF++, lowercased or not, whitespace kept or not), kernel and pure."""
+    systems, refs = _once_input()
+    for pure in ("0", "1"):
+        monkeypatch.setenv("MTCOMPUTE_PURE", pure)
+        for options in (
+            scoring.ChrfOptions(),
+            scoring.ChrfOptions(word_order=2, lowercase=True),
+            scoring.ChrfOptions(beta=3, whitespace=True, lowercase=True),
+        ):
+            prepared = scoring.chrf_references(refs, options)
+            for hyps in systems:
+                expected = scoring.chrf_statistics(hyps, refs, options, per_segment=True)
+                found = scoring.chrf_statistics_of(hyps, prepared, per_segment=True)
+                assert (pure, options, expected) == (pure, options, found)
+
+
+def test_references_once_refuse_another_length() -> None:
+    """Hypotheses and prepared references of different lengths: ValueError saying both."""
+    bleu = scoring.bleu_references([["a"], ["b"]], scoring.BleuOptions())
+    chrf = scoring.chrf_references([["a"], ["b"]], scoring.ChrfOptions())
+    expected = "1 hypotheses but 2 reference lists (one list per segment expected)"
+    with pytest.raises(ValueError, match=r"^1 hypotheses but 2 reference lists") as bleu_error:
+        scoring.bleu_statistics_of(["a"], bleu)
+    with pytest.raises(ValueError, match=r"^1 hypotheses but 2 reference lists") as chrf_error:
+        scoring.chrf_statistics_of(["a"], chrf)
+    assert [expected, expected] == [str(bleu_error.value), str(chrf_error.value)]

@@ -22,18 +22,24 @@ __all__ = [
     "SACREBLEU_VERSION",
     "TER_ABBREVIATIONS",
     "BleuOptions",
+    "BleuReferences",
     "BleuResult",
     "ChrfOptions",
+    "ChrfReferences",
     "ChrfResult",
     "TerOptions",
     "TerReferences",
     "TerResult",
+    "bleu_references",
     "bleu_score",
     "bleu_signature_fields",
     "bleu_statistics",
+    "bleu_statistics_of",
+    "chrf_references",
     "chrf_score",
     "chrf_signature_fields",
     "chrf_statistics",
+    "chrf_statistics_of",
     "corpus_bleu",
     "corpus_chrf",
     "corpus_ter",
@@ -51,7 +57,7 @@ import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from mtcompute import counting
+from mtcompute import counting, native
 from mtcompute.core import sacre, ter
 from mtcompute.core.bleu import BleuStatistics
 from mtcompute.core.ter_tokenizer import TercomTokenizer
@@ -279,6 +285,80 @@ def _flat_bleu(stats: BleuStatistics) -> list[int]:
     return [stats.candidate_length, stats.reference_length, *stats.matches, *stats.totals]
 
 
+@dataclass(frozen=True, slots=True)
+class BleuReferences:
+    """References prepared once for many hypothesis sets (sacreBLEU's reference cache,
+    ``BLEU(references=...)``): per segment, each reference lowercased when the options ask,
+    and tokenized (``tokenizer(text.rstrip())``) when ``tokenized``: for a tokenizer that the
+    kernel does not apply itself (intl, zh, char, the MeCab ones, or any without the
+    kernel), which would otherwise tokenize the references again for each system. Made by
+    :func:`bleu_references`."""
+
+    texts: tuple[tuple[str, ...], ...]
+    options: BleuOptions
+    tokenizer: Tokenizer
+    tokenized: bool
+
+
+def _kernel_tokenizes(tokenizer: Tokenizer) -> bool:
+    """Whether the kernel applies this tokenizer itself while it counts."""
+    return tokenizer.kernel in counting.KERNEL_TOKENIZERS and native.active()
+
+
+def _bleu_texts(
+    lines: Sequence[str], options: BleuOptions, tokenizer: Tokenizer, tokenized: bool
+) -> list[str]:
+    """sacreBLEU's BLEU preprocessing up to where the kernel takes over: ``str.lower`` when
+    asked, then ``tokenizer(text.rstrip())`` when ``tokenized``."""
+    texts = [line.lower() for line in lines] if options.lowercase else list(lines)
+    return [tokenizer(text.rstrip()) for text in texts] if tokenized else texts
+
+
+def bleu_references(
+    references: Sequence[Sequence[str]],
+    options: BleuOptions,
+    *,
+    tokenizer: Tokenizer | None = None,
+) -> BleuReferences:
+    """``references`` (per segment, one or more strings) prepared as sacreBLEU's BLEU
+    prepares references, for :func:`bleu_statistics_of` (``tokenizer``: an instance of
+    ``options.tokenize`` to use, else a new one)."""
+    tokenizer = tokenizer if tokenizer is not None else options.tokenizer()
+    tokenized = not _kernel_tokenizes(tokenizer)
+    counts = [len(segment) for segment in references]
+    flat = _bleu_texts(
+        [line for segment in references for line in segment], options, tokenizer, tokenized
+    )
+    texts = []
+    at = 0
+    for count in counts:
+        texts.append(tuple(flat[at : at + count]))
+        at += count
+    return BleuReferences(tuple(texts), options, tokenizer, tokenized)
+
+
+def bleu_statistics_of(
+    hypotheses: Sequence[str], references: BleuReferences, *, per_segment: bool = False
+) -> tuple[list[int], list[list[int]] | None]:
+    """:func:`bleu_statistics` against references prepared by :func:`bleu_references`
+    (their options and tokenizer apply to the hypotheses too)."""
+    if len(hypotheses) != len(references.texts):
+        raise ValueError(
+            f"{len(hypotheses)} hypotheses but {len(references.texts)} reference lists "
+            "(one list per segment expected)"
+        )
+    options = references.options
+    texts = _bleu_texts(hypotheses, options, references.tokenizer, references.tokenized)
+    total, each = counting.bleu_text_statistics(
+        texts,
+        references.texts,
+        options.max_ngram_order,
+        per_segment=per_segment,
+        tokenizer=None if references.tokenized else references.tokenizer,
+    )
+    return _flat_bleu(total), ([_flat_bleu(s) for s in each] if each is not None else None)
+
+
 def bleu_statistics(
     hypotheses: Sequence[str],
     references: Sequence[Sequence[str]],
@@ -288,7 +368,9 @@ def bleu_statistics(
     tokenizer: Tokenizer | None = None,
 ) -> tuple[list[int], list[list[int]] | None]:
     """The summed statistics and, with ``per_segment``, each segment's, as sacreBLEU's
-    ``BLEU`` extracts them: ``str.lower`` if asked, ``rstrip``, the tokenizer, ``split``."""
+    ``BLEU`` extracts them: ``str.lower`` if asked, ``rstrip``, the tokenizer, ``split``
+    (for many hypothesis sets against the same references: :func:`bleu_references` and
+    :func:`bleu_statistics_of`, the same numbers)."""
     total, each = counting.bleu_text_statistics(
         hypotheses,
         references,
@@ -383,6 +465,50 @@ def chrf_signature_fields(options: ChrfOptions, nrefs: int | str) -> dict[str, o
     }
 
 
+@dataclass(frozen=True, slots=True)
+class ChrfReferences:
+    """References prepared once for many hypothesis sets (sacreBLEU's reference cache,
+    ``CHRF(references=...)``): per segment, each reference lowercased when the options ask.
+    Made by :func:`chrf_references`."""
+
+    texts: tuple[tuple[str, ...], ...]
+    options: ChrfOptions
+
+
+def chrf_references(references: Sequence[Sequence[str]], options: ChrfOptions) -> ChrfReferences:
+    """``references`` (per segment, one or more strings) prepared as sacreBLEU's CHRF
+    prepares references, for :func:`chrf_statistics_of`."""
+    if options.lowercase:
+        return ChrfReferences(
+            tuple(tuple(text.lower() for text in segment) for segment in references), options
+        )
+    return ChrfReferences(tuple(tuple(segment) for segment in references), options)
+
+
+def chrf_statistics_of(
+    hypotheses: Sequence[str], references: ChrfReferences, *, per_segment: bool = False
+) -> tuple[list[int], list[list[int]] | None]:
+    """:func:`chrf_statistics` against references prepared by :func:`chrf_references`
+    (their options apply to the hypotheses too)."""
+    if len(hypotheses) != len(references.texts):
+        raise ValueError(
+            f"{len(hypotheses)} hypotheses but {len(references.texts)} reference lists "
+            "(one list per segment expected)"
+        )
+    options = references.options
+    texts = [text.lower() for text in hypotheses] if options.lowercase else hypotheses
+    return counting.sacrebleu_chrf_statistics(
+        texts,
+        references.texts,
+        options.char_order,
+        options.word_order,
+        options.beta,
+        whitespace=options.whitespace,
+        eps_smoothing=options.eps_smoothing,
+        per_segment=per_segment,
+    )
+
+
 def chrf_statistics(
     hypotheses: Sequence[str],
     references: Sequence[Sequence[str]],
@@ -391,7 +517,9 @@ def chrf_statistics(
     per_segment: bool = False,
 ) -> tuple[list[int], list[list[int]] | None]:
     """The summed statistics and, with ``per_segment``, each segment's, as sacreBLEU's
-    ``CHRF`` extracts them (each segment's from its best reference)."""
+    ``CHRF`` extracts them (each segment's from its best reference; for many hypothesis sets
+    against the same references: :func:`chrf_references` and :func:`chrf_statistics_of`, the
+    same numbers)."""
     return counting.sacrebleu_chrf_statistics(
         hypotheses,
         references,

@@ -1,10 +1,11 @@
 """``mtcompute compare``: systems against a baseline, with paired significance tests and
 bootstrap intervals, as a table and as a self-contained HTML report.
 
-The files are read as ``mtcompute score`` reads them (its reading helpers, the same checks and
-messages); the arithmetic is :func:`mtcompute.report.compare` (:mod:`mtcompute.significance`
-in its native arithmetic) and the page :func:`mtcompute.report.render`. This module reads,
-checks and prints.
+The files are read as ``mtcompute score`` reads them (:func:`mtcompute.cli._common.read_segments`:
+the same checks and messages); the statistics and the tests are :mod:`mtcompute.report.paired`,
+the path ``mtcompute score --paired-bs`` takes too (:mod:`mtcompute.significance` in its native
+arithmetic), through :func:`mtcompute.report.page.compare`, and the page
+:func:`mtcompute.report.page.render`. This module reads, checks and prints.
 
 Exit status: 0 compared; 1 on a data error (a file that is not UTF-8, files of different
 lengths, no segments); 2 on a usage error (bad options, a file that cannot be read or
@@ -17,14 +18,21 @@ __all__ = ["add_parser", "run"]
 
 import argparse
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from mtcompute.cli._common import EXIT_OK, EXIT_USAGE, Subparsers, add_command
-
-# score's file reading, shared as it is (its checks and messages): _read_all and _label are
-# private to score.py, which is not this module's to change (to move to _common.py)
-from mtcompute.cli.score import ScoreError, _label, _read_all, fail
+from mtcompute.cli._common import (
+    EXIT_OK,
+    EXIT_USAGE,
+    CommandError,
+    Subparsers,
+    add_command,
+    fail,
+    integer,
+    label,
+    read_segments,
+    repeated,
+)
 from mtcompute.core.jsjson import dumps
 from mtcompute.report import DEFAULT_SAMPLES, DEFAULT_SEED, METHODS, METRICS, is_significant
 
@@ -74,21 +82,6 @@ _TEXTS = (  # help, description, epilog
 )
 
 
-def _integer(minimum: int, what: str) -> Callable[[str], int]:
-    """argparse ``type=``: an integer of at least ``minimum``."""
-
-    def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"expected {what}, got {text!r}") from None
-        if value < minimum:
-            raise argparse.ArgumentTypeError(f"expected {what}, got {text!r}")
-        return value
-
-    return parse
-
-
 def add_parser(subparsers: Subparsers) -> None:
     """Register the ``compare`` sub-command."""
     parser = add_command(subparsers, "compare", run, _TEXTS)
@@ -128,14 +121,14 @@ def add_parser(subparsers: Subparsers) -> None:
     )
     parser.add_argument(
         "--samples",
-        type=_integer(1, "a positive integer"),
+        type=integer(1, "a positive integer"),
         default=None,
         metavar="N",
         help="resamples (bootstrap, default 1000) or trials (ar, default 10000)",
     )
     parser.add_argument(
         "--seed",
-        type=_integer(0, "a non-negative integer"),
+        type=integer(0, "a non-negative integer"),
         default=DEFAULT_SEED,
         metavar="N",
         help=f"the random generator's seed (default {DEFAULT_SEED}; 0 is a seed)",
@@ -147,17 +140,12 @@ def add_parser(subparsers: Subparsers) -> None:
 
 
 def _check(args: argparse.Namespace) -> None:
-    metrics: list[str] = args.metric
-    repeated = sorted({m for m in metrics if metrics.count(m) > 1}, key=metrics.index)
-    if repeated:
-        raise ScoreError(
-            f"--metric {', '.join(repeated)} is given more than once", EXIT_USAGE, "usage"
-        )
+    repeated("--metric", args.metric)
     systems = [args.baseline, *args.hypotheses]
     twice = sorted({n for n in systems if systems.count(n) > 1}, key=systems.index)
     if twice:
-        raise ScoreError(
-            f"{', '.join(_label(n) for n in twice)} is given more than once as a system "
+        raise CommandError(
+            f"{', '.join(label(n) for n in twice)} is given more than once as a system "
             "(the baseline and each system are compared as different outputs)",
             EXIT_USAGE,
             "usage",
@@ -180,7 +168,7 @@ def _cell(comparison: Comparison, m: int, s: int) -> list[str]:
 def text_table(comparison: Comparison) -> str:
     """The comparison as a plain-text table: a heading line, then per system (the baseline
     first) each metric's score, (mean ± half width), p-value and ``*`` when p <= 0.05."""
-    names = [_label(n) for n in comparison.names]
+    names = [label(n) for n in comparison.names]
     names[0] += " (baseline)"
     rows = [
         [name, *(x for m in range(len(comparison.metrics)) for x in _cell(comparison, m, s))]
@@ -215,13 +203,13 @@ def json_object(comparison: Comparison) -> dict[str, object]:
         "method": comparison.method,
         "samples": comparison.samples,
         "seed": comparison.seed,
-        "baseline": _label(comparison.names[0]),
-        "references": [_label(n) for n in comparison.reference_names],
+        "baseline": label(comparison.names[0]),
+        "references": [label(n) for n in comparison.reference_names],
         "segment_count": comparison.segment_count,
         "metrics": list(comparison.metrics),
         "systems": [
             {
-                "hypotheses": _label(name),
+                "hypotheses": label(name),
                 "baseline": s == 0,
                 "scores": {
                     metric: {
@@ -250,28 +238,29 @@ def run(args: argparse.Namespace) -> int:
     try:
         _check(args)
         systems: Sequence[str] = [args.baseline, *args.hypotheses]
-        hypotheses, references = _read_all(systems, args.references)
+        hypotheses, references = read_segments(systems, args.references)
         comparison = compare(
             hypotheses,
             references,
             args.metric,
-            names=[_label(n) for n in systems],
-            reference_names=[_label(n) for n in args.references],
+            names=[label(n) for n in systems],
+            reference_names=[label(n) for n in args.references],
             method=args.method,
             samples=args.samples if args.samples is not None else DEFAULT_SAMPLES[args.method],
             seed=args.seed,
+            sentences=args.report is not None,
         )
         if args.report is not None:
             try:
                 with open(args.report, "w", encoding="utf-8") as handle:
                     handle.write(render(comparison))
             except OSError as exc:
-                raise ScoreError(
+                raise CommandError(
                     f"cannot write --report {args.report}: {exc.strerror or exc}",
                     EXIT_USAGE,
                     "usage",
                 ) from None
-    except ScoreError as exc:
+    except CommandError as exc:
         return fail(args, exc, "compare")
     if args.format == "json":
         _write(dumps(json_object(comparison)))

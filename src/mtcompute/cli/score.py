@@ -21,12 +21,13 @@ that cannot be opened, ``-`` twice, options that do not apply to the metrics ask
 
 from __future__ import annotations
 
-__all__ = ["METRICS", "ScoreError", "add_parser", "run", "split_segments"]
+__all__ = ["METRICS", "add_parser", "run"]
 
 import argparse
 import sys
 from collections.abc import Callable, Sequence
-from typing import IO, TypeVar
+from dataclasses import dataclass
+from typing import IO, TYPE_CHECKING, Any, TypeVar, cast
 
 from mtcompute._version import __version__
 from mtcompute.batch import (
@@ -41,23 +42,41 @@ from mtcompute.batch import (
     corpus_ter,
 )
 from mtcompute.cli._common import (
+    EXIT_DATA_ERROR,
     EXIT_OK,
-    EXIT_TOOL_ERROR,
     EXIT_USAGE,
-    STDIN,
+    CommandError,
     Subparsers,
     add_command,
+    fail,
+    integer,
+    label,
+    read_segments,
+    repeated,
 )
 from mtcompute.contracts import fields
 from mtcompute.contracts.validate import Choice, FieldType
 from mtcompute.core.jsjson import dumps
 from mtcompute.errors import MtcomputeError
+from mtcompute.report import DEFAULT_SAMPLES, DEFAULT_SEED, is_significant
+from mtcompute.scoring import (
+    BleuOptions,
+    ChrfOptions,
+    TerOptions,
+    bleu_signature_fields,
+    chrf_signature_fields,
+    format_signature,
+    ter_signature_fields,
+)
 from mtcompute.tokenizers import get_tokenizer
 
-EXIT_DATA_ERROR = EXIT_TOOL_ERROR  # 1: files that cannot be scored (score runs no tool)
+if TYPE_CHECKING:
+    from mtcompute.significance import Result as TestResult
+
 PROGRESS_MIN_SEGMENTS = 10_000  # a bar only for inputs longer than this (and a TTY stderr)
 CHUNK_SEGMENTS = 2_000  # segments per step when a progress bar is shown
 METRICS = ("bleu", "chrf", "chrf++", "ter")
+CI_SAMPLES = 1000  # --ci-n's default: sacreBLEU's --confidence-n
 WORD_ORDERS = {"chrf": 0, "chrf++": 2}  # the chrF metrics' word n-gram orders
 
 _DESCRIPTION = """\
@@ -85,7 +104,19 @@ mtcompute:<version>.
 all segments, an exact fraction printed to six decimals; the signature says rules:contract).
 BLEU and TER have sacreBLEU's rules only: --rules contract with BLEU or TER is refused (the
 contracts' BLEU on whitespace tokens is the bleu-corpus-compute tool: mtcompute run
-bleu-corpus-compute)."""
+bleu-corpus-compute).
+
+--paired-bs (paired bootstrap resampling, Koehn 2004) and --paired-ar (paired approximate
+randomization, Riezler and Maxwell 2005) compare each system with the first -H file, the
+baseline, as sacreBLEU's options of the same names do, with its random draws (--seed,
+default 12345, sacreBLEU's; 0 is a seed like any other) but exact sums and float64 scores
+(mtcompute.significance's native arithmetic). The draws are the same, so the p-values are
+sacreBLEU's unless its float32 rounding moves a borderline resample (none does on the WMT22
+en-de systems), and the means and intervals agree with its to the printed digits. --ci
+gives each system's bootstrap mean and 95% interval (sacreBLEU's --confidence, for any
+number of systems, and with --paired-ar); --paired-bs gives them from its own resamples.
+--paired-bs-n, --paired-ar-n and --ci-n set the resamples and trials (defaults 1000, 10000,
+1000)."""
 
 _EPILOG = """\
 examples:
@@ -104,9 +135,16 @@ examples:
   mtcompute score -H sys.txt -r ref.txt --rules contract
   chrF2|nrefs:1|...|version:2.6.0|rules:contract|mtcompute:VERSION = 64.640103
   cat sys.txt | mtcompute score -H - -r ref.txt --segments --format json
+  mtcompute score -H base.txt sys.txt -r ref.txt -m bleu chrf --paired-bs
 
 (sys.txt is generaltest2022 en-de sys.Online-B.txt, refA.txt and ref.txt its ref.A.txt,
 refB.txt its ref.B.txt.) With several systems each line starts with the system's file name.
+
+With a test each score line carries the test in its signature (bs:1000|seed:12345, or
+ar:10000), the mean and half width as sacreBLEU prints them, "(μ = 37.80 ± 0.99)", and then
+"(baseline)" or "p = 0.0310" with a * when p <= 0.05; in JSON "significance" gives the
+settings, each system its "baseline" flag and each score "mean", "ci", "p_value" and
+"significant" (null for the baseline).
 
 --segments adds each segment's own score under the same settings (sentence BLEU, sentence
 chrF against the segment's best reference, sentence TER: its fewest edits over its average
@@ -126,16 +164,6 @@ offset; files of different lengths; no segments); 2 usage error (bad options, a 
 cannot be read, '-' given twice, options that do not apply to the metrics asked for). With
 --format json a data error goes to standard output instead, as
 {"error":{"code","message","path"}}."""
-
-
-class ScoreError(Exception):
-    """A reason not to score, with the exit status it maps to."""
-
-    def __init__(self, message: str, exit_code: int, code: str = "invalid_input") -> None:
-        super().__init__(message)
-        self.message = message
-        self.exit_code = exit_code
-        self.code = code
 
 
 T = TypeVar("T")
@@ -298,6 +326,53 @@ def add_parser(subparsers: Subparsers) -> None:
         default=None,
         help="keep the case (TER lowercases otherwise)",
     )
+    tests = parser.add_argument_group(
+        "significance", "paired tests against the first -H file, and bootstrap intervals"
+    )
+    paired = tests.add_mutually_exclusive_group()
+    paired.add_argument(
+        "--paired-bs",
+        action="store_true",
+        help="paired bootstrap resampling (Koehn 2004): p-values, means and 95%% intervals",
+    )
+    paired.add_argument(
+        "--paired-ar",
+        action="store_true",
+        help="paired approximate randomization (Riezler and Maxwell 2005): p-values",
+    )
+    tests.add_argument(
+        "--paired-bs-n",
+        type=integer(1, "a positive integer"),
+        default=None,
+        metavar="N",
+        help=f"resamples of --paired-bs (default {DEFAULT_SAMPLES['bootstrap']})",
+    )
+    tests.add_argument(
+        "--paired-ar-n",
+        type=integer(1, "a positive integer"),
+        default=None,
+        metavar="N",
+        help=f"trials of --paired-ar (default {DEFAULT_SAMPLES['ar']})",
+    )
+    tests.add_argument(
+        "--ci",
+        action="store_true",
+        help="each system's bootstrap mean and 95%% interval (alone or with --paired-ar)",
+    )
+    tests.add_argument(
+        "--ci-n",
+        type=integer(1, "a positive integer"),
+        default=None,
+        metavar="N",
+        help=f"resamples of --ci (default {CI_SAMPLES})",
+    )
+    tests.add_argument(
+        "--seed",
+        type=integer(0, "a non-negative integer"),
+        default=None,
+        metavar="N",
+        help=f"the random generator's seed (default {DEFAULT_SEED}, sacreBLEU's; 0 is a seed)",
+    )
     output = parser.add_argument_group("output")
     output.add_argument(
         "--segments", action="store_true", help="also print each segment's own score"
@@ -308,76 +383,6 @@ def add_parser(subparsers: Subparsers) -> None:
     output.add_argument(
         "--no-progress", action="store_true", help="never draw the progress bar on stderr"
     )
-
-
-# -- input ---------------------------------------------------------------------------------
-
-
-def _label(name: str) -> str:
-    return "<stdin>" if name == STDIN else name
-
-
-def _read_bytes(name: str) -> bytes:
-    if name == STDIN:
-        return sys.stdin.buffer.read()
-    try:
-        with open(name, "rb") as handle:
-            return handle.read()
-    except OSError as exc:
-        raise ScoreError(
-            f"cannot read {name}: {exc.strerror or exc}", EXIT_USAGE, "usage"
-        ) from None
-
-
-def split_segments(data: bytes, name: str) -> list[str]:
-    """Decode strict UTF-8 and split on ``\\n`` only; a final ``\\n`` ends the last segment.
-
-    >>> split_segments(b"a b\\r\\n\\nc\\n", "f")
-    ['a b\\r', '', 'c']
-    >>> split_segments(b"", "f")
-    []
-    """
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = data.count(b"\n", 0, exc.start) + 1
-        column = exc.start - (data.rfind(b"\n", 0, exc.start) + 1)
-        raise ScoreError(
-            f"{_label(name)}: line {line} is not valid UTF-8: byte 0x{data[exc.start]:02x} "
-            f"at byte offset {exc.start} of the file (offset {column} in the line): {exc.reason}",
-            EXIT_DATA_ERROR,
-        ) from None
-    if not text:
-        return []
-    if text.endswith("\n"):
-        text = text[:-1]
-    return text.split("\n")
-
-
-def _read_all(
-    systems: Sequence[str], references: Sequence[str]
-) -> tuple[list[list[str]], list[list[str]]]:
-    """Every system's segments and, per segment, its references (one per reference file)."""
-    names = [*systems, *references]
-    if names.count(STDIN) > 1:
-        raise ScoreError("'-' (stdin) can stand for at most one file", EXIT_USAGE, "usage")
-    # Open every file before decoding any, so a missing file is reported before a bad byte.
-    raw = [_read_bytes(name) for name in names]
-    texts = [split_segments(data, name) for data, name in zip(raw, names, strict=True)]
-    first, count = systems[0], len(texts[0])
-    for name, lines in zip(names[1:], texts[1:], strict=True):
-        if len(lines) != count:
-            raise ScoreError(
-                f"the files have different numbers of lines: {_label(first)} has "
-                f"{count}, {_label(name)} has {len(lines)}; every file needs one "
-                "line per segment",
-                EXIT_DATA_ERROR,
-            )
-    if not count:
-        raise ScoreError(f"no segments to score: {_label(first)} is empty", EXIT_DATA_ERROR)
-    hyps = texts[: len(systems)]
-    refs = [list(segment) for segment in zip(*texts[len(systems) :], strict=True)]
-    return hyps, refs
 
 
 # -- progress ------------------------------------------------------------------------------
@@ -479,20 +484,63 @@ def _score(
         progress.advance(len(chunk))
     progress.close()
     if result is None:  # _read_all refuses empty input; this is for the type checker
-        raise ScoreError("no segments to score", EXIT_DATA_ERROR)
+        raise CommandError("no segments to score", EXIT_DATA_ERROR)
     return result
 
 
 # -- the command ---------------------------------------------------------------------------
 
 
+def _method(args: argparse.Namespace) -> str | None:
+    """The paired test asked for: ``bootstrap``, ``ar`` or None."""
+    return "bootstrap" if args.paired_bs else "ar" if args.paired_ar else None
+
+
+def _tests_asked(args: argparse.Namespace) -> bool:
+    """Whether a paired test or intervals are asked for."""
+    return bool(args.paired_bs or args.paired_ar or args.ci)
+
+
+def _check_tests(args: argparse.Namespace) -> None:
+    """The significance options: each count with its test, tests with two or more systems,
+    sacreBLEU's rules only."""
+    alone = {
+        "--paired-bs-n": (args.paired_bs_n, args.paired_bs, "--paired-bs"),
+        "--paired-ar-n": (args.paired_ar_n, args.paired_ar, "--paired-ar"),
+        "--ci-n": (args.ci_n, args.ci, "--ci"),
+        "--seed": (args.seed, _tests_asked(args), "--paired-bs, --paired-ar or --ci"),
+    }
+    for flag, (value, test, needs) in alone.items():
+        if value is not None and not test:
+            raise CommandError(f"{flag} applies only with {needs}", EXIT_USAGE, "usage")
+    if args.paired_bs and args.ci_n is not None:
+        raise CommandError(
+            "--ci-n does not apply with --paired-bs: its intervals come from its own "
+            "resamples (--paired-bs-n)",
+            EXIT_USAGE,
+            "usage",
+        )
+    method = _method(args)
+    if method is not None and len(args.hypotheses) < 2:
+        flag = "--paired-bs" if method == "bootstrap" else "--paired-ar"
+        raise CommandError(
+            f"{flag} compares systems with a baseline: give two or more -H files (the first "
+            f"is the baseline), got 1 ({label(args.hypotheses[0])})",
+            EXIT_USAGE,
+            "usage",
+        )
+    if _tests_asked(args) and args.rules == "contract":
+        raise CommandError(
+            "--paired-bs, --paired-ar and --ci apply to --rules sacrebleu only (the tests "
+            "resample sacreBLEU's statistics)",
+            EXIT_USAGE,
+            "usage",
+        )
+
+
 def _check_options(args: argparse.Namespace) -> None:
     metrics: list[str] = args.metric
-    repeated = sorted({m for m in metrics if metrics.count(m) > 1}, key=metrics.index)
-    if repeated:
-        raise ScoreError(
-            f"--metric {', '.join(repeated)} is given more than once", EXIT_USAGE, "usage"
-        )
+    repeated("--metric", metrics)
     options = {
         "--lowercase": (args.lowercase, ("bleu", "chrf", "chrf++")),
         "--beta": (args.beta, ("chrf", "chrf++")),
@@ -513,14 +561,14 @@ def _check_options(args: argparse.Namespace) -> None:
     ]
     if given:
         why = " (TER lowercases unless --case-sensitive)" if "--lowercase" in given else ""
-        raise ScoreError(
+        raise CommandError(
             f"{', '.join(given)} do(es) not apply to --metric {' '.join(metrics)}{why}",
             EXIT_USAGE,
             "usage",
         )
     method = args.smooth_method or "exp"
     if args.smooth_value is not None and method not in ("floor", "add-k"):
-        raise ScoreError(
+        raise CommandError(
             f"--smooth-value applies only to --smooth-method floor or add-k, got "
             f"--smooth-method {method}",
             EXIT_USAGE,
@@ -528,7 +576,7 @@ def _check_options(args: argparse.Namespace) -> None:
         )
     if args.rules == "contract":
         if "bleu" in metrics:
-            raise ScoreError(
+            raise CommandError(
                 "--rules contract applies to chrf and chrf++ only: BLEU is scored by "
                 "sacreBLEU's rules alone (for the contracts' BLEU on whitespace tokens, run "
                 "the bleu-corpus-compute tool: mtcompute run bleu-corpus-compute 1.0.0)",
@@ -536,48 +584,37 @@ def _check_options(args: argparse.Namespace) -> None:
                 "usage",
             )
         if "ter" in metrics:
-            raise ScoreError(
+            raise CommandError(
                 "--rules contract applies to chrf and chrf++ only: TER is scored by "
                 "sacreBLEU's rules alone (the ter-compute tool gives the same numbers)",
                 EXIT_USAGE,
                 "usage",
             )
         if len(args.references) > 1:
-            raise ScoreError(
+            raise CommandError(
                 f"--rules contract takes exactly one reference file, got "
-                f"{len(args.references)} ({', '.join(_label(n) for n in args.references)}): "
+                f"{len(args.references)} ({', '.join(label(n) for n in args.references)}): "
                 "the chrf-compute contract scores each segment against one reference; "
                 "without --rules contract, chrF takes several (sacreBLEU's best reference "
                 "per segment)",
                 EXIT_USAGE,
                 "usage",
             )
+    _check_tests(args)
 
 
 def _write_line(text: str) -> None:
     sys.stdout.buffer.write(text.encode("utf-8") + b"\n")
 
 
-def fail(args: argparse.Namespace, error: ScoreError, command: str = "score") -> int:
-    """Report ``error`` of ``mtcompute COMMAND`` and give its exit status: a data error as
-    the JSON error envelope on standard output under ``--format json``, else one line on
-    standard error."""
-    if error.exit_code == EXIT_DATA_ERROR and args.format == "json":
-        envelope = {"error": {"code": error.code, "message": error.message, "path": ""}}
-        _write_line(dumps(envelope))
-    else:
-        sys.stderr.write(f"mtcompute {command}: error: {error.message}\n")
-    return error.exit_code
-
-
 def _text(systems: Sequence[str], results: list[list[Result]]) -> str:
     """One line per system and metric (the system's file name first when there are
     several), each followed by its segment scores when they were asked for."""
-    labels = [_label(name) for name in systems]
-    width = max(len(label) for label in labels)
+    labels = [label(name) for name in systems]
+    width = max(len(text) for text in labels)
     lines: list[str] = []
-    for label, row in zip(labels, results, strict=True):
-        prefix = f"{label:<{width}}  " if len(systems) > 1 else ""
+    for name, row in zip(labels, results, strict=True):
+        prefix = f"{name:<{width}}  " if len(systems) > 1 else ""
         for result in row:
             lines.append(f"{prefix}{result}")
             lines.extend(f"{score:.6f}" for score in result.segment_scores or ())
@@ -588,11 +625,11 @@ def _json(args: argparse.Namespace, results: list[list[Result]], count: int) -> 
     """The whole run as one object: the references, the segment count, and per system the
     scores by metric (the batch results' own data)."""
     return {
-        "references": [_label(name) for name in args.references],
+        "references": [label(name) for name in args.references],
         "segment_count": count,
         "systems": [
             {
-                "hypotheses": _label(name),
+                "hypotheses": label(name),
                 "scores": {
                     metric: result.to_dict()
                     for metric, result in zip(args.metric, row, strict=True)
@@ -603,21 +640,244 @@ def _json(args: argparse.Namespace, results: list[list[Result]], count: int) -> 
     }
 
 
+# -- significance ------------------------------------------------------------------------
+# --paired-bs, --paired-ar and --ci: mtcompute.report.paired (the path compare takes too),
+# imported when a test is asked for: it brings numpy, about 0.1 s, which the plain score
+# command (a 100 ms budget for its whole process) never loads.
+
+
+@dataclass(frozen=True, slots=True)
+class _Settings:
+    """The test asked for: its method (None: intervals alone), its resamples or trials, the
+    interval resamples (0: none, or the paired bootstrap's own), the seed."""
+
+    method: str | None
+    samples: int
+    confidence: int
+    seed: int
+
+    def signature_fields(self) -> dict[str, object]:
+        """sacreBLEU's signature fields of the test (``PairedTest``, ``--confidence``):
+        ``bs`` resamples, ``ar`` trials, ``seed``."""
+        fields: dict[str, object] = {"seed": self.seed}
+        if self.method == "bootstrap":
+            fields["bs"] = self.samples
+        else:
+            if self.method == "ar":
+                fields["ar"] = self.samples
+            if self.confidence:
+                fields["bs"] = self.confidence
+        return fields
+
+    def to_dict(self) -> dict[str, object]:
+        """The test's settings in the JSON output."""
+        return {
+            "method": self.method,
+            "samples": self.samples if self.method else None,
+            "ci_samples": self.samples if self.method == "bootstrap" else self.confidence or None,
+            "seed": self.seed,
+        }
+
+
+def _settings(args: argparse.Namespace) -> _Settings:
+    method = _method(args)
+    samples = 0
+    if method is not None:
+        given = args.paired_bs_n if method == "bootstrap" else args.paired_ar_n
+        samples = DEFAULT_SAMPLES[method] if given is None else given
+    confidence = 0
+    if args.ci and method != "bootstrap":
+        confidence = CI_SAMPLES if args.ci_n is None else args.ci_n
+    return _Settings(method, samples, confidence, DEFAULT_SEED if args.seed is None else args.seed)
+
+
+def _options(args: argparse.Namespace) -> tuple[BleuOptions, ChrfOptions, TerOptions]:
+    """The metrics' settings, with the defaults :func:`_score_chunk` gives the batch APIs."""
+    bleu = BleuOptions(
+        args.tokenize or "13a",
+        bool(args.lowercase),
+        args.smooth_method or "exp",
+        args.smooth_value,
+        4 if args.max_order is None else args.max_order,
+        bool(args.effective_order),
+    )
+    chrf = ChrfOptions(beta=2 if args.beta is None else args.beta, lowercase=bool(args.lowercase))
+    ter = TerOptions(
+        bool(args.normalized),
+        bool(args.no_punct),
+        bool(args.asian_support),
+        bool(args.case_sensitive),
+    )
+    return bleu, chrf, ter
+
+
+def _tested(
+    args: argparse.Namespace, settings: _Settings, texts: tuple[list[list[str]], list[list[str]]]
+) -> tuple[list[list[Result]], list[list[TestResult]], int]:
+    """Each system's scores (the batch results, from the statistics the tests resample
+    unless --segments asks for the batch APIs' segment scores), its test results, and the
+    segment count. ``texts`` (the systems' segments, the references) is the only reference
+    to them: without --segments they are freed before the tests run (at 100,000 segments
+    the texts and their lists are about 200 MB of the peak)."""
+    # Imported here, not at the top: see the section's comment.
+    from mtcompute.report import paired  # noqa: PLC0415
+
+    systems, refs = texts
+    del texts
+    count, system_count = len(refs), len(systems)
+    bleu, chrf, ter = _options(args)
+    metrics = [paired.metric(name, bleu=bleu, chrf=chrf, ter=ter) for name in args.metric]
+    extracted = paired.extract(metrics, systems, refs)
+    nrefs = len(args.references)
+    if args.segments:
+        results = [
+            [_score(args, metric, hyps, refs, label(name)) for metric in args.metric]
+            for name, hyps in zip(args.hypotheses, systems, strict=True)
+        ]
+    else:
+        options: dict[str, BleuOptions | ChrfOptions | TerOptions] = {
+            "bleu": bleu,
+            "chrf": chrf,
+            "ter": ter,
+        }
+        results = [
+            [
+                _from_totals(name, options, extracted.totals[t][s], nrefs)
+                for t, name in enumerate(args.metric)
+            ]
+            for s in range(system_count)
+        ]
+    del systems, refs
+    tested = paired.run(
+        extracted.tables,
+        settings.method,  # type: ignore[arg-type]
+        samples=settings.samples,
+        confidence=settings.confidence,
+        seed=settings.seed,
+    )
+    by_system = [[tested[t][s] for t in range(len(metrics))] for s in range(system_count)]
+    return results, by_system, count
+
+
+def _from_totals(
+    metric: str,
+    options: dict[str, BleuOptions | ChrfOptions | TerOptions],
+    totals: Sequence[Any],
+    nrefs: int,
+) -> Result:
+    """The batch result of one system's summed statistics for ``metric`` (TER: of its
+    segments' statistics, which it sums in segment order)."""
+    if metric == "bleu":
+        bleu = cast(BleuOptions, options["bleu"])
+        tokenizer = get_tokenizer(bleu.tokenize).signature
+        return CorpusBleu.from_statistics(cast("list[int]", totals), bleu, tokenizer, nrefs)
+    if metric == "ter":
+        ter = cast(TerOptions, options["ter"])
+        return CorpusTer.from_statistics(cast("list[tuple[int, float]]", totals), ter, nrefs)
+    base = cast(ChrfOptions, options["chrf"])
+    chrf = ChrfOptions(beta=base.beta, lowercase=base.lowercase, word_order=WORD_ORDERS[metric])
+    return CorpusChrf.from_statistics(cast("list[int]", totals), chrf, "sacrebleu", nrefs)
+
+
+def _tested_signature(result: Result, settings: _Settings) -> str:
+    """The result's signature with the test's fields (``nrefs:1|bs:1000|seed:12345|...``)."""
+    if isinstance(result, CorpusBleu):
+        found = bleu_signature_fields(result.options, result.nrefs, result.tokenizer_signature)
+    elif isinstance(result, CorpusChrf):
+        found = chrf_signature_fields(result.options, result.nrefs)
+    else:
+        found = ter_signature_fields(result.options, result.nrefs)
+    return f"{format_signature(found | settings.signature_fields())}|mtcompute:{__version__}"
+
+
+def _tested_line(result: Result, test: TestResult, settings: _Settings, baseline: bool) -> str:
+    """sacreBLEU's ``--confidence`` line (``= 37.79 (μ = 37.80 ± 0.99)``, then BLEU's
+    verbose part) with the test's signature; then, in a paired test, ``(baseline)`` or
+    ``p = 0.0310`` and ``*`` when p <= 0.05."""
+    interval = "" if test.mean is None else f" (μ = {test.mean:.2f} ± {test.ci:.2f})"
+    verbose = f" {result.verbose}" if isinstance(result, CorpusBleu) else ""
+    line = f"{result.name}|{_tested_signature(result, settings)} = {result.score_text}"
+    line += f"{interval}{verbose}"
+    if settings.method is None:
+        return line
+    if baseline:
+        return f"{line}  (baseline)"
+    return f"{line}  p = {test.p_value:.4f}{'*' if is_significant(test.p_value) else ''}"
+
+
+def _tested_text(
+    systems: Sequence[str],
+    results: list[list[Result]],
+    tests: list[list[TestResult]],
+    settings: _Settings,
+) -> str:
+    """:func:`_text` with each score line :func:`_tested_line`."""
+    labels = [label(name) for name in systems]
+    width = max(len(text) for text in labels)
+    lines: list[str] = []
+    for s, (name, row) in enumerate(zip(labels, results, strict=True)):
+        prefix = f"{name:<{width}}  " if len(systems) > 1 else ""
+        for result, test in zip(row, tests[s], strict=True):
+            lines.append(f"{prefix}{_tested_line(result, test, settings, s == 0)}")
+            lines.extend(f"{score:.6f}" for score in result.segment_scores or ())
+    return "\n".join(lines)
+
+
+def _tested_json(
+    args: argparse.Namespace,
+    results: list[list[Result]],
+    tests: list[list[TestResult]],
+    settings: _Settings,
+    count: int,
+) -> dict[str, object]:
+    """:func:`_json` with the test's settings, each system's ``baseline`` flag, and each
+    score's test signature, ``mean``, ``ci``, ``p_value`` and ``significant``."""
+    out = _json(args, results, count)
+    out["significance"] = settings.to_dict()
+    paired = settings.method is not None
+    for s, system in enumerate(cast("list[dict[str, Any]]", out["systems"])):
+        if paired:
+            system["baseline"] = s == 0
+        for t, metric in enumerate(args.metric):
+            test = tests[s][t]
+            found = system["scores"][metric]
+            found["signature"] = _tested_signature(results[s][t], settings)
+            found["mean"] = test.mean
+            found["ci"] = test.ci
+            found["p_value"] = test.p_value
+            found["significant"] = is_significant(test.p_value)
+    return out
+
+
 def run(args: argparse.Namespace) -> int:
     """Run ``mtcompute score`` with parsed arguments; return the exit status."""
     try:
         _check_options(args)
-        systems, refs = _read_all(args.hypotheses, args.references)
-        results = [
-            [_score(args, metric, hyps, refs, _label(name)) for metric in args.metric]
-            for name, hyps in zip(args.hypotheses, systems, strict=True)
-        ]
-    except ScoreError as exc:
-        return fail(args, exc)
+        tests: list[list[TestResult]] | None = None
+        if _tests_asked(args):
+            settings = _settings(args)
+            # the texts are not bound here: _tested frees them before the tests run
+            results, tests, count = _tested(
+                args, settings, read_segments(args.hypotheses, args.references)
+            )
+        else:
+            systems, refs = read_segments(args.hypotheses, args.references)
+            count = len(refs)
+            results = [
+                [_score(args, metric, hyps, refs, label(name)) for metric in args.metric]
+                for name, hyps in zip(args.hypotheses, systems, strict=True)
+            ]
+    except CommandError as exc:
+        return fail(args, exc, "score")
     except MtcomputeError as exc:  # the library refused the input
-        return fail(args, ScoreError(exc.message, EXIT_DATA_ERROR, exc.code))
-    if args.format == "json":
-        _write_line(dumps(_json(args, results, len(refs))))
+        return fail(args, CommandError(exc.message, EXIT_DATA_ERROR, exc.code), "score")
+    if tests is not None:
+        if args.format == "json":
+            _write_line(dumps(_tested_json(args, results, tests, settings, count)))
+        else:
+            _write_line(_tested_text(args.hypotheses, results, tests, settings))
+    elif args.format == "json":
+        _write_line(dumps(_json(args, results, count)))
     else:
         _write_line(_text(args.hypotheses, results))
     sys.stdout.flush()

@@ -27,42 +27,32 @@ import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import cast
 
 from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
 
-from mtcompute import scoring, significance
+from mtcompute import scoring
 from mtcompute._version import __version__
 from mtcompute.report import (
     CONFIDENCE_SAMPLES,
     DEFAULT_SAMPLES,
     DEFAULT_SEED,
     METHODS,
-    METRICS,
     THRESHOLD,
     is_significant,
+    paired,
 )
-from mtcompute.significance import BleuMetric, ChrfMetric, Result, Table, TerMetric
+from mtcompute.report.paired import AnyMetric
+from mtcompute.significance import BleuMetric, ChrfMetric, Result, TerMetric
 
 EXAMPLES = 5
 """Segments shown per system among its largest wins, and as many among its losses."""
 
-AnyMetric = BleuMetric | ChrfMetric | TerMetric
 _WORD = re.compile(r"(\w+)")
 _METHOD_NAMES = {
     "bootstrap": "paired bootstrap resampling",
     "ar": "paired approximate randomization",
 }
-
-
-def _metric(name: str) -> AnyMetric:
-    """The significance metric of a command-line name, with sacreBLEU's default settings."""
-    if name == "bleu":
-        return BleuMetric()
-    if name in ("chrf", "chrf++"):
-        return ChrfMetric(scoring.ChrfOptions(word_order=2 if name == "chrf++" else 0))
-    if name == "ter":
-        return TerMetric()
-    raise ValueError(f"metric must be one of {list(METRICS)}, got {name!r}")
 
 
 def _signature(metric: AnyMetric, nrefs: int) -> str:
@@ -121,34 +111,36 @@ def compare(
     method: str = "bootstrap",
     samples: int | None = None,
     seed: int = DEFAULT_SEED,
+    sentences: bool = True,
 ) -> Comparison:
     """Compare ``hypotheses[1:]`` with the baseline ``hypotheses[0]`` (one string per
     segment each; ``references[i]``: segment ``i``'s references) on each metric of
     ``metrics`` (:data:`METRICS`) by ``method`` (:data:`METHODS`) with ``samples``
-    resamples or trials (default :data:`DEFAULT_SAMPLES`) drawn from ``seed``."""
+    resamples or trials (default :data:`DEFAULT_SAMPLES`) drawn from ``seed``; with
+    ``sentences`` (for :func:`render`) each segment's sentence chrF2 too."""
     if method not in METHODS:
         raise ValueError(f"method must be one of {list(METHODS)}, got {method!r}")
     count = DEFAULT_SAMPLES[method] if samples is None else samples
-    chosen = [_metric(name) for name in metrics]
+    chosen = [paired.metric(name) for name in metrics]
     nrefs = len(reference_names)
-    statistics: list[list[Sequence[Sequence[int | float]]]] = []
-    chrf: list[list[list[int]]] | None = None
-    for name, metric in zip(metrics, chosen, strict=True):
-        if isinstance(metric, ChrfMetric):
-            rows = [metric.statistics(system, references) for system in hypotheses]
-            chrf = rows if name == "chrf" else chrf
-            statistics.append(list(rows))
-        else:
-            statistics.append([metric.statistics(system, references) for system in hypotheses])
-    tables = [Table(metric, stats) for metric, stats in zip(chosen, statistics, strict=True)]
-    if method == "bootstrap":
-        results = significance.paired_bootstrap(tables, samples=count, seed=seed)
-    else:
-        results = significance.paired_approximate_randomization(
-            tables, trials=count, confidence=CONFIDENCE_SAMPLES, seed=seed
+    tables = paired.tables(chosen, hypotheses, references)
+    results = paired.run(
+        tables,
+        "bootstrap" if method == "bootstrap" else "ar",
+        samples=count,
+        confidence=CONFIDENCE_SAMPLES,
+        seed=seed,
+    )
+    # sentence chrF2 for the page (none without ``sentences``: no page will be drawn, and at
+    # 100,000 segments they take seconds): chrF2's own statistics, or computed for the page
+    sentence_scores: tuple[tuple[float, ...], ...] = ()
+    if sentences:
+        chrf = next((t for t, name in zip(tables, metrics, strict=True) if name == "chrf"), None)
+        if chrf is None:
+            (chrf,) = paired.tables([ChrfMetric()], hypotheses, references)
+        sentence_scores = tuple(
+            tuple(sentence_chrf(cast("list[list[int]]", rows))) for rows in chrf.statistics
         )
-    if chrf is None:  # sentence chrF2 for the page, when chrF2 is not among the metrics
-        chrf = [ChrfMetric().statistics(system, references) for system in hypotheses]
     return Comparison(
         names=tuple(names),
         reference_names=tuple(reference_names),
@@ -161,7 +153,7 @@ def compare(
         results=tuple(tuple(row) for row in results),
         hypotheses=tuple(tuple(system) for system in hypotheses),
         references=tuple(tuple(segment) for segment in references),
-        sentence_scores=tuple(tuple(sentence_chrf(rows)) for rows in chrf),
+        sentence_scores=sentence_scores,
     )
 
 
