@@ -104,6 +104,7 @@ def _body_over_the_cap(method: str, path: str) -> bytes:
 UNSUPPORTED = {
     "bleu-tokenize": {"tokenizer": "spm"},
     "sacrebleu-score": {"bleu": {"tokenize": "spm"}},
+    "paired-significance": {"bleu": {"tokenize": "spm"}},
 }
 
 

@@ -75,9 +75,9 @@ from mtcompute.tools.sacrebleu_score import (
     CHRF_OPTIONS,
     METRICS,
     TER_OPTIONS,
-    _distinct_metrics,
-    _options_only_for,
-    _ter_options,
+    distinct_metrics,
+    options_only_for,
+    ter_options,
 )
 from mtcompute.tools.sacrebleu_score import INPUT as SACREBLEU_INPUT
 
@@ -213,13 +213,13 @@ INPUT = InputSpec(
     text_bytes(LIMITS["max_text_bytes"], _texts),
     no_lone_surrogates(_texts),
     _metric_field("metrics"),
-    Rule(_distinct_metrics),
+    Rule(distinct_metrics),
     *(_metric_field(name) for name in METRICS),
-    _options_only_for(METRICS),
+    options_only_for(METRICS),
     Field("method", Choice(METHODS)),
     Field("samples", Integer(1, LIMITS["max_samples"]), default=None),
     Field("seed", Integer(0, MAX_SEED), default=significance.DEFAULT_SEED),
-    ter_word_limits(_SEGMENT_WORDS, _ALIGNED_WORDS, _ter_options, _texts),
+    ter_word_limits(_SEGMENT_WORDS, _ALIGNED_WORDS, ter_options, _texts),
     Rule(_work),
 )
 

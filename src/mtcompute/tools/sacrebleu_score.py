@@ -28,9 +28,12 @@ __all__ = [
     "SacrebleuResult",
     "TerScore",
     "compute",
+    "distinct_metrics",
     "input_spec",
     "nrefs",
+    "options_only_for",
     "sacrebleu_score",
+    "ter_options",
 ]
 
 from collections.abc import Mapping, Sequence
@@ -112,7 +115,8 @@ TER_OPTIONS = Options(
 )
 
 
-def _distinct_metrics(values: Mapping[str, Any]) -> None:
+def distinct_metrics(values: Mapping[str, Any]) -> None:
+    """The rule that names a metric listed twice (here and in paired-significance)."""
     metrics = values["metrics"]
     for i, metric in enumerate(metrics):
         if metric in metrics[:i]:
@@ -122,7 +126,9 @@ def _distinct_metrics(values: Mapping[str, Any]) -> None:
             )
 
 
-def _options_only_for(metrics: Sequence[str]) -> Rule:
+def options_only_for(metrics: Sequence[str]) -> Rule:
+    """The rule that refuses a metric's options when ``metrics`` does not list it."""
+
     def check(values: Mapping[str, Any]) -> None:
         for metric in metrics:
             if values[metric] is not None and metric not in values["metrics"]:
@@ -135,7 +141,8 @@ def _options_only_for(metrics: Sequence[str]) -> Rule:
     return Rule(check)
 
 
-def _ter_options(values: Mapping[str, Any]) -> scoring.TerOptions | None:
+def ter_options(values: Mapping[str, Any]) -> scoring.TerOptions | None:
+    """The TER options of an input, ``None`` when its metrics do not include TER."""
     if "ter" not in values["metrics"]:
         return None
     return scoring.TerOptions(**(values["ter"] or TER_OPTIONS.defaults))
@@ -166,13 +173,13 @@ def input_spec(version: str) -> InputSpec:
                 len(metrics),
             ),
         ),
-        Rule(_distinct_metrics),
+        Rule(distinct_metrics),
         *(Field(metric, _OPTIONS[metric], default=None) for metric in metrics),
-        _options_only_for(metrics),
+        options_only_for(metrics),
     ]
     if "ter" in metrics:
         words = limits["max_segment_words"], limits["max_aligned_words"]
-        steps.append(ter_word_limits(*words, _ter_options))
+        steps.append(ter_word_limits(*words, ter_options))
     return InputSpec(*steps)
 
 
