@@ -129,7 +129,7 @@ def _bootstrap_resample(
     scores = significance.bootstrap_resample(
         significance_metric(metric), stats, samples=n_samples, seed=seed, arithmetic=ARITHMETIC
     )
-    return text.lower(), [Score(name, float(value)) for value in scores.tolist()]
+    return text.lower(), [Score(name, value) for value in scores]  # numpy scalars, as sacreBLEU
 
 
 def bootstrap_confidence(
