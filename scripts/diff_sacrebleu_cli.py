@@ -42,6 +42,7 @@ import traceback
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 REPO = Path(__file__).resolve().parents[1]
 DEFAULT_DATA = REPO.parent / "shared" / "data" / "wmt"
@@ -739,6 +740,61 @@ def json_fixed_entry() -> Callable[[list[str]], object]:
     return entry
 
 
+def memoize_oracle_statistics(ws: Workspace) -> int:
+    """Make sacreBLEU's ``_extract_corpus_statistics`` (with cached references) reuse what it
+    computed, and compute it here, before the children fork, for the grid's usual settings
+    (BLEU, chrF, chrF++ and TER with ref.A; BLEU and TER with both references) on the
+    workspace's systems: sacreBLEU's own statistics, computed once per settings, references
+    and system instead of in every child (what makes its significance grid slow). Returns
+    the number of entries computed."""
+    from sacrebleu.metrics import BLEU, CHRF, TER  # noqa: PLC0415 (the oracle)
+    from sacrebleu.metrics.base import Metric  # noqa: PLC0415
+    from sacrebleu.utils import smart_open  # noqa: PLC0415
+
+    extract, cache_references = Metric._extract_corpus_statistics, Metric._cache_references
+    memo: dict[tuple[object, ...], Any] = {}
+
+    def cache(self: Any, references: Any) -> Any:
+        self._memo_references = hash(tuple(tuple(stream) for stream in references))
+        return cache_references(self, references)
+
+    def memoized(self: Any, hypotheses: Any, references: Any) -> Any:
+        if references or not hasattr(self, "_memo_references"):
+            return extract(self, hypotheses, references)
+        key = (
+            type(self).__name__,
+            self.get_signature().format(),
+            self._memo_references,
+            hash(tuple(hypotheses)),
+        )
+        if key not in memo:
+            memo[key] = extract(self, hypotheses, references)
+        return memo[key]
+
+    Metric._cache_references = cache  # type: ignore[method-assign]
+    Metric._extract_corpus_statistics = memoized  # type: ignore[method-assign]
+
+    def read(name: str) -> list[str]:
+        return [line.rstrip() for line in smart_open(str(ws.folder / name))]
+
+    one = [read(ws.refs[0])]
+    both = [read(name) for name in ws.refs[:2]]
+    systems = [read(name) for name in ws.systems[:3]]
+    settings = [
+        (BLEU, {}, one),
+        (CHRF, {}, one),
+        (TER, {}, one),
+        (CHRF, {"word_order": 2}, one),
+        (BLEU, {}, both),
+        (TER, {}, both),
+    ]
+    for cls, kwargs, refs in settings:
+        metric = cls(references=refs, **kwargs)
+        for system in systems:
+            metric._extract_corpus_statistics(system, None)
+    return len(memo)
+
+
 @dataclass
 class Verdict:
     """The comparison of one case: equal or not, and how it was compared."""
@@ -835,6 +891,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             folder = Path(tmp) / pair_dir.parent.name / pair_dir.name
             if options.significance:
                 ws = prepare(pair_dir, folder, options.lines)
+                if not options.subprocess:
+                    memoize_oracle_statistics(ws)
                 if options.quick:
                     cases = significance_quick_cases(ws)
                 else:
