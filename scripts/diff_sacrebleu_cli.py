@@ -604,6 +604,7 @@ def significance_error_cases(ws: Workspace) -> list[Case]:
         Case((ref, "-i", sys1, ws.second, ws.second, "-pbs")),
         Case((ref, "-i", *three[:2], "-pbs", "-pbsn", "10", "-j", "-1")),
         Case((ref, "-i", *three[:2], "-pbs", "-pbsn", "10", "-f", "text", "-w", "-1")),
+        Case((ref, "-i", *three[:2], "-pbs", "-pbsn", "10", "-d", "-w", "-1")),
         Case((ref, "-i", *three[:2], "-pbs", "-par")),
         Case((ref, "-i", *three[:2], "-pbs", "-pbsn", "10"), env=_seed_env("abc")),
         Case((ref, "-i", *three[:2], "-par", "-parn", "10"), env=_seed_env("-3")),

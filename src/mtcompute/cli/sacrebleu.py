@@ -768,6 +768,8 @@ def _main(session: Session, args: argparse.Namespace) -> int:
     for name in args.metrics:
         cls = METRICS[name]
         metrics[name.upper()] = cls(**_metric_arguments(args, name), references=refs)
+    if args.detail and args.format == "json" and not args.sentence_level:
+        args.format = "text"  # sacreBLEU's (-d prints text after the scores)
     # sacreBLEU: ValueError in its format string, before any output (its paired tests' JSON
     # formats no number)
     if args.width < 0 and not (paired and len(systems) > 1 and args.format == "json"):
@@ -783,8 +785,6 @@ def _main(session: Session, args: argparse.Namespace) -> int:
             session.print(score.format(args.width, args.score_only, signature))
         return EXIT_OK
 
-    if args.detail and args.format == "json":
-        args.format = "text"
     if len(systems) == 1:
         _print_single(session, args, metrics, systems[0])
         return EXIT_OK
