@@ -25,7 +25,6 @@ from __future__ import annotations
 __all__ = [
     "PairedTest",
     "Result",
-    "bootstrap_confidence",
     "estimate_ci",
     "read_seed",
     "significance_metric",
@@ -40,47 +39,20 @@ import numpy.typing as npt
 
 from mtcompute import significance
 from mtcompute.sacrebleu._errors import ArgumentError
+from mtcompute.sacrebleu._seed import read_seed
 from mtcompute.sacrebleu.metrics.base import Metric, Score, Signature
-from mtcompute.sacrebleu.metrics.bleu import BLEU
-from mtcompute.sacrebleu.metrics.chrf import CHRF
-from mtcompute.sacrebleu.metrics.ter import TER
 from mtcompute.sacrebleu.utils import sum_of_lists
 
-SEED_VARIABLE = "SACREBLEU_SEED"
-DEFAULT_SEED_TEXT = str(significance.DEFAULT_SEED)
 ARITHMETIC: significance.Arithmetic = "sacrebleu"
-
-
-def read_seed() -> tuple[str, int | None]:
-    """``SACREBLEU_SEED`` as sacreBLEU reads it: its text (``"12345"`` when unset) and the seed
-    (None for ``none`` in any case; 0 is a seed here, see the module docstring)."""
-    text = os.environ.get(SEED_VARIABLE, DEFAULT_SEED_TEXT)
-    if text.lower() == "none":
-        return text, None
-    try:
-        seed = int(text)
-    except ValueError:
-        raise ArgumentError(
-            f"{SEED_VARIABLE}: expected a non-negative integer or 'None', got {text!r}"
-        ) from None
-    if seed < 0:
-        raise ArgumentError(
-            f"{SEED_VARIABLE}: expected a non-negative integer or 'None', got {text!r}"
-        )
-    return text, seed
 
 
 def significance_metric(metric: Metric[Any]) -> significance.Metric:
     """The :mod:`mtcompute.significance` metric that scores ``metric``'s summed statistics."""
-    if isinstance(metric, BLEU):
-        return significance.BleuMetric(metric._options())
-    if isinstance(metric, CHRF):
-        return significance.ChrfMetric(metric._options())
-    if isinstance(metric, TER):
-        return significance.TerMetric(metric._options())
-    raise TypeError(
-        f"expected a BLEU, CHRF or TER of mtcompute.sacrebleu, got {type(metric).__name__}"
-    )
+    if not isinstance(metric, Metric):
+        raise TypeError(
+            f"expected a BLEU, CHRF or TER of mtcompute.sacrebleu, got {type(metric).__name__}"
+        )
+    return metric._significance_metric()
 
 
 class Result:
@@ -130,17 +102,6 @@ def _bootstrap_resample(
         significance_metric(metric), stats, samples=n_samples, seed=seed, arithmetic=ARITHMETIC
     )
     return text.lower(), [Score(name, value) for value in scores]  # numpy scalars, as sacreBLEU
-
-
-def bootstrap_confidence(
-    metric: Metric[Any], stats: Sequence[Sequence[int | float]], n_samples: int, seed: int | None
-) -> tuple[float, float]:
-    """The mean and 95% half width of ``Score.estimate_ci`` over ``n_samples`` bootstrap
-    resamples of one system's segment statistics (``corpus_score(..., n_bootstrap=N)``)."""
-    scores = significance.bootstrap_resample(
-        significance_metric(metric), stats, samples=n_samples, seed=seed, arithmetic=ARITHMETIC
-    )
-    return significance.score_estimate_ci(scores)
 
 
 class PairedTest:

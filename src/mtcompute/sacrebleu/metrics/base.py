@@ -29,12 +29,16 @@ __all__ = ["Metric", "Score", "Signature", "sacrelogger"]
 import logging
 from abc import ABCMeta, abstractmethod
 from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
 from mtcompute import scoring
 from mtcompute.sacrebleu._errors import EmptyInput, LengthMismatch, MissingReference
+from mtcompute.sacrebleu._seed import read_seed
 from mtcompute.sacrebleu.utils import sum_of_lists
 from mtcompute.sacrebleu.version import __version__
+
+if TYPE_CHECKING:  # imported when resampling (numpy): see corpus_score
+    from mtcompute import significance
 
 sacrelogger = logging.getLogger("sacrebleu")
 """sacreBLEU's logger (the same name, so that code which quiets sacreBLEU quiets the facade)."""
@@ -302,6 +306,11 @@ class Metric(Generic[ScoreT], metaclass=ABCMeta):
     def _compute_score_from_stats(self, stats: Sequence[Any]) -> ScoreT:
         """The score of corpus statistics."""
 
+    @abstractmethod
+    def _significance_metric(self) -> significance.Metric:
+        """The :mod:`mtcompute.significance` metric that scores summed statistics as this
+        metric does (for resampling and paired tests)."""
+
     # --- entry points -----------------------------------------------------------------------
 
     def _extract_corpus_statistics(
@@ -350,15 +359,20 @@ class Metric(Generic[ScoreT], metaclass=ABCMeta):
             return self._compute_score_from_stats(total)
         # Imported here, as sacreBLEU does: numpy only when resampling, so that scoring (and
         # the start of `mtcompute sacrebleu`) does not pay for importing it.
-        from mtcompute.sacrebleu import significance  # noqa: PLC0415
+        from mtcompute import significance  # noqa: PLC0415
 
-        text, seed = significance.read_seed()
+        text, seed = read_seed()
         total, per_segment = self._statistics(hypotheses, segments, True)
         assert per_segment is not None  # asked for
         score = self._compute_score_from_stats(total)
-        score._mean, score._ci = significance.bootstrap_confidence(
-            self, per_segment, n_bootstrap, seed
+        resampled = significance.bootstrap_resample(
+            self._significance_metric(),
+            per_segment,
+            samples=n_bootstrap,
+            seed=seed,
+            arithmetic="sacrebleu",
         )
+        score._mean, score._ci = significance.score_estimate_ci(resampled)
         self.n_bootstrap = n_bootstrap
         self.seed = text.lower()  # sacreBLEU's: the variable's text
         return score
