@@ -27,9 +27,13 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import functools
 import gzip
+import importlib
 import itertools
+import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -38,11 +42,13 @@ import traceback
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 REPO = Path(__file__).resolve().parents[1]
 DEFAULT_DATA = REPO.parent / "shared" / "data" / "wmt"
 BIN = Path(sys.executable).parent
-CLEARED_ENV = ("NO_COLOR", "SACREBLEU_FORMAT", "SACREBLEU")  # set only where a case says
+CLEARED_ENV = ("NO_COLOR", "SACREBLEU_FORMAT", "SACREBLEU", "SACREBLEU_SEED")  # set by cases
+FORMATS = ("json", "text", "latex")
 
 
 @dataclass(frozen=True)
@@ -231,6 +237,10 @@ def run_forked(entry: Callable[[list[str]], object], case: Case, folder: Path) -
                 os.dup2(stdin, 0)
                 os.dup2(out.fileno(), 1)
                 os.dup2(err.fileno(), 2)
+                # the standard streams of a fresh process (under pytest they are its captures)
+                sys.stdin = open(0, encoding="utf-8", closefd=False)  # noqa: SIM115
+                sys.stdout = open(1, "w", encoding="utf-8", closefd=False)  # noqa: SIM115
+                sys.stderr = open(2, "w", encoding="utf-8", closefd=False)  # noqa: SIM115
                 sys.argv = ["sacrebleu", *case.args]
                 try:
                     code = entry(list(case.args))
@@ -262,6 +272,11 @@ def forked_entries() -> tuple[Callable[[list[str]], object], Callable[[list[str]
     from sacrebleu.sacrebleu import main as sacrebleu_main  # noqa: PLC0415 (the oracle)
 
     from mtcompute.cli import main as mtcompute_main  # noqa: PLC0415
+
+    # Both import their significance modules (and numpy) on first use: once here, not in
+    # every child.
+    importlib.import_module("sacrebleu.significance")
+    importlib.import_module("mtcompute.sacrebleu.significance")
 
     def sacrebleu_entry(args: list[str]) -> object:
         del args  # sacreBLEU reads sys.argv
@@ -506,6 +521,310 @@ def broad_cases(ws: Workspace, full: bool = False) -> Iterator[Case]:
     yield from error_cases(ws)
 
 
+# -- significance: paired tests and confidence intervals ------------------------------------
+
+SEEDS = ("12345", "7", "None", "0")  # SACREBLEU_SEED values of the grid (None: unset below)
+DETERMINISTIC_SEEDS = ("12345", "7", "42", " 12", "+3", "1_000")
+
+
+def _seed_env(seed: str | None) -> tuple[tuple[str, str], ...]:
+    return () if seed is None else (("SACREBLEU_SEED", seed),)
+
+
+def significance_quick_cases(ws: Workspace) -> list[Case]:
+    """The significance cases of the test suite: each test and format once or twice with few
+    samples, -ci on one system, the seeds, and the checks sacreBLEU makes."""
+    ref, sys1, three = ws.refs[0], ws.systems[0], ws.systems[:3]
+    c = [
+        Case((ref, "-i", *three, "-m", "bleu", "chrf", "-pbs", "-pbsn", "40", "-f", "text")),
+        Case((ref, "-i", *three, "-m", "bleu", "chrf", "-pbs", "-pbsn", "40", "-f", "json")),
+        Case((ref, "-i", *three, "-m", "chrf", "ter", "-pbs", "-pbsn", "30", "-f", "json")),
+        Case((ref, "-i", *three, "-m", "ter", "bleu", "-pbs", "-pbsn", "30", "-f", "latex")),
+        Case((ref, "-i", *three, "-m", "bleu", "chrf", "ter", "-par", "-parn", "64", "-f", "text")),
+        Case((ref, "-i", *three, "-m", "chrf", "bleu", "-par", "-parn", "50", "-f", "latex")),
+        Case((ref, "-i", *three, "-m", "bleu", "ter", "-par", "-parn", "50", "-f", "json")),
+        Case(
+            (
+                *ws.refs[:2],
+                "-i",
+                *three,
+                "-m",
+                "bleu",
+                "chrf",
+                "-pbs",
+                "-pbsn",
+                "20",
+                "-sh",
+                "-f",
+                "text",
+                "-w",
+                "3",
+            )
+        ),
+        Case((ref, "-m", "bleu", "chrf", "-par", "-parn", "40", "-f", "text"), stdin="stdin3.txt"),
+        Case(
+            (ref, "-i", sys1, ws.second, sys1, "-pbs", "-pbsn", "0", "-f", "text"),
+            env=_seed_env("7"),
+        ),
+        Case((ref, "-i", *three, "-pbs", "-pbsn", "25", "-j", "0", "-f", "text", "-nc")),
+        Case((ref, "-i", *three, "-par", "-parn", "30", "-j", "2", "-f", "json")),
+        Case((ref, "-i", *three, "-pbs", "-pbsn", "20", "-f", "json", "-w", "-1")),
+        Case((ref, "-i", sys1, "-m", "bleu", "chrf", "ter", "-ci", "-cin", "40", "-f", "text")),
+        Case((ref, "-i", sys1, "-m", "bleu", "chrf", "ter", "-ci", "-cin", "40")),
+        Case((ref, "-i", sys1, "-m", "chrf", "-ci", "-cin", "30", "-b", "-w", "3")),
+        Case((ref, "-i", sys1, "-ci", "-cin", "1", "-f", "text")),
+        Case(
+            (ref, "-i", sys1, "-m", "ter", "-ci", "-cin", "20", "-f", "text", "-sh"),
+            env=_seed_env(" 12"),
+        ),
+        Case((ref, "-i", sys1, "-ci", "-cin", "20", "-f", "text"), env=_seed_env("0")),
+        Case(
+            (ref, "-i", *three, "-m", "bleu", "chrf", "-pbs", "-pbsn", "30", "-f", "text"),
+            env=_seed_env("None"),
+        ),
+        Case(
+            (ref, "-i", *three, "-m", "bleu", "-par", "-parn", "30", "-f", "json"),
+            env=_seed_env("0"),
+        ),
+        Case((ref, "-i", sys1, "-ci", "-cin", "20"), env=_seed_env("none")),
+    ]
+    return c + significance_error_cases(ws)
+
+
+def significance_error_cases(ws: Workspace) -> list[Case]:
+    """Significance command lines sacreBLEU refuses (exit 1, nothing on standard output)."""
+    ref, sys1, three = ws.refs[0], ws.systems[0], ws.systems[:3]
+    return [
+        Case((ref, "-i", sys1, "-pbs")),
+        Case((ref, "-i", sys1, sys1, "-par")),
+        Case((ref, "-i", *three, "-ci")),
+        Case((ref, "-i", *three[:2], "-pbs", "-ci")),
+        Case((ref, "-i", *three[:2], "-par", "-sl")),
+        Case((ref, "-i", sys1, "-ci", "-sl")),
+        Case((ref, "-i", sys1, ws.second, ws.second, "-pbs")),
+        Case((ref, "-i", *three[:2], "-pbs", "-pbsn", "10", "-j", "-1")),
+        Case((ref, "-i", *three[:2], "-pbs", "-pbsn", "10", "-f", "text", "-w", "-1")),
+        Case((ref, "-i", *three[:2], "-pbs", "-pbsn", "10", "-d", "-w", "-1")),
+        Case((ref, "-i", *three[:2], "-pbs", "-par")),
+        Case((ref, "-i", *three[:2], "-pbs", "-pbsn", "10"), env=_seed_env("abc")),
+        Case((ref, "-i", *three[:2], "-par", "-parn", "10"), env=_seed_env("-3")),
+        Case((ref, "-i", sys1, "-ci", "-cin", "10"), env=_seed_env("1.5")),
+        Case((ref, "-i", "-pbs")),
+        Case((ref, "-pbs"), stdin="stdin1.txt"),
+    ]
+
+
+def significance_cases(ws: Workspace, samples: Sequence[str] = ("", "50")) -> Iterator[Case]:
+    """The significance grid of one pair: metric sets x formats x both tests x sample counts
+    (``""``: the default, with the default seed; the others with every seed of
+    :data:`SEEDS`), then -ci on one system the same way, more seeds, the options that change
+    the printing (-sh, -w, -nc, standard input, -j, two references, chrF++), and the
+    errors."""
+    ref, sys1, three = ws.refs[0], ws.systems[0], ws.systems[:3]
+    metric_sets = (("bleu",), ("chrf",), ("ter",), ("bleu", "chrf"), ("chrf", "ter", "bleu"))
+
+    def seeds(count: str) -> Iterator[tuple[tuple[str, str], ...]]:
+        for seed in SEEDS if count else SEEDS[:1]:
+            yield () if seed == "12345" else _seed_env(seed)
+
+    for metrics, fmt, test, count in itertools.product(
+        metric_sets, FORMATS, ("-pbs", "-par"), samples
+    ):
+        sized = (f"{test}n", count) if count else ()
+        for env in seeds(count):
+            yield Case((ref, "-i", *three, "-m", *metrics, test, *sized, "-f", fmt), env=env)
+    for metrics, fmt, count in itertools.product(metric_sets, FORMATS, samples):
+        sized = ("-cin", count) if count else ()
+        for env in seeds(count):
+            yield Case((ref, "-i", sys1, "-m", *metrics, "-ci", *sized, "-f", fmt), env=env)
+    for seed in DETERMINISTIC_SEEDS[3:]:
+        yield Case((ref, "-i", *three, "-pbs", "-pbsn", "30", "-f", "text"), env=_seed_env(seed))
+        yield Case((ref, "-i", sys1, "-ci", "-cin", "30", "-f", "text"), env=_seed_env(seed))
+    for test in ("-pbs", "-par"):
+        n = (f"{test}n", "40")
+        yield Case((ref, "-i", *three, "-m", "bleu", "chrf", test, *n, "-sh", "-w", "3", "-f",
+                    "text"))  # fmt: skip
+        yield Case((ref, "-i", *three, "-m", "chrf", test, *n, "-w", "0", "-f", "latex"))
+        yield Case((ref, "-i", *three, "-m", "ter", test, *n, "-nc", "-f", "text"))
+        yield Case((ref, "-m", "bleu", "chrf", test, *n, "-f", "text"), stdin="stdin3.txt")
+        yield Case((ref, "-m", "bleu", test, *n, "-f", "json"), stdin="stdin3.txt")
+        yield Case((*ws.refs[:2], "-i", *three, "-m", "bleu", "ter", test, *n, "-f", "text"))
+        yield Case(("refs.tsv", "-nr", "2", "-i", *three, test, *n, "-f", "latex"))
+        yield Case((ref, "-i", *three, "-m", "chrf", "-cw", "2", test, *n, "-f", "json"))
+        yield Case((ref, "-i", *three, test, *n, "-j", "0", "-f", "text"))
+        yield Case((ref, "-i", *three, test, *n, "-j", "3", "-f", "json"))
+        yield Case((ref, "-i", *three, sys1, test, *n, "-f", "text"))
+        yield Case((ref, "-i", *three, test, f"{test}n", "-5", "-f", "text"))
+        yield Case((ref, "-i", *three, test, *n, "-d"))
+        yield Case((ref, "-i", *three, "-m", "bleu", "chrf", test, *n, "-f", "json", "-w", "-2"))
+        yield Case((ref, "-i", *three, test, *n, "-f", "text"), env=(("NO_COLOR", "1"),))
+    for extra in (("-sh", "-w", "3"), ("-b",), ("-d",), ("-b", "-f", "json"), ("-w", "0")):
+        yield Case((ref, "-i", sys1, "-m", "bleu", "chrf", "ter", "-ci", "-cin", "40", *extra))
+    yield Case((ref, "-m", "chrf", "-ci", "-cin", "40", "-f", "text"), stdin="stdin1.txt")
+    yield Case(("refs.tsv", "-nr", "2", "-i", sys1, "-ci", "-cin", "40", "-f", "text"))
+    yield from significance_error_cases(ws)
+
+
+def _seed(case: Case) -> str:
+    return dict(case.env).get("SACREBLEU_SEED", "12345")
+
+
+def is_deterministic(case: Case) -> bool:
+    """Whether sacreBLEU prints the same for the case every time: not unseeded
+    (``SACREBLEU_SEED=None``), and not a paired test under seed 0, whose comparisons
+    sacreBLEU runs unseeded (mtcompute seeds them with 0)."""
+    seed = _seed(case).strip().lower()
+    paired = "-pbs" in case.args or "-par" in case.args
+    return seed != "none" and not (paired and seed.lstrip("+").replace("_", "").strip("0") == "")
+
+
+_CONFIDENCE = re.compile(r"μ = [0-9.]+ ± [0-9.]+")
+
+
+def stable_view(stdout: bytes) -> object:
+    """What an unseeded run prints the same every time: the system names, the scores and
+    which numbers are there (JSON); the paired test's explanation and the signatures after
+    the table, and the lines with their confidence numbers masked (text and LaTeX)."""
+    text = stdout.decode("utf-8", "replace")
+    try:
+        data = json.loads(text)
+    except ValueError:
+        data = None
+    if isinstance(data, list) and data and "system" in data[0]:
+        return [
+            {
+                key: (
+                    value
+                    if isinstance(value, str)
+                    else {"score": value["score"], **{k: v is None for k, v in value.items()}}
+                )
+                for key, value in row.items()
+            }
+            for row in data
+        ]
+    if data is not None:
+        rows = data if isinstance(data, list) else [data]
+        hidden = ("confidence_mean", "confidence_var", "confidence")
+        return [{k: v for k, v in row.items() if k not in hidden} for row in rows]
+    lines = text.split("\n")
+    if any(line.startswith(("╒", "\\begin{tabular}")) for line in lines):
+        return lines[lines.index("") :]  # after the table
+    return [_CONFIDENCE.sub("μ = # ± #", line) for line in lines]
+
+
+FLOAT32_JSON = b"TypeError: Object of type float32 is not JSON serializable"
+
+
+def sacrebleu_json_fixed_command() -> list[str]:
+    """sacreBLEU's command line with the one change that lets it print its paired tests'
+    JSON under numpy 2: ``json.dumps(..., default=float)`` for its float32 numbers."""
+    return [sys.executable, "-c", FIX_JSON + "from sacrebleu.sacrebleu import main; main()"]
+
+
+FIX_JSON = (
+    "import functools, json; "
+    "json.dumps = functools.partial(json.dumps, default=float); "  # float32 as its value
+)
+
+
+def json_fixed_entry() -> Callable[[list[str]], object]:
+    """sacreBLEU's ``main()`` with ``json.dumps`` given ``default=float`` (run it in a forked
+    child only: it changes the json module)."""
+    from sacrebleu.sacrebleu import main as sacrebleu_main  # noqa: PLC0415 (the oracle)
+
+    def entry(args: list[str]) -> object:
+        del args
+        original = json.dumps
+        json.dumps = functools.partial(original, default=float)  # type: ignore[assignment]
+        return sacrebleu_main()
+
+    return entry
+
+
+def memoize_oracle_statistics(ws: Workspace) -> int:
+    """Make sacreBLEU's ``_extract_corpus_statistics`` (with cached references) reuse what it
+    computed, and compute it here, before the children fork, for the grid's usual settings
+    (BLEU, chrF, chrF++ and TER with ref.A; BLEU and TER with both references) on the
+    workspace's systems: sacreBLEU's own statistics, computed once per settings, references
+    and system instead of in every child (what makes its significance grid slow). Returns
+    the number of entries computed."""
+    from sacrebleu.metrics import BLEU, CHRF, TER  # noqa: PLC0415 (the oracle)
+    from sacrebleu.metrics.base import Metric  # noqa: PLC0415
+    from sacrebleu.utils import smart_open  # noqa: PLC0415
+
+    extract, cache_references = Metric._extract_corpus_statistics, Metric._cache_references
+    memo: dict[tuple[object, ...], Any] = {}
+
+    def cache(self: Any, references: Any) -> Any:
+        self._memo_references = hash(tuple(tuple(stream) for stream in references))
+        return cache_references(self, references)
+
+    def memoized(self: Any, hypotheses: Any, references: Any) -> Any:
+        if references or not hasattr(self, "_memo_references"):
+            return extract(self, hypotheses, references)
+        key = (
+            type(self).__name__,
+            self.get_signature().format(),
+            self._memo_references,
+            hash(tuple(hypotheses)),
+        )
+        if key not in memo:
+            memo[key] = extract(self, hypotheses, references)
+        return memo[key]
+
+    Metric._cache_references = cache  # type: ignore[method-assign]
+    Metric._extract_corpus_statistics = memoized  # type: ignore[method-assign]
+
+    def read(name: str) -> list[str]:
+        return [line.rstrip() for line in smart_open(str(ws.folder / name))]
+
+    one = [read(ws.refs[0])]
+    both = [read(name) for name in ws.refs[:2]]
+    systems = [read(name) for name in ws.systems[:3]]
+    settings = [
+        (BLEU, {}, one),
+        (CHRF, {}, one),
+        (TER, {}, one),
+        (CHRF, {"word_order": 2}, one),
+        (BLEU, {}, both),
+        (TER, {}, both),
+    ]
+    for cls, kwargs, refs in settings:
+        metric = cls(references=refs, **kwargs)
+        for system in systems:
+            metric._extract_corpus_statistics(system, None)
+    return len(memo)
+
+
+@dataclass
+class Verdict:
+    """The comparison of one case: equal or not, and how it was compared."""
+
+    equal: bool
+    how: str  # "bytes", "fixed" (sacreBLEU's float32 JSON crash fixed), "stable" (unseeded)
+
+
+def compare(
+    case: Case,
+    expected: Outcome,
+    actual: Outcome,
+    fixed: Callable[[], Outcome],
+) -> Verdict:
+    """Compare a case's outcomes: the bytes and the status; where sacreBLEU crashed on its
+    float32 JSON, with what the fixed sacreBLEU prints (``fixed()``); where it is unseeded,
+    the status and :func:`stable_view`."""
+    how = "bytes"
+    if expected.status == 1 and expected.stdout == b"" and FLOAT32_JSON in expected.stderr:
+        expected, how = fixed(), "fixed"
+    if not is_deterministic(case):
+        same = (expected.status, stable_view(expected.stdout)) == (
+            actual.status,
+            stable_view(actual.stdout),
+        )
+        return Verdict(same, "stable")
+    return Verdict((expected.status, expected.stdout) == (actual.status, actual.stdout), how)
+
+
 # -- the script ------------------------------------------------------------------------------
 
 
@@ -530,6 +849,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--whole", action="store_true", help="whole-file cases with every system (--lines 0)"
     )
     parser.add_argument("--full", action="store_true", help="whole products of the options")
+    parser.add_argument(
+        "--significance",
+        action="store_true",
+        help="the paired tests' and confidence intervals' grid (with --quick: the suite's)",
+    )
+    parser.add_argument("--verbose", action="store_true", help="print every case's verdict")
+    parser.add_argument(
+        "--samples",
+        nargs="*",
+        default=["", "50"],
+        help="the grid's -pbsn/-parn/-cin values ('': the default; with --significance)",
+    )
     options = parser.parse_args(argv)
 
     pair_dirs = sorted(p.parent for p in options.data.glob("*/*/ref.*.txt"))
@@ -543,17 +874,31 @@ def main(argv: Sequence[str] | None = None) -> int:
         right: Callable[[Case, Path], Outcome] = lambda case, folder: run_subprocess(  # noqa: E731
             mtcompute_command(), case, folder
         )
+        fixed: Callable[[Case, Path], Outcome] = lambda case, folder: run_subprocess(  # noqa: E731
+            sacrebleu_json_fixed_command(), case, folder
+        )
     else:
         sb_entry, mt_entry = forked_entries()
+        fixed_entry = json_fixed_entry()
         left = lambda case, folder: run_forked(sb_entry, case, folder)  # noqa: E731
         right = lambda case, folder: run_forked(mt_entry, case, folder)  # noqa: E731
+        fixed = lambda case, folder: run_forked(fixed_entry, case, folder)  # noqa: E731
 
     total = differences = 0
+    kinds: dict[str, int] = {}
     seconds = [0.0, 0.0]
     with tempfile.TemporaryDirectory(prefix="diff-sacrebleu-cli-") as tmp:
         for pair_dir in pair_dirs:
             folder = Path(tmp) / pair_dir.parent.name / pair_dir.name
-            if options.whole:
+            if options.significance:
+                ws = prepare(pair_dir, folder, options.lines)
+                if not options.subprocess:
+                    memoize_oracle_statistics(ws)
+                if options.quick:
+                    cases = significance_quick_cases(ws)
+                else:
+                    cases = list(significance_cases(ws, options.samples))
+            elif options.whole:
                 ws = prepare(pair_dir, folder, 0, max_systems=0)
                 cases = whole_cases(ws)
             else:
@@ -569,7 +914,13 @@ def main(argv: Sequence[str] | None = None) -> int:
                 actual = right(case, ws.folder)
                 seconds[0] += middle - start
                 seconds[1] += time.perf_counter() - middle
-                if (expected.status, expected.stdout) != (actual.status, actual.stdout):
+                verdict = compare(case, expected, actual, lambda c=case, f=ws.folder: fixed(c, f))
+                kinds[verdict.how] = kinds.get(verdict.how, 0) + 1
+                if options.verbose:
+                    seconds_case = time.perf_counter() - start
+                    mark = "same" if verdict.equal else "DIFF"
+                    print(f"{mark} ({verdict.how}, {seconds_case:.1f} s): {case.label}", flush=True)
+                if not verdict.equal:
                     pair_diffs += 1
                     print(f"DIFF {ws.pair}: {case.label}")
                     print(f"  status sacrebleu {expected.status} / mtcompute {actual.status}")
@@ -582,10 +933,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"{ws.pair}: {len(cases)} cases, {pair_diffs} differences", flush=True)
     mode = "subprocesses" if options.subprocess else "forked children"
     lines = "all" if options.whole or not options.lines else options.lines
+    compared = ", ".join(f"{count} by {how}" for how, count in sorted(kinds.items()))
     print(
         f"total: {total} cases over {len(pair_dirs)} pairs ({lines} lines, "
         f"{mode}), {differences} differences; "
-        f"sacrebleu {seconds[0]:.1f} s, mtcompute {seconds[1]:.1f} s"
+        f"sacrebleu {seconds[0]:.1f} s, mtcompute {seconds[1]:.1f} s; compared {compared}"
     )
     return 1 if differences else 0
 

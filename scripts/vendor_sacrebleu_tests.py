@@ -1,6 +1,7 @@
 """Fetch sacreBLEU 2.6.0's sdist and check (or, with ``--write``, refresh) the copies of its
-test modules for BLEU, sentence BLEU, chrF, TER and the tercom tokenizer in
-``tests/sacrebleu_suite/``.
+test modules for BLEU, sentence BLEU, chrF, TER, the tercom tokenizer and the paired
+significance tests (with the WMT17 systems they read, ``test/wmt17_en_de_systems.pkl.bz2``,
+kept at the same relative path) in ``tests/sacrebleu_suite/``.
 
 The sdist comes through pip (``pip download --no-binary :all: --no-deps sacrebleu==2.6.0``);
 its SHA-256 must be the one written here (the file PyPI publishes for 2.6.0), and every vendored
@@ -32,6 +33,8 @@ MEMBERS = {  # vendored name -> member of the sdist
     "test_chrf.py": f"sacrebleu-{VERSION}/test/test_chrf.py",
     "test_ter.py": f"sacrebleu-{VERSION}/test/test_ter.py",
     "test_tokenizer_ter.py": f"sacrebleu-{VERSION}/test/test_tokenizer_ter.py",
+    "test_significance.py": f"sacrebleu-{VERSION}/test/test_significance.py",
+    "test/wmt17_en_de_systems.pkl.bz2": f"sacrebleu-{VERSION}/test/wmt17_en_de_systems.pkl.bz2",
     "LICENSE.txt": f"sacrebleu-{VERSION}/LICENSE.txt",
 }
 
@@ -87,6 +90,7 @@ def check(sdist: Path, write: bool) -> list[str]:
     files = members(sdist)
     if write:
         for name, data in files.items():
+            (SUITE / name).parent.mkdir(parents=True, exist_ok=True)
             (SUITE / name).write_bytes(data)
         (SUITE / "SHA256SUMS").write_text(sums_text(files), encoding="utf-8")
     problems = []

@@ -5,6 +5,7 @@ data in use; the multi-system table against python-tabulate; the refused flags' 
 
 from __future__ import annotations
 
+import json
 import os
 import pty
 import subprocess
@@ -15,8 +16,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from tabulate import tabulate
 
+from mtcompute.cli import main as cli_main
 from mtcompute.cli._sacrebleu_table import tabulate_columns
-from tests.conftest import WMT, cli_command, load_script
+from tests.conftest import WMT, WMT_IS_SAMPLE, cli_command, load_script
 
 diff = load_script("diff_sacrebleu_cli")
 PAIR = WMT / "generaltest2022" / "en-de"
@@ -29,9 +31,11 @@ def workspace(tmp_path_factory: pytest.TempPathFactory) -> object:
     return diff.prepare(PAIR, tmp_path_factory.mktemp("sacrebleu-cli"), LINES)
 
 
-def run_mtcompute(args: tuple[str, ...], folder: Path, stdin: bytes = b"") -> diff.Outcome:
-    """``mtcompute sacrebleu ARGS`` in ``folder``."""
-    case = diff.Case(args)
+def run_mtcompute(
+    args: tuple[str, ...], folder: Path, stdin: bytes = b"", env: diff.Case | None = None
+) -> diff.Outcome:
+    """``mtcompute sacrebleu ARGS`` in ``folder`` (with the environment of ``env``)."""
+    case = diff.Case(args) if env is None else env
     done = subprocess.run(
         [*cli_command(), "sacrebleu", *args],
         input=stdin,
@@ -162,33 +166,15 @@ def test_test_set_flags_are_refused(workspace: object, args: tuple[str, ...], fl
     )
 
 
-@pytest.mark.parametrize(
-    ("args", "message"),
-    [
-        (
-            ("--paired-bs",),
-            "-pbs/--paired-bs: significance testing is not available in mtcompute sacrebleu yet",
-        ),
-        (
-            ("-par",),
-            "-par/--paired-ar: significance testing is not available in mtcompute sacrebleu yet",
-        ),
-        (
-            ("-ci",),
-            "-ci/--confidence: significance testing is not available in mtcompute sacrebleu yet",
-        ),
-        (
-            ("-tok", "flores200"),
-            "-tok flores200: this tokenizer needs a SentencePiece model that sacreBLEU "
-            "downloads; mtcompute never downloads models",
-        ),
-    ],
-)
-def test_not_yet_available_flags_are_refused(
-    workspace: object, args: tuple[str, ...], message: str
-) -> None:
-    """The significance tests and the downloading tokenizers: one line, exit status 2."""
-    outcome = run_mtcompute(("ref.A.txt", "-i", "stdin1.txt", *args), workspace.folder)
+def test_a_downloading_tokenizer_is_refused(workspace: object) -> None:
+    """A BLEU tokenizer whose model sacreBLEU downloads: one line, exit status 2."""
+    outcome = run_mtcompute(
+        ("ref.A.txt", "-i", "stdin1.txt", "-tok", "flores200"), workspace.folder
+    )
+    message = (
+        "-tok flores200: this tokenizer needs a SentencePiece model that sacreBLEU "
+        "downloads; mtcompute never downloads models"
+    )
     assert (2, b"", f"mtcompute sacrebleu: error: {message}\n") == (
         outcome.status,
         outcome.stdout,
@@ -279,7 +265,14 @@ TRICKY_NAMES = [
     "ab\x85cd", "x\x0by", "\x1b[31mred\x1b[0m", "\x1b]8;;http://x\x1b\\link\x1b]8;;\x1b\\",
     "\x01", " \x01 ", "Baseline: b", "ß", "日本語", "e\u0301", "tab\there", "&_%$#{}~^\\<>",
 ]  # fmt: skip
-SCORES = ["37.8", "0.0", "100.0", "5", "12.3456", "1e2"]
+SCORES = [
+    "37.8", "0.0", "100.0", "5", "12.3456", "1e2",
+    # paired tests' cells: score (mean ± ci), the p-value below (text) or after (LaTeX),
+    # in red when above 0.05
+    "37.8 (37.8 ± 1.0)", "38.4 (38.4 ± 1.0)\n(p = 0.0310)*", "36.6\n\x1b[31m(p = 0.1658)\x1b[0m",
+    "\x1b[33m64.3 (64.3 ± 0.6)\x1b[0m", "64.1 (64.1 ± 0.6) \x1b[31m(p = 0.1658)\x1b[0m",
+    "35.7 (p = 0.0001)*",
+]  # fmt: skip
 
 
 def _columns(names: list[str], scores: list[list[str]], color: bool) -> dict[str, list[str]]:
@@ -343,3 +336,197 @@ def test_the_table_sees_what_it_looks_for() -> None:
         "        a &   1    \\\\\n\\midrule\n        b &   3    \\\\\n"
         "\\bottomrule\n\\end{tabular}"
     ) == rule
+
+
+# -- significance: paired tests and confidence intervals -------------------------------------
+
+SIGNIFICANCE = diff.significance_quick_cases(
+    diff.Workspace(Path(), "", ["S1", "S2", "S3"], ["R1", "R2"], "de")
+)
+
+
+@pytest.fixture(scope="module")
+def entries() -> tuple[object, object, object]:
+    """sacreBLEU's main, mtcompute's, and sacreBLEU's with its float32 JSON crash fixed, to
+    run in forked children (the imports paid once)."""
+    sacrebleu_entry, mtcompute_entry = diff.forked_entries()
+    return sacrebleu_entry, mtcompute_entry, diff.json_fixed_entry()
+
+
+@pytest.mark.parametrize(
+    "index", [pytest.param(i, id=SIGNIFICANCE[i].label) for i in range(len(SIGNIFICANCE))]
+)
+def test_significance_output_and_status_are_sacrebleus(
+    workspace: object, entries: tuple[object, object, object], index: int
+) -> None:
+    """Paired tests and confidence intervals: standard output (bytes) and exit status equal
+    sacreBLEU's (where it crashes printing float32 JSON, what it prints with that fixed;
+    unseeded, what does not depend on the draws)."""
+    case = diff.significance_quick_cases(workspace)[index]
+    sacrebleu_entry, mtcompute_entry, fixed_entry = entries
+    expected = diff.run_forked(sacrebleu_entry, case, workspace.folder)
+    actual = diff.run_forked(mtcompute_entry, case, workspace.folder)
+    verdict = diff.compare(
+        case, expected, actual, lambda: diff.run_forked(fixed_entry, case, workspace.folder)
+    )
+    assert (True, expected.status, expected.stdout) == (
+        verdict.equal,
+        expected.status,
+        actual.stdout if verdict.how == "bytes" else expected.stdout,
+    )
+
+
+def test_the_quick_significance_cases_compare_every_way() -> None:
+    """The quick cases compare bytes, sacreBLEU's fixed JSON and unseeded runs' stable parts
+    (so that each way of comparing is exercised)."""
+    ways = {
+        "stable" if not diff.is_deterministic(case) else "bytes or fixed" for case in SIGNIFICANCE
+    }
+    fixed = [c for c in SIGNIFICANCE if "json" in c.args and {"-pbs", "chrf"} <= set(c.args)]
+    assert ({"stable", "bytes or fixed"}, True) == (ways, len(fixed) > 0)
+
+
+def test_sacrebleu_crashes_where_mtcompute_prints_its_json(
+    workspace: object, entries: tuple[object, object, object]
+) -> None:
+    """The chrF (and TER) paired bootstrap in JSON: sacreBLEU 2.6.0 under numpy 2 exits 1
+    with nothing printed (its float32 means are not JSON serializable); mtcompute prints the
+    JSON sacreBLEU prints once json.dumps takes float32 as its value, and exits 0."""
+    case = diff.Case(
+        ("ref.A.txt", "-i", *workspace.systems[:2], "-m", "chrf", "-pbs", "-pbsn", "20")
+    )
+    sacrebleu_entry, mtcompute_entry, fixed_entry = entries
+    crashed = diff.run_forked(sacrebleu_entry, case, workspace.folder)
+    fixed = diff.run_forked(fixed_entry, case, workspace.folder)
+    actual = diff.run_forked(mtcompute_entry, case, workspace.folder)
+    assert (1, b"", True) == (crashed.status, crashed.stdout, diff.FLOAT32_JSON in crashed.stderr)
+    assert (0, b'"mean": ' in fixed.stdout) == (fixed.status, True)
+    assert (fixed.status, fixed.stdout) == (actual.status, actual.stdout)
+
+
+def test_seed_zero_seeds_the_comparisons(
+    workspace: object, entries: tuple[object, object, object]
+) -> None:
+    """SACREBLEU_SEED=0 is a seed (sacreBLEU runs its comparisons unseeded then): two runs
+    print the same bytes, which differ from the default seed's, and the signature says 0."""
+    args = ("ref.A.txt", "-i", *workspace.systems, "-par", "-parn", "200")
+    zero = (("SACREBLEU_SEED", "0"),)
+    _, mtcompute_entry, _ = entries
+
+    def run(*extra: str, env: tuple[tuple[str, str], ...] = zero) -> diff.Outcome:
+        return diff.run_forked(
+            mtcompute_entry, diff.Case((*args, *extra), env=env), workspace.folder
+        )
+
+    first, again, default = run("-f", "json"), run("-f", "json"), run("-f", "json", env=())
+    text = run("-f", "text")
+    assert (0, 0, first.stdout) == (first.status, again.status, again.stdout)
+    assert first.stdout != default.stdout
+    signature = b" - BLEU       nrefs:1|ar:200|seed:0|case:mixed"
+    assert (0, True) == (text.status, signature in text.stdout)
+
+
+def _on_a_terminal(command: list[str], args: tuple[str, ...], folder: Path) -> bytes:
+    """What ``command ARGS`` writes to a terminal."""
+    leader, follower = pty.openpty()
+    with subprocess.Popen(
+        [*command, *args],
+        stdout=follower,
+        stderr=subprocess.DEVNULL,
+        stdin=subprocess.DEVNULL,
+        cwd=folder,
+        env=diff._environment(diff.Case(args)),
+    ) as process:
+        os.close(follower)
+        chunks = []
+        while True:
+            try:
+                chunk = os.read(leader, 65536)
+            except OSError:  # EIO: the child closed the terminal
+                break
+            if not chunk:
+                break
+            chunks.append(chunk)
+        process.wait(120)
+    os.close(leader)
+    return b"".join(chunks)
+
+
+def test_paired_colours_on_a_terminal_are_sacrebleus(workspace: object) -> None:
+    """On a terminal the paired test's colours (baseline yellow, p-values above 0.05 red,
+    the explanation's words) are sacreBLEU's."""
+    args = ("ref.A.txt", "-i", *workspace.systems, "-pbs", "-pbsn", "30", "-f", "text")
+    expected = _on_a_terminal(diff.sacrebleu_command(), args, workspace.folder)
+    assert b"\x1b[32m" in expected
+    assert expected == _on_a_terminal(diff.mtcompute_command(), args, workspace.folder)
+
+
+EN_DE = ("JDExploreAcademy", "Online-B", "Online-W", "OpenNMT", "PROMT")
+
+
+@pytest.mark.skipif(WMT_IS_SAMPLE, reason="the issue's figures are on the whole en-de files")
+def test_the_issues_figures_through_the_command() -> None:
+    """On the whole en-de files (ref.A, JDExploreAcademy the baseline), seed 12345: the
+    issue's p-values (counts over 1001 resamples and 10001 trials) and the BLEU baseline's
+    mean and half width, exactly, from mtcompute sacrebleu's JSON."""
+    systems = [f"sys.{name}.txt" for name in EN_DE]
+
+    def p_values(test: str) -> dict[str, list[float]]:
+        case = diff.Case(("ref.A.txt", "-i", *systems, "-m", "bleu", "chrf", test))
+        done = diff.run_subprocess(diff.mtcompute_command(), case, PAIR)
+        rows = json.loads(done.stdout)
+        return {
+            "BLEU": [row["BLEU"]["p_value"] for row in rows[1:]],
+            "chrF2": [row["chrF2"]["p_value"] for row in rows[1:]],
+            "baseline": [rows[0]["BLEU"]["mean"], rows[0]["BLEU"]["ci"]],
+        }
+
+    bootstrap = p_values("--paired-bs")
+    approximate = p_values("--paired-ar")
+    assert {
+        "BLEU": [31 / 1001, 2 / 1001, 1 / 1001, 1 / 1001],
+        "chrF2": [43 / 1001, 166 / 1001, 1 / 1001, 1 / 1001],
+        "baseline": [37.79929525973223, 0.9890726025580676],
+    } == bootstrap
+    assert {
+        "BLEU": [502 / 10001, 12 / 10001, 1 / 10001, 1 / 10001],
+        "chrF2": [697 / 10001, 4094 / 10001, 1 / 10001, 1 / 10001],
+    } == {key: approximate[key] for key in ("BLEU", "chrF2")}
+
+
+def test_help_says_where_significance_differs() -> None:
+    """--help lists the seed-0, JSON and -j differences and no longer refuses the tests."""
+    done = subprocess.run(
+        [*cli_command(), "sacrebleu", "--help"], capture_output=True, check=True, timeout=60
+    )
+    text = " ".join(done.stdout.decode().split())
+    expected = [
+        "SACREBLEU_SEED=0 seeds the paired tests with 0.",
+        "this command prints the JSON it would have printed, with those numbers as their "
+        "exact float values, and exits 0.",
+        "-j/--paired-jobs is checked as in sacreBLEU (negative: exit 1)",
+    ]
+    assert ([True] * 3, False) == ([line in text for line in expected], "not available yet" in text)
+
+
+def test_the_tests_ask_for_one_blas_thread_unless_told(
+    workspace: object, monkeypatch: pytest.MonkeyPatch, capfd: pytest.CaptureFixture[str]
+) -> None:
+    """-pbs, -par and -ci set OPENBLAS_NUM_THREADS (and MKL's) to 1 when they are unset, and
+    leave a value the user gave; plain scoring sets nothing."""
+    monkeypatch.chdir(workspace.folder)
+    for name in ("OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+        monkeypatch.delenv(name, raising=False)
+    one, two = workspace.systems[:2]
+    runs = [("-i", one, "-m", "chrf"), ("-i", one, "-ci", "-cin", "5"), ("-i", one, two, "-par")]
+    seen = []
+    for index, args in enumerate(runs):
+        if index == 2:  # the user's setting
+            monkeypatch.setenv("OPENBLAS_NUM_THREADS", "2")
+            monkeypatch.delenv("MKL_NUM_THREADS")
+        status = cli_main(["sacrebleu", "ref.A.txt", *args, "-parn", "5"])
+        seen.append(
+            (status, os.environ.get("OPENBLAS_NUM_THREADS"), os.environ.get("MKL_NUM_THREADS"))
+        )
+    capfd.readouterr()
+    assert [(0, None, None), (0, "1", "1"), (0, "2", "1")] == seen

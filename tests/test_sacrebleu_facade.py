@@ -1013,11 +1013,10 @@ REFUSALS: list[tuple[str, Callable[[], object], type[BaseException], str]] = [
         "ko-mecab.",
     ),
     (
-        "bootstrap resampling",
-        lambda: facade.BLEU().corpus_score(["a"], [["a"]], n_bootstrap=100),
-        NotImplementedError,
-        "BLEU: bootstrap resampling (n_bootstrap=100) is not supported by mtcompute.sacrebleu; "
-        "use n_bootstrap=1.",
+        "n_bootstrap not an int",
+        lambda: facade.BLEU().corpus_score(["a"], [["a"]], n_bootstrap=2.5),
+        TypeError,
+        "BLEU: n_bootstrap should be an int, got float.",
     ),
     (
         "TER: fewer hypotheses than references",
@@ -1040,11 +1039,10 @@ REFUSALS: list[tuple[str, Callable[[], object], type[BaseException], str]] = [
         "per hypothesis.",
     ),
     (
-        "TER: bootstrap resampling",
-        lambda: facade.TER().corpus_score(["a"], [["a"]], n_bootstrap=2),
-        NotImplementedError,
-        "TER: bootstrap resampling (n_bootstrap=2) is not supported by mtcompute.sacrebleu; "
-        "use n_bootstrap=1.",
+        "TER: n_bootstrap a bool",
+        lambda: facade.TER().corpus_score(["a"], [["a"]], n_bootstrap=True),
+        TypeError,
+        "TER: n_bootstrap should be an int, got bool.",
     ),
     (
         "smooth_value not a number",

@@ -4,13 +4,15 @@ python-tabulate 0.10.0, reproduced for the one call it makes.
 sacreBLEU's ``print_results_table`` calls ``tabulate(columns, headers='keys',
 tablefmt='fancy_grid' or 'latex_booktabs', colalign=('right',), stralign='center',
 numalign='center', floatfmt=f'.{width}f')`` on a dict of columns of strings (the system names,
-then one column of score strings per metric). This module follows that call through
-tabulate's code, step for step: the column types it infers from the strings (a column of
-names that all read as numbers is reformatted with ``floatfmt``), its stripping and centring,
-its ANSI-code and multi-line handling, its "separating line" value ``"\\x01"``, its two
-formats. Widths count code points, as tabulate does when the optional ``wcwidth`` package is
-not installed (sacreBLEU does not require it). mtcompute does not depend on tabulate: the
-differential tests compare this module's output with the real one.
+then one column of score strings per metric; after a paired test, each cell the score with
+its bootstrap mean and interval and, for the systems, the p-value on a second line of the
+text table, or after a space in LaTeX, in red when not significant). This module follows
+that call through tabulate's code, step for step: the column types it infers from the
+strings (a column of names that all read as numbers is reformatted with ``floatfmt``), its
+stripping and centring, its ANSI-code and multi-line handling, its "separating line" value
+``"\\x01"``, its two formats. Widths count code points, as tabulate does when the optional
+``wcwidth`` package is not installed (sacreBLEU does not require it). mtcompute does not
+depend on tabulate: the differential tests compare this module's output with the real one.
 """
 
 from __future__ import annotations

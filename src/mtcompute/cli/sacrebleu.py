@@ -11,10 +11,22 @@ as sacreBLEU's colorama leaves them. The scores come from :mod:`mtcompute.sacreb
 them, so that their cache serves every system, and their score objects' ``format()``); this
 module reads, checks and prints, and computes nothing itself.
 
+The paired significance tests (``-pbs``/``-par`` with ``-pbsn``/``-parn``) and the
+single-system confidence intervals (``-ci``, ``-cin``) are sacreBLEU's too: its
+``PairedTest`` and ``corpus_score(n_bootstrap=N)`` from :mod:`mtcompute.sacrebleu` (the draws
+and float32 arithmetic of :mod:`mtcompute.significance`), its checks (a paired test needs more
+than one system, the first is the baseline and is not read twice, -ci takes one system,
+neither runs at sentence level), its table with the p-values (``print_results_table``), its
+JSON, and ``SACREBLEU_SEED`` read as it reads it.
+
 Not reproduced (each said in ``--help``): the flags that need sacreBLEU's test-set downloads
-or a downloaded tokenizer model are refused with one line and exit status 2; the
-significance tests and confidence intervals are not yet here (exit 2). Where sacreBLEU stops
-with a traceback this command prints one line naming the cause, with the same exit status (1).
+or a downloaded tokenizer model are refused with one line and exit status 2;
+``SACREBLEU_SEED=0`` seeds the comparisons with 0 (sacreBLEU runs them unseeded); where
+sacreBLEU crashes printing the paired bootstrap's JSON for chrF or TER (its float32 means and
+half widths, which ``json`` refuses under numpy 2) this command prints the JSON it would have
+printed, those numbers as their float values; ``-j`` is checked as sacreBLEU checks it but the
+comparisons run in this process. Where sacreBLEU stops with a traceback this command prints
+one line naming the cause, with the same exit status (1).
 """
 
 from __future__ import annotations
@@ -25,6 +37,7 @@ import argparse
 import gzip
 import json
 import os
+import re
 import sys
 import zlib
 from collections.abc import Sequence
@@ -49,8 +62,11 @@ METRICS: dict[str, type[BLEU] | type[CHRF] | type[TER]] = {"bleu": BLEU, "chrf":
 # IndexError, RuntimeError or TypeError subclasses) or where its arithmetic would.
 FACADE_ERRORS = (MtcomputeError, ArithmeticError, LookupError, RuntimeError, TypeError, ValueError)
 
-# colorama's codes (Fore.CYAN, Fore.YELLOW, Style.RESET_ALL)
-CYAN, YELLOW, RESET = "\x1b[36m", "\x1b[33m", "\x1b[0m"
+# colorama's codes (Fore.CYAN, Fore.YELLOW, Fore.GREEN, Fore.RED, Style.RESET_ALL)
+CYAN, YELLOW, GREEN, RED, RESET = "\x1b[36m", "\x1b[33m", "\x1b[32m", "\x1b[31m", "\x1b[0m"
+BLAS_THREADS = ("OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")  # numpy's BLAS libraries
+SIGNIFICANCE = 0.05  # p-values above it are printed in red, the others marked "*"
+CONFIDENCE = re.compile(r"(\(μ = [0-9\.]+ ± [0-9\.]+\))")  # coloured in cyan (text)
 
 # Flags whose work needs sacreBLEU's test sets, which mtcompute does not fetch.
 # (A flag counts when sacreBLEU acts on it: --download "" is ignored there, -t "" is not.)
@@ -64,16 +80,11 @@ TEST_SET_FLAGS = (
     ("subset", "--subset"),
 )
 ACTED_ON_WHEN_TRUE = ("list", "download", "citation")
-NOT_YET_FLAGS = (
-    ("paired_bs", "-pbs/--paired-bs"),
-    ("paired_ar", "-par/--paired-ar"),
-    ("confidence", "-ci/--confidence"),
-)
 
 _DESCRIPTION = """\
 sacreBLEU 2.6.0's command line on your own files: the same options, the same output on
 standard output, byte for byte, and the same exit status, from mtcompute's BLEU, chrF and
-TER.
+TER, with sacreBLEU's paired significance tests and confidence intervals.
 
   mtcompute sacrebleu REF [REF ...] -i SYS [SYS ...] [options]
   cat SYS | mtcompute sacrebleu REF [options]
@@ -91,6 +102,9 @@ examples:
   mtcompute sacrebleu ref.de -i sys.de -m ter --ter-normalized --ter-case-sensitive
   mtcompute sacrebleu refs.tsv -nr 2 -i sys.de -b -w 2
   cat sys.de | mtcompute sacrebleu ref.de -m chrf --chrf-word-order 2
+  mtcompute sacrebleu ref.de -i base.de a.de b.de -m bleu chrf --paired-bs
+  mtcompute sacrebleu ref.de -i base.de a.de -m bleu chrf ter --paired-ar -f text
+  mtcompute sacrebleu ref.de -i sys.de -m bleu chrf --confidence
 
 where mtcompute differs from sacreBLEU 2.6.0:
   - Test sets are not fetched: -t/--test-set, --list, --echo, --download, --citation,
@@ -99,9 +113,17 @@ where mtcompute differs from sacreBLEU 2.6.0:
   - The BLEU tokenizers whose model sacreBLEU downloads
     ({", ".join(DOWNLOADING)}) are refused (exit 2); ja-mecab and ko-mecab
     need mtcompute's [ja] / [ko] extras.
-  - -pbs/--paired-bs, -par/--paired-ar and -ci/--confidence are not available yet (exit 2);
-    the options that only tune them (-pbsn, -parn, -j, -cin) are accepted and, as in
-    sacreBLEU, have no effect without them.
+  - SACREBLEU_SEED=0 seeds the paired tests with 0. sacreBLEU prints "seed:0" in the
+    signature but runs the comparisons unseeded (different p-values on every run); with any
+    other seed, and unset (12345), the numbers are sacreBLEU's. SACREBLEU_SEED=None runs
+    unseeded, as in sacreBLEU; a value that is not an integer, or a negative one, is refused
+    (exit 1, as sacreBLEU's traceback).
+  - The paired bootstrap's JSON with chrF or TER (-pbs -f json): sacreBLEU 2.6.0 under
+    numpy 2 crashes (exit 1, nothing printed: its float32 means and half widths are not JSON
+    serializable); this command prints the JSON it would have printed, with those numbers as
+    their exact float values, and exits 0.
+  - -j/--paired-jobs is checked as in sacreBLEU (negative: exit 1) but the comparisons run
+    in this process (they take a fraction of a second; the output is the same).
   - Where sacreBLEU stops with a Python traceback (a file that cannot be opened or decoded,
     an unknown -e encoding, -l without a '-', a negative -w, a tokenizer that is not
     installed, ...), one line names the cause; the exit status is the same (1). A file that
@@ -119,11 +141,12 @@ where mtcompute differs from sacreBLEU 2.6.0:
     ('mtcompute --version' prints mtcompute's). Messages on standard error are sacreBLEU's
     in substance ("sacreBLEU: " first unless -q), not byte for byte.
 
-SACREBLEU_FORMAT (json, text or latex) overrides -f, and NO_COLOR or -nc turns colours off,
-as in sacreBLEU.
+SACREBLEU_FORMAT (json, text or latex) overrides -f, NO_COLOR or -nc turns colours off, and
+SACREBLEU_SEED (default 12345; None: unseeded) seeds -pbs, -par and -ci, as in sacreBLEU.
 
 exit status: 0 scored; 1 sacreBLEU's errors (no references, files of different lengths, an
-empty system, two systems with one name, a file that cannot be read); 17 a line with the
+empty system, two systems with one name, a file that cannot be read, a paired test with one
+system, -ci with several, either at sentence level, a bad SACREBLEU_SEED); 17 a line with the
 wrong number of tab-separated fields (-nr, or systems on standard input); 2 usage error
 (sacreBLEU's argparse errors, and the refused flags above)."""
 
@@ -304,22 +327,59 @@ def add_parser(subparsers: Subparsers) -> None:
         help="Applies basic normalization and tokenization. (Default: %(default)s)",
     )
 
-    not_yet = "Not available yet (exit 2)."
-    ci = p.add_argument_group("Confidence interval (CI) estimation (not available yet)")
-    ci.add_argument("--confidence", "-ci", action="store_true", help=not_yet)
-    ci.add_argument("--confidence-n", "-cin", type=int, default=1000, help="No effect without -ci.")
-    paired = p.add_argument_group("Paired significance testing (not available yet)")
+    ci = p.add_argument_group("Confidence interval (CI) estimation for single-system evaluation")
+    ci.add_argument(
+        "--confidence",
+        "-ci",
+        action="store_true",
+        help="Report confidence interval using bootstrap resampling.",
+    )
+    ci.add_argument(
+        "--confidence-n",
+        "-cin",
+        type=int,
+        default=1000,
+        help="Set the number of bootstrap resamples for CI estimation (Default: %(default)s).",
+    )
+    paired = p.add_argument_group("Paired significance testing for multi-system evaluation")
     choice = paired.add_mutually_exclusive_group()
-    choice.add_argument("--paired-ar", "-par", action="store_true", help=not_yet)
-    choice.add_argument("--paired-bs", "-pbs", action="store_true", help=not_yet)
-    paired.add_argument(
-        "--paired-ar-n", "-parn", type=int, default=10000, help="No effect without -par."
+    choice.add_argument(
+        "--paired-ar",
+        "-par",
+        action="store_true",
+        help="Perform paired test using approximate randomization (AR). This option is "
+        "mutually exclusive with --paired-bs (Default: %(default)s).",
+    )
+    choice.add_argument(
+        "--paired-bs",
+        "-pbs",
+        action="store_true",
+        help="Perform paired test using bootstrap resampling. This option is mutually "
+        "exclusive with --paired-ar (Default: %(default)s).",
     )
     paired.add_argument(
-        "--paired-bs-n", "-pbsn", type=int, default=1000, help="No effect without -pbs."
+        "--paired-ar-n",
+        "-parn",
+        type=int,
+        default=10000,
+        help="Number of trials for approximate randomization test (Default: %(default)s).",
     )
     paired.add_argument(
-        "--paired-jobs", "-j", type=int, default=1, help="No effect without -par or -pbs."
+        "--paired-bs-n",
+        "-pbsn",
+        type=int,
+        default=1000,
+        help="Number of bootstrap resamples for paired bootstrap resampling test "
+        "(Default: %(default)s).",
+    )
+    paired.add_argument(
+        "--paired-jobs",
+        "-j",
+        type=int,
+        default=1,
+        help="sacreBLEU's number of worker processes (0: one per system). Accepted and "
+        "checked as sacreBLEU does (a negative number: exit 1); the comparisons run in this "
+        "process, with the same results.",
     )
 
     report = p.add_argument_group("Reporting related arguments")
@@ -513,9 +573,14 @@ def read_references(session: Session, args: argparse.Namespace) -> list[list[str
     return full_refs
 
 
+def _paired(args: argparse.Namespace) -> bool:
+    return bool(args.paired_bs or args.paired_ar)
+
+
 def read_systems(session: Session, args: argparse.Namespace) -> tuple[list[list[str]], list[str]]:
     """sacreBLEU's systems and their names: the -i files, or standard input's tab-separated
-    fields (the first line's fields kept as split, the later ones each rstripped)."""
+    fields (the first line's fields kept as split, the later ones each rstripped). In paired
+    mode a file given again as the baseline is skipped."""
     if args.input is None:
         lines = read_stdin_lines(session, args.encoding)
         fields = (lines[0] if lines else "").rstrip().split("\t")
@@ -533,9 +598,12 @@ def read_systems(session: Session, args: argparse.Namespace) -> tuple[list[list[
                 system.append(sentence.rstrip())
         return systems, [f"System {i + 1}" for i in range(len(systems))]
     # The names are the file names as given, as sacreBLEU's (its table and JSON print them).
-    systems, names = [], []
+    systems, names = [], list[str]()
     for name in args.input:
         if name in names:
+            if _paired(args) and name == names[0]:
+                session.log(f"Ignoring {name!r} as it was also given as the baseline.", info=True)
+                continue
             raise _fail(
                 session,
                 f"{name!r} already used to name a system.",
@@ -559,9 +627,6 @@ def _refusal(args: argparse.Namespace) -> str | None:
                 f"{flag}: mtcompute does not fetch sacreBLEU's test sets; give the reference "
                 "files and the system outputs: mtcompute sacrebleu REF... -i SYS..."
             )
-    for dest, flag in NOT_YET_FLAGS:
-        if getattr(args, dest):
-            return f"{flag}: significance testing is not available in mtcompute sacrebleu yet"
     if "bleu" in args.metrics and args.bleu_tokenize in DOWNLOADING:
         return (
             f"-tok {args.bleu_tokenize}: this tokenizer needs a SentencePiece model that "
@@ -612,6 +677,13 @@ def run(args: argparse.Namespace) -> int:
     if refusal is not None:
         sys.stderr.write(f"mtcompute sacrebleu: error: {refusal}\n")
         return EXIT_USAGE
+    if _paired(args) or args.confidence:
+        # Before numpy is imported: one BLAS thread unless the user says otherwise. The
+        # tests' matrix products come in blocks of a few hundred rows, where OpenBLAS's
+        # threads gain little and their busy-waiting doubles the CPU time (the AR of
+        # -m bleu chrf ter on en-de: 0.25 s of CPU with one thread, 0.5 s with two).
+        for name in BLAS_THREADS:
+            os.environ.setdefault(name, "1")
     colors = not (os.environ.get("NO_COLOR") or args.no_color)
     tty = colors and sys.stdout.isatty()
     session = Session(colors=colors, strip=colors and not tty, quiet=args.quiet)
@@ -661,10 +733,25 @@ def _main(session: Session, args: argparse.Namespace) -> int:
 
     refs = read_references(session, args)
     systems, names = read_systems(session, args)
-
-    if args.sentence_level and len(systems) > 1:
-        raise _fail(session, "Only one system can be evaluated in sentence-level mode.")
     where = names if args.input is not None else [f"{n} of standard input" for n in names]
+    paired = _paired(args)
+    if paired:  # sacreBLEU names the baseline
+        if args.input is None:
+            names = ["Baseline"] + [f"System {i + 1}" for i in range(len(systems) - 1)]
+        elif not names:  # sacreBLEU: IndexError on sys_names[0]
+            raise _fail(session, "-i was given no file: there is no baseline to compare with")
+        else:
+            names = [f"Baseline: {names[0]}", *names[1:]]
+
+    if args.sentence_level:
+        if len(systems) > 1:
+            raise _fail(session, "Only one system can be evaluated in sentence-level mode.")
+        if args.confidence or paired:
+            raise _fail(session, "Statistical tests are unavailable in sentence-level mode.")
+    if paired and len(systems) == 1:
+        raise _fail(session, "Paired tests require multiple input systems given to --input (-i).")
+    if len(systems) > 1 and args.confidence:
+        raise _fail(session, "Use paired tests (--paired) for multiple systems.")
     ref_names = reference_names(args, len(refs))
     for system, name in zip(systems, where, strict=True):
         if not system:
@@ -681,7 +768,11 @@ def _main(session: Session, args: argparse.Namespace) -> int:
     for name in args.metrics:
         cls = METRICS[name]
         metrics[name.upper()] = cls(**_metric_arguments(args, name), references=refs)
-    if args.width < 0:  # sacreBLEU: ValueError in its format string, before any output
+    if args.detail and args.format == "json" and not args.sentence_level:
+        args.format = "text"  # sacreBLEU's (-d prints text after the scores)
+    # sacreBLEU: ValueError in its format string, before any output (its paired tests' JSON
+    # formats no number)
+    if args.width < 0 and not (paired and len(systems) > 1 and args.format == "json"):
         raise _fail(session, f"-w/--width: expected 0 or more, got {args.width}")
 
     if args.sentence_level:
@@ -694,13 +785,15 @@ def _main(session: Session, args: argparse.Namespace) -> int:
             session.print(score.format(args.width, args.score_only, signature))
         return EXIT_OK
 
-    if args.detail and args.format == "json":
-        args.format = "text"
     if len(systems) == 1:
         _print_single(session, args, metrics, systems[0])
+        return EXIT_OK
+    session.log(f"Found {len(systems)} systems.", info=True)
+    if paired:
+        signatures, columns = _paired_test(args, metrics, systems, names)
     else:
-        session.log(f"Found {len(systems)} systems.", info=True)
-        _print_table(session, args, metrics, systems, names)
+        signatures, columns = _scores(args, metrics, systems, names)
+    _print_results(session, args, columns, signatures)
     return EXIT_OK
 
 
@@ -709,14 +802,20 @@ def _print_single(
 ) -> None:
     """sacreBLEU's single-system mode and ``print_single_results``."""
     is_json = args.format == "json"
+    n_bootstrap = args.confidence_n if args.confidence else 1
     results = []
     for name in sorted(metrics):
-        score = metrics[name].corpus_score(system, None)
+        score = metrics[name].corpus_score(system, None, n_bootstrap=n_bootstrap)
         signature = metrics[name].get_signature().format(args.short and not is_json)
         results.append(score.format(args.width, args.score_only, signature, is_json))
     if is_json:
         session.print("[\n" + ",\n".join(results) + "\n]" if len(results) > 1 else results[0])
-    elif len(results) == 1:
+        return  # (-d turned JSON into text)
+    if "μ" in results[0]:  # the confidence strings in cyan
+        results = [
+            CONFIDENCE.sub(lambda m: session.color(m.group(), CYAN), line) for line in results
+        ]
+    if len(results) == 1:
         session.print(results[0])
     else:
         lens = []
@@ -734,46 +833,174 @@ def _print_single(
         session.print("No subset information found. Consider using --origlang argument.")
 
 
-def _print_table(
-    session: Session,
+def _scores(
     args: argparse.Namespace,
     metrics: dict[str, Any],
     systems: Sequence[list[str]],
     names: list[str],
-) -> None:
-    """sacreBLEU's multi-system mode and ``print_results_table`` (without paired tests)."""
+) -> tuple[dict[str, str], dict[str, list[Any]]]:
+    """sacreBLEU's multi-system scores without paired tests: the signatures and the columns
+    (``System``, then each score's name), the scores formatted."""
     signatures: dict[str, str] = {}
-    scores: dict[str, list[str]] = {"System": names}
+    scores: dict[str, list[Any]] = {"System": names}
     for system in systems:
         for name in sorted(metrics):
             score = metrics[name].corpus_score(system, None)
             signatures[score.name] = metrics[name].get_signature().format(args.short)
             scores.setdefault(score.name, []).append(score.format(args.width, True))
+    return signatures, scores
 
+
+def _paired_test(
+    args: argparse.Namespace,
+    metrics: dict[str, Any],
+    systems: Sequence[list[str]],
+    names: list[str],
+) -> tuple[dict[str, str], dict[str, list[Any]]]:
+    """sacreBLEU's ``PairedTest`` of the systems against the first: the signatures and the
+    columns of results."""
+    # Imported here: numpy only for the tests, so that scoring starts as fast as before.
+    from mtcompute.sacrebleu.significance import PairedTest  # noqa: PLC0415
+
+    test = PairedTest(
+        list(zip(names, systems, strict=True)),
+        metrics,
+        references=None,
+        test_type="bs" if args.paired_bs else "ar",
+        n_samples=args.paired_bs_n if args.paired_bs else args.paired_ar_n,
+        n_jobs=args.paired_jobs,
+    )
+    signatures, scores = test()
+    return {name: sig.format(args.short) for name, sig in signatures.items()}, scores
+
+
+def _p_value(session: Session, p: float) -> str:
+    text = f"(p = {p:.4f})"
+    return session.color(text, RED) if p > SIGNIFICANCE else text + "*"
+
+
+def _score_lines(
+    session: Session, scores: dict[str, list[Any]], width: int, multiline: bool
+) -> dict[str, list[str]]:
+    """sacreBLEU's ``_format_score_lines``: each result as ``score (mean ± ci)`` and its
+    p-value (below, in the text table), the titles of bootstrap columns marked."""
+    out = {"System": list(scores["System"])}
+    is_bootstrap = False  # once set, every later column is marked too (as sacreBLEU)
+    for metric, values in list(scores.items())[1:]:
+        cells = []
+        for result in values:
+            if isinstance(result, str):
+                cells.append(result)
+                continue
+            text = f"{result.score:.{width}f}"
+            if result.mean is not None:
+                is_bootstrap = True
+                text += f" ({result.mean:.{width}f} ± {result.ci:.{width}f})"
+            if result.p_value is not None:
+                text += ("\n" if multiline else " ") + _p_value(session, result.p_value)
+            cells.append(text)
+        out[metric + " (μ ± 95% CI)" if is_bootstrap else metric] = cells
+    return out
+
+
+def _print_results(
+    session: Session,
+    args: argparse.Namespace,
+    scores: dict[str, list[Any]],
+    signatures: dict[str, str],
+) -> None:
+    """sacreBLEU's ``print_results_table``: the JSON list, or the table, the paired test's
+    explanation and the signatures."""
     if args.format == "json":
         keys = list(scores)
-        rows = [
-            {"system": scores["System"][i], **{key: scores[key][i] for key in keys[1:]}}
-            for i in range(len(scores["System"]))
-        ]
+        rows = []
+        for i, system in enumerate(scores["System"]):
+            row: dict[str, Any] = {"system": system}
+            for key in keys[1:]:
+                value = scores[key][i]
+                # A result's fields (sacreBLEU's __dict__: its float32 means and intervals,
+                # which json refuses, are the same numbers as Python floats here)
+                row[key] = value if isinstance(value, str) else dict(vars(value))
+            rows.append(row)
         session.print(json.dumps(rows, indent=4))
         return
 
-    if not names:  # sacreBLEU: IndexError on the first system's name
+    if not scores["System"]:  # sacreBLEU: IndexError on the first system's name
         raise _fail(session, "-i was given no file: there is no system to tabulate")
     tablefmt = "fancy_grid" if args.format == "text" else "latex_booktabs"
+    lines = _score_lines(session, scores, args.width, tablefmt == "fancy_grid")
     columns: dict[str, list[str]] = {}
     has_baseline = False
-    for key, column in scores.items():
+    baseline_name = ""
+    for key, column in lines.items():
         values = list(column)
         if values[0].startswith("Baseline:") or has_baseline:
+            if values[0].startswith("Baseline:"):
+                baseline_name = values[0]
             has_baseline = True
             values[0] = session.color(values[0], YELLOW)
         columns[session.color(key, CYAN)] = values
     session.print(tabulate_columns(columns, tablefmt, args.width))
     session.print()
+    if _paired(args):
+        _print_explanation(session, args, baseline_name)
     session.print("-----------------")
     session.print("Metric signatures")
     session.print("-----------------")
     for name, signature in signatures.items():
         session.print(f" - {name:<10} {signature}")
+
+
+def _print_explanation(session: Session, args: argparse.Namespace, baseline_name: str) -> None:
+    """The paragraphs sacreBLEU prints after a paired test's table (its sample count is the
+    option's value, which sacreBLEU prints even where it used its default instead)."""
+    if args.paired_bs:
+        test, count, unit = "bootstrap resampling", args.paired_bs_n, "resampling trials"
+    else:
+        test, count, unit = "approximate randomization", args.paired_ar_n, "trials"
+    msg = f"Paired {test} test with {count} {unit}"
+    bline = session.color("baseline", YELLOW)
+    bline_name = session.color(baseline_name, YELLOW)
+    null_hyp = session.color("Null hypothesis", GREEN)
+    pval_color = session.color("highlighted in red", RED)
+    rule = "-" * len(msg)
+    session.print(f"{rule}\n{msg}\n{rule}")
+    session.print(f" - Each system is pairwise compared to {bline_name}.")
+    if args.paired_bs:
+        session.print(
+            "   Actual system score / bootstrap estimated true mean / 95% CI are provided for "
+            "each metric."
+        )
+    else:
+        session.print("   Actual system score is provided for each metric.")
+    session.print()
+    session.print(f" - {null_hyp}: the system and the {bline} translations are essentially")
+    session.print(
+        f"   generated by the same underlying process. For a given system and the {bline},"
+    )
+    session.print(
+        "   the p-value is roughly the probability of the absolute score difference (delta)"
+    )
+    session.print(
+        "   or higher occurring due to chance, under the assumption that the "
+        f"{null_hyp.lower()} is correct."
+    )
+    session.print()
+    session.print(
+        f" - Assuming a significance threshold of 0.05, the {null_hyp.lower()} can be rejected"
+    )
+    session.print(
+        '   for p-values < 0.05 (marked with "*"). This means that the delta is unlikely to be '
+        "attributed"
+    )
+    session.print(f'   to chance, hence the system is significantly "different" than the {bline}.')
+    session.print(f"   Otherwise, the p-values are {pval_color}.")
+    session.print()
+    session.print(
+        ' - NOTE: Significance does not tell whether a system is "better" than the '
+        f"{bline} but rather"
+    )
+    session.print(
+        '   emphasizes the "difference" of the systems in terms of the replicability of the delta.'
+    )
+    session.print()

@@ -15,9 +15,14 @@ only here in mtcompute.
 the one its signatures print (``version:2.6.0``) and what code that checks
 ``sacrebleu.__version__`` expects. mtcompute's own version is :data:`mtcompute.__version__`.
 
-Not here: test-set downloads (``DATASETS``, ``download_test_set``, ...), bootstrap and
-significance testing, and the tokenizers that need a downloaded model (``spm``, ``flores101``,
-``flores200``, ``spBLEU-1K``). Errors are those of sacreBLEU's type where it raises, with
+Paired significance tests are in :mod:`mtcompute.sacrebleu.significance` (``PairedTest``,
+``Result``), as in sacreBLEU, and ``corpus_score(..., n_bootstrap=N)`` gives confidence
+intervals; both draw and score as sacreBLEU does (:mod:`mtcompute.significance`), except
+that ``SACREBLEU_SEED=0`` is a seed.
+
+Not here: test-set downloads (``DATASETS``, ``download_test_set``, ...) and the tokenizers
+that need a downloaded model (``spm``, ``flores101``, ``flores200``, ``spBLEU-1K``).
+Errors are those of sacreBLEU's type where it raises, with
 clearer messages, and errors instead of wrong scores where it has none
 (:mod:`mtcompute.sacrebleu._errors`).
 """

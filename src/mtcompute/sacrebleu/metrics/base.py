@@ -6,14 +6,18 @@ What sacreBLEU's ``Metric`` does, kept: the argument checks of ``corpus_score`` 
 references (one sequence per reference set; ``None`` entries for segments with fewer
 references, counted as ``nrefs:var`` in the signature), the ``references=`` cache of the
 constructors (used when ``corpus_score`` gets ``None``), the tokenized-period warning (100 or
-more hypotheses ending in ``" ."`` unless ``force``) on the ``sacrebleu`` logger, and
-``get_signature`` (an error before the number of references is known).
+more hypotheses ending in ``" ."`` unless ``force``) on the ``sacrebleu`` logger,
+``get_signature`` (an error before the number of references is known), and bootstrap
+resampling: ``corpus_score(..., n_bootstrap=N)`` with ``N > 1`` gives the score with
+sacreBLEU's mean and 95% half width of ``N`` resamples (``μ = ... ± ...``; ``bs:N`` and
+``seed:...`` in the signature), drawn and scored by :mod:`mtcompute.significance` as
+sacreBLEU does (``SACREBLEU_SEED`` read then, as in :mod:`mtcompute.sacrebleu.significance`,
+whose docstring says where it differs: seed 0 is a seed).
 
 What the facade adds: it refuses input sacreBLEU would score wrongly or crash on
 (:mod:`mtcompute.sacrebleu._errors`): no hypotheses, no reference streams, a segment whose
 references are all ``None``, and streams whose lengths differ from the hypotheses' (sacreBLEU's
-``zip`` scores the common prefix). Bootstrap resampling (``n_bootstrap > 1``) is not part of
-this facade yet and raises ``NotImplementedError``.
+``zip`` scores the common prefix), and an ``n_bootstrap`` that is not an int.
 
 The statistics and the scores are computed by :mod:`mtcompute.scoring`, never here.
 """
@@ -25,12 +29,16 @@ __all__ = ["Metric", "Score", "Signature", "sacrelogger"]
 import logging
 from abc import ABCMeta, abstractmethod
 from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
 from mtcompute import scoring
 from mtcompute.sacrebleu._errors import EmptyInput, LengthMismatch, MissingReference
+from mtcompute.sacrebleu._seed import read_seed
 from mtcompute.sacrebleu.utils import sum_of_lists
 from mtcompute.sacrebleu.version import __version__
+
+if TYPE_CHECKING:  # imported when resampling (numpy): see corpus_score
+    from mtcompute import significance
 
 sacrelogger = logging.getLogger("sacrebleu")
 """sacreBLEU's logger (the same name, so that code which quiets sacreBLEU quiets the facade)."""
@@ -146,7 +154,7 @@ class Metric(Generic[ScoreT], metaclass=ABCMeta):
         # only BLEU looks for tokenized periods; other metrics never warn
         self._force = True
         self.n_bootstrap: int | None = None
-        self.seed: int | None = None
+        self.seed: str | None = None  # SACREBLEU_SEED's text, lowercased, once resampled
         self.num_refs: int
 
     # --- argument checks ----------------------------------------------------------------
@@ -298,6 +306,11 @@ class Metric(Generic[ScoreT], metaclass=ABCMeta):
     def _compute_score_from_stats(self, stats: Sequence[Any]) -> ScoreT:
         """The score of corpus statistics."""
 
+    @abstractmethod
+    def _significance_metric(self) -> significance.Metric:
+        """The :mod:`mtcompute.significance` metric that scores summed statistics as this
+        metric does (for resampling and paired tests)."""
+
     # --- entry points -----------------------------------------------------------------------
 
     def _extract_corpus_statistics(
@@ -334,15 +347,35 @@ class Metric(Generic[ScoreT], metaclass=ABCMeta):
         """The metric of a corpus: ``references`` holds one sequence per reference set
         (``None`` entries where a segment has fewer), or is ``None`` for the cache."""
         self._check_corpus_score_args(hypotheses, references)
-        if n_bootstrap > 1:
-            raise NotImplementedError(
-                f"{type(self).__name__}: bootstrap resampling (n_bootstrap={n_bootstrap}) is "
-                "not supported by mtcompute.sacrebleu; use n_bootstrap=1."
+        if isinstance(n_bootstrap, bool) or not isinstance(n_bootstrap, int):
+            raise TypeError(
+                f"{type(self).__name__}: n_bootstrap should be an int, "
+                f"got {_type_name(n_bootstrap)}."
             )
         segments = self._segment_references(hypotheses, references)
         self._warn_tokenized(hypotheses)
-        total, _ = self._statistics(hypotheses, segments, False)
-        return self._compute_score_from_stats(total)
+        if n_bootstrap <= 1:
+            total, _ = self._statistics(hypotheses, segments, False)
+            return self._compute_score_from_stats(total)
+        # Imported here, as sacreBLEU does: numpy only when resampling, so that scoring (and
+        # the start of `mtcompute sacrebleu`) does not pay for importing it.
+        from mtcompute import significance  # noqa: PLC0415
+
+        text, seed = read_seed()
+        total, per_segment = self._statistics(hypotheses, segments, True)
+        assert per_segment is not None  # asked for
+        score = self._compute_score_from_stats(total)
+        resampled = significance.bootstrap_resample(
+            self._significance_metric(),
+            per_segment,
+            samples=n_bootstrap,
+            seed=seed,
+            arithmetic="sacrebleu",
+        )
+        score._mean, score._ci = significance.score_estimate_ci(resampled)
+        self.n_bootstrap = n_bootstrap
+        self.seed = text.lower()  # sacreBLEU's: the variable's text
+        return score
 
     def get_signature(self) -> Signature:
         """The signature (known once references have been read: after scoring, or after the

@@ -25,7 +25,7 @@ __all__ = ["BLEU", "MAX_NGRAM_ORDER", "BLEUScore", "BLEUSignature"]
 import logging
 from collections.abc import Mapping, Sequence
 from importlib import import_module
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from mtcompute import scoring
 from mtcompute.core import sacre
@@ -33,6 +33,9 @@ from mtcompute.sacrebleu._errors import ArgumentError, TokenizerError, UnknownTo
 from mtcompute.sacrebleu.metrics.base import Metric, Score, Signature
 from mtcompute.sacrebleu.tokenizers.tokenizer_base import BaseTokenizer, RegistryTokenizer
 from mtcompute.tokenizers import DOWNLOADING, Tokenizer
+
+if TYPE_CHECKING:  # imported when resampling (numpy)
+    from mtcompute import significance
 
 sacrelogger = logging.getLogger("sacrebleu")
 
@@ -271,6 +274,13 @@ class BLEU(Metric[BLEUScore]):
                 "It is recommended to enable `effective_order` for sentence-level BLEU."
             )
         return super().sentence_score(hypothesis, references)
+
+    def _significance_metric(self) -> significance.Metric:
+        """BLEU's scoring of summed statistics for :mod:`mtcompute.significance`."""
+        # Imported here: numpy only when resampling (see Metric.corpus_score).
+        from mtcompute import significance  # noqa: PLC0415
+
+        return significance.BleuMetric(self._options())
 
     def get_signature(self) -> BLEUSignature:
         """``nrefs:1|case:mixed|eff:no|tok:13a|smooth:exp|version:2.6.0`` and the like."""

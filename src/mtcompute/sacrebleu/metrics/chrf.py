@@ -14,12 +14,15 @@ from __future__ import annotations
 __all__ = ["CHRF", "CHRFScore", "CHRFSignature"]
 
 from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from mtcompute import scoring
 from mtcompute.core import sacre
 from mtcompute.sacrebleu._errors import ArgumentError
 from mtcompute.sacrebleu.metrics.base import Metric, Score, Signature
+
+if TYPE_CHECKING:  # imported when resampling (numpy)
+    from mtcompute import significance
 
 
 def _options(args: Mapping[str, Any]) -> scoring.ChrfOptions:
@@ -126,6 +129,13 @@ class CHRF(Metric[CHRFScore]):
         """The chrF score of corpus statistics."""
         result = scoring.chrf_score(list(stats), self._options())
         return CHRFScore(result.score, self.char_order, self.word_order, self.beta)
+
+    def _significance_metric(self) -> significance.Metric:
+        """CHRF's scoring of summed statistics for :mod:`mtcompute.significance`."""
+        # Imported here: numpy only when resampling (see Metric.corpus_score).
+        from mtcompute import significance  # noqa: PLC0415
+
+        return significance.ChrfMetric(self._options())
 
     def get_signature(self) -> CHRFSignature:
         """``nrefs:1|case:mixed|eff:yes|nc:6|nw:0|space:no|version:2.6.0`` and the like."""

@@ -21,12 +21,15 @@ from __future__ import annotations
 __all__ = ["TER", "TERScore", "TERSignature"]
 
 from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from mtcompute import scoring
 from mtcompute.core import ter
 from mtcompute.sacrebleu.metrics.base import Metric, Score, Signature
 from mtcompute.sacrebleu.tokenizers.tokenizer_ter import TercomTokenizer
+
+if TYPE_CHECKING:  # imported when resampling (numpy)
+    from mtcompute import significance
 
 _FIELDS = ("case", "tok", "norm", "punct", "asian")
 """TER's own signature fields, after the shared ones."""
@@ -133,6 +136,13 @@ class TER(Metric[TERScore]):
         """The TER score of summed statistics ``[total edits, total reference length]``."""
         result = scoring.ter_score(stats[0], stats[1])
         return TERScore(result.score, result.num_edits, result.ref_length)
+
+    def _significance_metric(self) -> significance.Metric:
+        """TER's scoring of summed statistics for :mod:`mtcompute.significance`."""
+        # Imported here: numpy only when resampling (see Metric.corpus_score).
+        from mtcompute import significance  # noqa: PLC0415
+
+        return significance.TerMetric(self._options())
 
     def get_signature(self) -> TERSignature:
         """``nrefs:1|case:lc|tok:tercom|norm:no|punct:yes|asian:no|version:2.6.0`` and the

@@ -1,0 +1,203 @@
+"""sacreBLEU 2.6.0's ``significance.py``: :class:`PairedTest` (paired bootstrap resampling,
+Koehn 2004 §4, and approximate randomization, Riezler & Maxwell 2005 §3), :class:`Result`,
+``estimate_ci``, ``_bootstrap_resample`` and ``_compute_p_value``, as a thin facade over
+:mod:`mtcompute.significance` in its bit-exact ``"sacrebleu"`` arithmetic: the same random
+draws, float32 sums and formulas, hence the same p-values, means and intervals, float for
+float. No resampling is done here.
+
+``SACREBLEU_SEED`` is read as sacreBLEU reads it, when a :class:`PairedTest` is built (and
+when ``corpus_score(..., n_bootstrap=N)`` resamples): unset means 12345, ``none`` in any case
+means unseeded (fresh entropy for each comparison), anything else goes through ``int()``.
+One difference, on purpose: ``SACREBLEU_SEED=0`` seeds with 0 here, where sacreBLEU prints
+``seed:0`` in the signature but runs its comparisons unseeded (``seed if seed else None``).
+A value ``int()`` refuses or a negative one raises :class:`ArgumentError` naming the
+variable (sacreBLEU: ``ValueError`` from ``int()`` or from numpy).
+
+Also different: the comparisons run in this process whatever ``n_jobs`` says (the results
+are the same; a negative ``n_jobs``, which sacreBLEU's process pool refuses, is refused), and
+the numbers held by :class:`Result` are Python floats where sacreBLEU holds numpy scalars (the
+same values: the float32 means and half widths of chrF and TER as exact Python floats), so
+that ``json.dumps`` of a result's ``__dict__`` works where sacreBLEU's raises ``TypeError``.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "PairedTest",
+    "Result",
+    "estimate_ci",
+    "read_seed",
+    "significance_metric",
+]
+
+import os
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
+
+import numpy as np
+import numpy.typing as npt
+
+from mtcompute import significance
+from mtcompute.sacrebleu._errors import ArgumentError
+from mtcompute.sacrebleu._seed import read_seed
+from mtcompute.sacrebleu.metrics.base import Metric, Score, Signature
+from mtcompute.sacrebleu.utils import sum_of_lists
+
+ARITHMETIC: significance.Arithmetic = "sacrebleu"
+
+
+def significance_metric(metric: Metric[Any]) -> significance.Metric:
+    """The :mod:`mtcompute.significance` metric that scores ``metric``'s summed statistics."""
+    if not isinstance(metric, Metric):
+        raise TypeError(
+            f"expected a BLEU, CHRF or TER of mtcompute.sacrebleu, got {type(metric).__name__}"
+        )
+    return metric._significance_metric()
+
+
+class Result:
+    """sacreBLEU's ``Result``: a system's ``score``, the ``p_value`` of its comparison with the
+    baseline, and the bootstrap ``mean`` and 95% half width ``ci`` (None when not computed)."""
+
+    def __init__(
+        self,
+        score: float,
+        p_value: float | None = None,
+        mean: float | None = None,
+        ci: float | None = None,
+    ) -> None:
+        self.score = score
+        self.p_value = p_value
+        self.mean = mean
+        self.ci = ci
+
+    def __repr__(self) -> str:
+        return ",".join(f"{k}={v!s}" for k, v in self.__dict__.items())
+
+
+def _result(result: significance.Result) -> Result:
+    return Result(result.score, result.p_value, result.mean, result.ci)
+
+
+def estimate_ci(scores: npt.ArrayLike) -> tuple[float, float]:
+    """sacreBLEU's ``estimate_ci``: the mean of the scores and half the distance between the
+    1/40 and 39/40 order statistics (:func:`mtcompute.significance.estimate_ci`)."""
+    return significance.estimate_ci(np.asarray(scores))
+
+
+def _compute_p_value(stats: npt.ArrayLike, real_difference: float) -> float:
+    """sacreBLEU's ``_compute_p_value``: ``(1 + #{stats > real_difference}) / (len + 1)``."""
+    return significance.p_value(np.asarray(stats), real_difference)
+
+
+def _bootstrap_resample(
+    stats: Sequence[Sequence[int | float]], metric: Metric[Any], n_samples: int = 1000
+) -> tuple[str, list[Score]]:
+    """sacreBLEU's ``_bootstrap_resample``: ``SACREBLEU_SEED``'s text (lowercased) and the
+    scores of ``n_samples`` bootstrap resamples of one system's segment statistics (as plain
+    :class:`Score` objects named after the metric)."""
+    text, seed = read_seed()
+    name = metric._aggregate_and_compute(stats).name
+    scores = significance.bootstrap_resample(
+        significance_metric(metric), stats, samples=n_samples, seed=seed, arithmetic=ARITHMETIC
+    )
+    return text.lower(), [Score(name, value) for value in scores]  # numpy scalars, as sacreBLEU
+
+
+class PairedTest:
+    """sacreBLEU's ``PairedTest``: each system of ``named_systems`` (``(name, hypotheses)``,
+    the first the baseline) compared with the baseline for each of ``metrics``, by
+    approximate randomization (``test_type="ar"``, ``n_samples`` trials, 10000 when 0 or less)
+    or paired bootstrap resampling (``"bs"``, 1000 resamples when 0 or less); with
+    ``n_ar_confidence`` resamples (0: 1000; -1: none) the AR test estimates intervals too.
+    Calling it returns the signatures and the columns of results, as sacreBLEU's."""
+
+    _DEFAULT_SAMPLES: ClassVar[dict[str, int]] = {"ar": 10000, "bs": 1000}
+
+    def __init__(
+        self,
+        named_systems: Sequence[tuple[str, Sequence[str]]],
+        metrics: Mapping[str, Metric[Any]],
+        references: Sequence[Sequence[str]] | None,
+        test_type: str = "ar",
+        n_samples: int = 0,
+        n_ar_confidence: int = -1,
+        n_jobs: int = 1,
+    ) -> None:
+        if test_type not in self._DEFAULT_SAMPLES:
+            raise ArgumentError(f"PairedTest: Unknown test type {test_type!r}: use 'ar' or 'bs'.")
+        if len(named_systems) == 0:
+            raise ArgumentError("PairedTest: named_systems is empty: give the baseline first.")
+        if n_jobs < 0:  # sacreBLEU's process pool raises ValueError when it is started
+            raise ArgumentError(
+                f"PairedTest: n_jobs should be at least 0 (0: one worker per system), got {n_jobs}."
+            )
+        self.test_type = test_type
+        _, self._seed = read_seed()
+        self.n_jobs = n_jobs
+        self.references = references
+        self.named_systems = list(named_systems)
+        self.n_ar_confidence = n_ar_confidence if n_ar_confidence != 0 else 1000
+        self.n_samples = n_samples if n_samples > 0 else self._DEFAULT_SAMPLES[test_type]
+        self.n_systems = len(self.named_systems) - 1
+        if self.n_jobs == 0:  # sacreBLEU's choice (the comparisons run here in any case)
+            self.n_jobs = max(1, min((os.cpu_count() or 1) // 2, self.n_systems))
+
+        self._signatures: dict[str, Signature] = {}
+        self._baseline_info: dict[str, tuple[list[list[Any]], float]] = {}
+        self.metrics: dict[str, Metric[Any]] = {}
+        _, bl_hyps = self.named_systems[0]
+        for metric in metrics.values():
+            bl_stats = metric._extract_corpus_statistics(bl_hyps, self.references)
+            bl_score = metric._aggregate_and_compute(bl_stats)
+            self._baseline_info[bl_score.name] = (bl_stats, bl_score.score)
+            self.metrics[bl_score.name] = metric
+            sig = metric.get_signature()
+            sig.update("seed", str(self._seed).lower())
+            sig.update(self.test_type, self.n_samples)
+            if self.n_ar_confidence > 0:
+                sig.update("bs", self.n_ar_confidence)
+            self._signatures[bl_score.name] = sig
+
+    def __call__(self) -> tuple[dict[str, Signature], dict[str, list[Any]]]:
+        """Run the test: ``(signatures, scores)``, ``scores["System"]`` the names and
+        ``scores[metric name]`` a :class:`Result` per system, the baseline first."""
+        scores: dict[str, list[Any]] = {"System": [name for name, _ in self.named_systems]}
+        tables = []
+        for name, metric in self.metrics.items():
+            bl_stats, _ = self._baseline_info[name]
+            statistics = [bl_stats] + [
+                metric._extract_corpus_statistics(hyps, self.references)
+                for _, hyps in self.named_systems[1:]
+            ]
+            tables.append(significance.Table(significance_metric(metric), statistics))
+        results = self._run(tables)
+        for name, column in zip(self.metrics, results, strict=True):
+            scores[name] = [_result(result) for result in column]
+        return self._signatures, scores
+
+    def _run(self, tables: list[significance.Table]) -> list[list[significance.Result]]:
+        confidence = self.n_samples if self.test_type == "bs" else max(0, self.n_ar_confidence)
+        if self.n_systems == 0:  # the baseline alone: its interval, if any
+            return [[self._baseline(table, confidence)] for table in tables]
+        if self.test_type == "bs":
+            return significance.paired_bootstrap(
+                tables, samples=self.n_samples, seed=self._seed, arithmetic=ARITHMETIC
+            )
+        return significance.paired_approximate_randomization(
+            tables,
+            trials=self.n_samples,
+            confidence=confidence,
+            seed=self._seed,
+            arithmetic=ARITHMETIC,
+        )
+
+    def _baseline(self, table: significance.Table, confidence: int) -> significance.Result:
+        statistics = table.statistics[0]
+        score = table.metric.score(sum_of_lists(statistics))  # type: ignore[arg-type]
+        if confidence <= 0:
+            return significance.Result(score)
+        drawn = significance.bootstrap_resample(
+            table.metric, statistics, samples=confidence, seed=self._seed, arithmetic=ARITHMETIC
+        )
+        return significance.Result(score, None, *significance.estimate_ci(drawn))
