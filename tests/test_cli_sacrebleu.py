@@ -16,7 +16,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from tabulate import tabulate
 
-from mtcompute.cli import main as cli_main
 from mtcompute.cli._sacrebleu_table import tabulate_columns
 from tests.conftest import WMT, WMT_IS_SAMPLE, cli_command, load_script
 
@@ -507,26 +506,3 @@ def test_help_says_where_significance_differs() -> None:
         "-j/--paired-jobs is checked as in sacreBLEU (negative: exit 1)",
     ]
     assert ([True] * 3, False) == ([line in text for line in expected], "not available yet" in text)
-
-
-def test_the_tests_ask_for_one_blas_thread_unless_told(
-    workspace: object, monkeypatch: pytest.MonkeyPatch, capfd: pytest.CaptureFixture[str]
-) -> None:
-    """-pbs, -par and -ci set OPENBLAS_NUM_THREADS (and MKL's) to 1 when they are unset, and
-    leave a value the user gave; plain scoring sets nothing."""
-    monkeypatch.chdir(workspace.folder)
-    for name in ("OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
-        monkeypatch.delenv(name, raising=False)
-    one, two = workspace.systems[:2]
-    runs = [("-i", one, "-m", "chrf"), ("-i", one, "-ci", "-cin", "5"), ("-i", one, two, "-par")]
-    seen = []
-    for index, args in enumerate(runs):
-        if index == 2:  # the user's setting
-            monkeypatch.setenv("OPENBLAS_NUM_THREADS", "2")
-            monkeypatch.delenv("MKL_NUM_THREADS")
-        status = cli_main(["sacrebleu", "ref.A.txt", *args, "-parn", "5"])
-        seen.append(
-            (status, os.environ.get("OPENBLAS_NUM_THREADS"), os.environ.get("MKL_NUM_THREADS"))
-        )
-    capfd.readouterr()
-    assert [(0, None, None), (0, "1", "1"), (0, "2", "1")] == seen

@@ -17,6 +17,7 @@ import pytest
 from sacrebleu import significance as sb
 from sacrebleu.metrics import BLEU, CHRF, TER
 from sacrebleu.metrics.base import Metric as SacrebleuMetric
+from threadpoolctl import threadpool_info, threadpool_limits  # type: ignore[import-untyped]
 
 from mtcompute import scoring
 from mtcompute import significance as sg
@@ -679,3 +680,45 @@ def test_environment_seed_is_not_read(monkeypatch: pytest.MonkeyPatch) -> None:
     before = sg.paired_bootstrap([table], samples=20)
     monkeypatch.setenv("SACREBLEU_SEED", "7")
     assert before == sg.paired_bootstrap([table], samples=20)
+
+
+class _CountingThreads:
+    """BLEU that records the BLAS thread count each time it scores resampled sums."""
+
+    def __init__(self) -> None:
+        self.bleu = sg.BleuMetric()
+        self.name, self.width = self.bleu.name, self.bleu.width
+        self.seen: list[int] = []
+
+    def score(self, totals: Sequence[int | float]) -> float:
+        return self.bleu.score(totals)
+
+    def scores(self, sums: Any) -> Any:
+        self.seen.append(_blas_threads())
+        return self.bleu.scores(sums)
+
+
+def _blas_threads() -> int:
+    """The thread count of numpy's BLAS library as threadpoolctl reads it."""
+    (blas,) = [pool for pool in threadpool_info() if pool["user_api"] == "blas"]
+    return int(blas["num_threads"])
+
+
+def test_the_tests_run_with_one_blas_thread() -> None:
+    """Every public test and resampler scores with numpy's BLAS held to one thread and leaves
+    the count as it found it (2 here: the tests set it so, whatever the machine's CPUs)."""
+    metric = _CountingThreads()
+    rows = _systems(_bleu_statistics, 2, 30)
+    with threadpool_limits(limits=2, user_api="blas"):
+        calls = [
+            lambda: sg.paired_bootstrap([sg.Table(metric, rows)], samples=5),
+            lambda: sg.paired_approximate_randomization([sg.Table(metric, rows)], trials=5),
+            lambda: sg.bootstrap_resample(metric, rows[0], samples=5),
+            lambda: sg.bootstrap_confidence(metric, rows[0], samples=5),
+        ]
+        after = []
+        for call in calls:
+            call()
+            after.append(_blas_threads())
+    assert ([1] * len(metric.seen), [2] * 4) == (metric.seen, after)
+    assert len(metric.seen) >= 4

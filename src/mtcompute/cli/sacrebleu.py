@@ -64,7 +64,6 @@ FACADE_ERRORS = (MtcomputeError, ArithmeticError, LookupError, RuntimeError, Typ
 
 # colorama's codes (Fore.CYAN, Fore.YELLOW, Fore.GREEN, Fore.RED, Style.RESET_ALL)
 CYAN, YELLOW, GREEN, RED, RESET = "\x1b[36m", "\x1b[33m", "\x1b[32m", "\x1b[31m", "\x1b[0m"
-BLAS_THREADS = ("OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")  # numpy's BLAS libraries
 SIGNIFICANCE = 0.05  # p-values above it are printed in red, the others marked "*"
 CONFIDENCE = re.compile(r"(\(μ = [0-9\.]+ ± [0-9\.]+\))")  # coloured in cyan (text)
 
@@ -677,13 +676,6 @@ def run(args: argparse.Namespace) -> int:
     if refusal is not None:
         sys.stderr.write(f"mtcompute sacrebleu: error: {refusal}\n")
         return EXIT_USAGE
-    if _paired(args) or args.confidence:
-        # Before numpy is imported: one BLAS thread unless the user says otherwise. The
-        # tests' matrix products come in blocks of a few hundred rows, where OpenBLAS's
-        # threads gain little and their busy-waiting doubles the CPU time (the AR of
-        # -m bleu chrf ter on en-de: 0.25 s of CPU with one thread, 0.5 s with two).
-        for name in BLAS_THREADS:
-            os.environ.setdefault(name, "1")
     colors = not (os.environ.get("NO_COLOR") or args.no_color)
     tty = colors and sys.stdout.isatty()
     session = Session(colors=colors, strip=colors and not tty, quiet=args.quiet)

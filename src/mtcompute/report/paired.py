@@ -9,17 +9,6 @@ metric for all systems (:func:`mtcompute.scoring.bleu_references`,
 randomization (Riezler & Maxwell 2005, §3) or bootstrap intervals alone (sacreBLEU's
 ``--confidence``) in the native arithmetic of :mod:`mtcompute.significance`: exact sums,
 float64 scores, the seed always honoured (0 included).
-
-BLAS threads: :mod:`mtcompute.significance` sums the resamples with matrix products, which
-numpy hands to OpenBLAS, and OpenBLAS starts one thread per CPU whose waiting threads spin.
-The products here are blocks of a few rows by N segments, too small for threads to pay back,
-and on a machine shared with other processes the spinning costs more than it gains (measured:
-the native bootstrap at 100,000 segments for 5 systems, 9.8 s with OpenBLAS's default threads
-against 4.0 s with one, on the 2 CPUs of the development machine). :func:`run` therefore runs
-the tests under ``threadpoolctl.threadpool_limits(1, "blas")``, which sets the loaded BLAS
-library's own thread count for the duration and restores it afterwards, whatever imported
-numpy first and whatever ``OPENBLAS_NUM_THREADS`` says (that variable counts only when set
-before numpy loads OpenBLAS, so setting it at start-up would depend on import order).
 """
 
 from __future__ import annotations
@@ -38,10 +27,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-# threadpoolctl ships no type information (no py.typed): its one function used here is typed
-# at the call
 import numpy as np
-from threadpoolctl import threadpool_limits  # type: ignore[import-untyped]
 
 from mtcompute import scoring, significance
 from mtcompute.report import METRICS
@@ -168,7 +154,7 @@ def run(
     seed: int | None,
 ) -> list[list[Result]]:
     """``result[t][s]`` for table ``t`` and system ``s`` (0: the baseline) in the native
-    arithmetic, with one BLAS thread (see the module docstring):
+    arithmetic:
 
     * ``method="bootstrap"``: :func:`~mtcompute.significance.paired_bootstrap` with
       ``samples`` resamples (each system's mean and interval from the same resamples);
@@ -179,21 +165,20 @@ def run(
       resamples (:func:`~mtcompute.significance.bootstrap_confidence`, sacreBLEU's
       ``--confidence``), no p-value.
     """
-    with threadpool_limits(limits=1, user_api="blas"):
-        if method == "bootstrap":
-            return significance.paired_bootstrap(
-                chosen, samples=samples, seed=seed, arithmetic="native"
+    if method == "bootstrap":
+        return significance.paired_bootstrap(
+            chosen, samples=samples, seed=seed, arithmetic="native"
+        )
+    if method == "ar":
+        return significance.paired_approximate_randomization(
+            chosen, trials=samples, confidence=confidence, seed=seed, arithmetic="native"
+        )
+    return [
+        [
+            significance.bootstrap_confidence(
+                table.metric, stats, samples=confidence, seed=seed, arithmetic="native"
             )
-        if method == "ar":
-            return significance.paired_approximate_randomization(
-                chosen, trials=samples, confidence=confidence, seed=seed, arithmetic="native"
-            )
-        return [
-            [
-                significance.bootstrap_confidence(
-                    table.metric, stats, samples=confidence, seed=seed, arithmetic="native"
-                )
-                for stats in table.statistics
-            ]
-            for table in chosen
+            for stats in table.statistics
         ]
+        for table in chosen
+    ]
