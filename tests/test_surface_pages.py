@@ -31,10 +31,14 @@ from playwright.sync_api import (
 from mtcompute import dumps, execute
 from mtcompute.contracts import contract
 from mtcompute.errors import NotFound
+from mtcompute.server.mcp import protocol_versions, tool_titles
 from mtcompute.server.pages import (
+    clients_page,
     curl_command,
     esc,
     index_page,
+    mcp_setup_page,
+    mcp_snippets,
     pretty_json,
     schema_rows,
     shell_quote,
@@ -105,7 +109,12 @@ def _outline(page_html: str) -> _Outline:
 def _all_pages() -> list[tuple[str, str]]:
     pages = [("index", index_page(BASE))]
     pages += [(f"{t}@{v}", tool_page(t, v, BASE)) for t, v in TOOLS]
+    pages += [("clients", clients_page(BASE)), ("mcp-setup", _setup_page())]
     return pages
+
+
+def _setup_page() -> str:
+    return mcp_setup_page(BASE, tool_titles(), protocol_versions())
 
 
 # --------------------------------------------------------------------------- unit: helpers
@@ -220,9 +229,43 @@ def test_tool_page_shows_examples_and_calls(tool_id: str, version: str) -> None:
         html.escape(pretty_json({"id": tool_id, "version": version, "input": first})),
         f"<code>{BASE}/mcp</code>",
         f"mtcompute run {tool_id} {version} --input input.json --base-url {BASE}",
+        f"node cli.mjs run {tool_id} {version} --input input.json --base-url {BASE}",
         f'href="/v1/tools/{tool_id}/versions/{version}"',
         f'data-execute-url="{document["execute_url"]}"',
     ]
+    assert [] == [text for text in wanted if text not in page]
+
+
+@pytest.mark.parametrize(("tool_id", "version"), TOOLS, ids=TOOL_IDS)
+def test_tool_page_links_the_setup_page_and_the_clients(tool_id: str, version: str) -> None:
+    """The MCP section says "(setup)" with a link to /clients/mcp/, as the seed's page does;
+    the CLI section says where to get the client."""
+    page = tool_page(tool_id, version, BASE)
+    wanted = [
+        f'<code>{BASE}/mcp</code> (<a href="/clients/mcp/">setup</a>;',
+        'Get the client at <a href="/clients/cli/">/clients/cli/</a>',
+    ]
+    assert [] == [text for text in wanted if text not in page]
+
+
+def test_index_links_the_setup_page_and_the_clients() -> None:
+    """The index's MCP and CLI paragraphs link /clients/mcp/ and /clients/cli/; so does every
+    page's header."""
+    wanted = ['<a href="/clients/mcp/">MCP setup</a>.', '<a href="/clients/cli/">/clients/cli/</a>']
+    assert [] == [text for text in wanted if text not in index_page(BASE)]
+    headers = [
+        page_html.count('<nav aria-label="Site"><a href="/">Catalog</a><a href="/clients/mcp/">')
+        for _name, page_html in _all_pages()
+    ]
+    assert [1] * len(headers) == headers
+
+
+def test_setup_page_shows_every_snippet_and_the_endpoint() -> None:
+    """The setup page shows each client's configuration (escaped) and the endpoint URL."""
+    page = _setup_page()
+    wanted = [html.escape(snippet.text) for snippet in mcp_snippets(BASE)]
+    wanted += [f"<code>{BASE}/mcp</code>", "<code>mtcompute mcp</code>", "<code>2025-11-25</code>"]
+    wanted += [f"<code>{name}</code>" for name, _title in tool_titles()]
     assert [] == [text for text in wanted if text not in page]
 
 
@@ -392,6 +435,41 @@ def test_browser_tool_page(page: Page, server_url: str, tool_id: str, version: s
         expect(page.get_by_role("heading", name=heading, exact=True)).to_be_visible()
     expect(page.locator("#try-input")).to_be_visible()
     scroll_width, inner_width = _screenshots_and_overflow(page, f"{tool_id}@{version}")
+    assert scroll_width <= inner_width, f"phone page scrolls sideways: {scroll_width}px"
+
+
+@pytest.mark.parametrize(
+    ("path", "name", "title", "headings"),
+    [
+        (
+            "/clients/cli/",
+            "clients",
+            "Command-line clients · mtcompute",
+            ("Download", "Run a tool", "Commands", "Exit status", "Without a client"),
+        ),
+        (
+            "/clients/mcp/",
+            "mcp-setup",
+            "MCP setup · mtcompute",
+            (
+                "Endpoint and transports",
+                "Desktop clients (stdio)",
+                "Editors and command-line agents (streamable HTTP)",
+                "Check the connection",
+            ),
+        ),
+    ],
+    ids=["clients", "mcp-setup"],
+)
+def test_browser_setup_pages(
+    page: Page, server_url: str, path: str, name: str, title: str, headings: tuple[str, ...]
+) -> None:
+    """The clients and MCP setup pages show their sections and fit a phone screen."""
+    page.goto(server_url + path)
+    expect(page).to_have_title(title)
+    for heading in headings:
+        expect(page.get_by_role("heading", name=heading, exact=True)).to_be_visible()
+    scroll_width, inner_width = _screenshots_and_overflow(page, name)
     assert scroll_width <= inner_width, f"phone page scrolls sideways: {scroll_width}px"
 
 

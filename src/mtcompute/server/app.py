@@ -57,7 +57,7 @@ from mtcompute.errors import (
     UnsupportedMediaType,
 )
 from mtcompute.server.access_log import AccessLog, open_access_log
-from mtcompute.server.mcp import body_refusal, mcp_http_app
+from mtcompute.server.mcp import body_refusal, mcp_http_app, protocol_versions, tool_titles
 from mtcompute.server.middleware import (
     AccessLogMiddleware,
     BodyCapMiddleware,
@@ -65,7 +65,16 @@ from mtcompute.server.middleware import (
     JsonCORSMiddleware,
 )
 from mtcompute.server.openapi import openapi_document
-from mtcompute.server.pages import index_page, tool_page
+from mtcompute.server.pages import (
+    CLIENT_FILES,
+    CLIENTS_PATH,
+    MCP_SETUP_PATH,
+    client_file,
+    clients_page,
+    index_page,
+    mcp_setup_page,
+    tool_page,
+)
 from mtcompute.server.responses import (
     JSON_TYPE,
     envelope_response,
@@ -177,6 +186,24 @@ async def tool_page_endpoint(request: Request) -> Response:
     return HTMLResponse(html)
 
 
+async def clients_endpoint(request: Request) -> Response:
+    """GET /clients/cli/: the command-line clients page."""
+    return HTMLResponse(clients_page(_base_url(request)))
+
+
+async def client_file_endpoint(request: Request) -> Response:
+    """GET /clients/cli/{name}: a shipped client file, verbatim (only the known names)."""
+    name = request.path_params["name"]
+    if name not in CLIENT_FILES:
+        return error_response(NotFound(f"No such path: {request.url.path[:200]}."))
+    return Response(client_file(name), media_type=CLIENT_FILES[name][0])
+
+
+async def mcp_setup_endpoint(request: Request) -> Response:
+    """GET /clients/mcp/: the MCP setup page (endpoint, transports, client configuration)."""
+    return HTMLResponse(mcp_setup_page(_base_url(request), tool_titles(), protocol_versions()))
+
+
 async def _http_exception(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, HTTPException)
     if exc.status_code == NotFound.http_status:
@@ -258,6 +285,9 @@ def create_app(
         Route(tool_path, contract_endpoint, methods=["GET"]),
         Route(tool_path + "/execute", execute_endpoint, methods=["POST"]),
         Route("/tools/{tool_id}/{version}", tool_page_endpoint, methods=["GET"]),
+        Route(CLIENTS_PATH, clients_endpoint, methods=["GET"]),
+        Route(CLIENTS_PATH + "{name}", client_file_endpoint, methods=["GET"]),
+        Route(MCP_SETUP_PATH, mcp_setup_endpoint, methods=["GET"]),
         Route("/mcp", mcp_app, methods=["GET", "POST", "DELETE"]),
     ]
     middleware = [

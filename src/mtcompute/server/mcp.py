@@ -30,7 +30,9 @@ __all__ = [
     "body_refusal",
     "build_server",
     "mcp_http_app",
+    "protocol_versions",
     "run_stdio",
+    "tool_titles",
 ]
 
 import contextlib
@@ -51,6 +53,7 @@ from mcp.server.streamable_http_manager import (
 )
 from mcp.server.transport_security import TransportSecuritySettings
 from mcp.shared.exceptions import MCPError
+from mcp_types.version import SUPPORTED_PROTOCOL_VERSIONS
 from starlette.responses import Response
 from starlette.types import ASGIApp, Receive, Scope, Send
 
@@ -385,6 +388,16 @@ async def _on_call_tool(
     raise MCPError(
         types.INVALID_PARAMS, f'Unknown tool "{params.name[:64]}"; the tools are: {names}.'
     )
+
+
+def tool_titles() -> tuple[tuple[str, str], ...]:
+    """(name, title) of each MCP tool, in ``tools/list`` order (the setup page lists them)."""
+    return tuple((tool.name, tool.title or tool.name) for tool in _tool_definitions())
+
+
+def protocol_versions() -> tuple[str, ...]:
+    """The MCP protocol versions the server negotiates (the SDK's supported versions)."""
+    return tuple(SUPPORTED_PROTOCOL_VERSIONS)
 
 
 def _input_schema(name: str) -> dict[str, Any] | None:
