@@ -13,6 +13,7 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 import httpx
+import jsonschema
 import mcp_types as types
 import pytest
 from mcp import Client, MCPError, StdioServerParameters
@@ -140,6 +141,52 @@ async def test_execute_description_lists_the_catalog(client: Client) -> None:
         assert f"- {entry['id']}@{entry['version']}: {entry['description']}" in description
     for code in ("invalid_input", "limit_exceeded", "unsupported_input", "not_found"):
         assert code in description
+
+
+async def test_execute_description_lets_an_agent_choose(client: Client) -> None:
+    """Each tool's line in execute's description also gives its first three supported
+    operations (the pages' "Use when you need to") and its input fields, required first."""
+    listed = {tool.name: tool for tool in (await client.list_tools()).tools}
+    description = listed["execute"].description or ""
+    missing = []
+    for tool_id, version in contract_ids():
+        document = contract(tool_id, version)
+        schema = document["input_schema"]
+        required = [name for name in schema["properties"] if name in schema["required"]]
+        optional = [name for name in schema["properties"] if name not in schema["required"]]
+        line = (
+            f"- {tool_id}@{version}: {document['description']} "
+            f"Use for: {'; '.join(document['supported_operations'][:3])}. "
+            f"Input: {', '.join(required)} (required)"
+            + (f"; {', '.join(optional)}" if optional else "")
+            + ".\n"
+        )
+        if line not in description + "\n":
+            missing.append(line)
+    assert [] == missing
+
+
+ERROR_CALLS = [
+    pytest.param("get_contract", {"id": "chrf-compute", "version": "0.0.1"}, id="get_contract"),
+    pytest.param("get_contract", {"id": "chrf-compute"}, id="get_contract missing argument"),
+    pytest.param("list_catalog", {"verbose": True}, id="list_catalog"),
+    pytest.param("execute", {"id": "chrf-compute", "version": "1.0.0"}, id="execute"),
+]
+
+
+@pytest.mark.parametrize(("name", "arguments"), ERROR_CALLS)
+async def test_error_result_is_valid_against_the_output_schema(
+    client: Client, name: str, arguments: dict[str, Any]
+) -> None:
+    """An error answer's structured content (the envelope) is valid against the tool's
+    outputSchema, as clients that check errors too (the TypeScript SDK's) require; and the
+    schema still rejects an answer that is neither the tool's result nor an envelope."""
+    schemas = {tool.name: tool.output_schema for tool in (await client.list_tools()).tools}
+    result = await client.call_tool(name, arguments)
+    assert result.is_error is True
+    validator = jsonschema.Draft202012Validator(schemas[name])
+    assert [] == [error.message for error in validator.iter_errors(result.structured_content)]
+    assert not validator.is_valid({"message": "neither"})
 
 
 async def test_instructions_describe_the_workflow(client: Client) -> None:

@@ -12,6 +12,12 @@ so that every tool result is exactly what the other surfaces return:
 - ``get_contract`` returns a contract document: parsed as structured content, verbatim as
   text; an unknown tool or version is the ``not_found`` envelope with ``isError`` true.
 
+Every tool's ``outputSchema`` admits its answer or the error envelope (exactly one of the
+two), so that a client that checks structured content on errors too (the TypeScript SDK's,
+and so the MCP Inspector) shows the error instead of rejecting it. The ``execute``
+description lists each tool version with its first supported operations and its input
+fields, so that an agent can choose a tool from ``tools/list`` alone.
+
 A bad argument to one of these tools (a missing ``id``, an unknown argument name) is a tool
 error, the ``invalid_input`` envelope with ``isError`` true, so that an agent can read it and
 correct the call; only an unknown MCP tool name is a protocol error (JSON-RPC -32602), as the
@@ -117,6 +123,22 @@ _ENVELOPE_SCHEMA: Final = {
 }
 
 
+def _or_error(description: str, properties: dict[str, Any], required: list[str]) -> dict[str, Any]:
+    """An output schema that admits the tool's answer or the error envelope.
+
+    Clients check the structured content against the output schema even when ``isError`` is
+    true (the TypeScript SDK's client, and so the MCP Inspector, do; the spec asks structured
+    results to conform to the schema), so every tool's schema has the error arm, as
+    ``execute``'s envelope schema does: exactly one of ``required`` and ``["error"]``.
+    """
+    return {
+        "type": "object",
+        "description": f'{description} On failure: the error envelope {{"error": {{...}}}}.',
+        "properties": {**properties, "error": _ERROR_SCHEMA},
+        "oneOf": [{"required": required}, {"required": ["error"]}],
+    }
+
+
 # -- descriptions (generated from the registry) --------------------------------------------
 
 
@@ -138,6 +160,29 @@ def _catalog_lines() -> str:
     )
 
 
+def _input_fields(schema: object) -> str:
+    """``a, b (required); c, d`` for an object schema's properties (``any JSON`` if none)."""
+    if not isinstance(schema, dict) or not isinstance(schema.get("properties"), dict):
+        return "any JSON"
+    names = list(schema["properties"])
+    required = [name for name in names if name in schema.get("required", [])]
+    optional = [name for name in names if name not in required]
+    text = f"{', '.join(required)} (required)" if required else "no required field"
+    return text + (f"; {', '.join(optional)}" if optional else "")
+
+
+def _choice_lines() -> str:
+    """One line per tool version: what it does, the first three supported operations (the
+    pages' "Use when you need to") and its input fields, enough to choose a tool and shape
+    its input without a second call."""
+    return "\n".join(
+        f"- {entry.id}@{entry.version}: {entry.description} "
+        f"Use for: {'; '.join(entry.supported_operations[:3])}. "
+        f"Input: {_input_fields(entry.document.get('input_schema'))}."
+        for entry in catalog_entries()
+    )
+
+
 def _error_codes_text() -> str:
     """``code (what it means), ...`` for every code an execute envelope can carry."""
     return ", ".join(f"{cls.code} ({cls.summary})" for cls in EXECUTE_ERRORS)
@@ -146,25 +191,29 @@ def _error_codes_text() -> str:
 def _execute_description() -> str:
     return (
         "Run one catalog tool (an exact machine-translation metric computation) on one input "
-        "and return its result. Tools (id@version: what it does):\n"
-        f"{_catalog_lines()}\n"
+        "and return its result. Tools (id@version: what it does, what to use it for, its "
+        "input fields):\n"
+        f"{_choice_lines()}\n"
         'Arguments: {"id": tool id, "version": tool version, "input": JSON object}. The input '
         "must follow that tool's contract (input_schema, behaviour rules, limits): fetch it "
-        "with get_contract first unless you already have it; each contract has worked "
-        "examples. Results are exact and deterministic: the same input always gives the same "
+        "with get_contract for the exact types, bounds and worked examples unless you already "
+        "have it. Results are exact and deterministic: the same input always gives the same "
         "output, to the last digit, on every surface (HTTP API, CLI, MCP). "
         'Returns the envelope {"result": {...}} (the fields of the contract\'s output_schema), '
         'or {"error": {"code", "message", "path"}} with isError true, where code is one of: '
         f"{_error_codes_text()}. "
-        "Does not tokenize, normalize or fetch text, and does not compute metrics outside the "
-        "catalog; see list_catalog for each tool's supported and unsupported operations."
+        "Does not tokenize, normalize or fetch text (bleu-tokenize and sacrebleu-score take raw "
+        "text where the catalog has them), and does not compute metrics outside the catalog; "
+        "list_catalog gives every tool's full supported and unsupported operations."
     )
 
 
 _LIST_CATALOG_DESCRIPTION: Final = (
-    "List every tool in the catalog: id, version, one-line description, the operations it "
-    "supports and those it does not (with what to use instead). Use it to choose a tool "
-    "before get_contract and execute. Takes no arguments; computes nothing."
+    "List every tool in the catalog: id, version, one-line description, all the operations "
+    "it supports and those it does not (each unsupported one says what to use instead). Use "
+    "it when execute's short list does not settle which tool fits. Takes no arguments; "
+    'computes nothing. Returns {"tools": [...]}; a bad argument gives the error envelope '
+    '{"error": {"code", "message", "path"}} with isError true.'
 )
 
 _GET_CONTRACT_DESCRIPTION: Final = (
@@ -172,8 +221,9 @@ _GET_CONTRACT_DESCRIPTION: Final = (
     "unsupported operations, semantics (exact behaviour rules), limits, input_schema, "
     "output_schema and worked examples (input and exact output). Read it before calling "
     "execute with that tool. Returns the contract document (the text is the document "
-    "verbatim); an unknown id or version gives a not_found error envelope with isError true. "
-    "Computes nothing."
+    "verbatim); an unknown id or version gives the error envelope "
+    '{"error": {"code": "not_found", "message", "path"}} with isError true, the message '
+    "naming the ids or versions that exist. Computes nothing."
 )
 
 
@@ -213,10 +263,8 @@ def _tool_definitions() -> tuple[types.Tool, ...]:
                 "required": ["id", "version", "input"],
                 "additionalProperties": False,
             },
-            # The output schema is the envelope, error arm included. The SDK's client checks
-            # structured content against it only when isError is false, and the server does
-            # not check it, so error envelopes pass either way; the schema still tells an
-            # agent what both arms look like.
+            # The output schema is the envelope, error arm included: clients that check
+            # structured content on errors too (the TypeScript SDK's) accept error envelopes.
             output_schema=_ENVELOPE_SCHEMA,
             annotations=_READ_ONLY,
         ),
@@ -225,9 +273,9 @@ def _tool_definitions() -> tuple[types.Tool, ...]:
             title="List the tool catalog",
             description=_LIST_CATALOG_DESCRIPTION,
             input_schema={"type": "object", "properties": {}, "additionalProperties": False},
-            output_schema={
-                "type": "object",
-                "properties": {
+            output_schema=_or_error(
+                "The catalog.",
+                {
                     "tools": {
                         "type": "array",
                         "items": {
@@ -255,8 +303,8 @@ def _tool_definitions() -> tuple[types.Tool, ...]:
                         },
                     }
                 },
-                "required": ["tools"],
-            },
+                ["tools"],
+            ),
             annotations=_READ_ONLY,
         ),
         types.Tool(
@@ -269,10 +317,9 @@ def _tool_definitions() -> tuple[types.Tool, ...]:
                 "required": ["id", "version"],
                 "additionalProperties": False,
             },
-            output_schema={
-                "type": "object",
-                "description": "The contract document (on failure: the error envelope).",
-                "properties": {
+            output_schema=_or_error(
+                "The contract document.",
+                {
                     "id": {"type": "string"},
                     "version": {"type": "string"},
                     "description": {"type": "string"},
@@ -280,8 +327,8 @@ def _tool_definitions() -> tuple[types.Tool, ...]:
                     "output_schema": {"type": "object"},
                     "examples": {"type": "array"},
                 },
-                "required": ["id", "version", "input_schema", "output_schema", "examples"],
-            },
+                ["id", "version", "input_schema", "output_schema", "examples"],
+            ),
             annotations=_READ_ONLY,
         ),
     )
