@@ -33,6 +33,7 @@ from mtcompute.contracts import contract
 from mtcompute.errors import NotFound
 from mtcompute.server.mcp import protocol_versions, tool_titles
 from mtcompute.server.pages import (
+    catalog_meta,
     clients_page,
     curl_command,
     esc,
@@ -43,9 +44,10 @@ from mtcompute.server.pages import (
     schema_rows,
     shell_quote,
     tool_page,
+    tool_title,
 )
 from mtcompute.tools import list_tools
-from tests.conftest import require_program
+from tests.conftest import require_program, shared_file
 
 CHROMIUM_ARGS = [
     "--headless",
@@ -61,6 +63,8 @@ ARTIFACTS = Path(__file__).resolve().parent / "artifacts" / "pages"
 BASE = "http://127.0.0.1:8000"
 DESKTOP = ViewportSize(width=1280, height=800)
 PHONE = ViewportSize(width=375, height=812)
+# The favicon: an SVG written into the page as a data: URL (no request, nothing external).
+FAVICON = re.compile(r"^data:image/svg\+xml,%3Csvg xmlns='http://www\.w3\.org/2000/svg' [^\"<>#]*$")
 ANSWERED = re.compile(r"^([0-9]{3}|network-error)$")
 
 TOOLS = [(tool.id, tool.version) for tool in list_tools()]
@@ -314,19 +318,99 @@ def test_index_lists_every_tool() -> None:
     assert [] == [text for text in wanted if text not in page]
 
 
+@pytest.mark.parametrize(("tool_id", "version"), TOOLS, ids=TOOL_IDS)
+def test_tool_page_title_line_has_the_category(tool_id: str, version: str) -> None:
+    """The line under the title reads as the seed's: id · version · Text · free, no key
+    needed (the category from the catalog metadata)."""
+    expected = (
+        f'<p class="meta"><code>{tool_id}</code> &middot; version <code>{version}</code> '
+        "&middot; Text &middot; free, no key needed &middot; "
+    )
+    assert expected in tool_page(tool_id, version, BASE)
+
+
+def _related_ids(page_html: str) -> list[str]:
+    """The tool ids of the page's related-tools list, in its order."""
+    section = page_html[page_html.index('<h2 id="related">') :]
+    return re.findall(r'<li><a href="/tools/([^/"]+)/[^"]+">', section)
+
+
+@pytest.mark.parametrize(
+    ("seed", "tool_id"),
+    [
+        ("seeds/000_814aaae8f220d09e.txt", "bleu-smoothing-compute"),
+        ("seeds/001_a890bd794d4d6a3a.txt", "bleu-sentence-components"),
+    ],
+)
+def test_related_tools_are_the_seed_selection(seed: str, tool_id: str) -> None:
+    """A seed tool's page names the seed page's related tools, in the seed's order."""
+    text = shared_file(seed).read_text(encoding="utf-8")
+    bullets = text[text.index("\nRelated tools\n") :].splitlines()[2:]
+    expected = [line[2:].split(":")[0].lower().replace(" ", "-") for line in bullets if line]
+    assert expected == _related_ids(tool_page(tool_id, "1.0.0", BASE))
+
+
+def test_every_tool_has_its_category_and_chosen_related_tools() -> None:
+    """The catalog metadata names every tool of the catalog, category "Text", each related
+    tool a catalog tool (not itself, no repeats), and each page lists them in that order."""
+    meta = catalog_meta()
+    ids = {tool_id for tool_id, _ in TOOLS}
+    assert [] == sorted(ids - set(meta))
+    problems = [
+        (tool_id, entry)
+        for tool_id, entry in meta.items()
+        if entry.category != "Text"
+        or tool_id in entry.related
+        or len(set(entry.related)) != len(entry.related)
+        or not set(entry.related) <= ids
+        or not 3 <= len(entry.related) <= 6
+    ]
+    assert [] == problems
+    pages = {(t, v): _related_ids(tool_page(t, v, BASE)) for t, v in TOOLS}
+    assert {(t, v): list(meta[t].related) for t, v in TOOLS} == pages
+
+
+@pytest.mark.parametrize(("name", "page_html"), _all_pages(), ids=[n for n, _ in _all_pages()])
+def test_titles_use_the_proper_names(name: str, page_html: str) -> None:
+    """BLEU, chrF, TER and sacreBLEU are spelled so in every heading and title (no "Bleu",
+    "Chrf", "Ter " or "Sacrebleu")."""
+    headings = re.findall(r"<(?:title|h[1-3])[^>]*>(.*?)</", page_html)
+    headings += re.findall(r'<a href="/tools/[^"]+">([^<]*)</a>', page_html)
+    wrong = [text for text in headings if re.search(r"\b(Bleu|Chrf|Ter|Sacrebleu)\b", text)]
+    assert [] == wrong
+
+
+def test_code_blocks_have_a_copy_button_and_commands_wrap() -> None:
+    """Every code block (every pre but the try-it output, which wraps) has a Copy button
+    (hidden until the script shows it); the curl and CLI commands wrap their long lines."""
+    page = tool_page("bleu-smoothing-compute", "1.0.0", BASE)
+    blocks = page.count('<div class="code"><pre')
+    buttons = page.count('<button type="button" class="copy" hidden')
+    assert (blocks, blocks) == (page.count("<pre") - page.count('<pre id="try-output"'), buttons)
+    for label in ("curl command", "CLI command", "mtcompute command"):
+        assert f'<pre tabindex="0" class="wraps" aria-label="{label}">' in page
+
+
 @pytest.mark.parametrize(("name", "page_html"), _all_pages(), ids=[n for n, _ in _all_pages()])
 def test_page_is_self_contained_html5(name: str, page_html: str) -> None:
-    """lang, charset, viewport and title set; headings in order; no external resource."""
+    """lang, charset, viewport and title set; headings in order; no external resource (the
+    one link is the favicon, an SVG written into the page as a data: URL)."""
     outline = _outline(page_html)
     metas = [attrs for tag, attrs in outline.tags if tag == "meta"]
+    links = [attrs for tag, attrs in outline.tags if tag == "link"]
+    icons = [a for a in links if a.get("rel") == "icon" and FAVICON.match(a.get("href") or "")]
     external = [
         (tag, attrs)
         for tag, attrs in outline.tags
-        if "src" in attrs
-        or tag == "link"
-        or not str(attrs.get("href", "/")).startswith(("/", "#"))
-        or str(attrs.get("href", "/")).startswith("//")
+        if attrs not in icons
+        and (
+            "src" in attrs
+            or tag == "link"
+            or not str(attrs.get("href", "/")).startswith(("/", "#"))
+            or str(attrs.get("href", "/")).startswith("//")
+        )
     ]
+    assert (1, links) == (len(icons), icons)
     skips = [
         (a, b) for a, b in zip(outline.headings, outline.headings[1:], strict=False) if b > a + 1
     ]
@@ -419,9 +503,7 @@ def test_browser_index_page(page: Page, server_url: str) -> None:
 def test_browser_tool_page(page: Page, server_url: str, tool_id: str, version: str) -> None:
     """A tool page shows its sections and fits a phone screen without sideways scroll."""
     page.goto(f"{server_url}/tools/{tool_id}/{version}")
-    expect(page).to_have_title(
-        f"{tool_id.replace('-', ' ').capitalize()} ({tool_id} {version}) · mtcompute"
-    )
+    expect(page).to_have_title(f"{tool_title(tool_id)} ({tool_id} {version}) · mtcompute")
     for heading in (
         "Supported",
         "Not supported",
@@ -480,6 +562,24 @@ def _run(page: Page) -> tuple[str, Any]:
     expect(page.locator("#try-run")).to_be_enabled()
     status = page.locator("#try-status").get_attribute("data-status") or ""
     return status, json.loads(page.locator("#try-output").inner_text())
+
+
+def test_browser_copy_button_copies_the_command(browser: Browser, server_url: str) -> None:
+    """The Copy button of the curl command puts the command's text on the clipboard."""
+    context = browser.new_context(
+        viewport=DESKTOP, permissions=["clipboard-read", "clipboard-write"]
+    )
+    try:
+        opened = context.new_page()
+        opened.goto(f"{server_url}/tools/bleu-smoothing-compute/1.0.0")
+        button = opened.get_by_role("button", name="Copy curl command")
+        button.click()
+        expect(button).to_have_text("Copied")
+        copied = opened.evaluate("navigator.clipboard.readText()")
+    finally:
+        context.close()
+    example = contract("bleu-smoothing-compute", "1.0.0")["examples"][0]["input"]
+    assert curl_command(server_url, "bleu-smoothing-compute", "1.0.0", example) == copied
 
 
 @pytest.mark.parametrize(("tool_id", "version", "number", "example"), EXAMPLES, ids=EXAMPLE_IDS)

@@ -20,6 +20,7 @@ from __future__ import annotations
 __all__ = [
     "CLIENTS_PATH",
     "CLIENT_FILES",
+    "DEFAULT_CATEGORY",
     "MCP_SETUP_PATH",
     "Calls",
     "ClientDownload",
@@ -31,7 +32,9 @@ __all__ = [
     "SchemaRow",
     "SchemaTable",
     "ToolLink",
+    "ToolMeta",
     "ToolPage",
+    "catalog_meta",
     "client_file",
     "clients_page",
     "curl_command",
@@ -54,14 +57,14 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
-from typing import Any, Final
+from typing import Any, Final, cast
 
 from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
 from markupsafe import Markup
 
 from mtcompute._version import __version__
 from mtcompute.catalog import catalog_entries, catalog_entry
-from mtcompute.core.jsjson import dumps
+from mtcompute.core.jsjson import dumps, loads
 from mtcompute.errors import TOOL_ERRORS, LimitExceeded
 
 # --------------------------------------------------------------------------- text helpers
@@ -103,13 +106,24 @@ def pretty_json(value: object, indent: str = "") -> str:
     return dumps(value)
 
 
+# Words of tool ids written as their proper names (Papineni's BLEU, Popović's chrF, Snover's
+# TER, Post's sacreBLEU); "plus plus" is chrF++.
+_PROPER_NAMES: Final = {"bleu": "BLEU", "chrf": "chrF", "ter": "TER", "sacrebleu": "sacreBLEU"}
+
+
 def tool_title(tool_id: str) -> str:
-    """The human title of a tool id, as the seed pages write it.
+    """The human title of a tool id: the seed pages' words, with the metrics' proper names.
 
     >>> tool_title("bleu-smoothing-compute")
-    'Bleu smoothing compute'
+    'BLEU smoothing compute'
+    >>> tool_title("chrf-plus-plus-compute")
+    'chrF++ compute'
+    >>> tool_title("paired-significance")
+    'Paired significance'
     """
-    return tool_id.replace("-", " ").replace("_", " ").capitalize()
+    words = tool_id.replace("_", "-").split("-")
+    text = " ".join(_PROPER_NAMES.get(word, word) for word in words).replace(" plus plus", "++")
+    return text[:1].upper() + text[1:] if words[0] not in _PROPER_NAMES else text
 
 
 def curl_command(base_url: str, tool_id: str, version: str, example_input: object) -> str:
@@ -268,6 +282,7 @@ class ToolLink:
     version: str
     title: str
     description: str
+    category: str
 
     @property
     def page_url(self) -> str:
@@ -322,6 +337,7 @@ class ToolPage:
     execute_url: str
     # The headings by anchor, in page order ("related" only when the catalog has other tools).
     sections: dict[str, str]
+    category: str
     supported: tuple[str, ...]
     unsupported: tuple[str, ...]
     semantics: tuple[str, ...]
@@ -332,6 +348,7 @@ class ToolPage:
     examples: tuple[Example, ...]
     calls: Calls
     related: tuple[ToolLink, ...]
+    tokenizer: ToolLink | None  # the catalog's tokenizer for raw text (bleu-tokenize), if any
 
     @property
     def ref(self) -> str:
@@ -401,13 +418,52 @@ def _price(document: Mapping[str, Any]) -> str:
     return f"US${dumps(charge)} per call"
 
 
+@dataclass(frozen=True, slots=True)
+class ToolMeta:
+    """How the pages present a tool id (every version): its category and related tools."""
+
+    category: str
+    related: tuple[str, ...]
+
+
+DEFAULT_CATEGORY: Final = "Text"
+
+
+@cache
+def catalog_meta() -> dict[str, ToolMeta]:
+    """The presentation metadata of ``server/catalog_meta.json``, by tool id.
+
+    Category and related tools are presentation, not behaviour: they change without a new
+    contract version (and the seed's chrf-compute@1.0.0 contract is served byte for byte), so
+    they live in this catalog file, not in the versioned contracts. A tool id the file does not
+    name gets the category "Text" and no related tools.
+    """
+    data = (resources.files("mtcompute.server") / "catalog_meta.json").read_bytes()
+    tools = cast("dict[str, dict[str, Any]]", loads(data))["tools"]
+    return {
+        tool_id: ToolMeta(str(meta["category"]), tuple(str(r) for r in meta["related"]))
+        for tool_id, meta in tools.items()
+    }
+
+
+def _meta(tool_id: str) -> ToolMeta:
+    return catalog_meta().get(tool_id, ToolMeta(DEFAULT_CATEGORY, ()))
+
+
 def _link(tool_id: str, version: str, document: Mapping[str, Any]) -> ToolLink:
     return ToolLink(
         id=tool_id,
         version=version,
         title=tool_title(tool_id),
         description=str(document.get("description", "")),
+        category=_meta(tool_id).category,
     )
+
+
+def _latest_links() -> dict[str, ToolLink]:
+    """The link of each tool id's newest version (the catalog is ordered by id, then
+    version, so the last entry of an id is its newest)."""
+    return {entry.id: _link(entry.id, entry.version, entry.document) for entry in catalog_entries()}
 
 
 def _calls(base: str, tool_id: str, version: str, sample_input: object) -> Calls:
@@ -478,11 +534,9 @@ def tool_page(tool_id: str, version: str, base_url: str) -> str:
     contract_url = entry.contract_path
     input_schema = document.get("input_schema", {})
     limits = document.get("limits")
-    related = tuple(
-        _link(other.id, other.version, other.document)
-        for other in catalog_entries()
-        if other != entry
-    )
+    latest = _latest_links()
+    # The related tools the catalog metadata names, in its order, those the catalog has.
+    related = tuple(latest[other] for other in _meta(tool_id).related if other in latest)
     sections = {
         "decide": "Decide before calling",
         "supported": "Supported",
@@ -509,6 +563,7 @@ def tool_page(tool_id: str, version: str, base_url: str) -> str:
         contract_url=contract_url,
         execute_url=str(document.get("execute_url") or f"{contract_url}/execute"),
         sections=sections,
+        category=_meta(tool_id).category,
         supported=tuple(str(s) for s in document.get("supported_operations", [])),
         unsupported=tuple(str(s) for s in document.get("unsupported_operations", [])),
         semantics=tuple(str(s) for s in document.get("semantics", [])),
@@ -523,6 +578,7 @@ def tool_page(tool_id: str, version: str, base_url: str) -> str:
         examples=examples,
         calls=_calls(base, tool_id, version, first_input),
         related=related,
+        tokenizer=latest.get("bleu-tokenize") if tool_id != "bleu-tokenize" else None,
     )
     return _render(
         "tool.html", f"{title} ({tool_id} {version}) · mtcompute", page.description, page
