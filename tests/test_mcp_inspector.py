@@ -8,7 +8,7 @@ The Inspector is installed with npm into ``.venv/npm/inspector-VERSION`` (ignore
 virtual environment) the first time this module runs. Each call is a process start (for stdio,
 two), so the suite runs every call over HTTP with the newest pinned version and the calls
 whose answers once failed over stdio; ``MTCOMPUTE_INSPECTOR_GRID=full`` runs every call with
-both pinned versions over both transports (44 calls).
+both pinned versions over both transports (52 calls).
 """
 
 from __future__ import annotations
@@ -24,7 +24,8 @@ import pytest
 
 import mtcompute
 from mtcompute.contracts import contract, contract_ids, contract_text
-from mtcompute.server.mcp import EXECUTE, GET_CONTRACT, LIST_CATALOG
+from mtcompute.search import search_catalog
+from mtcompute.server.mcp import EXECUTE, GET_CONTRACT, LIST_CATALOG, SEARCH_CATALOG
 from tests.conftest import REPO, cli_command, require_program
 
 NEWEST, OLDEST = "2.12.0", "0.15.0"
@@ -77,8 +78,30 @@ CATALOG = {
     ]
 }
 
+SEARCH_QUERY = "why did my sentence get a low BLEU"
+SEARCH = {"query": SEARCH_QUERY, "results": [h.as_json() for h in search_catalog(SEARCH_QUERY, 2)]}
+
 CALLS = [
     Call("list_catalog", LIST_CATALOG, {}, CATALOG, mtcompute.dumps(CATALOG), False),
+    Call(
+        "search_catalog",
+        SEARCH_CATALOG,
+        {"query": SEARCH_QUERY, "limit": 2},
+        SEARCH,
+        mtcompute.dumps(SEARCH),
+        False,
+    ),
+    _error_call(
+        "search_catalog limit 0",
+        SEARCH_CATALOG,
+        {"query": "BLEU", "limit": 0},
+        _error(
+            "invalid_input",
+            'Expected the argument "limit" of search_catalog to be 1 to 50, got 0.',
+            "/limit",
+        ),
+        before=False,
+    ),
     Call(
         "get_contract",
         GET_CONTRACT,
@@ -214,13 +237,13 @@ def _inspect(launcher: Path, target: list[str], *args: str) -> subprocess.Comple
 def test_inspector(
     inspectors: dict[str, Path], server_url: str, version: str, transport: str, call: Call | None
 ) -> None:
-    """The Inspector lists the three tools, and every call answers the library's envelope
+    """The Inspector lists the four tools, and every call answers the library's envelope
     (text verbatim, structured content equal, isError as the envelope says)."""
     target = _target(transport, server_url)
     if call is None:
         answer = _inspect(inspectors[version], target, "--method", "tools/list")
         listed = json.loads(answer.stdout)["tools"]
-        assert (0, [EXECUTE, LIST_CATALOG, GET_CONTRACT]) == (
+        assert (0, [EXECUTE, LIST_CATALOG, GET_CONTRACT, SEARCH_CATALOG]) == (
             answer.returncode,
             [tool["name"] for tool in listed],
         )

@@ -1,7 +1,7 @@
 """The MCP setup page's snippets (``/clients/mcp/``), each tried as its client would use it:
 the configuration parses as JSON with the keys that client reads (or the command line has the
 shape its client takes), and the server it names, a URL or a command, starts and answers
-``tools/list`` with the three tools, through the official MCP SDK's client."""
+``tools/list`` with the four tools, through the official MCP SDK's client."""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ from tests.conftest import cli_command
 
 pytestmark = pytest.mark.anyio
 
-TOOL_NAMES = ["execute", "list_catalog", "get_contract"]
+TOOL_NAMES = ["execute", "list_catalog", "get_contract", "search_catalog"]
 
 # What each client reads, as its documentation says: the top-level key holding the servers,
 # the key of the server's URL (None: a stdio command) and the other keys the entry must have.

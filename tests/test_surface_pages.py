@@ -31,8 +31,11 @@ from playwright.sync_api import (
 from mtcompute import dumps, execute
 from mtcompute.contracts import contract
 from mtcompute.errors import NotFound
+from mtcompute.search import search_catalog
 from mtcompute.server.mcp import protocol_versions, tool_titles
 from mtcompute.server.pages import (
+    SEARCH_CARD_LINES,
+    SEARCH_CARDS,
     catalog_meta,
     clients_page,
     curl_command,
@@ -67,6 +70,7 @@ PHONE = ViewportSize(width=375, height=812)
 FAVICON = re.compile(r"^data:image/svg\+xml,%3Csvg xmlns='http://www\.w3\.org/2000/svg' [^\"<>#]*$")
 ANSWERED = re.compile(r"^([0-9]{3}|network-error)$")
 
+SEARCH_QUERY = "chrF++ für maschinelle Übersetzung"
 TOOLS = [(tool.id, tool.version) for tool in list_tools()]
 TOOL_IDS = [f"{tool_id}@{version}" for tool_id, version in TOOLS]
 EXAMPLES = [
@@ -111,7 +115,7 @@ def _outline(page_html: str) -> _Outline:
 
 
 def _all_pages() -> list[tuple[str, str]]:
-    pages = [("index", index_page(BASE))]
+    pages = [("index", index_page(BASE)), ("search", index_page(BASE, SEARCH_QUERY))]
     pages += [(f"{t}@{v}", tool_page(t, v, BASE)) for t, v in TOOLS]
     pages += [("clients", clients_page(BASE)), ("mcp-setup", _setup_page())]
     return pages
@@ -318,6 +322,68 @@ def test_index_lists_every_tool() -> None:
     assert [] == [text for text in wanted if text not in page]
 
 
+def _card_ids(page_html: str) -> list[str]:
+    """The tool ids of a page's cards, in order."""
+    return re.findall(r'<li class="card"><h3><a href="/tools/([^/"]+)/', page_html)
+
+
+def test_index_search_lists_the_ranked_tools_with_their_lines() -> None:
+    """/?q= shows the search's first SEARCH_CARDS tools in its order as cards, each with its
+    best SEARCH_CARD_LINES matched lines, the other matches as links, and the query kept in
+    the search box; the whole list and its heading are gone."""
+    page = index_page(BASE, SEARCH_QUERY)
+    hits = search_catalog(SEARCH_QUERY)
+    lines = [
+        esc(line.text)
+        for hit in hits[:SEARCH_CARDS]
+        for line in [line for line in hit.lines if line.field not in ("id", "description")][
+            :SEARCH_CARD_LINES
+        ]
+    ]
+    more = page[page.index('<p class="more">') :].split("</p>")[0]
+    assert (
+        [hit.entry.id for hit in hits[:SEARCH_CARDS]],
+        [],
+        [hit.entry.page_path for hit in hits[SEARCH_CARDS:]],
+        True,
+        False,
+    ) == (
+        _card_ids(page),
+        [line for line in lines if line not in page],
+        re.findall(r'<a href="([^"]+)">', more),
+        f'name="q" value="{esc(SEARCH_QUERY)}"' in page,
+        '<h2 id="tools">' in page,
+    )
+
+
+def test_index_search_escapes_the_query() -> None:
+    """Markup in a query is shown as text in the title, the heading and the search box."""
+    page = index_page(BASE, "<b>chrF</b>")
+    assert (False, 3) == ("<b>chrF" in page, page.count("&lt;b&gt;chrF&lt;/b&gt;"))
+
+
+def test_index_search_without_a_match_or_too_long() -> None:
+    """A query nothing matches says so; one over 500 characters says it is too long."""
+    assert (
+        True,
+        True,
+        [],
+    ) == (
+        "No tool matches." in index_page(BASE, "zzxq"),
+        "The search is too long: 501 characters, at most 500." in index_page(BASE, "b" * 501),
+        _card_ids(index_page(BASE, "b" * 501)),
+    )
+
+
+def test_index_without_a_query_has_the_search_box_and_every_card() -> None:
+    """/ has the GET search form and one card per tool version, in catalog order."""
+    page = index_page(BASE)
+    assert (True, [t for t, _ in TOOLS]) == (
+        '<form class="search" action="/" method="get" role="search">' in page,
+        _card_ids(page),
+    )
+
+
 @pytest.mark.parametrize(("tool_id", "version"), TOOLS, ids=TOOL_IDS)
 def test_tool_page_title_line_has_the_category(tool_id: str, version: str) -> None:
     """The line under the title reads as the seed's: id · version · Text · free, no key
@@ -497,6 +563,37 @@ def test_browser_index_page(page: Page, server_url: str) -> None:
         expect(page.locator(f'.card a[href="/tools/{tool_id}/{version}"]').first).to_be_visible()
     scroll_width, inner_width = _screenshots_and_overflow(page, "index")
     assert scroll_width <= inner_width, f"phone page scrolls sideways: {scroll_width}px"
+
+
+def test_browser_search_box(browser: Browser, server_url: str) -> None:
+    """With JavaScript off, typing a task in the search box of / and pressing Enter lists
+    the search's tools in its order, the seed phrasing's tool first; fits a phone."""
+    context = browser.new_context(viewport=DESKTOP, java_script_enabled=False)
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    try:
+        page.goto(server_url + "/")
+        page.get_by_label("Search the catalog").fill("why did my sentence get a low BLEU")
+        page.get_by_label("Search the catalog").press("Enter")
+        page.wait_for_url("**/?q=why+did+my+sentence+get+a+low+BLEU")
+        expect(
+            page.get_by_role("heading", name="Tools for “why did my sentence get a low BLEU”")
+        ).to_be_visible()
+        ids = page.locator(".results .card code").all_inner_texts()
+        hits = search_catalog("why did my sentence get a low BLEU")
+        first_line = page.locator(".results .card").first.locator(".matched li").first.inner_text()
+        scroll_width, inner_width = _screenshots_and_overflow(page, "search")
+    finally:
+        context.close()
+    assert (
+        [hit.entry.id for hit in hits][:3],
+        "Supported: why did my sentence get a low BLEU",
+        True,
+    ) == (
+        [text for text in ids if "-" in text][:3],
+        first_line,
+        scroll_width <= inner_width,
+    )
 
 
 @pytest.mark.parametrize(("tool_id", "version"), TOOLS, ids=TOOL_IDS)

@@ -56,6 +56,7 @@ from mtcompute.errors import (
     NotFound,
     UnsupportedMediaType,
 )
+from mtcompute.search import MAX_QUERY_LENGTH, search_catalog
 from mtcompute.server.access_log import AccessLog, open_access_log
 from mtcompute.server.mcp import body_refusal, mcp_http_app, protocol_versions, tool_titles
 from mtcompute.server.middleware import (
@@ -149,9 +150,41 @@ def catalog(base_url: str = "") -> list[dict[str, Any]]:
     ]
 
 
-async def catalog_endpoint(_request: Request) -> Response:
-    """GET /v1/tools: the catalog."""
-    return json_response(dumps({"tools": catalog()}))
+def search_results(query: str, base_url: str = "") -> list[dict[str, Any]]:
+    """The catalog search's ranked tools (:mod:`mtcompute.search`), each with its links."""
+    return [
+        {
+            **hit.as_json(),
+            "links": {
+                "contract": base_url + hit.entry.contract_path,
+                "execute": base_url + hit.entry.execute_path,
+                "page": base_url + hit.entry.page_path,
+            },
+        }
+        for hit in search_catalog(query)
+    ]
+
+
+def query_error(query: str) -> InvalidInput | None:
+    """The refusal of a search query over :data:`~mtcompute.search.MAX_QUERY_LENGTH`."""
+    if len(query) <= MAX_QUERY_LENGTH:
+        return None
+    return InvalidInput(
+        f'Expected the query parameter "q" to have at most {MAX_QUERY_LENGTH} characters, '
+        f"got {len(query)}."
+    )
+
+
+async def catalog_endpoint(request: Request) -> Response:
+    """GET /v1/tools: the catalog; with ``?q=`` (not blank), the tools that match, ranked:
+    ``{"query", "tools": [{id, version, description, score, matched, links}]}``."""
+    query = request.query_params.get("q", "")
+    if not query.strip():
+        return json_response(dumps({"tools": catalog()}))
+    refusal = query_error(query)
+    if refusal is not None:
+        return error_response(refusal)
+    return json_response(dumps({"query": query, "tools": search_results(query)}))
 
 
 async def openapi_endpoint(request: Request) -> Response:
@@ -171,8 +204,10 @@ def _base_url(request: Request) -> str:
 
 
 async def index_endpoint(request: Request) -> Response:
-    """GET /: the catalog page."""
-    return HTMLResponse(index_page(_base_url(request)))
+    """GET /: the catalog page; ``?q=`` searches it (a GET form, no script needed)."""
+    query = request.query_params.get("q", "")
+    status = 400 if query_error(query) is not None else 200
+    return HTMLResponse(index_page(_base_url(request), query), status)
 
 
 async def tool_page_endpoint(request: Request) -> Response:

@@ -1,4 +1,4 @@
-"""The MCP surface: three tools over the one execute path, on streamable HTTP and stdio.
+"""The MCP surface: four tools over the one execute path, on streamable HTTP and stdio.
 
 Built on the low-level server of the official MCP Python SDK (``mcp.server.lowlevel.Server``)
 so that every tool result is exactly what the other surfaces return:
@@ -11,6 +11,9 @@ so that every tool result is exactly what the other surfaces return:
   unsupported_operations}, ...]}``.
 - ``get_contract`` returns a contract document: parsed as structured content, verbatim as
   text; an unknown tool or version is the ``not_found`` envelope with ``isError`` true.
+- ``search_catalog`` ranks the tools for a task in words (:mod:`mtcompute.search`, the same
+  search as ``GET /v1/tools?q=`` and the search box of ``/``): ``{"query", "results": [{id,
+  version, description, score, matched: [{field, text, from?}]}]}``.
 
 Every tool's ``outputSchema`` admits its answer or the error envelope (exactly one of the
 two), so that a client that checks structured content on errors too (the TypeScript SDK's,
@@ -33,6 +36,7 @@ __all__ = [
     "EXECUTE",
     "GET_CONTRACT",
     "LIST_CATALOG",
+    "SEARCH_CATALOG",
     "body_refusal",
     "build_server",
     "mcp_http_app",
@@ -77,11 +81,15 @@ from mtcompute.errors import (
     NotFound,
     json_pointer,
 )
+from mtcompute.search import MAX_QUERY_LENGTH, search_catalog
 from mtcompute.server.responses import JSON_TYPE
 
 EXECUTE: Final = "execute"
 LIST_CATALOG: Final = "list_catalog"
 GET_CONTRACT: Final = "get_contract"
+SEARCH_CATALOG: Final = "search_catalog"
+DEFAULT_SEARCH_LIMIT: Final = 5
+MAX_SEARCH_LIMIT: Final = 50
 
 # The codes an execute envelope can carry, from the errors module.
 ERROR_CODES: Final = tuple(cls.code for cls in EXECUTE_ERRORS)
@@ -120,6 +128,30 @@ _ENVELOPE_SCHEMA: Final = {
     },
     "oneOf": [{"required": ["result"]}, {"required": ["error"]}],
     "additionalProperties": False,
+}
+
+
+_SEARCH_HIT_SCHEMA: Final = {
+    "type": "object",
+    "properties": {
+        "id": {"type": "string"},
+        "version": {"type": "string"},
+        "description": {"type": "string"},
+        "score": {"type": "number"},
+        "matched": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "properties": {
+                    "field": {"type": "string"},
+                    "text": {"type": "string"},
+                    "from": {"type": "string"},
+                },
+                "required": ["field", "text"],
+            },
+        },
+    },
+    "required": ["id", "version", "description", "score", "matched"],
 }
 
 
@@ -227,12 +259,30 @@ _GET_CONTRACT_DESCRIPTION: Final = (
 )
 
 
+_SEARCH_CATALOG_DESCRIPTION: Final = (
+    "Find the catalog tools for a task described in words (any language the contracts use: "
+    "English, Hebrew, German, Spanish; technical terms such as BLEU, chrF++, TER match in any "
+    'language), e.g. "why did my sentence get a low BLEU". Ranks the tools by BM25 over '
+    "each contract's id, description and supported operations, and over other tools' "
+    'unsupported operations that point to it ("use X instead"); a tool\'s own unsupported '
+    'operations never raise its rank. Returns {"query", "results": [{"id", '
+    '"version" (the newest), "description", "score" (higher is better), '
+    '"matched": [{"field", "text", "from"}]}]}, best first, where matched '
+    "are the contract lines the query matched (field is id, description, use_when, "
+    "supported, unsupported or referred_by, the last with from naming the tool whose line it "
+    "is). Arguments: query (1 to 500 characters), limit (1 to 50, default 5). Computes "
+    'nothing; a bad argument gives the error envelope {"error": {"code", "message", '
+    '"path"}} with isError true.'
+)
+
+
 def _instructions() -> str:
     return (
         "mtcompute: exact, deterministic machine-translation metrics (BLEU and chrF scores "
         "and their components) as versioned tools with machine-readable contracts. BLEU "
         "tools take tokenized text; nothing here tokenizes, normalizes or fetches text.\n"
-        "1. Discover: list_catalog gives each tool's id, version, description and its "
+        "1. Discover: search_catalog {query} ranks the tools for a task in words; "
+        "list_catalog gives each tool's id, version, description and its "
         "supported and unsupported operations. Tools:\n"
         f"{_catalog_lines()}\n"
         "2. Read the contract: get_contract {id, version} gives the input schema, behaviour "
@@ -331,6 +381,40 @@ def _tool_definitions() -> tuple[types.Tool, ...]:
             ),
             annotations=_READ_ONLY,
         ),
+        types.Tool(
+            name=SEARCH_CATALOG,
+            title="Search the tool catalog",
+            description=_SEARCH_CATALOG_DESCRIPTION,
+            input_schema={
+                "type": "object",
+                "properties": {
+                    "query": {
+                        "type": "string",
+                        "minLength": 1,
+                        "maxLength": MAX_QUERY_LENGTH,
+                        "description": "The task in words, e.g. chrF++ of a translation.",
+                    },
+                    "limit": {
+                        "type": "integer",
+                        "minimum": 1,
+                        "maximum": MAX_SEARCH_LIMIT,
+                        "description": f"Most results to return; omitted means "
+                        f"{DEFAULT_SEARCH_LIMIT}.",
+                    },
+                },
+                "required": ["query"],
+                "additionalProperties": False,
+            },
+            output_schema=_or_error(
+                "The ranked tools, best first.",
+                {
+                    "query": {"type": "string"},
+                    "results": {"type": "array", "items": _SEARCH_HIT_SCHEMA},
+                },
+                ["query", "results"],
+            ),
+            annotations=_READ_ONLY,
+        ),
     )
 
 
@@ -415,6 +499,50 @@ def _call_get_contract(arguments: dict[str, Any]) -> types.CallToolResult:
     return _answer(dict(entry.document), entry.text, is_error=False)
 
 
+def _search_argument_error(arguments: dict[str, Any]) -> Envelope | None:
+    """The ``invalid_input`` envelope for a bad ``query`` or ``limit``, else ``None``."""
+    query, limit = arguments["query"], arguments.get("limit", DEFAULT_SEARCH_LIMIT)
+    if isinstance(limit, float) and limit.is_integer():
+        limit = int(limit)  # 5.0 is 5, as the contracts' integer fields take it
+    fault: InvalidInput | None = None
+    if not isinstance(query, str):
+        fault = InvalidInput(
+            f'Expected the argument "query" of {SEARCH_CATALOG} to be a string, '
+            f"got {describe(query)}.",
+            json_pointer("query"),
+        )
+    elif not 1 <= len(query) <= MAX_QUERY_LENGTH:
+        fault = InvalidInput(
+            f'Expected the argument "query" of {SEARCH_CATALOG} to have 1 to '
+            f"{MAX_QUERY_LENGTH} characters, got {len(query)}.",
+            json_pointer("query"),
+        )
+    elif isinstance(limit, bool) or not isinstance(limit, int):
+        fault = InvalidInput(
+            f'Expected the argument "limit" of {SEARCH_CATALOG} to be an integer, '
+            f"got {describe(limit)}.",
+            json_pointer("limit"),
+        )
+    elif not 1 <= limit <= MAX_SEARCH_LIMIT:
+        fault = InvalidInput(
+            f'Expected the argument "limit" of {SEARCH_CATALOG} to be 1 to '
+            f"{MAX_SEARCH_LIMIT}, got {limit}.",
+            json_pointer("limit"),
+        )
+    return None if fault is None else Envelope.of_error(fault)
+
+
+def _call_search_catalog(arguments: dict[str, Any]) -> types.CallToolResult:
+    bad = _argument_error(SEARCH_CATALOG, arguments, ("query",), ("query", "limit"))
+    if bad is None:
+        bad = _search_argument_error(arguments)
+    if bad is not None:
+        return _envelope_result(bad)
+    hits = search_catalog(arguments["query"], int(arguments.get("limit", DEFAULT_SEARCH_LIMIT)))
+    answer = {"query": arguments["query"], "results": [hit.as_json() for hit in hits]}
+    return _answer(answer, dumps(answer), is_error=False)
+
+
 async def _on_list_tools(
     _ctx: ServerRequestContext[dict[str, Any]], _params: types.PaginatedRequestParams | None
 ) -> types.ListToolsResult:
@@ -431,6 +559,8 @@ async def _on_call_tool(
         return _call_list_catalog(arguments)
     if params.name == GET_CONTRACT:
         return _call_get_contract(arguments)
+    if params.name == SEARCH_CATALOG:
+        return _call_search_catalog(arguments)
     names = ", ".join(tool.name for tool in _tool_definitions())
     raise MCPError(
         types.INVALID_PARAMS, f'Unknown tool "{params.name[:64]}"; the tools are: {names}.'
@@ -455,7 +585,7 @@ def _input_schema(name: str) -> dict[str, Any] | None:
 
 
 def build_server() -> Server[dict[str, Any]]:
-    """A new low-level MCP server with the three tools and the instructions."""
+    """A new low-level MCP server with the four tools and the instructions."""
     return Server(
         "mtcompute",
         version=__version__,

@@ -22,6 +22,8 @@ __all__ = [
     "CLIENT_FILES",
     "DEFAULT_CATEGORY",
     "MCP_SETUP_PATH",
+    "SEARCH_CARDS",
+    "SEARCH_CARD_LINES",
     "Calls",
     "ClientDownload",
     "ClientsPage",
@@ -31,6 +33,8 @@ __all__ = [
     "McpSnippet",
     "SchemaRow",
     "SchemaTable",
+    "SearchLine",
+    "SearchResult",
     "ToolLink",
     "ToolMeta",
     "ToolPage",
@@ -66,6 +70,7 @@ from mtcompute._version import __version__
 from mtcompute.catalog import catalog_entries, catalog_entry
 from mtcompute.core.jsjson import dumps, loads
 from mtcompute.errors import TOOL_ERRORS, LimitExceeded
+from mtcompute.search import MAX_QUERY_LENGTH, MatchedLine, search_catalog
 
 # --------------------------------------------------------------------------- text helpers
 
@@ -314,12 +319,34 @@ class Example:
 
 
 @dataclass(frozen=True, slots=True)
+class SearchLine:
+    """A contract line a search matched, as the results show it: a label and the text."""
+
+    label: str
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class SearchResult:
+    """One ranked tool of a search on ``/``: its card and the lines that matched."""
+
+    tool: ToolLink
+    lines: tuple[SearchLine, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class IndexPage:
-    """What ``index.html`` shows: every tool version, and the sample calls."""
+    """What ``index.html`` shows: every tool version, and the sample calls; with a search
+    query, the ranked results instead of the list (``results`` is ``None`` without one)."""
 
     base: str
     tools: tuple[ToolLink, ...]
     calls: Calls
+    query: str = ""
+    results: tuple[SearchResult, ...] | None = None
+    query_error: str = ""
+    more: tuple[ToolLink, ...] = ()
+    """The tools that also match, after the first :data:`SEARCH_CARDS` (names only)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -485,9 +512,57 @@ def _calls(base: str, tool_id: str, version: str, sample_input: object) -> Calls
 # --------------------------------------------------------------------------- index page
 
 
-def index_page(base_url: str) -> str:
-    """The catalog page: what mtcompute is, how to call a tool, and every tool version."""
+_LINE_LABELS: Final = {
+    "id": "Id",
+    "description": "Description",
+    "use_when": "Use when",
+    "supported": "Supported",
+    "unsupported": "Not supported",
+}
+
+
+def _search_line(line: MatchedLine) -> SearchLine:
+    if line.field == "referred_by":
+        return SearchLine(f"Not supported by {line.source}, which points here", line.text)
+    return SearchLine(_LINE_LABELS.get(line.field, line.field), line.text)
+
+
+SEARCH_CARDS: Final = 5  # results shown as cards; the others as a line of links
+SEARCH_CARD_LINES: Final = 3  # matched lines per card
+_SHOWN: Final = ("id", "description")  # on the card already: not repeated as matched lines
+
+
+def _search_results(query: str) -> tuple[tuple[SearchResult, ...], tuple[ToolLink, ...]]:
+    """The first results as cards (their best matched lines), the others as links."""
+    hits = search_catalog(query)
+    cards = tuple(
+        SearchResult(
+            _link(hit.entry.id, hit.entry.version, hit.entry.document),
+            tuple(_search_line(line) for line in hit.lines if line.field not in _SHOWN)[
+                :SEARCH_CARD_LINES
+            ],
+        )
+        for hit in hits[:SEARCH_CARDS]
+    )
+    more = tuple(_link(h.entry.id, h.entry.version, h.entry.document) for h in hits[SEARCH_CARDS:])
+    return cards, more
+
+
+def index_page(base_url: str, query: str = "") -> str:
+    """The catalog page: what mtcompute is, how to call a tool, and every tool version; with
+    a search ``query`` (not blank), the tools that match it, ranked, with the matched lines."""
     base = base_url.rstrip("/")
+    results: tuple[SearchResult, ...] | None = None
+    more: tuple[ToolLink, ...] = ()
+    query_error = ""
+    if query.strip():
+        if len(query) > MAX_QUERY_LENGTH:
+            query_error = (
+                f"The search is too long: {len(query)} characters, at most {MAX_QUERY_LENGTH}."
+            )
+            results = ()
+        else:
+            results, more = _search_results(query)
     tools = [entry.document for entry in catalog_entries()]
     # The shortest example of the catalog makes the most readable sample call.
     samples: list[tuple[int, str, str, object]] = [
@@ -502,10 +577,16 @@ def index_page(base_url: str) -> str:
         base=base,
         tools=tuple(_link(str(d["id"]), str(d["version"]), d) for d in tools),
         calls=_calls(base, sample_id, sample_version, sample_input),
+        query=query if results is not None else "",
+        results=results,
+        query_error=query_error,
+        more=more,
     )
     return _render(
         "index.html",
-        "mtcompute · MT metric tools catalog",
+        f"{query} · search · mtcompute"
+        if results is not None
+        else "mtcompute · MT metric tools catalog",
         "Exact, versioned machine-translation metric tools (BLEU, chrF) for people and agents.",
         page,
     )
