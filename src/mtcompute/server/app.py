@@ -58,12 +58,20 @@ from mtcompute.errors import (
 )
 from mtcompute.search import MAX_QUERY_LENGTH, search_catalog
 from mtcompute.server.access_log import AccessLog, open_access_log
-from mtcompute.server.mcp import body_refusal, mcp_http_app, protocol_versions, tool_titles
+from mtcompute.server.limits import ApiKeys, RateLimit, TokenBuckets
+from mtcompute.server.mcp import (
+    body_refusal,
+    mcp_http_app,
+    protocol_versions,
+    refusal,
+    tool_titles,
+)
 from mtcompute.server.middleware import (
     AccessLogMiddleware,
     BodyCapMiddleware,
     BodyDeadlineMiddleware,
     JsonCORSMiddleware,
+    LimitsMiddleware,
 )
 from mtcompute.server.openapi import openapi_document
 from mtcompute.server.pages import (
@@ -280,13 +288,18 @@ def create_app(
     body_timeout: float | None = None,
     cors_origins: list[str] | None = None,
     access_log: str | None = None,
+    rate_limit: str | None = None,
+    api_keys: str | None = None,
 ) -> Starlette:
     """The application. Each setting defaults to its environment variable, then its default:
 
     - ``max_body_bytes``: ``MTCOMPUTE_MAX_BODY_BYTES``, 32 MiB;
     - ``body_timeout``: ``MTCOMPUTE_BODY_TIMEOUT``, 10 seconds;
     - ``cors_origins``: ``MTCOMPUTE_CORS_ORIGINS`` (comma-separated), none (CORS off);
-    - ``access_log``: ``MTCOMPUTE_ACCESS_LOG``: off, ``stderr`` or a file path; off.
+    - ``access_log``: ``MTCOMPUTE_ACCESS_LOG``: off, ``stderr`` or a file path; off;
+    - ``rate_limit``: ``MTCOMPUTE_RATE_LIMIT`` (``600/min``): requests per client; no limit;
+    - ``api_keys``: ``MTCOMPUTE_API_KEYS``, a file of SHA-256 digests: keys then required
+      to execute; none (execute is free, no key needed).
     """
     if max_body_bytes is None:
         max_body_bytes = int(os.environ.get("MTCOMPUTE_MAX_BODY_BYTES", DEFAULT_MAX_BODY_BYTES))
@@ -296,6 +309,12 @@ def create_app(
         cors_origins = _cors_origins(os.environ.get("MTCOMPUTE_CORS_ORIGINS"))
     if access_log is None:
         access_log = os.environ.get("MTCOMPUTE_ACCESS_LOG")
+    if rate_limit is None:
+        rate_limit = os.environ.get("MTCOMPUTE_RATE_LIMIT")
+    if api_keys is None:
+        api_keys = os.environ.get("MTCOMPUTE_API_KEYS")
+    buckets = TokenBuckets(RateLimit.parse(rate_limit)) if rate_limit else None
+    keys = ApiKeys.load(api_keys) if api_keys else None
     log = open_access_log(access_log)
     # Host names this server is reached by, besides loopback (MCP's DNS-rebinding check),
     # e.g. MTCOMPUTE_ALLOWED_HOSTS="mt.example.org,mt.example.org:*" behind a proxy.
@@ -329,6 +348,10 @@ def create_app(
         Middleware(BodyDeadlineMiddleware, timeout=body_timeout),
         Middleware(BodyCapMiddleware, cap=max_body_bytes, refusals={"/mcp": body_refusal}),
     ]
+    if buckets is not None or keys is not None:
+        middleware.insert(
+            0, Middleware(LimitsMiddleware, buckets=buckets, keys=keys, refusals={"/mcp": refusal})
+        )
     if cors_origins:
         middleware.insert(
             0,

@@ -41,13 +41,14 @@ __all__ = [
     "build_server",
     "mcp_http_app",
     "protocol_versions",
+    "refusal",
     "run_stdio",
     "tool_titles",
 ]
 
 import contextlib
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import cache
 from typing import Any, Final
 
@@ -78,6 +79,7 @@ from mtcompute.errors import (
     BodyTooLarge,
     InvalidInput,
     MethodNotAllowed,
+    MtcomputeError,
     NotFound,
     json_pointer,
 )
@@ -663,6 +665,13 @@ def body_refusal(error: BodyTooLarge) -> Response:
     status stays 413, as on the tool routes: an HTTP-level refusal of the body, not of a
     parsed request.
     """
+    return refusal(error)
+
+
+def refusal(error: MtcomputeError, headers: Mapping[str, str] | None = None) -> Response:
+    """An HTTP-level refusal on ``/mcp`` (body too large, rate limited, no API key): the
+    error's HTTP status, with a JSON-RPC error (-32600, ``id`` null) whose ``data`` is the
+    service's envelope, as :func:`body_refusal` describes."""
     reply = {
         "jsonrpc": "2.0",
         "id": None,
@@ -672,7 +681,7 @@ def body_refusal(error: BodyTooLarge) -> Response:
             "data": Envelope.of_error(error),
         },
     }
-    return Response(dumps(reply), error.http_status, media_type=JSON_TYPE)
+    return Response(dumps(reply), error.http_status, headers, media_type=JSON_TYPE)
 
 
 class _PostOnly:
