@@ -14,6 +14,7 @@ import pytest
 import mtcompute
 from mtcompute.contracts import contract, contract_text
 from mtcompute.server.limits import ApiKeys, RateLimit, TokenBuckets
+from mtcompute.server.pages import FREE, FREE_WITH_KEY
 from tests.conftest import run_cli, start_server, stop_server
 
 KEY_A, KEY_B = "key-a-7f3c9e", "key-b-51d0aa"
@@ -215,6 +216,19 @@ def test_pages_contracts_and_catalog_stay_public(keyed: tuple[str, Path]) -> Non
         ]  # fmt: skip
         text = client.get("/v1/tools/chrf-compute/versions/1.0.0").text
     assert ([200] * 8, contract_text("chrf-compute", "1.0.0")) == (statuses, text)
+
+
+def test_pages_say_a_key_is_needed(keyed: tuple[str, Path], server_url: str) -> None:
+    """With keys configured the pages say "free, API key needed to execute" where they say
+    "free, no key needed" by default (the title line, the index and every footer)."""
+    paths = ("/", "/tools/chrf-compute/1.0.0", "/clients/cli/", "/clients/mcp/")
+    with httpx.Client(base_url=keyed[0]) as with_keys, httpx.Client(base_url=server_url) as free:
+        counts = [
+            (free.get(p).text.count(FREE), with_keys.get(p).text.count(FREE_WITH_KEY))
+            for p in paths
+        ]
+        leftover = [p for p in paths if FREE in with_keys.get(p).text]
+    assert ([(2, 2), (2, 2), (1, 1), (1, 1)], []) == (counts, leftover)
 
 
 def test_mcp_needs_a_key(keyed: tuple[str, Path]) -> None:

@@ -215,14 +215,18 @@ async def index_endpoint(request: Request) -> Response:
     """GET /: the catalog page; ``?q=`` searches it (a GET form, no script needed)."""
     query = request.query_params.get("q", "")
     status = 400 if query_error(query) is not None else 200
-    return HTMLResponse(index_page(_base_url(request), query), status)
+    html = index_page(_base_url(request), query, key_needed=request.app.state.key_needed)
+    return HTMLResponse(html, status)
 
 
 async def tool_page_endpoint(request: Request) -> Response:
     """GET /tools/{id}/{version}: a tool's page with a try-it form."""
     try:
         html = tool_page(
-            request.path_params["tool_id"], request.path_params["version"], _base_url(request)
+            request.path_params["tool_id"],
+            request.path_params["version"],
+            _base_url(request),
+            key_needed=request.app.state.key_needed,
         )
     except NotFound as exc:
         return error_response(exc)
@@ -231,7 +235,7 @@ async def tool_page_endpoint(request: Request) -> Response:
 
 async def clients_endpoint(request: Request) -> Response:
     """GET /clients/cli/: the command-line clients page."""
-    return HTMLResponse(clients_page(_base_url(request)))
+    return HTMLResponse(clients_page(_base_url(request), key_needed=request.app.state.key_needed))
 
 
 async def client_file_endpoint(request: Request) -> Response:
@@ -244,7 +248,13 @@ async def client_file_endpoint(request: Request) -> Response:
 
 async def mcp_setup_endpoint(request: Request) -> Response:
     """GET /clients/mcp/: the MCP setup page (endpoint, transports, client configuration)."""
-    return HTMLResponse(mcp_setup_page(_base_url(request), tool_titles(), protocol_versions()))
+    html = mcp_setup_page(
+        _base_url(request),
+        tool_titles(),
+        protocol_versions(),
+        key_needed=request.app.state.key_needed,
+    )
+    return HTMLResponse(html)
 
 
 async def _http_exception(request: Request, exc: Exception) -> Response:
@@ -372,5 +382,6 @@ def create_app(
     app.state.max_body_bytes = max_body_bytes
     app.state.body_timeout = body_timeout
     app.state.cors_origins = cors_origins
+    app.state.key_needed = keys is not None
     app.state.openapi_text = dumps(openapi_document())
     return app

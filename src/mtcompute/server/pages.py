@@ -21,6 +21,8 @@ __all__ = [
     "CLIENTS_PATH",
     "CLIENT_FILES",
     "DEFAULT_CATEGORY",
+    "FREE",
+    "FREE_WITH_KEY",
     "MCP_SETUP_PATH",
     "SEARCH_CARDS",
     "SEARCH_CARD_LINES",
@@ -427,21 +429,33 @@ _TEMPLATES.globals.update(
 )
 
 
-def _render(template: str, title: str, description: str, page: object) -> str:
+FREE: Final = "free, no key needed"
+FREE_WITH_KEY: Final = "free, API key needed to execute"
+"""What the pages say of an unpriced tool when the server requires keys (``--api-keys``)."""
+
+
+def _access(key_needed: bool) -> str:
+    return FREE_WITH_KEY if key_needed else FREE
+
+
+def _render(
+    template: str, title: str, description: str, page: object, *, key_needed: bool = False
+) -> str:
     return _TEMPLATES.get_template(template).render(
         title=title,
         description=description,
         version=__version__,
         with_script=template == "tool.html",
         page=page,
+        access=_access(key_needed),
     )
 
 
-def _price(document: Mapping[str, Any]) -> str:
+def _price(document: Mapping[str, Any], key_needed: bool = False) -> str:
     pricing = document.get("pricing")
     charge = pricing.get("charge_usd") if isinstance(pricing, Mapping) else None
     if not charge:
-        return "free, no key needed"
+        return _access(key_needed)
     return f"US${dumps(charge)} per call"
 
 
@@ -548,7 +562,7 @@ def _search_results(query: str) -> tuple[tuple[SearchResult, ...], tuple[ToolLin
     return cards, more
 
 
-def index_page(base_url: str, query: str = "") -> str:
+def index_page(base_url: str, query: str = "", *, key_needed: bool = False) -> str:
     """The catalog page: what mtcompute is, how to call a tool, and every tool version; with
     a search ``query`` (not blank), the tools that match it, ranked, with the matched lines."""
     base = base_url.rstrip("/")
@@ -589,13 +603,14 @@ def index_page(base_url: str, query: str = "") -> str:
         else "mtcompute · MT metric tools catalog",
         "Exact, versioned machine-translation metric tools (BLEU, chrF) for people and agents.",
         page,
+        key_needed=key_needed,
     )
 
 
 # --------------------------------------------------------------------------- tool page
 
 
-def tool_page(tool_id: str, version: str, base_url: str) -> str:
+def tool_page(tool_id: str, version: str, base_url: str, *, key_needed: bool = False) -> str:
     """The page of one tool version, generated from its contract; :class:`NotFound` if none."""
     entry = catalog_entry(tool_id, version)
     document = entry.document
@@ -632,7 +647,7 @@ def tool_page(tool_id: str, version: str, base_url: str) -> str:
     }
     if related:
         sections["related"] = "Related tools"
-    price = _price(document)
+    price = _price(document, key_needed)
     page = ToolPage(
         id=tool_id,
         version=version,
@@ -662,7 +677,11 @@ def tool_page(tool_id: str, version: str, base_url: str) -> str:
         tokenizer=latest.get("bleu-tokenize") if tool_id != "bleu-tokenize" else None,
     )
     return _render(
-        "tool.html", f"{title} ({tool_id} {version}) · mtcompute", page.description, page
+        "tool.html",
+        f"{title} ({tool_id} {version}) · mtcompute",
+        page.description,
+        page,
+        key_needed=key_needed,
     )
 
 
@@ -745,7 +764,7 @@ def _sample() -> tuple[str, str, Mapping[str, Any]]:
     return min(examples, key=lambda e: len(dumps(e[2].get("input"))))
 
 
-def clients_page(base_url: str) -> str:
+def clients_page(base_url: str, *, key_needed: bool = False) -> str:
     """The page of the command-line clients: what they do, the downloads, a worked call."""
     base = base_url.rstrip("/")
     tool_id, version, example = _sample()
@@ -779,6 +798,7 @@ def clients_page(base_url: str) -> str:
         "Command-line clients · mtcompute",
         "Single-file command-line clients for mtcompute: Node.js 18+ and Python, no packages.",
         page,
+        key_needed=key_needed,
     )
 
 
@@ -869,7 +889,11 @@ class McpSetupPage:
 
 
 def mcp_setup_page(
-    base_url: str, tools: Sequence[tuple[str, str]], protocol_versions: Sequence[str]
+    base_url: str,
+    tools: Sequence[tuple[str, str]],
+    protocol_versions: Sequence[str],
+    *,
+    key_needed: bool = False,
 ) -> str:
     """The MCP setup page for the server at ``base_url``: ``tools`` are the MCP tools'
     (name, title), ``protocol_versions`` the versions the endpoint negotiates."""
@@ -897,4 +921,5 @@ def mcp_setup_page(
         "Connect an MCP client to mtcompute: the endpoint, the transports and ready-to-paste "
         "configuration for desktop, editor and command-line agents.",
         page,
+        key_needed=key_needed,
     )
