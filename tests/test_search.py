@@ -10,12 +10,13 @@ from typing import Any
 
 import pytest
 
-from mtcompute.catalog import CatalogEntry, catalog_entries
+from mtcompute.catalog import catalog_entries
 from mtcompute.search import (
     MAX_MATCHED_LINES,
     CatalogIndex,
     MatchedLine,
     catalog_index,
+    documents_entries,
     search_catalog,
     terms,
 )
@@ -39,19 +40,7 @@ def _document(tool_id: str, **fields: Any) -> dict[str, Any]:
 
 def _index(*documents: dict[str, Any]) -> CatalogIndex:
     """An index of the registry's catalog plus ``documents``."""
-    extra = [
-        CatalogEntry(
-            id=d["id"],
-            version=d["version"],
-            description=d["description"],
-            supported_operations=tuple(d["supported_operations"]),
-            unsupported_operations=tuple(d["unsupported_operations"]),
-            document=d,
-            text="",
-        )
-        for d in documents
-    ]
-    return CatalogIndex([*catalog_entries(), *extra])
+    return CatalogIndex([*catalog_entries(), *documents_entries(documents)])
 
 
 def _ranks(index: CatalogIndex) -> list[tuple[str, str, int | None]]:

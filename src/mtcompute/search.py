@@ -45,6 +45,7 @@ __all__ = [
     "MatchedLine",
     "SearchHit",
     "catalog_index",
+    "documents_entries",
     "search_catalog",
     "terms",
 ]
