@@ -13,7 +13,7 @@ from openapi_spec_validator import validate as validate_openapi
 
 import mtcompute
 from mtcompute.contracts import contract, contract_ids
-from mtcompute.server.app import DEFAULT_MAX_BODY_BYTES
+from mtcompute.server.app import DEFAULT_MAX_BODY_BYTES, search_results
 from tests.conftest import REPO, run_cli, shared_file, start_server, stop_server
 
 EXAMPLES = [
@@ -112,6 +112,55 @@ def test_catalog_lists_every_tool_with_links(client: httpx.Client) -> None:
         assert contract(entry["id"], entry["version"])["description"] == entry["description"]
         assert 200 == client.get(entry["links"]["contract"]).status_code
         assert 200 == client.get(entry["links"]["page"]).status_code
+
+
+SEARCHES = [
+    "why did my sentence get a low BLEU",
+    "קנס הקיצור של BLEU",
+    "chrF++ für maschinelle Übersetzung",
+    "TER の編集率",
+    "the of and",
+]
+
+
+@pytest.mark.parametrize("query", SEARCHES)
+def test_catalog_search(client: httpx.Client, query: str) -> None:
+    """GET /v1/tools?q= answers the search module's ranked tools with their links."""
+    response = client.get("/v1/tools", params={"q": query})
+    expected = mtcompute.dumps({"query": query, "tools": search_results(query)})
+    assert (200, expected) == (response.status_code, response.text)
+
+
+def test_catalog_search_finds_the_seed_phrasing_first(client: httpx.Client) -> None:
+    """The seed's "why did my sentence get a low BLEU" finds bleu-sentence-components first,
+    with that line first among the matched lines, and a working page link."""
+    first = client.get("/v1/tools", params={"q": "why did my sentence get a low BLEU"}).json()[
+        "tools"
+    ][0]
+    assert (
+        "bleu-sentence-components",
+        {"field": "supported", "text": "why did my sentence get a low BLEU"},
+        200,
+    ) == (first["id"], first["matched"][0], client.get(first["links"]["page"]).status_code)
+
+
+@pytest.mark.parametrize("query", ["", "   "])
+def test_blank_search_is_the_catalog(client: httpx.Client, query: str) -> None:
+    """A blank q answers the whole catalog, as no q does."""
+    assert client.get("/v1/tools").content == client.get("/v1/tools", params={"q": query}).content
+
+
+def test_search_too_long_is_invalid_input(client: httpx.Client) -> None:
+    """A q over 500 characters is refused with the invalid_input envelope (400)."""
+    response = client.get("/v1/tools", params={"q": "é" * 501})
+    expected = {
+        "error": {
+            "code": "invalid_input",
+            "message": 'Expected the query parameter "q" to have at most 500 characters, got 501.',
+            "path": "",
+        }
+    }
+    assert (400, expected) == (response.status_code, response.json())
 
 
 def test_openapi_is_valid_and_covers_every_tool(client: httpx.Client) -> None:

@@ -13,6 +13,7 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 import httpx
+import jsonschema
 import mcp_types as types
 import pytest
 from mcp import Client, MCPError, StdioServerParameters
@@ -21,12 +22,13 @@ from mcp_types.version import LATEST_HANDSHAKE_VERSION, LATEST_MODERN_VERSION
 import mtcompute
 from mtcompute.contracts import contract, contract_ids, contract_text
 from mtcompute.errors import NotFound
+from mtcompute.search import search_catalog
 from mtcompute.tools import get_tool, list_tools
 from tests.conftest import cli_command
 
 pytestmark = pytest.mark.anyio
 
-TOOL_NAMES = ["execute", "list_catalog", "get_contract"]
+TOOL_NAMES = ["execute", "list_catalog", "get_contract", "search_catalog"]
 
 CONNECTIONS = [
     pytest.param(("http", "legacy"), id="http-legacy"),
@@ -118,14 +120,16 @@ async def test_protocol_era(client: Client) -> None:
     )
 
 
-async def test_lists_the_three_tools(client: Client) -> None:
-    """tools/list names execute, list_catalog and get_contract, each described, with schemas."""
+async def test_lists_the_four_tools(client: Client) -> None:
+    """tools/list names execute, list_catalog, get_contract and search_catalog, each
+    described, with schemas."""
     listed = (await client.list_tools()).tools
     assert TOOL_NAMES == [tool.name for tool in listed]
     by_name = {tool.name: tool for tool in listed}
     assert ["id", "version", "input"] == by_name["execute"].input_schema["required"]
     assert ["id", "version"] == by_name["get_contract"].input_schema["required"]
     assert "object" == by_name["list_catalog"].input_schema["type"]
+    assert ["query"] == by_name["search_catalog"].input_schema["required"]
     for tool in listed:
         assert tool.description
         assert tool.annotations is not None
@@ -140,6 +144,53 @@ async def test_execute_description_lists_the_catalog(client: Client) -> None:
         assert f"- {entry['id']}@{entry['version']}: {entry['description']}" in description
     for code in ("invalid_input", "limit_exceeded", "unsupported_input", "not_found"):
         assert code in description
+
+
+async def test_execute_description_lets_an_agent_choose(client: Client) -> None:
+    """Each tool's line in execute's description also gives its first three supported
+    operations (the pages' "Use when you need to") and its input fields, required first."""
+    listed = {tool.name: tool for tool in (await client.list_tools()).tools}
+    description = listed["execute"].description or ""
+    missing = []
+    for tool_id, version in contract_ids():
+        document = contract(tool_id, version)
+        schema = document["input_schema"]
+        required = [name for name in schema["properties"] if name in schema["required"]]
+        optional = [name for name in schema["properties"] if name not in schema["required"]]
+        line = (
+            f"- {tool_id}@{version}: {document['description']} "
+            f"Use for: {'; '.join(document['supported_operations'][:3])}. "
+            f"Input: {', '.join(required)} (required)"
+            + (f"; {', '.join(optional)}" if optional else "")
+            + ".\n"
+        )
+        if line not in description + "\n":
+            missing.append(line)
+    assert [] == missing
+
+
+ERROR_CALLS = [
+    pytest.param("get_contract", {"id": "chrf-compute", "version": "0.0.1"}, id="get_contract"),
+    pytest.param("get_contract", {"id": "chrf-compute"}, id="get_contract missing argument"),
+    pytest.param("list_catalog", {"verbose": True}, id="list_catalog"),
+    pytest.param("search_catalog", {"query": ""}, id="search_catalog"),
+    pytest.param("execute", {"id": "chrf-compute", "version": "1.0.0"}, id="execute"),
+]
+
+
+@pytest.mark.parametrize(("name", "arguments"), ERROR_CALLS)
+async def test_error_result_is_valid_against_the_output_schema(
+    client: Client, name: str, arguments: dict[str, Any]
+) -> None:
+    """An error answer's structured content (the envelope) is valid against the tool's
+    outputSchema, as clients that check errors too (the TypeScript SDK's) require; and the
+    schema still rejects an answer that is neither the tool's result nor an envelope."""
+    schemas = {tool.name: tool.output_schema for tool in (await client.list_tools()).tools}
+    result = await client.call_tool(name, arguments)
+    assert result.is_error is True
+    validator = jsonschema.Draft202012Validator(schemas[name])
+    assert [] == [error.message for error in validator.iter_errors(result.structured_content)]
+    assert not validator.is_valid({"message": "neither"})
 
 
 async def test_instructions_describe_the_workflow(client: Client) -> None:
@@ -238,6 +289,91 @@ async def test_list_catalog(client: Client) -> None:
     assert [(t.id, t.version) for t in list_tools()] == [
         (entry["id"], entry["version"]) for entry in expected["tools"]
     ]
+
+
+SEARCHES = [
+    pytest.param("why did my sentence get a low BLEU", {}, id="seed phrasing"),
+    pytest.param("חישוב TER לתרגום מכונה", {"limit": 2}, id="Hebrew, limit 2"),
+    pytest.param("chrF++ für maschinelle Übersetzung", {"limit": 50.0}, id="German, limit 50.0"),
+    pytest.param("the of and", {}, id="no terms"),
+]
+
+
+@pytest.mark.parametrize(("query", "options"), SEARCHES)
+async def test_search_catalog(client: Client, query: str, options: dict[str, Any]) -> None:
+    """search_catalog answers the search module's ranked tools (5 unless limit says), the
+    same as structured content and as text, valid against its output schema."""
+    hits = search_catalog(query, int(options.get("limit", 5)))
+    expected = {"query": query, "results": [hit.as_json() for hit in hits]}
+    result = await client.call_tool("search_catalog", {"query": query, **options})
+    schemas = {tool.name: tool.output_schema for tool in (await client.list_tools()).tools}
+    validator = jsonschema.Draft202012Validator(schemas["search_catalog"])
+    assert (expected, mtcompute.dumps(expected), False, []) == (
+        result.structured_content,
+        _text(result),
+        result.is_error,
+        [error.message for error in validator.iter_errors(result.structured_content)],
+    )
+
+
+SEARCH_ERRORS = [
+    pytest.param(
+        {},
+        'Missing required argument "query" of search_catalog.',
+        "/query",
+        id="no query",
+    ),
+    pytest.param(
+        {"query": "bleu", "top": 3},
+        'Unknown argument "top" of search_catalog; expected only query, limit.',
+        "/top",
+        id="unknown argument",
+    ),
+    pytest.param(
+        {"query": 7},
+        'Expected the argument "query" of search_catalog to be a string, got 7.',
+        "/query",
+        id="query not a string",
+    ),
+    pytest.param(
+        {"query": ""},
+        'Expected the argument "query" of search_catalog to have 1 to 500 characters, got 0.',
+        "/query",
+        id="empty query",
+    ),
+    pytest.param(
+        {"query": "x" * 501},
+        'Expected the argument "query" of search_catalog to have 1 to 500 characters, got 501.',
+        "/query",
+        id="query too long",
+    ),
+    pytest.param(
+        {"query": "bleu", "limit": 0},
+        'Expected the argument "limit" of search_catalog to be 1 to 50, got 0.',
+        "/limit",
+        id="limit 0",
+    ),
+    pytest.param(
+        {"query": "bleu", "limit": "3"},
+        'Expected the argument "limit" of search_catalog to be an integer, got the string "3".',
+        "/limit",
+        id="limit a string",
+    ),
+]
+
+
+@pytest.mark.parametrize(("arguments", "message", "path"), SEARCH_ERRORS)
+async def test_search_catalog_bad_argument(
+    client: Client, arguments: dict[str, Any], message: str, path: str
+) -> None:
+    """A bad search_catalog argument is the invalid_input envelope naming it."""
+    expected = {"error": {"code": "invalid_input", "message": message, "path": path}}
+    result = await client.call_tool("search_catalog", arguments)
+    assert (expected, mtcompute.dumps(expected), True) == (
+        result.structured_content,
+        _text(result),
+        result.is_error,
+    )
 
 
 async def test_unknown_tool_name_is_a_protocol_error(client: Client) -> None:

@@ -13,6 +13,7 @@ import re
 import signal
 
 from mtcompute.cli._common import EXIT_OK, Subparsers, add_command, usage_error
+from mtcompute.server.limits import ApiKeys, RateLimit
 
 _EPILOG = (
     "example:\n  mtcompute serve --port 8000\n"
@@ -73,6 +74,22 @@ def add_parser(subparsers: Subparsers) -> None:
         "more. Default: no CORS headers at all",
     )
     parser.add_argument(
+        "--rate-limit",
+        metavar="COUNT/UNIT",
+        default=None,
+        help="requests allowed per client (its API key, else its address), e.g. 600/min "
+        "(UNIT s, min or hour); more is 429 rate_limited with Retry-After, on every route. "
+        "Default: no limit. Counted per worker process",
+    )
+    parser.add_argument(
+        "--api-keys",
+        metavar="FILE",
+        default=None,
+        help="require an API key to execute (Authorization: Bearer KEY or X-API-Key: KEY): "
+        "FILE holds the SHA-256 hex digest of each accepted key, one per line. Pages, "
+        "contracts and the catalog stay public. Default: no key needed",
+    )
+    parser.add_argument(
         "--access-log",
         action=argparse.BooleanOptionalAction,
         default=None,
@@ -120,6 +137,18 @@ def _settings(args: argparse.Namespace) -> str | None:
                     f"(scheme and host, optional port, no path), got {origin[:100]!r}"
                 )
         os.environ["MTCOMPUTE_CORS_ORIGINS"] = ",".join(args.cors_origin)
+    if args.rate_limit is not None:
+        try:
+            RateLimit.parse(args.rate_limit)
+        except ValueError as exc:
+            return f"--rate-limit: {exc}"
+        os.environ["MTCOMPUTE_RATE_LIMIT"] = args.rate_limit
+    if args.api_keys is not None:
+        try:
+            ApiKeys.load(args.api_keys)
+        except ValueError as exc:
+            return f"--api-keys: {exc}"
+        os.environ["MTCOMPUTE_API_KEYS"] = os.path.abspath(args.api_keys)
     if args.access_log is False:
         os.environ["MTCOMPUTE_ACCESS_LOG"] = "off"
     elif args.access_log_file is not None:

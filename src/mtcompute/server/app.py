@@ -56,16 +56,34 @@ from mtcompute.errors import (
     NotFound,
     UnsupportedMediaType,
 )
+from mtcompute.search import MAX_QUERY_LENGTH, search_catalog
 from mtcompute.server.access_log import AccessLog, open_access_log
-from mtcompute.server.mcp import body_refusal, mcp_http_app
+from mtcompute.server.limits import ApiKeys, RateLimit, TokenBuckets
+from mtcompute.server.mcp import (
+    body_refusal,
+    mcp_http_app,
+    protocol_versions,
+    refusal,
+    tool_titles,
+)
 from mtcompute.server.middleware import (
     AccessLogMiddleware,
     BodyCapMiddleware,
     BodyDeadlineMiddleware,
     JsonCORSMiddleware,
+    LimitsMiddleware,
 )
 from mtcompute.server.openapi import openapi_document
-from mtcompute.server.pages import index_page, tool_page
+from mtcompute.server.pages import (
+    CLIENT_FILES,
+    CLIENTS_PATH,
+    MCP_SETUP_PATH,
+    client_file,
+    clients_page,
+    index_page,
+    mcp_setup_page,
+    tool_page,
+)
 from mtcompute.server.responses import (
     JSON_TYPE,
     envelope_response,
@@ -140,9 +158,41 @@ def catalog(base_url: str = "") -> list[dict[str, Any]]:
     ]
 
 
-async def catalog_endpoint(_request: Request) -> Response:
-    """GET /v1/tools: the catalog."""
-    return json_response(dumps({"tools": catalog()}))
+def search_results(query: str, base_url: str = "") -> list[dict[str, Any]]:
+    """The catalog search's ranked tools (:mod:`mtcompute.search`), each with its links."""
+    return [
+        {
+            **hit.as_json(),
+            "links": {
+                "contract": base_url + hit.entry.contract_path,
+                "execute": base_url + hit.entry.execute_path,
+                "page": base_url + hit.entry.page_path,
+            },
+        }
+        for hit in search_catalog(query)
+    ]
+
+
+def query_error(query: str) -> InvalidInput | None:
+    """The refusal of a search query over :data:`~mtcompute.search.MAX_QUERY_LENGTH`."""
+    if len(query) <= MAX_QUERY_LENGTH:
+        return None
+    return InvalidInput(
+        f'Expected the query parameter "q" to have at most {MAX_QUERY_LENGTH} characters, '
+        f"got {len(query)}."
+    )
+
+
+async def catalog_endpoint(request: Request) -> Response:
+    """GET /v1/tools: the catalog; with ``?q=`` (not blank), the tools that match, ranked:
+    ``{"query", "tools": [{id, version, description, score, matched, links}]}``."""
+    query = request.query_params.get("q", "")
+    if not query.strip():
+        return json_response(dumps({"tools": catalog()}))
+    refusal = query_error(query)
+    if refusal is not None:
+        return error_response(refusal)
+    return json_response(dumps({"query": query, "tools": search_results(query)}))
 
 
 async def openapi_endpoint(request: Request) -> Response:
@@ -162,18 +212,48 @@ def _base_url(request: Request) -> str:
 
 
 async def index_endpoint(request: Request) -> Response:
-    """GET /: the catalog page."""
-    return HTMLResponse(index_page(_base_url(request)))
+    """GET /: the catalog page; ``?q=`` searches it (a GET form, no script needed)."""
+    query = request.query_params.get("q", "")
+    status = 400 if query_error(query) is not None else 200
+    html = index_page(_base_url(request), query, key_needed=request.app.state.key_needed)
+    return HTMLResponse(html, status)
 
 
 async def tool_page_endpoint(request: Request) -> Response:
     """GET /tools/{id}/{version}: a tool's page with a try-it form."""
     try:
         html = tool_page(
-            request.path_params["tool_id"], request.path_params["version"], _base_url(request)
+            request.path_params["tool_id"],
+            request.path_params["version"],
+            _base_url(request),
+            key_needed=request.app.state.key_needed,
         )
     except NotFound as exc:
         return error_response(exc)
+    return HTMLResponse(html)
+
+
+async def clients_endpoint(request: Request) -> Response:
+    """GET /clients/cli/: the command-line clients page."""
+    return HTMLResponse(clients_page(_base_url(request), key_needed=request.app.state.key_needed))
+
+
+async def client_file_endpoint(request: Request) -> Response:
+    """GET /clients/cli/{name}: a shipped client file, verbatim (only the known names)."""
+    name = request.path_params["name"]
+    if name not in CLIENT_FILES:
+        return error_response(NotFound(f"No such path: {request.url.path[:200]}."))
+    return Response(client_file(name), media_type=CLIENT_FILES[name][0])
+
+
+async def mcp_setup_endpoint(request: Request) -> Response:
+    """GET /clients/mcp/: the MCP setup page (endpoint, transports, client configuration)."""
+    html = mcp_setup_page(
+        _base_url(request),
+        tool_titles(),
+        protocol_versions(),
+        key_needed=request.app.state.key_needed,
+    )
     return HTMLResponse(html)
 
 
@@ -218,13 +298,18 @@ def create_app(
     body_timeout: float | None = None,
     cors_origins: list[str] | None = None,
     access_log: str | None = None,
+    rate_limit: str | None = None,
+    api_keys: str | None = None,
 ) -> Starlette:
     """The application. Each setting defaults to its environment variable, then its default:
 
     - ``max_body_bytes``: ``MTCOMPUTE_MAX_BODY_BYTES``, 32 MiB;
     - ``body_timeout``: ``MTCOMPUTE_BODY_TIMEOUT``, 10 seconds;
     - ``cors_origins``: ``MTCOMPUTE_CORS_ORIGINS`` (comma-separated), none (CORS off);
-    - ``access_log``: ``MTCOMPUTE_ACCESS_LOG``: off, ``stderr`` or a file path; off.
+    - ``access_log``: ``MTCOMPUTE_ACCESS_LOG``: off, ``stderr`` or a file path; off;
+    - ``rate_limit``: ``MTCOMPUTE_RATE_LIMIT`` (``600/min``): requests per client; no limit;
+    - ``api_keys``: ``MTCOMPUTE_API_KEYS``, a file of SHA-256 digests: keys then required
+      to execute; none (execute is free, no key needed).
     """
     if max_body_bytes is None:
         max_body_bytes = int(os.environ.get("MTCOMPUTE_MAX_BODY_BYTES", DEFAULT_MAX_BODY_BYTES))
@@ -234,6 +319,12 @@ def create_app(
         cors_origins = _cors_origins(os.environ.get("MTCOMPUTE_CORS_ORIGINS"))
     if access_log is None:
         access_log = os.environ.get("MTCOMPUTE_ACCESS_LOG")
+    if rate_limit is None:
+        rate_limit = os.environ.get("MTCOMPUTE_RATE_LIMIT")
+    if api_keys is None:
+        api_keys = os.environ.get("MTCOMPUTE_API_KEYS")
+    buckets = TokenBuckets(RateLimit.parse(rate_limit)) if rate_limit else None
+    keys = ApiKeys.load(api_keys) if api_keys else None
     log = open_access_log(access_log)
     # Host names this server is reached by, besides loopback (MCP's DNS-rebinding check),
     # e.g. MTCOMPUTE_ALLOWED_HOSTS="mt.example.org,mt.example.org:*" behind a proxy.
@@ -258,12 +349,19 @@ def create_app(
         Route(tool_path, contract_endpoint, methods=["GET"]),
         Route(tool_path + "/execute", execute_endpoint, methods=["POST"]),
         Route("/tools/{tool_id}/{version}", tool_page_endpoint, methods=["GET"]),
+        Route(CLIENTS_PATH, clients_endpoint, methods=["GET"]),
+        Route(CLIENTS_PATH + "{name}", client_file_endpoint, methods=["GET"]),
+        Route(MCP_SETUP_PATH, mcp_setup_endpoint, methods=["GET"]),
         Route("/mcp", mcp_app, methods=["GET", "POST", "DELETE"]),
     ]
     middleware = [
         Middleware(BodyDeadlineMiddleware, timeout=body_timeout),
         Middleware(BodyCapMiddleware, cap=max_body_bytes, refusals={"/mcp": body_refusal}),
     ]
+    if buckets is not None or keys is not None:
+        middleware.insert(
+            0, Middleware(LimitsMiddleware, buckets=buckets, keys=keys, refusals={"/mcp": refusal})
+        )
     if cors_origins:
         middleware.insert(
             0,
@@ -284,5 +382,6 @@ def create_app(
     app.state.max_body_bytes = max_body_bytes
     app.state.body_timeout = body_timeout
     app.state.cors_origins = cors_origins
+    app.state.key_needed = keys is not None
     app.state.openapi_text = dumps(openapi_document())
     return app

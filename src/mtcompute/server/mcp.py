@@ -1,4 +1,4 @@
-"""The MCP surface: three tools over the one execute path, on streamable HTTP and stdio.
+"""The MCP surface: four tools over the one execute path, on streamable HTTP and stdio.
 
 Built on the low-level server of the official MCP Python SDK (``mcp.server.lowlevel.Server``)
 so that every tool result is exactly what the other surfaces return:
@@ -11,6 +11,15 @@ so that every tool result is exactly what the other surfaces return:
   unsupported_operations}, ...]}``.
 - ``get_contract`` returns a contract document: parsed as structured content, verbatim as
   text; an unknown tool or version is the ``not_found`` envelope with ``isError`` true.
+- ``search_catalog`` ranks the tools for a task in words (:mod:`mtcompute.search`, the same
+  search as ``GET /v1/tools?q=`` and the search box of ``/``): ``{"query", "results": [{id,
+  version, description, score, matched: [{field, text, from?}]}]}``.
+
+Every tool's ``outputSchema`` admits its answer or the error envelope (exactly one of the
+two), so that a client that checks structured content on errors too (the TypeScript SDK's,
+and so the MCP Inspector) shows the error instead of rejecting it. The ``execute``
+description lists each tool version with its first supported operations and its input
+fields, so that an agent can choose a tool from ``tools/list`` alone.
 
 A bad argument to one of these tools (a missing ``id``, an unknown argument name) is a tool
 error, the ``invalid_input`` envelope with ``isError`` true, so that an agent can read it and
@@ -27,15 +36,19 @@ __all__ = [
     "EXECUTE",
     "GET_CONTRACT",
     "LIST_CATALOG",
+    "SEARCH_CATALOG",
     "body_refusal",
     "build_server",
     "mcp_http_app",
+    "protocol_versions",
+    "refusal",
     "run_stdio",
+    "tool_titles",
 ]
 
 import contextlib
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import cache
 from typing import Any, Final
 
@@ -51,6 +64,7 @@ from mcp.server.streamable_http_manager import (
 )
 from mcp.server.transport_security import TransportSecuritySettings
 from mcp.shared.exceptions import MCPError
+from mcp_types.version import SUPPORTED_PROTOCOL_VERSIONS
 from starlette.responses import Response
 from starlette.types import ASGIApp, Receive, Scope, Send
 
@@ -65,14 +79,19 @@ from mtcompute.errors import (
     BodyTooLarge,
     InvalidInput,
     MethodNotAllowed,
+    MtcomputeError,
     NotFound,
     json_pointer,
 )
+from mtcompute.search import MAX_QUERY_LENGTH, search_catalog
 from mtcompute.server.responses import JSON_TYPE
 
 EXECUTE: Final = "execute"
 LIST_CATALOG: Final = "list_catalog"
 GET_CONTRACT: Final = "get_contract"
+SEARCH_CATALOG: Final = "search_catalog"
+DEFAULT_SEARCH_LIMIT: Final = 5
+MAX_SEARCH_LIMIT: Final = 50
 
 # The codes an execute envelope can carry, from the errors module.
 ERROR_CODES: Final = tuple(cls.code for cls in EXECUTE_ERRORS)
@@ -114,6 +133,46 @@ _ENVELOPE_SCHEMA: Final = {
 }
 
 
+_SEARCH_HIT_SCHEMA: Final = {
+    "type": "object",
+    "properties": {
+        "id": {"type": "string"},
+        "version": {"type": "string"},
+        "description": {"type": "string"},
+        "score": {"type": "number"},
+        "matched": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "properties": {
+                    "field": {"type": "string"},
+                    "text": {"type": "string"},
+                    "from": {"type": "string"},
+                },
+                "required": ["field", "text"],
+            },
+        },
+    },
+    "required": ["id", "version", "description", "score", "matched"],
+}
+
+
+def _or_error(description: str, properties: dict[str, Any], required: list[str]) -> dict[str, Any]:
+    """An output schema that admits the tool's answer or the error envelope.
+
+    Clients check the structured content against the output schema even when ``isError`` is
+    true (the TypeScript SDK's client, and so the MCP Inspector, do; the spec asks structured
+    results to conform to the schema), so every tool's schema has the error arm, as
+    ``execute``'s envelope schema does: exactly one of ``required`` and ``["error"]``.
+    """
+    return {
+        "type": "object",
+        "description": f'{description} On failure: the error envelope {{"error": {{...}}}}.',
+        "properties": {**properties, "error": _ERROR_SCHEMA},
+        "oneOf": [{"required": required}, {"required": ["error"]}],
+    }
+
+
 # -- descriptions (generated from the registry) --------------------------------------------
 
 
@@ -135,6 +194,29 @@ def _catalog_lines() -> str:
     )
 
 
+def _input_fields(schema: object) -> str:
+    """``a, b (required); c, d`` for an object schema's properties (``any JSON`` if none)."""
+    if not isinstance(schema, dict) or not isinstance(schema.get("properties"), dict):
+        return "any JSON"
+    names = list(schema["properties"])
+    required = [name for name in names if name in schema.get("required", [])]
+    optional = [name for name in names if name not in required]
+    text = f"{', '.join(required)} (required)" if required else "no required field"
+    return text + (f"; {', '.join(optional)}" if optional else "")
+
+
+def _choice_lines() -> str:
+    """One line per tool version: what it does, the first three supported operations (the
+    pages' "Use when you need to") and its input fields, enough to choose a tool and shape
+    its input without a second call."""
+    return "\n".join(
+        f"- {entry.id}@{entry.version}: {entry.description} "
+        f"Use for: {'; '.join(entry.supported_operations[:3])}. "
+        f"Input: {_input_fields(entry.document.get('input_schema'))}."
+        for entry in catalog_entries()
+    )
+
+
 def _error_codes_text() -> str:
     """``code (what it means), ...`` for every code an execute envelope can carry."""
     return ", ".join(f"{cls.code} ({cls.summary})" for cls in EXECUTE_ERRORS)
@@ -143,25 +225,29 @@ def _error_codes_text() -> str:
 def _execute_description() -> str:
     return (
         "Run one catalog tool (an exact machine-translation metric computation) on one input "
-        "and return its result. Tools (id@version: what it does):\n"
-        f"{_catalog_lines()}\n"
+        "and return its result. Tools (id@version: what it does, what to use it for, its "
+        "input fields):\n"
+        f"{_choice_lines()}\n"
         'Arguments: {"id": tool id, "version": tool version, "input": JSON object}. The input '
         "must follow that tool's contract (input_schema, behaviour rules, limits): fetch it "
-        "with get_contract first unless you already have it; each contract has worked "
-        "examples. Results are exact and deterministic: the same input always gives the same "
+        "with get_contract for the exact types, bounds and worked examples unless you already "
+        "have it. Results are exact and deterministic: the same input always gives the same "
         "output, to the last digit, on every surface (HTTP API, CLI, MCP). "
         'Returns the envelope {"result": {...}} (the fields of the contract\'s output_schema), '
         'or {"error": {"code", "message", "path"}} with isError true, where code is one of: '
         f"{_error_codes_text()}. "
-        "Does not tokenize, normalize or fetch text, and does not compute metrics outside the "
-        "catalog; see list_catalog for each tool's supported and unsupported operations."
+        "Does not tokenize, normalize or fetch text (bleu-tokenize and sacrebleu-score take raw "
+        "text where the catalog has them), and does not compute metrics outside the catalog; "
+        "list_catalog gives every tool's full supported and unsupported operations."
     )
 
 
 _LIST_CATALOG_DESCRIPTION: Final = (
-    "List every tool in the catalog: id, version, one-line description, the operations it "
-    "supports and those it does not (with what to use instead). Use it to choose a tool "
-    "before get_contract and execute. Takes no arguments; computes nothing."
+    "List every tool in the catalog: id, version, one-line description, all the operations "
+    "it supports and those it does not (each unsupported one says what to use instead). Use "
+    "it when execute's short list does not settle which tool fits. Takes no arguments; "
+    'computes nothing. Returns {"tools": [...]}; a bad argument gives the error envelope '
+    '{"error": {"code", "message", "path"}} with isError true.'
 )
 
 _GET_CONTRACT_DESCRIPTION: Final = (
@@ -169,8 +255,26 @@ _GET_CONTRACT_DESCRIPTION: Final = (
     "unsupported operations, semantics (exact behaviour rules), limits, input_schema, "
     "output_schema and worked examples (input and exact output). Read it before calling "
     "execute with that tool. Returns the contract document (the text is the document "
-    "verbatim); an unknown id or version gives a not_found error envelope with isError true. "
-    "Computes nothing."
+    "verbatim); an unknown id or version gives the error envelope "
+    '{"error": {"code": "not_found", "message", "path"}} with isError true, the message '
+    "naming the ids or versions that exist. Computes nothing."
+)
+
+
+_SEARCH_CATALOG_DESCRIPTION: Final = (
+    "Find the catalog tools for a task described in words (any language the contracts use: "
+    "English, Hebrew, German, Spanish; technical terms such as BLEU, chrF++, TER match in any "
+    'language), e.g. "why did my sentence get a low BLEU". Ranks the tools by BM25 over '
+    "each contract's id, description and supported operations, and over other tools' "
+    'unsupported operations that point to it ("use X instead"); a tool\'s own unsupported '
+    'operations never raise its rank. Returns {"query", "results": [{"id", '
+    '"version" (the newest), "description", "score" (higher is better), '
+    '"matched": [{"field", "text", "from"}]}]}, best first, where matched '
+    "are the contract lines the query matched (field is id, description, use_when, "
+    "supported, unsupported or referred_by, the last with from naming the tool whose line it "
+    "is). Arguments: query (1 to 500 characters), limit (1 to 50, default 5). Computes "
+    'nothing; a bad argument gives the error envelope {"error": {"code", "message", '
+    '"path"}} with isError true.'
 )
 
 
@@ -179,7 +283,8 @@ def _instructions() -> str:
         "mtcompute: exact, deterministic machine-translation metrics (BLEU and chrF scores "
         "and their components) as versioned tools with machine-readable contracts. BLEU "
         "tools take tokenized text; nothing here tokenizes, normalizes or fetches text.\n"
-        "1. Discover: list_catalog gives each tool's id, version, description and its "
+        "1. Discover: search_catalog {query} ranks the tools for a task in words; "
+        "list_catalog gives each tool's id, version, description and its "
         "supported and unsupported operations. Tools:\n"
         f"{_catalog_lines()}\n"
         "2. Read the contract: get_contract {id, version} gives the input schema, behaviour "
@@ -210,10 +315,8 @@ def _tool_definitions() -> tuple[types.Tool, ...]:
                 "required": ["id", "version", "input"],
                 "additionalProperties": False,
             },
-            # The output schema is the envelope, error arm included. The SDK's client checks
-            # structured content against it only when isError is false, and the server does
-            # not check it, so error envelopes pass either way; the schema still tells an
-            # agent what both arms look like.
+            # The output schema is the envelope, error arm included: clients that check
+            # structured content on errors too (the TypeScript SDK's) accept error envelopes.
             output_schema=_ENVELOPE_SCHEMA,
             annotations=_READ_ONLY,
         ),
@@ -222,9 +325,9 @@ def _tool_definitions() -> tuple[types.Tool, ...]:
             title="List the tool catalog",
             description=_LIST_CATALOG_DESCRIPTION,
             input_schema={"type": "object", "properties": {}, "additionalProperties": False},
-            output_schema={
-                "type": "object",
-                "properties": {
+            output_schema=_or_error(
+                "The catalog.",
+                {
                     "tools": {
                         "type": "array",
                         "items": {
@@ -252,8 +355,8 @@ def _tool_definitions() -> tuple[types.Tool, ...]:
                         },
                     }
                 },
-                "required": ["tools"],
-            },
+                ["tools"],
+            ),
             annotations=_READ_ONLY,
         ),
         types.Tool(
@@ -266,10 +369,9 @@ def _tool_definitions() -> tuple[types.Tool, ...]:
                 "required": ["id", "version"],
                 "additionalProperties": False,
             },
-            output_schema={
-                "type": "object",
-                "description": "The contract document (on failure: the error envelope).",
-                "properties": {
+            output_schema=_or_error(
+                "The contract document.",
+                {
                     "id": {"type": "string"},
                     "version": {"type": "string"},
                     "description": {"type": "string"},
@@ -277,8 +379,42 @@ def _tool_definitions() -> tuple[types.Tool, ...]:
                     "output_schema": {"type": "object"},
                     "examples": {"type": "array"},
                 },
-                "required": ["id", "version", "input_schema", "output_schema", "examples"],
+                ["id", "version", "input_schema", "output_schema", "examples"],
+            ),
+            annotations=_READ_ONLY,
+        ),
+        types.Tool(
+            name=SEARCH_CATALOG,
+            title="Search the tool catalog",
+            description=_SEARCH_CATALOG_DESCRIPTION,
+            input_schema={
+                "type": "object",
+                "properties": {
+                    "query": {
+                        "type": "string",
+                        "minLength": 1,
+                        "maxLength": MAX_QUERY_LENGTH,
+                        "description": "The task in words, e.g. chrF++ of a translation.",
+                    },
+                    "limit": {
+                        "type": "integer",
+                        "minimum": 1,
+                        "maximum": MAX_SEARCH_LIMIT,
+                        "description": f"Most results to return; omitted means "
+                        f"{DEFAULT_SEARCH_LIMIT}.",
+                    },
+                },
+                "required": ["query"],
+                "additionalProperties": False,
             },
+            output_schema=_or_error(
+                "The ranked tools, best first.",
+                {
+                    "query": {"type": "string"},
+                    "results": {"type": "array", "items": _SEARCH_HIT_SCHEMA},
+                },
+                ["query", "results"],
+            ),
             annotations=_READ_ONLY,
         ),
     )
@@ -365,6 +501,50 @@ def _call_get_contract(arguments: dict[str, Any]) -> types.CallToolResult:
     return _answer(dict(entry.document), entry.text, is_error=False)
 
 
+def _search_argument_error(arguments: dict[str, Any]) -> Envelope | None:
+    """The ``invalid_input`` envelope for a bad ``query`` or ``limit``, else ``None``."""
+    query, limit = arguments["query"], arguments.get("limit", DEFAULT_SEARCH_LIMIT)
+    if isinstance(limit, float) and limit.is_integer():
+        limit = int(limit)  # 5.0 is 5, as the contracts' integer fields take it
+    fault: InvalidInput | None = None
+    if not isinstance(query, str):
+        fault = InvalidInput(
+            f'Expected the argument "query" of {SEARCH_CATALOG} to be a string, '
+            f"got {describe(query)}.",
+            json_pointer("query"),
+        )
+    elif not 1 <= len(query) <= MAX_QUERY_LENGTH:
+        fault = InvalidInput(
+            f'Expected the argument "query" of {SEARCH_CATALOG} to have 1 to '
+            f"{MAX_QUERY_LENGTH} characters, got {len(query)}.",
+            json_pointer("query"),
+        )
+    elif isinstance(limit, bool) or not isinstance(limit, int):
+        fault = InvalidInput(
+            f'Expected the argument "limit" of {SEARCH_CATALOG} to be an integer, '
+            f"got {describe(limit)}.",
+            json_pointer("limit"),
+        )
+    elif not 1 <= limit <= MAX_SEARCH_LIMIT:
+        fault = InvalidInput(
+            f'Expected the argument "limit" of {SEARCH_CATALOG} to be 1 to '
+            f"{MAX_SEARCH_LIMIT}, got {limit}.",
+            json_pointer("limit"),
+        )
+    return None if fault is None else Envelope.of_error(fault)
+
+
+def _call_search_catalog(arguments: dict[str, Any]) -> types.CallToolResult:
+    bad = _argument_error(SEARCH_CATALOG, arguments, ("query",), ("query", "limit"))
+    if bad is None:
+        bad = _search_argument_error(arguments)
+    if bad is not None:
+        return _envelope_result(bad)
+    hits = search_catalog(arguments["query"], int(arguments.get("limit", DEFAULT_SEARCH_LIMIT)))
+    answer = {"query": arguments["query"], "results": [hit.as_json() for hit in hits]}
+    return _answer(answer, dumps(answer), is_error=False)
+
+
 async def _on_list_tools(
     _ctx: ServerRequestContext[dict[str, Any]], _params: types.PaginatedRequestParams | None
 ) -> types.ListToolsResult:
@@ -381,10 +561,22 @@ async def _on_call_tool(
         return _call_list_catalog(arguments)
     if params.name == GET_CONTRACT:
         return _call_get_contract(arguments)
+    if params.name == SEARCH_CATALOG:
+        return _call_search_catalog(arguments)
     names = ", ".join(tool.name for tool in _tool_definitions())
     raise MCPError(
         types.INVALID_PARAMS, f'Unknown tool "{params.name[:64]}"; the tools are: {names}.'
     )
+
+
+def tool_titles() -> tuple[tuple[str, str], ...]:
+    """(name, title) of each MCP tool, in ``tools/list`` order (the setup page lists them)."""
+    return tuple((tool.name, tool.title or tool.name) for tool in _tool_definitions())
+
+
+def protocol_versions() -> tuple[str, ...]:
+    """The MCP protocol versions the server negotiates (the SDK's supported versions)."""
+    return tuple(SUPPORTED_PROTOCOL_VERSIONS)
 
 
 def _input_schema(name: str) -> dict[str, Any] | None:
@@ -395,7 +587,7 @@ def _input_schema(name: str) -> dict[str, Any] | None:
 
 
 def build_server() -> Server[dict[str, Any]]:
-    """A new low-level MCP server with the three tools and the instructions."""
+    """A new low-level MCP server with the four tools and the instructions."""
     return Server(
         "mtcompute",
         version=__version__,
@@ -473,6 +665,13 @@ def body_refusal(error: BodyTooLarge) -> Response:
     status stays 413, as on the tool routes: an HTTP-level refusal of the body, not of a
     parsed request.
     """
+    return refusal(error)
+
+
+def refusal(error: MtcomputeError, headers: Mapping[str, str] | None = None) -> Response:
+    """An HTTP-level refusal on ``/mcp`` (body too large, rate limited, no API key): the
+    error's HTTP status, with a JSON-RPC error (-32600, ``id`` null) whose ``data`` is the
+    service's envelope, as :func:`body_refusal` describes."""
     reply = {
         "jsonrpc": "2.0",
         "id": None,
@@ -482,7 +681,7 @@ def body_refusal(error: BodyTooLarge) -> Response:
             "data": Envelope.of_error(error),
         },
     }
-    return Response(dumps(reply), error.http_status, media_type=JSON_TYPE)
+    return Response(dumps(reply), error.http_status, headers, media_type=JSON_TYPE)
 
 
 class _PostOnly:

@@ -3,12 +3,15 @@
 - :class:`AccessLogMiddleware`: one access-log record per HTTP request;
 - :class:`JsonCORSMiddleware`: Starlette's CORS, a refused preflight as the JSON envelope;
 - :class:`BodyDeadlineMiddleware`: the request body must be in within a deadline (408);
-- :class:`BodyCapMiddleware`: one cap on the request body for every route (413).
+- :class:`BodyCapMiddleware`: one cap on the request body for every route (413);
+- :class:`LimitsMiddleware`: the per-client rate limit (429) and the API keys execute needs
+  when they are configured (401), :mod:`mtcompute.server.limits`.
 
 All are pure ASGI (they wrap ``receive`` and ``send``, never buffer a body), so streaming
 stays streaming. :func:`mtcompute.server.app.create_app` stacks them (outermost first): the
 access log outside everything, the error handlers included; then CORS when configured; then
-the body deadline; then the body cap, just outside the routes.
+the limits when configured; then the body deadline; then the body cap, just outside the
+routes.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ __all__ = [
     "BodyCapMiddleware",
     "BodyDeadlineMiddleware",
     "JsonCORSMiddleware",
+    "LimitsMiddleware",
 ]
 
 import logging
@@ -33,8 +37,13 @@ from starlette.middleware.cors import CORSMiddleware
 from starlette.responses import Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from mtcompute.errors import BodyTooLarge, InvalidInput, RequestTimeout
+from mtcompute.errors import BodyTooLarge, InvalidInput, MtcomputeError, RequestTimeout
+from mtcompute.server.limits import ApiKeys, RateLimited, TokenBuckets, Unauthorized, presented_key
 from mtcompute.server.responses import error_response
+
+Refusal = Callable[[MtcomputeError, Mapping[str, str] | None], Response]
+"""How a route answers a refusal of the whole request (the default: the error envelope)."""
+_EXECUTE_PATH = re.compile(r"/v1/tools/[^/]+/versions/[^/]+/execute")
 
 BodyRefusal = Callable[[BodyTooLarge], Response]
 """How a route answers a body over the cap (the default: the ``limit_exceeded`` envelope)."""
@@ -276,3 +285,65 @@ class AccessLogMiddleware:
             "request_bytes": request_bytes,
             "response_bytes": response_bytes,
         }
+
+
+class LimitsMiddleware:
+    """The rate limit and the API keys (either may be off), on every HTTP request.
+
+    The client is the request's valid API key, else its address. A request over the limit
+    gets 429 with ``Retry-After``; then, when keys are configured, an execute request (a POST
+    of an execute route, or to ``/mcp``) without a valid key gets 401 with
+    ``WWW-Authenticate: Bearer``. Each is the error envelope, or the route's entry in
+    ``refusals`` (``/mcp``: a JSON-RPC error).
+    """
+
+    def __init__(
+        self,
+        app: ASGIApp,
+        *,
+        buckets: TokenBuckets | None,
+        keys: ApiKeys | None,
+        refusals: Mapping[str, Refusal],
+    ) -> None:
+        self.app = app
+        self.buckets = buckets
+        self.keys = keys
+        self.refusals = refusals
+
+    def _needs_key(self, scope: Scope) -> bool:
+        path = _route_path(scope)
+        return scope["method"] == "POST" and (path == "/mcp" or bool(_EXECUTE_PATH.fullmatch(path)))
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        key_client = (
+            None if self.keys is None else self.keys.client(presented_key(Headers(scope=scope)))
+        )
+        refusal: MtcomputeError | None = None
+        headers: dict[str, str] = {}
+        if self.buckets is not None:
+            address = scope.get("client")
+            client = key_client or f"address:{address[0] if address else ''}"
+            wait = self.buckets.take(client)
+            if wait:
+                refusal = RateLimited(self.buckets.limit, wait)
+                headers["Retry-After"] = str(wait)
+        if (
+            refusal is None
+            and self.keys is not None
+            and key_client is None
+            and self._needs_key(scope)
+        ):
+            refusal = Unauthorized(
+                'An API key is required to execute on this server: send "Authorization: Bearer '
+                'KEY" (or "X-API-Key: KEY").'
+            )
+            headers["WWW-Authenticate"] = "Bearer"
+        if refusal is None:
+            await self.app(scope, receive, send)
+            return
+        answer = self.refusals.get(_route_path(scope))
+        response = answer(refusal, headers) if answer else error_response(refusal, headers)
+        await response(scope, receive, send)

