@@ -26,7 +26,9 @@ from mtcompute.errors import (
     MethodNotAllowed,
     MtcomputeError,
     NotFound,
+    RateLimited,
     RequestTimeout,
+    Unauthorized,
     UnsupportedInput,
     UnsupportedMediaType,
 )
@@ -165,6 +167,8 @@ def test_transport_errors_carry_the_codes_statuses_and_messages_the_service_send
             "Expected request headers of at most 65536 bytes, got more; the connection is closed.",
         ),
         ("internal_error", 500, "Internal error; please report this request."),
+        ("rate_limited", 429, "Too many requests: at most 600/min per client; retry after 3 s."),
+        ("unauthorized", 401, "An API key is required."),
     ] == [
         (error.code, error.http_status, error.message)
         for error in (
@@ -176,12 +180,14 @@ def test_transport_errors_carry_the_codes_statuses_and_messages_the_service_send
             BodyTooLarge(100),
             HeadersTooLarge(65536),
             InternalError(),
+            RateLimited("600/min", 3),
+            Unauthorized("An API key is required."),
         )
     ]
 
 
 def test_the_code_lists_come_from_the_classes() -> None:
-    """Four tool codes, execute's five, every surface's six; every class's code among them."""
+    """Four tool codes, execute's five, every surface's eight; every class's code among them."""
     assert (
         ["invalid_input", "limit_exceeded", "unsupported_input", "not_found"],
         ["invalid_input", "limit_exceeded", "unsupported_input", "not_found", "internal_error"],
@@ -192,6 +198,8 @@ def test_the_code_lists_come_from_the_classes() -> None:
             "not_found",
             "method_not_allowed",
             "internal_error",
+            "rate_limited",
+            "unauthorized",
         ),
     ) == (
         [cls.code for cls in TOOL_ERRORS],

@@ -87,6 +87,8 @@ def _another_method(_method: str, path: str) -> bytes:
 
 
 def _invalid_input(method: str, path: str) -> bytes:
+    if (method, path) == ("GET", "/v1/tools"):  # the search's query over its 500 characters
+        return _request(method, f"{path}?q={'a' * 501}")
     return _request(method, path, b'{"no_such_field":1}')
 
 

@@ -42,7 +42,9 @@ __all__ = [
     "MethodNotAllowed",
     "MtcomputeError",
     "NotFound",
+    "RateLimited",
     "RequestTimeout",
+    "Unauthorized",
     "UnsupportedInput",
     "UnsupportedMediaType",
     "json_pointer",
@@ -214,6 +216,30 @@ class HeadersTooLarge(LimitExceeded):
         )
 
 
+class RateLimited(MtcomputeError):
+    """429: the client sent more requests than the server's rate limit allows
+    (``mtcompute serve --rate-limit``); ``retry_after`` is the ``Retry-After`` seconds."""
+
+    code = "rate_limited"
+    http_status = 429
+    summary = "too many requests from this client; retry after Retry-After seconds"
+
+    def __init__(self, limit: str, retry_after: int) -> None:
+        super().__init__(
+            f"Too many requests: at most {limit} per client; retry after {retry_after} s."
+        )
+        self.retry_after = retry_after
+
+
+class Unauthorized(MtcomputeError):
+    """401: executing needs an API key on this server (``mtcompute serve --api-keys``), and no
+    valid one was sent."""
+
+    code = "unauthorized"
+    http_status = 401
+    summary = "an API key is required to execute on this server"
+
+
 TOOL_ERRORS: tuple[type[MtcomputeError], ...] = (
     InvalidInput,
     LimitExceeded,
@@ -232,13 +258,15 @@ TRANSPORT_ERRORS: tuple[type[MtcomputeError], ...] = (
     RequestTimeout,
     BodyTooLarge,
     HeadersTooLarge,
+    RateLimited,
+    Unauthorized,
 )
 """The service's own refusals (and its bug answer), beside the tools' errors."""
 
 ERROR_CODES: tuple[str, ...] = tuple(
     dict.fromkeys(cls.code for cls in (*TOOL_ERRORS, *TRANSPORT_ERRORS))
 )
-"""Every code any surface answers: the contracts' four, then the service's own two."""
+"""Every code any surface answers: the contracts' four, then the service's own."""
 
 ERRORS_BY_CODE: dict[str, type[MtcomputeError]] = {cls.code: cls for cls in TOOL_ERRORS}
 """The contracts' codes to their classes."""

@@ -15,8 +15,9 @@
   ``WWW-Authenticate: Bearer`` and the ``unauthorized`` envelope. Keys are never logged (the
   access log writes no header).
 
-The error classes (:class:`RateLimited`, :class:`Unauthorized`) are the service's own
-refusals, like :class:`~mtcompute.errors.BodyTooLarge`. Standard library only (``mtcompute
+The refusals are :class:`~mtcompute.errors.RateLimited` and
+:class:`~mtcompute.errors.Unauthorized`, beside the service's other transport errors. Standard
+library only (``mtcompute
 serve`` imports it to check its options before uvicorn starts).
 """
 
@@ -25,9 +26,7 @@ from __future__ import annotations
 __all__ = [
     "ApiKeys",
     "RateLimit",
-    "RateLimited",
     "TokenBuckets",
-    "Unauthorized",
     "presented_key",
 ]
 
@@ -39,9 +38,7 @@ import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import ClassVar, Final
-
-from mtcompute.errors import MtcomputeError
+from typing import Final
 
 _UNITS: Final = {
     "s": 1.0,
@@ -56,28 +53,6 @@ _UNITS: Final = {
 _PERIOD_NAMES: Final = {1.0: "second", 60.0: "minute", 3600.0: "hour"}
 _DIGEST: Final = re.compile(r"[0-9a-f]{64}")
 MAX_CLIENTS: Final = 100_000  # buckets kept; beyond it, full (idle) buckets are dropped
-
-
-class RateLimited(MtcomputeError):
-    """429: the client sent more requests than the rate limit allows."""
-
-    code: ClassVar[str] = "rate_limited"
-    http_status: ClassVar[int] = 429
-    summary: ClassVar[str] = "too many requests from this client; retry after Retry-After seconds"
-
-    def __init__(self, limit: RateLimit, retry_after: int) -> None:
-        super().__init__(
-            f"Too many requests: at most {limit.text} per client; retry after {retry_after} s."
-        )
-        self.retry_after = retry_after
-
-
-class Unauthorized(MtcomputeError):
-    """401: executing needs an API key on this server, and none valid was sent."""
-
-    code: ClassVar[str] = "unauthorized"
-    http_status: ClassVar[int] = 401
-    summary: ClassVar[str] = "an API key is required to execute on this server"
 
 
 @dataclass(frozen=True, slots=True)

@@ -37,8 +37,15 @@ from starlette.middleware.cors import CORSMiddleware
 from starlette.responses import Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from mtcompute.errors import BodyTooLarge, InvalidInput, MtcomputeError, RequestTimeout
-from mtcompute.server.limits import ApiKeys, RateLimited, TokenBuckets, Unauthorized, presented_key
+from mtcompute.errors import (
+    BodyTooLarge,
+    InvalidInput,
+    MtcomputeError,
+    RateLimited,
+    RequestTimeout,
+    Unauthorized,
+)
+from mtcompute.server.limits import ApiKeys, TokenBuckets, presented_key
 from mtcompute.server.responses import error_response
 
 Refusal = Callable[[MtcomputeError, Mapping[str, str] | None], Response]
@@ -328,7 +335,7 @@ class LimitsMiddleware:
             client = key_client or f"address:{address[0] if address else ''}"
             wait = self.buckets.take(client)
             if wait:
-                refusal = RateLimited(self.buckets.limit, wait)
+                refusal = RateLimited(self.buckets.limit.text, wait)
                 headers["Retry-After"] = str(wait)
         if (
             refusal is None

@@ -245,10 +245,12 @@ def openapi_document() -> dict[str, Any]:
                         }
                     ),
                 },
-                # A q over maxLength answers 400 invalid_input; it is left out here until
-                # tests/test_openapi_errors.py probes it (it checks that the statuses
-                # documented are exactly those its probes see).
-                **get_errors,
+                **_error_responses(
+                    {
+                        **_statuses(*_EVERY_OPERATION),
+                        **_statuses((InvalidInput, "a q over 500 characters")),
+                    }
+                ),
             },
         }
     }
