@@ -4,9 +4,9 @@ Reference: sacreBLEU 2.6.0 itself (a test-time oracle), on every pair directory 
 :data:`tests.conftest.WMT` (the full data, or the in-repo 200-line sample when it is absent):
 
 * tokens: ``BLEU(tokenize=name, lowercase=lc)._preprocess_segment(line).split()`` (what its
-  n-gram extraction splits) for every line of every untokenized file of every pair, for each
-  tokenizer this installation runs (lowercased: the first system and reference of each
-  pair): identical lists;
+  n-gram extraction splits) for the first 200 lines of every untokenized file of every pair,
+  for each tokenizer this installation runs (lowercased: the first system and reference of
+  each pair): identical lists (every line is tests/test_tokenizers.py's);
 * scores: ``BLEU(..., force=True).corpus_score`` and ``CHRF(...)`` on sacreBLEU's reference
   streams (a segment's missing reference is ``None`` in its stream, sacreBLEU's way of giving
   segments different numbers of references): ``score`` equal as a Python float, ``str()`` and
@@ -38,6 +38,7 @@ from tests.conftest import WMT
 from tests.harness import read_lines, result_of, wmt_pairs
 
 PAIRS = wmt_pairs()
+TOKEN_LINES = 200  # per file in the tokens test (the in-repo sample's length: all of it there)
 
 
 def _runs(name: str) -> bool:
@@ -103,11 +104,14 @@ def streams(per_segment: Sequence[Sequence[str]]) -> list[list[str | None]]:
 # --- sacreBLEU's answers, in the tool's shape ----------------------------------------------------
 
 
-def sacre_bleu(hyps: Sequence[str], refs: Sequence[Sequence[str]], **options: Any) -> Any:
+def sacre_bleu(
+    hyps: Sequence[str], refs: Sequence[Sequence[str]], cached: BLEU | None = None, **options: Any
+) -> Any:
     """sacreBLEU's BLEU as the tool's ``bleu`` object (floats and ints as sacreBLEU holds
-    them)."""
-    metric = BLEU(force=True, **options)
-    s = metric.corpus_score(list(hyps), streams(refs))
+    them); ``cached``: a BLEU built with ``references=`` these references (sacreBLEU's own
+    reference cache, for many systems)."""
+    metric = BLEU(force=True, **options) if cached is None else cached
+    s = metric.corpus_score(list(hyps), streams(refs) if cached is None else None)
     return {
         "name": s.name,
         "score": s.score,
@@ -122,12 +126,14 @@ def sacre_bleu(hyps: Sequence[str], refs: Sequence[Sequence[str]], **options: An
     }
 
 
-def sacre_chrf(hyps: Sequence[str], refs: Sequence[Sequence[str]], **options: Any) -> Any:
+def sacre_chrf(
+    hyps: Sequence[str], refs: Sequence[Sequence[str]], cached: CHRF | None = None, **options: Any
+) -> Any:
     """sacreBLEU's chrF as the tool's ``chrf`` object: corpus_score's steps
     (``_extract_corpus_statistics`` then ``_aggregate_and_compute``), the per-order sums of its
-    statistics as ``orders``."""
-    metric = CHRF(**options)
-    stats = metric._extract_corpus_statistics(list(hyps), streams(refs))
+    statistics as ``orders``; ``cached`` as :func:`sacre_bleu`'s."""
+    metric = CHRF(**options) if cached is None else cached
+    stats = metric._extract_corpus_statistics(list(hyps), streams(refs) if cached is None else None)
     s = metric._aggregate_and_compute(stats)
     total = [sum(column) for column in zip(*stats, strict=True)]
     orders = [
@@ -178,14 +184,19 @@ def assert_same(expected: dict[str, Any], actual: dict[str, Any]) -> None:
 def test_tokens_are_sacrebleus_on_every_wmt_line(
     pair: str, tokenizer: str, lowercase: bool
 ) -> None:
-    """bleu-tokenize gives sacreBLEU's BLEU tokens for every line of every file of the pair
-    (lowercased: of its first system and its first reference, which keeps the run short)."""
+    """bleu-tokenize gives sacreBLEU's BLEU tokens for the first TOKEN_LINES lines of every file
+    of the pair (lowercased: of its first system and its first reference). The tool is
+    sacreBLEU's preprocessing (lowercase, rstrip) and split around mtcompute.tokenizers,
+    which tests/test_tokenizers.py compares with sacreBLEU's tokenizers on every line of every
+    file, raw, right-stripped, lowercased and both: this test proves the composition, that one
+    every line, without sacreBLEU tokenizing each line twice in one run."""
     sacre = BLEU(tokenize=tokenizer, lowercase=lowercase, force=True)
     expected, actual = {}, {}
     files = pair_files(pair)
     if lowercase:
         files = (systems(pair)[0], next(f for f in files if f[0].startswith("ref.")))
-    for name, lines in files:
+    for name, every in files:
+        lines = every[:TOKEN_LINES]
         data = {"segments": list(lines), "tokenizer": tokenizer, "lowercase": lowercase}
         result = result_of("bleu-tokenize", data)
         expected[name] = (
@@ -220,12 +231,13 @@ def test_every_tokenizer_is_compared_or_refused() -> None:
 @pytest.mark.parametrize("pair", PAIRS)
 def test_default_bleu_and_chrf_of_every_system(pair: str) -> None:
     """Every system of the pair, against all its references: sacreBLEU's default BLEU and
-    chrF, field for field."""
+    chrF, field for field (sacreBLEU's metrics built once with ``references=``, its cache)."""
     refs = layout(pair, "all")
+    bleu, chrf = BLEU(force=True, references=streams(refs)), CHRF(references=streams(refs))
     expected, actual = {}, {}
     for name, hyps in systems(pair):
         result = scored(hyps, refs, bleu={}, chrf={})
-        expected[name] = (sacre_bleu(hyps, refs), sacre_chrf(hyps, refs))
+        expected[name] = (sacre_bleu(hyps, refs, bleu), sacre_chrf(hyps, refs, chrf))
         actual[name] = (result["bleu"], result["chrf"])
     assert expected == actual
     for name, (bleu, chrf) in actual.items():

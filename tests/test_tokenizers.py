@@ -47,8 +47,13 @@ def pair(name: str) -> tuple[Tokenizer, Callable[[str], str]]:
 
 
 def variants(lines: list[str]) -> list[str]:
-    """Each line raw, right-stripped and lowercased, each distinct string once."""
-    return list(dict.fromkeys(v for line in lines for v in (line, line.rstrip(), line.lower())))
+    """Each line raw, right-stripped, lowercased and both (what sacreBLEU's BLEU tokenizes:
+    ``_preprocess_segment``), each distinct string once."""
+    return list(
+        dict.fromkeys(
+            v for line in lines for v in (line, line.rstrip(), line.lower(), line.lower().rstrip())
+        )
+    )
 
 
 # --- sacreBLEU's output, everywhere -------------------------------------------------------------
@@ -57,7 +62,8 @@ def variants(lines: list[str]) -> list[str]:
 @pytest.mark.parametrize("name", RUNNABLE)
 @pytest.mark.parametrize("path", FILES, ids=lambda p: str(p.relative_to(WMT)))
 def test_every_wmt_line_is_tokenized_as_sacrebleu_does(path: Path, name: str) -> None:
-    """Each line of the file, raw, right-stripped and lowercased, gets sacreBLEU's tokens."""
+    """Each line of the file, raw, right-stripped, lowercased and both, gets sacreBLEU's
+    tokens."""
     ours, theirs = pair(name)
     texts = variants(path.read_text(encoding="utf-8").split("\n"))
     assert [theirs(t) for t in texts] == [ours(t) for t in texts]
