@@ -23,7 +23,7 @@ $(STAMP): $(BUILD_INPUTS)
 install: $(STAMP)
 
 test: $(STAMP)
-	$(BIN)/python -m pytest -n auto --dist loadfile
+	$(BIN)/python -m pytest -n auto --dist loadfile --durations=20
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests scripts benchmarks
