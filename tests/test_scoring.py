@@ -198,10 +198,17 @@ def _once_input() -> tuple[list[list[str]], list[list[str]]]:
     return systems, [list(pair) for pair in zip(ref_a, ref_b, strict=True)]
 
 
+def _int64_rows(buffer: bytes, width: int) -> list[list[int]]:
+    """A buffer of native int64 values as rows of ``width``."""
+    values = memoryview(buffer).cast("q").tolist()
+    return [values[i : i + width] for i in range(0, len(values), width)]
+
+
 def test_bleu_references_once_equal_bleu_statistics(monkeypatch: pytest.MonkeyPatch) -> None:
-    """bleu_statistics_of against bleu_references gives bleu_statistics's totals and segment
-    rows for each system, every tokenizer the kernel applies or not (13a, none, intl, zh,
-    char), lowercased or not, two references, kernel and pure path."""
+    """bleu_statistics_of (and bleu_rows_of, its rows as one int64 buffer) against
+    bleu_references gives bleu_statistics's totals and segment rows for each system, every
+    tokenizer the kernel applies or not (13a, none, intl, zh, char), lowercased or not, two
+    references, kernel and pure path."""
     systems, refs = _once_input()
     for pure in ("0", "1"):
         monkeypatch.setenv("MTCOMPUTE_PURE", pure)
@@ -212,17 +219,20 @@ def test_bleu_references_once_equal_bleu_statistics(monkeypatch: pytest.MonkeyPa
                 for hyps in systems:
                     expected = scoring.bleu_statistics(hyps, refs, options, per_segment=True)
                     found = scoring.bleu_statistics_of(hyps, prepared, per_segment=True)
-                    assert (pure, tokenize, lowercase, expected) == (
+                    total, rows = scoring.bleu_rows_of(hyps, prepared)
+                    assert (pure, tokenize, lowercase, expected, expected) == (
                         pure,
                         tokenize,
                         lowercase,
                         found,
+                        (total, _int64_rows(rows, 2 + 2 * options.max_ngram_order)),
                     )
 
 
 def test_chrf_references_once_equal_chrf_statistics(monkeypatch: pytest.MonkeyPatch) -> None:
-    """chrf_statistics_of against chrf_references gives chrf_statistics's totals and segment
-    rows (chrF and chrF++, lowercased or not, whitespace kept or not), kernel and pure."""
+    """chrf_statistics_of (and chrf_rows_of, its rows as one int64 buffer) against
+    chrf_references gives chrf_statistics's totals and segment rows (chrF and chrF++,
+    lowercased or not, whitespace kept or not), kernel and pure."""
     systems, refs = _once_input()
     for pure in ("0", "1"):
         monkeypatch.setenv("MTCOMPUTE_PURE", pure)
@@ -235,7 +245,14 @@ def test_chrf_references_once_equal_chrf_statistics(monkeypatch: pytest.MonkeyPa
             for hyps in systems:
                 expected = scoring.chrf_statistics(hyps, refs, options, per_segment=True)
                 found = scoring.chrf_statistics_of(hyps, prepared, per_segment=True)
-                assert (pure, options, expected) == (pure, options, found)
+                total, rows = scoring.chrf_rows_of(hyps, prepared)
+                width = 3 * (options.char_order + options.word_order)
+                assert (pure, options, expected, expected) == (
+                    pure,
+                    options,
+                    found,
+                    (total, _int64_rows(rows, width)),
+                )
 
 
 def test_references_once_refuse_another_length() -> None:

@@ -36,6 +36,7 @@ __all__ = [
     "TokenProblem",
     "bleu_sentence_statistics",
     "bleu_statistics_many",
+    "bleu_text_rows",
     "bleu_text_statistics",
     "bleu_totals",
     "chrf_corpus_statistics",
@@ -44,6 +45,7 @@ __all__ = [
     "chrf_statistics_many",
     "chrf_totals",
     "first_lone_surrogate",
+    "sacrebleu_chrf_rows",
     "sacrebleu_chrf_statistics",
     "ter_statistics",
     "ter_text_statistics",
@@ -52,6 +54,7 @@ __all__ = [
 
 import math
 import os
+from array import array
 from collections import Counter
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -610,6 +613,55 @@ def bleu_text_statistics(
     >>> total.matches, total.totals, each == [total]
     ((2, 1), (3, 2), True)
     """
+    total, buffer, each = _bleu_text(
+        hypotheses, references, max_order, per_segment, threads, tokenizer, lowercase
+    )
+    if buffer is not None:
+        each = _bleu_segments(buffer, max_order)
+    return total, each
+
+
+def bleu_text_rows(
+    hypotheses: Sequence[str],
+    references: Sequence[Sequence[str]],
+    max_order: int = 4,
+    *,
+    threads: int | None = None,
+    tokenizer: Tokenizer | None = None,
+    lowercase: bool = False,
+) -> tuple[bleu.BleuStatistics, bytes]:
+    """:func:`bleu_text_statistics` with each segment's statistics as one buffer of native
+    int64 values, ``2 + 2 * max_order`` a segment (candidate length, reference length, the
+    matches and the totals of each order): the kernel's own buffer, without a Python object
+    per segment, for code that holds many segments' rows (the significance tests).
+
+    >>> total, rows = bleu_text_rows(["a b"], [["a c"]], 2)
+    >>> memoryview(rows).cast("q").tolist()
+    [2, 2, 1, 0, 2, 1]
+    """
+    total, buffer, each = _bleu_text(
+        hypotheses, references, max_order, True, threads, tokenizer, lowercase
+    )
+    if buffer is None:
+        assert each is not None  # asked for per segment
+        flat = [
+            v for s in each for v in (s.candidate_length, s.reference_length, *s.matches, *s.totals)
+        ]
+        buffer = array("q", flat).tobytes()
+    return total, buffer
+
+
+def _bleu_text(
+    hypotheses: Sequence[str],
+    references: Sequence[Sequence[str]],
+    max_order: int,
+    per_segment: bool,
+    threads: int | None,
+    tokenizer: Tokenizer | None,
+    lowercase: bool,
+) -> tuple[bleu.BleuStatistics, bytes | None, list[bleu.BleuStatistics] | None]:
+    """The sum, and per segment (with ``per_segment``) the kernel's buffer or, where the
+    kernel did not count, the statistics objects (the other one ``None``)."""
     _check_texts(hypotheses, references)
     if lowercase:
         hypotheses = [text.lower() for text in hypotheses]
@@ -644,11 +696,9 @@ def bleu_text_statistics(
         total = bleu.BleuStatistics(0, 0, (0,) * max_order, (0,) * max_order)
         for stats in each:
             total = total + stats
-        return total, (each if per_segment else None)
+        return total, None, (each if per_segment else None)
     buffer, totals = counts
-    return _bleu_stats(totals, max_order), (
-        _bleu_segments(buffer, max_order) if per_segment else None
-    )
+    return _bleu_stats(totals, max_order), (buffer if per_segment else None), None
 
 
 def _tokenized(
@@ -697,6 +747,77 @@ def sacrebleu_chrf_statistics(
     >>> total
     [2, 2, 1, 2, 2, 1]
     """
+    total, buffer, segments = _sacrebleu_chrf(
+        hypotheses,
+        references,
+        char_order,
+        word_order,
+        beta,
+        lowercase,
+        whitespace,
+        eps_smoothing,
+        per_segment,
+        threads,
+    )
+    if buffer is not None:
+        values = _int64s(buffer)
+        width = 3 * (char_order + word_order)
+        segments = [values[i : i + width] for i in range(0, len(values), width)]
+    return total, segments
+
+
+def sacrebleu_chrf_rows(
+    hypotheses: Sequence[str],
+    references: Sequence[Sequence[str]],
+    char_order: int,
+    word_order: int,
+    beta: int,
+    *,
+    lowercase: bool = False,
+    whitespace: bool = False,
+    eps_smoothing: bool = False,
+    threads: int | None = None,
+) -> tuple[list[int], bytes]:
+    """:func:`sacrebleu_chrf_statistics` with each segment's statistics as one buffer of
+    native int64 values, ``3 * (char_order + word_order)`` a segment: the kernel's own buffer,
+    without a list per segment (as :func:`bleu_text_rows`).
+
+    >>> total, rows = sacrebleu_chrf_rows(["a b"], [["a c"]], 1, 1, 2)
+    >>> memoryview(rows).cast("q").tolist()
+    [2, 2, 1, 2, 2, 1]
+    """
+    total, buffer, segments = _sacrebleu_chrf(
+        hypotheses,
+        references,
+        char_order,
+        word_order,
+        beta,
+        lowercase,
+        whitespace,
+        eps_smoothing,
+        True,
+        threads,
+    )
+    if buffer is None:
+        assert segments is not None  # asked for per segment
+        buffer = array("q", [v for segment in segments for v in segment]).tobytes()
+    return total, buffer
+
+
+def _sacrebleu_chrf(
+    hypotheses: Sequence[str],
+    references: Sequence[Sequence[str]],
+    char_order: int,
+    word_order: int,
+    beta: int,
+    lowercase: bool,
+    whitespace: bool,
+    eps_smoothing: bool,
+    per_segment: bool,
+    threads: int | None,
+) -> tuple[list[int], bytes | None, list[list[int]] | None]:
+    """The sums, and per segment (with ``per_segment``) the kernel's buffer or, where the
+    kernel did not count, the lists (the other one ``None``)."""
     _check_texts(hypotheses, references)
     if lowercase:
         hypotheses = [text.lower() for text in hypotheses]
@@ -731,16 +852,14 @@ def sacrebleu_chrf_statistics(
         else:
             totals = [sum(column) for column in zip(*(t for _, (_, t) in parts), strict=True)]
             if not per_segment:
-                return totals, None
-            values = _int64s(b"".join(buf or b"" for _, (buf, _) in parts))
-            width = 3 * order
-            return totals, [values[i : i + width] for i in range(0, len(values), width)]
+                return totals, None, None
+            return totals, b"".join(buf or b"" for _, (buf, _) in parts), None
     segments = [
         _sacrebleu_chrf_segment(h, r, char_order, word_order, beta, whitespace, eps_smoothing)
         for h, r in zip(hypotheses, references, strict=True)
     ]
     total = [sum(column) for column in zip(*segments, strict=True)] or [0] * (3 * order)
-    return total, (segments if per_segment else None)
+    return total, None, (segments if per_segment else None)
 
 
 def _sacrebleu_ngrams(

@@ -31,11 +31,13 @@ __all__ = [
     "TerReferences",
     "TerResult",
     "bleu_references",
+    "bleu_rows_of",
     "bleu_score",
     "bleu_signature_fields",
     "bleu_statistics",
     "bleu_statistics_of",
     "chrf_references",
+    "chrf_rows_of",
     "chrf_score",
     "chrf_signature_fields",
     "chrf_statistics",
@@ -342,21 +344,39 @@ def bleu_statistics_of(
 ) -> tuple[list[int], list[list[int]] | None]:
     """:func:`bleu_statistics` against references prepared by :func:`bleu_references`
     (their options and tokenizer apply to the hypotheses too)."""
+    texts, tokenizer = _bleu_hypotheses(hypotheses, references)
+    total, each = counting.bleu_text_statistics(
+        texts,
+        references.texts,
+        references.options.max_ngram_order,
+        per_segment=per_segment,
+        tokenizer=tokenizer,
+    )
+    return _flat_bleu(total), ([_flat_bleu(s) for s in each] if each is not None else None)
+
+
+def bleu_rows_of(hypotheses: Sequence[str], references: BleuReferences) -> tuple[list[int], bytes]:
+    """:func:`bleu_statistics_of` per segment, each segment's statistics (the same numbers)
+    as one buffer of native int64 values, ``2 + 2 * max_ngram_order`` a segment
+    (:func:`mtcompute.counting.bleu_text_rows`): no Python object per segment."""
+    texts, tokenizer = _bleu_hypotheses(hypotheses, references)
+    total, rows = counting.bleu_text_rows(
+        texts, references.texts, references.options.max_ngram_order, tokenizer=tokenizer
+    )
+    return _flat_bleu(total), rows
+
+
+def _bleu_hypotheses(
+    hypotheses: Sequence[str], references: BleuReferences
+) -> tuple[Sequence[str], Tokenizer | None]:
+    """The hypotheses prepared as the references were, and the tokenizer left to apply."""
     if len(hypotheses) != len(references.texts):
         raise ValueError(
             f"{len(hypotheses)} hypotheses but {len(references.texts)} reference lists "
             "(one list per segment expected)"
         )
-    options = references.options
-    texts = _bleu_texts(hypotheses, options, references.tokenizer, references.tokenized)
-    total, each = counting.bleu_text_statistics(
-        texts,
-        references.texts,
-        options.max_ngram_order,
-        per_segment=per_segment,
-        tokenizer=None if references.tokenized else references.tokenizer,
-    )
-    return _flat_bleu(total), ([_flat_bleu(s) for s in each] if each is not None else None)
+    texts = _bleu_texts(hypotheses, references.options, references.tokenizer, references.tokenized)
+    return texts, None if references.tokenized else references.tokenizer
 
 
 def bleu_statistics(
@@ -490,15 +510,9 @@ def chrf_statistics_of(
 ) -> tuple[list[int], list[list[int]] | None]:
     """:func:`chrf_statistics` against references prepared by :func:`chrf_references`
     (their options apply to the hypotheses too)."""
-    if len(hypotheses) != len(references.texts):
-        raise ValueError(
-            f"{len(hypotheses)} hypotheses but {len(references.texts)} reference lists "
-            "(one list per segment expected)"
-        )
     options = references.options
-    texts = [text.lower() for text in hypotheses] if options.lowercase else hypotheses
     return counting.sacrebleu_chrf_statistics(
-        texts,
+        _chrf_hypotheses(hypotheses, references),
         references.texts,
         options.char_order,
         options.word_order,
@@ -507,6 +521,32 @@ def chrf_statistics_of(
         eps_smoothing=options.eps_smoothing,
         per_segment=per_segment,
     )
+
+
+def chrf_rows_of(hypotheses: Sequence[str], references: ChrfReferences) -> tuple[list[int], bytes]:
+    """:func:`chrf_statistics_of` per segment, each segment's statistics (the same numbers) as
+    one buffer of native int64 values, ``3 * (char_order + word_order)`` a segment
+    (:func:`mtcompute.counting.sacrebleu_chrf_rows`): no list per segment."""
+    options = references.options
+    return counting.sacrebleu_chrf_rows(
+        _chrf_hypotheses(hypotheses, references),
+        references.texts,
+        options.char_order,
+        options.word_order,
+        options.beta,
+        whitespace=options.whitespace,
+        eps_smoothing=options.eps_smoothing,
+    )
+
+
+def _chrf_hypotheses(hypotheses: Sequence[str], references: ChrfReferences) -> Sequence[str]:
+    """The hypotheses prepared as the references were (lowercased when the options ask)."""
+    if len(hypotheses) != len(references.texts):
+        raise ValueError(
+            f"{len(hypotheses)} hypotheses but {len(references.texts)} reference lists "
+            "(one list per segment expected)"
+        )
+    return [text.lower() for text in hypotheses] if references.options.lowercase else hypotheses
 
 
 def chrf_statistics(

@@ -82,15 +82,10 @@ class Extracted:
     totals: tuple[tuple[Totals, ...], ...]
 
 
-def _compact(each: list[list[int]] | None) -> Rows:
-    """One system's per-segment counts as an int32 matrix (int64 for a count past 2**31 - 1,
-    a segment of two billion characters), so that the Python lists, about twenty times the
-    size, are freed before the next system's are made."""
-    assert each is not None  # asked for per segment
-    try:
-        return np.array(each, dtype=np.int32)
-    except OverflowError:
-        return np.array(each, dtype=np.int64)
+def _matrix(buffer: bytes, width: int) -> Rows:
+    """One system's per-segment counts (the kernel's int64 buffer) as a segments x width
+    matrix over that buffer, without a Python object per segment."""
+    return np.frombuffer(buffer, dtype=np.int64).reshape(-1, width)
 
 
 def _rows(
@@ -103,14 +98,14 @@ def _rows(
     if isinstance(chosen, BleuMetric):
         bleu_refs = scoring.bleu_references(references, chosen.options)
         for system in hypotheses:
-            total, each = scoring.bleu_statistics_of(system, bleu_refs, per_segment=True)
-            rows.append(_compact(each))
+            total, buffer = scoring.bleu_rows_of(system, bleu_refs)
+            rows.append(_matrix(buffer, chosen.width))
             totals.append(total)
     elif isinstance(chosen, ChrfMetric):
         chrf_refs = scoring.chrf_references(references, chosen.options)
         for system in hypotheses:
-            total, each = scoring.chrf_statistics_of(system, chrf_refs, per_segment=True)
-            rows.append(_compact(each))
+            total, buffer = scoring.chrf_rows_of(system, chrf_refs)
+            rows.append(_matrix(buffer, chosen.width))
             totals.append(total)
     else:
         ter_refs = scoring.ter_references(references, chosen.options)
