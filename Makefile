@@ -22,8 +22,9 @@ $(STAMP): $(BUILD_INPUTS)
 
 install: $(STAMP)
 
+# One worker more than CPUs: many tests wait on a child (a server, Node, Chromium, sacreBLEU).
 test: $(STAMP)
-	$(BIN)/python -m pytest -n auto --dist loadfile --durations=20
+	$(BIN)/python -m pytest -n $$(( $$(nproc) + 1 )) --dist loadfile --durations=20
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests scripts benchmarks
