@@ -41,6 +41,7 @@ from mtcompute.batch import (
     corpus_chrf,
     corpus_ter,
 )
+from mtcompute.cli import _scheduler
 from mtcompute.cli._common import (
     EXIT_DATA_ERROR,
     EXIT_OK,
@@ -372,6 +373,14 @@ def add_parser(subparsers: Subparsers) -> None:
         default=None,
         metavar="N",
         help=f"the random generator's seed (default {DEFAULT_SEED}, sacreBLEU's; 0 is a seed)",
+    )
+    parser.add_argument(
+        "--scheduler",
+        type=_scheduler.parse,
+        default=None,
+        metavar="ADDRESS",
+        help="score on a Dask cluster: a scheduler's address (tcp://HOST:PORT), or local:N for "
+        "N local worker processes; the workers read the files (mtcompute[dask])",
     )
     output = parser.add_argument_group("output")
     output.add_argument(
@@ -854,7 +863,9 @@ def run(args: argparse.Namespace) -> int:
     try:
         _check_options(args)
         tests: list[list[TestResult]] | None = None
-        if _tests_asked(args):
+        if args.scheduler is not None:  # on a Dask cluster: mtcompute.dask
+            results, count = _scheduler.score(args, _options(args))
+        elif _tests_asked(args):
             settings = _settings(args)
             # the texts are not bound here: _tested frees them before the tests run
             results, tests, count = _tested(
