@@ -29,6 +29,7 @@ from __future__ import annotations
 
 __all__ = [
     "CHUNK_BYTES",
+    "MisalignedError",
     "ScoreFilesError",
     "Setting",
     "aligned_bags",
@@ -80,6 +81,10 @@ _LocalCluster: Any = LocalCluster
 
 def _any(bag: db.Bag) -> Any:
     return bag
+
+
+class MisalignedError(ValueError):
+    """Bags of hypotheses and references that are not partitioned alike (line-aligned)."""
 
 
 class ScoreFilesError(Exception):
@@ -228,7 +233,7 @@ def _bags(hypotheses: Lines, references: Lines | Sequence[Lines]) -> list[db.Bag
     bags = cast("list[db.Bag]", items)
     counts = [bag.npartitions for bag in bags]
     if len(set(counts)) > 1:
-        raise ValueError(
+        raise MisalignedError(
             f"the bags must be partitioned alike (line-aligned): the hypotheses have "
             f"{counts[0]} partitions, the references {', '.join(map(str, counts[1:]))}"
         )
@@ -242,7 +247,7 @@ def _aligned(index: Sequence[int], hyps: Iterable[str], *refs: Iterable[str]) ->
     texts = [list(hyps), *(list(r) for r in refs)]
     for stream, lines in enumerate(texts[1:], 1):
         if len(lines) != len(texts[0]):
-            raise ValueError(
+            raise MisalignedError(
                 f"partition {partition}: the hypotheses have {len(texts[0])} segments, "
                 f"reference stream {stream} has {len(lines)}: the bags must be partitioned "
                 "alike (line-aligned)"
@@ -437,7 +442,9 @@ def write_segment_scores(
     --segments`` prints them) by the workers, one file per partition (``urlpath`` as
     ``Bag.to_textfiles`` takes it: ``"scores/*.txt"``); the files written."""
     bag = segment_scores(hypotheses, references, metric, **options)
-    return cast("list[str]", _any(bag).map("{:.6f}".format).to_textfiles(urlpath))
+    return cast(
+        "list[str]", _any(bag).map("{:.6f}".format).to_textfiles(urlpath, last_endline=True)
+    )
 
 
 # --- MBR -------------------------------------------------------------------------------------
@@ -690,7 +697,7 @@ def local_client(workers: int, threads: int | None = None) -> Client:
         n_workers=workers,
         threads_per_worker=1,
         processes=True,
-        dashboard_address=None,
+        dashboard_address=":0",
         env={"MTCOMPUTE_THREADS": env},
     )
     return cast(Client, _Client(cluster))
