@@ -13,6 +13,8 @@ import itertools
 import json
 import math
 import random
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -23,7 +25,7 @@ db = pytest.importorskip(
 )
 distributed = pytest.importorskip("distributed", reason="the dask extra is not installed")
 
-from mtcompute import _ranges, batch  # noqa: E402
+from mtcompute import _ranges, batch, cli  # noqa: E402
 from mtcompute import dask as md  # noqa: E402
 from mtcompute.cli._common import split_segments  # noqa: E402
 from mtcompute.scoring import BleuOptions, ChrfOptions, TerOptions  # noqa: E402
@@ -385,3 +387,30 @@ def test_decode_problem_message() -> None:
         "in the line): invalid start byte"
     )
     assert expected == problem.message("f.txt")
+
+
+# --- an optional dependency ---------------------------------------------------------------------
+
+
+def test_dask_is_imported_by_its_module_only() -> None:
+    """`import mtcompute` and the score command's module import neither Dask nor fsspec."""
+    code = (
+        "import sys, mtcompute, mtcompute.cli.score; print(sorted(m for m in "
+        "('dask', 'distributed', 'fsspec') if m in sys.modules))"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, check=True)
+    assert b"[]\n" == done.stdout
+
+
+def test_command_without_dask(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """--scheduler without the dask extra: a usage error saying what to install."""
+    monkeypatch.setitem(sys.modules, "distributed", None)
+    code = cli.main(["score", "-H", PATHS[0], "-r", PATHS[1], "--scheduler", "local:2"])
+    expected = (
+        "mtcompute score: error: --scheduler needs Dask and distributed (import of "
+        "distributed halted; None in sys.modules): pip install 'mtcompute[dask]'\n"
+    )
+    captured = capsys.readouterr()
+    assert (2, "", expected) == (code, captured.out, captured.err)
