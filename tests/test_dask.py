@@ -134,6 +134,30 @@ def test_aligned_bags_hold_the_lines(client: distributed.Client) -> None:
     assert sizes[0] == sizes[1] == sizes[2]
 
 
+def test_globs_name_parts_in_order(client: distributed.Client, tmp_path: Path) -> None:
+    """Globs name parts in order (the n-th hypothesis file beside the n-th reference file):
+    the batch result of the parts joined."""
+    parts = [(HYPS[:150], REF_A[:150]), (HYPS[150:], REF_A[150:])]
+    for k, (hyps, refs) in enumerate(parts):
+        (tmp_path / f"h.{k}.txt").write_text("".join(f"{line}\n" for line in hyps))
+        (tmp_path / f"r.{k}.txt").write_text("".join(f"{line}\n" for line in refs))
+    found = md.corpus_bleu(str(tmp_path / "h.*.txt"), str(tmp_path / "r.*.txt"))
+    assert batch.corpus_bleu(HYPS, REF_A) == found
+
+
+def test_globs_of_different_counts_are_refused(client: distributed.Client, tmp_path: Path) -> None:
+    """Globs that name different numbers of files: the error names both counts."""
+    for name in ("h.0.txt", "h.1.txt", "r.0.txt"):
+        (tmp_path / name).write_text("a\n")
+    with pytest.raises(md.ScoreFilesError) as caught:
+        md.corpus_bleu(str(tmp_path / "h.*.txt"), str(tmp_path / "r.*.txt"))
+    expected = (
+        f"{tmp_path}/h.*.txt names 2 files but {tmp_path}/r.*.txt names 1: each part needs "
+        "its line-aligned file in every stream"
+    )
+    assert expected == caught.value.message
+
+
 # --- segment scores -----------------------------------------------------------------------------
 
 

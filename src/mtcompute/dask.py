@@ -665,21 +665,45 @@ def _url(name: str) -> str:
     return name if "://" in name else os.path.abspath(name)
 
 
+def _expanded(urlpath: str) -> list[str]:
+    """The files a path, glob or fsspec URL names, in order (a glob's matches sorted)."""
+    if not fsspec.core.has_magic(urlpath):
+        return [_url(urlpath)]
+    fs, pattern = fsspec.core.url_to_fs(urlpath)
+    found = sorted(fs.glob(pattern))
+    if not found:
+        raise ScoreFilesError(f"cannot read {urlpath}: no file matches it", 2)
+    return [str(fs.unstrip_protocol(path)) for path in found]
+
+
 def aligned_bags(paths: Sequence[str], *, ranges: int | None = None) -> list[db.Bag]:
-    """One bag of segments per file (hypotheses then references: one segment per line,
+    """One bag of segments per path (hypotheses then references: one segment per line,
     read as ``mtcompute score`` reads them), partitioned alike by line number: the workers
-    count each file's ranges, then each reads its lines of every file (``ranges``: how many;
-    default about two per worker thread and at most :data:`CHUNK_BYTES` a file each).
-    Every file must have the same number of lines (:class:`ScoreFilesError` otherwise)."""
-    plan = _plan(paths, [_url(p) for p in paths], ranges, _threads())
-    texts = _db.from_sequence(plan, npartitions=len(plan)).map(_checked_read, tuple(paths))
+    count each file's ranges, then each reads its lines of every file (``ranges``: how many
+    a file; default about two per worker thread and at most :data:`CHUNK_BYTES` each).
+    A glob names parts in order (``sys.*.txt`` beside ``ref.*.txt``): each must match as
+    many files, and the n-th files of all have the same number of lines
+    (:class:`ScoreFilesError` otherwise)."""
+    files = [_expanded(path) for path in paths]
+    for path, found in zip(paths[1:], files[1:], strict=True):
+        if len(found) != len(files[0]):
+            raise ScoreFilesError(
+                f"{paths[0]} names {len(files[0])} files but {path} names {len(found)}: "
+                "each part needs its line-aligned file in every stream",
+                1,
+            )
+    plan = []
+    for group in zip(*files, strict=True):
+        names = [name.removeprefix("file://") for name in group]
+        plan += _plan(names, group, ranges, _threads())
+    texts = _db.from_sequence(plan, npartitions=len(plan)).map(_checked_read)
     return [cast(db.Bag, texts.pluck(i).flatten()) for i in range(len(paths))]
 
 
-def _checked_read(r: _Range, names: Sequence[str]) -> list[list[str]]:
+def _checked_read(r: _Range) -> list[list[str]]:
     found = _read(r)
     if isinstance(found, _Failure):
-        raise found.error(names)
+        raise found.error([url.removeprefix("file://") for url in r.urls])
     return found
 
 
