@@ -13,6 +13,7 @@ import itertools
 import json
 import math
 import random
+import re
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -20,6 +21,7 @@ from pathlib import Path
 
 import pytest
 
+dask = pytest.importorskip("dask", reason="the dask extra is not installed")
 db = pytest.importorskip(
     "dask.bag", reason="the dask extra is not installed: pip install -e '.[dask]'"
 )
@@ -115,6 +117,29 @@ def test_ter_segment_scores_of_bags(client: distributed.Client) -> None:
     assert batch.corpus_ter(HYPS, REFS, segment_scores=True) == md.corpus_ter(
         hyps, refs, segment_scores=True
     )
+
+
+def _with_an_empty_partition(lines: list[str]) -> db.Bag:
+    parts = [lines[:100], [], lines[100:]]
+    return db.from_delayed([dask.delayed(list)(part) for part in parts])
+
+
+def test_empty_partitions_add_nothing(client: distributed.Client) -> None:
+    """An empty partition adds nothing: chrF with segment scores and TER against two
+    references are the batch results."""
+    hyps = _with_an_empty_partition(HYPS)
+    refs = [_with_an_empty_partition(REF_A), _with_an_empty_partition(REF_B)]
+    expected = batch.corpus_chrf(HYPS, REFS, segment_scores=True)
+    assert expected == md.corpus_chrf(hyps, refs, segment_scores=True)
+    assert batch.corpus_ter(HYPS, REFS).to_dict() == md.corpus_ter(hyps, refs).to_dict()
+
+
+def test_empty_bags_are_refused(client: distributed.Client) -> None:
+    """Bags without a segment: refused, as the batch API refuses no segments."""
+    empty = db.from_delayed([dask.delayed(list)([])])
+    message = "hypotheses: expected at least one segment, got an empty bag"
+    with pytest.raises(ValueError, match=f"^{re.escape(message)}$"):
+        md.corpus_bleu(empty, empty)
 
 
 def test_paths_are_read_by_the_workers(client: distributed.Client) -> None:

@@ -50,7 +50,7 @@ from array import array
 from bisect import bisect_right
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from functools import reduce
+from functools import partial, reduce
 from typing import Any, cast
 
 import dask
@@ -157,12 +157,13 @@ class _Partial:
     and chrF's statistics; TER's edits, then the integer sum of the lengths when there is
     one reference per segment), ``lengths`` each segment's TER average reference length (with
     several references, or with segment scores), ``edits`` each segment's TER edits and
-    ``scores`` each segment's score (with segment scores)."""
+    ``scores`` each segment's score (with segment scores); ``segments`` how many."""
 
     counts: tuple[int, ...]
     lengths: array[float] | None
     edits: array[int] | None
     scores: array[float] | None
+    segments: int
 
     def __add__(self, other: _Partial) -> _Partial:
         return _Partial(
@@ -170,6 +171,7 @@ class _Partial:
             _joined(self.lengths, other.lengths),
             _joined(self.edits, other.edits),
             _joined(self.scores, other.scores),
+            self.segments + other.segments,
         )
 
 
@@ -182,13 +184,14 @@ def _partial(setting: Setting, hyps: list[str], refs: list[list[str]], each: boo
     result = _batch_result(setting, hyps, refs, each)
     scores = None if result.segment_scores is None else array("d", result.segment_scores)
     if not isinstance(result, CorpusTer):
-        return _Partial(tuple(result.statistics), None, None, scores)
+        return _Partial(tuple(result.statistics), None, None, scores, len(hyps))
     segments = result.segment_statistics
     lengths = array("d", [length for _, length in segments])
     edits = array("q", [e for e, _ in segments]) if each else None
     if len(refs[0]) == 1 and not each:  # whole-number lengths: their exact sum
-        return _Partial((result.num_edits, sum(int(x) for x in lengths)), None, None, None)
-    return _Partial((result.num_edits,), lengths, edits, scores)
+        whole = sum(int(x) for x in lengths)
+        return _Partial((result.num_edits, whole), None, None, None, len(hyps))
+    return _Partial((result.num_edits,), lengths, edits, scores, len(hyps))
 
 
 def _result(setting: Setting, total: _Partial, nrefs: int) -> Result:
@@ -263,39 +266,32 @@ def _partitions(hypotheses: Lines, references: Lines | Sequence[Lines]) -> tuple
     return _db.map_partitions(_aligned, index, *bags), len(bags) - 1
 
 
-def _score_partition(settings: Sequence[Setting], each: bool, item: list[Any]) -> list[_Partial]:
+def _score_partition(
+    settings: Sequence[Setting], each: bool, nrefs: int, item: list[Any]
+) -> list[_Partial]:
     hyps, refs = item
     if not hyps:
-        return [_empty(setting) for setting in settings]
+        return [_empty(setting, each, nrefs) for setting in settings]
     return [_partial(setting, hyps, refs, each) for setting in settings]
 
 
-def _empty(setting: Setting) -> _Partial:
-    """No segments: zero statistics (a partition may be empty)."""
+def _empty(setting: Setting, each: bool, nrefs: int) -> _Partial:
+    """An empty partition's statistics: zeros, in the shape of the others' (:func:`_partial`)."""
     options = setting.options
+    scores = array("d") if each else None
     if isinstance(options, BleuOptions):
-        width = 2 + 2 * options.max_ngram_order
-    elif isinstance(options, ChrfOptions):
-        width = 3 * options.order
-    else:
-        width = 2
-    return _Partial((0,) * width, None, None, None)
+        return _Partial((0,) * (2 + 2 * options.max_ngram_order), None, None, scores, 0)
+    if isinstance(options, ChrfOptions):
+        return _Partial((0,) * (3 * options.order), None, None, scores, 0)
+    if each:
+        return _Partial((0,), array("d"), array("q"), scores, 0)
+    if nrefs > 1:
+        return _Partial((0,), array("d"), None, None, 0)
+    return _Partial((0, 0), None, None, None, 0)
 
 
 def _add_lists(parts: Iterable[list[_Partial]]) -> list[_Partial]:
     return reduce(lambda a, b: [x + y for x, y in zip(a, b, strict=True)], parts)
-
-
-def _empty_ter_arrays(partial: _Partial, setting: Setting, each: bool, nrefs: int) -> _Partial:
-    """An empty partition's TER partial in the shape of the others' (arrays when they have
-    them)."""
-    if not isinstance(setting.options, TerOptions):
-        return partial
-    if each:
-        return _Partial((0,), array("d"), array("q"), array("d"))
-    if nrefs > 1:
-        return _Partial((0,), array("d"), None, None)
-    return partial
 
 
 def _corpus(
@@ -306,15 +302,11 @@ def _corpus(
     split_every: int | None,
 ) -> list[Result]:
     parts, nrefs = _partitions(hypotheses, references)
-
-    def score(item: list[Any]) -> list[_Partial]:
-        found = _score_partition(settings, each, item)
-        if item[0]:
-            return found
-        return [_empty_ter_arrays(p, s, each, nrefs) for p, s in zip(found, settings, strict=True)]
-
+    score = partial(_score_partition, tuple(settings), each, nrefs)
     totals = _any(parts).map(score).reduction(_add_lists, _add_lists, split_every=split_every)
     (computed,) = _dask.compute(totals)
+    if not computed[0].segments:
+        raise ValueError("hypotheses: expected at least one segment, got an empty bag")
     return [_result(s, t, nrefs) for s, t in zip(settings, computed, strict=True)]
 
 
