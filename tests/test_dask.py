@@ -329,6 +329,16 @@ def _cli(*args: str) -> tuple[int, bytes, bytes]:
     return done.returncode, done.stdout, done.stderr
 
 
+def _in_process(capture: pytest.CaptureFixture[bytes], *args: str) -> tuple[int, bytes, bytes]:
+    """``mtcompute score ARGS`` in this process (no interpreter to start): status, output."""
+    try:
+        code = cli.main(["score", *args])
+    except SystemExit as exc:  # argparse's usage errors
+        code = int(str(exc.code))
+    found = capture.readouterr()
+    return code, found.out, found.err
+
+
 def test_command_on_local_cluster_is_identical() -> None:
     """`mtcompute score --scheduler local:2` prints what `mtcompute score` prints (JSON, every
     metric, two systems, two references)."""
@@ -338,12 +348,14 @@ def test_command_on_local_cluster_is_identical() -> None:
     assert 2 == len(json.loads(expected[1])["systems"])
 
 
-def test_command_on_a_scheduler_address_is_identical(client: distributed.Client) -> None:
+def test_command_on_a_scheduler_address_is_identical(
+    client: distributed.Client, capsysbinary: pytest.CaptureFixture[bytes]
+) -> None:
     """`mtcompute score --scheduler ADDRESS` (the module's cluster) prints what `mtcompute
     score` prints: text with segment scores, every metric."""
     args = ["-H", PATHS[0], "-r", *PATHS[1:], "-m", "bleu", "chrf", "chrf++", "ter", "--segments"]
-    expected = _cli(*args)
-    assert expected == _cli(*args, "--scheduler", client.scheduler.address)
+    expected = _in_process(capsysbinary, *args)
+    assert expected == _in_process(capsysbinary, *args, "--scheduler", client.scheduler.address)
     assert 4 * (len(HYPS) + 1) == len(expected[1].splitlines())
 
 
@@ -361,14 +373,16 @@ def test_command_on_a_scheduler_address_is_identical(client: distributed.Client)
         ),
     ],
 )
-def test_command_bad_scheduler(value: str, message: str) -> None:
+def test_command_bad_scheduler(
+    value: str, message: str, capsysbinary: pytest.CaptureFixture[bytes]
+) -> None:
     """A --scheduler that is neither local:N nor an address: a usage error naming it."""
-    code, out, err = _cli("-H", PATHS[0], "-r", PATHS[1], "--scheduler", value)
+    code, out, err = _in_process(capsysbinary, "-H", PATHS[0], "-r", PATHS[1], "--scheduler", value)
     last = err.decode().splitlines()[-1]
     assert (2, b"", f"mtcompute score: error: argument --scheduler: {message}") == (code, out, last)
 
 
-def test_command_unreachable_scheduler() -> None:
+def test_command_unreachable_scheduler(capsysbinary: pytest.CaptureFixture[bytes]) -> None:
     """A scheduler nobody listens at: a one-line error, exit status 2, no traceback."""
     port = free_port()
     expected = (
@@ -377,10 +391,15 @@ def test_command_unreachable_scheduler() -> None:
         f"mtcompute score: error: cannot reach the Dask scheduler at tcp://127.0.0.1:{port}: "
         "[Errno 111] Connection refused\n".encode(),
     )
-    assert expected == _cli("-H", PATHS[0], "-r", PATHS[1], "--scheduler", f"127.0.0.1:{port}")
+    found = _in_process(
+        capsysbinary, "-H", PATHS[0], "-r", PATHS[1], "--scheduler", f"127.0.0.1:{port}"
+    )
+    assert expected == found
 
 
-def test_command_refuses_stdin_with_a_scheduler() -> None:
+def test_command_refuses_stdin_with_a_scheduler(
+    capsysbinary: pytest.CaptureFixture[bytes],
+) -> None:
     """'-' cannot be read by the workers: a usage error."""
     expected = (
         2,
@@ -388,7 +407,9 @@ def test_command_refuses_stdin_with_a_scheduler() -> None:
         b"mtcompute score: error: --scheduler reads files on the workers: '-' (stdin) cannot "
         b"be one of them\n",
     )
-    assert expected == _cli("-H", "-", "-r", PATHS[1], "--scheduler", "local:1")
+    assert expected == _in_process(
+        capsysbinary, "-H", "-", "-r", PATHS[1], "--scheduler", "local:1"
+    )
 
 
 # --- the ranges ---------------------------------------------------------------------------------
