@@ -15,7 +15,7 @@ PACKAGE = REPO / "src" / "mtcompute"
 
 # Lower layers first; a module may import its own layer and the ones before it, never after.
 LAYERS: tuple[tuple[str, ...], ...] = (
-    ("mtcompute.errors", "mtcompute.native", "mtcompute._version"),
+    ("mtcompute.errors", "mtcompute.native", "mtcompute._version", "mtcompute._ranges"),
     ("mtcompute.core",),
     (
         "mtcompute.counting",
@@ -33,7 +33,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "mtcompute.search",
     ),
     ("mtcompute",),
-    ("mtcompute.server", "mtcompute.sacrebleu", "mtcompute.report"),
+    ("mtcompute.server", "mtcompute.sacrebleu", "mtcompute.report", "mtcompute.dask"),
     ("mtcompute.cli", "mtcompute.__main__"),
 )
 

@@ -133,6 +133,7 @@ def test_defaults() -> None:
         "ci": False,
         "ci_n": None,
         "seed": None,
+        "scheduler": None,
         "segments": False,
         "format": "text",
         "no_progress": False,
