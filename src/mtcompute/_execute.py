@@ -4,16 +4,26 @@ Adapters (CLI, HTTP, MCP, pages) parse their transport into a Python value, call
 :func:`execute` (or :func:`execute_json` for JSON text), and render the
 :class:`~mtcompute.envelope.Envelope` it returns (its status, exit code and JSON bytes).
 Nothing flows back up.
+
+:func:`is_cheap` tells a server which inputs it may run where it stands (on its event loop)
+rather than on a worker thread: those whose tool's cost estimate (:mod:`mtcompute.tools._cost`,
+a bound from the input's size and shape) is within :data:`INLINE_BUDGET`. A tool without an
+estimate, or an estimate that fails, is never cheap.
 """
 
 from __future__ import annotations
 
-__all__ = ["execute", "execute_json"]
+__all__ = ["INLINE_BUDGET", "execute", "execute_json", "is_cheap"]
 
 from mtcompute.core.jsjson import JsonError, loads
 from mtcompute.envelope import Envelope
 from mtcompute.errors import InternalError, InvalidInput, MtcomputeError
 from mtcompute.tools import get_tool
+
+INLINE_BUDGET = 1000
+"""Work units (:mod:`mtcompute.tools._cost`) of an input cheap enough to run on an event loop:
+about a millisecond of checking and computing on one core (each tool's units are scaled to
+about a microsecond each, measured; ``benchmarks/run.py`` times the slowest of them)."""
 
 
 def execute(tool_id: str, version: str, input: object) -> Envelope:
@@ -47,3 +57,24 @@ def execute_json(tool_id: str, version: str, body: str | bytes) -> Envelope:
     except JsonError as error:
         return Envelope.of_error(InvalidInput(str(error)))
     return execute(tool_id, version, value)
+
+
+def is_cheap(tool_id: str, version: str, input: object, budget: int = INLINE_BUDGET) -> bool:
+    """Whether :func:`execute` of this input is known to cost at most ``budget`` work units
+    (an unknown tool too: its ``not_found`` costs nothing). Never raises, and costs at most
+    about ``budget`` steps itself, whatever the input.
+
+    >>> is_cheap("chrf-compute", "1.0.0", {"hypotheses": ["aa"], "references": ["ab"]})
+    True
+    >>> is_cheap("chrf-compute", "1.0.0", {"hypotheses": ["a" * 5000], "references": ["b"]})
+    False
+    """
+    try:
+        tool = get_tool(tool_id, version)
+    except MtcomputeError:
+        return True
+    try:
+        estimate = tool.estimate(input, budget)
+    except Exception:  # an estimate that fails knows nothing: not cheap
+        return False
+    return estimate is not None and estimate <= budget
