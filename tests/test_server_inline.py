@@ -12,6 +12,7 @@ import anyio
 import pytest
 from starlette.testclient import TestClient
 
+import mtcompute
 import mtcompute.server.executor as executor_module
 from mtcompute import execute
 from mtcompute._execute import INLINE_BUDGET, is_cheap
@@ -274,26 +275,31 @@ def test_unknown_tool_and_failing_estimate() -> None:
 
 
 def _hops(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """Record the tool of every worker-thread hop the executor takes."""
+    """Record the tool and the worker ("moderate" or "heavy") of every worker-thread hop the
+    executor takes."""
     hops: list[str] = []
     real = executor_module.anyio.to_thread.run_sync
+    moderate, heavy = executor_module._lanes()
 
-    async def recording(func: Callable[..., object], *args: Any) -> object:
-        hops.append(str(args[0]))
-        return await real(func, *args)
+    async def recording(func: Callable[..., object], *args: Any, **kwargs: Any) -> object:
+        lane = {id(moderate): "moderate", id(heavy): "heavy"}[id(kwargs["limiter"])]
+        hops.append(f"{args[1]} {lane}")  # (render, tool id, version, input)
+        return await real(func, *args, **kwargs)
 
     monkeypatch.setattr(executor_module.anyio.to_thread, "run_sync", recording)
     return hops
 
 
 def test_server_hops_to_a_worker_only_for_costly_inputs(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Over HTTP in-process: the seed examples answer without a worker-thread hop, a costly
-    input and a body over INLINE_BODY_BYTES with one each; every answer is the library's."""
+    """Over HTTP in-process: the seed examples answer without a worker-thread hop; a costly
+    input goes to the moderate worker, one without an estimate and a body over
+    INLINE_BODY_BYTES to the heavy one; every answer is the library's."""
     hops = _hops(monkeypatch)
     small = {"hypotheses": ["aa"], "references": ["ab"]}
     costly = {"hypotheses": ["a b c d " * 100], "references": ["a b"]}
     large = {"hypotheses": ["x" * executor_module.INLINE_BODY_BYTES], "references": ["x"]}
     inputs = [small, costly, large]
+    paired = contract("paired-significance", "1.0.0")["examples"][2]
     with TestClient(create_app(access_log="off")) as client:
         answers = [
             client.post("/v1/tools/chrf-compute/versions/1.0.0/execute", content=json.dumps(v))
@@ -304,11 +310,20 @@ def test_server_hops_to_a_worker_only_for_costly_inputs(monkeypatch: pytest.Monk
             for tool in SEED_TOOLS
             for raw in _examples(tool, "1.0.0")
         ]
+        resampled = client.post(
+            "/v1/tools/paired-significance/versions/1.0.0/execute", json=paired["input"]
+        )
     expected = [execute("chrf-compute", "1.0.0", v).json_bytes() for v in inputs]
-    assert (expected, ["chrf-compute", "chrf-compute"], [200] * len(seeds)) == (
+    assert (
+        expected,
+        ["chrf-compute moderate", "chrf-compute heavy", "paired-significance heavy"],
+        [200] * len(seeds),
+        mtcompute.dumps({"result": paired["output"]}).encode(),
+    ) == (
         [a.content for a in answers],
         hops,
         [a.status_code for a in seeds],
+        resampled.content,
     )
 
 
@@ -327,4 +342,4 @@ def test_mcp_execute_takes_the_same_path(monkeypatch: pytest.MonkeyPatch) -> Non
         return out
 
     expected = [execute("chrf-compute", "1.0.0", v).json_text() for v in (small, costly)]
-    assert (expected, ["chrf-compute"]) == (anyio.run(call), hops)
+    assert (expected, ["chrf-compute moderate"]) == (anyio.run(call), hops)

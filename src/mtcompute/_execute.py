@@ -13,7 +13,7 @@ estimate, or an estimate that fails, is never cheap.
 
 from __future__ import annotations
 
-__all__ = ["INLINE_BUDGET", "execute", "execute_json", "is_cheap"]
+__all__ = ["INLINE_BUDGET", "estimate", "execute", "execute_json", "is_cheap"]
 
 from mtcompute.core.jsjson import JsonError, loads
 from mtcompute.envelope import Envelope
@@ -59,22 +59,30 @@ def execute_json(tool_id: str, version: str, body: str | bytes) -> Envelope:
     return execute(tool_id, version, value)
 
 
+def estimate(tool_id: str, version: str, input: object, cap: int) -> int | None:
+    """The work units of :func:`execute` of this input by its tool's estimate
+    (:mod:`mtcompute.tools._cost`), ``cap + 1`` once past ``cap``; 0 for an unknown tool (its
+    ``not_found`` costs nothing); None when the tool has no estimate or it fails (unknown).
+    Never raises, and costs at most about ``cap`` steps itself, whatever the input."""
+    try:
+        tool = get_tool(tool_id, version)
+    except MtcomputeError:
+        return 0
+    try:
+        units = tool.estimate(input, cap)
+    except Exception:  # an estimate that fails knows nothing: unknown
+        return None
+    return None if units is None else min(units, cap + 1)
+
+
 def is_cheap(tool_id: str, version: str, input: object, budget: int = INLINE_BUDGET) -> bool:
     """Whether :func:`execute` of this input is known to cost at most ``budget`` work units
-    (an unknown tool too: its ``not_found`` costs nothing). Never raises, and costs at most
-    about ``budget`` steps itself, whatever the input.
+    (:func:`estimate`).
 
     >>> is_cheap("chrf-compute", "1.0.0", {"hypotheses": ["aa"], "references": ["ab"]})
     True
     >>> is_cheap("chrf-compute", "1.0.0", {"hypotheses": ["a" * 5000], "references": ["b"]})
     False
     """
-    try:
-        tool = get_tool(tool_id, version)
-    except MtcomputeError:
-        return True
-    try:
-        estimate = tool.estimate(input, budget)
-    except Exception:  # an estimate that fails knows nothing: not cheap
-        return False
-    return estimate is not None and estimate <= budget
+    units = estimate(tool_id, version, input, budget)
+    return units is not None and units <= budget

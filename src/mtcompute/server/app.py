@@ -32,6 +32,7 @@ __all__ = ["DEFAULT_BODY_TIMEOUT", "DEFAULT_MAX_BODY_BYTES", "catalog", "create_
 
 import contextlib
 import os
+import sys
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -58,7 +59,12 @@ from mtcompute.errors import (
 )
 from mtcompute.search import MAX_QUERY_LENGTH, search_catalog
 from mtcompute.server.access_log import AccessLog, open_access_log
-from mtcompute.server.executor import INLINE_BODY_BYTES, execute_body, execute_value
+from mtcompute.server.executor import (
+    INLINE_BODY_BYTES,
+    SWITCH_INTERVAL,
+    execute_body,
+    execute_value,
+)
 from mtcompute.server.limits import ApiKeys, RateLimit, TokenBuckets
 from mtcompute.server.mcp import (
     body_refusal,
@@ -123,14 +129,14 @@ async def execute_endpoint(request: Request) -> Response:
     if content_type is not None and not _is_json_content_type(content_type):
         return error_response(UnsupportedMediaType(content_type))
     body = await request.body()  # capped by BodyCapMiddleware (which answers an over-cap body)
-    if len(body) > INLINE_BODY_BYTES:  # parsed, checked and computed on a worker thread
-        return envelope_response(await execute_body(entry.id, entry.version, body))
+    if len(body) > INLINE_BODY_BYTES:  # parsed, computed and written on a worker thread
+        return await execute_body(entry.id, entry.version, body, envelope_response)
     try:
         value = loads(body)
     except JsonError as exc:
         return error_response(InvalidInput(str(exc)))
     # On the event loop when the tool's cost estimate says it is cheap, else on a worker.
-    return envelope_response(await execute_value(entry.id, entry.version, value))
+    return await execute_value(entry.id, entry.version, value, envelope_response)
 
 
 async def contract_endpoint(request: Request) -> Response:
@@ -332,10 +338,13 @@ def create_app(
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: Starlette) -> AsyncIterator[None]:
+        interval = sys.getswitchinterval()
+        sys.setswitchinterval(SWITCH_INTERVAL)  # the loop's turn sooner (server.executor)
         try:
             async with mcp_lifespan():
                 yield
         finally:
+            sys.setswitchinterval(interval)
             if log is not None:
                 await anyio.to_thread.run_sync(log.close)
 

@@ -475,8 +475,9 @@ async def _call_execute(arguments: dict[str, Any]) -> types.CallToolResult:
     bad = _argument_error(EXECUTE, arguments, names, names)
     if bad is not None:
         return _envelope_result(bad)
-    envelope = await execute_value(arguments["id"], arguments["version"], arguments["input"])
-    return _envelope_result(envelope)
+    return await execute_value(
+        arguments["id"], arguments["version"], arguments["input"], _envelope_result
+    )
 
 
 def _call_list_catalog(arguments: dict[str, Any]) -> types.CallToolResult:
