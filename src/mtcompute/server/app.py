@@ -349,13 +349,13 @@ def create_app(
                 await anyio.to_thread.run_sync(log.close)
 
     tool_path = "/v1/tools/{tool_id}/versions/{version}"
-    routes = [
+    routes = [  # the execute route first: the router tries each in turn (no two overlap)
+        Route(tool_path + "/execute", execute_endpoint, methods=["POST"]),
         Route("/", index_endpoint, methods=["GET"]),
         Route("/healthz", healthz, methods=["GET"]),
         Route("/openapi.json", openapi_endpoint, methods=["GET"]),
         Route("/v1/tools", catalog_endpoint, methods=["GET"]),
         Route(tool_path, contract_endpoint, methods=["GET"]),
-        Route(tool_path + "/execute", execute_endpoint, methods=["POST"]),
         Route("/tools/{tool_id}/{version}", tool_page_endpoint, methods=["GET"]),
         Route(CLIENTS_PATH, clients_endpoint, methods=["GET"]),
         Route(CLIENTS_PATH + "{name}", client_file_endpoint, methods=["GET"]),

@@ -83,6 +83,10 @@ def list_tools() -> list[Tool]:
 def get_tool(tool_id: object, version: object) -> Tool:
     """The tool of that id and version, or :class:`~mtcompute.errors.NotFound`."""
     registry = _registry()
+    if type(tool_id) is str and type(version) is str:  # the common case: one lookup
+        found = registry.get((tool_id, version))
+        if found is not None:
+            return found
     if not isinstance(tool_id, str) or not any(tid == tool_id for tid, _ in registry):
         shown = tool_id if isinstance(tool_id, str) else type(tool_id).__name__
         raise NotFound(

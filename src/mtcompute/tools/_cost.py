@@ -54,19 +54,31 @@ def size(value: object, cap: int) -> int:
     stack = [value]
     while stack:
         item = stack.pop()
-        total += 1
-        if isinstance(item, str):
-            total += len(item)
-        elif isinstance(item, Mapping):
-            if total + len(item) > cap:  # each key counts at least 1: over before the walk
+        kind = type(item)  # exact types first (what JSON parsing makes); subclasses below
+        if kind is str:
+            total += 1 + len(item)  # type: ignore[arg-type]
+        elif kind is list or kind is tuple or isinstance(item, list | tuple):
+            items: list[object] | tuple[object, ...] = item  # type: ignore[assignment]
+            total += 1
+            if total + len(stack) + len(items) > cap:  # each item counts at least 1
                 return cap + 1
-            for key, inner in item.items():
+            for inner in items:
+                if type(inner) is str:
+                    total += 1 + len(inner)
+                else:
+                    stack.append(inner)
+        elif kind is dict or isinstance(item, Mapping):
+            mapping: Mapping[object, object] = item  # type: ignore[assignment]
+            total += 1
+            if total + len(stack) + len(mapping) > cap:  # each key counts at least 1
+                return cap + 1
+            for key, inner in mapping.items():
                 total += len(key) if isinstance(key, str) else 1
                 stack.append(inner)
-        elif isinstance(item, list | tuple):
-            if total + len(stack) + len(item) > cap:  # each item counts at least 1
-                return cap + 1
-            stack.extend(item)
+        elif isinstance(item, str):
+            total += 1 + len(item)
+        else:
+            total += 1
         if total > cap:
             return cap + 1
     return total
