@@ -995,6 +995,50 @@ async def _timed(
     return counts[0], counts[1], time.perf_counter() - start
 
 
+def bench_inline_budget(report: Report) -> None:
+    """The slowest input the cost estimates admit on the event loop, among every contract
+    example and each grown to just within the budget (its lists repeated while the estimate
+    stays within INLINE_BUDGET): the median time of ``execute`` of each, the largest reported,
+    with the ratio 1 ms / that time (the budget means about a millisecond; no target)."""
+    from mtcompute import execute
+    from mtcompute._execute import INLINE_BUDGET, is_cheap
+    from mtcompute.contracts import contract
+    from mtcompute.tools import list_tools
+
+    def grown(raw: object, factor: int) -> object:
+        if isinstance(raw, list):
+            return [grown(item, factor) for item in raw] * factor
+        if isinstance(raw, dict):
+            return {key: grown(value, factor) for key, value in raw.items()}
+        return raw
+
+    slowest, name, count = 0.0, "", 0
+    for tool in list_tools():
+        for number, example in enumerate(contract(tool.id, tool.version)["examples"]):
+            raw = example["input"]
+            if not is_cheap(tool.id, tool.version, raw):
+                continue
+            factor = 1
+            while is_cheap(tool.id, tool.version, grown(raw, factor + 1)) and factor < 64:
+                factor += 1
+            for candidate in {1: raw, factor: grown(raw, factor)}.values():
+                count += 1
+                key, c = (tool.id, tool.version), candidate
+                seconds = median_seconds(lambda k=key, c=c: execute(*k, c), 5)
+                if seconds > slowest:
+                    slowest, name = seconds, f"{tool.id}@{tool.version} example {number + 1}"
+    report.rows.append(
+        Row(
+            "HTTP inline budget",
+            f"{count} inputs within {INLINE_BUDGET} units",
+            "slowest execute on the event loop",
+            seconds=slowest,
+            ratio=0.001 / slowest,  # the budget is about a millisecond: 1x or more
+            note=name,
+        )
+    )
+
+
 def bench_http(
     httpx: ModuleType | None,
     clients: Sequence[str],
@@ -1110,6 +1154,7 @@ def bench_http(
             )
         if burst_seconds:
             bench_healthz_under_burst(serve_url, burst_seconds, burst_clients, quick, report)
+    bench_inline_budget(report)
 
 
 def _words(count: int, width: int) -> list[str]:

@@ -5,6 +5,7 @@ with the input, and the server takes the thread hop exactly when the estimate sa
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Callable
 from typing import Any
 
@@ -343,3 +344,11 @@ def test_mcp_execute_takes_the_same_path(monkeypatch: pytest.MonkeyPatch) -> Non
 
     expected = [execute("chrf-compute", "1.0.0", v).json_text() for v in (small, costly)]
     assert (expected, ["chrf-compute moderate"]) == (anyio.run(call), hops)
+
+
+def test_switch_interval_while_serving() -> None:
+    """The app shortens the interpreter's switch interval while it serves, and restores it."""
+    before = sys.getswitchinterval()
+    with TestClient(create_app(access_log="off")):
+        serving = sys.getswitchinterval()
+    assert (executor_module.SWITCH_INTERVAL, before) == (serving, sys.getswitchinterval())

@@ -23,7 +23,8 @@ from mtcompute.tools import get_tool
 INLINE_BUDGET = 1000
 """Work units (:mod:`mtcompute.tools._cost`) of an input cheap enough to run on an event loop:
 about a millisecond of checking and computing on one core (each tool's units are scaled to
-about a microsecond each, measured; ``benchmarks/run.py`` times the slowest of them)."""
+about a microsecond each, measured; ``benchmarks/run.py`` reports the slowest input within
+it)."""
 
 
 def execute(tool_id: str, version: str, input: object) -> Envelope:

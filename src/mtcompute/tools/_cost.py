@@ -5,10 +5,12 @@ A tool's ``cost`` (:class:`~mtcompute.tools.Tool`) maps a raw input (what ``Tool
 any JSON-like value, valid or not) to a number of work units: an upper bound, up to the
 tool's measured constant factors, on what checking and computing that input costs, so that a
 server can run the inputs under a small budget where it stands (on its event loop) and give
-every other one a worker thread (:mod:`mtcompute._execute`). The unit is one character or
-JSON value handled once by the cheapest path; each tool scales it by what it does per
-character, token or n-gram, measured (``benchmarks/run.py``'s HTTP section times every tool
-at the budget).
+every other one a worker thread (:mod:`mtcompute._execute`). The unit is about a
+microsecond: each tool scales :func:`size` (one per JSON value and character) by what it does
+per character, token or n-gram, with weights measured as the largest time per size unit over
+its contract examples grown up to 16 times and its costliest options (orders, n-gram tables,
+tokenizers, averaging), rounded up; ``benchmarks/run.py``'s HTTP section reports the slowest
+input the estimates admit within the budget.
 
 The rules every estimate keeps, checked by ``tests/test_server_inline.py``:
 
