@@ -65,8 +65,11 @@ def size(value: object, cap: int) -> int:
             if total + len(stack) + len(items) > cap:  # each item counts at least 1
                 return cap + 1
             for inner in items:
-                if type(inner) is str:
-                    total += 1 + len(inner)
+                inner_kind = type(inner)
+                if inner_kind is str:
+                    total += 1 + len(inner)  # type: ignore[arg-type]
+                elif inner_kind is int or inner_kind is float or inner_kind is bool:
+                    total += 1
                 else:
                     stack.append(inner)
         elif kind is dict or isinstance(item, Mapping):
