@@ -53,7 +53,6 @@ from functools import cache
 from typing import Any, Final
 
 import anyio
-import anyio.to_thread
 import mcp_types as types
 from mcp.server.context import ServerRequestContext
 from mcp.server.lowlevel import Server
@@ -68,7 +67,6 @@ from mcp_types.version import SUPPORTED_PROTOCOL_VERSIONS
 from starlette.responses import Response
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from mtcompute._execute import execute
 from mtcompute._version import __version__
 from mtcompute.catalog import catalog_entries, catalog_entry
 from mtcompute.contracts.validate import describe, quote
@@ -84,6 +82,7 @@ from mtcompute.errors import (
     json_pointer,
 )
 from mtcompute.search import MAX_QUERY_LENGTH, search_catalog
+from mtcompute.server.executor import execute_value
 from mtcompute.server.responses import JSON_TYPE
 
 EXECUTE: Final = "execute"
@@ -476,10 +475,9 @@ async def _call_execute(arguments: dict[str, Any]) -> types.CallToolResult:
     bad = _argument_error(EXECUTE, arguments, names, names)
     if bad is not None:
         return _envelope_result(bad)
-    envelope = await anyio.to_thread.run_sync(
-        execute, arguments["id"], arguments["version"], arguments["input"]
+    return await execute_value(
+        arguments["id"], arguments["version"], arguments["input"], _envelope_result
     )
-    return _envelope_result(envelope)
 
 
 def _call_list_catalog(arguments: dict[str, Any]) -> types.CallToolResult:

@@ -24,6 +24,7 @@ __all__ = [
     "LimitsMiddleware",
 ]
 
+import asyncio
 import logging
 import os
 import re
@@ -31,7 +32,6 @@ import time
 from collections.abc import Callable, Mapping
 
 import anyio
-import anyio.lowlevel
 from starlette.datastructures import Headers
 from starlette.middleware.cors import CORSMiddleware
 from starlette.responses import Response
@@ -54,6 +54,20 @@ _EXECUTE_PATH = re.compile(r"/v1/tools/[^/]+/versions/[^/]+/execute")
 
 BodyRefusal = Callable[[BodyTooLarge], Response]
 """How a route answers a body over the cap (the default: the ``limit_exceeded`` envelope)."""
+
+
+def _body_headers(scope: Scope) -> tuple[int | None, bool]:
+    """The request's declared ``Content-Length`` (None when absent or not digits) and whether
+    it has a ``Transfer-Encoding`` (a chunked body, of no declared length), read from the raw
+    headers without building a header object."""
+    length: int | None = None
+    chunked = False
+    for name, value in scope["headers"]:
+        if name == b"content-length":
+            length = int(value) if value.isdigit() else None
+        elif name == b"transfer-encoding":
+            chunked = True
+    return length, chunked
 
 
 def _route_path(scope: Scope) -> str:
@@ -89,8 +103,12 @@ class BodyCapMiddleware:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        header = Headers(scope=scope).get("content-length")
-        declared = int(header) if header is not None and header.isdigit() else None
+        length, chunked = _body_headers(scope)
+        if length is not None and length <= self.cap and not chunked:
+            # The server delivers exactly Content-Length bytes: this body cannot pass the cap.
+            await self.app(scope, receive, send)
+            return
+        declared = length
         size = 0
         response_started = False
 
@@ -123,12 +141,15 @@ class BodyDeadlineMiddleware:
     """Answer 408 (``invalid_input``) and close when the body is not in within ``timeout`` s.
 
     The deadline runs from the start of the request until the last body chunk has been
-    received; a route that does not read the body is not affected, and once the body is in,
-    ``receive`` is passed through untouched (disconnect listeners keep working). When the
-    deadline passes while the route waits for body bytes, the route is cancelled (a
-    cancellation, not an exception, so no handler logs it as an error; the MCP transport is
-    built to be cancelled), and the 408 goes out with ``Connection: close``, so that uvicorn
-    closes the connection. This holds on every route, ``/mcp`` included.
+    received; once the body is in, ``receive`` is passed through untouched (disconnect
+    listeners keep working). When the deadline passes before the body is in, the route is
+    cancelled (a cancellation, not an exception, so no handler logs it as an error; the MCP
+    transport is built to be cancelled), and the 408 goes out with ``Connection: close``, so
+    that uvicorn closes the connection. This holds on every route, ``/mcp`` included.
+
+    A request without a body (no ``Content-Length``, or 0, and no ``Transfer-Encoding``) has
+    nothing to wait for and passes straight through; for the others the deadline is one timer
+    on the event loop, cancelled as soon as the last chunk is in, and one cancel scope.
     """
 
     def __init__(self, app: ASGIApp, timeout: float) -> None:
@@ -139,26 +160,35 @@ class BodyDeadlineMiddleware:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        deadline = anyio.current_time() + self.timeout
+        length, chunked = _body_headers(scope)
+        if not length and not chunked:
+            await self.app(scope, receive, send)
+            return
         body_done = False
         timed_out = False
         response_started = False
 
         with anyio.CancelScope() as route_scope:
 
+            def expire() -> None:
+                nonlocal timed_out
+                if not body_done:
+                    timed_out = True
+                    route_scope.cancel()
+
+            timer = asyncio.get_running_loop().call_later(self.timeout, expire)
+
             async def guarded_receive() -> Message:
-                nonlocal body_done, timed_out
+                nonlocal body_done
                 if body_done:
                     return await receive()
-                with anyio.move_on_after(deadline - anyio.current_time()):
-                    message = await receive()
-                    if message["type"] != "http.request" or not message.get("more_body", False):
-                        body_done = True
-                    return message
-                timed_out = True
-                route_scope.cancel()
-                await anyio.lowlevel.checkpoint()  # raises the cancellation
-                return {"type": "http.disconnect"}  # only if the route shields its read
+                if timed_out:  # only if the route shields its read from the cancellation
+                    return {"type": "http.disconnect"}
+                message = await receive()
+                if message["type"] != "http.request" or not message.get("more_body", False):
+                    body_done = True
+                    timer.cancel()
+                return message
 
             async def guarded_send(message: Message) -> None:
                 nonlocal response_started
@@ -166,7 +196,10 @@ class BodyDeadlineMiddleware:
                     response_started = True
                 await send(message)
 
-            await self.app(scope, guarded_receive, guarded_send)
+            try:
+                await self.app(scope, guarded_receive, guarded_send)
+            finally:
+                timer.cancel()
 
         if timed_out and not response_started:
             response = error_response(

@@ -2,14 +2,17 @@
 
 A tool module (any module in this package whose name does not start with ``_``) defines
 ``TOOL``, a :class:`Tool`: its input declared field by field
-(:class:`~mtcompute.contracts.validate.InputSpec`), the computation on the checked values, and
-the typed library function. Adding a tool means adding its contract document under
-``mtcompute/contracts/data/`` and one module here; nothing else changes.
+(:class:`~mtcompute.contracts.validate.InputSpec`), the computation on the checked values, the
+typed library function, and optionally its cost estimate (:mod:`mtcompute.tools._cost`: a
+bound on the work from the raw input's size and shape, which lets a server run small inputs
+without a worker thread; a tool without one always gets a worker thread). Adding a tool means
+adding its contract document under ``mtcompute/contracts/data/`` and one module here; nothing
+else changes.
 """
 
 from __future__ import annotations
 
-__all__ = ["Result", "Tool", "get_tool", "list_tools"]
+__all__ = ["Cost", "Result", "Tool", "get_tool", "list_tools"]
 
 import importlib
 import pkgutil
@@ -30,17 +33,29 @@ class Result(Protocol):
         ...
 
 
+Cost = Callable[[object, int], int]
+"""``cost(raw, cap)``: the work units of running a raw input (:mod:`mtcompute.tools._cost`),
+any value above ``cap`` once it is known to pass it (so that the estimate stays cheap)."""
+
+
 @dataclass(frozen=True, slots=True)
 class Tool:
     """A tool version: ``input`` checks a raw input in the contract's order, ``compute`` turns
     the checked values into the result, ``function`` is the typed library function
-    (``function(**example_input)`` gives the same result as :meth:`run`)."""
+    (``function(**example_input)`` gives the same result as :meth:`run`); ``cost``, when
+    the tool has one, bounds the work of :meth:`run` (:meth:`estimate`)."""
 
     id: str
     version: str
     input: InputSpec
     compute: Callable[[Mapping[str, Any]], Result]
     function: Callable[..., Result]
+    cost: Cost | None = None
+
+    def estimate(self, raw: object, cap: int) -> int | None:
+        """The work units of :meth:`run` on ``raw`` (above ``cap`` once past it, found
+        within about ``cap`` steps), or None when the tool has no estimate (unknown)."""
+        return None if self.cost is None else self.cost(raw, cap)
 
     def run(self, raw: object) -> dict[str, object]:
         """The contract's ``result`` object for a raw input, or a coded error
@@ -68,6 +83,10 @@ def list_tools() -> list[Tool]:
 def get_tool(tool_id: object, version: object) -> Tool:
     """The tool of that id and version, or :class:`~mtcompute.errors.NotFound`."""
     registry = _registry()
+    if type(tool_id) is str and type(version) is str:  # the common case: one lookup
+        found = registry.get((tool_id, version))
+        if found is not None:
+            return found
     if not isinstance(tool_id, str) or not any(tid == tool_id for tid, _ in registry):
         shown = tool_id if isinstance(tool_id, str) else type(tool_id).__name__
         raise NotFound(

@@ -28,6 +28,7 @@ from mtcompute.contracts.validate import (
 from mtcompute.core.bleu import brevity_penalty, closest_reference_length
 from mtcompute.core.jsmath import round_to_fixed
 from mtcompute.tools import Tool
+from mtcompute.tools._cost import linear
 from mtcompute.tools._results import Output
 
 ID, VERSION = "bleu-brevity-penalty", "1.0.0"
@@ -108,4 +109,5 @@ def bleu_brevity_penalty(
     return _compute(INPUT.call(**locals()))
 
 
-TOOL = Tool(ID, VERSION, INPUT, _compute, bleu_brevity_penalty)
+# One pass over the lengths: linear in the input's size.
+TOOL = Tool(ID, VERSION, INPUT, _compute, bleu_brevity_penalty, linear(1))

@@ -31,6 +31,7 @@ from mtcompute.tools._bleu_common import (
     scoring_fields,
     totals_rule,
 )
+from mtcompute.tools._cost import integer, size
 from mtcompute.tools._results import Output
 
 ID, VERSION = "bleu-corpus-compute", "1.0.0"
@@ -104,4 +105,9 @@ def bleu_corpus(
     return _compute(INPUT.call(**locals()))
 
 
-TOOL = Tool(ID, VERSION, INPUT, _compute, bleu_corpus)
+def _cost(raw: object, cap: int) -> int:
+    """Every token counted once per order (at most 8): the size times 1 + order / 8."""
+    return size(raw, cap) * (8 + integer(raw, "max_order", 4, 8)) // 8
+
+
+TOOL = Tool(ID, VERSION, INPUT, _compute, bleu_corpus, _cost)

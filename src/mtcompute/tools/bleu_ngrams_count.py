@@ -30,6 +30,7 @@ from mtcompute.core.jsjson import dumps
 from mtcompute.errors import LimitExceeded
 from mtcompute.tools import Tool
 from mtcompute.tools._bleu_common import corpus_statistics, corpus_steps, totals_rule
+from mtcompute.tools._cost import integer, member, size
 from mtcompute.tools._results import Output, omitted_when_none
 
 ID, VERSION = "bleu-ngrams-count", "1.0.0"
@@ -183,4 +184,14 @@ def bleu_ngrams_count(
     return _compute(INPUT.call(**locals()))
 
 
-TOOL = Tool(ID, VERSION, INPUT, _compute, bleu_ngrams_count)
+def _cost(raw: object, cap: int) -> int:
+    """Every token counted once per order; with ``include_ngrams``, a table row per n-gram
+    holding its n tokens, built and written: the size times 2 + order / 4, or (tables) times
+    2 + 5 x order."""
+    order = integer(raw, "max_order", 4, 8)
+    tables = member(raw, "include_ngrams") not in (None, False)
+    units = size(raw, cap)
+    return units * (2 + 5 * order) if tables else units * (8 + order) // 4
+
+
+TOOL = Tool(ID, VERSION, INPUT, _compute, bleu_ngrams_count, _cost)

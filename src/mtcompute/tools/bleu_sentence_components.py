@@ -20,6 +20,7 @@ from mtcompute.counting import bleu_sentence_statistics
 from mtcompute.errors import LimitExceeded
 from mtcompute.tools import Tool
 from mtcompute.tools._bleu_common import sentence_fields, totals_rule
+from mtcompute.tools._cost import integer, member, size
 from mtcompute.tools._results import Output, omitted_when_none
 
 ID, VERSION = "bleu-sentence-components", "1.0.0"
@@ -85,4 +86,13 @@ def bleu_sentence_components(
     return _compute(INPUT.call(**locals()))
 
 
-TOOL = Tool(ID, VERSION, INPUT, _compute, bleu_sentence_components)
+def _cost(raw: object, cap: int) -> int:
+    """Every token counted once per order; with ``include_ngrams``, a table row per n-gram
+    holding its n tokens: the size times 1 + order / 8, or (tables) times 1 + order."""
+    order = integer(raw, "max_order", 4, 8)
+    tables = member(raw, "include_ngrams") not in (None, False)
+    units = size(raw, cap)
+    return units * (1 + order) if tables else units * (8 + order) // 8
+
+
+TOOL = Tool(ID, VERSION, INPUT, _compute, bleu_sentence_components, _cost)

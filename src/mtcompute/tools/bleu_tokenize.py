@@ -20,6 +20,7 @@ from mtcompute.contracts import fields
 from mtcompute.contracts.validate import Boolean, Field, InputSpec, contract_limits
 from mtcompute.tokenizers import TOKENIZE, Tokenizer, get_tokenizer
 from mtcompute.tools import Tool
+from mtcompute.tools._cost import TOKENIZER_COST, choice, size
 from mtcompute.tools._sacre_common import (
     available_tokenizer,
     indexed,
@@ -102,4 +103,9 @@ def bleu_tokenize(
     return _compute(INPUT.call(**locals()))
 
 
-TOOL = Tool(ID, VERSION, INPUT, _compute, bleu_tokenize)
+def _cost(raw: object, cap: int) -> int:
+    """Each character through the tokenizer once: the size times its tokenizer's weight."""
+    return size(raw, cap) * choice(raw, "tokenizer", TOKENIZER_COST, "13a")
+
+
+TOOL = Tool(ID, VERSION, INPUT, _compute, bleu_tokenize, _cost)

@@ -25,6 +25,7 @@ from mtcompute.core.chrf import format_fraction
 from mtcompute.core.chrf_words import AVERAGINGS, Averaging, chrf_score
 from mtcompute.counting import chrf_corpus_statistics
 from mtcompute.tools import Tool
+from mtcompute.tools._cost import integer, member, size
 from mtcompute.tools.chrf_compute import BETA, LOWERCASE, ExactScores, text_steps
 
 ID, VERSION = "chrf-components", "1.0.0"
@@ -168,4 +169,12 @@ def chrf_components(
     return _compute(INPUT.call(**locals()))
 
 
-TOOL = Tool(ID, VERSION, INPUT, _compute, chrf_components)
+def _cost(raw: object, cap: int) -> int:
+    """Each text once per character and word order, exact fractions per order (three times
+    as many with ``per_order_f``): the size times 2 + (orders) x (2, or 3 per order)."""
+    orders = integer(raw, "char_order", 6, 10) + integer(raw, "word_order", 0, 4)
+    per_order = member(raw, "averaging") not in (None, "effective_order")
+    return size(raw, cap) * (2 + orders * (3 if per_order else 2))
+
+
+TOOL = Tool(ID, VERSION, INPUT, _compute, chrf_components, _cost)

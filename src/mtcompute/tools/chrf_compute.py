@@ -32,6 +32,7 @@ from mtcompute.core.chrf import ChrfStatistics, chrf_fraction, format_fraction, 
 from mtcompute.counting import chrf_segment_statistics
 from mtcompute.errors import InvalidInput, LimitExceeded
 from mtcompute.tools import Tool
+from mtcompute.tools._cost import linear
 
 ID, VERSION = "chrf-compute", "1.0.0"
 CHAR_ORDER = 6
@@ -168,4 +169,5 @@ def chrf(
     return _compute(INPUT.call(**locals()))
 
 
-TOOL = Tool(ID, VERSION, INPUT, _compute, chrf)
+# Six character orders over each text, exact fractions per segment: 3 units per size unit.
+TOOL = Tool(ID, VERSION, INPUT, _compute, chrf, linear(3))

@@ -19,6 +19,7 @@ from mtcompute.contracts.validate import InputSpec, contract_limits
 from mtcompute.core.chrf import chrf_fraction
 from mtcompute.counting import chrf_corpus_statistics
 from mtcompute.tools import Tool
+from mtcompute.tools._cost import linear
 from mtcompute.tools.chrf_compute import BETA, LOWERCASE, ScoredTexts, text_steps
 
 ID, VERSION = "chrf-plus-plus-compute", "1.0.0"
@@ -62,4 +63,5 @@ def chrf_plus_plus(
     return _compute(INPUT.call(**locals()))
 
 
-TOOL = Tool(ID, VERSION, INPUT, _compute, chrf_plus_plus)
+# Six character and two word orders over each text: 3 units per size unit.
+TOOL = Tool(ID, VERSION, INPUT, _compute, chrf_plus_plus, linear(3))

@@ -55,6 +55,7 @@ from mtcompute.contracts.validate import (
 from mtcompute.errors import InvalidInput
 from mtcompute.tokenizers import TOKENIZE, get_tokenizer
 from mtcompute.tools import Tool
+from mtcompute.tools._cost import TOKENIZER_COST, choice, member, pair_products, size
 from mtcompute.tools._results import Output, omitted_when_none
 from mtcompute.tools._sacre_common import (
     Options,
@@ -350,4 +351,22 @@ def sacrebleu_score(
     return compute(INPUT.call(**locals()))
 
 
-TOOL = Tool(ID, VERSION, INPUT, compute, sacrebleu_score)
+def cost(raw: object, cap: int, *, ter: bool = True) -> int:
+    """Each text through every metric named (all of them when ``metrics`` is not a list of
+    metric names): BLEU's tokenizer, chrF's 3 units per size unit, and with ``ter`` TER's
+    (as ter-compute's: 12 per size unit, then a unit per pair of characters aligned)."""
+    metrics = member(raw, "metrics")
+    named = set(METRICS if ter else METRICS[:2])
+    if isinstance(metrics, list) and all(isinstance(m, str) and m in named for m in metrics):
+        named = set(metrics)
+    units = size(raw, cap)
+    weight = 1 + (3 if "chrf" in named else 0) + (12 if "ter" in named else 0)
+    if "bleu" in named:
+        weight += choice(member(raw, "bleu"), "tokenize", TOKENIZER_COST, "13a")
+    total = units * weight
+    if "ter" in named and total <= cap:
+        total += pair_products(member(raw, "hypotheses"), member(raw, "references"))
+    return total
+
+
+TOOL = Tool(ID, VERSION, INPUT, compute, sacrebleu_score, cost)

@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from mtcompute.tools import Tool
-from mtcompute.tools.sacrebleu_score import ID, SacrebleuResult, compute, input_spec
+from mtcompute.tools.sacrebleu_score import ID, SacrebleuResult, compute, cost, input_spec
 
 VERSION = "1.0.0"
 INPUT = input_spec(VERSION)
@@ -37,4 +37,9 @@ def sacrebleu_score_1_0_0(
     return compute(INPUT.call(**locals()))
 
 
-TOOL = Tool(ID, VERSION, INPUT, compute, sacrebleu_score_1_0_0)
+def _cost(raw: object, cap: int) -> int:
+    """sacrebleu-score's estimate without TER."""
+    return cost(raw, cap, ter=False)
+
+
+TOOL = Tool(ID, VERSION, INPUT, compute, sacrebleu_score_1_0_0, _cost)

@@ -25,6 +25,7 @@ from mtcompute import scoring
 from mtcompute.contracts.validate import Boolean, Field, InputSpec, contract_limits, same_count
 from mtcompute.core import ter
 from mtcompute.tools import Tool
+from mtcompute.tools._cost import member, pair_products, size
 from mtcompute.tools._results import Output
 from mtcompute.tools._sacre_common import (
     hypotheses,
@@ -122,4 +123,13 @@ def ter_compute(
     return _compute(INPUT.call(**locals()))
 
 
-TOOL = Tool(ID, VERSION, INPUT, _compute, ter_compute)
+def _cost(raw: object, cap: int) -> int:
+    """Tokenizing each text (12 units per size unit), then aligning each hypothesis with each
+    of its references: a unit per pair of their characters (words are fewer)."""
+    units = 12 * size(raw, cap)
+    if units > cap:
+        return units
+    return units + pair_products(member(raw, "hypotheses"), member(raw, "references"))
+
+
+TOOL = Tool(ID, VERSION, INPUT, _compute, ter_compute, _cost)

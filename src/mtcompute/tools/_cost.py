@@ -1,0 +1,153 @@
+"""Cost estimates: a bound on the work of running a tool, read from the raw input's size and
+shape before anything else is done with it.
+
+A tool's ``cost`` (:class:`~mtcompute.tools.Tool`) maps a raw input (what ``Tool.run`` gets:
+any JSON-like value, valid or not) to a number of work units: an upper bound, up to the
+tool's measured constant factors, on what checking and computing that input costs, so that a
+server can run the inputs under a small budget where it stands (on its event loop) and give
+every other one a worker thread (:mod:`mtcompute._execute`). The unit is about a
+microsecond: each tool scales :func:`size` (one per JSON value and character) by what it does
+per character, token or n-gram, with weights measured as the largest time per size unit over
+its contract examples grown up to 16 times and its costliest options (orders, n-gram tables,
+tokenizers, averaging), rounded up; ``benchmarks/run.py``'s HTTP section reports the slowest
+input the estimates admit within the budget.
+
+The rules every estimate keeps, checked by ``tests/test_server_inline.py``:
+
+- It is cheap and bounded whatever the input: :func:`size` stops walking once the value is
+  over the cap it is given, and an estimate never walks more than that.
+- It never undercounts: a field the estimate needs that is missing takes its default, and
+  one that is malformed or out of range takes the worst value its contract allows (the input
+  is then refused by validation, which the estimate must also cover).
+- It is monotone: a larger input (more segments, longer texts, a higher order, more
+  references) never gets a smaller estimate.
+- Over the cap it answers :data:`OVER`, larger than any budget.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "OVER",
+    "TOKENIZER_COST",
+    "choice",
+    "integer",
+    "linear",
+    "member",
+    "pair_products",
+    "size",
+]
+
+import math
+from collections.abc import Callable, Mapping, Sequence
+
+OVER = 1 << 62
+"""The estimate of an input over the cap: more than any budget."""
+
+TOKENIZER_COST = {"none": 1, "char": 1, "intl": 1, "13a": 2, "zh": 3}
+"""Units per character of sacreBLEU's tokenizers (measured); the others (MeCab, SentencePiece)
+load a dictionary or a model: no estimate (:data:`OVER`), a worker thread."""
+
+
+def size(value: object, cap: int) -> int:
+    """The JSON value's size: one per value (array, object, string, number, ...) plus the
+    characters of every string and key; ``cap + 1`` once it passes ``cap`` (the walk stops
+    there, so this costs at most ``cap`` steps)."""
+    total = 0
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        kind = type(item)  # exact types first (what JSON parsing makes); subclasses below
+        if kind is str:
+            total += 1 + len(item)  # type: ignore[arg-type]
+        elif kind is list or kind is tuple or isinstance(item, list | tuple):
+            items: list[object] | tuple[object, ...] = item  # type: ignore[assignment]
+            total += 1
+            if total + len(stack) + len(items) > cap:  # each item counts at least 1
+                return cap + 1
+            for inner in items:
+                inner_kind = type(inner)
+                if inner_kind is str:
+                    total += 1 + len(inner)  # type: ignore[arg-type]
+                elif inner_kind is int or inner_kind is float or inner_kind is bool:
+                    total += 1
+                else:
+                    stack.append(inner)
+        elif kind is dict or isinstance(item, Mapping):
+            mapping: Mapping[object, object] = item  # type: ignore[assignment]
+            total += 1
+            if total + len(stack) + len(mapping) > cap:  # each key counts at least 1
+                return cap + 1
+            for key, inner in mapping.items():
+                total += len(key) if isinstance(key, str) else 1
+                stack.append(inner)
+        elif isinstance(item, str):
+            total += 1 + len(item)
+        else:
+            total += 1
+        if total > cap:
+            return cap + 1
+    return total
+
+
+def member(raw: object, name: str) -> object:
+    """``raw[name]`` when ``raw`` is an object that has it, else None."""
+    return raw.get(name) if isinstance(raw, Mapping) else None
+
+
+def integer(raw: object, name: str, default: int, worst: int) -> int:
+    """The integer field ``name`` of ``raw`` when it is one within ``0..worst``; ``default``
+    when it is missing or null; ``worst`` otherwise (validation will refuse it)."""
+    if not isinstance(raw, Mapping) or raw.get(name) is None:
+        return default
+    value = raw[name]
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return worst
+    if math.isnan(value) or not 0 <= value <= worst:
+        return worst
+    return int(value)
+
+
+def _length(value: object) -> int:
+    """Characters of a string, or (a token list) the characters of its strings and its items;
+    1 for anything else."""
+    if isinstance(value, str):
+        return len(value) + 1
+    if isinstance(value, list | tuple):
+        return sum(_length(item) for item in value) + 1
+    return 1
+
+
+def pair_products(hypotheses: object, references: object) -> int:
+    """The sum over segments of (hypothesis length) x (each reference's length): the bound
+    on an alignment's work (TER) for ``hypotheses`` (a list) against ``references`` (per
+    segment, a list of references). Only call it on an input whose :func:`size` is under the
+    cap: it walks every text once."""
+    if not isinstance(hypotheses, Sequence) or isinstance(hypotheses, str):
+        return 0
+    if not isinstance(references, Sequence) or isinstance(references, str):
+        return 0
+    total = 0
+    for index, hypothesis in enumerate(hypotheses):
+        segment = references[index] if index < len(references) else None
+        refs = segment if isinstance(segment, list | tuple) else [segment]
+        total += _length(hypothesis) * sum(_length(ref) for ref in refs)
+    return total
+
+
+def linear(weight: int) -> Callable[[object, int], int]:
+    """The cost of a tool whose work is ``weight`` units per unit of :func:`size`."""
+
+    def cost(raw: object, cap: int) -> int:
+        return weight * size(raw, cap)
+
+    return cost
+
+
+def choice(raw: object, name: str, weights: Mapping[str, int], default: str) -> int:
+    """The weight of the option ``name`` of ``raw`` (``default`` when missing or null): its
+    entry in ``weights``, :data:`OVER` for a string not there, the largest weight for a value
+    that is not a string (validation refuses it)."""
+    value = member(raw, name)
+    if value is None:
+        value = default
+    return weights.get(value, OVER) if isinstance(value, str) else max(weights.values())
