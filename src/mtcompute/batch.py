@@ -58,6 +58,7 @@ __all__ = [
     "CorpusChrf",
     "CorpusTer",
     "ReferenceTexts",
+    "ResultSum",
     "chrf_pairwise",
     "corpus_bleu",
     "corpus_chrf",
@@ -749,6 +750,22 @@ class CorpusTer:
         r = scoring.ter_score(*sum_statistics(each))
         return cls(r.score, r.num_edits, r.ref_length, options, nrefs, each, segment_scores)
 
+    @classmethod
+    def from_sums(
+        cls,
+        num_edits: int,
+        ref_length: float,
+        options: scoring.TerOptions,
+        nrefs: int,
+        segment_scores: tuple[float, ...] | None = None,
+    ) -> CorpusTer:
+        """The result of summed statistics, the segments' own not kept (a corpus scored in
+        chunks: ``segment_statistics`` is empty). ``ref_length`` must have been summed as
+        sacreBLEU sums it, one segment at a time in segment order from 0
+        (as :class:`ResultSum` sums them)."""
+        r = scoring.ter_score(num_edits, ref_length)
+        return cls(r.score, r.num_edits, r.ref_length, options, nrefs, (), segment_scores)
+
     @property
     def statistics(self) -> tuple[int, float]:
         """The summed statistics in sacreBLEU's layout: ``[total_edits, sum_ref_lengths]``."""
@@ -847,6 +864,89 @@ def corpus_ter(
     if with_segments:
         scores = tuple(scoring.ter_score(*stats).score for stats in each)
     return CorpusTer.from_statistics(each, options, _nrefs(refs), scores)
+
+
+# --- results of a corpus in chunks -------------------------------------------------------------
+
+AnyResult = CorpusBleu | CorpusChrf | CorpusTer
+
+
+class ResultSum:
+    """The results of consecutive chunks of one corpus (same metric, same settings) added up
+    in bounded memory, in the order added: BLEU's and chrF's statistics summed (integer
+    counts), TER's edits summed and its reference lengths added one segment at a time in
+    segment order from 0, as sacreBLEU adds them; the reference counts joined (-1 when they
+    differ). :meth:`total` is what ``a + b + ...`` gives, without the segment scores (a caller
+    that wants them keeps or writes each chunk's) and, for TER, the segment statistics.
+
+    >>> parts = ResultSum()
+    >>> for chunk in (["a b c"], ["d e"]):
+    ...     parts.add(corpus_ter(chunk, ["a b d"]))
+    >>> parts.total().statistics == corpus_ter(["a b c", "d e"], ["a b d"] * 2).statistics
+    True
+    """
+
+    __slots__ = ("_edits", "_first", "_length", "_nrefs", "_statistics")
+
+    def __init__(self) -> None:
+        self._first: AnyResult | None = None
+        self._statistics: list[int] = []
+        self._edits = 0
+        self._length: float = 0
+        self._nrefs = 0
+
+    def add(self, part: AnyResult) -> None:
+        """Add the result of the next chunk (ValueError for another metric or settings, and
+        for a TER result without its segment statistics)."""
+        first = self._first
+        if first is None:
+            self._first, self._nrefs = part, part.nrefs
+        else:
+            if _settings(first) != _settings(part):
+                raise ValueError("cannot add results of different metrics or settings")
+            self._nrefs = self._nrefs if self._nrefs == part.nrefs else -1
+        if isinstance(part, CorpusTer):
+            if not part.segment_statistics:
+                raise ValueError("a TER result without its segment statistics cannot be added")
+            self._edits += part.num_edits
+            for _, length in part.segment_statistics:
+                self._length += length
+        elif first is None:
+            self._statistics = list(part.statistics)
+        else:
+            summed = zip(self._statistics, part.statistics, strict=True)
+            self._statistics = [a + b for a, b in summed]
+
+    def total(self, segment_scores: tuple[float, ...] | None = None) -> AnyResult:
+        """The result of every chunk added (with ``segment_scores`` if given); ValueError
+        before any."""
+        first = self._first
+        if first is None:
+            raise ValueError("no result added")
+        if isinstance(first, CorpusTer):
+            return CorpusTer.from_sums(
+                self._edits, self._length, first.options, self._nrefs, segment_scores
+            )
+        if isinstance(first, CorpusBleu):
+            return CorpusBleu.from_statistics(
+                self._statistics,
+                first.options,
+                first.tokenizer_signature,
+                self._nrefs,
+                segment_scores,
+            )
+        return CorpusChrf.from_statistics(
+            self._statistics, first.options, first.rules, self._nrefs, segment_scores
+        )
+
+
+def _settings(result: AnyResult) -> tuple[object, ...]:
+    """What two results must share to be added: the metric and its settings."""
+    if isinstance(result, CorpusBleu):
+        return (CorpusBleu, result.options, result.tokenizer_signature)
+    if isinstance(result, CorpusChrf):
+        return (CorpusChrf, result.options, result.rules)
+    return (CorpusTer, result.options)
 
 
 # --- the exact building blocks -----------------------------------------------------------------
