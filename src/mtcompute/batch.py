@@ -66,10 +66,11 @@ __all__ = [
     "text_bleu_statistics",
 ]
 
-from collections.abc import Sequence
-from dataclasses import dataclass, field
+import re
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
-from typing import Any
+from typing import Any, TypeVar, cast
 
 from mtcompute import counting, scoring
 from mtcompute._version import __version__
@@ -134,10 +135,24 @@ class ReferenceTexts(FieldType[list[list[str]]]):
                 f"Expected a string or an array of strings {where(at)}, got {describe(first)}.",
                 at,
             )
-        return SEGMENT_TEXTS.parse_items(items, path)
+        if _all_strings(items):  # the usual case, without a call per item
+            return [list(cast("Sequence[str]", segment)) for segment in items]
+        return SEGMENT_TEXTS.parse_items(items, path)  # the first fault and its message
 
     def schema(self) -> dict[str, object]:
         return {"anyOf": [TEXTS.schema(), TEXT_REFERENCES.schema()]}
+
+
+def _all_strings(items: Sequence[object]) -> bool:
+    """Whether every item is a list or tuple of one or more str (each segment's references),
+    in a plain loop (faster than a call or a generator per item)."""
+    for segment in items:
+        if not isinstance(segment, list | tuple) or not segment:
+            return False
+        for text in segment:
+            if not isinstance(text, str):
+                return False
+    return True
 
 
 REFERENCE_TEXTS = ReferenceTexts()
@@ -346,8 +361,8 @@ def _contract_rule_checks(
 
 
 def corpus_chrf(
-    hypotheses: Sequence[str],
-    references: Sequence[str] | Sequence[Sequence[str]],
+    hypotheses: Iterable[str],
+    references: Iterable[str] | Iterable[Sequence[str]],
     *,
     word_order: int = 0,
     beta: int = 2,
@@ -378,6 +393,25 @@ def corpus_chrf(
     >>> corpus_chrf(["aa"], ["ab"], beta=3, rules="contract").fraction
     Fraction(25, 1)
     """
+    if counting.is_stream(hypotheses) or counting.is_stream(references):
+
+        def score(hyps: list[str], refs: list[Any]) -> CorpusChrf:
+            return corpus_chrf(
+                hyps,
+                refs,
+                word_order=word_order,
+                beta=beta,
+                lowercase=lowercase,
+                whitespace=whitespace,
+                eps_smoothing=eps_smoothing,
+                rules=rules,
+                segment_scores=segment_scores,
+            )
+
+        return _chunked(score, hypotheses, references, unit=None, texts=True)
+    # a list or a tuple from here on (anything else is refused by the checks below)
+    hypotheses = cast("Sequence[str]", hypotheses)
+    references = cast("Sequence[str] | Sequence[Sequence[str]]", references)
     TEXTS.parse(hypotheses, "/hypotheses")
     refs = REFERENCE_TEXTS.parse(references, "/references")
     check_same_count("hypotheses", hypotheses, "references", references)
@@ -619,8 +653,8 @@ def _token_statistics(
 
 
 def corpus_bleu(
-    hypotheses: Sequence[str] | Sequence[Sequence[str]],
-    references: Sequence[str] | Sequence[Sequence[str]] | Sequence[Sequence[Sequence[str]]],
+    hypotheses: Iterable[str] | Iterable[Sequence[str]],
+    references: Iterable[str] | Iterable[Sequence[str]] | Iterable[Sequence[Sequence[str]]],
     *,
     tokenize: str | None = "13a",
     lowercase: bool = False,
@@ -655,6 +689,28 @@ def corpus_bleu(
     >>> corpus_bleu([["the", "cat"]], [[["the", "cat"]]], tokenize=None, max_order=2).score
     100.00000000000004
     """
+    if counting.is_stream(hypotheses) or counting.is_stream(references):
+
+        def score(hyps: list[Any], refs: list[Any]) -> CorpusBleu:
+            return corpus_bleu(
+                hyps,
+                refs,
+                tokenize=tokenize,
+                lowercase=lowercase,
+                smooth_method=smooth_method,
+                smooth_value=smooth_value,
+                max_order=max_order,
+                effective_order=effective_order,
+                segment_scores=segment_scores,
+            )
+
+        raw = tokenize is not None
+        return _chunked(score, hypotheses, references, unit="segments", texts=raw)
+    # a list or a tuple from here on (anything else is refused by the checks below)
+    hypotheses = cast("Sequence[str] | Sequence[Sequence[str]]", hypotheses)
+    references = cast(
+        "Sequence[str] | Sequence[Sequence[str]] | Sequence[Sequence[Sequence[str]]]", references
+    )
     tokenizer = None if tokenize is None else get_tokenizer(tokenize, "/tokenize")
     if tokenizer is None:
         HYPOTHESES.check_shape(hypotheses, "/hypotheses")
@@ -818,8 +874,8 @@ class CorpusTer:
 
 
 def corpus_ter(
-    hypotheses: Sequence[str],
-    references: Sequence[str] | Sequence[Sequence[str]],
+    hypotheses: Iterable[str],
+    references: Iterable[str] | Iterable[Sequence[str]],
     *,
     normalized: bool = False,
     no_punct: bool = False,
@@ -847,6 +903,23 @@ def corpus_ter(
     >>> corpus_ter(["a B c"], [["a b d", "c"]], case_sensitive=True).statistics
     (2, 2.0)
     """
+    if counting.is_stream(hypotheses) or counting.is_stream(references):
+
+        def score(hyps: list[str], refs: list[Any]) -> CorpusTer:
+            return corpus_ter(
+                hyps,
+                refs,
+                normalized=normalized,
+                no_punct=no_punct,
+                asian_support=asian_support,
+                case_sensitive=case_sensitive,
+                segment_scores=segment_scores,
+            )
+
+        return _chunked(score, hypotheses, references, unit="segments", texts=True)
+    # a list or a tuple from here on (anything else is refused by the checks below)
+    hypotheses = cast("Sequence[str]", hypotheses)
+    references = cast("Sequence[str] | Sequence[Sequence[str]]", references)
     TEXTS.parse(hypotheses, "/hypotheses")
     refs = REFERENCE_TEXTS.parse(references, "/references")
     check_same_count("hypotheses", hypotheses, "references", references, "segments")
@@ -947,6 +1020,81 @@ def _settings(result: AnyResult) -> tuple[object, ...]:
     if isinstance(result, CorpusChrf):
         return (CorpusChrf, result.options, result.rules)
     return (CorpusTer, result.options)
+
+
+# --- iterables: in chunks ---------------------------------------------------------------------
+
+_SEGMENT_POINTER = re.compile(r"/(hypotheses|references)/([0-9]+)(.*)")
+
+
+def _shifted(error: MtcomputeError, start: int) -> MtcomputeError:
+    """``error`` of a chunk as the error of the whole input: its segment index (in its path
+    and its message) moved on by ``start``, the index of the chunk's first segment."""
+    found = _SEGMENT_POINTER.fullmatch(error.path)
+    if not start or found is None:
+        return error
+    name, index, rest = found.groups()
+    path = f"/{name}/{int(index) + start}{rest}"
+    return type(error)(error.message.replace(error.path, path, 1), path)
+
+
+def _same_form(first: object, item: object, path: str) -> None:
+    """A chunk's first raw-text reference has the form of the whole input's first (flat: a
+    string; nested: an array of strings), as :data:`REFERENCE_TEXTS` requires of every item."""
+    if isinstance(first, str):
+        TEXTS.items.parse(item, path)
+    else:
+        SEGMENT_TEXTS.parse(item, path)
+
+
+R = TypeVar("R", CorpusBleu, CorpusChrf, CorpusTer)
+
+
+def _chunked(
+    score: Callable[[list[Any], list[Any]], R],
+    hypotheses: Iterable[Any],
+    references: Iterable[Any],
+    *,
+    unit: str | None,
+    texts: bool,
+) -> R:
+    """``score`` (a corpus function, its options bound) of aligned iterables read in chunks
+    (:func:`mtcompute.counting.in_chunks`), the results added up (:class:`ResultSum`), in
+    bounded memory: the chunks' segment scores (and TER's segment statistics) kept only when
+    they were asked for. Errors name the segment's index in the whole input. The checks run
+    chunk by chunk: a fault is found once the chunks before it have been counted, so with
+    several faults the one reported may differ from a list's (of one fault, never)."""
+    total = ResultSum()
+    scores: list[float] = []
+    each: list[tuple[int, float]] = []
+    first: object = None
+    try:
+        for start, hyps, refs in counting.in_chunks(hypotheses, references):
+            if start == 0:
+                first = refs[0] if refs else None
+            elif texts:
+                try:
+                    _same_form(first, refs[0], "/references/0")
+                except MtcomputeError as error:
+                    raise _shifted(error, start) from None
+            try:
+                part = score(hyps, refs)
+            except MtcomputeError as error:
+                raise _shifted(error, start) from None
+            total.add(part)
+            if part.segment_scores is not None:
+                scores += part.segment_scores
+                if isinstance(part, CorpusTer):
+                    each += part.segment_statistics
+    except counting.CountMismatch as mismatch:
+        check_same_count(
+            "hypotheses", range(mismatch.first), "references", range(mismatch.second), unit
+        )
+        raise  # check_same_count raised: the counts differ
+    result = total.total(tuple(scores) if scores else None)
+    if isinstance(result, CorpusTer) and each:
+        result = replace(result, segment_statistics=tuple(each))
+    return cast(R, result)  # the type of score's results, which total() adds up
 
 
 # --- the exact building blocks -----------------------------------------------------------------
