@@ -17,7 +17,8 @@ Targets (the issue's): peak RSS at most 300 MB for every metric; one thread with
 the old path's time on one thread (only with ``--old``); two threads at least 1.6x faster
 than one. Then the growth table: one metric (``--growth-metric``, default chrf) at
 ``--sizes`` segments (default 10^5, 10^6, 10^7), one thread, time and peak RSS, and the time
-per segment (linear growth: a constant time per segment, a constant peak).
+per segment (linear growth: a constant time per segment, a constant peak). The CPU seconds
+(user and system) are printed beside the wall times: on a loaded machine they say more.
 
     python benchmarks/streaming.py --old ../main/.venv/bin/mtcompute
     python benchmarks/streaming.py --quick            # 100,000 segments, sizes 10^4 and 10^5
@@ -60,9 +61,11 @@ MIN_SPEEDUP = 1.6  # two threads against one
 
 @dataclass(frozen=True, slots=True)
 class Run:
-    """One process: wall seconds, peak RSS in MB, exit status, standard output."""
+    """One process: wall seconds, CPU seconds (user and system), peak RSS in MB, exit
+    status, standard output."""
 
     seconds: float
+    cpu: float
     rss_mb: float
     status: int
     stdout: bytes
@@ -73,6 +76,7 @@ class Row:
     """The medians of one command's runs (and the output of its first)."""
 
     seconds: float
+    cpu: float
     rss_mb: float
     stdout: bytes
 
@@ -118,7 +122,8 @@ def run_once(command: Sequence[str], threads: int) -> Run:
         proc.returncode = os.waitstatus_to_exitcode(status)
         out.seek(0)
         stdout = out.read()
-    return Run(seconds, usage.ru_maxrss / 1024, proc.returncode, stdout)
+    cpu = usage.ru_utime + usage.ru_stime
+    return Run(seconds, cpu, usage.ru_maxrss / 1024, proc.returncode, stdout)
 
 
 def measure(command: Sequence[str], threads: int, repeats: int) -> Row:
@@ -130,6 +135,7 @@ def measure(command: Sequence[str], threads: int, repeats: int) -> Row:
             raise SystemExit(2)
     return Row(
         statistics.median(r.seconds for r in runs),
+        statistics.median(r.cpu for r in runs),
         statistics.median(r.rss_mb for r in runs),
         runs[0].stdout,
     )
@@ -168,7 +174,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             f"{repeats} run(s), load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs"
         )
         head = f"{'metric':<8}{'old 1t s':>10}{'old MB':>9}{'new 1t s':>10}{'new 2t s':>10}"
-        print(f"{head}{'new 1t MB':>11}{'new 2t MB':>11}{'1t/old':>8}{'1t/2t':>7}  same")
+        head += f"{'new 1t MB':>11}{'new 2t MB':>11}{'1t/old':>8}{'1t/2t':>7}"
+        print(f"{head}{'old cpu':>9}{'1t cpu':>8}{'2t cpu':>8}  same")
         for metric in args.metrics:
             command = score_command(new, hyp, ref, metric)
             one = measure(command, 1, repeats)
@@ -184,7 +191,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                 f"{before.seconds if before else float('nan'):>10.2f}"
                 f"{before.rss_mb if before else float('nan'):>9.0f}"
                 f"{one.seconds:>10.2f}{two.seconds:>10.2f}{one.rss_mb:>11.0f}{two.rss_mb:>11.0f}"
-                f"{slowdown if slowdown else float('nan'):>8.2f}{speedup:>7.2f}  {same}"
+                f"{slowdown if slowdown else float('nan'):>8.2f}{speedup:>7.2f}"
+                f"{before.cpu if before else float('nan'):>9.1f}{one.cpu:>8.1f}{two.cpu:>8.1f}"
+                f"  {same}"
             )
             if same.startswith("NO"):
                 missed.append(f"{metric}: output differs ({same})")
@@ -200,12 +209,14 @@ def main(argv: Sequence[str] | None = None) -> int:
             path.unlink()
         if sizes:
             print(f"\ngrowth: mtcompute score -m {args.growth_metric}, one thread")
-            print(f"{'segments':>11}{'seconds':>10}{'peak MB':>9}{'us/segment':>12}")
+            print(f"{'segments':>11}{'seconds':>10}{'cpu s':>8}{'peak MB':>9}{'us/segment':>12}")
             for size in sizes:
                 hyp, ref = make_pair(folder, size)
                 row = measure(score_command(new, hyp, ref, args.growth_metric), 1, repeats)
                 per = row.seconds / size * 1e6
-                print(f"{size:>11,}{row.seconds:>10.2f}{row.rss_mb:>9.0f}{per:>12.2f}")
+                print(
+                    f"{size:>11,}{row.seconds:>10.2f}{row.cpu:>8.1f}{row.rss_mb:>9.0f}{per:>12.2f}"
+                )
                 if row.rss_mb > MAX_RSS_MB:
                     missed.append(f"growth {size:,}: peak RSS {row.rss_mb:.0f} MB")
                 hyp.unlink()
