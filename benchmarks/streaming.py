@@ -23,6 +23,7 @@ per segment (linear growth: a constant time per segment, a constant peak). The C
     python benchmarks/streaming.py --old ../main/.venv/bin/mtcompute
     python benchmarks/streaming.py --quick            # 100,000 segments, sizes 10^4 and 10^5
     python benchmarks/streaming.py --sizes 100000 1000000 --metrics chrf bleu
+    python benchmarks/streaming.py --sacrebleu --metrics chrf --sizes  # mtcompute sacrebleu too
 
 ``--quick`` checks the identity and the memory target only (at that size the start of a
 process weighs on the times). Exit 0 when every target is met, 1 when one is missed (never
@@ -33,6 +34,7 @@ and read the medians.
 from __future__ import annotations
 
 import argparse
+import compileall
 import os
 import shutil
 import statistics
@@ -145,6 +147,35 @@ def score_command(executable: Sequence[str], hyp: Path, ref: Path, metric: str) 
     return [*executable, "score", "-H", str(hyp), "-r", str(ref), "-m", metric]
 
 
+def sacrebleu_rows(
+    new: Sequence[str],
+    old: Sequence[str] | None,
+    hyp: Path,
+    ref: Path,
+    repeats: int,
+    missed: list[str],
+) -> None:
+    """``mtcompute sacrebleu REF -i SYS -m METRIC`` on one thread: the chunked path against
+    the whole-file one (with ``--old``), the same bytes out, peak RSS under the target."""
+    print(f"\nmtcompute sacrebleu, one thread\n{'metric':<8}{'old s':>8}{'old MB':>9}", end="")
+    print(f"{'new s':>8}{'new MB':>9}{'old cpu':>9}{'new cpu':>9}  same")
+    for metric in ("bleu", "chrf", "ter"):
+        tail = ["sacrebleu", str(ref), "-i", str(hyp), "-m", metric]
+        now = measure([*new, *tail], 1, repeats)
+        before = measure([*old, *tail], 1, repeats) if old else None
+        same = "-" if before is None else "yes" if before.stdout == now.stdout else "NO"
+        nan = float("nan")
+        print(
+            f"{metric:<8}{before.seconds if before else nan:>8.2f}"
+            f"{before.rss_mb if before else nan:>9.0f}{now.seconds:>8.2f}{now.rss_mb:>9.0f}"
+            f"{before.cpu if before else nan:>9.1f}{now.cpu:>9.1f}  {same}"
+        )
+        if same == "NO":
+            missed.append(f"sacrebleu {metric}: output differs")
+        if now.rss_mb > MAX_RSS_MB:
+            missed.append(f"sacrebleu {metric}: peak RSS {now.rss_mb:.0f} MB > {MAX_RSS_MB:.0f} MB")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="a small pair and small sizes")
@@ -155,6 +186,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--growth-metric", choices=METRICS, default="chrf")
     parser.add_argument("--repeats", type=int, default=None, help="runs per row (median)")
     parser.add_argument("--no-targets", action="store_true", help="report, never exit 1")
+    parser.add_argument(
+        "--sacrebleu", action="store_true", help="rows of mtcompute sacrebleu too (one thread)"
+    )
     args = parser.parse_args(argv)
     segments = args.segments or (QUICK_SEGMENTS if args.quick else FULL_SEGMENTS)
     sizes = args.sizes if args.sizes is not None else (QUICK_SIZES if args.quick else SIZES)
@@ -164,6 +198,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     if old is not None and shutil.which(old[0]) is None:
         sys.stderr.write(f"streaming.py: --old {args.old}: not an executable\n")
         return 2
+    # bytecode first, as an installed package has it (PYTHONDONTWRITEBYTECODE would otherwise
+    # leave every process compiling the sources again)
+    compileall.compile_dir(REPO / "src" / "mtcompute", quiet=1)
     missed: list[str] = []
     folder = Path(tempfile.mkdtemp(prefix="mtcompute-streaming-"))
     try:
@@ -205,6 +242,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                     missed.append(f"{metric}: one thread {slowdown:.2f}x the old path's time")
                 if speedup < MIN_SPEEDUP:
                     missed.append(f"{metric}: two threads {speedup:.2f}x faster than one")
+        if args.sacrebleu:
+            sacrebleu_rows(new, old, hyp, ref, repeats, missed)
         for path in (hyp, ref):
             path.unlink()
         if sizes:
