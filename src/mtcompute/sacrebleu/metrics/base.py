@@ -421,9 +421,11 @@ class CorpusInChunks(Generic[ScoreT]):
             _, each = metric._statistics(hypotheses, references, True)
             assert each is not None  # asked for
             total = self.total or [0] * len(each[0])
-            for segment in each:
-                for i, value in enumerate(segment):
-                    total[i] += value
+            for i, column in enumerate(zip(*each, strict=True)):
+                value = total[i]
+                for item in column:  # one segment at a time, in order
+                    value += item
+                total[i] = value
         else:
             summed, _ = metric._statistics(hypotheses, references, False)
             total = (
