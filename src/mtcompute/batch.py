@@ -58,6 +58,7 @@ __all__ = [
     "CorpusChrf",
     "CorpusTer",
     "ReferenceTexts",
+    "ResultSum",
     "chrf_pairwise",
     "corpus_bleu",
     "corpus_chrf",
@@ -65,10 +66,11 @@ __all__ = [
     "text_bleu_statistics",
 ]
 
-from collections.abc import Sequence
-from dataclasses import dataclass, field
+import re
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
-from typing import Any
+from typing import Any, TypeVar, cast
 
 from mtcompute import counting, scoring
 from mtcompute._version import __version__
@@ -133,10 +135,24 @@ class ReferenceTexts(FieldType[list[list[str]]]):
                 f"Expected a string or an array of strings {where(at)}, got {describe(first)}.",
                 at,
             )
-        return SEGMENT_TEXTS.parse_items(items, path)
+        if _all_strings(items):  # the usual case, without a call per item
+            return [list(cast("Sequence[str]", segment)) for segment in items]
+        return SEGMENT_TEXTS.parse_items(items, path)  # the first fault and its message
 
     def schema(self) -> dict[str, object]:
         return {"anyOf": [TEXTS.schema(), TEXT_REFERENCES.schema()]}
+
+
+def _all_strings(items: Sequence[object]) -> bool:
+    """Whether every item is a list or tuple of one or more str (each segment's references),
+    in a plain loop (faster than a call or a generator per item)."""
+    for segment in items:
+        if not isinstance(segment, list | tuple) or not segment:
+            return False
+        for text in segment:
+            if not isinstance(text, str):
+                return False
+    return True
 
 
 REFERENCE_TEXTS = ReferenceTexts()
@@ -345,8 +361,8 @@ def _contract_rule_checks(
 
 
 def corpus_chrf(
-    hypotheses: Sequence[str],
-    references: Sequence[str] | Sequence[Sequence[str]],
+    hypotheses: Iterable[str],
+    references: Iterable[str] | Iterable[Sequence[str]],
     *,
     word_order: int = 0,
     beta: int = 2,
@@ -377,6 +393,25 @@ def corpus_chrf(
     >>> corpus_chrf(["aa"], ["ab"], beta=3, rules="contract").fraction
     Fraction(25, 1)
     """
+    if counting.is_stream(hypotheses) or counting.is_stream(references):
+
+        def score(hyps: list[str], refs: list[Any]) -> CorpusChrf:
+            return corpus_chrf(
+                hyps,
+                refs,
+                word_order=word_order,
+                beta=beta,
+                lowercase=lowercase,
+                whitespace=whitespace,
+                eps_smoothing=eps_smoothing,
+                rules=rules,
+                segment_scores=segment_scores,
+            )
+
+        return _chunked(score, hypotheses, references, unit=None, texts=True)
+    # a list or a tuple from here on (anything else is refused by the checks below)
+    hypotheses = cast("Sequence[str]", hypotheses)
+    references = cast("Sequence[str] | Sequence[Sequence[str]]", references)
     TEXTS.parse(hypotheses, "/hypotheses")
     refs = REFERENCE_TEXTS.parse(references, "/references")
     check_same_count("hypotheses", hypotheses, "references", references)
@@ -618,8 +653,8 @@ def _token_statistics(
 
 
 def corpus_bleu(
-    hypotheses: Sequence[str] | Sequence[Sequence[str]],
-    references: Sequence[str] | Sequence[Sequence[str]] | Sequence[Sequence[Sequence[str]]],
+    hypotheses: Iterable[str] | Iterable[Sequence[str]],
+    references: Iterable[str] | Iterable[Sequence[str]] | Iterable[Sequence[Sequence[str]]],
     *,
     tokenize: str | None = "13a",
     lowercase: bool = False,
@@ -654,6 +689,28 @@ def corpus_bleu(
     >>> corpus_bleu([["the", "cat"]], [[["the", "cat"]]], tokenize=None, max_order=2).score
     100.00000000000004
     """
+    if counting.is_stream(hypotheses) or counting.is_stream(references):
+
+        def score(hyps: list[Any], refs: list[Any]) -> CorpusBleu:
+            return corpus_bleu(
+                hyps,
+                refs,
+                tokenize=tokenize,
+                lowercase=lowercase,
+                smooth_method=smooth_method,
+                smooth_value=smooth_value,
+                max_order=max_order,
+                effective_order=effective_order,
+                segment_scores=segment_scores,
+            )
+
+        raw = tokenize is not None
+        return _chunked(score, hypotheses, references, unit="segments", texts=raw)
+    # a list or a tuple from here on (anything else is refused by the checks below)
+    hypotheses = cast("Sequence[str] | Sequence[Sequence[str]]", hypotheses)
+    references = cast(
+        "Sequence[str] | Sequence[Sequence[str]] | Sequence[Sequence[Sequence[str]]]", references
+    )
     tokenizer = None if tokenize is None else get_tokenizer(tokenize, "/tokenize")
     if tokenizer is None:
         HYPOTHESES.check_shape(hypotheses, "/hypotheses")
@@ -749,6 +806,22 @@ class CorpusTer:
         r = scoring.ter_score(*sum_statistics(each))
         return cls(r.score, r.num_edits, r.ref_length, options, nrefs, each, segment_scores)
 
+    @classmethod
+    def from_sums(
+        cls,
+        num_edits: int,
+        ref_length: float,
+        options: scoring.TerOptions,
+        nrefs: int,
+        segment_scores: tuple[float, ...] | None = None,
+    ) -> CorpusTer:
+        """The result of summed statistics, the segments' own not kept (a corpus scored in
+        chunks: ``segment_statistics`` is empty). ``ref_length`` must have been summed as
+        sacreBLEU sums it, one segment at a time in segment order from 0
+        (as :class:`ResultSum` sums them)."""
+        r = scoring.ter_score(num_edits, ref_length)
+        return cls(r.score, r.num_edits, r.ref_length, options, nrefs, (), segment_scores)
+
     @property
     def statistics(self) -> tuple[int, float]:
         """The summed statistics in sacreBLEU's layout: ``[total_edits, sum_ref_lengths]``."""
@@ -801,8 +874,8 @@ class CorpusTer:
 
 
 def corpus_ter(
-    hypotheses: Sequence[str],
-    references: Sequence[str] | Sequence[Sequence[str]],
+    hypotheses: Iterable[str],
+    references: Iterable[str] | Iterable[Sequence[str]],
     *,
     normalized: bool = False,
     no_punct: bool = False,
@@ -830,6 +903,23 @@ def corpus_ter(
     >>> corpus_ter(["a B c"], [["a b d", "c"]], case_sensitive=True).statistics
     (2, 2.0)
     """
+    if counting.is_stream(hypotheses) or counting.is_stream(references):
+
+        def score(hyps: list[str], refs: list[Any]) -> CorpusTer:
+            return corpus_ter(
+                hyps,
+                refs,
+                normalized=normalized,
+                no_punct=no_punct,
+                asian_support=asian_support,
+                case_sensitive=case_sensitive,
+                segment_scores=segment_scores,
+            )
+
+        return _chunked(score, hypotheses, references, unit="segments", texts=True)
+    # a list or a tuple from here on (anything else is refused by the checks below)
+    hypotheses = cast("Sequence[str]", hypotheses)
+    references = cast("Sequence[str] | Sequence[Sequence[str]]", references)
     TEXTS.parse(hypotheses, "/hypotheses")
     refs = REFERENCE_TEXTS.parse(references, "/references")
     check_same_count("hypotheses", hypotheses, "references", references, "segments")
@@ -847,6 +937,164 @@ def corpus_ter(
     if with_segments:
         scores = tuple(scoring.ter_score(*stats).score for stats in each)
     return CorpusTer.from_statistics(each, options, _nrefs(refs), scores)
+
+
+# --- results of a corpus in chunks -------------------------------------------------------------
+
+AnyResult = CorpusBleu | CorpusChrf | CorpusTer
+
+
+class ResultSum:
+    """The results of consecutive chunks of one corpus (same metric, same settings) added up
+    in bounded memory, in the order added: BLEU's and chrF's statistics summed (integer
+    counts), TER's edits summed and its reference lengths added one segment at a time in
+    segment order from 0, as sacreBLEU adds them; the reference counts joined (-1 when they
+    differ). :meth:`total` is what ``a + b + ...`` gives, without the segment scores (a caller
+    that wants them keeps or writes each chunk's) and, for TER, the segment statistics.
+
+    >>> parts = ResultSum()
+    >>> for chunk in (["a b c"], ["d e"]):
+    ...     parts.add(corpus_ter(chunk, ["a b d"]))
+    >>> parts.total().statistics == corpus_ter(["a b c", "d e"], ["a b d"] * 2).statistics
+    True
+    """
+
+    __slots__ = ("_edits", "_first", "_length", "_nrefs", "_statistics")
+
+    def __init__(self) -> None:
+        self._first: AnyResult | None = None
+        self._statistics: list[int] = []
+        self._edits = 0
+        self._length: float = 0
+        self._nrefs = 0
+
+    def add(self, part: AnyResult) -> None:
+        """Add the result of the next chunk (ValueError for another metric or settings, and
+        for a TER result without its segment statistics)."""
+        first = self._first
+        if first is None:
+            self._first, self._nrefs = part, part.nrefs
+        else:
+            if _settings(first) != _settings(part):
+                raise ValueError("cannot add results of different metrics or settings")
+            self._nrefs = self._nrefs if self._nrefs == part.nrefs else -1
+        if isinstance(part, CorpusTer):
+            if not part.segment_statistics:
+                raise ValueError("a TER result without its segment statistics cannot be added")
+            self._edits += part.num_edits
+            for _, length in part.segment_statistics:
+                self._length += length
+        elif first is None:
+            self._statistics = list(part.statistics)
+        else:
+            summed = zip(self._statistics, part.statistics, strict=True)
+            self._statistics = [a + b for a, b in summed]
+
+    def total(self, segment_scores: tuple[float, ...] | None = None) -> AnyResult:
+        """The result of every chunk added (with ``segment_scores`` if given); ValueError
+        before any."""
+        first = self._first
+        if first is None:
+            raise ValueError("no result added")
+        if isinstance(first, CorpusTer):
+            return CorpusTer.from_sums(
+                self._edits, self._length, first.options, self._nrefs, segment_scores
+            )
+        if isinstance(first, CorpusBleu):
+            return CorpusBleu.from_statistics(
+                self._statistics,
+                first.options,
+                first.tokenizer_signature,
+                self._nrefs,
+                segment_scores,
+            )
+        return CorpusChrf.from_statistics(
+            self._statistics, first.options, first.rules, self._nrefs, segment_scores
+        )
+
+
+def _settings(result: AnyResult) -> tuple[object, ...]:
+    """What two results must share to be added: the metric and its settings."""
+    if isinstance(result, CorpusBleu):
+        return (CorpusBleu, result.options, result.tokenizer_signature)
+    if isinstance(result, CorpusChrf):
+        return (CorpusChrf, result.options, result.rules)
+    return (CorpusTer, result.options)
+
+
+# --- iterables: in chunks ---------------------------------------------------------------------
+
+_SEGMENT_POINTER = re.compile(r"/(hypotheses|references)/([0-9]+)(.*)")
+
+
+def _shifted(error: MtcomputeError, start: int) -> MtcomputeError:
+    """``error`` of a chunk as the error of the whole input: its segment index (in its path
+    and its message) moved on by ``start``, the index of the chunk's first segment."""
+    found = _SEGMENT_POINTER.fullmatch(error.path)
+    if not start or found is None:
+        return error
+    name, index, rest = found.groups()
+    path = f"/{name}/{int(index) + start}{rest}"
+    return type(error)(error.message.replace(error.path, path, 1), path)
+
+
+def _same_form(first: object, item: object, path: str) -> None:
+    """A chunk's first raw-text reference has the form of the whole input's first (flat: a
+    string; nested: an array of strings), as :data:`REFERENCE_TEXTS` requires of every item."""
+    if isinstance(first, str):
+        TEXTS.items.parse(item, path)
+    else:
+        SEGMENT_TEXTS.parse(item, path)
+
+
+R = TypeVar("R", CorpusBleu, CorpusChrf, CorpusTer)
+
+
+def _chunked(
+    score: Callable[[list[Any], list[Any]], R],
+    hypotheses: Iterable[Any],
+    references: Iterable[Any],
+    *,
+    unit: str | None,
+    texts: bool,
+) -> R:
+    """``score`` (a corpus function, its options bound) of aligned iterables read in chunks
+    (:func:`mtcompute.counting.in_chunks`), the results added up (:class:`ResultSum`), in
+    bounded memory: the chunks' segment scores (and TER's segment statistics) kept only when
+    they were asked for. Errors name the segment's index in the whole input. The checks run
+    chunk by chunk: a fault is found once the chunks before it have been counted, so with
+    several faults the one reported may differ from a list's (of one fault, never)."""
+    total = ResultSum()
+    scores: list[float] = []
+    each: list[tuple[int, float]] = []
+    first: object = None
+    try:
+        for start, hyps, refs in counting.in_chunks(hypotheses, references):
+            if start == 0:
+                first = refs[0] if refs else None
+            elif texts:
+                try:
+                    _same_form(first, refs[0], "/references/0")
+                except MtcomputeError as error:
+                    raise _shifted(error, start) from None
+            try:
+                part = score(hyps, refs)
+            except MtcomputeError as error:
+                raise _shifted(error, start) from None
+            total.add(part)
+            if part.segment_scores is not None:
+                scores += part.segment_scores
+                if isinstance(part, CorpusTer):
+                    each += part.segment_statistics
+    except counting.CountMismatch as mismatch:
+        check_same_count(
+            "hypotheses", range(mismatch.first), "references", range(mismatch.second), unit
+        )
+        raise  # check_same_count raised: the counts differ
+    result = total.total(tuple(scores) if scores else None)
+    if isinstance(result, CorpusTer) and each:
+        result = replace(result, segment_statistics=tuple(each))
+    return cast(R, result)  # the type of score's results, which total() adds up
 
 
 # --- the exact building blocks -----------------------------------------------------------------

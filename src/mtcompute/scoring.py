@@ -56,8 +56,9 @@ __all__ = [
 ]
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import TypeVar, cast
 
 from mtcompute import counting, native
 from mtcompute.core import sacre, ter
@@ -212,6 +213,32 @@ class _Formatted:
 
     def __str__(self) -> str:
         return self.format()
+
+
+Statistics = TypeVar("Statistics", list[int], tuple[int, float])
+
+
+def _in_chunks(
+    count: Callable[
+        [Sequence[str], Sequence[Sequence[str]]], tuple[list[int], list[Statistics] | None]
+    ],
+    hypotheses: Iterable[str],
+    references: Iterable[Sequence[str]],
+) -> tuple[list[int], list[Statistics] | None]:
+    """``count`` (a statistics function, its options bound) of aligned iterables read in
+    chunks (:func:`mtcompute.counting.in_chunks`): the sums added, the per-segment lists
+    joined when asked for; errors naming the index in the whole input."""
+    total: list[int] = []
+    each: list[Statistics] | None = None
+    for start, hyps, refs in counting.in_chunks(hypotheses, references):
+        try:
+            summed, segments = count(hyps, refs)
+        except (TypeError, ValueError) as error:
+            raise counting.shifted(error, start) from None
+        total = summed if not total else [a + b for a, b in zip(total, summed, strict=True)]
+        if segments is not None:
+            each = segments if each is None else each + segments
+    return total, each
 
 
 # --- BLEU ------------------------------------------------------------------------------------
@@ -380,8 +407,8 @@ def _bleu_hypotheses(
 
 
 def bleu_statistics(
-    hypotheses: Sequence[str],
-    references: Sequence[Sequence[str]],
+    hypotheses: Iterable[str],
+    references: Iterable[Sequence[str]],
     options: BleuOptions,
     *,
     per_segment: bool = False,
@@ -390,7 +417,19 @@ def bleu_statistics(
     """The summed statistics and, with ``per_segment``, each segment's, as sacreBLEU's
     ``BLEU`` extracts them: ``str.lower`` if asked, ``rstrip``, the tokenizer, ``split``
     (for many hypothesis sets against the same references: :func:`bleu_references` and
-    :func:`bleu_statistics_of`, the same numbers)."""
+    :func:`bleu_statistics_of`, the same numbers). Iterables that are not lists or tuples
+    are read in chunks, in bounded memory without ``per_segment``."""
+    if counting.is_stream(hypotheses) or counting.is_stream(references):
+        chosen = tokenizer if tokenizer is not None else options.tokenizer()
+
+        def count(
+            hyps: Sequence[str], refs: Sequence[Sequence[str]]
+        ) -> tuple[list[int], list[list[int]] | None]:
+            return bleu_statistics(hyps, refs, options, per_segment=per_segment, tokenizer=chosen)
+
+        return _in_chunks(count, hypotheses, references)
+    hypotheses = cast("Sequence[str]", hypotheses)  # a list or a tuple from here on
+    references = cast("Sequence[Sequence[str]]", references)
     total, each = counting.bleu_text_statistics(
         hypotheses,
         references,
@@ -427,7 +466,7 @@ def bleu_score(statistics: Sequence[int | float], options: BleuOptions) -> BleuR
 
 
 def corpus_bleu(
-    hypotheses: Sequence[str], references: Sequence[Sequence[str]], options: BleuOptions
+    hypotheses: Iterable[str], references: Iterable[Sequence[str]], options: BleuOptions
 ) -> BleuResult:
     """Corpus BLEU as sacreBLEU's ``BLEU(...).corpus_score`` gives it.
 
@@ -550,8 +589,8 @@ def _chrf_hypotheses(hypotheses: Sequence[str], references: ChrfReferences) -> S
 
 
 def chrf_statistics(
-    hypotheses: Sequence[str],
-    references: Sequence[Sequence[str]],
+    hypotheses: Iterable[str],
+    references: Iterable[Sequence[str]],
     options: ChrfOptions,
     *,
     per_segment: bool = False,
@@ -559,7 +598,18 @@ def chrf_statistics(
     """The summed statistics and, with ``per_segment``, each segment's, as sacreBLEU's
     ``CHRF`` extracts them (each segment's from its best reference; for many hypothesis sets
     against the same references: :func:`chrf_references` and :func:`chrf_statistics_of`, the
-    same numbers)."""
+    same numbers). Iterables that are not lists or tuples are read in chunks, in bounded
+    memory without ``per_segment``."""
+    if counting.is_stream(hypotheses) or counting.is_stream(references):
+
+        def count(
+            hyps: Sequence[str], refs: Sequence[Sequence[str]]
+        ) -> tuple[list[int], list[list[int]] | None]:
+            return chrf_statistics(hyps, refs, options, per_segment=per_segment)
+
+        return _in_chunks(count, hypotheses, references)
+    hypotheses = cast("Sequence[str]", hypotheses)  # a list or a tuple from here on
+    references = cast("Sequence[Sequence[str]]", references)
     return counting.sacrebleu_chrf_statistics(
         hypotheses,
         references,
@@ -580,7 +630,7 @@ def chrf_score(statistics: Sequence[int], options: ChrfOptions) -> ChrfResult:
 
 
 def corpus_chrf(
-    hypotheses: Sequence[str], references: Sequence[Sequence[str]], options: ChrfOptions
+    hypotheses: Iterable[str], references: Iterable[Sequence[str]], options: ChrfOptions
 ) -> ChrfResult:
     """Corpus chrF (chrF++ with ``word_order=2``) as sacreBLEU's ``CHRF(...).corpus_score``.
 
@@ -713,8 +763,8 @@ def ter_statistics_of(
 
 
 def ter_statistics(
-    hypotheses: Sequence[str],
-    references: Sequence[Sequence[str]],
+    hypotheses: Iterable[str],
+    references: Iterable[Sequence[str]],
     options: TerOptions,
     *,
     threads: int | None = None,
@@ -723,7 +773,18 @@ def ter_statistics(
     each line right-stripped and tokenized (a reference twice, as sacreBLEU does), split on
     whitespace, then the fewest edits over the segment's references (the kernel, which
     splits and interns the words itself, through
-    :func:`mtcompute.counting.ter_text_statistics`)."""
+    :func:`mtcompute.counting.ter_text_statistics`). Iterables that are not lists or tuples
+    are read in chunks (only the statistics kept: :func:`corpus_ter` keeps their sums)."""
+    if counting.is_stream(hypotheses) or counting.is_stream(references):
+
+        def count(
+            hyps: Sequence[str], refs: Sequence[Sequence[str]]
+        ) -> tuple[list[int], list[tuple[int, float]] | None]:
+            return [], ter_statistics(hyps, refs, options, threads=threads)
+
+        return _in_chunks(count, hypotheses, references)[1] or []
+    hypotheses = cast("Sequence[str]", hypotheses)  # a list or a tuple from here on
+    references = cast("Sequence[Sequence[str]]", references)
     if len(hypotheses) != len(references):
         raise ValueError(
             f"{len(hypotheses)} hypotheses but {len(references)} reference lists "
@@ -738,7 +799,7 @@ def ter_score(num_edits: int, ref_length: float) -> TerResult:
 
 
 def corpus_ter(
-    hypotheses: Sequence[str], references: Sequence[Sequence[str]], options: TerOptions
+    hypotheses: Iterable[str], references: Iterable[Sequence[str]], options: TerOptions
 ) -> TerResult:
     """Corpus TER as sacreBLEU's ``TER(...).corpus_score`` gives it: total edits over the
     total of the average reference lengths (summed in segment order).
@@ -746,4 +807,15 @@ def corpus_ter(
     >>> corpus_ter(["The cat sat on mat."], [["The cat sat on the mat."]], TerOptions())
     TerResult(score=16.666666666666664, num_edits=1, ref_length=6.0)
     """
+    if counting.is_stream(hypotheses) or counting.is_stream(references):
+        edits, length = 0, 0.0  # added one segment at a time in order, as sum_statistics does
+        for start, hyps, refs in counting.in_chunks(hypotheses, references):
+            try:
+                each = ter_statistics(hyps, refs, options)
+            except (TypeError, ValueError) as error:
+                raise counting.shifted(error, start) from None
+            for segment_edits, segment_length in each:
+                edits += segment_edits
+                length += segment_length
+        return ter_score(edits, length)
     return ter_score(*ter.sum_statistics(ter_statistics(hypotheses, references, options)))

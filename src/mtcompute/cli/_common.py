@@ -5,29 +5,41 @@ of checks and messages, one way of reporting their errors)."""
 from __future__ import annotations
 
 __all__ = [
+    "CHUNK_SEGMENTS",
     "EXIT_DATA_ERROR",
     "EXIT_OK",
     "EXIT_TOOL_ERROR",
     "EXIT_USAGE",
     "STDIN",
+    "Chunk",
     "CommandError",
     "Subparsers",
     "add_command",
+    "chunk_size",
+    "count_segments",
     "fail",
     "integer",
     "label",
+    "read_ahead",
     "read_input",
     "read_segments",
     "repeated",
+    "segment_chunks",
     "split_segments",
     "usage_error",
     "write",
 ]
 
 import argparse
+import os
+import stat
 import sys
-from collections.abc import Callable, Sequence
-from typing import TypeAlias
+import threading
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from itertools import islice
+from queue import Full, Queue
+from typing import BinaryIO, TypeAlias, TypeVar
 
 from mtcompute.core.jsjson import dumps
 
@@ -135,6 +147,21 @@ def _read_bytes(name: str) -> bytes:
         ) from None
 
 
+def _utf8_error(
+    name: str, data: bytes, error: UnicodeDecodeError, lines: int = 0, offset: int = 0
+) -> CommandError:
+    """The error of a file that is not UTF-8: ``data`` is a part of it that starts a line,
+    after ``lines`` lines and ``offset`` bytes of it (the whole file: 0 and 0)."""
+    line = lines + data.count(b"\n", 0, error.start) + 1
+    column = error.start - (data.rfind(b"\n", 0, error.start) + 1)
+    return CommandError(
+        f"{label(name)}: line {line} is not valid UTF-8: byte 0x{data[error.start]:02x} "
+        f"at byte offset {offset + error.start} of the file (offset {column} in the line): "
+        f"{error.reason}",
+        EXIT_DATA_ERROR,
+    )
+
+
 def split_segments(data: bytes, name: str) -> list[str]:
     """Decode strict UTF-8 and split on ``\\n`` only; a final ``\\n`` ends the last segment.
 
@@ -146,13 +173,7 @@ def split_segments(data: bytes, name: str) -> list[str]:
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        line = data.count(b"\n", 0, exc.start) + 1
-        column = exc.start - (data.rfind(b"\n", 0, exc.start) + 1)
-        raise CommandError(
-            f"{label(name)}: line {line} is not valid UTF-8: byte 0x{data[exc.start]:02x} "
-            f"at byte offset {exc.start} of the file (offset {column} in the line): {exc.reason}",
-            EXIT_DATA_ERROR,
-        ) from None
+        raise _utf8_error(name, data, exc) from None
     if not text:
         return []
     if text.endswith("\n"):
@@ -185,6 +206,216 @@ def read_segments(
     hyps = texts[: len(systems)]
     refs = [list(segment) for segment in zip(*texts[len(systems) :], strict=True)]
     return hyps, refs
+
+
+# -- segment files read in chunks: mtcompute score ----------------------------------------
+
+CHUNK_SEGMENTS = 10_000
+"""Segments read, counted and dropped per step by :func:`segment_chunks` (the environment
+variable ``MTCOMPUTE_CHUNK_SEGMENTS`` overrides it: the tests cross chunk boundaries with a
+small one). Large enough that the kernel's threads share each chunk (256 segments a thread at
+least), small enough that a chunk's texts are a few MB."""
+
+PREFETCH_CHUNKS = 2  # chunks read ahead of the one being counted (the reader thread's queue)
+
+
+def chunk_size() -> int:
+    """``MTCOMPUTE_CHUNK_SEGMENTS`` if it is a positive integer, else :data:`CHUNK_SEGMENTS`."""
+    env = os.environ.get("MTCOMPUTE_CHUNK_SEGMENTS", "").strip()
+    return int(env) if env.isdigit() and int(env) > 0 else CHUNK_SEGMENTS
+
+
+@dataclass(frozen=True, slots=True)
+class Chunk:
+    """Consecutive segments of every file: ``start`` is the index of the first; ``systems``
+    holds each system's segments, ``references`` each segment's references (one per
+    reference file), as :func:`read_segments` lays them out."""
+
+    start: int
+    systems: list[list[str]]
+    references: list[list[str]]
+
+
+class _SegmentFile:
+    """One file read a chunk of lines at a time: the lines and bytes read so far, whether it
+    has ended, and its first fault (a line that is not UTF-8), after which it is not decoded
+    any further."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.lines = 0
+        self.offset = 0
+        self.ended = False
+        self.fault: CommandError | None = None
+        try:
+            self.handle: BinaryIO = (
+                sys.stdin.buffer if name == STDIN else open(name, "rb")  # noqa: SIM115
+            )
+        except OSError as exc:
+            raise _unreadable(name, exc) from None
+
+    def read(self, count: int) -> list[str]:
+        """The next ``count`` segments (fewer at the end of the file; none after a fault)."""
+        try:
+            lines = list(islice(self.handle, count))
+        except OSError as exc:
+            raise _unreadable(self.name, exc) from None
+        self.ended = len(lines) < count
+        if self.fault is not None:
+            self.lines += len(lines)
+            return []
+        data = b"".join(lines)
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            self.fault = _utf8_error(self.name, data, exc, self.lines, self.offset)
+            text = ""
+        self.lines += len(lines)
+        self.offset += len(data)
+        if self.fault is not None or not lines:
+            return []
+        segments = text.split("\n")
+        if data.endswith(b"\n"):
+            segments.pop()
+        return segments
+
+    def close(self) -> None:
+        if self.handle is not sys.stdin.buffer:
+            self.handle.close()
+
+
+def _unreadable(name: str, exc: OSError) -> CommandError:
+    return CommandError(f"cannot read {name}: {exc.strerror or exc}", EXIT_USAGE, "usage")
+
+
+def _fault(files: Sequence[_SegmentFile], count: int) -> CommandError:
+    """What :func:`read_segments` would have reported, every file read to its end: the first
+    file (in the order given) that is not UTF-8, else the first whose line count differs
+    from the first file's."""
+    for found in files:
+        if found.fault is not None:
+            return found.fault
+    first = files[0]
+    for found in files[1:]:
+        if found.lines != first.lines:
+            return CommandError(
+                f"the files have different numbers of lines: {label(first.name)} has "
+                f"{first.lines}, {label(found.name)} has {found.lines}; every file needs one "
+                "line per segment",
+                EXIT_DATA_ERROR,
+            )
+    raise RuntimeError(f"no fault found after {count} segments")  # the caller saw one
+
+
+def segment_chunks(
+    systems: Sequence[str], references: Sequence[str], size: int | None = None
+) -> Iterator[Chunk]:
+    """:func:`read_segments` in chunks of ``size`` segments (default :func:`chunk_size`),
+    every file advanced in lockstep, in bounded memory: the same segments and the same errors
+    (a file that cannot be opened, before any is read; then the first file that is not
+    UTF-8; then files of different lengths; then no segments), the errors raised once every
+    file has been read to its end (after chunks have been given: a caller discards what it
+    made of them)."""
+    names = [*systems, *references]
+    if names.count(STDIN) > 1:
+        raise CommandError("'-' (stdin) can stand for at most one file", EXIT_USAGE, "usage")
+    step = chunk_size() if size is None else size
+    files: list[_SegmentFile] = []
+    try:
+        for name in names:
+            files.append(_SegmentFile(name))
+        start = 0
+        while True:
+            texts = [found.read(step) for found in files]
+            if any(found.fault for found in files) or len({f.lines for f in files}) > 1:
+                for found in files:  # to the end of every file: the first fault decides
+                    while not found.ended:
+                        found.read(step)
+                raise _fault(files, start)
+            count = len(texts[0])
+            if not count:
+                break
+            yield Chunk(
+                start,
+                texts[: len(systems)],
+                [list(segment) for segment in zip(*texts[len(systems) :], strict=True)],
+            )
+            start += count
+    finally:
+        for found in files:
+            found.close()
+    if not start:
+        raise CommandError(f"no segments to score: {label(systems[0])} is empty", EXIT_DATA_ERROR)
+
+
+def count_segments(names: Sequence[str]) -> int | None:
+    """The segments of the first of ``names`` that is a regular file (its lines, as
+    :func:`split_segments` counts them), read in blocks; None when none is (standard input,
+    pipes: they can be read once only) or it cannot be read."""
+    for name in names:
+        if name == STDIN:
+            continue
+        try:
+            if not stat.S_ISREG(os.stat(name).st_mode):
+                continue
+            count, last = 0, b"\n"
+            with open(name, "rb") as handle:
+                while block := handle.read(1 << 20):
+                    count += block.count(b"\n")
+                    last = block[-1:]
+        except OSError:
+            return None
+        return count + (last != b"\n")
+    return None
+
+
+T = TypeVar("T")
+
+
+def read_ahead(items: Iterator[T], depth: int = PREFETCH_CHUNKS) -> Iterator[T]:
+    """``items`` made by a reader thread, up to ``depth`` ahead of the caller: the next chunk
+    is read and decoded while the caller counts this one (the kernel counts without the GIL,
+    on its own threads). The reader's exception is raised here, after the items made before
+    it; a caller that stops early stops the reader at its next item."""
+    queue: Queue[tuple[bool, object]] = Queue(depth)
+    stop = threading.Event()
+
+    def put(entry: tuple[bool, object]) -> bool:
+        while not stop.is_set():
+            try:
+                queue.put(entry, timeout=0.05)
+            except Full:
+                continue
+            return True
+        return False
+
+    def produce() -> None:
+        try:
+            for item in items:
+                if not put((True, item)):
+                    return
+            put((False, None))
+        except BaseException as exc:  # handed to the caller, raised there
+            put((False, exc))
+        finally:
+            close = getattr(items, "close", None)
+            if close is not None:
+                close()
+
+    thread = threading.Thread(target=produce, name="mtcompute-reader", daemon=True)
+    thread.start()
+    try:
+        while True:
+            made, value = queue.get()
+            if made:
+                yield value  # type: ignore[misc]  # an item of ``items``
+            elif value is None:
+                break
+            else:
+                raise value  # type: ignore[misc]  # the reader's exception
+        thread.join()
+    finally:
+        stop.set()
 
 
 def fail(args: argparse.Namespace, error: CommandError, command: str) -> int:

@@ -34,20 +34,32 @@ from __future__ import annotations
 __all__ = ["add_parser", "run"]
 
 import argparse
+import codecs
 import gzip
 import json
 import os
 import re
+import stat
 import sys
 import zlib
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from itertools import islice
 from typing import Any
 
-from mtcompute.cli._common import EXIT_OK, EXIT_USAGE, STDIN, Subparsers, add_command, read_input
+from mtcompute.cli._common import (
+    EXIT_OK,
+    EXIT_USAGE,
+    STDIN,
+    Subparsers,
+    add_command,
+    read_ahead,
+    read_input,
+)
 from mtcompute.cli._sacrebleu_table import COLORAMA_CSI, COLORAMA_OSC, tabulate_columns
 from mtcompute.errors import MtcomputeError
 from mtcompute.sacrebleu import BLEU, CHRF, TER
+from mtcompute.sacrebleu.metrics.base import CorpusInChunks
 from mtcompute.tokenizers import DOWNLOADING, NAMES
 
 SACREBLEU_VERSION = "2.6.0"
@@ -723,6 +735,10 @@ def _main(session: Session, args: argparse.Namespace) -> int:
             )
         args.bleu_trg_lang = parts[1]
 
+    if _streamable(args):
+        streamed = _streamed(args)
+        if streamed is not None:
+            return _print_streamed(session, args, streamed)
     refs = read_references(session, args)
     systems, names = read_systems(session, args)
     where = names if args.input is not None else [f"{n} of standard input" for n in names]
@@ -789,15 +805,161 @@ def _main(session: Session, args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+# -- the files in chunks ---------------------------------------------------------------------
+# Corpus scores of -i files (every system, every metric) read, counted and dropped a chunk of
+# lines at a time: the statistics summed (CorpusInChunks), never the texts kept. Only where
+# the lines are exactly sacreBLEU's without the whole file (UTF-8, regular files, no test, no
+# sentence level, no -l warnings to keep in order); anything unusual on the way (a file that
+# cannot be read or decoded, a line of -nr with the wrong fields, files of other lengths, an
+# empty system, two systems with one name, a metric option refused) drops what was counted
+# and runs the whole-file path, which reads the files again and reports as sacreBLEU does.
+
+CHUNK_LINES = 10_000  # lines of every file per chunk (MTCOMPUTE_CHUNK_SEGMENTS overrides)
+
+
+@dataclass
+class Streamed:
+    """What the chunks gave: the metrics (sacreBLEU's objects, their ``num_refs`` set), each
+    system's name and, per system, each metric's sums."""
+
+    metrics: dict[str, Any]
+    names: list[str]
+    sums: list[dict[str, CorpusInChunks[Any]]]
+
+
+def _streamable(args: argparse.Namespace) -> bool:
+    """Whether the chunked path gives sacreBLEU's output for these arguments."""
+    if args.input is None or not args.input or not args.refs:
+        return False
+    if args.sentence_level or args.confidence or _paired(args) or args.langpair:
+        return False
+    if len(set(args.input)) != len(args.input):
+        return False
+    try:
+        if codecs.lookup(args.encoding).name != "utf-8":
+            return False
+        return all(stat.S_ISREG(os.stat(name).st_mode) for name in [*args.refs, *args.input])
+    except (LookupError, OSError):
+        return False
+
+
+def _chunk_lines() -> int:
+    env = os.environ.get("MTCOMPUTE_CHUNK_SEGMENTS", "").strip()
+    return int(env) if env.isdigit() and int(env) > 0 else CHUNK_LINES
+
+
+def _opened(name: str) -> Any:
+    """The file's bytes as sacreBLEU's smart_open reads them (gzip for ``*.gz``)."""
+    return gzip.open(name, "rb") if name.endswith(".gz") else open(name, "rb")
+
+
+def _chunks(names: Sequence[str], size: int) -> Iterator[list[list[str]]]:
+    """Each file's next ``size`` lines (without ``\\n``), the files in lockstep; ValueError
+    (or an OSError, EOFError, zlib.error from reading) at the first difference or fault."""
+    files = [_opened(name) for name in names]
+    try:
+        while True:
+            chunk = [list(islice(handle, size)) for handle in files]
+            if len({len(lines) for lines in chunk}) > 1:
+                raise ValueError("the files differ in length")
+            if not chunk[0]:
+                return
+            yield [_lines(b"".join(lines)) for lines in chunk]
+    finally:
+        for handle in files:
+            handle.close()
+
+
+def _lines(data: bytes) -> list[str]:
+    """Whole lines of a file as :func:`read_lines` splits them (strict UTF-8: a
+    UnicodeDecodeError, a ValueError, otherwise)."""
+    lines = data.decode("utf-8").split("\n")
+    if lines[-1] == "":
+        lines.pop()
+    return lines
+
+
+def _streamed(args: argparse.Namespace) -> Streamed | None:
+    """The sums of every system and metric, the files read in chunks; None for anything
+    unusual (the whole-file path then runs instead and reports it)."""
+    try:
+        metrics = {
+            name.upper(): METRICS[name](**_metric_arguments(args, name)) for name in args.metrics
+        }
+        num_refs: int = args.num_refs
+        streams = max(len(args.refs), num_refs)
+        for metric in metrics.values():
+            metric.num_refs = streams  # what references= would have set (no None here)
+        sums = [
+            {key: CorpusInChunks(metric) for key, metric in metrics.items()} for _ in args.input
+        ]
+        count = 0
+        for chunk in read_ahead(_chunks([*args.refs, *args.input], _chunk_lines())):
+            refs = chunk[: len(args.refs)]
+            if num_refs == 1:
+                segments = [[line.rstrip() for line in lines] for lines in zip(*refs, strict=True)]
+            else:
+                segments = []
+                for line in refs[0]:
+                    fields = line.rstrip().split(sep="\t", maxsplit=num_refs - 1)
+                    if len(fields) != num_refs:
+                        return None
+                    segments.append(fields)
+            for system, lines in zip(sums, chunk[len(args.refs) :], strict=True):
+                hypotheses = [line.rstrip() for line in lines]
+                for total in system.values():
+                    total.add(hypotheses, segments)
+            count += len(segments)
+    except (*FACADE_ERRORS, OSError, EOFError, zlib.error):
+        return None
+    if not count:
+        return None
+    return Streamed(metrics, list(args.input), sums)
+
+
+def _print_streamed(session: Session, args: argparse.Namespace, streamed: Streamed) -> int:
+    """The output of the whole-file path from the chunks' sums (single or several systems)."""
+    metrics = streamed.metrics
+    if args.detail and args.format == "json":
+        args.format = "text"  # sacreBLEU's (-d prints text after the scores)
+    if args.width < 0:
+        raise _fail(session, f"-w/--width: expected 0 or more, got {args.width}")
+    if len(streamed.names) == 1:
+        sums = streamed.sums[0]
+        _print_single_scores(session, args, metrics, lambda name: sums[name].score())
+        return EXIT_OK
+    session.log(f"Found {len(streamed.names)} systems.", info=True)
+    signatures, columns = _score_columns(
+        args, metrics, streamed.names, lambda s, name: streamed.sums[s][name].score()
+    )
+    _print_results(session, args, columns, signatures)
+    return EXIT_OK
+
+
 def _print_single(
     session: Session, args: argparse.Namespace, metrics: dict[str, Any], system: list[str]
 ) -> None:
     """sacreBLEU's single-system mode and ``print_single_results``."""
-    is_json = args.format == "json"
     n_bootstrap = args.confidence_n if args.confidence else 1
+
+    def score(name: str) -> Any:
+        return metrics[name].corpus_score(system, None, n_bootstrap=n_bootstrap)
+
+    _print_single_scores(session, args, metrics, score)
+
+
+def _print_single_scores(
+    session: Session,
+    args: argparse.Namespace,
+    metrics: dict[str, Any],
+    score_of: Callable[[str], Any],
+) -> None:
+    """``print_single_results`` of the scores ``score_of(name)`` gives, in the metrics'
+    sorted order."""
+    is_json = args.format == "json"
     results = []
     for name in sorted(metrics):
-        score = metrics[name].corpus_score(system, None, n_bootstrap=n_bootstrap)
+        score = score_of(name)
         signature = metrics[name].get_signature().format(args.short and not is_json)
         results.append(score.format(args.width, args.score_only, signature, is_json))
     if is_json:
@@ -833,11 +995,24 @@ def _scores(
 ) -> tuple[dict[str, str], dict[str, list[Any]]]:
     """sacreBLEU's multi-system scores without paired tests: the signatures and the columns
     (``System``, then each score's name), the scores formatted."""
+    return _score_columns(
+        args, metrics, names, lambda s, name: metrics[name].corpus_score(systems[s], None)
+    )
+
+
+def _score_columns(
+    args: argparse.Namespace,
+    metrics: dict[str, Any],
+    names: list[str],
+    score_of: Callable[[int, str], Any],
+) -> tuple[dict[str, str], dict[str, list[Any]]]:
+    """The signatures and columns of the scores ``score_of(system, name)`` gives, system by
+    system, each in the metrics' sorted order."""
     signatures: dict[str, str] = {}
     scores: dict[str, list[Any]] = {"System": names}
-    for system in systems:
+    for s in range(len(names)):
         for name in sorted(metrics):
-            score = metrics[name].corpus_score(system, None)
+            score = score_of(s, name)
             signatures[score.name] = metrics[name].get_signature().format(args.short)
             scores.setdefault(score.name, []).append(score.format(args.width, True))
     return signatures, scores

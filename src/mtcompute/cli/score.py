@@ -24,10 +24,14 @@ from __future__ import annotations
 __all__ = ["METRICS", "add_parser", "run"]
 
 import argparse
+import re
+import shutil
 import sys
+import tempfile
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import IO, TYPE_CHECKING, Any, TypeVar, cast
+from uuid import uuid4
 
 from mtcompute._version import __version__
 from mtcompute.batch import (
@@ -37,6 +41,7 @@ from mtcompute.batch import (
     CorpusBleu,
     CorpusChrf,
     CorpusTer,
+    ResultSum,
     corpus_bleu,
     corpus_chrf,
     corpus_ter,
@@ -49,11 +54,13 @@ from mtcompute.cli._common import (
     CommandError,
     Subparsers,
     add_command,
+    count_segments,
     fail,
     integer,
     label,
-    read_segments,
+    read_ahead,
     repeated,
+    segment_chunks,
 )
 from mtcompute.contracts import fields
 from mtcompute.contracts.validate import Choice, FieldType
@@ -75,7 +82,6 @@ if TYPE_CHECKING:
     from mtcompute.significance import Result as TestResult
 
 PROGRESS_MIN_SEGMENTS = 10_000  # a bar only for inputs longer than this (and a TTY stderr)
-CHUNK_SEGMENTS = 2_000  # segments per step when a progress bar is shown
 METRICS = ("bleu", "chrf", "chrf++", "ter")
 CI_SAMPLES = 1000  # --ci-n's default: sacreBLEU's --confidence-n
 WORD_ORDERS = {"chrf": 0, "chrf++": 2}  # the chrF metrics' word n-gram orders
@@ -398,19 +404,24 @@ def add_parser(subparsers: Subparsers) -> None:
 
 
 class _Progress:
-    """A plain-text bar on a terminal's stderr, redrawn in place; a no-op when disabled."""
+    """A plain-text bar on a terminal's stderr, redrawn in place (when its percentage
+    changes, and at the end: at most 101 times, whatever the chunks); a no-op when disabled."""
 
     WIDTH = 30
 
     def __init__(self, total: int, label: str, stream: IO[str] | None) -> None:
         self.total, self.label, self.stream, self.done = total, label, stream, 0
+        self.percent = -1
 
     def advance(self, count: int) -> None:
         if self.stream is None:
             return
-        self.done += count
-        filled = self.WIDTH * self.done // self.total
+        self.done = min(self.done + count, self.total)
         percent = 100 * self.done // self.total
+        if percent == self.percent and self.done < self.total:
+            return
+        self.percent = percent
+        filled = self.WIDTH * self.done // self.total
         self.stream.write(
             f"\r{self.label} [{'#' * filled}{'.' * (self.WIDTH - filled)}] "
             f"{percent:3d}% {self.done}/{self.total} segments"
@@ -423,15 +434,15 @@ class _Progress:
             self.stream.flush()
 
 
-def _progress(args: argparse.Namespace, total: int, label: str) -> _Progress:
+def _progress(args: argparse.Namespace, label: str) -> _Progress:
+    """The run's bar: drawn when stderr is a terminal and the input has more than
+    :data:`PROGRESS_MIN_SEGMENTS` segments (counted first, in the first regular file)."""
     stderr = sys.stderr
-    shown = not args.no_progress and total > PROGRESS_MIN_SEGMENTS and stderr.isatty()
-    return _Progress(total, label, stderr if shown else None)
-
-
-def _chunks(total: int, progress: _Progress) -> list[range]:
-    step = CHUNK_SEGMENTS if progress.stream is not None else max(total, 1)
-    return [range(start, min(start + step, total)) for start in range(0, total, step)]
+    if args.no_progress or not stderr.isatty():
+        return _Progress(0, label, None)
+    total = count_segments([*args.hypotheses, *args.references])
+    shown = total is not None and total > PROGRESS_MIN_SEGMENTS
+    return _Progress(total or 0, label, stderr if shown else None)
 
 
 # -- the library calls -------------------------------------------------------------------
@@ -479,22 +490,94 @@ def _score_chunk(
     )
 
 
-def _score(
-    args: argparse.Namespace, metric: str, hyps: list[str], refs: list[list[str]], label: str
-) -> Result:
-    """One metric of one system: the chunks' results added up."""
-    progress = _progress(args, len(hyps), f"{label} {metric}")
-    result: Result | None = None
-    for chunk in _chunks(len(hyps), progress):
-        part = _score_chunk(
-            args, metric, hyps[chunk.start : chunk.stop], refs[chunk.start : chunk.stop]
-        )
-        result = part if result is None else result + part  # type: ignore[operator]
-        progress.advance(len(chunk))
+class _Segments:
+    """One result's per-segment output, written to temporary files as it is computed: its
+    text lines, or the items of its JSON arrays (``segment_scores``, and TER's
+    ``segment_edits`` and ``segment_ref_lengths``), each file the array's items joined by
+    commas; copied to standard output after the result's own line or object."""
+
+    def __init__(self, metric: str, json: bool) -> None:
+        self.json = json
+        keys = ("segment_scores",) if metric != "ter" else TER_SEGMENT_KEYS
+        # closed (and so deleted) by copy(), or when the process ends
+        self.files = {
+            key: tempfile.TemporaryFile()  # noqa: SIM115
+            for key in (keys if json else ("text",))
+        }
+        self.empty = True
+
+    def write(self, part: Result) -> None:
+        """Write the segments of the next chunk's result."""
+        scores = part.segment_scores or ()
+        if not self.json:
+            self.files["text"].write("".join(f"{score:.6f}\n" for score in scores).encode())
+            return
+        columns: dict[str, Sequence[object]] = {"segment_scores": scores}
+        if isinstance(part, CorpusTer):
+            columns["segment_edits"] = [edits for edits, _ in part.segment_statistics]
+            columns["segment_ref_lengths"] = [length for _, length in part.segment_statistics]
+        lead = "" if self.empty else ","
+        for key, values in columns.items():
+            self.files[key].write((lead + dumps(list(values))[1:-1]).encode())
+        self.empty = self.empty and not scores
+
+    def copy(self, key: str, out: IO[bytes]) -> None:
+        """Copy one file to ``out`` (then close it: it is deleted)."""
+        spool = self.files.pop(key)
+        spool.seek(0)
+        shutil.copyfileobj(spool, out)
+        spool.close()
+
+
+TER_SEGMENT_KEYS = ("segment_scores", "segment_edits", "segment_ref_lengths")
+
+
+@dataclass
+class _Run:
+    """What a run found: per system and metric the result (its segment scores not in it:
+    ``segments`` holds them, when asked for), the segment count, and the token of the JSON
+    text's placeholders (:func:`_placeholder`)."""
+
+    results: list[list[Result]]
+    segments: list[list[_Segments]] | None
+    count: int
+    token: str = field(default_factory=lambda: f"mtcompute-segments-{uuid4().hex}")
+
+
+def _bar_label(args: argparse.Namespace) -> str:
+    """The bar's label: the system's file name, or the number of systems, then the metrics."""
+    systems = args.hypotheses
+    named = label(systems[0]) if len(systems) == 1 else f"{len(systems)} systems"
+    return f"{named} {' '.join(args.metric)}"
+
+
+def _scored(args: argparse.Namespace) -> _Run:
+    """Every system and metric, the files read in chunks (the next read while this one is
+    counted), each chunk's results added up (:class:`mtcompute.batch.ResultSum`) and its
+    segment scores written out, then dropped."""
+    sums = [[ResultSum() for _ in args.metric] for _ in args.hypotheses]
+    segments = _spools(args)
+    progress = _progress(args, _bar_label(args))
+    count = 0
+    for chunk in read_ahead(segment_chunks(args.hypotheses, args.references)):
+        for s, hyps in enumerate(chunk.systems):
+            for m, metric in enumerate(args.metric):
+                part = _score_chunk(args, metric, hyps, chunk.references)
+                sums[s][m].add(part)
+                if segments is not None:
+                    segments[s][m].write(part)
+        count += len(chunk.references)
+        progress.advance(len(chunk.references))
     progress.close()
-    if result is None:  # _read_all refuses empty input; this is for the type checker
-        raise CommandError("no segments to score", EXIT_DATA_ERROR)
-    return result
+    return _Run([[total.total() for total in row] for row in sums], segments, count)
+
+
+def _spools(args: argparse.Namespace) -> list[list[_Segments]] | None:
+    """Per system and metric the segment output's files, with --segments."""
+    if not args.segments:
+        return None
+    json = args.format == "json"
+    return [[_Segments(metric, json) for metric in args.metric] for _ in args.hypotheses]
 
 
 # -- the command ---------------------------------------------------------------------------
@@ -616,37 +699,74 @@ def _write_line(text: str) -> None:
     sys.stdout.buffer.write(text.encode("utf-8") + b"\n")
 
 
-def _text(systems: Sequence[str], results: list[list[Result]]) -> str:
-    """One line per system and metric (the system's file name first when there are
-    several), each followed by its segment scores when they were asked for."""
+def _write_text(found: _Run, lines: list[list[list[str]]]) -> None:
+    """One line per system and metric (``lines[s][m]``: the system's file name first when
+    there are several), each followed by its segment scores when they were asked for."""
+    out = sys.stdout.buffer
+    for s, row in enumerate(lines):
+        for m, text in enumerate(row):
+            out.write("".join(f"{line}\n" for line in text).encode("utf-8"))
+            if found.segments is not None:
+                found.segments[s][m].copy("text", out)
+
+
+def _prefixes(systems: Sequence[str]) -> list[str]:
+    """What starts each system's lines: its file name, padded, when there are several."""
     labels = [label(name) for name in systems]
     width = max(len(text) for text in labels)
-    lines: list[str] = []
-    for name, row in zip(labels, results, strict=True):
-        prefix = f"{name:<{width}}  " if len(systems) > 1 else ""
-        for result in row:
-            lines.append(f"{prefix}{result}")
-            lines.extend(f"{score:.6f}" for score in result.segment_scores or ())
-    return "\n".join(lines)
+    return [f"{name:<{width}}  " if len(systems) > 1 else "" for name in labels]
 
 
-def _json(args: argparse.Namespace, results: list[list[Result]], count: int) -> dict[str, object]:
+def _text(systems: Sequence[str], found: _Run) -> list[list[list[str]]]:
+    """Per system and metric its score line."""
+    return [
+        [[f"{prefix}{result}"] for result in row]
+        for prefix, row in zip(_prefixes(systems), found.results, strict=True)
+    ]
+
+
+def _json(args: argparse.Namespace, found: _Run) -> dict[str, object]:
     """The whole run as one object: the references, the segment count, and per system the
-    scores by metric (the batch results' own data)."""
+    scores by metric (the batch results' own data; the segment arrays, written from their
+    files, stand in as :func:`_placeholder` strings)."""
+    systems: list[dict[str, object]] = []
+    for s, (name, row) in enumerate(zip(args.hypotheses, found.results, strict=True)):
+        scores: dict[str, object] = {}
+        for m, (metric, result) in enumerate(zip(args.metric, row, strict=True)):
+            data = result.to_dict()
+            if found.segments is not None:
+                for key in found.segments[s][m].files:
+                    data[key] = _placeholder(found, s, m, key)
+            scores[metric] = data
+        systems.append({"hypotheses": label(name), "scores": scores})
     return {
         "references": [label(name) for name in args.references],
-        "segment_count": count,
-        "systems": [
-            {
-                "hypotheses": label(name),
-                "scores": {
-                    metric: result.to_dict()
-                    for metric, result in zip(args.metric, row, strict=True)
-                },
-            }
-            for name, row in zip(args.hypotheses, results, strict=True)
-        ],
+        "segment_count": found.count,
+        "systems": systems,
     }
+
+
+def _placeholder(found: _Run, system: int, metric: int, key: str) -> str:
+    """The string that stands for a segment array in the JSON text until it is written."""
+    return f"{found.token}:{system}:{metric}:{key}"
+
+
+def _write_json(data: dict[str, object], found: _Run) -> None:
+    """``data`` as compact JSON, each placeholder string replaced by its array, copied from
+    its file."""
+    text = dumps(data)
+    out = sys.stdout.buffer
+    if found.segments is None:
+        out.write(text.encode("utf-8") + b"\n")
+        return
+    pieces = re.split(f'"{found.token}:([0-9]+):([0-9]+):([a-z_]+)"', text)
+    out.write(pieces[0].encode("utf-8"))
+    for at in range(1, len(pieces), 4):
+        system, metric, key, after = pieces[at : at + 4]
+        out.write(b"[")
+        found.segments[int(system)][int(metric)].copy(key, out)
+        out.write(b"]" + after.encode("utf-8"))
+    out.write(b"\n")
 
 
 # -- significance ------------------------------------------------------------------------
@@ -720,52 +840,67 @@ def _options(args: argparse.Namespace) -> tuple[BleuOptions, ChrfOptions, TerOpt
     return bleu, chrf, ter
 
 
-def _tested(
-    args: argparse.Namespace, settings: _Settings, texts: tuple[list[list[str]], list[list[str]]]
-) -> tuple[list[list[Result]], list[list[TestResult]], int]:
-    """Each system's scores (the batch results, from the statistics the tests resample
-    unless --segments asks for the batch APIs' segment scores), its test results, and the
-    segment count. ``texts`` (the systems' segments, the references) is the only reference
-    to them: without --segments they are freed before the tests run (at 100,000 segments
-    the texts and their lists are about 200 MB of the peak)."""
-    # Imported here, not at the top: see the section's comment.
-    from mtcompute.report import paired  # noqa: PLC0415
+def _tested(args: argparse.Namespace) -> tuple[_Run, list[list[TestResult]]]:
+    """Each system's scores (from the statistics the tests resample, unless --segments asks
+    for the batch APIs' segment scores) and its test results. The files are read in chunks
+    (the next read while this one is counted); of each chunk only the per-segment statistics
+    are kept (the kernel's int64 rows, TER's float64 ones), never the texts."""
+    # Imported here, not at the top: see the section's comment (numpy: the rows' matrices).
+    import numpy as np  # noqa: PLC0415
 
-    systems, refs = texts
-    del texts
-    count, system_count = len(refs), len(systems)
+    from mtcompute.report import paired  # noqa: PLC0415
+    from mtcompute.significance import Table  # noqa: PLC0415
+
+    settings = _settings(args)
     bleu, chrf, ter = _options(args)
     metrics = [paired.metric(name, bleu=bleu, chrf=chrf, ter=ter) for name in args.metric]
-    extracted = paired.extract(metrics, systems, refs)
+    options: dict[str, BleuOptions | ChrfOptions | TerOptions] = {
+        "bleu": bleu,
+        "chrf": chrf,
+        "ter": ter,
+    }
     nrefs = len(args.references)
-    if args.segments:
-        results = [
-            [_score(args, metric, hyps, refs, label(name)) for metric in args.metric]
-            for name, hyps in zip(args.hypotheses, systems, strict=True)
-        ]
-    else:
-        options: dict[str, BleuOptions | ChrfOptions | TerOptions] = {
-            "bleu": bleu,
-            "chrf": chrf,
-            "ter": ter,
-        }
-        results = [
-            [
-                _from_totals(name, options, extracted.totals[t][s], nrefs)
-                for t, name in enumerate(args.metric)
-            ]
-            for s in range(system_count)
-        ]
-    del systems, refs
+    sums = [[ResultSum() for _ in args.metric] for _ in args.hypotheses]
+    rows = [[bytearray() for _ in args.hypotheses] for _ in metrics]  # [metric][system]
+    shapes: list[tuple[Any, int]] = []  # each metric's row type and width
+    segments = _spools(args)
+    progress = _progress(args, _bar_label(args))
+    count = 0
+    for chunk in read_ahead(segment_chunks(args.hypotheses, args.references)):
+        extracted = paired.extract(metrics, chunk.systems, chunk.references)
+        for t, table in enumerate(extracted.tables):
+            for s, statistics in enumerate(table.statistics):
+                matrix = np.ascontiguousarray(statistics)
+                if len(shapes) == t:
+                    shapes.append((matrix.dtype, matrix.shape[1]))
+                rows[t][s] += matrix.tobytes()
+        for s, hyps in enumerate(chunk.systems):
+            for t, name in enumerate(args.metric):
+                if segments is not None:
+                    part = _score_chunk(args, name, hyps, chunk.references)
+                    segments[s][t].write(part)
+                else:
+                    part = _from_totals(name, options, extracted.totals[t][s], nrefs)
+                sums[s][t].add(part)
+        count += len(chunk.references)
+        progress.advance(len(chunk.references))
+    progress.close()
+    results = [[total.total() for total in row] for row in sums]
+    tables = []
+    for t, chosen in enumerate(metrics):
+        dtype, width = shapes[t]
+        matrices = [np.frombuffer(found, dtype=dtype).reshape(-1, width) for found in rows[t]]
+        tables.append(Table(chosen, matrices))
+    del rows
     tested = paired.run(
-        extracted.tables,
+        tables,
         settings.method,  # type: ignore[arg-type]
         samples=settings.samples,
         confidence=settings.confidence,
         seed=settings.seed,
     )
-    by_system = [[tested[t][s] for t in range(len(metrics))] for s in range(system_count)]
-    return results, by_system, count
+    by_system = [[tested[t][s] for t in range(len(metrics))] for s in range(len(args.hypotheses))]
+    return _Run(results, segments, count), by_system
 
 
 def _from_totals(
@@ -815,33 +950,27 @@ def _tested_line(result: Result, test: TestResult, settings: _Settings, baseline
 
 
 def _tested_text(
-    systems: Sequence[str],
-    results: list[list[Result]],
-    tests: list[list[TestResult]],
-    settings: _Settings,
-) -> str:
+    systems: Sequence[str], found: _Run, tests: list[list[TestResult]], settings: _Settings
+) -> list[list[list[str]]]:
     """:func:`_text` with each score line :func:`_tested_line`."""
-    labels = [label(name) for name in systems]
-    width = max(len(text) for text in labels)
-    lines: list[str] = []
-    for s, (name, row) in enumerate(zip(labels, results, strict=True)):
-        prefix = f"{name:<{width}}  " if len(systems) > 1 else ""
-        for result, test in zip(row, tests[s], strict=True):
-            lines.append(f"{prefix}{_tested_line(result, test, settings, s == 0)}")
-            lines.extend(f"{score:.6f}" for score in result.segment_scores or ())
-    return "\n".join(lines)
+    return [
+        [
+            [f"{prefix}{_tested_line(result, test, settings, s == 0)}"]
+            for result, test in zip(row, tests[s], strict=True)
+        ]
+        for s, (prefix, row) in enumerate(zip(_prefixes(systems), found.results, strict=True))
+    ]
 
 
 def _tested_json(
     args: argparse.Namespace,
-    results: list[list[Result]],
+    found: _Run,
     tests: list[list[TestResult]],
     settings: _Settings,
-    count: int,
 ) -> dict[str, object]:
     """:func:`_json` with the test's settings, each system's ``baseline`` flag, and each
     score's test signature, ``mean``, ``ci``, ``p_value`` and ``significant``."""
-    out = _json(args, results, count)
+    out = _json(args, found)
     out["significance"] = settings.to_dict()
     paired = settings.method is not None
     for s, system in enumerate(cast("list[dict[str, Any]]", out["systems"])):
@@ -849,12 +978,12 @@ def _tested_json(
             system["baseline"] = s == 0
         for t, metric in enumerate(args.metric):
             test = tests[s][t]
-            found = system["scores"][metric]
-            found["signature"] = _tested_signature(results[s][t], settings)
-            found["mean"] = test.mean
-            found["ci"] = test.ci
-            found["p_value"] = test.p_value
-            found["significant"] = is_significant(test.p_value)
+            scores = system["scores"][metric]
+            scores["signature"] = _tested_signature(found.results[s][t], settings)
+            scores["mean"] = test.mean
+            scores["ci"] = test.ci
+            scores["p_value"] = test.p_value
+            scores["significant"] = is_significant(test.p_value)
     return out
 
 
@@ -867,29 +996,21 @@ def run(args: argparse.Namespace) -> int:
             results, count = _scheduler.score(args, _options(args))
         elif _tests_asked(args):
             settings = _settings(args)
-            # the texts are not bound here: _tested frees them before the tests run
-            results, tests, count = _tested(
-                args, settings, read_segments(args.hypotheses, args.references)
-            )
+            found, tests = _tested(args)
         else:
-            systems, refs = read_segments(args.hypotheses, args.references)
-            count = len(refs)
-            results = [
-                [_score(args, metric, hyps, refs, label(name)) for metric in args.metric]
-                for name, hyps in zip(args.hypotheses, systems, strict=True)
-            ]
+            found = _scored(args)
     except CommandError as exc:
         return fail(args, exc, "score")
     except MtcomputeError as exc:  # the library refused the input
         return fail(args, CommandError(exc.message, EXIT_DATA_ERROR, exc.code), "score")
     if tests is not None:
         if args.format == "json":
-            _write_line(dumps(_tested_json(args, results, tests, settings, count)))
+            _write_json(_tested_json(args, found, tests, settings), found)
         else:
-            _write_line(_tested_text(args.hypotheses, results, tests, settings))
+            _write_text(found, _tested_text(args.hypotheses, found, tests, settings))
     elif args.format == "json":
-        _write_line(dumps(_json(args, results, count)))
+        _write_json(_json(args, found), found)
     else:
-        _write_line(_text(args.hypotheses, results))
+        _write_text(found, _text(args.hypotheses, found))
     sys.stdout.flush()
     return EXIT_OK

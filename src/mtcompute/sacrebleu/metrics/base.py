@@ -24,7 +24,7 @@ The statistics and the scores are computed by :mod:`mtcompute.scoring`, never he
 
 from __future__ import annotations
 
-__all__ = ["Metric", "Score", "Signature", "sacrelogger"]
+__all__ = ["CorpusInChunks", "Metric", "Score", "Signature", "sacrelogger"]
 
 import logging
 from abc import ABCMeta, abstractmethod
@@ -148,6 +148,9 @@ class Metric(Generic[ScoreT], metaclass=ABCMeta):
     cache, the corpus and sentence entry points, the signature."""
 
     _SIGNATURE_TYPE: ClassVar[type[Signature]] = Signature
+    # Whether the statistics hold floats, summed one segment at a time in segment order
+    # (TER's reference lengths), rather than ints, which any grouping sums alike.
+    _SUMMED_IN_ORDER: ClassVar[bool] = False
 
     def __init__(self) -> None:
         self._ref_cache: list[list[str]] | None = None
@@ -282,7 +285,13 @@ class Metric(Generic[ScoreT], metaclass=ABCMeta):
         """sacreBLEU's warning for hypotheses that look tokenized (not when ``force``)."""
         if self._force:
             return
-        count = sum(1 for hyp in hypotheses if hyp.endswith(" ."))
+        self._warn_tokenized_count(sum(1 for hyp in hypotheses if hyp.endswith(" .")))
+
+    def _warn_tokenized_count(self, count: int) -> None:
+        """The warning for ``count`` hypotheses ending in a tokenized period (not when
+        ``force``)."""
+        if self._force:
+            return
         if count >= TOKENIZED_PERIOD_LINES:
             sacrelogger.warning("That's 100 lines that end in a tokenized period ('.')")
             sacrelogger.warning(
@@ -381,3 +390,53 @@ class Metric(Generic[ScoreT], metaclass=ABCMeta):
         """The signature (known once references have been read: after scoring, or after the
         constructor's ``references=``)."""
         return self._SIGNATURE_TYPE(self.__dict__)
+
+
+class CorpusInChunks(Generic[ScoreT]):
+    """``metric.corpus_score(hypotheses, references)`` of a corpus given a chunk of
+    segments at a time, in bounded memory: each chunk's statistics (``add``, the references
+    per segment) added up as sacreBLEU's ``sum_of_lists`` adds every segment's (ints in any
+    grouping; TER's lengths one segment at a time, in order), and the hypotheses that end in
+    a tokenized period counted; :meth:`score` warns as ``corpus_score`` would (when enough
+    do) and gives the score.
+
+    >>> from mtcompute.sacrebleu import CHRF
+    >>> whole = CHRF().corpus_score(["a b", "c d"], [["a c", "c e"]])
+    >>> chunks = CorpusInChunks(CHRF())
+    >>> chunks.add(["a b"], [["a c"]])
+    >>> chunks.add(["c d"], [["c e"]])
+    >>> chunks.score().score == whole.score
+    True
+    """
+
+    def __init__(self, metric: Metric[ScoreT]) -> None:
+        self.metric = metric
+        self.total: list[Any] = []
+        self.tokenized = 0
+
+    def add(self, hypotheses: Sequence[str], references: list[list[str]]) -> None:
+        """Count the next chunk (``references[i]``: segment ``i``'s references)."""
+        metric = self.metric
+        if metric._SUMMED_IN_ORDER:
+            _, each = metric._statistics(hypotheses, references, True)
+            assert each is not None  # asked for
+            total = self.total or [0] * len(each[0])
+            for i, column in enumerate(zip(*each, strict=True)):
+                value = total[i]
+                for item in column:  # one segment at a time, in order
+                    value += item
+                total[i] = value
+        else:
+            summed, _ = metric._statistics(hypotheses, references, False)
+            total = (
+                summed
+                if not self.total
+                else [a + b for a, b in zip(self.total, summed, strict=True)]
+            )
+        self.total = total
+        self.tokenized += sum(1 for hyp in hypotheses if hyp.endswith(" ."))
+
+    def score(self) -> ScoreT:
+        """The corpus score of every chunk added (after sacreBLEU's warning, if due)."""
+        self.metric._warn_tokenized_count(self.tokenized)
+        return self.metric._compute_score_from_stats(self.total)

@@ -86,6 +86,7 @@ class TER(Metric[TERScore]):
     """
 
     _SIGNATURE_TYPE: ClassVar[type[Signature]] = TERSignature
+    _SUMMED_IN_ORDER = True  # the reference lengths are floats
 
     def __init__(
         self,

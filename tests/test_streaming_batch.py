@@ -1,0 +1,155 @@
+"""The batch and scoring functions on iterables (issue 15): a generator of segments gives the
+result a list gives, read in chunks (``counting.CHUNK_SEGMENTS``, here 3 or 200) in bounded
+memory, with errors naming the segment's index in the whole input.
+"""
+
+from __future__ import annotations
+
+import tracemalloc
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from mtcompute import counting, scoring
+from mtcompute.batch import corpus_bleu, corpus_chrf, corpus_ter
+from mtcompute.errors import InvalidInput
+from tests.strategies import texts
+
+CORPUS_FUNCTIONS: dict[str, Callable[..., Any]] = {
+    "bleu": corpus_bleu,
+    "chrf": corpus_chrf,
+    "chrf++": lambda h, r, **kw: corpus_chrf(h, r, word_order=2, **kw),
+    "chrf-contract": lambda h, r, **kw: corpus_chrf(h, r, rules="contract", **kw),
+    "ter": corpus_ter,
+}
+
+
+@pytest.fixture(autouse=True)
+def small_chunks(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Chunks of 3 segments: a few segments cross chunk boundaries."""
+    monkeypatch.setattr(counting, "CHUNK_SEGMENTS", 3)
+
+
+def figures(result: Any) -> tuple[object, ...]:
+    """What a result shows: its line, its JSON data, its score."""
+    return str(result), result.to_dict(), result.score
+
+
+corpora = st.integers(1, 10).flatmap(
+    lambda n: st.tuples(
+        st.lists(texts(), min_size=n, max_size=n), st.lists(texts(), min_size=n, max_size=n)
+    )
+)
+
+
+@settings(max_examples=25, deadline=None)
+@given(corpus=corpora, name=st.sampled_from(sorted(CORPUS_FUNCTIONS)), segments=st.booleans())
+def test_a_generator_scores_as_its_list(
+    corpus: tuple[list[str], list[str]], name: str, segments: bool
+) -> None:
+    """Generators of hypotheses and of references (flat or nested) give the list's result."""
+    hyps, refs = corpus
+    score = CORPUS_FUNCTIONS[name]
+    nested = [[text] for text in refs]
+    expected = figures(score(hyps, nested, segment_scores=segments))
+    assert expected == figures(score((h for h in hyps), iter(nested), segment_scores=segments))
+    assert figures(score(hyps, refs, segment_scores=segments)) == figures(
+        score(iter(hyps), (r for r in refs), segment_scores=segments)
+    )
+
+
+@settings(max_examples=25, deadline=None)
+@given(corpus=corpora)
+def test_scoring_statistics_of_generators(corpus: tuple[list[str], list[str]]) -> None:
+    """mtcompute.scoring's statistics and corpus scores of generators are the lists'."""
+    hyps, flat = corpus
+    refs = [[text] for text in flat]
+    bleu, chrf, ter = scoring.BleuOptions(), scoring.ChrfOptions(), scoring.TerOptions()
+    expected = (
+        scoring.bleu_statistics(hyps, refs, bleu, per_segment=True),
+        scoring.chrf_statistics(hyps, refs, chrf, per_segment=True),
+        scoring.ter_statistics(hyps, refs, ter),
+        scoring.corpus_bleu(hyps, refs, bleu),
+        scoring.corpus_chrf(hyps, refs, chrf),
+        scoring.corpus_ter(hyps, refs, ter),
+    )
+    assert expected == (
+        scoring.bleu_statistics(iter(hyps), iter(refs), bleu, per_segment=True),
+        scoring.chrf_statistics(iter(hyps), iter(refs), chrf, per_segment=True),
+        scoring.ter_statistics(iter(hyps), iter(refs), ter),
+        scoring.corpus_bleu(iter(hyps), iter(refs), bleu),
+        scoring.corpus_chrf(iter(hyps), iter(refs), chrf),
+        scoring.corpus_ter(iter(hyps), iter(refs), ter),
+    )
+
+
+def test_a_lone_surrogate_in_a_later_chunk_names_its_index() -> None:
+    """The eighth hypothesis (third chunk of 3) is /hypotheses/7, as in a list."""
+    hyps = ["a b"] * 7 + ["x \ud800"] + ["c"]
+    with pytest.raises(InvalidInput) as raised:
+        corpus_chrf(iter(hyps), iter(["a b"] * 9))
+    error = raised.value
+    expected = ("Expected text without lone surrogates at /hypotheses/7, got U+D800 at index 2.",)
+    assert (*expected, "/hypotheses/7") == (error.message, error.path)
+
+
+def test_a_reference_of_another_form_in_a_later_chunk() -> None:
+    """Flat references, then a list at segment 4: refused there, as a list's would be."""
+    refs: list[Any] = ["a", "b", "c", "d", ["e"], "f"]
+    with pytest.raises(InvalidInput) as raised:
+        corpus_bleu(iter(["a"] * 6), iter(refs))
+    expected = ("Expected a string at /references/4, got an array of 1 item.", "/references/4")
+    assert expected == (raised.value.message, raised.value.path)
+
+
+def test_generators_of_different_lengths_give_both_counts() -> None:
+    """Seven hypotheses, five references: the counts of both, as for lists."""
+    with pytest.raises(InvalidInput) as raised:
+        corpus_ter(iter(["a"] * 7), iter(["a"] * 5))
+    expected = (
+        "Expected references to have as many segments as hypotheses (7) at /references, got 5."
+    )
+    assert expected == raised.value.message
+
+
+def test_an_empty_generator_is_refused_as_an_empty_list() -> None:
+    """No segment: the empty list's error."""
+    with pytest.raises(InvalidInput) as raised:
+        corpus_bleu(iter([]), iter([]))
+    expected = "Expected at least 1 segment at /hypotheses, got an empty array."
+    assert expected == raised.value.message
+
+
+def test_a_chunk_s_type_error_in_scoring_names_the_whole_index() -> None:
+    """mtcompute.scoring on generators: the kernel's checks name the index in the input."""
+    refs: list[Any] = [["a"]] * 4 + [["a", 3]]
+    with pytest.raises(TypeError) as raised:
+        scoring.bleu_statistics(iter(["a"] * 5), iter(refs), scoring.BleuOptions())
+    assert "references[4][1] must be a str, got int" == str(raised.value)
+
+
+def segments(count: int) -> Iterator[str]:
+    """``count`` distinct segments, each made when asked for."""
+    for i in range(count):
+        yield f"segment {i} of the corpus, with words {i % 7} and {i % 13}"
+
+
+@pytest.mark.parametrize("name", ["bleu", "chrf", "ter"])
+def test_peak_memory_does_not_grow_with_the_segments(
+    monkeypatch: pytest.MonkeyPatch, name: str
+) -> None:
+    """tracemalloc's peak scoring 6,000 generated segments is under 1.5 times the peak of
+    1,500 (chunks of 200): the texts are dropped chunk by chunk (a list of them would be
+    4 times the size)."""
+    monkeypatch.setattr(counting, "CHUNK_SEGMENTS", 200)
+    score = CORPUS_FUNCTIONS[name]
+    peaks = []
+    for count in (1_500, 6_000):
+        tracemalloc.start()
+        score(segments(count), segments(count))
+        peaks.append(tracemalloc.get_traced_memory()[1])
+        tracemalloc.stop()
+    assert (True, True) == (peaks[1] < 1.5 * peaks[0], peaks[0] > 0)
