@@ -572,6 +572,19 @@ def _scored(args: argparse.Namespace) -> _Run:
     return _Run([[total.total() for total in row] for row in sums], segments, count)
 
 
+def _on_cluster(args: argparse.Namespace) -> _Run:
+    """Every system and metric scored on the Dask cluster ``--scheduler`` names (the
+    results come back whole, segment scores included when asked for: written out as one
+    chunk's)."""
+    results, count = _scheduler.score(args, _options(args))
+    segments = _spools(args)
+    if segments is not None:
+        for spools, row in zip(segments, results, strict=True):
+            for spool, result in zip(spools, row, strict=True):
+                spool.write(result)
+    return _Run(results, segments, count)
+
+
 def _spools(args: argparse.Namespace) -> list[list[_Segments]] | None:
     """Per system and metric the segment output's files, with --segments."""
     if not args.segments:
@@ -993,7 +1006,7 @@ def run(args: argparse.Namespace) -> int:
         _check_options(args)
         tests: list[list[TestResult]] | None = None
         if args.scheduler is not None:  # on a Dask cluster: mtcompute.dask
-            results, count = _scheduler.score(args, _options(args))
+            found = _on_cluster(args)
         elif _tests_asked(args):
             settings = _settings(args)
             found, tests = _tested(args)
