@@ -242,6 +242,7 @@ def start_server(
         except OSError:
             time.sleep(0.1)
     proc.kill()
+    proc.wait()
     raise RuntimeError("server did not answer /healthz within 30 s")
 
 

@@ -30,6 +30,7 @@ from mtcompute.core.bleu import BleuStatistics
 from mtcompute.core.chrf import chrf_fraction, format_score
 from mtcompute.errors import InvalidInput, MtcomputeError, UnsupportedInput
 from tests.conftest import kernel_switch, wmt_lines, wmt_window
+from tests.oracle import assert_sacrebleu
 from tests.strategies import bleu_segments, chrf_inputs, texts
 
 BLEU_SMOOTHING = sacre.BLEU_SMOOTHING
@@ -111,15 +112,26 @@ def test_corpus_chrf_equals_sacrebleu_on_wmt(
     its sentence scores, exactly (float equality)."""
     hyps = wmt_lines(f"{pair}/sys.{system}.txt")
     columns = [wmt_lines(f"{pair}/ref.{ref}.txt") for ref in references]
-    metric = sacrebleu.CHRF(word_order=word_order)
-    expected = metric.corpus_score(hyps, columns).score
-    sentences = [
-        metric.sentence_score(h, list(refs)).score for h, *refs in zip(hyps, *columns, strict=True)
-    ]
     per_segment = [list(refs) for refs in zip(*columns, strict=True)]
     with kernel_switch(path == "kernel"):
         actual = corpus_chrf(hyps, per_segment, word_order=word_order, segment_scores=True)
-    assert (expected, tuple(sentences)) == (actual.score, actual.segment_scores)
+
+    def sacrebleus() -> tuple[float, tuple[float, ...]]:
+        metric = sacrebleu.CHRF(word_order=word_order)
+        expected = metric.corpus_score(hyps, columns).score
+        sentences = [
+            metric.sentence_score(h, list(refs)).score
+            for h, *refs in zip(hyps, *columns, strict=True)
+        ]
+        return expected, tuple(sentences)
+
+    assert_sacrebleu(
+        (actual.score, actual.segment_scores),
+        "CHRF corpus_score and sentence_score",
+        word_order,
+        (hyps, columns),
+        sacrebleus,
+    )
 
 
 def test_corpus_chrf_differs_from_the_contract_rule_where_the_notes_say() -> None:
@@ -316,8 +328,16 @@ def test_corpus_bleu_equals_sacrebleu_on_wmt(
             tokenize=None,
             smooth_method=smoothing,
         )
-    assert sacrebleu_bleu(pair, system, references, smoothing, tokenize) == _bleu_fields(raw)
-    assert sacrebleu_bleu(pair, system, references, smoothing, "none") == _bleu_fields(tokens)
+    for tokenizer, result in ((tokenize, raw), ("none", tokens)):
+        assert_sacrebleu(
+            _bleu_fields(result),
+            "BLEU corpus_score fields",
+            [smoothing, tokenizer],
+            (hyps, columns),
+            lambda tokenizer=tokenizer: sacrebleu_bleu(
+                pair, system, references, smoothing, tokenizer
+            ),
+        )
 
 
 @pytest.mark.parametrize("path", PATHS)

@@ -24,6 +24,7 @@ from mtcompute import __version__, native, scoring
 from mtcompute.batch import CorpusTer, corpus_ter
 from mtcompute.errors import InvalidInput
 from tests.conftest import kernel_switch, wmt_lines, wmt_window
+from tests.oracle import assert_sacrebleu
 
 PATHS = [
     pytest.param(
@@ -133,7 +134,13 @@ def test_corpus_ter_equals_sacrebleu_on_wmt(
     kwargs = dict.fromkeys(options.split(), True)
     with kernel_switch(path == "kernel"):
         actual = corpus_ter(hyps, refs, segment_scores=True, **kwargs)
-    assert sacrebleu_ter(hyps, refs, kwargs) == ours(actual)
+    assert_sacrebleu(
+        ours(actual),
+        "TER corpus_score, sentence_score, signature",
+        sorted(kwargs),
+        (hyps, refs),
+        lambda: sacrebleu_ter(hyps, refs, kwargs),
+    )
 
 
 @pytest.mark.parametrize("path", PATHS)
@@ -147,7 +154,13 @@ def test_every_option_combination_equals_sacrebleu(path: str, options: dict[str,
     refs = zh_refs[:20] + ja_refs[:20] + de_refs[:20]
     with kernel_switch(path == "kernel"):
         actual = corpus_ter(hyps, refs, segment_scores=True, **options)
-    assert sacrebleu_ter(hyps, refs, options) == ours(actual)
+    assert_sacrebleu(
+        ours(actual),
+        "TER corpus_score, sentence_score, signature",
+        sorted(k for k in options if options[k]),
+        (hyps, refs),
+        lambda: sacrebleu_ter(hyps, refs, options),
+    )
 
 
 PIECES = [

@@ -81,6 +81,7 @@ from mtcompute.core.bleu import BleuStatistics, sentence_statistics
 from mtcompute.core.chrf import ChrfStatistics, chrf_fraction, segment_statistics
 from tests import strategies as sts
 from tests.conftest import WMT
+from tests.oracle import assert_sacrebleu
 
 PAIRS = (
     "florestest2021/hi-bn",
@@ -226,30 +227,45 @@ def sacrebleu_bleu_statistics(
 @pytest.mark.parametrize("pair", PAIRS)
 def test_bleu_statistics_equal_sacrebleu(pair: str) -> None:
     """Per-segment and corpus c, r, matches and totals equal sacreBLEU's for every system."""
-    expected, actual = {}, {}
-    for corpus in corpora(pair):
-        for label, refs in _reference_sets(corpus):
-            key = f"{corpus.system} / {label}"
-            theirs = sacrebleu_bleu_statistics(corpus.hypotheses, refs)
-            ours = our_bleu_statistics(corpus.hypotheses, refs)
+    questions = [
+        (f"{corpus.system} / {label}", corpus.hypotheses, refs)
+        for corpus in corpora(pair)
+        for label, refs in _reference_sets(corpus)
+    ]
+    actual = {}
+    for key, hypotheses, refs in questions:
+        ours = our_bleu_statistics(hypotheses, refs)
+        total = reduce(add, ours)
+        actual[key] = (
+            [_flat(s) for s in ours],
+            (
+                total.candidate_length,
+                total.reference_length,
+                list(total.matches),
+                list(total.totals),
+            ),
+        )
+
+    def sacrebleus() -> dict[str, Any]:
+        expected = {}
+        for key, hypotheses, refs in questions:
+            theirs = sacrebleu_bleu_statistics(hypotheses, refs)
             score = BLEU(tokenize="none", force=True)._aggregate_and_compute(
                 [list(s) for s in theirs]
             )
-            total = reduce(add, ours)
             expected[key] = (
                 [list(s) for s in theirs],
                 (score.sys_len, score.ref_len, list(score.counts), list(score.totals)),
             )
-            actual[key] = (
-                [_flat(s) for s in ours],
-                (
-                    total.candidate_length,
-                    total.reference_length,
-                    list(total.matches),
-                    list(total.totals),
-                ),
-            )
-    assert expected == actual
+        return expected
+
+    assert_sacrebleu(
+        actual,
+        "BLEU(tokenize=none) statistics",
+        [key for key, _, _ in questions],
+        [(hypotheses, refs) for _, hypotheses, refs in questions],
+        sacrebleus,
+    )
 
 
 def _sacrebleu_score(
@@ -429,10 +445,20 @@ def test_chrf_equals_sacrebleu(pair: str, lowercase: bool) -> None:
     corpus = _chrf_system(pair, lowercase)
     ref = corpus.references[0]
     ours = our_chrf_statistics(corpus.hypotheses, ref, lowercase)
-    theirs = CHRF(lowercase=lowercase)._extract_corpus_statistics(
-        list(corpus.hypotheses), [list(ref)]
+    flat = [_chrf_flat(sacrebleu_view(s)) for s in ours]
+    assert_sacrebleu(
+        flat,
+        "CHRF._extract_corpus_statistics",
+        {"lowercase": lowercase, "references": 1},
+        (corpus.hypotheses, ref),
+        lambda: [
+            list(s)
+            for s in CHRF(lowercase=lowercase)._extract_corpus_statistics(
+                list(corpus.hypotheses), [list(ref)]
+            )
+        ],
     )
-    assert [list(s) for s in theirs] == [_chrf_flat(sacrebleu_view(s)) for s in ours]
+    theirs = flat  # equal to sacreBLEU's statistics, as just asserted
 
     zeroed = reduce(add, map(sacrebleu_view, ours))
     literal = reduce(add, ours)  # the contract's corpus sums

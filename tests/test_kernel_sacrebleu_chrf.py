@@ -24,6 +24,7 @@ from mtcompute.core.chrf_words import split_words
 from mtcompute.native import ext
 from tests.conftest import at_least, kernel_switch
 from tests.kernel_wmt import PAIRS, SYSTEMS, pair
+from tests.oracle import assert_sacrebleu
 
 
 @pytest.fixture(autouse=True)
@@ -79,10 +80,16 @@ def test_chrf_plus_plus_every_wmt_system(name: str, system: str) -> None:
     their sum are sacreBLEU's."""
     corpus = pair(name)
     hyps = corpus.system(system)
-    expected = sacrebleu_segments(sacrebleu_chrf(name, len(corpus.references), 2), hyps, None)
+    sets = len(corpus.references)
     total, each = ours(hyps, corpus.per_segment(), 2)
-    assert expected == each
-    assert [sum(column) for column in zip(*expected, strict=True)] == total
+    assert_sacrebleu(
+        each,
+        "CHRF._extract_corpus_statistics",
+        {"word_order": 2},
+        (hyps, corpus.references),
+        lambda: sacrebleu_segments(sacrebleu_chrf(name, sets, 2), hyps, None),
+    )
+    assert [sum(column) for column in zip(*each, strict=True)] == total
 
 
 @pytest.mark.parametrize("name", PAIRS)
@@ -91,8 +98,14 @@ def test_chrf_every_wmt_pair(name: str) -> None:
     sacreBLEU's statistics."""
     corpus = pair(name)
     hyps = corpus.system(corpus.systems[0])
-    expected = sacrebleu_segments(sacrebleu_chrf(name, len(corpus.references), 0), hyps, None)
-    assert expected == ours(hyps, corpus.per_segment(), 0)[1]
+    sets = len(corpus.references)
+    assert_sacrebleu(
+        ours(hyps, corpus.per_segment(), 0)[1],
+        "CHRF._extract_corpus_statistics",
+        {"word_order": 0},
+        (hyps, corpus.references),
+        lambda: sacrebleu_segments(sacrebleu_chrf(name, sets, 0), hyps, None),
+    )
 
 
 @pytest.mark.parametrize("name", [p for p in PAIRS if len(pair(p).references) > 1])
@@ -100,8 +113,13 @@ def test_statistics_first_reference_alone(name: str) -> None:
     """The first system of every pair with several references, against the first alone."""
     corpus = pair(name)
     hyps = corpus.system(corpus.systems[0])
-    expected = sacrebleu_segments(sacrebleu_chrf(name, 1, 2), hyps, None)
-    assert expected == ours(hyps, corpus.per_segment(1))[1]
+    assert_sacrebleu(
+        ours(hyps, corpus.per_segment(1))[1],
+        "CHRF._extract_corpus_statistics",
+        {"word_order": 2},
+        (hyps, corpus.references[:1]),
+        lambda: sacrebleu_segments(sacrebleu_chrf(name, 1, 2), hyps, None),
+    )
 
 
 def test_whitespace_of_every_code_point() -> None:
@@ -136,11 +154,15 @@ def test_option_grid_with_two_references(config: dict[str, int | bool]) -> None:
     corpus = pair(GRID_PAIR)
     hyps = corpus.system(corpus.systems[0])[:300]
     refs = corpus.per_segment()[:300]
-    metric = CHRF(**config)  # type: ignore[arg-type]
-    expected = sacrebleu_segments(metric, hyps, refs)
     word_order, beta = int(config["word_order"]), int(config["beta"])
     flags = {k: bool(config[k]) for k in ("whitespace", "eps_smoothing", "lowercase")}
-    assert expected == ours(hyps, refs, word_order, beta=beta, **flags)[1]
+    assert_sacrebleu(
+        ours(hyps, refs, word_order, beta=beta, **flags)[1],
+        "CHRF._extract_corpus_statistics",
+        config,
+        (hyps, refs),
+        lambda: sacrebleu_segments(CHRF(**config), hyps, refs),  # type: ignore[arg-type]
+    )
 
 
 @pytest.mark.parametrize("name", PAIRS)

@@ -36,6 +36,7 @@ from mtcompute.errors import UnsupportedInput
 from mtcompute.tokenizers import NAMES, get_tokenizer
 from tests.conftest import WMT
 from tests.harness import read_lines, result_of, wmt_pairs
+from tests.oracle import assert_sacrebleu
 
 PAIRS = wmt_pairs()
 TOKEN_LINES = 200  # per file in the tokens test (the in-repo sample's length: all of it there)
@@ -175,6 +176,13 @@ def assert_same(expected: dict[str, Any], actual: dict[str, Any]) -> None:
     assert (expected, typed) == (actual, got)
 
 
+def checked_same(expected: dict[str, Any], actual: dict[str, Any]) -> dict[str, Any]:
+    """``expected``, once :func:`assert_same` has passed (a recorded digest renders ints
+    and floats apart, so equal digests are its check too)."""
+    assert_same(expected, actual)
+    return expected
+
+
 # --- tokens -------------------------------------------------------------------------------------
 
 
@@ -233,16 +241,28 @@ def test_default_bleu_and_chrf_of_every_system(pair: str) -> None:
     """Every system of the pair, against all its references: sacreBLEU's default BLEU and
     chrF, field for field (sacreBLEU's metrics built once with ``references=``, its cache)."""
     refs = layout(pair, "all")
-    bleu, chrf = BLEU(force=True, references=streams(refs)), CHRF(references=streams(refs))
-    expected, actual = {}, {}
+    actual = {}
     for name, hyps in systems(pair):
         result = scored(hyps, refs, bleu={}, chrf={})
-        expected[name] = (sacre_bleu(hyps, refs, bleu), sacre_chrf(hyps, refs, chrf))
         actual[name] = (result["bleu"], result["chrf"])
-    assert expected == actual
-    for name, (bleu, chrf) in actual.items():
-        assert_same(expected[name][0], bleu)
-        assert_same(expected[name][1], chrf)
+
+    def sacrebleus() -> dict[str, Any]:
+        bleu, chrf = BLEU(force=True, references=streams(refs)), CHRF(references=streams(refs))
+        expected = {}
+        for name, hyps in systems(pair):
+            expected[name] = (sacre_bleu(hyps, refs, bleu), sacre_chrf(hyps, refs, chrf))
+            assert_same(expected[name][0], actual[name][0])
+            assert_same(expected[name][1], actual[name][1])
+        return expected
+
+    # a recorded digest renders ints and floats apart: equal digests are assert_same's check
+    assert_sacrebleu(
+        actual,
+        "default BLEU and chrF",
+        {},
+        [(hyps, refs) for _, hyps in systems(pair)],
+        sacrebleus,
+    )
 
 
 BLEU_GRID: list[dict[str, Any]] = [
@@ -301,9 +321,14 @@ def test_bleu_options_grid(options: dict[str, Any], pair: str, k: int, refs: str
     BLEU, field for field."""
     _, hyps = systems(pair)[k % len(systems(pair))]
     per_segment = layout(pair, refs)
-    expected = sacre_bleu(hyps, per_segment, **options)
     actual = scored(hyps, per_segment, bleu=options)["bleu"]
-    assert_same(expected, actual)
+    assert_sacrebleu(
+        actual,
+        "BLEU",
+        options,
+        (hyps, per_segment),
+        lambda: checked_same(sacre_bleu(hyps, per_segment, **options), actual),
+    )
 
 
 @pytest.mark.parametrize(("options", "pair", "k", "refs"), _grid(CHRF_GRID))
@@ -312,9 +337,14 @@ def test_chrf_options_grid(options: dict[str, Any], pair: str, k: int, refs: str
     chrF (chrF++ with word_order 2), field for field."""
     _, hyps = systems(pair)[k % len(systems(pair))]
     per_segment = layout(pair, refs)
-    expected = sacre_chrf(hyps, per_segment, **options)
     actual = scored(hyps, per_segment, chrf=options)["chrf"]
-    assert_same(expected, actual)
+    assert_sacrebleu(
+        actual,
+        "chrF",
+        options,
+        (hyps, per_segment),
+        lambda: checked_same(sacre_chrf(hyps, per_segment, **options), actual),
+    )
 
 
 def test_the_variable_layout_is_variable_somewhere() -> None:

@@ -29,6 +29,7 @@ from mtcompute.errors import MtcomputeError
 from mtcompute.tokenizers import get_tokenizer
 from tests import conftest
 from tests.conftest import WMT, at_least, run_cli
+from tests.oracle import assert_sacrebleu
 
 EN_DE = WMT / "generaltest2022" / "en-de"
 SYSTEMS = sorted(EN_DE.glob("sys.*.txt"))
@@ -104,20 +105,30 @@ def test_every_en_de_system_both_references_every_metric_equals_sacrebleu() -> N
     output = score_json(
         "-H", *map(str, SYSTEMS), "-r", str(REF_A), str(REF_B), "-m", "bleu", "chrf", "chrf++"
     )
-    expected: list[list[tuple[float, str]]] = []
     actual: list[list[tuple[float, str]]] = []
-    for i, system in enumerate(SYSTEMS):
-        hyps = lines(system)
-        row = []
-        for metric in (BLEU(), CHRF(), CHRF(word_order=2)):
-            score, _, signature = sacre(metric, hyps, refs)
-            row.append((score, signature + MTCOMPUTE))
-        expected.append(row)
+    for i in range(len(SYSTEMS)):
         found = scores(output, i)
         actual.append([(found[m]["score"], found[m]["signature"]) for m in found])
     header = (output["references"], output["segment_count"], len(output["systems"]))
     assert ([str(REF_A), str(REF_B)], len(refs[0]), len(SYSTEMS)) == header
-    assert expected == actual
+
+    def sacrebleus() -> list[list[tuple[float, str]]]:
+        expected = []
+        for system in SYSTEMS:
+            row = []
+            for metric in (BLEU(), CHRF(), CHRF(word_order=2)):
+                score, _, signature = sacre(metric, lines(system), refs)
+                row.append((score, signature + MTCOMPUTE))
+            expected.append(row)
+        return expected
+
+    assert_sacrebleu(
+        actual,
+        "corpus_score and signature: BLEU(), CHRF(), CHRF(word_order=2)",
+        MTCOMPUTE,
+        [[lines(system) for system in SYSTEMS], refs],
+        sacrebleus,
+    )
 
 
 def test_several_systems_text_layout() -> None:
@@ -126,18 +137,25 @@ def test_several_systems_text_layout() -> None:
     systems = [SYS_B, SYS]
     refs = [lines(REF_A), lines(REF_B)]
     width = max(len(str(s)) for s in systems)
-    expected = []
-    for system in systems:
-        for metric in (BLEU(), CHRF(word_order=2)):
-            score = metric.corpus_score(lines(system), refs)
-            line = score.format(signature=str(metric.get_signature()) + MTCOMPUTE)
-            expected.append(f"{system!s:<{width}}  {line}")
     args = ("-H", str(SYS_B), str(SYS), "-r", str(REF_A), str(REF_B), "-m", "bleu", "chrf++")
     proc = run_cli("score", *args)
-    assert (0, "\n".join(expected) + "\n", b"") == (
-        proc.returncode,
+    assert (0, b"") == (proc.returncode, proc.stderr)
+
+    def sacrebleus() -> str:
+        expected = []
+        for system in systems:
+            for metric in (BLEU(), CHRF(word_order=2)):
+                score = metric.corpus_score(lines(system), refs)
+                line = score.format(signature=str(metric.get_signature()) + MTCOMPUTE)
+                expected.append(f"{system!s:<{width}}  {line}")
+        return "\n".join(expected) + "\n"
+
+    assert_sacrebleu(
         proc.stdout.decode(),
-        proc.stderr,
+        "format(signature): BLEU(), CHRF(word_order=2), padded names",
+        [MTCOMPUTE, [str(system) for system in systems]],
+        [[lines(system) for system in systems], refs],
+        sacrebleus,
     )
 
 
@@ -181,10 +199,21 @@ def test_several_systems_text_layout() -> None:
 def test_bleu_options_equal_sacrebleu(flags: tuple[str, ...], metric: BLEU) -> None:
     """Each BLEU option as sacreBLEU's BLEU() takes it: the printed line (score, precisions,
     BP, lengths) and the signature, byte for byte, with both references."""
-    score = metric.corpus_score(lines(SYS_B), [lines(REF_A), lines(REF_B)])
-    expected = score.format(signature=str(metric.get_signature()) + MTCOMPUTE) + "\n"
+    refs = [lines(REF_A), lines(REF_B)]
     proc = run_cli("score", "-H", str(SYS_B), "-r", str(REF_A), str(REF_B), "-m", "bleu", *flags)
-    assert (0, expected.encode()) == (proc.returncode, proc.stdout)
+    assert 0 == proc.returncode
+
+    def sacrebleus() -> bytes:
+        score = metric.corpus_score(lines(SYS_B), refs)
+        return (score.format(signature=str(metric.get_signature()) + MTCOMPUTE) + "\n").encode()
+
+    assert_sacrebleu(
+        proc.stdout,
+        "BLEU format(signature)",
+        [MTCOMPUTE, list(flags)],
+        (lines(SYS_B), refs),
+        sacrebleus,
+    )
 
 
 @pytest.mark.parametrize(
@@ -203,10 +232,21 @@ def test_chrf_options_equal_sacrebleu(flags: tuple[str, ...], metric: CHRF) -> N
     """--beta and --lowercase for chrF and chrF++, one reference and two: sacreBLEU's line and
     signature."""
     for refs in ([REF_A], [REF_A, REF_B]):
-        score = metric.corpus_score(lines(SYS), [lines(r) for r in refs])
-        expected = score.format(signature=str(metric.get_signature()) + MTCOMPUTE) + "\n"
+        texts = [lines(r) for r in refs]
         proc = run_cli("score", "-H", str(SYS), "-r", *map(str, refs), *flags)
-        assert (0, expected.encode()) == (proc.returncode, proc.stdout)
+        assert 0 == proc.returncode
+        assert_sacrebleu(
+            proc.stdout,
+            "chrF format(signature)",
+            [MTCOMPUTE, list(flags)],
+            (lines(SYS), texts),
+            lambda texts=texts: (
+                metric.corpus_score(lines(SYS), texts).format(
+                    signature=str(metric.get_signature()) + MTCOMPUTE
+                )
+                + "\n"
+            ).encode(),
+        )
 
 
 @pytest.mark.parametrize(
@@ -226,13 +266,25 @@ def test_chinese_and_japanese_with_their_tokenizers(
         "-H", *map(str, systems), "-r", *map(str, ref_files), "-m", "bleu", "chrf", "chrf++",
         "--tokenize", tokenize,
     )  # fmt: skip
-    expected, actual = [], []
-    for i, system in enumerate(systems):
-        for metric in (BLEU(tokenize=tokenize), CHRF(), CHRF(word_order=2)):
-            score, _, signature = sacre(metric, lines(system), refs)
-            expected.append((score, signature + MTCOMPUTE))
+    actual = []
+    for i in range(len(systems)):
         actual += [(s["score"], s["signature"]) for s in scores(output, i).values()]
-    assert expected == actual
+
+    def sacrebleus() -> list[tuple[float, str]]:
+        expected = []
+        for system in systems:
+            for metric in (BLEU(tokenize=tokenize), CHRF(), CHRF(word_order=2)):
+                score, _, signature = sacre(metric, lines(system), refs)
+                expected.append((score, signature + MTCOMPUTE))
+        return expected
+
+    assert_sacrebleu(
+        actual,
+        "corpus_score and signature: BLEU(tokenize), CHRF(), CHRF(word_order=2)",
+        [MTCOMPUTE, tokenize],
+        [[lines(system) for system in systems], refs],
+        sacrebleus,
+    )
 
 
 def test_bleu_json_fields() -> None:

@@ -24,6 +24,7 @@ from mtcompute import __version__
 from mtcompute.batch import corpus_ter
 from tests import conftest
 from tests.conftest import WMT, at_least, run_cli
+from tests.oracle import answer
 
 EN_DE = WMT / "generaltest2022" / "en-de"
 EN_ZH = WMT / "generaltest2022" / "en-zh"
@@ -70,9 +71,17 @@ def sacrebleu_line(
 ) -> tuple[float, str]:
     """sacreBLEU's corpus TER(**options) of the files: the score, and the line score prints
     (sacreBLEU's format with the signature, then mtcompute's version)."""
-    metric = TER(**dict(options))
-    score = metric.corpus_score(lines(system), [lines(r) for r in references])
-    return score.score, score.format(signature=str(metric.get_signature()) + MTCOMPUTE)
+    hyps, refs = lines(system), [lines(r) for r in references]
+
+    def sacrebleus() -> tuple[float, str]:
+        metric = TER(**dict(options))
+        score = metric.corpus_score(hyps, refs)
+        return score.score, score.format(signature=str(metric.get_signature()) + MTCOMPUTE)
+
+    score, line = answer(
+        "TER corpus_score and format", [options, MTCOMPUTE], (hyps, refs), sacrebleus
+    )
+    return score, line
 
 
 def error_line(proc: subprocess.CompletedProcess[bytes]) -> tuple[int, bytes, str]:

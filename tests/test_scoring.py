@@ -3,6 +3,8 @@ arbitrary statistics, and corpus BLEU/chrF/chrF++ of a WMT test set with two ref
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 import sacrebleu
 from hypothesis import given
@@ -14,6 +16,7 @@ from sacrebleu.metrics.ter import TER
 from mtcompute import scoring
 from mtcompute.core import sacre
 from tests.conftest import wmt_lines
+from tests.oracle import answer
 
 COUNT = st.integers(0, 50)
 SMOOTHING = st.sampled_from(sacre.BLEU_SMOOTHING)
@@ -99,7 +102,6 @@ def test_corpus_bleu_and_chrf_with_two_references_are_sacrebleus() -> None:
         (CHRF(beta=3, eps_smoothing=True), scoring.ChrfOptions(beta=3, eps_smoothing=True)),
     ]
     for metric, options in cases:
-        theirs = metric.corpus_score(hyps, [ref_a, ref_b])  # type: ignore[attr-defined]
         if isinstance(options, scoring.BleuOptions):
             ours: scoring.BleuResult | scoring.ChrfResult = scoring.corpus_bleu(
                 hyps, per_segment, options
@@ -109,16 +111,26 @@ def test_corpus_bleu_and_chrf_with_two_references_are_sacrebleus() -> None:
             assert isinstance(options, scoring.ChrfOptions)
             ours = scoring.corpus_chrf(hyps, per_segment, options)
             fields = scoring.chrf_signature_fields(options, 2)
-        signature = str(metric.get_signature())  # type: ignore[attr-defined]
-        assert (theirs.score, str(theirs), signature) == (
-            ours.score,
-            str(ours),
-            scoring.format_signature(fields),
+
+        def sacrebleus(metric: Any = metric) -> tuple[float, str, str, str, str]:
+            theirs = metric.corpus_score(hyps, [ref_a, ref_b])
+            signature = str(metric.get_signature())
+            return (
+                theirs.score,
+                str(theirs),
+                signature,
+                theirs.format(signature=signature, is_json=True),
+                metric.get_signature().format(short=True),
+            )
+
+        score, text, signature, json_text, short = answer(
+            "corpus_score: score, str, signature, JSON, short signature",
+            repr(options),
+            (hyps, ref_a, ref_b),
+            sacrebleus,
         )
-        assert theirs.format(signature=signature, is_json=True) == ours.format(
-            signature=signature, is_json=True
-        )
-        short = metric.get_signature().format(short=True)  # type: ignore[attr-defined]
+        assert (score, text, signature) == (ours.score, str(ours), scoring.format_signature(fields))
+        assert json_text == ours.format(signature=signature, is_json=True)
         assert short == scoring.format_signature(fields, short=True)
 
 
@@ -141,22 +153,32 @@ def test_corpus_ter_with_two_references_is_sacrebleus() -> None:
     hyps, ref_a, ref_b = (lines[:300] for lines in _two_references("en-de"))
     per_segment = [list(refs) for refs in zip(ref_a, ref_b, strict=True)]
     for kwargs in TER_OPTIONS:
-        metric = TER(**kwargs)
         options = scoring.TerOptions(**kwargs)
-        theirs = metric.corpus_score(hyps, [ref_a, ref_b])
         ours = scoring.corpus_ter(hyps, per_segment, options)
-        assert (theirs.score, theirs.num_edits, theirs.ref_length, str(theirs)) == (
-            ours.score,
-            ours.num_edits,
-            ours.ref_length,
-            str(ours),
+
+        def sacrebleus(kwargs: dict[str, bool] = kwargs) -> tuple[Any, ...]:
+            metric = TER(**kwargs)
+            theirs = metric.corpus_score(hyps, [ref_a, ref_b])
+            segments = [list(s) for s in metric._extract_corpus_statistics(hyps, [ref_a, ref_b])]
+            signature = metric.get_signature()
+            return (
+                (theirs.score, theirs.num_edits, theirs.ref_length, str(theirs)),
+                segments,
+                str(signature),
+                signature.format(short=True),
+            )
+
+        corpus, segments, signature, short = answer(
+            "TER corpus_score, statistics, signature, short signature",
+            sorted(kwargs.items()),
+            (hyps, ref_a, ref_b),
+            sacrebleus,
         )
-        segments = [tuple(s) for s in metric._extract_corpus_statistics(hyps, [ref_a, ref_b])]
-        assert segments == scoring.ter_statistics(hyps, per_segment, options)
+        assert corpus == [ours.score, ours.num_edits, ours.ref_length, str(ours)]
+        assert segments == [list(s) for s in scoring.ter_statistics(hyps, per_segment, options)]
         fields = scoring.ter_signature_fields(options, 2)
-        signature = metric.get_signature()
-        assert str(signature) == scoring.format_signature(fields)
-        assert signature.format(short=True) == scoring.format_signature(
+        assert signature == scoring.format_signature(fields)
+        assert short == scoring.format_signature(
             fields, short=True, abbreviations=scoring.TER_ABBREVIATIONS
         )
 

@@ -8,6 +8,7 @@ runs the whole data."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 import pytest
 from hypothesis import given, settings
@@ -20,6 +21,7 @@ from sacrebleu.utils import sum_of_lists
 from mtcompute.core import ter
 from mtcompute.core.ter_tokenizer import TercomTokenizer
 from tests.conftest import WMT, load_script, wmt_lines
+from tests.oracle import assert_sacrebleu
 
 diff_ter = load_script("diff_ter")
 COMBOS: tuple[dict[str, bool], ...] = diff_ter.COMBOS
@@ -163,14 +165,22 @@ def test_every_wmt_line_is_tokenized_as_sacrebleu_does(path: object) -> None:
     lines here, all of them in scripts/diff_ter.py)."""
     lines = path.read_text(encoding="utf-8").split("\n")  # type: ignore[attr-defined]
     tokenizers = [(TercomTokenizer(**o), SacrebleuTercomTokenizer(**o)) for o in COMBOS]
-    ours, theirs = [], []
-    for i, line in enumerate(lines):
-        mine, sacre = tokenizers[i % len(tokenizers)]
-        for text in {line, line.rstrip()}:
-            once = sacre(text)
-            theirs.append((once, sacre(once)))
-            ours.append((mine(text), mine(mine(text))))
-    assert theirs == ours
+    # (line index, text): each line raw and right-stripped, each distinct text once
+    texts = [
+        (i, text) for i, line in enumerate(lines) for text in dict.fromkeys((line, line.rstrip()))
+    ]
+
+    def answers(i: int, text: str, tokenize: Callable[[str], str]) -> tuple[str, str]:
+        return tokenize(text), tokenize(tokenize(text))
+
+    n = len(tokenizers)
+    assert_sacrebleu(
+        [answers(i, text, tokenizers[i % n][0]) for i, text in texts],
+        "TercomTokenizer once and twice, combination i mod 16",
+        COMBOS,
+        lines,
+        lambda: [answers(i, text, tokenizers[i % n][1]) for i, text in texts],
+    )
 
 
 def _window(references: list[list[str]]) -> list[int]:

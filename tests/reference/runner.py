@@ -53,10 +53,17 @@ def to_js_json(value: Any) -> str:
     """JSON text for Node: ASCII only (lone surrogates as \\ud800 escapes), dict order kept,
     and +-inf written as 1e400 / -1e400 (which JSON.parse reads as +-Infinity, as Python's
     json.loads reads them as inf)."""
+    try:  # the same text in one call when there is no infinity (the limit cases are 5 MB)
+        return json.dumps(value, ensure_ascii=True, allow_nan=False, separators=(",", ":"))
+    except ValueError:
+        return _to_js_json(value)
+
+
+def _to_js_json(value: Any) -> str:
     if isinstance(value, dict):
-        return "{" + ",".join(json.dumps(k) + ":" + to_js_json(v) for k, v in value.items()) + "}"
+        return "{" + ",".join(json.dumps(k) + ":" + _to_js_json(v) for k, v in value.items()) + "}"
     if isinstance(value, list):
-        return "[" + ",".join(to_js_json(v) for v in value) + "]"
+        return "[" + ",".join(_to_js_json(v) for v in value) + "]"
     if isinstance(value, float) and math.isinf(value):
         return "1e400" if value > 0 else "-1e400"
     if isinstance(value, float) and math.isnan(value):
