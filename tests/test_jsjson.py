@@ -4,12 +4,17 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import subprocess
 
 import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 
 import mtcompute
+from mtcompute.core import jsjson
 from mtcompute.core.jsjson import JsonError, dumps, loads
+from mtcompute.core.jsmath import number_to_string
 from tests.conftest import require_program
 
 CASES = [
@@ -125,3 +130,152 @@ def test_execute_never_raises_on_odd_python_values() -> None:
     envelopes = [mtcompute.execute("chrf-compute", "1.0.0", value) for value in odd]
     assert all(set(e) in ({"result"}, {"error"}) for e in envelopes)
     assert "internal_error" not in {e.get("error", {}).get("code") for e in envelopes}  # type: ignore[union-attr]
+
+
+# --- the fast paths of dumps write what the general path writes ----------------------------
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _general_dumps(value: object) -> str:
+    """dumps as written before its fast paths: the stdlib escaper, then number_to_string."""
+    if isinstance(value, str):
+        text = json.JSONEncoder(ensure_ascii=False).encode(value)
+        return _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+    if value is None or value is True or value is False:
+        return {None: "null", True: "true", False: "false"}[value]
+    if isinstance(value, int):
+        return "null" if abs(value) >= 2**1024 - 2**970 else number_to_string(value)
+    if isinstance(value, float):
+        return number_to_string(value) if math.isfinite(value) else "null"
+    if isinstance(value, dict):
+        return (
+            "{"
+            + ",".join(f"{_general_dumps(k)}:{_general_dumps(v)}" for k, v in value.items())
+            + "}"
+        )
+    assert isinstance(value, list | tuple)
+    return "[" + ",".join(_general_dumps(item) for item in value) + "]"
+
+
+_NUMBERS = st.one_of(
+    st.floats(),
+    st.floats(min_value=1e-5, max_value=1e17),
+    st.floats(min_value=-1e17, max_value=-1e-5),
+    st.integers(),
+    st.integers(min_value=2**53 - 4, max_value=2**53 + 4),
+    st.sampled_from([2**1024 - 2**970, 2**1024 - 2**970 - 1, -(2**1024)]),
+)
+_JSON_LIKE = st.recursive(
+    st.none() | st.booleans() | _NUMBERS | st.text(),
+    lambda inner: (
+        st.lists(inner, max_size=4).map(lambda x: x)
+        | st.lists(inner, max_size=4).map(tuple)
+        | st.dictionaries(st.text(max_size=6), inner, max_size=4)
+    ),
+    max_leaves=12,
+)
+
+_EDGE_FLOATS = [
+    1e-4,
+    9.999999999999999e-05,
+    0.00010000000000000002,
+    1e16,
+    9999999999999998.0,
+    1e15 + 0.5,
+    0.1,
+    -0.5,
+    0.30000000000000004,
+    5e-324,
+    -5e-324,
+    2.2250738585072014e-308,
+    1.7976931348623157e308,
+    123456789.12345679,
+    1e21,
+    1e-7,
+    0.0,
+    -0.0,
+    2.0**53,
+    2.0**53 + 2,
+    0.8375922397,
+    math.inf,
+    -math.inf,
+    math.nan,
+]
+
+
+@pytest.mark.parametrize("x", _EDGE_FLOATS, ids=repr)
+def test_fast_float_matches_number_to_string_on_edges(x: float) -> None:
+    """Floats at the edges of repr's positional range are written as number_to_string does."""
+    assert _general_dumps(x) == dumps(x)
+    assert _general_dumps(-x) == dumps(-x)
+
+
+@settings(max_examples=1000, deadline=None)
+@given(st.floats())
+def test_fast_float_matches_number_to_string(x: float) -> None:
+    """Any float is written as number_to_string writes it (null when not finite)."""
+    assert _general_dumps(x) == dumps(x)
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.text())
+def test_fast_string_matches_the_general_escaper(text: str) -> None:
+    """Any string, lone surrogates and control characters included, is escaped as before."""
+    assert _general_dumps(text) == dumps(text)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_JSON_LIKE)
+def test_fast_paths_match_the_general_writer(value: object) -> None:
+    """Nested JSON-like values are written byte for byte as the general writer writes them."""
+    assert _general_dumps(value) == dumps(value)
+
+
+def _general_loads(text: str) -> object:
+    """loads as written before its prebuilt decoders: json.loads with the hooks each call."""
+    return json.loads(
+        text,
+        parse_float=jsjson._parse_float,
+        parse_int=jsjson._parse_int,
+        parse_constant=jsjson._refuse_constant,
+    )
+
+
+def _typed(value: object) -> object:
+    """``value`` with the type of every number beside it (1 and 1.0 differ)."""
+    if isinstance(value, dict):
+        return {k: _typed(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_typed(v) for v in value]
+    return (type(value).__name__, value)
+
+
+@pytest.mark.parametrize("digits", [15, 16, 308, 309, 310, 400, 5000], ids=lambda d: f"{d} digits")
+def test_loads_reads_long_integer_literals_as_before(digits: int) -> None:
+    """Integer literals around and past 309 digits are read as the per-call hooks read them."""
+    for literal in ("9" * digits, "1" + "0" * (digits - 1), "-" + "9" * digits):
+        text = f'{{"n":[{literal}],"s":"{"7" * 400}"}}'
+        assert _typed(_general_loads(text)) == _typed(loads(text))
+
+
+def test_loads_refuses_a_byte_order_mark_as_json_loads_does() -> None:
+    """A leading U+FEFF is invalid JSON at line 1 column 1, as json.loads says."""
+    expected = (
+        "Expected JSON, got invalid JSON at line 1 column 1: "
+        "Unexpected UTF-8 BOM (decode using utf-8-sig)."
+    )
+    with pytest.raises(JsonError) as error:
+        loads("\ufeff{}")
+    assert expected == str(error.value)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_JSON_LIKE)
+def test_loads_reads_what_the_per_call_hooks_read(value: object) -> None:
+    """JSON text of nested values (huge ints included) parses to the same typed values."""
+    try:
+        text = json.dumps(value, ensure_ascii=False, allow_nan=False)
+    except ValueError:  # NaN or an infinity somewhere: not JSON text
+        assume(False)
+    assert _typed(_general_loads(text)) == _typed(loads(text))

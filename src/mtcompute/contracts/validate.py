@@ -188,6 +188,8 @@ class Integer(FieldType[int]):
     maximum: Bound
 
     def parse(self, value: object, path: str) -> int:
+        if type(value) is int and self.minimum <= value <= figure(self.maximum):
+            return value  # the common case: an int in range passes every check below
         if isinstance(value, bool) or not isinstance(value, int | float):
             raise InvalidInput(f"Expected an integer {where(path)}, got {describe(value)}.", path)
         if isinstance(value, float):
@@ -215,6 +217,14 @@ class Integer(FieldType[int]):
                 path,
             )
         return value
+
+    def parse_items(self, items: Sequence[object], path: str) -> list[int]:
+        # The whole list at once when every item is an int in range; else item by item,
+        # which finds the first fault and its message (and reads 4.0 as 4).
+        minimum, maximum = self.minimum, figure(self.maximum)
+        if all(type(item) is int and minimum <= item <= maximum for item in items):
+            return list(items)  # type: ignore[arg-type]  # all int, checked above
+        return FieldType.parse_items(self, items, path)
 
     def schema(self) -> dict[str, object]:
         return {"type": "integer", "minimum": self.minimum, "maximum": figure(self.maximum)}
@@ -297,6 +307,12 @@ class Text(FieldType[str]):
         if not isinstance(value, str):
             raise InvalidInput(f"Expected a string {where(path)}, got {describe(value)}.", path)
         return value
+
+    def parse_items(self, items: Sequence[object], path: str) -> list[str]:
+        # The whole list at once when every item is a string; else item by item (first fault).
+        if all(isinstance(item, str) for item in items):
+            return list(items)  # type: ignore[arg-type]  # all str, checked above
+        return FieldType.parse_items(self, items, path)
 
     def schema(self) -> dict[str, object]:
         return {"type": "string"}
@@ -455,15 +471,23 @@ class InputSpec:
 
     steps: tuple[Field[Any] | Rule, ...]
     fields: tuple[Field[Any], ...] = field(init=False)
+    names: tuple[str, ...] = field(init=False, repr=False, compare=False)
+    """The field names, in contract order."""
+    # Derived once from the steps, not per input: the required names, and each step with
+    # the JSON Pointer of its field ("" for a rule).
+    _required: tuple[str, ...] = field(init=False, repr=False, compare=False)
+    _pointed: tuple[tuple[Field[Any] | Rule, str], ...] = field(
+        init=False, repr=False, compare=False
+    )
 
     def __init__(self, *steps: Field[Any] | Rule) -> None:
+        fields = tuple(s for s in steps if isinstance(s, Field))
         object.__setattr__(self, "steps", steps)
-        object.__setattr__(self, "fields", tuple(s for s in steps if isinstance(s, Field)))
-
-    @property
-    def names(self) -> tuple[str, ...]:
-        """The field names, in contract order."""
-        return tuple(f.name for f in self.fields)
+        object.__setattr__(self, "fields", fields)
+        object.__setattr__(self, "names", tuple(f.name for f in fields))
+        object.__setattr__(self, "_required", tuple(f.name for f in fields if f.required))
+        pointed = tuple((s, json_pointer(s.name) if isinstance(s, Field) else "") for s in steps)
+        object.__setattr__(self, "_pointed", pointed)
 
     def parse(self, raw: object) -> dict[str, Any]:
         """The checked values by field name (defaults for omitted optional fields)."""
@@ -477,15 +501,15 @@ class InputSpec:
                     f"Unknown key {quote(key)} in the input; expected only {', '.join(allowed)}.",
                     json_pointer(key) if len(key) <= MAX_ECHOED_KEY else "",
                 )
-        for f in self.fields:
-            if f.required and f.name not in obj:
-                raise InvalidInput(f'Missing required key "{f.name}".', json_pointer(f.name))
+        for name in self._required:
+            if name not in obj:
+                raise InvalidInput(f'Missing required key "{name}".', json_pointer(name))
         values: dict[str, Any] = {}
-        for step in self.steps:
+        for step, pointer in self._pointed:
             if isinstance(step, Rule):
                 step.check(values)
             elif step.name in obj:
-                values[step.name] = step.type.parse(obj[step.name], json_pointer(step.name))
+                values[step.name] = step.type.parse(obj[step.name], pointer)
             else:
                 values[step.name] = step.default
         return values
@@ -503,7 +527,7 @@ class InputSpec:
 
 def require_object(value: object) -> Mapping[str, object]:
     """The whole input must be a JSON object with string keys."""
-    if not _is_mapping(value):
+    if type(value) is not dict and not _is_mapping(value):
         raise InvalidInput(f"Expected a JSON object as the input, got {describe(value)}.")
     for key in value:
         if not isinstance(key, str):

@@ -24,7 +24,9 @@ from collections.abc import Mapping, Sequence
 from mtcompute.core.jsmath import number_to_string
 
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
-_encode_string = json.JSONEncoder(ensure_ascii=False).encode
+# What json.JSONEncoder(ensure_ascii=False).encode returns for a str: the C escaper itself.
+_encode_string = json.encoder.encode_basestring
+_MAX_SAFE = 2**53  # ints up to this magnitude are written as str() writes them
 
 
 class JsonError(ValueError):
@@ -38,15 +40,48 @@ def _escape_surrogate(match: re.Match[str]) -> str:
 def _string(value: str) -> str:
     # The stdlib escapes exactly what JSON.stringify escapes (", \, control characters,
     # with \b \f \n \r \t short forms and lowercase \u00xx), except lone surrogates,
-    # which well-formed JSON.stringify (ES2019) writes as escapes.
+    # which well-formed JSON.stringify (ES2019) writes as escapes. ASCII text has none.
     text: str = _encode_string(value)
-    if _LONE_SURROGATE.search(text):
+    if not value.isascii() and _LONE_SURROGATE.search(text):
         text = _LONE_SURROGATE.sub(_escape_surrogate, text)
     return text
 
 
+def _int(value: int) -> str:
+    if -_MAX_SAFE <= value <= _MAX_SAFE:
+        return str(value)  # what number_to_string writes for a safe integer
+    # an int past the largest double is Infinity in JavaScript, which JSON.stringify writes null
+    return "null" if abs(value) >= _DOUBLE_OVERFLOW else number_to_string(value)
+
+
+def _float(value: float) -> str:
+    if not math.isfinite(value):
+        return "null"
+    # repr gives the shortest round-trip digits that number_to_string also starts from; when
+    # it is positional (1e-4 <= |x| < 1e16) and not integral ("3.0"), number_to_string writes
+    # exactly those characters (tests/test_jsjson.py holds the two equal on many floats).
+    text = repr(value)
+    if "e" in text or value.is_integer():
+        return number_to_string(value)
+    return text
+
+
 def _write(value: object, out: list[str]) -> None:
-    if isinstance(value, str):
+    # The exact types JSON values have come first (one type() test each), then dicts (no
+    # dict is also a str, number, bool or None); subclasses, other mappings and sequences
+    # take the general tests below, in their original order.
+    kind = type(value)
+    if kind is str:
+        out.append(_string(value))  # type: ignore[arg-type]  # type() is str
+    elif kind is int:
+        out.append(_int(value))  # type: ignore[arg-type]  # type() is int
+    elif kind is float:
+        out.append(_float(value))  # type: ignore[arg-type]  # type() is float
+    elif kind is list or kind is tuple:
+        _write_sequence(value, out)  # type: ignore[arg-type]  # type() is list or tuple
+    elif isinstance(value, dict):
+        _write_mapping(value, out)
+    elif isinstance(value, str):
         out.append(_string(value))
     elif value is None:
         out.append("null")
@@ -55,30 +90,40 @@ def _write(value: object, out: list[str]) -> None:
     elif value is False:
         out.append("false")
     elif isinstance(value, int):
-        # an int past the largest double is Infinity in JavaScript, which JSON.stringify writes null
-        out.append("null" if abs(value) >= _DOUBLE_OVERFLOW else number_to_string(value))
+        out.append(_int(value))
     elif isinstance(value, float):
-        out.append(number_to_string(value) if math.isfinite(value) else "null")
+        out.append(_float(value))
     elif isinstance(value, Mapping):
-        out.append("{")
-        first = True
-        for key, item in value.items():
-            if not first:
-                out.append(",")
-            first = False
-            out.append(_string(str(key)))
-            out.append(":")
-            _write(item, out)
-        out.append("}")
+        _write_mapping(value, out)
     elif isinstance(value, Sequence):
-        out.append("[")
-        for i, item in enumerate(value):
-            if i:
-                out.append(",")
-            _write(item, out)
-        out.append("]")
+        _write_sequence(value, out)
     else:
         raise TypeError(f"not JSON-serializable: {type(value).__name__}")
+
+
+def _write_mapping(value: Mapping[object, object], out: list[str]) -> None:
+    separator = "{"
+    for key, item in value.items():
+        out.append(separator + _string(key if type(key) is str else str(key)) + ":")
+        _write(item, out)
+        separator = ","
+    out.append("{}" if separator == "{" else "}")
+
+
+def _write_sequence(value: Sequence[object], out: list[str]) -> None:
+    # Arrays of only strings or only safe integers (the common outputs) in one join each.
+    if all(type(item) is str for item in value):
+        out.append("[" + ",".join(map(_string, value)) + "]")  # type: ignore[arg-type]  # all str
+        return
+    if all(type(item) is int and -_MAX_SAFE <= item <= _MAX_SAFE for item in value):
+        out.append("[" + ",".join(map(str, value)) + "]")
+        return
+    separator = "["
+    for item in value:
+        out.append(separator)
+        _write(item, out)
+        separator = ","
+    out.append("[]" if separator == "[" else "]")
 
 
 def dumps(value: object) -> str:
@@ -115,6 +160,16 @@ def _refuse_constant(name: str) -> object:
     raise JsonError(f"{name} is not JSON")
 
 
+# Two decoders built once (json.loads with hooks builds one per call). An integer literal of
+# fewer than 309 digits is int(literal), which _parse_int returns for it too, so the hook is
+# needed only where the text has a run of 309 digits (a longer literal may be there).
+_DECODER = json.JSONDecoder(
+    parse_float=_parse_float, parse_int=_parse_int, parse_constant=_refuse_constant
+)
+_DECODER_SHORT_INTS = json.JSONDecoder(parse_float=_parse_float, parse_constant=_refuse_constant)
+_LONG_DIGITS = re.compile("[0-9]{309}")
+
+
 def loads(text: str | bytes) -> object:
     """Parse one JSON value; bytes must be UTF-8. Raises :class:`JsonError`, nothing else."""
     if isinstance(text, bytes | bytearray):
@@ -125,9 +180,10 @@ def loads(text: str | bytes) -> object:
                 f"Expected UTF-8 JSON, got a byte that is not UTF-8 at offset {exc.start}."
             ) from None
     try:
-        return json.loads(
-            text, parse_float=_parse_float, parse_int=_parse_int, parse_constant=_refuse_constant
-        )
+        if text.startswith("\ufeff"):  # refused as json.loads refuses it
+            raise json.JSONDecodeError("Unexpected UTF-8 BOM (decode using utf-8-sig)", text, 0)
+        decoder = _DECODER if _LONG_DIGITS.search(text) else _DECODER_SHORT_INTS
+        return decoder.decode(text)
     except JsonError as exc:
         raise JsonError(f"Expected JSON, got {exc}.") from None
     except json.JSONDecodeError as exc:

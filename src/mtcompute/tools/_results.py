@@ -35,8 +35,13 @@ def ngram_row(entry: NgramEntry) -> dict[str, object]:
     }
 
 
+_SCALARS = (str, int, float, bool, type(None))
+
+
 def json_value(value: object) -> object:
     """``value`` as the JSON-like value the output holds."""
+    if type(value) in _SCALARS:
+        return value  # the common case, as the last line below returns it
     if isinstance(value, tuple | list):
         return [json_value(item) for item in value]
     if isinstance(value, NgramEntry):
@@ -55,9 +60,22 @@ class Output:
     def to_dict(self) -> dict[str, object]:
         """The contract's output object, keys in the output schema's order."""
         out: dict[str, object] = {}
-        for f in fields(self):
-            value = getattr(self, f.name)
-            if value is None and f.metadata.get(_OMIT):
+        for name, omit_none in _output_fields(self):
+            value = getattr(self, name)
+            if value is None and omit_none:
                 continue
-            out[f.name] = json_value(value)
+            out[name] = json_value(value)
         return out
+
+
+_FIELDS: dict[type, tuple[tuple[str, bool], ...]] = {}
+
+
+def _output_fields(result: Output) -> tuple[tuple[str, bool], ...]:
+    """The result class's field names in order, each with whether it is left out while None
+    (read from the class once, not per result)."""
+    known = _FIELDS.get(type(result))
+    if known is None:
+        known = tuple((f.name, bool(f.metadata.get(_OMIT))) for f in fields(result))
+        _FIELDS[type(result)] = known
+    return known
