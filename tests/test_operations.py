@@ -550,33 +550,43 @@ def test_load_refuses_a_non_loopback_url() -> None:
 
 
 @pytest.mark.parametrize("body_bytes", [100, 1024, 20_000])
-def test_every_input_is_computed_off_the_event_loop(
+def test_each_input_is_computed_where_its_cost_says(
     monkeypatch: pytest.MonkeyPatch, body_bytes: int
 ) -> None:
-    """execute() runs on a worker thread for every body, tiny ones included: input size does
-    not bound the work (small inputs can ask for large n-gram tables), and the event loop must
-    stay free for the other requests. The envelope is execute()'s."""
+    """execute() runs on the event loop only for a body of at most INLINE_BODY_BYTES whose
+    tool's cost estimate is within INLINE_BUDGET (the 100-byte chrF input), on a worker
+    thread otherwise (the 20,000-byte one; size alone does not bound the work, the estimate
+    does: tests/test_server_inline.py). The envelope is execute()'s."""
     import threading
 
     from starlette.testclient import TestClient
 
+    from mtcompute import _execute
     from mtcompute.server import app as app_module
+    from mtcompute.server import executor
 
     seen: list[bool] = []
+    real = _execute.execute
 
-    def recording_execute(tool: str, version: str, value: object) -> dict[str, object]:
+    def recording_execute(tool: str, version: str, value: object) -> object:
         seen.append(threading.current_thread().name.startswith("AnyIO worker thread"))
-        return mtcompute.execute(tool, version, value)
+        return real(tool, version, value)
 
-    monkeypatch.setattr(app_module, "execute", recording_execute)
+    monkeypatch.setattr(_execute, "execute", recording_execute)  # execute_json's
+    monkeypatch.setattr(executor, "execute", recording_execute)  # the route's
     empty = len(json.dumps({"hypotheses": [""], "references": ["a cat"]}))
     body = {"hypotheses": ["a" * (body_bytes - empty)], "references": ["a cat"]}
     raw = json.dumps(body).encode()
     assert body_bytes == len(raw)
+    cheap = body_bytes <= executor.INLINE_BODY_BYTES and _execute.is_cheap(
+        "chrf-compute", "1.0.0", body
+    )
+    worker = {100: False, 20_000: True}.get(body_bytes, not cheap)
     with TestClient(app_module.create_app(access_log="off")) as client:
         answer = client.post(CHRF, content=raw, headers=JSON)
-    assert (200, mtcompute.execute("chrf-compute", "1.0.0", body), [True]) == (
+    assert (200, mtcompute.execute("chrf-compute", "1.0.0", body), [worker], worker) == (
         answer.status_code,
         answer.json(),
         seen,
+        not cheap,
     )
