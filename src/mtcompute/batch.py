@@ -62,6 +62,7 @@ __all__ = [
     "chrf_pairwise",
     "corpus_bleu",
     "corpus_chrf",
+    "corpus_result",
     "corpus_ter",
     "text_bleu_statistics",
 ]
@@ -942,6 +943,57 @@ def corpus_ter(
 # --- results of a corpus in chunks -------------------------------------------------------------
 
 AnyResult = CorpusBleu | CorpusChrf | CorpusTer
+
+
+def corpus_result(
+    hypotheses: Iterable[str],
+    references: Iterable[str] | Iterable[Sequence[str]],
+    options: scoring.BleuOptions | scoring.ChrfOptions | scoring.TerOptions,
+    *,
+    rules: str = "sacrebleu",
+    segment_scores: bool = False,
+) -> AnyResult:
+    """:func:`corpus_bleu`, :func:`corpus_chrf` (with ``rules``) or :func:`corpus_ter`, as
+    ``options`` names the metric, with its settings (chrF's ``char_order`` is always 6
+    here). What runs a metric from its options object (the score command's chunks, the Dask
+    partitions) calls this.
+
+    >>> print(corpus_result(["aa"], ["ab"], scoring.ChrfOptions(beta=3)))  # doctest: +ELLIPSIS
+    chrF3|nrefs:1|case:mixed|eff:yes|nc:6|nw:0|space:no|version:2.6.0|mtcompute:... = 25.00
+    """
+    if isinstance(options, scoring.BleuOptions):
+        return corpus_bleu(
+            hypotheses,
+            references,
+            tokenize=options.tokenize,
+            lowercase=options.lowercase,
+            smooth_method=options.smooth_method,
+            smooth_value=options.smooth_value,
+            max_order=options.max_ngram_order,
+            effective_order=options.effective_order,
+            segment_scores=segment_scores,
+        )
+    if isinstance(options, scoring.ChrfOptions):
+        return corpus_chrf(
+            hypotheses,
+            references,
+            word_order=options.word_order,
+            beta=options.beta,
+            lowercase=options.lowercase,
+            whitespace=options.whitespace,
+            eps_smoothing=options.eps_smoothing,
+            rules=rules,
+            segment_scores=segment_scores,
+        )
+    return corpus_ter(
+        hypotheses,
+        references,
+        normalized=options.normalized,
+        no_punct=options.no_punct,
+        asian_support=options.asian_support,
+        case_sensitive=options.case_sensitive,
+        segment_scores=segment_scores,
+    )
 
 
 class ResultSum:

@@ -112,39 +112,8 @@ class Setting:
 
 def _batch_result(setting: Setting, hyps: list[str], refs: list[list[str]], each: bool) -> Result:
     """The batch API's result of one partition (its checks, its counting)."""
-    options = setting.options
-    if isinstance(options, BleuOptions):
-        return batch.corpus_bleu(
-            hyps,
-            refs,
-            tokenize=options.tokenize,
-            lowercase=options.lowercase,
-            smooth_method=options.smooth_method,
-            smooth_value=options.smooth_value,
-            max_order=options.max_ngram_order,
-            effective_order=options.effective_order,
-            segment_scores=each,
-        )
-    if isinstance(options, ChrfOptions):
-        return batch.corpus_chrf(
-            hyps,
-            refs,
-            word_order=options.word_order,
-            beta=options.beta,
-            lowercase=options.lowercase,
-            whitespace=options.whitespace,
-            eps_smoothing=options.eps_smoothing,
-            rules=setting.rules,
-            segment_scores=each,
-        )
-    return batch.corpus_ter(
-        hyps,
-        refs,
-        normalized=options.normalized,
-        no_punct=options.no_punct,
-        asian_support=options.asian_support,
-        case_sensitive=options.case_sensitive,
-        segment_scores=each,
+    return batch.corpus_result(
+        hyps, refs, setting.options, rules=setting.rules, segment_scores=each
     )
 
 

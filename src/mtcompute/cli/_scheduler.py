@@ -16,9 +16,9 @@ from __future__ import annotations
 __all__ = ["LOCAL_MAX_WORKERS", "Scheduler", "parse", "score"]
 
 import argparse
-import dataclasses
 import re
 import socket
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, cast
 
@@ -90,10 +90,10 @@ def _refusals(args: argparse.Namespace) -> None:
 
 
 def score(
-    args: argparse.Namespace, options: tuple[BleuOptions, ChrfOptions, TerOptions]
+    args: argparse.Namespace, options: Mapping[str, BleuOptions | ChrfOptions | TerOptions]
 ) -> tuple[list[list[Result]], int]:
     """``mtcompute score``'s results (per system, per metric) and the segment count, computed
-    on the cluster ``args.scheduler`` names; ``options``: the command's metric settings."""
+    on the cluster ``args.scheduler`` names; ``options``: each metric's settings."""
     _refusals(args)
     try:
         # Imported here: Dask is an optional dependency (mtcompute[dask]), loaded only with
@@ -107,13 +107,12 @@ def score(
             EXIT_USAGE,
             "usage",
         ) from None
-    bleu, chrf, ter = options
-    by_metric = {
-        "bleu": on_dask.Setting("bleu", bleu),
-        "chrf": on_dask.Setting("chrf", chrf, args.rules),
-        "chrf++": on_dask.Setting("chrf++", dataclasses.replace(chrf, word_order=2), args.rules),
-        "ter": on_dask.Setting("ter", ter),
-    }
+    settings = [
+        on_dask.Setting(
+            name, options[name], args.rules if name in ("chrf", "chrf++") else "sacrebleu"
+        )
+        for name in args.metric
+    ]
     scheduler: Scheduler = args.scheduler
     try:
         if scheduler.address is not None:
@@ -131,7 +130,7 @@ def score(
             return on_dask.score_files(
                 args.hypotheses,
                 args.references,
-                [by_metric[name] for name in args.metric],
+                settings,
                 segments=args.segments,
             )
     except on_dask.ScoreFilesError as exc:

@@ -29,7 +29,7 @@ import shutil
 import sys
 import tempfile
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import IO, TYPE_CHECKING, Any, TypeVar, cast
 from uuid import uuid4
 
@@ -42,9 +42,7 @@ from mtcompute.batch import (
     CorpusChrf,
     CorpusTer,
     ResultSum,
-    corpus_bleu,
-    corpus_chrf,
-    corpus_ter,
+    corpus_result,
 )
 from mtcompute.cli import _scheduler
 from mtcompute.cli._common import (
@@ -456,38 +454,22 @@ Result = CorpusBleu | CorpusChrf | CorpusTer
 def _score_chunk(
     args: argparse.Namespace, metric: str, hyps: list[str], refs: list[list[str]]
 ) -> Result:
-    """One metric of a chunk of segments, with the options given (defaults: the batch's)."""
-    if metric == "bleu":
-        return corpus_bleu(
-            hyps,
-            refs,
-            tokenize=args.tokenize or "13a",
-            lowercase=bool(args.lowercase),
-            smooth_method=args.smooth_method or "exp",
-            smooth_value=args.smooth_value,
-            max_order=4 if args.max_order is None else args.max_order,
-            effective_order=bool(args.effective_order),
-            segment_scores=args.segments,
-        )
-    if metric == "ter":
-        return corpus_ter(
-            hyps,
-            refs,
-            normalized=bool(args.normalized),
-            no_punct=bool(args.no_punct),
-            asian_support=bool(args.asian_support),
-            case_sensitive=bool(args.case_sensitive),
-            segment_scores=args.segments,
-        )
-    return corpus_chrf(
-        hyps,
-        refs,
-        word_order=WORD_ORDERS[metric],
-        beta=2 if args.beta is None else args.beta,
-        lowercase=bool(args.lowercase),
-        rules=args.rules,
-        segment_scores=args.segments,
+    """One metric of a chunk of segments, with the options given (:func:`_metric_options`)."""
+    return corpus_result(
+        hyps, refs, _metric_options(args, metric), rules=args.rules, segment_scores=args.segments
     )
+
+
+def _metric_options(
+    args: argparse.Namespace, metric: str
+) -> BleuOptions | ChrfOptions | TerOptions:
+    """The settings of one metric (chrF and chrF++: the chrF options, with their word order)."""
+    bleu, chrf, ter = _options(args)
+    if metric == "bleu":
+        return bleu
+    if metric == "ter":
+        return ter
+    return replace(chrf, word_order=WORD_ORDERS[metric])
 
 
 class _Segments:
@@ -576,7 +558,8 @@ def _on_cluster(args: argparse.Namespace) -> _Run:
     """Every system and metric scored on the Dask cluster ``--scheduler`` names (the
     results come back whole, segment scores included when asked for: written out as one
     chunk's)."""
-    results, count = _scheduler.score(args, _options(args))
+    options = {name: _metric_options(args, name) for name in args.metric}
+    results, count = _scheduler.score(args, options)
     segments = _spools(args)
     if segments is not None:
         for spools, row in zip(segments, results, strict=True):
@@ -834,7 +817,7 @@ def _settings(args: argparse.Namespace) -> _Settings:
 
 
 def _options(args: argparse.Namespace) -> tuple[BleuOptions, ChrfOptions, TerOptions]:
-    """The metrics' settings, with the defaults :func:`_score_chunk` gives the batch APIs."""
+    """The metrics' settings: the options given, else the batch APIs' defaults."""
     bleu = BleuOptions(
         args.tokenize or "13a",
         bool(args.lowercase),
