@@ -44,6 +44,7 @@ __all__ = [
     "write_segment_scores",
 ]
 
+import logging
 import math
 import os
 from array import array
@@ -674,7 +675,12 @@ def _checked_read(r: _Range) -> list[list[str]]:
 def local_client(workers: int, threads: int | None = None) -> Client:
     """A ``distributed.Client`` of a new ``LocalCluster`` of ``workers`` processes, one Dask
     thread each, the kernel on ``threads`` threads in each (default: the CPUs shared out;
-    ``MTCOMPUTE_THREADS`` when it is set)."""
+    ``MTCOMPUTE_THREADS`` when it is set).
+
+    The cluster's own log lines below CRITICAL are silenced, in its worker processes too: its
+    shutdown races a worker's heartbeat and logs a traceback at ERROR for it
+    (dask/distributed#7105), which would land on the stderr of a command that succeeded. A
+    task's failure and a lost worker still reach the caller, as the futures' exceptions."""
     env = os.environ.get("MTCOMPUTE_THREADS") or str(
         threads or max(1, (os.cpu_count() or 1) // workers)
     )
@@ -684,6 +690,7 @@ def local_client(workers: int, threads: int | None = None) -> Client:
         processes=True,
         dashboard_address=":0",
         env={"MTCOMPUTE_THREADS": env},
+        silence_logs=logging.CRITICAL,
     )
     return cast(Client, _Client(cluster))
 
