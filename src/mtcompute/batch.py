@@ -183,6 +183,23 @@ def _no_lone_surrogates_in(references: Sequence[Sequence[str]], flat: bool) -> N
             _no_lone_surrogates(segment, "references", i)
 
 
+def _checked_texts(
+    hypotheses: Sequence[str], references: Sequence[str] | Sequence[Sequence[str]], unit: str | None
+) -> list[list[str]]:
+    """The raw-text checks of chrF and TER, in order: hypotheses, references (returned
+    nested), equal counts (``unit`` phrases the message: :func:`check_same_count`), lone
+    surrogates. Texts the kernel finds plain (:func:`mtcompute.counting.plain_texts`: every
+    check passes) are returned as they are, without a Python call per text."""
+    if counting.plain_texts(hypotheses, references):
+        return cast("list[list[str]]", references)
+    TEXTS.parse(hypotheses, "/hypotheses")
+    refs = REFERENCE_TEXTS.parse(references, "/references")
+    check_same_count("hypotheses", hypotheses, "references", references, unit)
+    _no_lone_surrogates(hypotheses, "hypotheses")
+    _no_lone_surrogates_in(refs, isinstance(references[0], str))
+    return refs
+
+
 def _nrefs(references: Sequence[Sequence[str | Sequence[str]]]) -> int:
     """References per segment as the signature's nrefs (-1 when it varies: ``var``)."""
     counts = {len(segment) for segment in references}
@@ -413,11 +430,7 @@ def corpus_chrf(
     # a list or a tuple from here on (anything else is refused by the checks below)
     hypotheses = cast("Sequence[str]", hypotheses)
     references = cast("Sequence[str] | Sequence[Sequence[str]]", references)
-    TEXTS.parse(hypotheses, "/hypotheses")
-    refs = REFERENCE_TEXTS.parse(references, "/references")
-    check_same_count("hypotheses", hypotheses, "references", references)
-    _no_lone_surrogates(hypotheses, "hypotheses")
-    _no_lone_surrogates_in(refs, isinstance(references[0], str))
+    refs = _checked_texts(hypotheses, references, None)
     options = scoring.ChrfOptions(
         CHAR_ORDER,
         WORD_ORDER.parse(word_order, "/word_order"),
@@ -713,11 +726,15 @@ def corpus_bleu(
         "Sequence[str] | Sequence[Sequence[str]] | Sequence[Sequence[Sequence[str]]]", references
     )
     tokenizer = None if tokenize is None else get_tokenizer(tokenize, "/tokenize")
+    plain = tokenizer is not None and counting.plain_texts(hypotheses, references)
     if tokenizer is None:
         HYPOTHESES.check_shape(hypotheses, "/hypotheses")
         REFERENCES.check_shape(references, "/references")
         hyp_texts: list[str] = []
         texts: list[list[str]] = []
+    elif plain:  # every check of the texts passes (the lone surrogates' below too)
+        hyp_texts = cast("list[str]", hypotheses)
+        texts = cast("list[list[str]]", references)
     else:
         hyp_texts = TEXTS.parse(hypotheses, "/hypotheses")
         texts = REFERENCE_TEXTS.parse(references, "/references")
@@ -749,8 +766,9 @@ def corpus_bleu(
         segments = None if each is None else [_flat_bleu(s) for s in each]
         signature, nrefs = PRETOKENIZED, _nrefs(references)
     else:
-        _no_lone_surrogates(hyp_texts, "hypotheses")
-        _no_lone_surrogates_in(texts, isinstance(references[0], str))
+        if not plain:
+            _no_lone_surrogates(hyp_texts, "hypotheses")
+            _no_lone_surrogates_in(texts, isinstance(references[0], str))
         flat_total, segments_list = scoring.bleu_statistics(
             hyp_texts,
             texts,
@@ -921,11 +939,7 @@ def corpus_ter(
     # a list or a tuple from here on (anything else is refused by the checks below)
     hypotheses = cast("Sequence[str]", hypotheses)
     references = cast("Sequence[str] | Sequence[Sequence[str]]", references)
-    TEXTS.parse(hypotheses, "/hypotheses")
-    refs = REFERENCE_TEXTS.parse(references, "/references")
-    check_same_count("hypotheses", hypotheses, "references", references, "segments")
-    _no_lone_surrogates(hypotheses, "hypotheses")
-    _no_lone_surrogates_in(refs, isinstance(references[0], str))
+    refs = _checked_texts(hypotheses, references, "segments")
     options = scoring.TerOptions(
         normalized=FLAG.parse(normalized, "/normalized"),
         no_punct=FLAG.parse(no_punct, "/no_punct"),

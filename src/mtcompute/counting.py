@@ -49,6 +49,7 @@ __all__ = [
     "first_lone_surrogate",
     "in_chunks",
     "is_stream",
+    "plain_texts",
     "sacrebleu_chrf_rows",
     "sacrebleu_chrf_statistics",
     "shifted",
@@ -428,6 +429,18 @@ def _pure_chrf_float(hypothesis: str, reference: str, char_order: int, beta: int
     return numerator / denominator  # int / int is correctly rounded, as float(Fraction) is
 
 
+def plain_texts(hypotheses: object, references: object) -> bool:
+    """Whether the kernel is active and finds ``hypotheses`` a non-empty list of exact str
+    and ``references`` a list of as many lists of one or more exact str each, none of the texts
+    with a lone surrogate: input every check of the raw-text functions passes (they run
+    their checks one by one otherwise, to find and report the fault).
+
+    >>> plain_texts(["a"], [["b"]]) == active(), plain_texts(["a"], [[]])
+    (True, False)
+    """
+    return active() and _ext.plain_texts(hypotheses, references)
+
+
 def first_lone_surrogate(texts: Sequence[str]) -> tuple[int, int] | None:
     """(index of the first text holding a lone surrogate, its position in it), or ``None``."""
     if active():
@@ -648,6 +661,8 @@ def bleu_totals(
 def _check_texts(hypotheses: object, references: object) -> None:
     """TypeError or ValueError unless hypotheses is a list of str and references, of the
     same length, a list of lists (or tuples) of one or more str each."""
+    if plain_texts(hypotheses, references):  # the usual case, in one call
+        return
     if not isinstance(hypotheses, list | tuple) or not isinstance(references, list | tuple):
         raise TypeError("hypotheses and references must be lists")
     if len(hypotheses) != len(references):

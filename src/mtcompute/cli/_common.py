@@ -25,6 +25,7 @@ __all__ = [
     "read_segments",
     "repeated",
     "segment_chunks",
+    "split_lines",
     "split_segments",
     "usage_error",
     "write",
@@ -37,10 +38,10 @@ import sys
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from itertools import islice
 from queue import Full, Queue
 from typing import BinaryIO, TypeAlias, TypeVar
 
+from mtcompute import native
 from mtcompute.core.jsjson import dumps
 
 EXIT_OK, EXIT_TOOL_ERROR, EXIT_USAGE = 0, 1, 2
@@ -236,15 +237,66 @@ class Chunk:
     references: list[list[str]]
 
 
+READ_BYTES = 1 << 20  # bytes a segment file is read by (a chunk's lines span a few of them)
+
+
+def split_lines(data: bytes, start: int, count: int, final: bool) -> tuple[list[str], int, int]:
+    """Up to ``count`` lines of ``data[start:]`` decoded as :func:`split_segments` decodes
+    and splits a whole file: only lines ended by ``\\n`` are taken, and with ``final`` also
+    the bytes after the last ``\\n``. Returns ``(lines, stop, bad)``: ``stop`` is the offset
+    after the last line taken; ``bad`` is -1, or the offset where the first line that is not
+    UTF-8 starts (the lines before it are returned, and ``stop == bad``). The kernel's
+    ``split_lines`` (checked and decoded without the GIL) when it is active, else the same
+    in Python.
+
+    >>> split_lines(b"a\\r\\n\\nb", 0, 10, False)
+    (['a\\r', ''], 4, -1)
+    >>> split_lines(b"a\\nb\\xff\\nc\\n", 0, 10, True)
+    (['a'], 2, 2)
+    """
+    if native.active():
+        return native.ext.split_lines(data, start, count, final)
+    return _split_lines_py(data, start, count, final)
+
+
+def _split_lines_py(data: bytes, start: int, count: int, final: bool) -> tuple[list[str], int, int]:
+    """:func:`split_lines` without the kernel: the lines' bytes decoded at once."""
+    stop, found = start, 0
+    while found < count:
+        newline = data.find(b"\n", stop)
+        if newline < 0:
+            break
+        stop, found = newline + 1, found + 1
+    tail = found < count and final and stop < len(data)
+    if tail:
+        stop = len(data)
+    piece = data[start:stop]
+    try:
+        text = piece.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        bad = piece.rfind(b"\n", 0, exc.start) + 1  # the start of the line at fault
+        good = piece[:bad].decode("utf-8")
+        return (good.split("\n")[:-1] if good else []), start + bad, start + bad
+    if not text:
+        return [], stop, -1
+    lines = text.split("\n")
+    if not tail:
+        lines.pop()  # after the last \n
+    return lines, stop, -1
+
+
 class _SegmentFile:
-    """One file read a chunk of lines at a time: the lines and bytes read so far, whether it
-    has ended, and its first fault (a line that is not UTF-8), after which it is not decoded
-    any further."""
+    """One file read a chunk of lines at a time (blocks of :data:`READ_BYTES` split by
+    :func:`split_lines`): the lines and bytes read so far, whether it has ended, and its
+    first fault (a line that is not UTF-8), after which it is not decoded any further."""
 
     def __init__(self, name: str) -> None:
         self.name = name
         self.lines = 0
-        self.offset = 0
+        self.buffer = b""  # bytes read and not yet split, from self.at on
+        self.at = 0
+        self.base = 0  # the file offset of self.buffer[0]
+        self.eof = False  # the handle has given its last byte
         self.ended = False
         self.fault: CommandError | None = None
         try:
@@ -254,30 +306,50 @@ class _SegmentFile:
         except OSError as exc:
             raise _unreadable(name, exc) from None
 
-    def read(self, count: int) -> list[str]:
-        """The next ``count`` segments (fewer at the end of the file; none after a fault)."""
+    def _more(self) -> None:
+        """Read the next block onto the bytes not yet split."""
         try:
-            lines = list(islice(self.handle, count))
+            block = self.handle.read(READ_BYTES)
         except OSError as exc:
             raise _unreadable(self.name, exc) from None
-        self.ended = len(lines) < count
-        if self.fault is not None:
-            self.lines += len(lines)
+        self.base += self.at
+        self.buffer = self.buffer[self.at :] + block
+        self.at = 0
+        self.eof = not block
+
+    def read(self, count: int) -> list[str]:
+        """The next ``count`` segments (fewer at the end of the file; none after a fault)."""
+        if self.fault is not None:  # to the end, unread
+            while not self.eof:
+                self._more()
+                self.at = len(self.buffer)
+            self.ended = True
             return []
-        data = b"".join(lines)
-        try:
-            text = data.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            self.fault = _utf8_error(self.name, data, exc, self.lines, self.offset)
-            text = ""
+        lines: list[str] = []
+        while True:
+            got, self.at, bad = split_lines(self.buffer, self.at, count - len(lines), self.eof)
+            lines += got
+            if bad >= 0:
+                self.fault = self._not_utf8(bad, self.lines + len(lines))
+                self.ended = self.eof and self.at == len(self.buffer)
+                return []
+            if len(lines) == count or (self.eof and self.at == len(self.buffer)):
+                break
+            self._more()
         self.lines += len(lines)
-        self.offset += len(data)
-        if self.fault is not None or not lines:
-            return []
-        segments = text.split("\n")
-        if data.endswith(b"\n"):
-            segments.pop()
-        return segments
+        self.ended = len(lines) < count
+        return lines
+
+    def _not_utf8(self, bad: int, lines: int) -> CommandError:
+        """The error of the line that starts at ``self.buffer[bad]``, after ``lines`` lines
+        (its own decoding error: an error never reaches past the ``\\n`` that ends it)."""
+        newline = self.buffer.find(b"\n", bad)
+        line = self.buffer[bad : len(self.buffer) if newline < 0 else newline + 1]
+        try:
+            line.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            return _utf8_error(self.name, line, exc, lines, self.base + bad)
+        raise RuntimeError(f"line {lines + 1} of {self.name} decodes")  # split_lines said not
 
     def close(self) -> None:
         if self.handle is not sys.stdin.buffer:
