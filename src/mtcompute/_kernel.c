@@ -3456,8 +3456,28 @@ typedef struct {
     TerWord *table;              /* distinct words, linear probing; len 0 = empty */
     size_t table_mask, distinct;
     i64 *edits, *lengths;        /* n: the fewest edits, the sum of the reference lengths */
+    int lower;                   /* fold code points under U+0100 by lower1 (see there) */
     Ter work;                    /* the workspace of every pair */
 } TerText;
+
+/*
+ * str.lower of each code point under U+0100, filled at import from the running Python's
+ * own str.lower (lower1_ok stays 0 if some result were not one such code point, or changed
+ * whether it is whitespace; neither happens).  For a text whose code points are all under
+ * U+0100 (PEP 393's one-byte kind) str.lower is this table applied code point by code
+ * point: the one rule of str.lower with context (final sigma) concerns U+03A3.  Folding
+ * the code points under U+0100 of a text that str.lower has lowered already changes
+ * nothing (its output lowers to itself), so ter_statistics_text's `lower` may fold every
+ * text and leave only the wider ones to Python.
+ */
+static Py_UCS4 lower1[256];
+static int lower1_ok = 0;
+
+static inline Py_UCS4
+ter_fold(const TerText *X, Py_UCS4 c)
+{
+    return X->lower && c < 256 ? lower1[c] : c;
+}
 
 static void
 ter_text_free(TerText *X)
@@ -3471,15 +3491,20 @@ ter_text_free(TerText *X)
     ter_free(&X->work);
 }
 
-/* Whether code points [a, a + len) of text ta equal [b, b + len) of text tb. */
+/* Whether code points [a, a + len) of text ta equal [b, b + len) of text tb (folded by
+ * ter_fold when X->lower). */
 static inline int
-ter_same_code_points(PyObject *ta, size_t a, PyObject *tb, size_t b, size_t len)
+ter_same_code_points(const TerText *X, PyObject *ta, size_t a, PyObject *tb, size_t b,
+                     size_t len)
 {
     int ka = PyUnicode_KIND(ta), kb = PyUnicode_KIND(tb);
     const void *da = PyUnicode_DATA(ta), *db = PyUnicode_DATA(tb);
-    if (ka == kb) return memcmp((const char *)da + a * ka, (const char *)db + b * kb, len * ka) == 0;
+    if (ka == kb && !X->lower)
+        return memcmp((const char *)da + a * ka, (const char *)db + b * kb, len * ka) == 0;
     for (size_t k = 0; k < len; k++)
-        if (PyUnicode_READ(ka, da, a + k) != PyUnicode_READ(kb, db, b + k)) return 0;
+        if (ter_fold(X, PyUnicode_READ(ka, da, a + k)) !=
+            ter_fold(X, PyUnicode_READ(kb, db, b + k)))
+            return 0;
     return 1;
 }
 
@@ -3531,7 +3556,7 @@ ter_text_word(TerText *X, size_t t, size_t start, size_t len, u64 h)
             return 0;
         }
         if (e->hash == h && e->len == len &&
-            ter_same_code_points(X->held[e->text], e->start, X->held[t], start, len)) {
+            ter_same_code_points(X, X->held[e->text], e->start, X->held[t], start, len)) {
             X->ids[X->words++] = e->id;
             return 0;
         }
@@ -3550,7 +3575,7 @@ ter_text_word(TerText *X, size_t t, size_t start, size_t len, u64 h)
             size_t start = i;                                                          \
             u64 h = 0xCBF29CE484222325ULL;                                             \
             while (i < len && !is_space(d[i])) {                                       \
-                h = (h ^ d[i]) * 0x100000001B3ULL;                                     \
+                h = (h ^ ter_fold(X, d[i])) * 0x100000001B3ULL;                        \
                 i++;                                                                   \
             }                                                                          \
             if (ter_text_word(X, t, start, i - start, mix64(h, i - start)) < 0)        \
@@ -3625,26 +3650,35 @@ ter_check_text(PyObject *x, const char *field, Py_ssize_t a, Py_ssize_t b, int d
 }
 
 PyDoc_STRVAR(ter_statistics_text_doc,
-"ter_statistics_text(hypotheses, references, /)\n--\n\n"
+"ter_statistics_text(hypotheses, references, lower=False, /)\n--\n\n"
 "sacreBLEU 2.6.0's TER segment statistics of tokenized texts: for each segment i the pair\n"
 "(edits, average reference length), the fewest ter_edits edits of hypotheses[i] over the\n"
 "references references[i] (words: str.split()'s, the same word when their code points are\n"
 "equal) and the int sum of the reference lengths over their count (a float).  hypotheses\n"
 "is a list or tuple of str; references a list or tuple, as long, of lists or tuples of one\n"
-"or more str.  TypeError or ValueError naming the first bad argument.  The GIL is released\n"
-"while splitting, interning and computing.");
+"or more str.  With lower, each code point under U+0100 is taken as str.lower gives it\n"
+"(the words of text.lower() for a text of such code points only; wider texts must come\n"
+"lowered: see wide_texts); ValueError if this Python's str.lower does not allow it.\n"
+"TypeError or ValueError naming the first bad argument.  The GIL is released while\n"
+"splitting, interning and computing.");
 
 static PyObject *
 py_ter_statistics_text(PyObject *self, PyObject *args)
 {
     PyObject *hyps, *refs, *result = NULL;
+    int lower = 0;
     (void)self;
-    if (!PyArg_ParseTuple(args, "OO:ter_statistics_text", &hyps, &refs)) return NULL;
+    if (!PyArg_ParseTuple(args, "OO|p:ter_statistics_text", &hyps, &refs, &lower)) return NULL;
+    if (lower && !lower1_ok) {
+        PyErr_SetString(PyExc_ValueError, "this Python's str.lower cannot be folded here");
+        return NULL;
+    }
     Py_ssize_t n = ter_segment_count(hyps, refs);
     if (n < 0) return NULL;
     TerText X;
     memset(&X, 0, sizeof X);
     X.n = n;
+    X.lower = lower;
     /* pass 1: types and sizes */
     size_t nrefs = 0;
     for (Py_ssize_t i = 0; i < n; i++)
@@ -3781,6 +3815,88 @@ py_plain_texts(PyObject *self, PyObject *args)
         }
     }
     Py_RETURN_TRUE;
+}
+
+PyDoc_STRVAR(wide_texts_doc,
+"wide_texts(hypotheses, references, /)\n--\n\n"
+"Where the texts with a code point of U+0100 or more are (those ter_statistics_text's\n"
+"lower does not lower): (indices i of hypotheses, pairs (i, j) of references[i][j]).\n"
+"hypotheses is a list of str, references a list of lists of str (as plain_texts\n"
+"accepts); TypeError otherwise.");
+
+static int
+wide_text(PyObject *s)
+{
+    if (!PyUnicode_Check(s)) {
+        PyErr_SetString(PyExc_TypeError, "wide_texts takes lists of str");
+        return -1;
+    }
+    if (ready(s) < 0) return -1;
+    return PyUnicode_KIND(s) != PyUnicode_1BYTE_KIND;
+}
+
+static PyObject *
+py_wide_texts(PyObject *self, PyObject *args)
+{
+    PyObject *hyps, *refs, *hw = NULL, *rw = NULL, *x;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "O!O!:wide_texts", &PyList_Type, &hyps, &PyList_Type, &refs))
+        return NULL;
+    if (!(hw = PyList_New(0)) || !(rw = PyList_New(0))) goto fail;
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(hyps); i++) {
+        int w = wide_text(PyList_GET_ITEM(hyps, i));
+        if (w < 0) goto fail;
+        if (w) {
+            if (!(x = PyLong_FromSsize_t(i))) goto fail;
+            int rc = PyList_Append(hw, x);
+            Py_DECREF(x);
+            if (rc < 0) goto fail;
+        }
+    }
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(refs); i++) {
+        PyObject *segment = PyList_GET_ITEM(refs, i);
+        if (!PyList_Check(segment)) {
+            PyErr_SetString(PyExc_TypeError, "wide_texts takes lists of str");
+            goto fail;
+        }
+        for (Py_ssize_t j = 0; j < PyList_GET_SIZE(segment); j++) {
+            int w = wide_text(PyList_GET_ITEM(segment, j));
+            if (w < 0) goto fail;
+            if (w) {
+                if (!(x = Py_BuildValue("(nn)", i, j))) goto fail;
+                int rc = PyList_Append(rw, x);
+                Py_DECREF(x);
+                if (rc < 0) goto fail;
+            }
+        }
+    }
+    return Py_BuildValue("(NN)", hw, rw);
+fail:
+    Py_XDECREF(hw);
+    Py_XDECREF(rw);
+    return NULL;
+}
+
+/* Fill lower1 from str.lower (see there); -1 on a Python error. */
+static int
+lower1_init(void)
+{
+    int ok = 1;
+    for (Py_UCS4 c = 0; c < 256; c++) {
+        PyObject *ch = PyUnicode_FromOrdinal((int)c);
+        if (!ch) return -1;
+        PyObject *lo = PyObject_CallMethod(ch, "lower", NULL);
+        Py_DECREF(ch);
+        if (!lo) return -1;
+        if (PyUnicode_GET_LENGTH(lo) != 1 || PyUnicode_READ_CHAR(lo, 0) >= 256 ||
+            is_space(PyUnicode_READ_CHAR(lo, 0)) != is_space(c))
+            ok = 0;
+        else
+            lower1[c] = PyUnicode_READ_CHAR(lo, 0);
+        Py_DECREF(lo);
+    }
+    lower1_ok = ok;
+    return 0;
 }
 
 PyDoc_STRVAR(round_ratio_doc,
@@ -4092,6 +4208,7 @@ static PyMethodDef methods[] = {
     {"ter_edits", py_ter_edits, METH_VARARGS, ter_edits_doc},
     {"ter_statistics_text", py_ter_statistics_text, METH_VARARGS, ter_statistics_text_doc},
     {"split_lines", py_split_lines, METH_VARARGS, split_lines_doc},
+    {"wide_texts", py_wide_texts, METH_VARARGS, wide_texts_doc},
     {NULL, NULL, 0, NULL},
 };
 
@@ -4109,6 +4226,7 @@ static struct PyModuleDef moduledef = {
 PyMODINIT_FUNC
 PyInit__kernel(void)
 {
+    if (lower1_init() < 0) return NULL;
     PyObject *m = PyModule_Create(&moduledef);
     if (!m) return NULL;
     if (PyModule_AddIntConstant(m, "MAX_ORDER", MAX_ORDER) < 0 ||

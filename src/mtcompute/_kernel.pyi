@@ -61,5 +61,8 @@ def ter_edits(
     hypotheses: Sequence[Sequence[int]], references: Sequence[Sequence[Sequence[int]]], /
 ) -> list[tuple[tuple[int, int], ...]]: ...
 def ter_statistics_text(
-    hypotheses: Sequence[str], references: Sequence[Sequence[str]], /
+    hypotheses: Sequence[str], references: Sequence[Sequence[str]], lower: bool = False, /
 ) -> list[tuple[int, float]]: ...
+def wide_texts(
+    hypotheses: list[str], references: list[list[str]], /
+) -> tuple[list[int], list[tuple[int, int]]]: ...

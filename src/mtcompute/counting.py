@@ -53,6 +53,7 @@ __all__ = [
     "sacrebleu_chrf_rows",
     "sacrebleu_chrf_statistics",
     "shifted",
+    "ter_lowered_statistics",
     "ter_statistics",
     "ter_text_statistics",
     "thread_count",
@@ -1114,6 +1115,47 @@ def _check_ter_texts(hypotheses: Sequence[object], references: Sequence[object])
         for j, text in enumerate(segment):
             if not isinstance(text, str):
                 raise TypeError(f"references[{i}][{j}] must be a str, got {_type_name(text)}")
+
+
+def ter_lowered_statistics(
+    hypotheses: list[str], references: list[list[str]], *, threads: int | None = None
+) -> list[tuple[int, float]] | None:
+    """:func:`ter_text_statistics` of ``line.rstrip().lower()`` of every text (sacreBLEU's
+    TER preprocessing without ``normalized`` and ``no_punct``, case-insensitive), with only
+    the texts that hold a code point of U+0100 or more lowered in Python: the kernel lowers
+    the others while it splits them, without the GIL and without a new str (see
+    ``_kernel.c``'s ``lower1``; the words of a text do not depend on its trailing
+    whitespace). ``None`` where the kernel does not do this (not active, not
+    :func:`plain_texts`, or a Python whose ``str.lower`` it cannot fold): the caller takes
+    the general path.
+
+    >>> found = ter_lowered_statistics(["Über \u03a3 A"], [["über \u03c3 a"]])
+    >>> found == ([(0, 3.0)] if active() else None)
+    True
+    """
+    if not (active() and _ext.plain_texts(hypotheses, references)):
+        return None
+    hyp_wide, ref_wide = _ext.wide_texts(hypotheses, references)
+    hyps, refs = hypotheses, references
+    if hyp_wide:
+        hyps = list(hypotheses)
+        for i in hyp_wide:
+            hyps[i] = hyps[i].rstrip().lower()
+    if ref_wide:
+        refs = list(references)
+        for i, j in ref_wide:
+            if refs[i] is references[i]:
+                refs[i] = list(references[i])
+            refs[i][j] = refs[i][j].rstrip().lower()
+
+    def work(start: int, stop: int) -> list[tuple[int, float]]:
+        return _ext.ter_statistics_text(hyps[start:stop], refs[start:stop], True)
+
+    try:
+        parts = _map_spans(work, len(hyps), threads, MIN_TER_SEGMENTS_PER_THREAD)
+    except ValueError:  # this Python's str.lower cannot be folded
+        return None
+    return [row for _, rows in parts for row in rows]
 
 
 def ter_text_statistics(

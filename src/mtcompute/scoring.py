@@ -790,6 +790,13 @@ def ter_statistics(
             f"{len(hypotheses)} hypotheses but {len(references)} reference lists "
             "(one list per segment expected)"
         )
+    if not (options.normalized or options.no_punct or options.case_sensitive):
+        # the tokenizer only lowercases (see _tercom_texts): the kernel lowers as it splits
+        lowered = counting.ter_lowered_statistics(
+            cast("list[str]", hypotheses), cast("list[list[str]]", references), threads=threads
+        )
+        if lowered is not None:
+            return lowered
     return ter_statistics_of(hypotheses, ter_references(references, options), threads=threads)
 
 
