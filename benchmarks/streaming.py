@@ -18,7 +18,12 @@ the old path's time on one thread (only with ``--old``); two threads at least 1.
 than one. Then the growth table: one metric (``--growth-metric``, default chrf) at
 ``--sizes`` segments (default 10^5, 10^6, 10^7), one thread, time and peak RSS, and the time
 per segment (linear growth: a constant time per segment, a constant peak). The CPU seconds
-(user and system) are printed beside the wall times: on a loaded machine they say more.
+(user and system) are printed beside the wall times: on a loaded machine they say more; so
+does ``both``, the fraction of the two-thread run's wall time with both cores busy, from
+``cpu / wall - 1`` (one core is always busy). First, the machine's own two-core capacity:
+the time of one CPU-bound process alone over that of two run at once (2.00 on two free
+cores; a shared or throttled machine gives less, and no program can be faster with two
+threads than that).
 
     python benchmarks/streaming.py --old ../main/.venv/bin/mtcompute
     python benchmarks/streaming.py --quick            # 100,000 segments, sizes 10^4 and 10^5
@@ -143,6 +148,22 @@ def measure(command: Sequence[str], threads: int, repeats: int) -> Row:
     )
 
 
+SPIN = "x = 0\nfor i in range(30_000_000): x += i"  # about 2 s of one core
+
+
+def capacity() -> float:
+    """Two CPU-bound processes at once against one alone: 2 * alone / together."""
+    command = [sys.executable, "-c", SPIN]
+    start = time.perf_counter()
+    subprocess.run(command, check=True)
+    alone = time.perf_counter() - start
+    start = time.perf_counter()
+    procs = [subprocess.Popen(command) for _ in range(2)]
+    for proc in procs:
+        proc.wait()
+    return 2 * alone / (time.perf_counter() - start)
+
+
 def score_command(executable: Sequence[str], hyp: Path, ref: Path, metric: str) -> list[str]:
     return [*executable, "score", "-H", str(hyp), "-r", str(ref), "-m", metric]
 
@@ -210,9 +231,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             f"mtcompute score, {segments:,} segments ({size_mb:.0f} MB system file), medians of "
             f"{repeats} run(s), load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs"
         )
+        print(f"two-core capacity of the machine now: {capacity():.2f}x")
         head = f"{'metric':<8}{'old 1t s':>10}{'old MB':>9}{'new 1t s':>10}{'new 2t s':>10}"
         head += f"{'new 1t MB':>11}{'new 2t MB':>11}{'1t/old':>8}{'1t/2t':>7}"
-        print(f"{head}{'old cpu':>9}{'1t cpu':>8}{'2t cpu':>8}  same")
+        print(f"{head}{'old cpu':>9}{'1t cpu':>8}{'2t cpu':>8}{'both':>6}  same")
         for metric in args.metrics:
             command = score_command(new, hyp, ref, metric)
             one = measure(command, 1, repeats)
@@ -230,7 +252,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 f"{one.seconds:>10.2f}{two.seconds:>10.2f}{one.rss_mb:>11.0f}{two.rss_mb:>11.0f}"
                 f"{slowdown if slowdown else float('nan'):>8.2f}{speedup:>7.2f}"
                 f"{before.cpu if before else float('nan'):>9.1f}{one.cpu:>8.1f}{two.cpu:>8.1f}"
-                f"  {same}"
+                f"{min(1.0, max(0.0, two.cpu / two.seconds - 1)):>6.2f}  {same}"
             )
             if same.startswith("NO"):
                 missed.append(f"{metric}: output differs ({same})")

@@ -407,10 +407,13 @@ def segment_chunks(
             count = len(texts[0])
             if not count:
                 break
+            columns = texts[len(systems) :]
             yield Chunk(
                 start,
                 texts[: len(systems)],
-                [list(segment) for segment in zip(*texts[len(systems) :], strict=True)],
+                [[text] for text in columns[0]]  # one reference file: no zip, no tuples
+                if len(columns) == 1
+                else [list(segment) for segment in zip(*columns, strict=True)],
             )
             start += count
     finally:
