@@ -55,6 +55,7 @@ from mtcompute.cli._common import (
     add_command,
     read_ahead,
     read_input,
+    split_lines,
 )
 from mtcompute.cli._sacrebleu_table import COLORAMA_CSI, COLORAMA_OSC, tabulate_columns
 from mtcompute.errors import MtcomputeError
@@ -854,8 +855,10 @@ def _opened(name: str) -> Any:
 
 
 def _chunks(names: Sequence[str], size: int) -> Iterator[list[list[str]]]:
-    """Each file's next ``size`` lines (without ``\\n``), the files in lockstep; ValueError
-    (or an OSError, EOFError, zlib.error from reading) at the first difference or fault."""
+    """Each file's next ``size`` lines, right-stripped (as sacreBLEU reads them), the files
+    in lockstep; ValueError (or an OSError, EOFError, zlib.error from reading) at the first
+    difference or fault. Run by the reader thread of :func:`read_ahead`: the decoding (the
+    kernel's, without the GIL) and the stripping overlap the counting of the chunk before."""
     files = [_opened(name) for name in names]
     try:
         while True:
@@ -864,18 +867,18 @@ def _chunks(names: Sequence[str], size: int) -> Iterator[list[list[str]]]:
                 raise ValueError("the files differ in length")
             if not chunk[0]:
                 return
-            yield [_lines(b"".join(lines)) for lines in chunk]
+            yield [[line.rstrip() for line in _lines(b"".join(lines))] for lines in chunk]
     finally:
         for handle in files:
             handle.close()
 
 
 def _lines(data: bytes) -> list[str]:
-    """Whole lines of a file as :func:`read_lines` splits them (strict UTF-8: a
-    UnicodeDecodeError, a ValueError, otherwise)."""
-    lines = data.decode("utf-8").split("\n")
-    if lines[-1] == "":
-        lines.pop()
+    """Whole lines of a file as :func:`read_lines` splits them (strict UTF-8, else a
+    ValueError: the whole-file path then reports it), by :func:`split_lines`."""
+    lines, _, bad = split_lines(data, 0, len(data) + 1, True)
+    if bad >= 0:
+        raise ValueError("not UTF-8")
     return lines
 
 
@@ -896,8 +899,8 @@ def _streamed(args: argparse.Namespace) -> Streamed | None:
         count = 0
         for chunk in read_ahead(_chunks([*args.refs, *args.input], _chunk_lines())):
             refs = chunk[: len(args.refs)]
-            if num_refs == 1:
-                segments = [[line.rstrip() for line in lines] for lines in zip(*refs, strict=True)]
+            if num_refs == 1:  # the lines come right-stripped (_chunks)
+                segments = [list(lines) for lines in zip(*refs, strict=True)]
             else:
                 segments = []
                 for line in refs[0]:
@@ -906,9 +909,8 @@ def _streamed(args: argparse.Namespace) -> Streamed | None:
                         return None
                     segments.append(fields)
             for system, lines in zip(sums, chunk[len(args.refs) :], strict=True):
-                hypotheses = [line.rstrip() for line in lines]
                 for total in system.values():
-                    total.add(hypotheses, segments)
+                    total.add(lines, segments)
             count += len(segments)
     except (*FACADE_ERRORS, OSError, EOFError, zlib.error):
         return None
