@@ -22,6 +22,7 @@ from starlette.types import Receive, Scope, Send
 import mtcompute
 from mtcompute.contracts import contract, contract_ids
 from mtcompute.server.app import DEFAULT_MAX_BODY_BYTES
+from mtcompute.server.middleware import BodyDeadlineMiddleware
 from tests.conftest import RawResponses, read_raw_response, start_server, stop_server
 
 CHRF = "/v1/tools/chrf-compute/versions/1.0.0/execute"
@@ -597,3 +598,55 @@ def test_head_cap_counts_only_the_pending_head() -> None:
         kept,
         refused,
     )
+
+
+@pytest.mark.parametrize(
+    ("extensions", "guarded"),
+    [
+        ({"mtcompute.body": {"complete": True}}, False),
+        ({"mtcompute.body": {"complete": False}}, True),
+        ({}, True),
+        (None, True),
+    ],
+)
+def test_body_deadline_is_skipped_only_for_a_body_the_server_says_is_in(
+    extensions: dict[str, dict[object, object]] | None, guarded: bool
+) -> None:
+    """BodyDeadlineMiddleware hands the route the server's own receive when the server's
+    scope extension (BODY_STATE) says the body is complete, and guards it otherwise (no
+    extension: another server; incomplete: a body still arriving)."""
+    seen: list[bool] = []
+
+    async def route(scope: Scope, receive: Receive, send: Send) -> None:
+        seen.append(receive is not original)
+
+    async def original() -> dict[str, object]:
+        return {"type": "http.request", "body": b"{}", "more_body": False}
+
+    async def send(_message: object) -> None:
+        return None
+
+    scope: dict[str, object] = {
+        "type": "http",
+        "headers": [(b"content-length", b"2")],
+        "extensions": extensions,
+    }
+    asyncio.run(BodyDeadlineMiddleware(route, timeout=10)(scope, original, send))  # type: ignore[arg-type]
+    assert [guarded] == seen
+
+
+def test_the_protocol_says_when_the_body_is_in(short_server: tuple[str, int]) -> None:
+    """Over a real connection, a body sent with its headers and one sent after a pause are
+    both answered (the first without the deadline's timer, the second with it)."""
+    url, _ = short_server
+    payload = json.dumps({"hypotheses": ["a cat"], "references": ["a cat"]}).encode()
+    length = f"Content-Length: {len(payload)}\r\n"
+    answers = []
+    with socket.create_connection(address(url)) as sock:
+        sock.sendall(head(CHRF, length) + payload)
+        answers.append(read_response(sock)[::2])
+        sock.sendall(head(CHRF, length) + payload[:5])
+        time.sleep(SHORT / 4)
+        sock.sendall(payload[5:])
+        answers.append(read_response(sock)[::2])
+    assert [(200, local("chrf-compute", payload))] * 2 == answers

@@ -555,8 +555,9 @@ def test_each_input_is_computed_where_its_cost_says(
 ) -> None:
     """execute() runs on the event loop only for a body of at most INLINE_BODY_BYTES whose
     tool's cost estimate is within INLINE_BUDGET (the 100-byte chrF input), on a worker
-    thread otherwise (the 20,000-byte one; size alone does not bound the work, the estimate
-    does: tests/test_server_inline.py). The envelope is execute()'s."""
+    thread for a small body that is not cheap (size alone does not bound the work, the
+    estimate does: tests/test_server_inline.py), in the body worker's process for a body over
+    INLINE_BODY_BYTES (the 20,000-byte one). The envelope is execute()'s."""
     import threading
 
     from starlette.testclient import TestClient
@@ -581,12 +582,15 @@ def test_each_input_is_computed_where_its_cost_says(
     cheap = body_bytes <= executor.INLINE_BODY_BYTES and _execute.is_cheap(
         "chrf-compute", "1.0.0", body
     )
-    worker = {100: False, 20_000: True}.get(body_bytes, not cheap)
-    with TestClient(app_module.create_app(access_log="off")) as client:
+    where = {100: "loop", 20_000: "process"}.get(body_bytes, "loop" if cheap else "thread")
+    app = app_module.create_app(access_log="off")
+    with TestClient(app) as client:
         answer = client.post(CHRF, content=raw, headers=JSON)
-    assert (200, mtcompute.execute("chrf-compute", "1.0.0", body), [worker], worker) == (
+        answered = app.state.body_worker.answered
+    found = {(): "process", (False,): "loop", (True,): "thread"}[tuple(seen)]
+    assert (200, mtcompute.execute("chrf-compute", "1.0.0", body), where, where) == (
         answer.status_code,
         answer.json(),
-        seen,
-        not cheap,
+        found,
+        "process" if answered else "loop" if cheap else "thread",
     )

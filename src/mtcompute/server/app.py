@@ -62,6 +62,7 @@ from mtcompute.server.access_log import AccessLog, open_access_log
 from mtcompute.server.executor import (
     INLINE_BODY_BYTES,
     SWITCH_INTERVAL,
+    BodyWorker,
     execute_body,
     execute_value,
 )
@@ -129,8 +130,10 @@ async def execute_endpoint(request: Request) -> Response:
     if content_type is not None and not _is_json_content_type(content_type):
         return error_response(UnsupportedMediaType(content_type))
     body = await request.body()  # capped by BodyCapMiddleware (which answers an over-cap body)
-    if len(body) > INLINE_BODY_BYTES:  # parsed, computed and written on a worker thread
-        return await execute_body(entry.id, entry.version, body, envelope_response)
+    if len(body) > INLINE_BODY_BYTES:  # parsed, computed and written by the body worker
+        worker: BodyWorker = request.app.state.body_worker
+        status, answer = await execute_body(worker, entry.id, entry.version, body)
+        return Response(answer, status, media_type=JSON_TYPE)
     try:
         value = loads(body)
     except JsonError as exc:
@@ -335,16 +338,19 @@ def create_app(
     # e.g. MTCOMPUTE_ALLOWED_HOSTS="mt.example.org,mt.example.org:*" behind a proxy.
     hosts = [h.strip() for h in os.environ.get("MTCOMPUTE_ALLOWED_HOSTS", "").split(",")]
     mcp_app, mcp_lifespan = mcp_http_app(allowed_hosts=[h for h in hosts if h])
+    body_worker = BodyWorker()
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: Starlette) -> AsyncIterator[None]:
         interval = sys.getswitchinterval()
         sys.setswitchinterval(SWITCH_INTERVAL)  # the loop's turn sooner (server.executor)
+        body_worker.start()
         try:
             async with mcp_lifespan():
                 yield
         finally:
             sys.setswitchinterval(interval)
+            await anyio.to_thread.run_sync(body_worker.close)
             if log is not None:
                 await anyio.to_thread.run_sync(log.close)
 
@@ -387,6 +393,7 @@ def create_app(
         lifespan=lifespan,
     )
     app.access_log = log
+    app.state.body_worker = body_worker
     app.state.max_body_bytes = max_body_bytes
     app.state.body_timeout = body_timeout
     app.state.cors_origins = cors_origins

@@ -1,5 +1,5 @@
 """Where a server runs an execute request: on the event loop when it is cheap, else on a
-worker thread.
+worker thread, or for a large HTTP body in a worker process.
 
 A worker-thread hop costs more than computing a small input (it halves the requests per second
 of the seed examples), but an input's size alone does not bound its work (a 1 KiB
@@ -7,21 +7,26 @@ bleu-ngrams-count input with n-gram tables takes tens of milliseconds), and what
 the loop holds up every other request meanwhile. So each tool bounds its work from the input's
 size and shape (:mod:`mtcompute.tools._cost`), and :func:`mtcompute._execute.is_cheap`
 admits on the loop only inputs within :data:`~mtcompute._execute.INLINE_BUDGET` (about a
-millisecond); a tool without an estimate always gets a worker thread. On HTTP, a body over
-:data:`INLINE_BODY_BYTES` is parsed on the worker as well (:func:`execute_body`); a smaller
+millisecond); a tool without an estimate always gets a worker. On HTTP, a body over
+:data:`INLINE_BODY_BYTES` goes whole to :class:`BodyWorker` (:func:`execute_body`); a smaller
 one is parsed by the route, then :func:`execute_value`.
 
-What goes to a worker is rendered there too (``render``: the HTTP response with its JSON
-bytes, or the MCP tool result), since writing a large result (megabytes of JSON) costs as
-much as computing it. There are two workers, each one thread: one for the inputs estimated
-within :data:`LANE_BUDGET` (tens of milliseconds at most), one for the rest (no estimate,
-larger, or a body over :data:`INLINE_BODY_BYTES`), so that a burst of heavy inputs never
-queues a moderate one behind it. No more threads than that: CPU-bound threads share one
-interpreter lock with the event loop, and the more of them wait for it the longer the loop
-waits for its turn (measured on 2 CPUs, eight heavy inputs in flight: /healthz p99 34 ms with
-one thread computing them, 213 ms with two at Python's default switch interval).
-:func:`~mtcompute.server.app.create_app` also shortens the interpreter's switch interval to
-:data:`SWITCH_INTERVAL` while it serves, so that the loop gets the lock back sooner.
+:class:`BodyWorker` is one process (spawned, so it shares nothing with the server but the
+code): it parses, checks, computes and writes the JSON of every large body, the server sends
+it the body's bytes and gets back the envelope's status and bytes. Parsing a few megabytes of
+JSON and writing the result are single C calls that hold the interpreter lock for tens of
+milliseconds (no switch interval preempts them), so in a thread of the server they stop the
+event loop, /healthz included; in their own process they take the other CPU instead.
+
+A parsed input that is not cheap (at most a 4 KiB body on HTTP, any MCP call: the MCP SDK has
+parsed it already) runs on one of two worker threads, rendered there too (``render``: the HTTP
+response or the MCP tool result): one for the inputs estimated within :data:`LANE_BUDGET`
+(tens of milliseconds at most), one for the rest (no estimate, or larger), so that a heavy
+input never queues a moderate one behind it. No more threads than that: CPU-bound threads
+share one interpreter lock with the event loop, and the more of them wait for it the longer
+the loop waits for its turn. :func:`~mtcompute.server.app.create_app` also shortens the
+interpreter's switch interval to :data:`SWITCH_INTERVAL` while it serves, so that the loop
+gets the lock back sooner from a Python-level computation.
 """
 
 from __future__ import annotations
@@ -30,31 +35,42 @@ __all__ = [
     "INLINE_BODY_BYTES",
     "LANE_BUDGET",
     "SWITCH_INTERVAL",
+    "BodyWorker",
     "execute_body",
     "execute_value",
 ]
 
+import asyncio
+import contextlib
+import queue
+import subprocess
+import sys
+import threading
 from collections.abc import Callable
+from concurrent.futures import Future
+from dataclasses import dataclass
 from functools import cache
 from typing import TypeVar
 
 import anyio
 import anyio.to_thread
 
-from mtcompute._execute import INLINE_BUDGET, estimate, execute, execute_json
+from mtcompute._execute import INLINE_BUDGET, estimate, execute
 from mtcompute.envelope import Envelope
+from mtcompute.errors import InternalError
+from mtcompute.server._body_worker import ANSWER, REQUEST, read_exactly
 
 T = TypeVar("T")
 
 INLINE_BODY_BYTES = 4096
 """The largest request body parsed on the event loop (at most about a millisecond of parsing,
 for 4 KiB of small numbers; no input of a larger body is within the budget of the tools whose
-work grows with their input); every larger one is parsed, checked and computed on a worker
-thread."""
+work grows with their input); every larger one is parsed, checked, computed and written by
+the :class:`BodyWorker` process."""
 
 LANE_BUDGET = 10 * INLINE_BUDGET
-"""Work units of the inputs the moderate worker computes (about 10 ms); the others, and the
-inputs of tools without an estimate, go to the heavy worker."""
+"""Work units of the parsed inputs the moderate worker thread computes (about 10 ms); the
+others, and the inputs of tools without an estimate, go to the heavy worker thread."""
 
 SWITCH_INTERVAL = 0.001
 """Seconds: the interpreter's thread switch interval while serving (Python's default is 5 ms)."""
@@ -62,7 +78,7 @@ SWITCH_INTERVAL = 0.001
 
 @cache
 def _lanes() -> tuple[anyio.CapacityLimiter, anyio.CapacityLimiter]:
-    """(the moderate worker, the heavy worker): one thread each, per process."""
+    """(the moderate worker, the heavy worker): one thread each, per server process."""
     return anyio.CapacityLimiter(1), anyio.CapacityLimiter(1)
 
 
@@ -70,12 +86,6 @@ def _execute_and_render(
     render: Callable[[Envelope], T], tool_id: str, version: str, value: object
 ) -> T:
     return render(execute(tool_id, version, value))
-
-
-def _execute_json_and_render(
-    render: Callable[[Envelope], T], tool_id: str, version: str, body: bytes
-) -> T:
-    return render(execute_json(tool_id, version, body))
 
 
 async def execute_value(
@@ -94,11 +104,146 @@ async def execute_value(
     )
 
 
+class BodyWorker:
+    """One worker process (:mod:`mtcompute.server._body_worker`) for the request bodies over
+    :data:`INLINE_BODY_BYTES` (:func:`execute_body`), and the thread of the server that talks
+    to it, one body at a time in the order they came.
+
+    Both start at :meth:`start` or at the first body. A process that has died (killed, out of
+    memory) is replaced before the next body; the body it was computing, if any, is answered
+    ``internal_error``. :meth:`close` ends both (the process at the end of its input).
+    ``answered`` counts the bodies the process has answered.
+    """
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._jobs: queue.SimpleQueue[_Job | None] = queue.SimpleQueue()
+        self._thread: threading.Thread | None = None
+        self._process: subprocess.Popen[bytes] | None = None
+        self.answered = 0
+
+    @property
+    def pid(self) -> int | None:
+        """The worker process's id, while there is one."""
+        process = self._process
+        return None if process is None else process.pid
+
+    def start(self) -> None:
+        """Start the thread, and the process now rather than at the first body."""
+        with self._lock:
+            if self._thread is None:
+                self._thread = threading.Thread(
+                    target=self._run, name="mtcompute body worker", daemon=True
+                )
+                self._thread.start()
+        self._jobs.put(_WARM)
+
+    def submit(self, tool_id: str, version: str, body: bytes) -> Future[tuple[int, bytes]]:
+        """The (HTTP status, envelope bytes) of ``execute_json(tool_id, version, body)``."""
+        future: Future[tuple[int, bytes]] = Future()
+        if self._thread is None:
+            self.start()
+        self._jobs.put(_Job(tool_id, version, body, future))
+        return future
+
+    def close(self) -> None:
+        """Answer the bodies already submitted, then end the thread and the process."""
+        with self._lock:
+            thread, self._thread = self._thread, None
+        if thread is not None:
+            self._jobs.put(None)
+            thread.join()
+
+    def _run(self) -> None:
+        while (job := self._jobs.get()) is not None:
+            if job is _WARM:
+                self._running()
+            elif job.future.set_running_or_notify_cancel():
+                job.future.set_result(self._answer(job))
+        self._stop()
+
+    def _running(self) -> subprocess.Popen[bytes]:
+        """The live process, started anew when there is none or it has died."""
+        process = self._process
+        if process is not None and process.poll() is not None:
+            _close_pipes(process)
+            process = None
+        if process is None:
+            process = self._process = subprocess.Popen(
+                [sys.executable, "-P", "-m", "mtcompute.server._body_worker"],
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+            )
+        return process
+
+    def _answer(self, job: _Job) -> tuple[int, bytes]:
+        process = self._running()
+        requests, answers = process.stdin, process.stdout
+        assert requests is not None  # PIPE
+        assert answers is not None  # PIPE
+        tool, version = job.tool_id.encode("utf-8"), job.version.encode("utf-8")
+        try:
+            requests.write(REQUEST.pack(len(tool), len(version), len(job.body)))
+            requests.write(tool + version)
+            requests.write(job.body)
+            requests.flush()
+            head = read_exactly(answers, ANSWER.size)
+            if head is not None:
+                status, size = ANSWER.unpack(head)
+                data = read_exactly(answers, size)
+                if data is not None:
+                    self.answered += 1
+                    return status, data
+        except OSError:  # the process died while it was sent the body
+            pass
+        process.kill()
+        process.wait()
+        _close_pipes(process)
+        self._process = None
+        failure = Envelope.of_error(InternalError())
+        return failure.http_status, failure.json_bytes()
+
+    def _stop(self) -> None:
+        process, self._process = self._process, None
+        if process is None:
+            return
+        assert process.stdin is not None  # PIPE
+        with contextlib.suppress(OSError):
+            process.stdin.close()  # the end of its input: it returns
+        try:
+            process.wait(STOP_SECONDS)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+        _close_pipes(process)
+
+
+def _close_pipes(process: subprocess.Popen[bytes]) -> None:
+    """Close the pipes to and from an ended process."""
+    for pipe in (process.stdin, process.stdout):
+        if pipe is not None:
+            with contextlib.suppress(OSError):  # what was left unsent to a dead process
+                pipe.close()
+
+
+@dataclass(frozen=True, slots=True)
+class _Job:
+    tool_id: str
+    version: str
+    body: bytes
+    future: Future[tuple[int, bytes]]
+
+
+_WARM = _Job("", "", b"", Future())  # start the process (it imports the tools meanwhile)
+
+STOP_SECONDS = 10
+"""How long :meth:`BodyWorker.close` waits for the process to end after its input."""
+
+
 async def execute_body(
-    tool_id: str, version: str, body: bytes, render: Callable[[Envelope], T]
-) -> T:
-    """``render`` of :func:`~mtcompute._execute.execute_json` of a request body over
-    :data:`INLINE_BODY_BYTES`: parsed, checked, computed and rendered on the heavy worker."""
-    return await anyio.to_thread.run_sync(
-        _execute_json_and_render, render, tool_id, version, body, limiter=_lanes()[1]
-    )
+    worker: BodyWorker, tool_id: str, version: str, body: bytes
+) -> tuple[int, bytes]:
+    """The (HTTP status, envelope bytes) of :func:`~mtcompute._execute.execute_json` of a
+    request body over :data:`INLINE_BODY_BYTES`: parsed, checked, computed and written by
+    ``worker``'s process (``internal_error`` if it dies meanwhile)."""
+    return await asyncio.wrap_future(worker.submit(tool_id, version, body))

@@ -55,6 +55,18 @@ _EXECUTE_PATH = re.compile(r"/v1/tools/[^/]+/versions/[^/]+/execute")
 BodyRefusal = Callable[[BodyTooLarge], Response]
 """How a route answers a body over the cap (the default: the ``limit_exceeded`` envelope)."""
 
+BODY_STATE = "mtcompute.body"
+"""The ASGI scope extension (``scope["extensions"][BODY_STATE]``, a dict) by which a server
+that knows tells the application that the request's body is all in: it sets the dict's
+``"complete"`` to True then (:class:`mtcompute.server.protocol.GuardedHttpToolsProtocol`)."""
+
+
+def _body_complete(scope: Scope) -> bool:
+    """The server says (:data:`BODY_STATE`) that the request's body is all in already."""
+    extensions = scope.get("extensions")
+    state = extensions.get(BODY_STATE) if extensions else None
+    return state is not None and state.get("complete") is True
+
 
 def _body_headers(scope: Scope) -> tuple[int | None, bool]:
     """The request's declared ``Content-Length`` (None when absent or not digits) and whether
@@ -148,8 +160,10 @@ class BodyDeadlineMiddleware:
     that uvicorn closes the connection. This holds on every route, ``/mcp`` included.
 
     A request without a body (no ``Content-Length``, or 0, and no ``Transfer-Encoding``) has
-    nothing to wait for and passes straight through; for the others the deadline is one timer
-    on the event loop, cancelled as soon as the last chunk is in, and one cancel scope.
+    nothing to wait for and passes straight through, and so does one whose body the server
+    says is all in already (:data:`BODY_STATE`: the common case, a small body that came with
+    its headers). For the others the deadline is one timer on the event loop, cancelled as
+    soon as the last chunk is in, and one cancel scope.
     """
 
     def __init__(self, app: ASGIApp, timeout: float) -> None:
@@ -161,7 +175,7 @@ class BodyDeadlineMiddleware:
             await self.app(scope, receive, send)
             return
         length, chunked = _body_headers(scope)
-        if not length and not chunked:
+        if (not length and not chunked) or _body_complete(scope):
             await self.app(scope, receive, send)
             return
         body_done = False

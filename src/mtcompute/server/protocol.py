@@ -19,7 +19,10 @@ the partial header) for as long as it likes. :class:`GuardedHttpToolsProtocol` a
   envelope (400 ``invalid_input``) instead of plain text.
 
 The body deadline is the application's (:mod:`mtcompute.server.middleware`), since the body
-is read by the application. Selected by ``mtcompute serve`` through uvicorn's ``http=`` option.
+is read by the application; the protocol tells it, through the scope extension
+:data:`~mtcompute.server.middleware.BODY_STATE`, when a body is all in already, so that the
+common request (a small body in the same read as its headers) costs it no timer. Selected by
+``mtcompute serve`` through uvicorn's ``http=`` option.
 
 This subclasses uvicorn internals, not a public API: ``HttpToolsProtocol`` (its
 ``__init__``, ``connection_made``, ``connection_lost``, ``data_received``, the parser
@@ -50,6 +53,7 @@ from uvicorn.server import ServerState
 
 from mtcompute.envelope import Envelope
 from mtcompute.errors import HeadersTooLarge, InvalidInput, MtcomputeError, RequestTimeout
+from mtcompute.server.middleware import BODY_STATE
 
 DEFAULT_HEADER_TIMEOUT = 10.0  # seconds; MTCOMPUTE_HEADER_TIMEOUT overrides
 DEFAULT_MAX_HEADER_BYTES = 64 * 1024  # MTCOMPUTE_MAX_HEADER_BYTES overrides
@@ -76,10 +80,12 @@ class GuardedHttpToolsProtocol(HttpToolsProtocol):
         super().__init__(config, server_state, app_state, _loop)
         self.header_timeout, self.max_header_bytes = head_limits()
         self._head_timer: asyncio.TimerHandle | None = None
+        self._head_deadline: float | None = None  # loop time; None: no head is awaited
         self._head_started = False  # bytes of a request head arrived, headers not complete
         self._in_body = False  # between headers complete and message complete
         self._head_bytes = 0  # bytes read so far for the pending head (see data_received)
         self._heads_done = 0
+        self._body: dict[object, object] | None = None  # BODY_STATE of the request read
 
     # asyncio.Protocol
 
@@ -91,6 +97,9 @@ class GuardedHttpToolsProtocol(HttpToolsProtocol):
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._cancel_head_timer()
+        if self._head_timer is not None:
+            self._head_timer.cancel()
+            self._head_timer = None
         super().connection_lost(exc)
 
     def data_received(self, data: bytes) -> None:
@@ -112,7 +121,7 @@ class GuardedHttpToolsProtocol(HttpToolsProtocol):
             if self._head_bytes > self.max_header_bytes:
                 self._refuse(HeadersTooLarge(self.max_header_bytes))
                 return
-        if self._idle() and self._head_timer is None:
+        if self._idle() and self._head_deadline is None:
             self._arm_head_timer()
 
     # httptools parser callbacks
@@ -120,7 +129,7 @@ class GuardedHttpToolsProtocol(HttpToolsProtocol):
     def on_message_begin(self) -> None:
         super().on_message_begin()
         self._head_started = True
-        if self._head_timer is None:
+        if self._head_deadline is None:
             self._arm_head_timer()
 
     def on_headers_complete(self) -> None:
@@ -128,10 +137,16 @@ class GuardedHttpToolsProtocol(HttpToolsProtocol):
         self._head_started = False
         self._heads_done += 1
         self._in_body = True
+        self._body = {"complete": False}
+        extensions = self.scope.get("extensions") or {}
+        self.scope["extensions"] = {**extensions, BODY_STATE: self._body}
         super().on_headers_complete()
 
     def on_message_complete(self) -> None:
         self._in_body = False
+        if self._body is not None:
+            self._body["complete"] = True
+            self._body = None
         super().on_message_complete()
 
     # uvicorn hooks
@@ -146,17 +161,28 @@ class GuardedHttpToolsProtocol(HttpToolsProtocol):
         """No request is being served on this connection."""
         return self.cycle is None or self.cycle.response_complete
 
+    # The head deadline is a time, not a timer per request: arming and cancelling it are
+    # assignments, and one timer per connection wakes at the earliest deadline it may have,
+    # then again at the deadline set since, if any (a kept-alive connection at thousands of
+    # requests a second would otherwise leave thousands of cancelled timers in the loop).
+
     def _arm_head_timer(self) -> None:
-        self._cancel_head_timer()
-        self._head_timer = self.loop.call_later(self.header_timeout, self._head_timeout)
+        self._head_deadline = self.loop.time() + self.header_timeout
+        if self._head_timer is None:
+            self._head_timer = self.loop.call_at(self._head_deadline, self._head_timeout)
 
     def _cancel_head_timer(self) -> None:
-        if self._head_timer is not None:
-            self._head_timer.cancel()
-            self._head_timer = None
+        self._head_deadline = None
 
     def _head_timeout(self) -> None:
         self._head_timer = None
+        deadline = self._head_deadline
+        if deadline is None:
+            return  # no head is awaited: the next arming starts a timer
+        if self.loop.time() < deadline:  # armed again since this timer was started
+            self._head_timer = self.loop.call_at(deadline, self._head_timeout)
+            return
+        self._head_deadline = None
         if self.transport.is_closing() or not self._idle():
             return  # a request is being served: its own deadlines apply
         if self._head_started:
