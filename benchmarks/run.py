@@ -958,13 +958,7 @@ async def drive_raw(
         async def worker(deadline: float) -> None:
             while time.perf_counter() < deadline and sum(counts) < MAX_REQUESTS:
                 writer.write(request)
-                head = await reader.readuntil(b"\r\n\r\n")
-                length = 0
-                for line in head.split(b"\r\n"):
-                    if line[:15].lower() == b"content-length:":
-                        length = int(line[15:])
-                await reader.readexactly(length)
-                counts[0 if head[9:12] == b"200" else 1] += 1
+                counts[0 if await _read_answer(reader) else 1] += 1
 
         return worker
 
@@ -981,6 +975,17 @@ async def drive_raw(
 
 
 MAX_REQUESTS = 2_000_000  # a hard bound on any one load run, whatever the duration
+
+
+async def _read_answer(reader: asyncio.StreamReader) -> bool:
+    """Read one HTTP/1.1 answer (its head, then its body by Content-Length); whether it was 200."""
+    head = await reader.readuntil(b"\r\n\r\n")
+    length = 0
+    for line in head.split(b"\r\n"):
+        if line[:15].lower() == b"content-length:":
+            length = int(line[15:])
+    await reader.readexactly(length)
+    return head[9:12] == b"200"
 
 
 def _loopback_only(url: str) -> None:
@@ -1256,13 +1261,7 @@ async def _burst(
                 )
                 writer.write(head.encode() + body)
                 await writer.drain()
-                answer = await reader.readuntil(b"\r\n\r\n")
-                length = 0
-                for line in answer.split(b"\r\n"):
-                    if line[:15].lower() == b"content-length:":
-                        length = int(line[15:])
-                await reader.readexactly(length)
-                counts[0 if answer[9:12] == b"200" else 1] += 1
+                counts[0 if await _read_answer(reader) else 1] += 1
         finally:
             writer.close()
 

@@ -133,7 +133,7 @@ async def execute_endpoint(request: Request) -> Response:
     if len(body) > INLINE_BODY_BYTES:  # parsed, computed and written by the body worker
         worker: BodyWorker = request.app.state.body_worker
         status, answer = await execute_body(worker, entry.id, entry.version, body)
-        return Response(answer, status, media_type=JSON_TYPE)
+        return json_response(answer, status)
     try:
         value = loads(body)
     except JsonError as exc:

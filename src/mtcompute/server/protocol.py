@@ -82,10 +82,11 @@ class GuardedHttpToolsProtocol(HttpToolsProtocol):
         self._head_timer: asyncio.TimerHandle | None = None
         self._head_deadline: float | None = None  # loop time; None: no head is awaited
         self._head_started = False  # bytes of a request head arrived, headers not complete
-        self._in_body = False  # between headers complete and message complete
         self._head_bytes = 0  # bytes read so far for the pending head (see data_received)
         self._heads_done = 0
-        self._body: dict[object, object] | None = None  # BODY_STATE of the request read
+        # BODY_STATE of the request whose body is being read: set between headers complete
+        # and message complete, None otherwise
+        self._body: dict[object, object] | None = None
 
     # asyncio.Protocol
 
@@ -93,10 +94,10 @@ class GuardedHttpToolsProtocol(HttpToolsProtocol):
         self, transport: asyncio.Transport
     ) -> None:
         super().connection_made(transport)
-        self._arm_head_timer()
+        self._arm_head_deadline()
 
     def connection_lost(self, exc: Exception | None) -> None:
-        self._cancel_head_timer()
+        self._clear_head_deadline()
         if self._head_timer is not None:
             self._head_timer.cancel()
             self._head_timer = None
@@ -105,7 +106,7 @@ class GuardedHttpToolsProtocol(HttpToolsProtocol):
     def data_received(self, data: bytes) -> None:
         if self.transport.is_closing():
             return
-        was_in_body, was_in_head = self._in_body, self._head_started
+        was_in_body, was_in_head = self._body is not None, self._head_started
         heads_done = self._heads_done
         super().data_received(data)
         if self.transport.is_closing():
@@ -122,7 +123,7 @@ class GuardedHttpToolsProtocol(HttpToolsProtocol):
                 self._refuse(HeadersTooLarge(self.max_header_bytes))
                 return
         if self._idle() and self._head_deadline is None:
-            self._arm_head_timer()
+            self._arm_head_deadline()
 
     # httptools parser callbacks
 
@@ -130,20 +131,18 @@ class GuardedHttpToolsProtocol(HttpToolsProtocol):
         super().on_message_begin()
         self._head_started = True
         if self._head_deadline is None:
-            self._arm_head_timer()
+            self._arm_head_deadline()
 
     def on_headers_complete(self) -> None:
-        self._cancel_head_timer()
+        self._clear_head_deadline()
         self._head_started = False
         self._heads_done += 1
-        self._in_body = True
         self._body = {"complete": False}
         extensions = self.scope.get("extensions") or {}
         self.scope["extensions"] = {**extensions, BODY_STATE: self._body}
         super().on_headers_complete()
 
     def on_message_complete(self) -> None:
-        self._in_body = False
         if self._body is not None:
             self._body["complete"] = True
             self._body = None
@@ -166,12 +165,12 @@ class GuardedHttpToolsProtocol(HttpToolsProtocol):
     # then again at the deadline set since, if any (a kept-alive connection at thousands of
     # requests a second would otherwise leave thousands of cancelled timers in the loop).
 
-    def _arm_head_timer(self) -> None:
+    def _arm_head_deadline(self) -> None:
         self._head_deadline = self.loop.time() + self.header_timeout
         if self._head_timer is None:
             self._head_timer = self.loop.call_at(self._head_deadline, self._head_timeout)
 
-    def _cancel_head_timer(self) -> None:
+    def _clear_head_deadline(self) -> None:
         self._head_deadline = None
 
     def _head_timeout(self) -> None:
@@ -207,4 +206,4 @@ class GuardedHttpToolsProtocol(HttpToolsProtocol):
         )
         self.transport.write(b"".join(content))
         self.transport.close()
-        self._cancel_head_timer()
+        self._clear_head_deadline()

@@ -19,10 +19,11 @@ JSON_TYPE = "application/json"
 
 
 def json_response(
-    text: str, status: int = 200, headers: Mapping[str, str] | None = None
+    text: str | bytes, status: int = 200, headers: Mapping[str, str] | None = None
 ) -> Response:
-    """``text`` (JSON) as the body, with the JSON media type."""
-    return Response(text.encode("utf-8"), status, headers, media_type=JSON_TYPE)
+    """``text`` (JSON, or its UTF-8 bytes) as the body, with the JSON media type."""
+    body = text if isinstance(text, bytes) else text.encode("utf-8")
+    return Response(body, status, headers, media_type=JSON_TYPE)
 
 
 def envelope_response(envelope: Envelope, headers: Mapping[str, str] | None = None) -> Response:
