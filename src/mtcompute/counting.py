@@ -1133,7 +1133,7 @@ def ter_lowered_statistics(
     >>> found == ([(0, 3.0)] if active() else None)
     True
     """
-    if not (active() and _ext.plain_texts(hypotheses, references)):
+    if not plain_texts(hypotheses, references):
         return None
     hyp_wide, ref_wide = _ext.wide_texts(hypotheses, references)
     hyps, refs = hypotheses, references
