@@ -17,7 +17,9 @@ Around the routes (outermost first; :mod:`mtcompute.server.middleware`):
   seconds (default 10) after the request started gets ``408`` with the ``invalid_input``
   envelope and the connection is closed; this holds on every route, ``/mcp`` included;
 - the body cap (``MTCOMPUTE_MAX_BODY_BYTES``): a body over it gets ``413``, the
-  ``limit_exceeded`` envelope (on ``/mcp``, inside a JSON-RPC error), on every route.
+  ``limit_exceeded`` envelope (on ``/mcp``, inside a JSON-RPC error), on every route;
+- the execute route (:class:`ExecuteRoute`), ahead of the router: the one route of the hot
+  path, in plain ASGI.
 
 The request-head deadline and size cap live in the HTTP protocol
 (:mod:`mtcompute.server.protocol`), before the application sees a request.
@@ -44,7 +46,7 @@ from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response
 from starlette.routing import Route
-from starlette.types import ASGIApp
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from mtcompute._execute import execute
 from mtcompute.catalog import CatalogEntry, catalog_entries, catalog_entry
@@ -75,11 +77,13 @@ from mtcompute.server.mcp import (
     tool_titles,
 )
 from mtcompute.server.middleware import (
+    EXECUTE_PATH,
     AccessLogMiddleware,
     BodyCapMiddleware,
     BodyDeadlineMiddleware,
     JsonCORSMiddleware,
     LimitsMiddleware,
+    route_path,
 )
 from mtcompute.server.openapi import openapi_document
 from mtcompute.server.pages import (
@@ -120,26 +124,99 @@ def _entry(request: Request) -> CatalogEntry:
     return catalog_entry(request.path_params["tool_id"], request.path_params["version"])
 
 
-async def execute_endpoint(request: Request) -> Response:
-    """POST /v1/tools/{id}/versions/{version}/execute: body is the input; answer the envelope."""
-    try:
-        entry = _entry(request)
-    except NotFound as exc:
-        return error_response(exc)
-    content_type = request.headers.get("content-type")
-    if content_type is not None and not _is_json_content_type(content_type):
-        return error_response(UnsupportedMediaType(content_type))
-    body = await request.body()  # capped by BodyCapMiddleware (which answers an over-cap body)
-    if len(body) > INLINE_BODY_BYTES:  # parsed, computed and written by the body worker
-        worker: BodyWorker = request.app.state.body_worker
-        status, answer = await execute_body(worker, entry.id, entry.version, body)
-        return json_response(answer, status)
-    try:
-        value = loads(body)
-    except JsonError as exc:
-        return error_response(InvalidInput(str(exc)))
-    # On the event loop when the tool's cost estimate says it is cheap, else on a worker.
-    return await execute_value(entry.id, entry.version, value, envelope_response)
+class ExecuteEndpoint:
+    """``POST /v1/tools/{id}/versions/{version}/execute``, in plain ASGI: the body is the
+    input, the answer its envelope.
+
+    In order: an unknown tool or version is 404; a Content-Type that is not JSON is 415;
+    the body is read (the body cap and deadline around it apply); a body over
+    :data:`~mtcompute.server.executor.INLINE_BODY_BYTES` goes whole to the body worker
+    process; a smaller one is parsed here (not JSON: 400) and executed where its cost estimate
+    says (:func:`~mtcompute.server.executor.execute_value`). A client that leaves before its
+    body is in gets no answer.
+
+    The router reaches it as the execute route's endpoint, and :class:`ExecuteRoute` ahead of
+    the router (the same object, for the common case).
+    """
+
+    def __init__(self, body_worker: BodyWorker) -> None:
+        self.body_worker = body_worker
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        match = EXECUTE_PATH.fullmatch(route_path(scope))
+        assert match is not None  # routed here by this path only
+        response = await self._answer(scope, receive, *match.groups())
+        if response is not None:
+            await response(scope, receive, send)
+
+    async def _answer(
+        self, scope: Scope, receive: Receive, tool_id: str, version: str
+    ) -> Response | None:
+        try:
+            entry = catalog_entry(tool_id, version)
+        except NotFound as exc:
+            return error_response(exc)
+        content_type = _header(scope, b"content-type")
+        if content_type is not None and not _is_json_content_type(content_type):
+            return error_response(UnsupportedMediaType(content_type))
+        body = await _read_body(receive)
+        if body is None:  # the client left
+            return None
+        if len(body) > INLINE_BODY_BYTES:  # parsed, computed and written by the body worker
+            status, answer = await execute_body(self.body_worker, entry.id, entry.version, body)
+            return json_response(answer, status)
+        try:
+            value = loads(body)
+        except JsonError as exc:
+            return error_response(InvalidInput(str(exc)))
+        # On the event loop when the tool's cost estimate says it is cheap, else on a worker.
+        return await execute_value(entry.id, entry.version, value, envelope_response)
+
+
+class ExecuteRoute:
+    """The execute route ahead of the router: a POST to an execute path goes straight to its
+    :class:`ExecuteEndpoint`, every other request on to ``app`` (the router; another method on
+    an execute path gets its 405 there).
+
+    The innermost middleware, so that everything around the routes (the body cap and
+    deadline, the limits, CORS, the access log, the error handler) holds for it as for every
+    route; what it skips is the router's matching, the exception middleware and Starlette's
+    request objects, which together cost more than computing a seed example.
+    """
+
+    def __init__(self, app: ASGIApp, endpoint: ExecuteEndpoint) -> None:
+        self.app = app
+        self.endpoint = endpoint
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if (
+            scope["type"] == "http"
+            and scope["method"] == "POST"
+            and EXECUTE_PATH.fullmatch(route_path(scope))
+        ):
+            await self.endpoint(scope, receive, send)
+        else:
+            await self.app(scope, receive, send)
+
+
+def _header(scope: Scope, name: bytes) -> str | None:
+    """The request's first header ``name`` (lowercase bytes), decoded as Latin-1, or None."""
+    for key, value in scope["headers"]:
+        if key == name:
+            return str(value.decode("latin-1"))
+    return None
+
+
+async def _read_body(receive: Receive) -> bytes | None:
+    """The whole request body, or None when the client disconnects first."""
+    chunks = []
+    while True:
+        message = await receive()
+        if message["type"] != "http.request":
+            return None
+        chunks.append(message.get("body", b""))
+        if not message.get("more_body", False):
+            return b"".join(chunks)
 
 
 async def contract_endpoint(request: Request) -> Response:
@@ -339,6 +416,7 @@ def create_app(
     hosts = [h.strip() for h in os.environ.get("MTCOMPUTE_ALLOWED_HOSTS", "").split(",")]
     mcp_app, mcp_lifespan = mcp_http_app(allowed_hosts=[h for h in hosts if h])
     body_worker = BodyWorker()
+    execute_endpoint = ExecuteEndpoint(body_worker)
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: Starlette) -> AsyncIterator[None]:
@@ -371,6 +449,7 @@ def create_app(
     middleware = [
         Middleware(BodyDeadlineMiddleware, timeout=body_timeout),
         Middleware(BodyCapMiddleware, cap=max_body_bytes, refusals={"/mcp": body_refusal}),
+        Middleware(ExecuteRoute, endpoint=execute_endpoint),
     ]
     if buckets is not None or keys is not None:
         middleware.insert(

@@ -17,11 +17,14 @@ routes.
 from __future__ import annotations
 
 __all__ = [
+    "BODY_STATE",
+    "EXECUTE_PATH",
     "AccessLogMiddleware",
     "BodyCapMiddleware",
     "BodyDeadlineMiddleware",
     "JsonCORSMiddleware",
     "LimitsMiddleware",
+    "route_path",
 ]
 
 import asyncio
@@ -50,7 +53,8 @@ from mtcompute.server.responses import error_response
 
 Refusal = Callable[[MtcomputeError, Mapping[str, str] | None], Response]
 """How a route answers a refusal of the whole request (the default: the error envelope)."""
-_EXECUTE_PATH = re.compile(r"/v1/tools/[^/]+/versions/[^/]+/execute")
+EXECUTE_PATH = re.compile(r"/v1/tools/([^/]+)/versions/([^/]+)/execute")
+"""An execute route's path (to be matched whole): its groups are the tool id and version."""
 
 BodyRefusal = Callable[[BodyTooLarge], Response]
 """How a route answers a body over the cap (the default: the ``limit_exceeded`` envelope)."""
@@ -82,7 +86,7 @@ def _body_headers(scope: Scope) -> tuple[int | None, bool]:
     return length, chunked
 
 
-def _route_path(scope: Scope) -> str:
+def route_path(scope: Scope) -> str:
     """The path the router matches (the request path without the ``root_path``)."""
     path, root = str(scope.get("path", "")), str(scope.get("root_path", ""))
     return path[len(root) :] if root and path.startswith(root) else path
@@ -145,7 +149,7 @@ class BodyCapMiddleware:
         except BodyTooLarge as error:
             if response_started:
                 raise
-            refuse = self.refusals.get(_route_path(scope), error_response)
+            refuse = self.refusals.get(route_path(scope), error_response)
             await refuse(error)(scope, receive, send)
 
 
@@ -365,8 +369,8 @@ class LimitsMiddleware:
         self.refusals = refusals
 
     def _needs_key(self, scope: Scope) -> bool:
-        path = _route_path(scope)
-        return scope["method"] == "POST" and (path == "/mcp" or bool(_EXECUTE_PATH.fullmatch(path)))
+        path = route_path(scope)
+        return scope["method"] == "POST" and (path == "/mcp" or bool(EXECUTE_PATH.fullmatch(path)))
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -398,6 +402,6 @@ class LimitsMiddleware:
         if refusal is None:
             await self.app(scope, receive, send)
             return
-        answer = self.refusals.get(_route_path(scope))
+        answer = self.refusals.get(route_path(scope))
         response = answer(refusal, headers) if answer else error_response(refusal, headers)
         await response(scope, receive, send)
