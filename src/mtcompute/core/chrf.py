@@ -28,7 +28,9 @@ from collections import Counter
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from itertools import starmap
 from math import gcd
+from operator import add
 from typing import TypeVar
 
 S = TypeVar("S", bound=Sequence[object])  # what is split into n-grams: a str, a word list
@@ -64,9 +66,9 @@ class ChrfStatistics:
 
     def __add__(self, other: ChrfStatistics) -> ChrfStatistics:
         return ChrfStatistics(
-            tuple(a + b for a, b in zip(self.hypothesis, other.hypothesis, strict=True)),
-            tuple(a + b for a, b in zip(self.reference, other.reference, strict=True)),
-            tuple(a + b for a, b in zip(self.matches, other.matches, strict=True)),
+            tuple(starmap(add, zip(self.hypothesis, other.hypothesis, strict=True))),
+            tuple(starmap(add, zip(self.reference, other.reference, strict=True))),
+            tuple(starmap(add, zip(self.matches, other.matches, strict=True))),
         )
 
     @classmethod
@@ -114,11 +116,6 @@ def segment_statistics(
     return order_statistics(hyp, ref, char_order, _char_ngrams)
 
 
-def _add(a: tuple[int, int], b: tuple[int, int]) -> tuple[int, int]:
-    """The sum of two fractions given as (numerator, denominator), denominators > 0."""
-    return a[0] * b[1] + b[0] * a[1], a[1] * b[1]
-
-
 def chrf_ratio(stats: ChrfStatistics, beta: int) -> tuple[int, int]:
     """The exact chrF_beta on the 0..100 scale as a reduced ``(numerator, denominator)``
     (Popović 2015 eq. 1, sacreBLEU effective order), in integer arithmetic.
@@ -130,19 +127,23 @@ def chrf_ratio(stats: ChrfStatistics, beta: int) -> tuple[int, int]:
     >>> chrf_ratio(ChrfStatistics((3, 2), (4, 3), (2, 1)), 2)  # P = 7/12, R = 5/12
     (4375, 99)
     """
-    p = r = (0, 1)
+    # The sums of m/h and of m/r over the effective orders, as p_num/p_den and r_num/r_den
+    # (each added term multiplies the denominator; one gcd at the end reduces the result).
+    p_num, p_den, r_num, r_den = 0, 1, 0, 1
     k = 0
     for m, h, n in zip(stats.matches, stats.hypothesis, stats.reference, strict=True):
         if h > 0 and n > 0:
-            p = _add(p, (m, h))
-            r = _add(r, (m, n))
+            p_num = p_num * h + m * p_den
+            p_den *= h
+            r_num = r_num * n + m * r_den
+            r_den *= n
             k += 1
-    if k == 0 or (p[0] == 0 and r[0] == 0):
+    if k == 0 or (p_num == 0 and r_num == 0):
         return 0, 1
     # P = p/k and R = r/k; F = 100 (1 + b^2) P R / (b^2 P + R), in which k cancels once.
     beta2 = beta * beta
-    numerator = 100 * (1 + beta2) * p[0] * r[0]
-    denominator = k * (beta2 * p[0] * r[1] + r[0] * p[1])
+    numerator = 100 * (1 + beta2) * p_num * r_num
+    denominator = k * (beta2 * p_num * r_den + r_num * p_den)
     divisor = gcd(numerator, denominator)
     if denominator < 0:  # only for invalid (negative) counts: keep the sign on the numerator
         divisor = -divisor
