@@ -12,10 +12,12 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 import mtcompute
+from mtcompute import native
 from mtcompute.core import jsjson
 from mtcompute.core.jsjson import JsonError, dumps, loads
 from mtcompute.core.jsmath import number_to_string
-from tests.conftest import require_program
+from tests.conftest import kernel_switch, require_program
+from tests.strategies import json_values
 
 CASES = [
     {"a": 1.0, "b": -0.0, "c": 0.1, "d": 1e21, "e": 1e-7, "f": 123456789012345680000.0},
@@ -279,3 +281,75 @@ def test_loads_reads_what_the_per_call_hooks_read(value: object) -> None:
     except ValueError:  # NaN or an infinity somewhere: not JSON text
         assume(False)
     assert _typed(_general_loads(text)) == _typed(loads(text))
+
+
+# --- the kernel's writer (js_dumps) writes what the Python writer writes -------------------
+
+needs_kernel = pytest.mark.skipif(not native.AVAILABLE, reason="built without the C kernel")
+
+
+def _exact(value: object) -> bool:
+    """Whether the kernel's writer takes ``value``: exact JSON types only, str keys, strings
+    without surrogates, ints within 2^53."""
+    kind = type(value)
+    if kind is str:
+        return not _SURROGATE.search(value)  # type: ignore[arg-type]  # type() is str
+    if kind is int:
+        return abs(value) <= 2**53  # type: ignore[arg-type]  # type() is int
+    if kind is float or value is None or value is True or value is False:
+        return True
+    if kind is list or kind is tuple:
+        return all(map(_exact, value))  # type: ignore[call-overload]  # a list or tuple
+    if kind is dict:
+        return all(type(k) is str and _exact(k) and _exact(v) for k, v in value.items())  # type: ignore[attr-defined]
+    return False
+
+
+@needs_kernel
+@settings(max_examples=1500, deadline=None)
+@given(st.one_of(_JSON_LIKE, json_values()))
+def test_kernel_writer_is_the_python_writer(value: object) -> None:
+    """js_dumps writes the Python writer's bytes for every value of exact JSON types, and
+    declines (None) exactly the others."""
+    expected = jsjson._dumps(value).encode("utf-8") if _exact(value) else None
+    assert expected == native.ext.js_dumps(value)
+
+
+class _Items(dict[str, object]):
+    """A dict subclass (the Python writer's general path)."""
+
+
+@needs_kernel
+@pytest.mark.parametrize(
+    "value",
+    [
+        _Items(a=1),
+        {"a": _Items(b=[1])},
+        {1: 2},
+        [2**53 + 1],
+        ["a\udfffb"],
+        {"\ud800": 1},
+        range(3),
+        [[[[1]]]] * 3,
+        json.loads("[" * 300 + "]" * 300),
+    ],
+    ids=repr,
+)
+def test_dumps_is_the_python_writer_where_the_kernel_declines(value: object) -> None:
+    """What js_dumps declines (subclasses, other keys, large ints, surrogates, other
+    sequences, deep nesting) dumps writes with the Python writer, the same text as with the
+    kernel off."""
+    with kernel_switch(False):
+        pure = dumps(value)
+    assert (pure, pure) == (dumps(value), jsjson._dumps(value))
+
+
+@needs_kernel
+def test_envelope_bytes_come_from_the_kernel_writer() -> None:
+    """An envelope's bytes are the kernel writer's, and the same with the kernel off."""
+    envelope = mtcompute.execute(
+        "chrf-compute", "1.0.0", {"hypotheses": ["é"], "references": ["e"]}
+    )
+    with kernel_switch(False):
+        pure = envelope.json_bytes()
+    assert (pure, pure) == (envelope.json_bytes(), native.ext.js_dumps(dict(envelope)))

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 __all__ = ["EXIT_OK", "Envelope"]
 
-from mtcompute.core.jsjson import dumps
+from mtcompute.core.jsjson import dumps, dumps_bytes
 from mtcompute.errors import MtcomputeError
 
 EXIT_OK = 0
@@ -76,4 +76,4 @@ class Envelope(dict[str, object]):
 
     def json_bytes(self) -> bytes:
         """The compact JSON as UTF-8 bytes: what HTTP sends and ``mtcompute run`` prints."""
-        return dumps(self).encode("utf-8")
+        return dumps_bytes(dict(self))  # a plain dict: the kernel's writer takes exact types
