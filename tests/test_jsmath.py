@@ -14,16 +14,20 @@ from functools import cache
 from pathlib import Path
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from mtcompute import native
 from mtcompute.core.jsmath import (
+    _js_exp,
+    _js_log,
     js_exp,
     js_log,
     number_to_string,
     round_to_fixed,
     to_fixed,
 )
+from tests.conftest import kernel_switch
 
 DATA_DIR = Path(__file__).parent / "data" / "js"
 
@@ -61,18 +65,48 @@ def _mismatches(name: str, func: Callable[[float], float]) -> list[tuple[str, st
     return out
 
 
-def test_log_vectors_bit_exact() -> None:
-    """js_log matches Node's Math.log bit for bit on every vector."""
+PATHS = [
+    "python",
+    pytest.param(
+        "kernel",
+        marks=pytest.mark.skipif(not native.AVAILABLE, reason="built without the C kernel"),
+    ),
+]
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_log_vectors_bit_exact(path: str) -> None:
+    """js_log matches Node's Math.log bit for bit on every vector (the Python port, and its
+    C twin in the kernel)."""
     assert len(_float_pairs("log.txt.gz")) >= 100_000
     expected: list[tuple[str, str, str]] = []
-    assert expected == _mismatches("log.txt.gz", js_log)[:20]
+    with kernel_switch(path == "kernel"):
+        assert expected == _mismatches("log.txt.gz", js_log)[:20]
 
 
-def test_exp_vectors_bit_exact() -> None:
-    """js_exp matches Node's Math.exp bit for bit on every vector."""
+@pytest.mark.parametrize("path", PATHS)
+def test_exp_vectors_bit_exact(path: str) -> None:
+    """js_exp matches Node's Math.exp bit for bit on every vector (both paths)."""
     assert len(_float_pairs("exp.txt.gz")) >= 100_000
     expected: list[tuple[str, str, str]] = []
-    assert expected == _mismatches("exp.txt.gz", js_exp)[:20]
+    with kernel_switch(path == "kernel"):
+        assert expected == _mismatches("exp.txt.gz", js_exp)[:20]
+
+
+_ANY_DOUBLE = st.integers(0, 2**64 - 1).map(
+    lambda bits: struct.unpack("<d", struct.pack("<Q", bits))[0]
+)
+
+
+@pytest.mark.skipif(not native.AVAILABLE, reason="built without the C kernel")
+@settings(max_examples=3000, deadline=None)
+@given(st.one_of(st.floats(), _ANY_DOUBLE, st.floats(-800, 800), st.floats(0, 1e-300)))
+def test_kernel_log_and_exp_are_the_python_ports(x: float) -> None:
+    """The kernel's js_log and js_exp give the Python ports' bits for any double."""
+    assert (_to_hex(_js_log(x)), _to_hex(_js_exp(x))) == (
+        _to_hex(native.ext.js_log(x)),
+        _to_hex(native.ext.js_exp(x)),
+    )
 
 
 def test_to_fixed_vectors() -> None:

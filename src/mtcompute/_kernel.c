@@ -26,7 +26,9 @@
  *   - the lines of UTF-8 bytes as str objects (split_lines): strict UTF-8, only \n ends a
  *     line, checked and decoded without the GIL (what the score command reads its files by);
  *   - the JSON text of JSON values as JSON.stringify writes it (js_dumps), for the values of
- *     exact JSON types, the text of mtcompute.core.jsjson.dumps.
+ *     exact JSON types, the text of mtcompute.core.jsjson.dumps;
+ *   - Math.log and Math.exp as V8 computes them (js_log, js_exp: fdlibm), the twins of
+ *     mtcompute.core.jsmath's ports.
  *
  * Keys are exact, never bare hashes.  N-grams are counted order by order, and an n-gram of
  * order n is keyed by the pair (slot or id of its (n-1)-gram prefix + 1, its last code point
@@ -4425,6 +4427,194 @@ py_js_dumps(PyObject *self, PyObject *value)
     return res;
 }
 
+/* ---------------------------------------------------------------------------------------
+ * js_log, js_exp: Math.log and Math.exp as V8 computes them (fdlibm e_log.c and e_exp.c as
+ * carried in V8's src/base/ieee754.cc, with V8's exp(1) == Math.E), the C twins of
+ * mtcompute.core.jsmath's Python ports, operation for operation.  Compiled without
+ * contraction of a*b+c into fused multiply-adds (setup.py: -ffp-contract=off), so that
+ * every operation rounds as the C source says.
+ * ------------------------------------------------------------------------------------- */
+
+typedef union {
+    double value;
+    uint64_t bits;
+} JsDouble;
+
+static double
+js_from_bits(uint64_t bits)
+{
+    JsDouble d;
+    d.bits = bits;
+    return d.value;
+}
+
+static double
+js_log_double(double x)
+{
+    static const double ln2_hi = 6.93147180369123816490e-01, /* 3fe62e42 fee00000 */
+        ln2_lo = 1.90821492927058770002e-10,                  /* 3dea39ef 35793c76 */
+        two54 = 1.80143985094819840000e+16,                   /* 43500000 00000000 */
+        Lg1 = 6.666666666666735130e-01,                       /* 3FE55555 55555593 */
+        Lg2 = 3.999999999940941908e-01,                       /* 3FD99999 9997FA04 */
+        Lg3 = 2.857142874366239149e-01,                       /* 3FD24924 94229359 */
+        Lg4 = 2.222219843214978396e-01,                       /* 3FCC71C5 1D8E78AF */
+        Lg5 = 1.818357216161805012e-01,                       /* 3FC74664 96CB03DE */
+        Lg6 = 1.531383769920937332e-01,                       /* 3FC39A09 D078C69F */
+        Lg7 = 1.479819860511658591e-01;                       /* 3FC2F112 DF3E5244 */
+    static const double zero = 0.0;
+    double hfsq, f, s, z, R, w, t1, t2, dk;
+    int32_t k, hx, i, j;
+    uint32_t lx;
+    JsDouble d;
+    d.value = x;
+    hx = (int32_t)(d.bits >> 32);
+    lx = (uint32_t)d.bits;
+    k = 0;
+    if (hx < 0x00100000) { /* x < 2**-1022 */
+        if (((hx & 0x7fffffff) | lx) == 0) return -two54 / zero; /* log(+-0)=-inf */
+        if (hx < 0) return (x - x) / zero;                        /* log(-#) = NaN */
+        k -= 54;
+        x *= two54; /* subnormal number, scale up x */
+        d.value = x;
+        hx = (int32_t)(d.bits >> 32);
+    }
+    if (hx >= 0x7ff00000) return x + x;
+    k += (hx >> 20) - 1023;
+    hx &= 0x000fffff;
+    i = (hx + 0x95f64) & 0x100000;
+    d.value = x;
+    d.bits = ((uint64_t)(uint32_t)(hx | (i ^ 0x3ff00000)) << 32) | (d.bits & 0xffffffffu);
+    x = d.value; /* normalize x or x/2 */
+    k += (i >> 20);
+    f = x - 1.0;
+    if ((0x000fffff & (2 + hx)) < 3) { /* -2**-20 <= f < 2**-20 */
+        if (f == zero) {
+            if (k == 0) return zero;
+            dk = (double)k;
+            return dk * ln2_hi + dk * ln2_lo;
+        }
+        R = f * f * (0.5 - 0.33333333333333333 * f);
+        if (k == 0) return f - R;
+        dk = (double)k;
+        return dk * ln2_hi - ((R - dk * ln2_lo) - f);
+    }
+    s = f / (2.0 + f);
+    dk = (double)k;
+    z = s * s;
+    i = hx - 0x6147a;
+    w = z * z;
+    j = 0x6b851 - hx;
+    t1 = w * (Lg2 + w * (Lg4 + w * Lg6));
+    t2 = z * (Lg1 + w * (Lg3 + w * (Lg5 + w * Lg7)));
+    i |= j;
+    R = t2 + t1;
+    if (i > 0) {
+        hfsq = 0.5 * f * f;
+        if (k == 0) return f - (hfsq - s * (hfsq + R));
+        return dk * ln2_hi - ((hfsq - (s * (hfsq + R) + dk * ln2_lo)) - f);
+    }
+    if (k == 0) return f - s * (f - R);
+    return dk * ln2_hi - ((s * (f - R) - dk * ln2_lo) - f);
+}
+
+static double
+js_exp_double(double x)
+{
+    static const double one = 1.0, halF[2] = {0.5, -0.5},
+                        o_threshold = 7.09782712893383973096e+02,  /* 0x40862E42 FEFA39EF */
+        u_threshold = -7.45133219101941108420e+02,                  /* 0xC0874910 D52D3051 */
+        ln2HI[2] = {6.93147180369123816490e-01,                     /* 0x3fe62e42 fee00000 */
+                    -6.93147180369123816490e-01},                   /* 0xbfe62e42 fee00000 */
+        ln2LO[2] = {1.90821492927058770002e-10,                     /* 0x3dea39ef 35793c76 */
+                    -1.90821492927058770002e-10},                   /* 0xbdea39ef 35793c76 */
+        invln2 = 1.44269504088896338700e+00,                        /* 0x3ff71547 652b82fe */
+        P1 = 1.66666666666666019037e-01,                            /* 0x3FC55555 5555553E */
+        P2 = -2.77777777770155933842e-03,                           /* 0xBF66C16C 16BEBD93 */
+        P3 = 6.61375632143793436117e-05,                            /* 0x3F11566A AF25DE2C */
+        P4 = -1.65339022054652515390e-06,                           /* 0xBEBBBD41 C5D26BF1 */
+        P5 = 4.13813679705723846039e-08,                            /* 0x3E663769 72BEA4D0 */
+        E = 2.718281828459045,                                      /* 0x4005bf0a 8b145769 */
+        huge = 1.0e+300;
+    const double twom1000 = js_from_bits(0x0170000000000000ULL); /* 2**-1000 */
+    const double two1023 = js_from_bits(0x7fe0000000000000ULL);  /* 2**1023 */
+    double y, hi = 0.0, lo = 0.0, c, t, twopk;
+    int32_t k = 0, xsb;
+    uint32_t hx;
+    JsDouble d;
+    d.value = x;
+    hx = (uint32_t)(d.bits >> 32);
+    xsb = (hx >> 31) & 1; /* sign bit of x */
+    hx &= 0x7fffffff;     /* high word of |x| */
+
+    /* filter out non-finite argument */
+    if (hx >= 0x40862E42) { /* if |x|>=709.78... */
+        if (hx >= 0x7ff00000) {
+            if (((hx & 0xfffff) | (uint32_t)d.bits) != 0) return x + x; /* NaN */
+            return (xsb == 0) ? x : 0.0;                                 /* exp(+-inf)={inf,0} */
+        }
+        if (x > o_threshold) return huge * huge;           /* overflow */
+        if (x < u_threshold) return twom1000 * twom1000;   /* underflow */
+    }
+
+    /* argument reduction */
+    if (hx > 0x3fd62e42) {   /* if  |x| > 0.5 ln2 */
+        if (hx < 0x3FF0A2B2) { /* and |x| < 1.5 ln2 */
+            if (x == 1.0) return E;
+            hi = x - ln2HI[xsb];
+            lo = ln2LO[xsb];
+            k = 1 - xsb - xsb;
+        } else {
+            k = (int32_t)(invln2 * x + halF[xsb]);
+            t = k;
+            hi = x - t * ln2HI[0]; /* t*ln2HI is exact here */
+            lo = t * ln2LO[0];
+        }
+        x = hi - lo;
+    } else if (hx < 0x3e300000) {        /* when |x|<2**-28 */
+        if (huge + x > one) return one + x; /* trigger inexact */
+    } else {
+        k = 0;
+    }
+
+    /* x is now in primary range */
+    t = x * x;
+    if (k >= -1021) twopk = js_from_bits((uint64_t)(uint32_t)(0x3ff00000 + (k << 20)) << 32);
+    else twopk = js_from_bits((uint64_t)(uint32_t)(0x3ff00000 + ((k + 1000) << 20)) << 32);
+    c = x - t * (P1 + t * (P2 + t * (P3 + t * (P4 + t * P5))));
+    if (k == 0) return one - ((x * c) / (c - 2.0) - x);
+    y = one - ((lo - (x * c) / (2.0 - c)) - hi);
+    if (k >= -1021) {
+        if (k == 1024) return y * 2.0 * two1023;
+        return y * twopk;
+    }
+    return y * twopk * twom1000;
+}
+
+PyDoc_STRVAR(js_log_doc,
+"js_log(x, /)\n--\n\nMath.log(x) as V8 computes it (fdlibm e_log.c): mtcompute.core.jsmath.js_log.");
+
+static PyObject *
+py_js_log(PyObject *self, PyObject *arg)
+{
+    (void)self;
+    double x = PyFloat_AsDouble(arg);
+    if (x == -1.0 && PyErr_Occurred()) return NULL;
+    return PyFloat_FromDouble(js_log_double(x));
+}
+
+PyDoc_STRVAR(js_exp_doc,
+"js_exp(x, /)\n--\n\nMath.exp(x) as V8 computes it (fdlibm e_exp.c, exp(1) == Math.E):\n"
+"mtcompute.core.jsmath.js_exp.");
+
+static PyObject *
+py_js_exp(PyObject *self, PyObject *arg)
+{
+    (void)self;
+    double x = PyFloat_AsDouble(arg);
+    if (x == -1.0 && PyErr_Occurred()) return NULL;
+    return PyFloat_FromDouble(js_exp_double(x));
+}
+
 static PyMethodDef methods[] = {
     {"chrf_counts", py_chrf_counts, METH_VARARGS, chrf_counts_doc},
     {"chrf_segment", py_chrf_segment, METH_VARARGS, chrf_segment_doc},
@@ -4443,6 +4633,8 @@ static PyMethodDef methods[] = {
     {"split_lines", py_split_lines, METH_VARARGS, split_lines_doc},
     {"wide_texts", py_wide_texts, METH_VARARGS, wide_texts_doc},
     {"js_dumps", py_js_dumps, METH_O, js_dumps_doc},
+    {"js_log", py_js_log, METH_O, js_log_doc},
+    {"js_exp", py_js_exp, METH_O, js_exp_doc},
     {NULL, NULL, 0, NULL},
 };
 

@@ -39,6 +39,8 @@ __all__ = [
 import math
 import struct
 
+from mtcompute import native
+
 _DOUBLE = struct.Struct("<d")
 _UINT64 = struct.Struct("<Q")
 
@@ -73,7 +75,15 @@ _THIRD = 0.33333333333333333  # the literal used in e_log.c
 
 
 def js_log(x: float) -> float:
-    """Return ``Math.log(x)`` exactly as V8 computes it (fdlibm e_log.c)."""
+    """Return ``Math.log(x)`` exactly as V8 computes it (fdlibm e_log.c); with the compiled
+    kernel active, its C twin of this port (``js_log``) computes it."""
+    if native.active():
+        return native.ext.js_log(x)
+    return _js_log(x)
+
+
+def _js_log(x: float) -> float:
+    """:func:`js_log` in Python: the port of e_log.c."""
     x = float(x)
     bits = _bits(x)
     hx = bits >> 32
@@ -153,7 +163,15 @@ _TWO1023 = _from_bits(0x7FE0000000000000)  # 2**1023
 
 
 def js_exp(x: float) -> float:
-    """Return ``Math.exp(x)`` exactly as V8 computes it (fdlibm e_exp.c)."""
+    """Return ``Math.exp(x)`` exactly as V8 computes it (fdlibm e_exp.c); with the compiled
+    kernel active, its C twin of this port (``js_exp``) computes it."""
+    if native.active():
+        return native.ext.js_exp(x)
+    return _js_exp(x)
+
+
+def _js_exp(x: float) -> float:
+    """:func:`js_exp` in Python: the port of e_exp.c."""
     x = float(x)
     bits = _bits(x)
     hx = bits >> 32
