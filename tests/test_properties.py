@@ -251,6 +251,20 @@ def test_bleu_is_zero_without_unigram_matches_or_candidate(data: dict[str, Any],
 
 
 @PROPERTY
+@given(st.lists(sts.chrf_segments(), max_size=6), st.integers(1, 8))
+def test_chrf_total_is_the_sum_of_segment_statistics(
+    segments: list[tuple[str, str]], order: int
+) -> None:
+    """ChrfStatistics.total of segment statistics is their + from zero, in any order."""
+    rows = [segment_statistics(h, r, order) for h, r in segments]
+    expected = reduce(add, rows, ChrfStatistics.zero(order))
+    assert (expected, expected) == (
+        ChrfStatistics.total(rows, order),
+        ChrfStatistics.total(rows[::-1], order),
+    )
+
+
+@PROPERTY
 @given(sts.chrf_inputs())
 def test_chrf_stays_between_0_and_100(data: dict[str, Any]) -> None:
     """The corpus fraction and every segment fraction lie in [0, 100]."""

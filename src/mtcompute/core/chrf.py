@@ -25,7 +25,7 @@ __all__ = [
 ]
 
 from collections import Counter
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import starmap
@@ -76,6 +76,27 @@ class ChrfStatistics:
         """The identity of ``+`` for ``orders`` orders."""
         empty = (0,) * orders
         return cls(empty, empty, empty)
+
+    @classmethod
+    def total(cls, items: Sequence[ChrfStatistics], orders: int) -> ChrfStatistics:
+        """The ``+`` of every item (of ``orders`` orders; :meth:`zero` when there are none),
+        in one sum per count.
+
+        >>> ChrfStatistics.total([ChrfStatistics((1,), (2,), (1,))] * 3, 1)
+        ChrfStatistics(hypothesis=(3,), reference=(6,), matches=(3,))
+        """
+        if not items:
+            return cls.zero(orders)
+        return cls(
+            _column_sums(item.hypothesis for item in items),
+            _column_sums(item.reference for item in items),
+            _column_sums(item.matches for item in items),
+        )
+
+
+def _column_sums(rows: Iterable[tuple[int, ...]]) -> tuple[int, ...]:
+    """The sum of each column of equally long rows."""
+    return tuple(map(sum, zip(*rows, strict=True)))
 
 
 def _char_ngrams(text: str, n: int) -> Counter[str]:

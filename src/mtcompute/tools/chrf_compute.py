@@ -140,13 +140,12 @@ def score_segments(
     hypotheses: Sequence[str], references: Sequence[str], beta: int, lowercase: bool
 ) -> tuple[Fraction, tuple[Fraction, ...]]:
     """Corpus fraction (per-order counts summed literally) and per-segment fractions."""
-    total = ChrfStatistics.zero(CHAR_ORDER)
-    segments: list[Fraction] = []
-    for hypothesis, reference in zip(hypotheses, references, strict=True):
-        stats = chrf_segment_statistics(hypothesis, reference, CHAR_ORDER, lowercase)
-        total = total + stats
-        segments.append(chrf_fraction(stats, beta))
-    return chrf_fraction(total, beta), tuple(segments)
+    rows = [
+        chrf_segment_statistics(hypothesis, reference, CHAR_ORDER, lowercase)
+        for hypothesis, reference in zip(hypotheses, references, strict=True)
+    ]
+    total = ChrfStatistics.total(rows, CHAR_ORDER)
+    return chrf_fraction(total, beta), tuple(chrf_fraction(stats, beta) for stats in rows)
 
 
 def _compute(values: Mapping[str, Any]) -> ChrfResult:
