@@ -23,6 +23,7 @@ from mtcompute.core.jsmath import (
     _js_log,
     js_exp,
     js_log,
+    js_logs,
     number_to_string,
     round_to_fixed,
     to_fixed,
@@ -324,3 +325,12 @@ def test_to_fixed_is_exact_half_up_rounding(x: float, digits: int) -> None:
     if expected.startswith("-") and x == 0.0:
         expected = expected[1:]  # (-0).toFixed(d) has no sign
     assert expected == to_fixed(x, digits)
+
+
+@pytest.mark.parametrize("path", PATHS)
+@settings(max_examples=200, deadline=None)
+@given(xs=st.lists(st.one_of(st.floats(), _ANY_DOUBLE), max_size=8))
+def test_js_logs_is_js_log_of_each(path: str, xs: list[float]) -> None:
+    """js_logs gives js_log of each value, in order, on either path."""
+    with kernel_switch(path == "kernel"):
+        assert [_to_hex(js_log(x)) for x in xs] == [_to_hex(y) for y in js_logs(xs)]

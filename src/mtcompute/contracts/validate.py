@@ -476,9 +476,11 @@ class InputSpec:
     # Derived once from the steps, not per input: the required names, and each step with
     # the JSON Pointer of its field ("" for a rule).
     _required: tuple[str, ...] = field(init=False, repr=False, compare=False)
-    _pointed: tuple[tuple[Field[Any] | Rule, str], ...] = field(
+    _plan: tuple[tuple[str | None, Callable[..., Any], str, object], ...] = field(
         init=False, repr=False, compare=False
     )
+    """Per step, what :meth:`parse` does: ``(name, its type's parse, its pointer, its
+    default)`` for a field, ``(None, the check, "", None)`` for a rule."""
 
     def __init__(self, *steps: Field[Any] | Rule) -> None:
         fields = tuple(s for s in steps if isinstance(s, Field))
@@ -486,8 +488,13 @@ class InputSpec:
         object.__setattr__(self, "fields", fields)
         object.__setattr__(self, "names", tuple(f.name for f in fields))
         object.__setattr__(self, "_required", tuple(f.name for f in fields if f.required))
-        pointed = tuple((s, json_pointer(s.name) if isinstance(s, Field) else "") for s in steps)
-        object.__setattr__(self, "_pointed", pointed)
+        plan = tuple(
+            (s.name, s.type.parse, json_pointer(s.name), s.default)
+            if isinstance(s, Field)
+            else (None, s.check, "", None)
+            for s in steps
+        )
+        object.__setattr__(self, "_plan", plan)
 
     def parse(self, raw: object) -> dict[str, Any]:
         """The checked values by field name (defaults for omitted optional fields)."""
@@ -505,13 +512,13 @@ class InputSpec:
             if name not in obj:
                 raise InvalidInput(f'Missing required key "{name}".', json_pointer(name))
         values: dict[str, Any] = {}
-        for step, pointer in self._pointed:
-            if isinstance(step, Rule):
-                step.check(values)
-            elif step.name in obj:
-                values[step.name] = step.type.parse(obj[step.name], pointer)
+        for step_name, parse, pointer, default in self._plan:
+            if step_name is None:  # a rule: parse is its check
+                parse(values)
+            elif step_name in obj:
+                values[step_name] = parse(obj[step_name], pointer)
             else:
-                values[step.name] = step.default
+                values[step_name] = default
         return values
 
     def call(self, **arguments: object) -> dict[str, Any]:

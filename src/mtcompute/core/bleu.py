@@ -35,7 +35,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from mtcompute.core.jsmath import js_exp, js_log, round_to_fixed
+from mtcompute.core.jsmath import js_exp, js_logs, round_to_fixed
 
 Smoothing = Literal["none", "method1", "method2", "method3"]
 SMOOTHINGS: tuple[Smoothing, ...] = ("none", "method1", "method2", "method3")
@@ -243,8 +243,8 @@ def smooth_and_score(
         # precision, a plain left-to-right sum (not fsum, not sum(): its algorithm changed in
         # Python 3.12), the sum divided by the order count, exp, then times the penalty.
         s = 0.0
-        for i in used:
-            s += js_log(float(smoothed_matches[i]) / float(smoothed_totals[i]))
+        for term in js_logs(float(smoothed_matches[i]) / float(smoothed_totals[i]) for i in used):
+            s += term
         bleu = bp * js_exp(s / orders_used)
 
     if decimals is not None:

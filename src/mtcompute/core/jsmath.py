@@ -31,6 +31,7 @@ from __future__ import annotations
 __all__ = [
     "js_exp",
     "js_log",
+    "js_logs",
     "number_to_string",
     "round_to_fixed",
     "to_fixed",
@@ -38,6 +39,7 @@ __all__ = [
 
 import math
 import struct
+from collections.abc import Iterable
 
 from mtcompute import native
 
@@ -80,6 +82,12 @@ def js_log(x: float) -> float:
     if native.active():
         return native.ext.js_log(x)
     return _js_log(x)
+
+
+def js_logs(values: Iterable[float]) -> list[float]:
+    """``[js_log(x) for x in values]``, with the kernel chosen once for all of them."""
+    log = native.ext.js_log if native.active() else _js_log
+    return [log(x) for x in values]
 
 
 def _js_log(x: float) -> float:
