@@ -5,12 +5,15 @@ with the input, and the server takes the thread hop exactly when the estimate sa
 from __future__ import annotations
 
 import json
+import re
 import sys
 from collections.abc import Callable
 from typing import Any
 
 import anyio
 import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 from starlette.testclient import TestClient
 
 import mtcompute
@@ -18,10 +21,12 @@ import mtcompute.server.executor as executor_module
 from mtcompute import execute
 from mtcompute._execute import INLINE_BUDGET, is_cheap
 from mtcompute.contracts import contract
+from mtcompute.core.jsjson import loads
 from mtcompute.server.app import create_app
 from mtcompute.server.mcp import _call_execute
 from mtcompute.tools import get_tool, list_tools
 from mtcompute.tools._cost import OVER, size
+from tests import strategies as sts
 
 TOOLS = [(tool.id, tool.version) for tool in list_tools()]
 SEED_TOOLS = ["bleu-smoothing-compute", "bleu-sentence-components", "chrf-compute"]
@@ -196,6 +201,41 @@ def test_estimate_grows_with_the_input(tool_id: str, version: str) -> None:
         [s for s in series if s != sorted(s)],
         [s for s in series if s[-1] <= s[0]],
     )
+
+
+_TEXT_FORMS = {
+    "compact": lambda value: mtcompute.dumps(value).encode("utf-8"),
+    "ascii": lambda value: json.dumps(value, separators=(",", ":")).encode("ascii"),
+    "indented": lambda value: json.dumps(value, indent=2, ensure_ascii=False).encode(
+        "utf-8", "surrogatepass"
+    ),
+}
+
+
+@settings(max_examples=400, deadline=None)
+@given(sts.json_values(), st.sampled_from(sorted(_TEXT_FORMS)))
+def test_a_json_text_has_at_least_size_bytes(value: object, form: str) -> None:
+    """A JSON text never has fewer bytes than the size of the value read from it (so the
+    length bounds a linear cost: Linear.of_json_length)."""
+    text = _TEXT_FORMS[form](value)
+    assume(form != "indented" or not re.search(rb"\xed[\xa0-\xbf]", text))  # not UTF-8
+    assert size(loads(text), 10**9) <= len(text)
+
+
+@pytest.mark.parametrize(("tool_id", "version"), TOOLS)
+def test_estimate_from_the_json_length_never_undercounts(tool_id: str, version: str) -> None:
+    """Given the length of the JSON text, every example's estimate is at least the walked
+    one, and places it (on the loop or not) as the walk does."""
+    tool = get_tool(tool_id, version)
+    rows = []
+    for raw in _examples(tool_id, version):
+        length = len(mtcompute.dumps(raw).encode("utf-8"))
+        walked = tool.estimate(raw, INLINE_BUDGET)
+        bounded = tool.estimate(raw, INLINE_BUDGET, length)
+        cheap = (walked is not None and walked <= INLINE_BUDGET,)
+        rows.append((walked is None) == (bounded is None) and (walked or 0) <= (bounded or 0))
+        rows.append(cheap == (bounded is not None and bounded <= INLINE_BUDGET,))
+    assert [True] * len(rows) == rows
 
 
 OPTIONS: list[tuple[str, str, str, list[object]]] = [

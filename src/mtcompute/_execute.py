@@ -60,17 +60,21 @@ def execute_json(tool_id: str, version: str, body: str | bytes) -> Envelope:
     return execute(tool_id, version, value)
 
 
-def estimate(tool_id: str, version: str, input: object, cap: int) -> int | None:
+def estimate(
+    tool_id: str, version: str, input: object, cap: int, json_length: int | None = None
+) -> int | None:
     """The work units of :func:`execute` of this input by its tool's estimate
     (:mod:`mtcompute.tools._cost`), ``cap + 1`` once past ``cap``; 0 for an unknown tool (its
     ``not_found`` costs nothing); None when the tool has no estimate or it fails (unknown).
-    Never raises, and costs at most about ``cap`` steps itself, whatever the input."""
+    Never raises, and costs at most about ``cap`` steps itself, whatever the input.
+    ``json_length``: the bytes of the JSON text the input was read from, when it was
+    (:meth:`~mtcompute.tools.Tool.estimate`)."""
     try:
         tool = get_tool(tool_id, version)
     except MtcomputeError:
         return 0
     try:
-        units = tool.estimate(input, cap)
+        units = tool.estimate(input, cap, json_length)
     except Exception:  # an estimate that fails knows nothing: unknown
         return None
     return None if units is None else min(units, cap + 1)

@@ -170,7 +170,7 @@ class ExecuteEndpoint:
         except JsonError as exc:
             return error_response(InvalidInput(str(exc)))
         # On the event loop when the tool's cost estimate says it is cheap, else on a worker.
-        return await execute_value(entry.id, entry.version, value, envelope_response)
+        return await execute_value(entry.id, entry.version, value, envelope_response, len(body))
 
 
 class ExecuteRoute:

@@ -89,14 +89,22 @@ def _execute_and_render(
 
 
 async def execute_value(
-    tool_id: str, version: str, value: object, render: Callable[[Envelope], T]
+    tool_id: str,
+    version: str,
+    value: object,
+    render: Callable[[Envelope], T],
+    json_length: int | None = None,
 ) -> T:
     """``render`` of :func:`~mtcompute._execute.execute` of a parsed input: here when it is
     cheap (:data:`~mtcompute._execute.INLINE_BUDGET`), else on the moderate or the heavy
-    worker."""
-    units = estimate(tool_id, version, value, LANE_BUDGET)
+    worker. ``json_length``: the bytes of the JSON text ``value`` was read from, if any
+    (a bound for the estimate, :func:`~mtcompute._execute.estimate`: with the inline budget
+    as the cap it answers without walking the input when the bound is within it)."""
+    units = estimate(tool_id, version, value, INLINE_BUDGET, json_length)
     if units is not None and units <= INLINE_BUDGET:
         return render(execute(tool_id, version, value))
+    if units is not None:  # past the inline budget: the walk's estimate picks the lane
+        units = estimate(tool_id, version, value, LANE_BUDGET)
     moderate, heavy = _lanes()
     lane = moderate if units is not None and units <= LANE_BUDGET else heavy
     return await anyio.to_thread.run_sync(

@@ -23,6 +23,7 @@ from typing import Any, Protocol
 
 from mtcompute.contracts.validate import InputSpec
 from mtcompute.errors import NotFound
+from mtcompute.tools._cost import Linear
 
 
 class Result(Protocol):
@@ -52,10 +53,20 @@ class Tool:
     function: Callable[..., Result]
     cost: Cost | None = None
 
-    def estimate(self, raw: object, cap: int) -> int | None:
+    def estimate(self, raw: object, cap: int, json_length: int | None = None) -> int | None:
         """The work units of :meth:`run` on ``raw`` (above ``cap`` once past it, found
-        within about ``cap`` steps), or None when the tool has no estimate (unknown)."""
-        return None if self.cost is None else self.cost(raw, cap)
+        within about ``cap`` steps), or None when the tool has no estimate (unknown).
+
+        ``json_length``, the bytes of the JSON text ``raw`` was read from, bounds a linear
+        cost without walking the input (:meth:`~mtcompute.tools._cost.Linear.of_json_length`)
+        when that bound is within ``cap``."""
+        if self.cost is None:
+            return None
+        if json_length is not None and isinstance(self.cost, Linear):
+            units = self.cost.of_json_length(json_length)
+            if units <= cap:
+                return units
+        return self.cost(raw, cap)
 
     def run(self, raw: object) -> dict[str, object]:
         """The contract's ``result`` object for a raw input, or a coded error

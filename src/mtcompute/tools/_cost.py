@@ -29,6 +29,7 @@ from __future__ import annotations
 __all__ = [
     "OVER",
     "TOKENIZER_COST",
+    "Linear",
     "choice",
     "integer",
     "linear",
@@ -38,7 +39,8 @@ __all__ = [
 ]
 
 import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 
 OVER = 1 << 62
 """The estimate of an input over the cap: more than any budget."""
@@ -134,13 +136,26 @@ def pair_products(hypotheses: object, references: object) -> int:
     return total
 
 
-def linear(weight: int) -> Callable[[object, int], int]:
+@dataclass(frozen=True, slots=True)
+class Linear:
     """The cost of a tool whose work is ``weight`` units per unit of :func:`size`."""
 
-    def cost(raw: object, cap: int) -> int:
-        return weight * size(raw, cap)
+    weight: int
 
-    return cost
+    def __call__(self, raw: object, cap: int) -> int:
+        return self.weight * size(raw, cap)
+
+    def of_json_length(self, length: int) -> int:
+        """A bound from the length in bytes of the JSON text the input was read from, with no
+        walk: a JSON text has at least :func:`size` bytes (a value takes a byte or more, a
+        string two quotes and a byte or more per character, a key its characters and three
+        bytes more), so ``weight * length`` never undercounts."""
+        return self.weight * length
+
+
+def linear(weight: int) -> Linear:
+    """The cost of a tool whose work is ``weight`` units per unit of :func:`size`."""
+    return Linear(weight)
 
 
 def choice(raw: object, name: str, weights: Mapping[str, int], default: str) -> int:
