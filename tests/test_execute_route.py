@@ -4,6 +4,7 @@ routed endpoint, without the router, and nothing sent to a client that left."""
 from __future__ import annotations
 
 import json
+from collections.abc import Awaitable, Callable
 
 import anyio
 import pytest
@@ -15,6 +16,7 @@ from starlette.types import Message, Receive, Scope, Send
 from mtcompute.contracts import contract, contract_ids
 from mtcompute.server.app import ExecuteEndpoint, ExecuteRoute, create_app
 from mtcompute.server.executor import BodyWorker
+from mtcompute.server.responses import json_response, send_answer
 
 JSON = {"content-type": "application/json"}
 EXAMPLE = "/v1/tools/chrf-compute/versions/1.0.0/execute"
@@ -113,3 +115,25 @@ def test_client_that_leaves_before_its_body_gets_no_answer() -> None:
     finally:
         worker.close()
     assert ([], []) == (sent, messages)
+
+
+@pytest.mark.parametrize("status", [200, 400, 404, 413, 415, 422, 500])
+def test_send_answer_sends_what_json_response_sends(status: int) -> None:
+    """The execute route's answers: the messages (status, headers, body) of json_response."""
+    body = '{"result":{"score":"25.000000","é":1}}'.encode()
+
+    async def messages(answer: Callable[[Send], Awaitable[None]]) -> list[Message]:
+        sent: list[Message] = []
+
+        async def send(message: Message) -> None:
+            sent.append(message)
+
+        await answer(send)
+        return sent
+
+    async def receive() -> Message:
+        return {"type": "http.request", "body": b""}
+
+    scope: Scope = {"type": "http", "method": "POST", "path": "/", "headers": []}
+    expected = anyio.run(messages, lambda send: json_response(body, status)(scope, receive, send))
+    assert expected == anyio.run(messages, lambda send: send_answer(send, (status, body)))

@@ -98,9 +98,12 @@ from mtcompute.server.pages import (
 )
 from mtcompute.server.responses import (
     JSON_TYPE,
-    envelope_response,
+    Answer,
+    envelope_answer,
+    error_answer,
     error_response,
     json_response,
+    send_answer,
 )
 
 # 32 MiB: admits the largest valid input of every contract in the catalog in compact JSON,
@@ -145,32 +148,31 @@ class ExecuteEndpoint:
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         match = EXECUTE_PATH.fullmatch(route_path(scope))
         assert match is not None  # routed here by this path only
-        response = await self._answer(scope, receive, *match.groups())
-        if response is not None:
-            await response(scope, receive, send)
+        answer = await self._answer(scope, receive, *match.groups())
+        if answer is not None:
+            await send_answer(send, answer)
 
     async def _answer(
         self, scope: Scope, receive: Receive, tool_id: str, version: str
-    ) -> Response | None:
+    ) -> Answer | None:
         try:
             entry = catalog_entry(tool_id, version)
         except NotFound as exc:
-            return error_response(exc)
+            return error_answer(exc)
         content_type = _header(scope, b"content-type")
         if content_type is not None and not _is_json_content_type(content_type):
-            return error_response(UnsupportedMediaType(content_type))
+            return error_answer(UnsupportedMediaType(content_type))
         body = await _read_body(receive)
         if body is None:  # the client left
             return None
         if len(body) > INLINE_BODY_BYTES:  # parsed, computed and written by the body worker
-            status, answer = await execute_body(self.body_worker, entry.id, entry.version, body)
-            return json_response(answer, status)
+            return await execute_body(self.body_worker, entry.id, entry.version, body)
         try:
             value = loads(body)
         except JsonError as exc:
-            return error_response(InvalidInput(str(exc)))
+            return error_answer(InvalidInput(str(exc)))
         # On the event loop when the tool's cost estimate says it is cheap, else on a worker.
-        return await execute_value(entry.id, entry.version, value, envelope_response, len(body))
+        return await execute_value(entry.id, entry.version, value, envelope_answer, len(body))
 
 
 class ExecuteRoute:

@@ -2,15 +2,27 @@
 
 Every JSON answer of the application goes through these, so that it has the same headers
 (``content-type: application/json`` and the length) whichever route or middleware sends it.
+The execute route answers an :data:`Answer` (status and bytes) with :func:`send_answer`, the
+ASGI messages a :func:`json_response` sends, without building it.
 """
 
 from __future__ import annotations
 
-__all__ = ["JSON_TYPE", "envelope_response", "error_response", "json_response"]
+__all__ = [
+    "JSON_TYPE",
+    "Answer",
+    "envelope_answer",
+    "envelope_response",
+    "error_answer",
+    "error_response",
+    "json_response",
+    "send_answer",
+]
 
 from collections.abc import Mapping
 
 from starlette.responses import Response
+from starlette.types import Send
 
 from mtcompute.envelope import Envelope
 from mtcompute.errors import MtcomputeError
@@ -34,3 +46,31 @@ def envelope_response(envelope: Envelope, headers: Mapping[str, str] | None = No
 def error_response(error: MtcomputeError, headers: Mapping[str, str] | None = None) -> Response:
     """The error envelope of ``error``, with the error's HTTP status."""
     return envelope_response(Envelope.of_error(error), headers)
+
+
+Answer = tuple[int, bytes]
+"""An HTTP status and the JSON bytes of the body."""
+
+_JSON_TYPE_BYTES = JSON_TYPE.encode("latin-1")
+
+
+def envelope_answer(envelope: Envelope) -> Answer:
+    """The envelope's HTTP status and JSON bytes."""
+    return envelope.http_status, envelope.json_bytes()
+
+
+def error_answer(error: MtcomputeError) -> Answer:
+    """The status and bytes of the error envelope of ``error``."""
+    return envelope_answer(Envelope.of_error(error))
+
+
+async def send_answer(send: Send, answer: Answer) -> None:
+    """Send ``answer`` as ``json_response(body, status)`` would: the same status, headers and
+    body."""
+    status, body = answer
+    headers = [
+        (b"content-length", str(len(body)).encode("latin-1")),
+        (b"content-type", _JSON_TYPE_BYTES),
+    ]
+    await send({"type": "http.response.start", "status": status, "headers": headers})
+    await send({"type": "http.response.body", "body": body})
