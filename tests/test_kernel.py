@@ -19,6 +19,8 @@ import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
 from fractions import Fraction
+from functools import reduce
+from operator import add
 from typing import Any
 
 import pytest
@@ -161,6 +163,21 @@ def test_chrf_statistics_many_equal_pure(pairs: list[tuple[str, str]], char_orde
     expected = [segment_statistics(h, r, char_order) for h, r in pairs]
     with kernel_switch(True):
         assert expected == counting.chrf_statistics_many(hyps, refs, char_order, threads=1)
+
+
+@pytest.mark.parametrize("path", ["kernel", "pure"])
+@given(st.lists(text_pairs, max_size=8), st.integers(1, 8), st.booleans())
+@settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_chrf_statistics_and_total_equal_pure(
+    path: str, pairs: list[tuple[str, str]], char_order: int, lowercase: bool
+) -> None:
+    """chrf_statistics_and_total gives the pure counts of each segment and their sum."""
+    hyps, refs = [h for h, _ in pairs], [r for _, r in pairs]
+    expected = [segment_statistics(h, r, char_order, lowercase) for h, r in pairs]
+    total = reduce(add, expected, ChrfStatistics.zero(char_order))
+    with kernel_switch(path == "kernel"):
+        actual = counting.chrf_statistics_and_total(hyps, refs, char_order, lowercase)
+    assert (expected, total) == actual
 
 
 def test_chrf_long_repetitive_texts() -> None:

@@ -44,6 +44,7 @@ __all__ = [
     "chrf_corpus_statistics",
     "chrf_pairwise_matrix",
     "chrf_segment_statistics",
+    "chrf_statistics_and_total",
     "chrf_statistics_many",
     "chrf_totals",
     "first_lone_surrogate",
@@ -123,6 +124,8 @@ def _map_spans(
     """``work(start, stop)`` over contiguous spans of ``range(n)``, on up to ``threads``
     threads; (start, result) pairs in span order. The first span runs in the calling thread;
     every thread is waited for, then the error of the first span that failed is raised."""
+    if threads is None and n < 2 * minimum:  # one span whatever MTCOMPUTE_THREADS says
+        return [(0, work(0, n))]
     parts = max(1, min(thread_count(threads), n // minimum))
     spans = _spans(n, parts)
     if parts == 1:
@@ -271,6 +274,9 @@ def _chrf_counts(
         parts = _map_spans(work, len(hypotheses), threads, MIN_SEGMENTS_PER_THREAD)
     except (OverflowError, TypeError):  # a text over the kernel's limit, or not a str:
         return None  # the pure path answers (or raises) as it would alone
+    if len(parts) == 1:
+        buffer, counts = parts[0][1]
+        return buffer or b"", list(counts)
     totals = [sum(column) for column in zip(*(t for _, (_, t) in parts), strict=True)]
     return b"".join(buf or b"" for _, (buf, _) in parts), totals
 
@@ -300,9 +306,38 @@ def chrf_statistics_many(
             chrf.segment_statistics(h, r, char_order, lowercase)
             for h, r in zip(hypotheses, references, strict=True)
         ]
-    values = _int64s(counts[0])
-    width = 3 * char_order
-    return [_stats(values[i : i + width], char_order) for i in range(0, len(values), width)]
+    return _rows(counts[0], char_order)
+
+
+def chrf_statistics_and_total(
+    hypotheses: Sequence[str],
+    references: Sequence[str],
+    char_order: int = 6,
+    lowercase: bool = False,
+    *,
+    threads: int | None = None,
+) -> tuple[list[chrf.ChrfStatistics], chrf.ChrfStatistics]:
+    """:func:`chrf_statistics_many` and the sum of those statistics, in one pass.
+
+    >>> rows, total = chrf_statistics_and_total(["ab", "a"], ["abb", "a"], char_order=2)
+    >>> [row.matches for row in rows], total.matches
+    ([(2, 1), (1, 0)], (3, 1))
+    """
+    counts = _chrf_counts(hypotheses, references, char_order, lowercase, True, threads)
+    if counts is None:
+        rows = [
+            chrf.segment_statistics(h, r, char_order, lowercase)
+            for h, r in zip(hypotheses, references, strict=True)
+        ]
+        return rows, chrf.ChrfStatistics.total(rows, char_order)
+    return _rows(counts[0], char_order), _stats(counts[1], char_order)
+
+
+def _rows(buffer: bytes, order: int) -> list[chrf.ChrfStatistics]:
+    """The statistics of each segment in a per-segment counts buffer of the kernel."""
+    values = _int64s(buffer)
+    width = 3 * order
+    return [_stats(values[i : i + width], order) for i in range(0, len(values), width)]
 
 
 def chrf_totals(

@@ -28,8 +28,8 @@ from mtcompute.contracts.validate import (
     total_over,
     utf8_length,
 )
-from mtcompute.core.chrf import ChrfStatistics, chrf_fraction, format_fraction, format_score
-from mtcompute.counting import chrf_segment_statistics
+from mtcompute.core.chrf import chrf_fraction, format_fraction, format_score
+from mtcompute.counting import chrf_statistics_and_total
 from mtcompute.errors import InvalidInput, LimitExceeded
 from mtcompute.tools import Tool
 from mtcompute.tools._cost import linear
@@ -140,11 +140,7 @@ def score_segments(
     hypotheses: Sequence[str], references: Sequence[str], beta: int, lowercase: bool
 ) -> tuple[Fraction, tuple[Fraction, ...]]:
     """Corpus fraction (per-order counts summed literally) and per-segment fractions."""
-    rows = [
-        chrf_segment_statistics(hypothesis, reference, CHAR_ORDER, lowercase)
-        for hypothesis, reference in zip(hypotheses, references, strict=True)
-    ]
-    total = ChrfStatistics.total(rows, CHAR_ORDER)
+    rows, total = chrf_statistics_and_total(hypotheses, references, CHAR_ORDER, lowercase)
     return chrf_fraction(total, beta), tuple(chrf_fraction(stats, beta) for stats in rows)
 
 
