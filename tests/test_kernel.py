@@ -28,6 +28,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from mtcompute import counting, native
+from mtcompute.core import chrf
 from mtcompute.core.bleu import BleuStatistics, sentence_statistics
 from mtcompute.core.chrf import (
     ChrfStatistics,
@@ -178,6 +179,37 @@ def test_chrf_statistics_and_total_equal_pure(
     with kernel_switch(path == "kernel"):
         actual = counting.chrf_statistics_and_total(hyps, refs, char_order, lowercase)
     assert (expected, total) == actual
+
+
+_COUNTS = st.one_of(st.integers(0, 31), st.integers(0, 2**20), st.integers(0, 2**42))
+
+
+@st.composite
+def _count_sets(draw: st.DrawFn) -> ChrfStatistics:
+    """Per-order counts, mostly valid (matches at most both counts), some not."""
+    orders = draw(st.integers(1, 8))
+    hyp = tuple(draw(_COUNTS) for _ in range(orders))
+    ref = tuple(draw(_COUNTS) for _ in range(orders))
+    matches = tuple(
+        draw(st.integers(0, min(h, r)) if draw(st.booleans()) else _COUNTS)
+        for h, r in zip(hyp, ref, strict=True)
+    )
+    return ChrfStatistics(hyp, ref, matches)
+
+
+@pytest.mark.skipif(not native.AVAILABLE, reason="built without the C kernel")
+@given(_count_sets(), st.integers(1, 16))
+@settings(max_examples=2000, deadline=None)
+def test_kernel_chrf_ratio_is_the_python_ratio(stats: ChrfStatistics, beta: int) -> None:
+    """The kernel's chrf_ratio is Python's reduced fraction, or None only where a count
+    reaches 2^40 or the integers pass 128 bits (never for counts under 32: their lcm is at
+    most lcm(1..31) < 2^47)."""
+    ours = native.ext.chrf_ratio(stats.hypothesis, stats.reference, stats.matches, beta)
+    small = max((*stats.hypothesis, *stats.reference, *stats.matches)) < 32
+    assert (chrf._chrf_ratio(stats, beta), False) == (
+        chrf._chrf_ratio(stats, beta) if ours is None else ours,
+        ours is None and small,
+    )
 
 
 def test_chrf_long_repetitive_texts() -> None:

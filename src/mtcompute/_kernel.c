@@ -28,7 +28,9 @@
  *   - the JSON text of JSON values as JSON.stringify writes it (js_dumps), for the values of
  *     exact JSON types, the text of mtcompute.core.jsjson.dumps;
  *   - Math.log and Math.exp as V8 computes them (js_log, js_exp: fdlibm), the twins of
- *     mtcompute.core.jsmath's ports.
+ *     mtcompute.core.jsmath's ports;
+ *   - the exact chrF of one set of counts as a reduced fraction (chrf_ratio), when its
+ *     integers fit in 128 bits.
  *
  * Keys are exact, never bare hashes.  N-grams are counted order by order, and an n-gram of
  * order n is keyed by the pair (slot or id of its (n-1)-gram prefix + 1, its last code point
@@ -4615,6 +4617,114 @@ py_js_exp(PyObject *self, PyObject *arg)
     return PyFloat_FromDouble(js_exp_double(x));
 }
 
+/* ---------------------------------------------------------------------------------------
+ * chrf_ratio: mtcompute.core.chrf.chrf_ratio, the exact chrF_beta of one set of counts as a
+ * reduced (numerator, denominator), in unsigned __int128 through the lcm form of
+ * chrf_exact; None when a count is negative or 2^40 or more, or a product would overflow
+ * (Python's integers finish it: the reduced fraction is the same either way).
+ * ------------------------------------------------------------------------------------- */
+
+static u128
+gcd128(u128 a, u128 b)
+{
+    while (b) {
+        u128 t = a % b;
+        a = b;
+        b = t;
+    }
+    return a;
+}
+
+static PyObject *
+u128_to_long(u128 v)
+{
+    if (!(v >> 64)) return PyLong_FromUnsignedLongLong((unsigned long long)v);
+    PyObject *hi = PyLong_FromUnsignedLongLong((unsigned long long)(v >> 64));
+    PyObject *lo = PyLong_FromUnsignedLongLong((unsigned long long)v);
+    PyObject *shift = PyLong_FromLong(64);
+    PyObject *high = NULL, *res = NULL;
+    if (hi && lo && shift) high = PyNumber_Lshift(hi, shift);
+    if (high) res = PyNumber_Or(high, lo);
+    Py_XDECREF(hi);
+    Py_XDECREF(lo);
+    Py_XDECREF(shift);
+    Py_XDECREF(high);
+    return res;
+}
+
+/* Reads a tuple of exactly n ints in [0, 2^40) into v; 0 when any is outside (or not an
+ * int), -1 on an error. */
+static int
+small_counts(PyObject *tuple, Py_ssize_t n, i64 *v)
+{
+    if (!PyTuple_Check(tuple) || PyTuple_GET_SIZE(tuple) != n) return 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *item = PyTuple_GET_ITEM(tuple, i);
+        if (!PyLong_CheckExact(item)) return 0;
+        int overflow;
+        long long x = PyLong_AsLongLongAndOverflow(item, &overflow);
+        if (x == -1 && PyErr_Occurred()) return -1;
+        if (overflow || x < 0 || x >= ((long long)1 << 40)) return 0;
+        v[i] = x;
+    }
+    return 1;
+}
+
+PyDoc_STRVAR(chrf_ratio_doc,
+"chrf_ratio(hypothesis, reference, matches, beta, /)\n--\n\n"
+"mtcompute.core.chrf.chrf_ratio of the per-order counts (tuples of ints, at most MAX_ORDER):\n"
+"the reduced (numerator, denominator) of chrF_beta on the 0..100 scale; None when a count\n"
+"is negative or 2^40 or more, beta is not in 1..MAX_BETA, or the integers would not fit.");
+
+static PyObject *
+py_chrf_ratio(PyObject *self, PyObject *args)
+{
+    PyObject *ht, *rt, *mt;
+    int beta;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "OOOi:chrf_ratio", &ht, &rt, &mt, &beta)) return NULL;
+    if (!PyTuple_Check(ht) || beta < 1 || beta > MAX_BETA) Py_RETURN_NONE;
+    Py_ssize_t n = PyTuple_GET_SIZE(ht);
+    if (n > MAX_ORDER) Py_RETURN_NONE;
+    i64 h[MAX_ORDER], r[MAX_ORDER], m[MAX_ORDER];
+    int ok = small_counts(ht, n, h);
+    if (ok == 1) ok = small_counts(rt, n, r);
+    if (ok == 1) ok = small_counts(mt, n, m);
+    if (ok < 0) return NULL;
+    if (!ok) Py_RETURN_NONE;
+    u64 hv[MAX_ORDER], rv[MAX_ORDER], mv[MAX_ORDER], mh[MAX_ORDER], mr[MAX_ORDER], H, S;
+    int k = 0, any = 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (h[i] > 0 && r[i] > 0) {
+            hv[k] = (u64)h[i];
+            rv[k] = (u64)r[i];
+            mv[k] = (u64)m[i];
+            any |= mv[k] != 0;
+            k++;
+        }
+    }
+    if (k == 0 || !any) return Py_BuildValue("(ii)", 0, 1);
+    if (!lcm_mults(hv, k, &H, mh) || !lcm_mults(rv, k, &S, mr)) Py_RETURN_NONE;
+    u128 p = 0, q = 0;
+    for (int i = 0; i < k; i++) {
+        p += (u128)mv[i] * mh[i];
+        q += (u128)mv[i] * mr[i];
+    }
+    /* chrf_exact's form: 100 (1 + b^2) p q / (k (b^2 p S + q H)) */
+    u128 b2 = (u128)beta * beta, c = 100 * (1 + b2), t, num, x, y, den;
+    if (__builtin_mul_overflow(p, q, &t) || __builtin_mul_overflow(t, c, &num) ||
+        __builtin_mul_overflow(p, (u128)S, &x) || __builtin_mul_overflow(x, b2, &x) ||
+        __builtin_mul_overflow(q, (u128)H, &y) || __builtin_add_overflow(x, y, &den) ||
+        __builtin_mul_overflow(den, (u128)k, &den))
+        Py_RETURN_NONE;
+    u128 g = gcd128(num, den);
+    PyObject *a = u128_to_long(num / g), *b = a ? u128_to_long(den / g) : NULL;
+    PyObject *res = (a && b) ? PyTuple_Pack(2, a, b) : NULL;
+    Py_XDECREF(a);
+    Py_XDECREF(b);
+    return res;
+}
+
 static PyMethodDef methods[] = {
     {"chrf_counts", py_chrf_counts, METH_VARARGS, chrf_counts_doc},
     {"chrf_segment", py_chrf_segment, METH_VARARGS, chrf_segment_doc},
@@ -4633,6 +4743,7 @@ static PyMethodDef methods[] = {
     {"split_lines", py_split_lines, METH_VARARGS, split_lines_doc},
     {"wide_texts", py_wide_texts, METH_VARARGS, wide_texts_doc},
     {"js_dumps", py_js_dumps, METH_O, js_dumps_doc},
+    {"chrf_ratio", py_chrf_ratio, METH_VARARGS, chrf_ratio_doc},
     {"js_log", py_js_log, METH_O, js_log_doc},
     {"js_exp", py_js_exp, METH_O, js_exp_doc},
     {NULL, NULL, 0, NULL},
