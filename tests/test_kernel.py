@@ -131,6 +131,21 @@ def test_pure_switch_at_run_time(monkeypatch: pytest.MonkeyPatch) -> None:
         )
 
 
+@pytest.mark.skipif(not native.AVAILABLE, reason="built without the C kernel")
+def test_active_follows_os_environ(monkeypatch: pytest.MonkeyPatch) -> None:
+    """native.active() sees each change made through os.environ at once: set to 1, to
+    another value, deleted."""
+    seen = []
+    for value in ("1", "0", "1", "true", None):
+        if value is None:
+            monkeypatch.delenv("MTCOMPUTE_PURE")
+        else:
+            os.environ["MTCOMPUTE_PURE"] = value
+            monkeypatch.setenv("MTCOMPUTE_PURE", value)  # restored after the test
+        seen.append(native.active())
+    assert [False, True, False, True, True] == seen
+
+
 def test_pure_switch_at_import_time() -> None:
     """A fresh interpreter started with MTCOMPUTE_PURE=1 has the kernel built but inactive."""
     code = "from mtcompute import native; print(native.AVAILABLE, native.active())"
@@ -209,6 +224,25 @@ def test_kernel_chrf_ratio_is_the_python_ratio(stats: ChrfStatistics, beta: int)
     assert (chrf._chrf_ratio(stats, beta), False) == (
         chrf._chrf_ratio(stats, beta) if ours is None else ours,
         ours is None and small,
+    )
+
+
+@pytest.mark.skipif(not native.AVAILABLE, reason="built without the C kernel")
+@given(
+    st.one_of(st.integers(1, 10**7), st.integers(1, 2**64), st.integers(1, 2**127 - 1)),
+    st.one_of(st.integers(0, 10**9), st.integers(0, 2**100 - 1), st.integers(0, 2**110)),
+    st.booleans(),
+)
+@settings(max_examples=2000, deadline=None)
+def test_kernel_format_ratio_is_the_python_text(denominator: int, draw: int, tie: bool) -> None:
+    """The kernel's six-decimal text of a fraction is Python's (ties to even included), and
+    None exactly past its range."""
+    numerator = (2 * draw + 1) * denominator // 2_000_000 if tie else draw
+    ours = native.ext.format_ratio(numerator, denominator)
+    in_range = numerator < 2**100
+    assert (chrf._format_ratio(numerator, denominator), True) == (
+        ours if ours is not None else chrf._format_ratio(numerator, denominator),
+        (ours is not None) == in_range,
     )
 
 
