@@ -21,6 +21,7 @@ from mtcompute import native
 from mtcompute.core.jsmath import (
     _js_exp,
     _js_log,
+    _to_fixed,
     js_exp,
     js_log,
     js_logs,
@@ -110,17 +111,37 @@ def test_kernel_log_and_exp_are_the_python_ports(x: float) -> None:
     )
 
 
-def test_to_fixed_vectors() -> None:
-    """to_fixed matches Node's Number.prototype.toFixed on every vector."""
+@pytest.mark.parametrize("path", PATHS)
+def test_to_fixed_vectors(path: str) -> None:
+    """to_fixed matches Node's Number.prototype.toFixed on every vector (the Python
+    definition, and the kernel's twin)."""
     rows = list(_rows("to_fixed.txt.gz"))
     assert len(rows) >= 20_000
     bad = []
-    for x_hex, digits, expected in rows:
-        actual = to_fixed(_from_hex(x_hex), int(digits))
-        if actual != expected:
-            bad.append((x_hex, digits, expected, actual))
+    with kernel_switch(path == "kernel"):
+        for x_hex, digits, expected in rows:
+            actual = to_fixed(_from_hex(x_hex), int(digits))
+            if actual != expected:
+                bad.append((x_hex, digits, expected, actual))
     no_mismatches: list[tuple[str, ...]] = []
     assert no_mismatches == bad[:20]
+
+
+@pytest.mark.skipif(not native.AVAILABLE, reason="built without the C kernel")
+@settings(max_examples=3000, deadline=None)
+@given(
+    st.one_of(st.floats(allow_nan=False, allow_infinity=False), _ANY_DOUBLE, st.floats(-2, 2)),
+    st.integers(0, 20),
+)
+def test_kernel_to_fixed_is_the_python_definition(x: float, digits: int) -> None:
+    """The kernel's to_fixed writes the Python definition's text, or declines (None) only
+    outside its range (|x| >= 2^63, not finite)."""
+    ours = native.ext.to_fixed(x, digits)
+    in_range = math.isfinite(x) and abs(x) < 2.0**63
+    assert (_to_fixed(x, digits), in_range) == (
+        ours if ours is not None else _to_fixed(x, digits),
+        ours is not None,
+    )
 
 
 def test_round_to_fixed_vectors() -> None:

@@ -27,8 +27,8 @@
  *     line, checked and decoded without the GIL (what the score command reads its files by);
  *   - the JSON text of JSON values as JSON.stringify writes it (js_dumps), for the values of
  *     exact JSON types, the text of mtcompute.core.jsjson.dumps;
- *   - Math.log and Math.exp as V8 computes them (js_log, js_exp: fdlibm), the twins of
- *     mtcompute.core.jsmath's ports;
+ *   - Math.log and Math.exp as V8 computes them (js_log, js_exp: fdlibm) and
+ *     Number.prototype.toFixed (to_fixed), the twins of mtcompute.core.jsmath's ports;
  *   - the exact chrF of one set of counts as a reduced fraction (chrf_ratio), when its
  *     integers fit in 128 bits, and a fraction's six-decimal text (format_ratio).
  *
@@ -4779,6 +4779,64 @@ py_format_ratio(PyObject *self, PyObject *args)
     return PyUnicode_FromStringAndSize(text, o);
 }
 
+PyDoc_STRVAR(to_fixed_doc,
+"to_fixed(x, digits, /)\n--\n\n"
+"mtcompute.core.jsmath.to_fixed: Number.prototype.toFixed of a double, the exact binary\n"
+"value rounded to digits places (0..20), ties to the larger magnitude, for |x| < 2^63; None\n"
+"otherwise (NaN, infinities, larger values, more digits).");
+
+static PyObject *
+py_to_fixed(PyObject *self, PyObject *args)
+{
+    double x;
+    int digits;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "di:to_fixed", &x, &digits)) return NULL;
+    if (!isfinite(x) || digits < 0 || digits > 20 || fabs(x) >= 9223372036854775808.0)
+        Py_RETURN_NONE;
+    int negative = x < 0.0; /* -0.0 is not: (-0).toFixed(2) is "0.00" */
+    double v = negative ? -x : x;
+    int e;
+    double frac = frexp(v, &e); /* v = frac * 2^e, 0.5 <= frac < 1 (or v = 0) */
+    u128 m = (u128)(u64)ldexp(frac, 53); /* v = m * 2^(e - 53), exactly */
+    int shift = e - 53;
+    u128 pow10 = 1;
+    for (int i = 0; i < digits; i++) pow10 *= 10; /* <= 10^20 < 2^67 */
+    u128 n;
+    if (v == 0.0) {
+        n = 0;
+    } else if (shift >= 0) { /* an integer: v * 10^digits, exact (v < 2^63) */
+        u128 whole = m << shift;
+        if (whole != 0 && pow10 > (~(u128)0) / whole) Py_RETURN_NONE;
+        n = whole * pow10;
+    } else {
+        /* n = floor(v * 10^d + 1/2) = floor((2 m 10^d + 2^-shift) / 2^(1 - shift)) */
+        int s = -shift;
+        u128 twice = 2 * m * pow10; /* < 2 * 2^53 * 2^67 = 2^121 */
+        if (s >= 127) {
+            n = 0; /* twice < 2^127 <= 2^s: below one half */
+        } else {
+            n = (twice + ((u128)1 << s)) >> (s + 1); /* < 2^127 + 2^126: no overflow */
+        }
+    }
+    char buf[64];
+    int k = 0;
+    do {
+        buf[k++] = (char)('0' + (int)(n % 10));
+        n /= 10;
+    } while (n);
+    while (k < digits + 1) buf[k++] = '0';
+    char text[72];
+    int o = 0;
+    if (negative) text[o++] = '-';
+    for (int i = k - 1; i >= digits; i--) text[o++] = buf[i];
+    if (digits > 0) {
+        text[o++] = '.';
+        for (int i = digits - 1; i >= 0; i--) text[o++] = buf[i];
+    }
+    return PyUnicode_FromStringAndSize(text, o);
+}
+
 static PyMethodDef methods[] = {
     {"chrf_counts", py_chrf_counts, METH_VARARGS, chrf_counts_doc},
     {"chrf_segment", py_chrf_segment, METH_VARARGS, chrf_segment_doc},
@@ -4802,6 +4860,7 @@ static PyMethodDef methods[] = {
     {"format_ratio", py_format_ratio, METH_VARARGS, format_ratio_doc},
     {"js_log", py_js_log, METH_O, js_log_doc},
     {"js_exp", py_js_exp, METH_O, js_exp_doc},
+    {"to_fixed", py_to_fixed, METH_VARARGS, to_fixed_doc},
     {NULL, NULL, 0, NULL},
 };
 

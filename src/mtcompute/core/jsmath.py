@@ -323,6 +323,15 @@ def to_fixed(x: float, digits: int) -> str:
     if not 0 <= digits <= 100:
         raise ValueError(f"toFixed() digits must be between 0 and 100: {digits}")
     value = float(x)
+    if native.active():  # the kernel's twin, for |x| < 2^63 and up to 20 digits
+        text = native.ext.to_fixed(value, digits)
+        if text is not None:
+            return text
+    return _to_fixed(value, digits)
+
+
+def _to_fixed(value: float, digits: int) -> str:
+    """:func:`to_fixed` in Python's integers: the definition."""
     if math.isnan(value):
         return "NaN"
     if math.isinf(value):
