@@ -227,25 +227,6 @@ def test_kernel_chrf_ratio_is_the_python_ratio(stats: ChrfStatistics, beta: int)
     )
 
 
-@pytest.mark.skipif(not native.AVAILABLE, reason="built without the C kernel")
-@given(
-    st.one_of(st.integers(1, 10**7), st.integers(1, 2**64), st.integers(1, 2**127 - 1)),
-    st.one_of(st.integers(0, 10**9), st.integers(0, 2**100 - 1), st.integers(0, 2**110)),
-    st.booleans(),
-)
-@settings(max_examples=2000, deadline=None)
-def test_kernel_format_ratio_is_the_python_text(denominator: int, draw: int, tie: bool) -> None:
-    """The kernel's six-decimal text of a fraction is Python's (ties to even included), and
-    None exactly past its range."""
-    numerator = (2 * draw + 1) * denominator // 2_000_000 if tie else draw
-    ours = native.ext.format_ratio(numerator, denominator)
-    in_range = numerator < 2**100
-    assert (chrf._format_ratio(numerator, denominator), True) == (
-        ours if ours is not None else chrf._format_ratio(numerator, denominator),
-        (ours is not None) == in_range,
-    )
-
-
 def test_chrf_long_repetitive_texts() -> None:
     """Long runs of few characters (deep probe chains, counts in the thousands) count right."""
     rng = random.Random(7)

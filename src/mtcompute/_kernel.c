@@ -30,7 +30,7 @@
  *   - Math.log and Math.exp as V8 computes them (js_log, js_exp: fdlibm) and
  *     Number.prototype.toFixed (to_fixed), the twins of mtcompute.core.jsmath's ports;
  *   - the exact chrF of one set of counts as a reduced fraction (chrf_ratio), when its
- *     integers fit in 128 bits, and a fraction's six-decimal text (format_ratio).
+ *     integers fit in 128 bits.
  *
  * Keys are exact, never bare hashes.  N-grams are counted order by order, and an n-gram of
  * order n is keyed by the pair (slot or id of its (n-1)-gram prefix + 1, its last code point
@@ -4740,45 +4740,6 @@ py_pure_requested(PyObject *self, PyObject *unused)
     return PyBool_FromLong(value != NULL && strcmp(value, "1") == 0);
 }
 
-PyDoc_STRVAR(format_ratio_doc,
-"format_ratio(numerator, denominator, /)\n--\n\n"
-"mtcompute.core.chrf.format_ratio: numerator/denominator rounded half to even to six\n"
-"decimals, as \"dd.dddddd\", for 0 <= numerator < 2^100 and 0 < denominator < 2^127; None\n"
-"outside that range.");
-
-static PyObject *
-py_format_ratio(PyObject *self, PyObject *args)
-{
-    PyObject *a, *b;
-    (void)self;
-    if (!PyArg_ParseTuple(args, "O!O!:format_ratio", &PyLong_Type, &a, &PyLong_Type, &b))
-        return NULL;
-    u128 num, den;
-    int r1 = to_u128(a, &num);
-    if (r1 < 0) return NULL;
-    int r2 = to_u128(b, &den);
-    if (r2 < 0) return NULL;
-    if (!r1 || !r2 || den == 0 || (num >> 100) || (den >> 127)) Py_RETURN_NONE;
-    u128 scaled = num * 1000000u; /* < 2^120 */
-    u128 micro = scaled / den, rest = scaled - micro * den;
-    u128 twice = rest << 1; /* rest < den < 2^127 */
-    if (twice > den || (twice == den && (micro & 1))) micro += 1;
-    /* micro <= 2^120: its decimal digits, the last six after the point */
-    char digits[48];
-    int n = 0;
-    do {
-        digits[n++] = (char)('0' + (int)(micro % 10));
-        micro /= 10;
-    } while (micro);
-    while (n < 7) digits[n++] = '0';
-    char text[56];
-    int o = 0;
-    for (int i = n - 1; i >= 6; i--) text[o++] = digits[i];
-    text[o++] = '.';
-    for (int i = 5; i >= 0; i--) text[o++] = digits[i];
-    return PyUnicode_FromStringAndSize(text, o);
-}
-
 PyDoc_STRVAR(to_fixed_doc,
 "to_fixed(x, digits, /)\n--\n\n"
 "mtcompute.core.jsmath.to_fixed: Number.prototype.toFixed of a double, the exact binary\n"
@@ -4857,7 +4818,6 @@ static PyMethodDef methods[] = {
     {"js_dumps", py_js_dumps, METH_O, js_dumps_doc},
     {"pure_requested", py_pure_requested, METH_NOARGS, pure_requested_doc},
     {"chrf_ratio", py_chrf_ratio, METH_VARARGS, chrf_ratio_doc},
-    {"format_ratio", py_format_ratio, METH_VARARGS, format_ratio_doc},
     {"js_log", py_js_log, METH_O, js_log_doc},
     {"js_exp", py_js_exp, METH_O, js_exp_doc},
     {"to_fixed", py_to_fixed, METH_VARARGS, to_fixed_doc},
