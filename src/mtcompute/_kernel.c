@@ -4192,6 +4192,61 @@ done:
     return result;
 }
 
+PyDoc_STRVAR(skip_lines_doc,
+"skip_lines(data, start, count, final, /)\n--\n\n"
+"The lines split_lines(data, start, count, final) would take, without checking or\n"
+"decoding them: (stop, found), stop the offset after the last line taken and found their\n"
+"number (only lines ended by \\n, and with final also the bytes after the last \\n).\n"
+"The GIL is released while the newlines are looked for.");
+
+/* skip_lines' search, without Python calls */
+static size_t
+skip_scan(const unsigned char *data, size_t size, size_t at, size_t count, int final,
+          size_t *found)
+{
+    size_t n = 0;
+    while (n < count && at < size) {
+        const unsigned char *nl = memchr(data + at, '\n', size - at);
+        if (!nl) {
+            if (final) {
+                at = size;
+                n++;
+            }
+            break;
+        }
+        at = (size_t)(nl - data) + 1;
+        n++;
+    }
+    *found = n;
+    return at;
+}
+
+static PyObject *
+py_skip_lines(PyObject *self, PyObject *args)
+{
+    Py_buffer view;
+    Py_ssize_t start, count;
+    int final;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "y*nnp:skip_lines", &view, &start, &count, &final))
+        return NULL;
+    size_t size = (size_t)view.len, found = 0, stop;
+    if (start < 0 || (size_t)start > size || count < 0) {
+        PyBuffer_Release(&view);
+        PyErr_SetString(PyExc_ValueError, "start or count out of range");
+        return NULL;
+    }
+    if (size - (size_t)start >= NOGIL_WORK) {
+        Py_BEGIN_ALLOW_THREADS
+        stop = skip_scan(view.buf, size, (size_t)start, (size_t)count, final, &found);
+        Py_END_ALLOW_THREADS
+    } else {
+        stop = skip_scan(view.buf, size, (size_t)start, (size_t)count, final, &found);
+    }
+    PyBuffer_Release(&view);
+    return Py_BuildValue("(nn)", (Py_ssize_t)stop, (Py_ssize_t)found);
+}
+
 static PyMethodDef methods[] = {
     {"chrf_counts", py_chrf_counts, METH_VARARGS, chrf_counts_doc},
     {"chrf_segment", py_chrf_segment, METH_VARARGS, chrf_segment_doc},
@@ -4208,6 +4263,7 @@ static PyMethodDef methods[] = {
     {"ter_edits", py_ter_edits, METH_VARARGS, ter_edits_doc},
     {"ter_statistics_text", py_ter_statistics_text, METH_VARARGS, ter_statistics_text_doc},
     {"split_lines", py_split_lines, METH_VARARGS, split_lines_doc},
+    {"skip_lines", py_skip_lines, METH_VARARGS, skip_lines_doc},
     {"wide_texts", py_wide_texts, METH_VARARGS, wide_texts_doc},
     {NULL, NULL, 0, NULL},
 };

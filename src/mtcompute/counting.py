@@ -57,6 +57,7 @@ __all__ = [
     "ter_statistics",
     "ter_text_statistics",
     "thread_count",
+    "threads_in_context",
 ]
 
 import math
@@ -67,6 +68,8 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
+from contextvars import ContextVar
 from itertools import islice
 from typing import TypeVar
 
@@ -90,19 +93,43 @@ MIN_ROWS_PER_THREAD = 16
 MIN_TER_SEGMENTS_PER_THREAD = 64
 
 
+# The thread count of threads_in_context: a context variable, so one thread's setting is
+# its own (a new thread starts in a context of its own, without it).
+_CONTEXT_THREADS: ContextVar[int | None] = ContextVar("mtcompute_threads", default=None)
+
+
 def thread_count(threads: int | None = None) -> int:
-    """``threads`` if given, else ``MTCOMPUTE_THREADS`` if it is a positive integer, else the
-    number of CPUs.
+    """``threads`` if given, else the count of the enclosing :func:`threads_in_context`
+    block, else ``MTCOMPUTE_THREADS`` if it is a positive integer, else the number of CPUs.
 
     >>> thread_count(3)
     3
     """
+    if threads is None:
+        threads = _CONTEXT_THREADS.get()
     if threads is None:
         env = os.environ.get("MTCOMPUTE_THREADS", "").strip()
         threads = int(env) if env.isdigit() and int(env) > 0 else (os.cpu_count() or 1)
     if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
         raise ValueError(f"threads must be a positive int or None, got {threads!r}")
     return threads
+
+
+@contextmanager
+def threads_in_context(threads: int) -> Iterator[None]:
+    """Within the block, ``threads=None`` means ``threads`` for the calling thread's calls
+    (other threads keep theirs): for code that runs whole chunks on threads of its own and
+    wants each call on one.
+
+    >>> with threads_in_context(1):
+    ...     thread_count()
+    1
+    """
+    token = _CONTEXT_THREADS.set(thread_count(threads))
+    try:
+        yield
+    finally:
+        _CONTEXT_THREADS.reset(token)
 
 
 def _spans(n: int, parts: int) -> list[tuple[int, int]]:
