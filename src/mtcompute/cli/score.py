@@ -24,11 +24,14 @@ from __future__ import annotations
 __all__ = ["METRICS", "add_parser", "run"]
 
 import argparse
+import gc
 import re
 import shutil
 import sys
 import tempfile
+from collections import deque
 from collections.abc import Callable, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from typing import IO, TYPE_CHECKING, Any, TypeVar, cast
 from uuid import uuid4
@@ -49,20 +52,28 @@ from mtcompute.cli._common import (
     EXIT_DATA_ERROR,
     EXIT_OK,
     EXIT_USAGE,
+    STDIN,
+    Chunk,
     CommandError,
+    RawChunk,
     Subparsers,
+    Uneven,
     add_command,
+    byte_chunks,
     count_segments,
+    decode_chunk,
     fail,
     integer,
     label,
     read_ahead,
     repeated,
+    reported_fault,
     segment_chunks,
 )
 from mtcompute.contracts import fields
 from mtcompute.contracts.validate import Choice, FieldType
 from mtcompute.core.jsjson import dumps
+from mtcompute.counting import thread_count, threads_in_context
 from mtcompute.errors import MtcomputeError
 from mtcompute.report import DEFAULT_SAMPLES, DEFAULT_SEED, is_significant
 from mtcompute.scoring import (
@@ -534,24 +545,95 @@ def _bar_label(args: argparse.Namespace) -> str:
 
 
 def _scored(args: argparse.Namespace) -> _Run:
-    """Every system and metric, the files read in chunks (the next read while this one is
-    counted), each chunk's results added up (:class:`mtcompute.batch.ResultSum`) and its
-    segment scores written out, then dropped."""
+    """Every system and metric, the files read in chunks, each chunk's results added up in
+    the files' order (:class:`mtcompute.batch.ResultSum`) and its segment scores written
+    out, then dropped: named files by :func:`_in_parallel`, standard input chunk after chunk
+    (the next read while this one is counted, on the kernel's threads)."""
     sums = [[ResultSum() for _ in args.metric] for _ in args.hypotheses]
     segments = _spools(args)
     progress = _progress(args, _bar_label(args))
     count = 0
-    for chunk in read_ahead(segment_chunks(args.hypotheses, args.references)):
-        for s, hyps in enumerate(chunk.systems):
-            for m, metric in enumerate(args.metric):
-                part = _score_chunk(args, metric, hyps, chunk.references)
+
+    def add(size: int, results: list[list[Result]]) -> None:
+        nonlocal count
+        for s, row in enumerate(results):
+            for m, part in enumerate(row):
                 sums[s][m].add(part)
                 if segments is not None:
                     segments[s][m].write(part)
-        count += len(chunk.references)
-        progress.advance(len(chunk.references))
+        count += size
+        progress.advance(size)
+
+    # Each chunk makes tens of thousands of lists and tuples, and so many collections, each
+    # holding the interpreter lock; the objects made so far (the modules imported: most of
+    # the process's) are left out of them, which took a third of the lock's time (py-spy).
+    gc.freeze()
+    try:
+        if STDIN in [*args.hypotheses, *args.references]:
+            for chunk in read_ahead(segment_chunks(args.hypotheses, args.references)):
+                add(len(chunk.references), _chunk_results(args, chunk))
+        else:
+            _in_parallel(args, add)
+    finally:
+        gc.unfreeze()
     progress.close()
     return _Run([[total.total() for total in row] for row in sums], segments, count)
+
+
+def _chunk_results(args: argparse.Namespace, chunk: Chunk) -> list[list[Result]]:
+    """Per system and metric the result of one chunk."""
+    return [
+        [_score_chunk(args, metric, hyps, chunk.references) for metric in args.metric]
+        for hyps in chunk.systems
+    ]
+
+
+def _raw_results(args: argparse.Namespace, raw: RawChunk) -> list[list[Result]] | None:
+    """:func:`_chunk_results` of a chunk as read, decoded here, each call counting on this
+    thread alone; None when a line is not UTF-8."""
+    chunk = decode_chunk(raw, len(args.hypotheses))
+    if chunk is None:
+        return None
+    with threads_in_context(1):
+        return _chunk_results(args, chunk)
+
+
+def _in_parallel(args: argparse.Namespace, add: Callable[[int, list[list[Result]]], None]) -> None:
+    """The named files in chunks on the kernel's threads (``MTCOMPUTE_THREADS``), each
+    thread taking whole chunks (decoded, counted and scored there, see :func:`_raw_results`)
+    while a reader thread cuts the next ones from the files (:func:`byte_chunks`, undecoded);
+    each chunk's count and results handed to ``add`` in the files' order, at most one chunk
+    more than there are threads in flight. A fault (files of different lengths, a line that
+    is not UTF-8, no line) is the error reading the files chunk after chunk reports."""
+    workers = thread_count()
+    names = [*args.hypotheses, *args.references]
+    pending: deque[tuple[int, Future[list[list[Result]] | None]]] = deque()
+    with ThreadPoolExecutor(workers, thread_name_prefix="mtcompute-chunk") as pool:
+        try:
+            for raw in read_ahead(byte_chunks(names)):
+                pending.append((raw.count, pool.submit(_raw_results, args, raw)))
+                while len(pending) > workers:
+                    _hand_on(pending.popleft(), add)
+            while pending:
+                _hand_on(pending.popleft(), add)
+        except Uneven:
+            raise reported_fault(args.hypotheses, args.references) from None
+        finally:
+            for _, future in pending:
+                future.cancel()
+
+
+def _hand_on(
+    item: tuple[int, Future[list[list[Result]] | None]],
+    add: Callable[[int, list[list[Result]]], None],
+) -> None:
+    """Wait for one chunk's results and hand them to ``add``; :class:`Uneven` when the chunk
+    could not be decoded."""
+    size, future = item
+    results = future.result()
+    if results is None:
+        raise Uneven
+    add(size, results)
 
 
 def _on_cluster(args: argparse.Namespace) -> _Run:
