@@ -36,6 +36,7 @@ __all__ = [
     "CHUNK_SEGMENTS",
     "CountMismatch",
     "TokenProblem",
+    "bleu_line_rows",
     "bleu_sentence_statistics",
     "bleu_statistics_many",
     "bleu_text_rows",
@@ -775,6 +776,48 @@ def bleu_text_rows(
         ]
         buffer = array("q", flat).tobytes()
     return total, buffer
+
+
+def bleu_line_rows(
+    hypotheses: bytes,
+    references: Sequence[bytes],
+    count: int,
+    max_order: int = 4,
+    *,
+    per_segment: bool = False,
+    tokenizer: Tokenizer | None = None,
+) -> tuple[bleu.BleuStatistics, bytes | None] | None:
+    """:func:`bleu_text_rows` (``per_segment``: with the buffer, else None in its place) of
+    ``count`` undecoded lines: ``hypotheses`` the bytes of the hypotheses' lines, each
+    ``references`` item those of one reference of every segment, a line what
+    :func:`mtcompute.cli._common.split_lines` decodes; the kernel checks, decodes,
+    tokenizes and counts them without the GIL and without a str per text. ``None`` where
+    it does not (not active, a tokenizer it does not apply, an order it does not take, a
+    line that is not UTF-8, inputs of other line counts, a text too long for it): the
+    caller decodes the lines and takes :func:`bleu_text_rows`' path, which gives the same
+    numbers.
+
+    >>> found = bleu_line_rows(b"a b\n", [b"a c\n"], 1, 2, per_segment=True)
+    >>> found is None or memoryview(found[1]).cast("q").tolist() == [2, 2, 1, 0, 2, 1]
+    True
+    """
+    kernel = "none" if tokenizer is None else tokenizer.kernel
+    if not (
+        active()
+        and kernel in KERNEL_TOKENIZERS
+        and type(max_order) is int
+        and 1 <= max_order <= _ext.MAX_ORDER
+        and references
+    ):
+        return None
+    assert kernel is not None  # one of KERNEL_TOKENIZERS
+    found = _ext.bleu_counts_lines(
+        hypotheses, tuple(references), count, max_order, per_segment, kernel
+    )
+    if found is None:
+        return None
+    buffer, totals = found
+    return _bleu_stats(totals, max_order), buffer
 
 
 def _bleu_text(

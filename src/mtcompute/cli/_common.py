@@ -369,19 +369,40 @@ class _SegmentFile:
 
     def cut(self, count: int) -> tuple[bytes, int]:
         """The bytes of the next ``count`` lines, neither checked nor decoded (each line with
-        the ``\\n`` that ends it), and how many there are: fewer at the end of the file."""
-        parts: list[bytes] = []
+        the ``\\n`` that ends it), and how many there are: fewer at the end of the file.
+        Each byte is copied once, into the bytes returned (a line across blocks is not
+        joined first, as :meth:`read` joins it)."""
+        parts: list[memoryview] = []
         found = 0
+        open_line = False  # the last part ends inside a line
         while True:
-            stop, got = skip_lines(self.buffer, self.at, count - found, self.eof)
-            parts.append(self.buffer[self.at : stop])
-            self.at, found = stop, found + got
-            if found == count or (self.eof and self.at == len(self.buffer)):
+            stop, got = skip_lines(self.buffer, self.at, count - found, False)
+            found += got
+            if got:
+                open_line = False
+            if found == count:
+                parts.append(memoryview(self.buffer)[self.at : stop])
+                self.at = stop
                 break
-            self._more()
+            if self.at < len(self.buffer):
+                parts.append(memoryview(self.buffer)[self.at :])
+                open_line = not self.buffer.endswith(b"\n")
+            self._next()
+            if self.eof:
+                found += open_line  # the last line, without its \n
+                break
         self.lines += found
         self.ended = found < count
         return b"".join(parts), found
+
+    def _next(self) -> None:
+        """Read the next block in place of the bytes read (:meth:`cut`'s :meth:`_more`)."""
+        try:
+            self.buffer = self.handle.read(READ_BYTES)
+        except OSError as exc:
+            raise _unreadable(self.name, exc) from None
+        self.at = 0
+        self.eof = not self.buffer
 
     def _not_utf8(self, bad: int, lines: int) -> CommandError:
         """The error of the line that starts at ``self.buffer[bad]``, after ``lines`` lines

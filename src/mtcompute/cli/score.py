@@ -45,6 +45,7 @@ from mtcompute.batch import (
     CorpusChrf,
     CorpusTer,
     ResultSum,
+    corpus_bleu_lines,
     corpus_result,
 )
 from mtcompute.cli import _scheduler
@@ -597,13 +598,34 @@ def _chunk_results(args: argparse.Namespace, chunk: Chunk) -> list[list[Result]]
 
 
 def _raw_results(args: argparse.Namespace, raw: RawChunk) -> list[list[Result]] | None:
-    """:func:`_chunk_results` of a chunk as read, decoded here, each call counting on this
-    thread alone; None when a line is not UTF-8."""
-    chunk = decode_chunk(raw, len(args.hypotheses))
-    if chunk is None:
-        return None
+    """:func:`_chunk_results` of a chunk as read, each call counting on this thread alone:
+    BLEU from the undecoded lines where the kernel counts them
+    (:func:`mtcompute.batch.corpus_bleu_lines`), the rest from the lines decoded here;
+    None when a line is not UTF-8."""
+    systems = len(args.hypotheses)
+    chunk: Chunk | None = None
+    results: list[list[Result]] = []
     with threads_in_context(1):
-        return _chunk_results(args, chunk)
+        for s in range(systems):
+            row: list[Result] = []
+            for metric in args.metric:
+                part: Result | None = None
+                if metric == "bleu":
+                    part = corpus_bleu_lines(
+                        raw.pieces[s],
+                        raw.pieces[systems:],
+                        raw.count,
+                        cast("BleuOptions", _metric_options(args, metric)),
+                        segment_scores=args.segments,
+                    )
+                if part is None:
+                    chunk = chunk or decode_chunk(raw, systems)
+                    if chunk is None:
+                        return None
+                    part = _score_chunk(args, metric, chunk.systems[s], chunk.references)
+                row.append(part)
+            results.append(row)
+    return results
 
 
 def _in_parallel(args: argparse.Namespace, add: Callable[[int, list[list[Result]]], None]) -> None:
