@@ -105,22 +105,23 @@ def test_chunks_on_threads_print_the_bytes_of_standard_input(
 @pytest.mark.parametrize(
     "options",
     [
-        ("--tokenize", "none", "--smooth-method", "floor", "--smooth-value", "0.5"),
-        ("--max-order", "2", "--effective-order", "--smooth-method", "add-k"),
-        ("--lowercase",),
-        ("--tokenize", "intl"),
+        ("bleu", "--tokenize", "none", "--smooth-method", "floor", "--smooth-value", "0.5"),
+        ("bleu", "--max-order", "2", "--effective-order", "--smooth-method", "add-k"),
+        ("bleu", "chrf", "chrf++", "--lowercase"),
+        ("bleu", "--tokenize", "intl"),
+        ("chrf", "chrf++", "--beta", "3"),
     ],
-    ids=["none-floor", "order2-eff-addk", "lowercase", "intl"],
+    ids=["none-floor", "order2-eff-addk", "lowercase", "intl", "chrf-beta3"],
 )
-def test_bleu_options_on_threads_print_the_bytes_of_standard_input(
+def test_metric_options_on_threads_print_the_bytes_of_standard_input(
     corpus: list[str], monkeypatch: pytest.MonkeyPatch, options: tuple[str, ...]
 ) -> None:
-    """BLEU's settings, those the kernel counts undecoded lines with and those it leaves to
-    the decoded texts (lowercase, intl), two systems: named files on two threads print what
-    standard input prints, its name aside."""
+    """BLEU's and chrF's settings, those the kernel counts undecoded lines with and those it
+    leaves to the decoded texts (lowercase, intl), two systems: named
+    files on two threads print what standard input prints, its name aside."""
     monkeypatch.setenv("MTCOMPUTE_CHUNK_SEGMENTS", SMALL)
     monkeypatch.setenv("MTCOMPUTE_THREADS", "2")
-    tail = ("-r", *corpus[2:], "-m", "bleu", *options, "--format", "json", "--segments")
+    tail = ("-r", *corpus[2:], "-m", *options, "--format", "json", "--segments")
     named = run_cli("score", "-H", corpus[0], corpus[1], *tail)
     stdin = run_cli("score", "-H", "-", corpus[1], *tail, stdin=Path(corpus[0]).read_bytes())
     expected = stdin.stdout.replace(b'"<stdin>"', json.dumps(corpus[0]).encode())

@@ -2517,7 +2517,11 @@ typedef struct {
     WEnt *wtab;          /* the hypothesis's words; 2^wbits slots */
     unsigned wbits;
     u32 *wtouched;
+    const struct LinesIn *lines; /* sacrebleu_chrf_lines: the texts as lines, not held */
 } Sacre;
+
+/* Line i of input f of sacrebleu_chrf_lines (see there) decoded into out; its count. */
+static size_t lines_widen(const struct LinesIn *L, Py_ssize_t f, size_t i, Py_UCS4 *out);
 
 static void
 sacre_free(Sacre *S)
@@ -2599,10 +2603,20 @@ word_probe(const Sacre *S, u64 h, const Py_UCS4 *s, u32 pos, u32 len)
 /* One text's characters (into chars, or the widened text itself with whitespace) and, with
  * W, its words' spans; returns the characters' count. */
 static size_t
-sacre_text(const Sacre *S, PyObject *text, Py_UCS4 *wide, u32 *chars, const u32 **cp,
+sacre_text(const Sacre *S, size_t t, Py_UCS4 *wide, u32 *chars, const u32 **cp,
            size_t *nwords)
 {
-    size_t n = widen(text, wide), lc = n;
+    /* held text t, or as lines: hypothesis t, or reference (t - n) % nr of segment
+     * (t - n) / nr, the line of input 1 + that reference */
+    size_t n, nr = S->lines ? (S->rseg[1] - S->rseg[0]) : 0;
+    if (!S->lines)
+        n = widen(S->held[t], wide);
+    else if (t < (size_t)S->n)
+        n = lines_widen(S->lines, 0, t, wide);
+    else
+        n = lines_widen(S->lines, 1 + (Py_ssize_t)((t - (size_t)S->n) % nr),
+                        (t - (size_t)S->n) / nr, wide);
+    size_t lc = n;
     if (S->whitespace)
         *cp = wide;
     else {
@@ -2620,7 +2634,7 @@ sacre_segment(Sacre *S, Work *w, Py_ssize_t i, i64 *out)
     const int C = S->C, W = S->W, K = C + W;
     const u32 *hc, *rc;
     size_t nhw, nrw, nt = 0;
-    size_t lh = sacre_text(S, S->held[i], S->hw, w->cpa, &hc, &nhw);
+    size_t lh = sacre_text(S, (size_t)i, S->hw, w->cpa, &hc, &nhw);
     u32 next = 0;
     for (size_t k = 0; k < nhw; k++) {
         u32 pos = S->wpos[k], len = S->wlen[k];
@@ -2640,7 +2654,7 @@ sacre_segment(Sacre *S, Work *w, Py_ssize_t i, i64 *out)
     i64 st[6 * MAX_ORDER], o[3 * MAX_ORDER];
     memset(out, 0, 3 * (size_t)K * sizeof(i64));
     for (size_t j = S->rseg[i]; j < S->rseg[i + 1]; j++) {
-        size_t lr = sacre_text(S, S->held[(size_t)S->n + j], S->rw, w->cpb, &rc, &nrw);
+        size_t lr = sacre_text(S, (size_t)S->n + j, S->rw, w->cpb, &rc, &nrw);
         chrf_segment_counts(w, hc, lh, rc, lr, C, o);
         for (int k = 0; k < C; k++) {
             st[3 * k] = o[C + k] ? o[k] : 0;
@@ -2695,6 +2709,8 @@ sacre_hold(Sacre *S, PyObject *t, const char *fmt, Py_ssize_t i, Py_ssize_t j)
 
 /* Reference every text of the arguments (hypotheses a list of str, references per segment
  * a list of one or more str) and allocate the scratch.  -1 with an exception. */
+static int sacre_scratch(Sacre *S);
+
 static int
 sacre_build(Sacre *S, PyObject *hyps, PyObject *refs)
 {
@@ -2734,6 +2750,14 @@ sacre_build(Sacre *S, PyObject *hyps, PyObject *refs)
             if (sacre_hold(S, rl[j], "references[%zd][%zd] is not a str", i, (Py_ssize_t)j) < 0)
                 return -1;
     }
+    return sacre_scratch(S);
+}
+
+/* sacre_build's scratch for texts of up to S->maxlen code points (raw: no GIL needed).  -1
+ * with an exception. */
+static int
+sacre_scratch(Sacre *S)
+{
     size_t m = S->maxlen + 1;
     S->wbits = table_bits(m);
     S->hw = malloc(m * sizeof(Py_UCS4));
@@ -4284,12 +4308,20 @@ decode_ucs4(const unsigned char *p, const LineSpan *line, Py_UCS4 *out)
 }
 
 /* The inputs of bleu_counts_lines: per input its buffer and its checked lines. */
-typedef struct {
+typedef struct LinesIn {
     Py_buffer *views;
     LineSpan **spans;
     size_t *caps;
     Py_ssize_t inputs; /* the hypotheses', then one per reference */
 } LinesIn;
+
+static size_t
+lines_widen(const struct LinesIn *L, Py_ssize_t f, size_t i, Py_UCS4 *out)
+{
+    const LineSpan *line = &L->spans[f][i];
+    decode_ucs4((const unsigned char *)L->views[f].buf + line->start, line, out);
+    return line->length;
+}
 
 static void
 lines_free(LinesIn *L)
@@ -4505,6 +4537,117 @@ py_bleu_counts_lines(PyObject *self, PyObject *args)
     return result;
 }
 
+/* LinesIn of a call's arguments (hypotheses bytes, references a tuple of bytes): the
+ * buffers taken.  -1 with an exception. */
+static int
+lines_open(LinesIn *L, PyObject *hyps, PyObject *refs)
+{
+    L->inputs = 1 + PyTuple_GET_SIZE(refs);
+    L->views = PyMem_Calloc((size_t)L->inputs, sizeof(Py_buffer));
+    L->spans = PyMem_Calloc((size_t)L->inputs, sizeof(LineSpan *));
+    L->caps = PyMem_Calloc((size_t)L->inputs, sizeof(size_t));
+    if (!L->views || !L->spans || !L->caps) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (Py_ssize_t f = 0; f < L->inputs; f++) {
+        PyObject *o = f ? PyTuple_GET_ITEM(refs, f - 1) : hyps;
+        if (PyObject_GetBuffer(o, &L->views[f], PyBUF_SIMPLE) < 0) {
+            L->views[f].obj = NULL;
+            return -1;
+        }
+    }
+    return 0;
+}
+
+PyDoc_STRVAR(sacrebleu_chrf_lines_doc,
+"sacrebleu_chrf_lines(hypotheses, references, count, char_order, word_order, beta,\n"
+"                     whitespace, eps_smoothing, per_segment, /)\n--\n\n"
+"sacrebleu_chrf_counts of undecoded lines, as bleu_counts_lines takes them: (buffer or\n"
+"None, totals), or None when an input is not exactly count lines of strict UTF-8 or a\n"
+"line is too long for the kernel (decode the lines and take sacrebleu_chrf_counts).  The\n"
+"GIL is released while the lines are checked, decoded and counted.");
+
+static PyObject *
+py_sacrebleu_chrf_lines(PyObject *self, PyObject *args)
+{
+    PyObject *hyps, *refs, *buf = NULL, *result = NULL;
+    Py_ssize_t n;
+    int per_segment;
+    Sacre S = {0};
+    LinesIn L = {0};
+    (void)self;
+    if (!PyArg_ParseTuple(args, "OO!niiippp:sacrebleu_chrf_lines", &hyps, &PyTuple_Type, &refs,
+                          &n, &S.C, &S.W, &S.beta, &S.whitespace, &S.eps_smoothing,
+                          &per_segment))
+        return NULL;
+    if (S.C < 0 || S.C > MAX_ORDER || S.W < 0 || S.W > MAX_ORDER || S.C + S.W == 0 ||
+        S.beta < 0 || S.beta > 1000000 || n < 0 || PyTuple_GET_SIZE(refs) < 1) {
+        PyErr_SetString(PyExc_ValueError,
+                        "chrF orders, beta, count or references out of range for the kernel");
+        return NULL;
+    }
+    Py_ssize_t nr = PyTuple_GET_SIZE(refs);
+    S.n = n;
+    S.rseg = PyMem_Malloc(((size_t)n + 1) * sizeof(size_t));
+    if (!S.rseg) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (Py_ssize_t i = 0; i <= n; i++) S.rseg[i] = (size_t)i * (size_t)nr;
+    if (lines_open(&L, hyps, refs) < 0) goto done;
+    size_t units = 0, bound = 0, maxlen = 0;
+    int rc;
+    Py_BEGIN_ALLOW_THREADS
+    rc = lines_scan(&L, (size_t)n, 0, &units, &bound, &maxlen);
+    if (rc == 0 && maxlen >= MAX_TEXT) rc = 1;
+    Py_END_ALLOW_THREADS
+    if (rc < 0) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    if (rc > 0) {
+        result = Py_NewRef(Py_None);
+        goto done;
+    }
+    S.maxlen = maxlen;
+    S.total = units;
+    S.lines = &L;
+    if (sacre_scratch(&S) < 0) goto done;
+    int K = S.C + S.W;
+    i64 *seg = NULL, totals[6 * MAX_ORDER] = {0}, one[6 * MAX_ORDER];
+    if (per_segment) {
+        buf = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)((size_t)n * 3 * K * sizeof(i64)));
+        if (!buf) goto done;
+        seg = (i64 *)PyBytes_AS_STRING(buf);
+    }
+    Work *w = work_get();
+    if (!w || work_chrf(w, S.maxlen) < 0) {
+        work_put(w);
+        PyErr_NoMemory();
+        goto done;
+    }
+    Py_BEGIN_ALLOW_THREADS
+    for (Py_ssize_t i = 0; i < n; i++) {
+        i64 *o = seg ? seg + (size_t)i * 3 * K : one;
+        sacre_segment(&S, w, i, o);
+        for (int k = 0; k < 3 * K; k++) totals[k] += o[k];
+    }
+    for (Py_ssize_t f = 0; f < L.inputs; f++) {
+        free(L.spans[f]);
+        L.spans[f] = NULL;
+    }
+    Py_END_ALLOW_THREADS
+    work_put(w);
+    PyObject *tot = tuple_of(totals, 3 * K);
+    if (tot) result = Py_BuildValue("(ON)", buf ? buf : Py_None, tot);
+done:
+    Py_XDECREF(buf);
+    sacre_free(&S);
+    lines_free(&L);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"chrf_counts", py_chrf_counts, METH_VARARGS, chrf_counts_doc},
     {"chrf_segment", py_chrf_segment, METH_VARARGS, chrf_segment_doc},
@@ -4523,6 +4666,7 @@ static PyMethodDef methods[] = {
     {"split_lines", py_split_lines, METH_VARARGS, split_lines_doc},
     {"skip_lines", py_skip_lines, METH_VARARGS, skip_lines_doc},
     {"bleu_counts_lines", py_bleu_counts_lines, METH_VARARGS, bleu_counts_lines_doc},
+    {"sacrebleu_chrf_lines", py_sacrebleu_chrf_lines, METH_VARARGS, sacrebleu_chrf_lines_doc},
     {"wide_texts", py_wide_texts, METH_VARARGS, wide_texts_doc},
     {NULL, NULL, 0, NULL},
 };

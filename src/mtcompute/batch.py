@@ -63,6 +63,7 @@ __all__ = [
     "corpus_bleu",
     "corpus_bleu_lines",
     "corpus_chrf",
+    "corpus_chrf_lines",
     "corpus_result",
     "corpus_ter",
     "text_bleu_statistics",
@@ -452,6 +453,53 @@ def corpus_chrf(
     if each is not None:
         scores = tuple(scoring.chrf_score(stats, options).score for stats in each)
     return CorpusChrf.from_statistics(total, options, rules, nrefs, scores)
+
+
+def corpus_chrf_lines(
+    hypotheses: bytes,
+    references: Sequence[bytes],
+    count: int,
+    options: scoring.ChrfOptions,
+    *,
+    rules: str = "sacrebleu",
+    segment_scores: bool = False,
+) -> CorpusChrf | None:
+    """:func:`corpus_chrf` with ``options`` (its ``char_order`` is 6 there) of ``count``
+    undecoded lines, as :func:`corpus_bleu_lines` takes them, counted by the kernel without
+    a str per text; ``None`` where it does not count them (lowercase, which is Python's
+    ``str.lower``; the contract rule; lines it does not take): the caller decodes the lines
+    and calls :func:`corpus_chrf`, which gives the same result.
+
+    >>> found = corpus_chrf_lines(b"aa\n", [b"ab\n"], 1, scoring.ChrfOptions(beta=3))
+    >>> found is None or found.score == corpus_chrf(["aa"], ["ab"], beta=3).score
+    True
+    """
+    if options.lowercase or rules != "sacrebleu":
+        return None
+    options = replace(options, char_order=CHAR_ORDER)  # as corpus_chrf sets it
+    found = counting.sacrebleu_chrf_line_rows(
+        hypotheses,
+        references,
+        count,
+        options.char_order,
+        options.word_order,
+        options.beta,
+        whitespace=options.whitespace,
+        eps_smoothing=options.eps_smoothing,
+        per_segment=segment_scores,
+    )
+    if found is None:
+        return None
+    total, rows = found
+    scores = None
+    if rows is not None:
+        values = memoryview(rows).cast("q").tolist()
+        width = 3 * options.order
+        scores = tuple(
+            scoring.chrf_score(values[at : at + width], options).score
+            for at in range(0, len(values), width)
+        )
+    return CorpusChrf.from_statistics(total, options, rules, len(references), scores)
 
 
 def _contract_chrf(

@@ -51,6 +51,7 @@ __all__ = [
     "in_chunks",
     "is_stream",
     "plain_texts",
+    "sacrebleu_chrf_line_rows",
     "sacrebleu_chrf_rows",
     "sacrebleu_chrf_statistics",
     "shifted",
@@ -971,6 +972,56 @@ def sacrebleu_chrf_rows(
         assert segments is not None  # asked for per segment
         buffer = array("q", [v for segment in segments for v in segment]).tobytes()
     return total, buffer
+
+
+def sacrebleu_chrf_line_rows(
+    hypotheses: bytes,
+    references: Sequence[bytes],
+    count: int,
+    char_order: int,
+    word_order: int,
+    beta: int,
+    *,
+    whitespace: bool = False,
+    eps_smoothing: bool = False,
+    per_segment: bool = False,
+) -> tuple[list[int], bytes | None] | None:
+    """:func:`sacrebleu_chrf_rows` (``per_segment``: with the buffer, else None in its place)
+    of ``count`` undecoded lines, as :func:`bleu_line_rows` takes them: the kernel checks,
+    decodes and counts them without the GIL and without a str per text. ``None`` where it
+    does not (not active, settings it does not take, a line that is not UTF-8, inputs of
+    other line counts, a line too long for it): the caller decodes the lines and takes
+    :func:`sacrebleu_chrf_rows`' path, which gives the same numbers.
+
+    >>> found = sacrebleu_chrf_line_rows(b"a b\n", [b"a c\n"], 1, 1, 1, 2, per_segment=True)
+    >>> found is None or memoryview(found[1]).cast("q").tolist() == [2, 2, 1, 2, 2, 1]
+    True
+    """
+    if not (
+        active()
+        and all(type(x) is int for x in (char_order, word_order, beta))
+        and 0 <= char_order <= _ext.MAX_ORDER
+        and 0 <= word_order <= _ext.MAX_ORDER
+        and char_order + word_order > 0
+        and 0 <= beta <= MAX_SACREBLEU_BETA
+        and references
+    ):
+        return None
+    found = _ext.sacrebleu_chrf_lines(
+        hypotheses,
+        tuple(references),
+        count,
+        char_order,
+        word_order,
+        beta,
+        whitespace,
+        eps_smoothing,
+        per_segment,
+    )
+    if found is None:
+        return None
+    buffer, totals = found
+    return list(totals), buffer
 
 
 def _sacrebleu_chrf(

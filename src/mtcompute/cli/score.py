@@ -46,6 +46,7 @@ from mtcompute.batch import (
     CorpusTer,
     ResultSum,
     corpus_bleu_lines,
+    corpus_chrf_lines,
     corpus_result,
 )
 from mtcompute.cli import _scheduler
@@ -609,15 +610,7 @@ def _raw_results(args: argparse.Namespace, raw: RawChunk) -> list[list[Result]] 
         for s in range(systems):
             row: list[Result] = []
             for metric in args.metric:
-                part: Result | None = None
-                if metric == "bleu":
-                    part = corpus_bleu_lines(
-                        raw.pieces[s],
-                        raw.pieces[systems:],
-                        raw.count,
-                        cast("BleuOptions", _metric_options(args, metric)),
-                        segment_scores=args.segments,
-                    )
+                part = _lines_result(args, metric, raw, s)
                 if part is None:
                     chunk = chunk or decode_chunk(raw, systems)
                     if chunk is None:
@@ -626,6 +619,23 @@ def _raw_results(args: argparse.Namespace, raw: RawChunk) -> list[list[Result]] 
                 row.append(part)
             results.append(row)
     return results
+
+
+def _lines_result(
+    args: argparse.Namespace, metric: str, raw: RawChunk, system: int
+) -> Result | None:
+    """One metric of one system's chunk from its undecoded lines where the kernel counts
+    them so (BLEU, chrF and chrF++: :func:`mtcompute.batch.corpus_bleu_lines`,
+    :func:`~mtcompute.batch.corpus_chrf_lines`), else None."""
+    options = _metric_options(args, metric)
+    hyps, refs = raw.pieces[system], raw.pieces[len(args.hypotheses) :]
+    if isinstance(options, BleuOptions):
+        return corpus_bleu_lines(hyps, refs, raw.count, options, segment_scores=args.segments)
+    if isinstance(options, ChrfOptions):
+        return corpus_chrf_lines(
+            hyps, refs, raw.count, options, rules=args.rules, segment_scores=args.segments
+        )
+    return None
 
 
 def _in_parallel(args: argparse.Namespace, add: Callable[[int, list[list[Result]]], None]) -> None:

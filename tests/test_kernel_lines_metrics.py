@@ -1,10 +1,12 @@
-"""BLEU of undecoded lines (``mtcompute._kernel.bleu_counts_lines``, what ``mtcompute score``
-counts BLEU chunks by) against the text path it stands for: the lines decoded by
-``split_lines`` and counted by ``bleu_counts_text``, the same buffer and totals, on every WMT
-pair's files whole (13a and ``none``, every reference file) and on generated lines (bytes
-that are not UTF-8, ``\\r``, every whitespace, entities, astral characters, a missing final
-newline, one to three references); ``None`` for input the text path must decide; and
-:func:`mtcompute.batch.corpus_bleu_lines` against :func:`mtcompute.batch.corpus_bleu`.
+"""BLEU, chrF and chrF++ of undecoded lines (``mtcompute._kernel.bleu_counts_lines`` and
+``sacrebleu_chrf_lines``, what ``mtcompute score`` counts their chunks by) against the text
+path they stand for: the lines decoded by ``split_lines`` and counted by ``bleu_counts_text``
+or ``sacrebleu_chrf_counts``, the same buffer and totals, on every WMT pair's files whole
+(13a and ``none``; chrF, chrF++ and words alone; every reference file) and on generated lines
+(bytes that are not UTF-8, ``\\r``, every whitespace, entities, astral characters, a missing
+final newline, one to three references); ``None`` for input the text path must decide; and
+:func:`mtcompute.batch.corpus_bleu_lines` and ``corpus_chrf_lines`` against
+:func:`~mtcompute.batch.corpus_bleu` and ``corpus_chrf``.
 """
 
 from __future__ import annotations
@@ -16,11 +18,36 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mtcompute import native, scoring
-from mtcompute.batch import corpus_bleu, corpus_bleu_lines
+from mtcompute.batch import corpus_bleu, corpus_bleu_lines, corpus_chrf, corpus_chrf_lines
 from tests.conftest import WMT, kernel_switch
 from tests.kernel_wmt import PAIRS
 
 pytestmark = pytest.mark.skipif(not native.AVAILABLE, reason="the kernel is not built")
+
+
+def decoded_lines(
+    hyps: bytes, refs: tuple[bytes, ...], count: int
+) -> tuple[list[str], list[list[str]]] | None:
+    """The lines as split_lines decodes them (None when one is not UTF-8 or an input has
+    another count of lines), references per segment."""
+    decoded = []
+    for data in (hyps, *refs):
+        lines, stop, bad = native.ext.split_lines(data, 0, count, True)
+        if bad >= 0 or len(lines) != count or stop != len(data):
+            return None
+        decoded.append(lines)
+    return decoded[0], [list(segment) for segment in zip(*decoded[1:], strict=True)]
+
+
+def chrf_text_path(
+    hyps: bytes, refs: tuple[bytes, ...], count: int, orders: tuple[int, int], *flags: bool
+) -> tuple[bytes | None, tuple[int, ...]] | None:
+    """What sacrebleu_chrf_lines stands for: the lines decoded, then sacrebleu_chrf_counts
+    (flags: whitespace, eps_smoothing, per_segment)."""
+    found = decoded_lines(hyps, refs, count)
+    if found is None:
+        return None
+    return native.ext.sacrebleu_chrf_counts(*found, *orders, 2, *flags)
 
 
 def text_path(
@@ -106,6 +133,52 @@ def test_generated_lines_count_as_their_decoded_lines(
         assert expected == native.ext.bleu_counts_lines(hyps, refs, count, order, per, tok)
 
 
+CHRF_ORDERS = [(6, 0), (6, 2), (0, 2), (1, 1)]
+
+
+@pytest.mark.parametrize("name", PAIRS)
+def test_every_wmt_pair_counts_chrf_as_its_decoded_lines(name: str) -> None:
+    """Each pair's first system against all its reference files, then the first alone,
+    chrF, chrF++ and words alone, with the per-segment buffer: the text path's answer."""
+    systems, refs = wmt_files(name)
+    count = systems[0].count(b"\n") + (not systems[0].endswith(b"\n"))
+    for orders in CHRF_ORDERS[:3]:
+        for chosen in (refs, refs[:1]):
+            expected = chrf_text_path(systems[0], chosen, count, orders, False, False, True)
+            assert expected is not None
+            assert expected == native.ext.sacrebleu_chrf_lines(
+                systems[0], chosen, count, *orders, 2, False, False, True
+            )
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.tuples(LINE, st.lists(LINE, min_size=3, max_size=3)), max_size=6),
+    st.integers(1, 3),
+    st.sampled_from(CHRF_ORDERS),
+    st.booleans(),
+    st.tuples(st.booleans(), st.booleans()),
+    st.integers(-1, 1),
+)
+def test_generated_lines_count_chrf_as_their_decoded_lines(
+    segments: list[tuple[bytes, list[bytes]]],
+    nrefs: int,
+    orders: tuple[int, int],
+    final: bool,
+    flags: tuple[bool, bool],
+    shift: int,
+) -> None:
+    """Generated lines as above, chrF's orders, whitespace and eps_smoothing: the text
+    path's answer, or None where it finds a line that is not UTF-8 or another count."""
+    hyps = joined([h for h, _ in segments], final)
+    refs = tuple(joined([r[j] for _, r in segments], final) for j in range(nrefs))
+    count = max(0, len(segments) + shift)
+    for per in (True, False):
+        expected = chrf_text_path(hyps, refs, count, orders, *flags, per)
+        found = native.ext.sacrebleu_chrf_lines(hyps, refs, count, *orders, 2, *flags, per)
+        assert expected == found
+
+
 def test_bad_arguments_are_value_errors() -> None:
     """An unknown tokenizer, an order out of range or no reference is refused."""
     with pytest.raises(ValueError, match=r"^the kernel's tokenizers are 'none' and '13a'$"):
@@ -145,6 +218,47 @@ def test_corpus_bleu_lines_is_corpus_bleu(options: scoring.BleuOptions) -> None:
         segment_scores=True,
     )
     assert expected == corpus_bleu_lines(hyps, refs, count, options, segment_scores=True)
+
+
+CHRF_OPTIONS = [
+    scoring.ChrfOptions(),
+    scoring.ChrfOptions(word_order=2, beta=3),
+    scoring.ChrfOptions(whitespace=True, eps_smoothing=True),
+]
+
+
+@pytest.mark.parametrize("options", CHRF_OPTIONS, ids=["chrf", "chrf++-beta3", "space-eps"])
+def test_corpus_chrf_lines_is_corpus_chrf(options: scoring.ChrfOptions) -> None:
+    """The first 300 lines of en-de Online-B against both references, with segment scores:
+    corpus_chrf's result, field for field."""
+    folder = WMT / "generaltest2022" / "en-de"
+    count = 300
+
+    def head(name: str) -> bytes:
+        return b"".join((folder / name).read_bytes().splitlines(keepends=True)[:count])
+
+    hyps, refs = head("sys.Online-B.txt"), [head("ref.A.txt"), head("ref.B.txt")]
+    expected = corpus_chrf(
+        hyps.decode().split("\n")[:count],
+        [list(pair) for pair in zip(*(r.decode().split("\n")[:count] for r in refs), strict=True)],
+        word_order=options.word_order,
+        beta=options.beta,
+        whitespace=options.whitespace,
+        eps_smoothing=options.eps_smoothing,
+        segment_scores=True,
+    )
+    assert expected == corpus_chrf_lines(hyps, refs, count, options, segment_scores=True)
+
+
+def test_corpus_chrf_lines_leaves_to_the_text_path() -> None:
+    """None for lowercase, the contract rule, a line that is not UTF-8, and without the
+    kernel."""
+    lines = (b"a b\n", [b"a c\n"], 1)
+    assert corpus_chrf_lines(*lines, scoring.ChrfOptions(lowercase=True)) is None
+    assert corpus_chrf_lines(*lines, scoring.ChrfOptions(), rules="contract") is None
+    assert corpus_chrf_lines(b"a\xff\n", [b"a\n"], 1, scoring.ChrfOptions()) is None
+    with kernel_switch(False):
+        assert corpus_chrf_lines(*lines, scoring.ChrfOptions()) is None
 
 
 def test_corpus_bleu_lines_leaves_to_the_text_path() -> None:
