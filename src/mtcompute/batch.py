@@ -470,7 +470,7 @@ def corpus_chrf_lines(
     ``str.lower``; the contract rule; lines it does not take): the caller decodes the lines
     and calls :func:`corpus_chrf`, which gives the same result.
 
-    >>> found = corpus_chrf_lines(b"aa\n", [b"ab\n"], 1, scoring.ChrfOptions(beta=3))
+    >>> found = corpus_chrf_lines(b"aa\\n", [b"ab\\n"], 1, scoring.ChrfOptions(beta=3))
     >>> found is None or found.score == corpus_chrf(["aa"], ["ab"], beta=3).score
     True
     """
@@ -848,8 +848,8 @@ def corpus_bleu_lines(
     ``str.lower``; a tokenizer or lines it does not take): the caller decodes the lines and
     calls :func:`corpus_bleu`, which gives the same result.
 
-    >>> found = corpus_bleu_lines(b"The cat sat.\n", [b"The cat sat.\n"], 1, scoring.BleuOptions())
-    >>> found is None or found.score == corpus_bleu(["The cat sat."], ["The cat sat."]).score
+    >>> found = corpus_bleu_lines(b"The cat sat.\\n", [b"The cat.\\n"], 1, scoring.BleuOptions())
+    >>> found is None or found.score == corpus_bleu(["The cat sat."], ["The cat."]).score
     True
     """
     if options.lowercase:

@@ -798,7 +798,7 @@ def bleu_line_rows(
     caller decodes the lines and takes :func:`bleu_text_rows`' path, which gives the same
     numbers.
 
-    >>> found = bleu_line_rows(b"a b\n", [b"a c\n"], 1, 2, per_segment=True)
+    >>> found = bleu_line_rows(b"a b\\n", [b"a c\\n"], 1, 2, per_segment=True)
     >>> found is None or memoryview(found[1]).cast("q").tolist() == [2, 2, 1, 0, 2, 1]
     True
     """
@@ -993,7 +993,7 @@ def sacrebleu_chrf_line_rows(
     other line counts, a line too long for it): the caller decodes the lines and takes
     :func:`sacrebleu_chrf_rows`' path, which gives the same numbers.
 
-    >>> found = sacrebleu_chrf_line_rows(b"a b\n", [b"a c\n"], 1, 1, 1, 2, per_segment=True)
+    >>> found = sacrebleu_chrf_line_rows(b"a b\\n", [b"a c\\n"], 1, 1, 1, 2, per_segment=True)
     >>> found is None or memoryview(found[1]).cast("q").tolist() == [2, 2, 1, 2, 2, 1]
     True
     """
