@@ -23,7 +23,9 @@ does ``both``, the fraction of the two-thread run's wall time with both cores bu
 ``cpu / wall - 1`` (one core is always busy). First, the machine's own two-core capacity:
 the time of one CPU-bound process alone over that of two run at once (2.00 on two free
 cores; a shared or throttled machine gives less, and no program can be faster with two
-threads than that).
+threads than that); and ``others``, the cores the machine's other processes kept busy during
+the one- or the two-thread run, whichever is more (``/proc/stat``): above 0.1 or so, that
+row's ratio measures the sharing rather than the program.
 
     python benchmarks/streaming.py --old ../main/.venv/bin/mtcompute
     python benchmarks/streaming.py --quick            # 100,000 segments, sizes 10^4 and 10^5
@@ -69,13 +71,15 @@ MIN_SPEEDUP = 1.6  # two threads against one
 @dataclass(frozen=True, slots=True)
 class Run:
     """One process: wall seconds, CPU seconds (user and system), peak RSS in MB, exit
-    status, standard output."""
+    status, standard output, and the CPU seconds the machine's other processes used
+    meanwhile (NaN where ``/proc/stat`` cannot be read)."""
 
     seconds: float
     cpu: float
     rss_mb: float
     status: int
     stdout: bytes
+    others: float
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,6 +90,7 @@ class Row:
     cpu: float
     rss_mb: float
     stdout: bytes
+    others: float
 
 
 def wmt_folder() -> Path:
@@ -118,19 +123,34 @@ def make_pair(folder: Path, segments: int) -> tuple[Path, Path]:
     )
 
 
+def busy_seconds() -> float:
+    """The CPU seconds the whole machine has been busy (``/proc/stat``: user, nice, system,
+    irq, softirq), NaN where it cannot be read."""
+    try:
+        with open("/proc/stat") as stat:
+            fields = [int(x) for x in stat.readline().split()[1:8]]
+    except (OSError, ValueError):
+        return float("nan")
+    user, nice, system, _, _, irq, softirq = fields
+    return (user + nice + system + irq + softirq) / os.sysconf("SC_CLK_TCK")
+
+
 def run_once(command: Sequence[str], threads: int) -> Run:
-    """One process with ``MTCOMPUTE_THREADS=threads``: its time, peak RSS and output."""
+    """One process with ``MTCOMPUTE_THREADS=threads``: its time, peak RSS and output, and
+    the CPU the other processes used meanwhile."""
     env = dict(os.environ, MTCOMPUTE_THREADS=str(threads))
     with tempfile.TemporaryFile() as out:
+        busy = busy_seconds()
         start = time.perf_counter()
         proc = subprocess.Popen(command, stdout=out, stderr=subprocess.DEVNULL, env=env)
         _, status, usage = os.wait4(proc.pid, 0)
         seconds = time.perf_counter() - start
+        busy = busy_seconds() - busy
         proc.returncode = os.waitstatus_to_exitcode(status)
         out.seek(0)
         stdout = out.read()
     cpu = usage.ru_utime + usage.ru_stime
-    return Run(seconds, cpu, usage.ru_maxrss / 1024, proc.returncode, stdout)
+    return Run(seconds, cpu, usage.ru_maxrss / 1024, proc.returncode, stdout, busy - cpu)
 
 
 def measure(command: Sequence[str], threads: int, repeats: int) -> Row:
@@ -145,6 +165,7 @@ def measure(command: Sequence[str], threads: int, repeats: int) -> Row:
         statistics.median(r.cpu for r in runs),
         statistics.median(r.rss_mb for r in runs),
         runs[0].stdout,
+        statistics.median(r.others for r in runs),
     )
 
 
@@ -234,7 +255,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"two-core capacity of the machine now: {capacity():.2f}x")
         head = f"{'metric':<8}{'old 1t s':>10}{'old MB':>9}{'new 1t s':>10}{'new 2t s':>10}"
         head += f"{'new 1t MB':>11}{'new 2t MB':>11}{'1t/old':>8}{'1t/2t':>7}"
-        print(f"{head}{'old cpu':>9}{'1t cpu':>8}{'2t cpu':>8}{'both':>6}  same")
+        print(f"{head}{'old cpu':>9}{'1t cpu':>8}{'2t cpu':>8}{'both':>6}{'others':>8}  same")
         for metric in args.metrics:
             command = score_command(new, hyp, ref, metric)
             one = measure(command, 1, repeats)
@@ -252,7 +273,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                 f"{one.seconds:>10.2f}{two.seconds:>10.2f}{one.rss_mb:>11.0f}{two.rss_mb:>11.0f}"
                 f"{slowdown if slowdown else float('nan'):>8.2f}{speedup:>7.2f}"
                 f"{before.cpu if before else float('nan'):>9.1f}{one.cpu:>8.1f}{two.cpu:>8.1f}"
-                f"{min(1.0, max(0.0, two.cpu / two.seconds - 1)):>6.2f}  {same}"
+                f"{min(1.0, max(0.0, two.cpu / two.seconds - 1)):>6.2f}"
+                f"{max(one.others / one.seconds, two.others / two.seconds):>8.2f}  {same}"
             )
             if same.startswith("NO"):
                 missed.append(f"{metric}: output differs ({same})")

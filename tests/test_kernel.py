@@ -16,6 +16,7 @@ import os
 import random
 import subprocess
 import sys
+import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from fractions import Fraction
@@ -619,6 +620,19 @@ def test_thread_count_from_environment(monkeypatch: pytest.MonkeyPatch) -> None:
     one = counting.thread_count()
     monkeypatch.delenv("MTCOMPUTE_THREADS")
     assert (1, os.cpu_count() or 1, 3) == (one, counting.thread_count(), counting.thread_count(3))
+
+
+def test_threads_in_context_are_the_calling_thread_s(monkeypatch: pytest.MonkeyPatch) -> None:
+    """threads_in_context sets threads=None's count for its block, in the calling thread
+    only (another thread reads MTCOMPUTE_THREADS); the block's end restores it."""
+    monkeypatch.setenv("MTCOMPUTE_THREADS", "3")
+    seen: list[int] = []
+    with counting.threads_in_context(1):
+        inside = counting.thread_count()
+        other = threading.Thread(target=lambda: seen.append(counting.thread_count()))
+        other.start()
+        other.join()
+    assert (1, [3], 3) == (inside, seen, counting.thread_count())
 
 
 def test_sentence_score_by_hand() -> None:

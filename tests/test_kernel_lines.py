@@ -20,9 +20,13 @@ from mtcompute import counting, native
 from mtcompute.cli import _common
 from mtcompute.cli._common import (
     CommandError,
+    Uneven,
     _split_lines_py,
+    byte_chunks,
+    decode_chunk,
     read_segments,
     segment_chunks,
+    skip_lines,
     split_lines,
     split_segments,
 )
@@ -91,6 +95,26 @@ def test_the_kernel_and_the_pure_splitter_agree(
     starts = [0] + [i + 1 for i, byte in enumerate(data) if byte == 0x0A]
     at = starts[start % len(starts)]
     assert _split_lines_py(data, at, count, final) == native.ext.split_lines(data, at, count, final)
+
+
+@settings(max_examples=400, deadline=None)
+@given(data_strategy, st.integers(0, 40), st.integers(0, 12), st.booleans())
+def test_skip_lines_takes_the_lines_split_lines_takes(
+    data: bytes, start: int, count: int, final: bool
+) -> None:
+    """From any line start: the kernel's skip_lines is its pure twin's, and up to the first
+    bad line it stops where split_lines stops, after as many lines."""
+    starts = [0] + [i + 1 for i, byte in enumerate(data) if byte == 0x0A]
+    at = starts[start % len(starts)]
+    stop, found = native.ext.skip_lines(data, at, count, final)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("MTCOMPUTE_PURE", "1")
+        assert (stop, found) == skip_lines(data, at, count, final)
+    lines, split_stop, bad = native.ext.split_lines(data, at, count, final)
+    if bad < 0:
+        assert (split_stop, len(lines)) == (stop, found)
+    else:
+        assert skip_lines(data, at, len(lines), final) == (bad, len(lines))
 
 
 def test_str_objects_are_canonical() -> None:
@@ -175,6 +199,63 @@ def test_chunks_over_small_blocks_are_read_segments(
         if pure:
             patch.setenv("MTCOMPUTE_PURE", "1")
         assert read_whole(names) == read_all(names, size)
+
+
+def read_raw(names: list[str], size: int) -> tuple[list[str], list[list[str]]] | str:
+    """byte_chunks' chunks decoded by decode_chunk and laid end to end, or, at a fault
+    (Uneven, or a chunk that does not decode), segment_chunks' error message."""
+    hyps: list[str] = []
+    refs: list[list[str]] = []
+    starts = []
+    try:
+        for raw in byte_chunks(names, size):
+            chunk = decode_chunk(raw, 1)
+            if chunk is None:
+                raise Uneven
+            starts.append(chunk.start)
+            hyps += chunk.systems[0]
+            refs += chunk.references
+    except Uneven:
+        found = read_all(names, size)
+        assert isinstance(found, str)  # segment_chunks has a fault to report too
+        return found
+    assert list(range(0, len(hyps), size)) == starts
+    return hyps, refs
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.lists(data_strategy, min_size=2, max_size=3),
+    st.integers(1, 5),
+    st.integers(1, 9),
+    st.booleans(),
+)
+def test_raw_chunks_decode_to_segment_chunks(
+    tmp_path_factory: pytest.TempPathFactory,
+    files: list[bytes],
+    size: int,
+    block: int,
+    pure: bool,
+) -> None:
+    """Files cut into chunks without decoding (byte_chunks, blocks of a few bytes), each
+    chunk decoded apart: segment_chunks' segments, or a fault where it has one."""
+    folder = tmp_path_factory.mktemp("raw")
+    names = []
+    for i, data in enumerate(files):
+        path = folder / f"f{i}.txt"
+        path.write_bytes(data)
+        names.append(str(path))
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(_common, "READ_BYTES", block)
+        if pure:
+            patch.setenv("MTCOMPUTE_PURE", "1")
+        assert read_all(names, size) == read_raw(names, size)
+
+
+def test_byte_chunks_refuse_standard_input() -> None:
+    """Standard input cannot be read again to report a fault: byte_chunks refuses it."""
+    with pytest.raises(ValueError, match=r"^byte_chunks reads named files only"):
+        next(byte_chunks(["-", "r.txt"]))
 
 
 def test_a_bad_line_across_blocks(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -8,6 +8,7 @@ chunk they are in; and the reader itself (:func:`mtcompute.cli._common.segment_c
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -80,6 +81,52 @@ def test_stdin_in_chunks(corpus: list[str], monkeypatch: pytest.MonkeyPatch) -> 
     monkeypatch.setenv("MTCOMPUTE_CHUNK_SEGMENTS", WHOLE)
     named = run_cli("score", "-H", corpus[0], "-r", corpus[2])
     assert (0, named.stdout) == (stdin.returncode, stdin.stdout)
+
+
+@pytest.mark.parametrize("threads", ["1", "2", "3"])
+def test_chunks_on_threads_print_the_bytes_of_standard_input(
+    corpus: list[str], monkeypatch: pytest.MonkeyPatch, threads: str
+) -> None:
+    """Named files, whose chunks are decoded and counted on MTCOMPUTE_THREADS threads each
+    taking whole chunks, print what the same system on standard input (read chunk after
+    chunk) prints, its name aside: every metric, the segment scores, chunks of 7."""
+    monkeypatch.setenv("MTCOMPUTE_CHUNK_SEGMENTS", SMALL)
+    monkeypatch.setenv("MTCOMPUTE_THREADS", threads)
+    metrics = ("-m", "bleu", "chrf", "chrf++", "ter", "--format", "json", "--segments")
+    named = run_cli("score", "-H", corpus[0], "-r", *corpus[2:], *metrics)
+    stdin = run_cli(
+        "score", "-H", "-", "-r", *corpus[2:], *metrics, stdin=Path(corpus[0]).read_bytes()
+    )
+    expected = stdin.stdout.replace(b'"<stdin>"', json.dumps(corpus[0]).encode())
+    assert (0, b"", expected) == (named.returncode, named.stderr, named.stdout)
+    assert (0, b"") == (stdin.returncode, stdin.stderr)
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        ("bleu", "--tokenize", "none", "--smooth-method", "floor", "--smooth-value", "0.5"),
+        ("bleu", "--max-order", "2", "--effective-order", "--smooth-method", "add-k"),
+        ("bleu", "chrf", "chrf++", "--lowercase"),
+        ("bleu", "--tokenize", "intl"),
+        ("chrf", "chrf++", "--beta", "3"),
+    ],
+    ids=["none-floor", "order2-eff-addk", "lowercase", "intl", "chrf-beta3"],
+)
+def test_metric_options_on_threads_print_the_bytes_of_standard_input(
+    corpus: list[str], monkeypatch: pytest.MonkeyPatch, options: tuple[str, ...]
+) -> None:
+    """BLEU's and chrF's settings, those the kernel counts undecoded lines with and those it
+    leaves to the decoded texts (lowercase, intl), two systems: named
+    files on two threads print what standard input prints, its name aside."""
+    monkeypatch.setenv("MTCOMPUTE_CHUNK_SEGMENTS", SMALL)
+    monkeypatch.setenv("MTCOMPUTE_THREADS", "2")
+    tail = ("-r", *corpus[2:], "-m", *options, "--format", "json", "--segments")
+    named = run_cli("score", "-H", corpus[0], corpus[1], *tail)
+    stdin = run_cli("score", "-H", "-", corpus[1], *tail, stdin=Path(corpus[0]).read_bytes())
+    expected = stdin.stdout.replace(b'"<stdin>"', json.dumps(corpus[0]).encode())
+    assert (0, b"", expected) == (named.returncode, named.stderr, named.stdout)
+    assert (0, b"") == (stdin.returncode, stdin.stderr)
 
 
 def write(folder: Path, name: str, data: bytes) -> str:

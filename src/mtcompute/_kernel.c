@@ -1603,12 +1603,20 @@ push_span(BleuIn *b, size_t pos, size_t len)
 /* Widen `s` into b->text at *used and push its tokens as str.split() makes them: the
  * maximal runs of code points that are not whitespace (Py_UNICODE_ISSPACE, the test
  * str.split() uses).  The caller sized text, tpos, tlen and hash. */
+static void split_units(BleuIn *b, size_t n, size_t *used);
+
 static void
 split_text(BleuIn *b, PyObject *s, size_t *used)
 {
+    split_units(b, widen(s, b->text + *used), used);
+}
+
+/* split_text of the n code points already at b->text + *used. */
+static void
+split_units(BleuIn *b, size_t n, size_t *used)
+{
     size_t at = *used;
-    Py_UCS4 *out = b->text + at;
-    size_t n = widen(s, out);
+    const Py_UCS4 *out = b->text + at;
     size_t i = 0;
     while (i < n) {
         while (i < n && is_space(out[i])) i++;
@@ -1867,10 +1875,18 @@ t13_line(T13 *tp, Py_UCS4 *s, size_t n, int rstrip)
 
 /* The tokens of `s` as sacreBLEU's BLEU makes them with 13a: s.rstrip(), Tokenizer13a,
  * split(); their code points into b->text at *used (never more than len(s)). */
+static void tok13a_units(BleuIn *b, size_t n, size_t *used);
+
 static void
 tok13a_text(BleuIn *b, PyObject *s, size_t *used)
 {
-    size_t n = widen(s, b->scratch);
+    tok13a_units(b, widen(s, b->scratch), used);
+}
+
+/* tok13a_text of the n code points already in b->scratch (which it changes). */
+static void
+tok13a_units(BleuIn *b, size_t n, size_t *used)
+{
     T13 t = {0};
     t.b = b;
     t.base = *used;
@@ -2507,7 +2523,11 @@ typedef struct {
     WEnt *wtab;          /* the hypothesis's words; 2^wbits slots */
     unsigned wbits;
     u32 *wtouched;
+    const struct LinesIn *lines; /* sacrebleu_chrf_lines: the texts as lines, not held */
 } Sacre;
+
+/* Line i of input f of sacrebleu_chrf_lines (see there) decoded into out; its count. */
+static size_t lines_widen(const struct LinesIn *L, Py_ssize_t f, size_t i, Py_UCS4 *out);
 
 static void
 sacre_free(Sacre *S)
@@ -2589,10 +2609,20 @@ word_probe(const Sacre *S, u64 h, const Py_UCS4 *s, u32 pos, u32 len)
 /* One text's characters (into chars, or the widened text itself with whitespace) and, with
  * W, its words' spans; returns the characters' count. */
 static size_t
-sacre_text(const Sacre *S, PyObject *text, Py_UCS4 *wide, u32 *chars, const u32 **cp,
+sacre_text(const Sacre *S, size_t t, Py_UCS4 *wide, u32 *chars, const u32 **cp,
            size_t *nwords)
 {
-    size_t n = widen(text, wide), lc = n;
+    /* held text t, or as lines: hypothesis t, or reference (t - n) % nr of segment
+     * (t - n) / nr, the line of input 1 + that reference */
+    size_t n, nr = S->lines ? (S->rseg[1] - S->rseg[0]) : 0;
+    if (!S->lines)
+        n = widen(S->held[t], wide);
+    else if (t < (size_t)S->n)
+        n = lines_widen(S->lines, 0, t, wide);
+    else
+        n = lines_widen(S->lines, 1 + (Py_ssize_t)((t - (size_t)S->n) % nr),
+                        (t - (size_t)S->n) / nr, wide);
+    size_t lc = n;
     if (S->whitespace)
         *cp = wide;
     else {
@@ -2610,7 +2640,7 @@ sacre_segment(Sacre *S, Work *w, Py_ssize_t i, i64 *out)
     const int C = S->C, W = S->W, K = C + W;
     const u32 *hc, *rc;
     size_t nhw, nrw, nt = 0;
-    size_t lh = sacre_text(S, S->held[i], S->hw, w->cpa, &hc, &nhw);
+    size_t lh = sacre_text(S, (size_t)i, S->hw, w->cpa, &hc, &nhw);
     u32 next = 0;
     for (size_t k = 0; k < nhw; k++) {
         u32 pos = S->wpos[k], len = S->wlen[k];
@@ -2630,7 +2660,7 @@ sacre_segment(Sacre *S, Work *w, Py_ssize_t i, i64 *out)
     i64 st[6 * MAX_ORDER], o[3 * MAX_ORDER];
     memset(out, 0, 3 * (size_t)K * sizeof(i64));
     for (size_t j = S->rseg[i]; j < S->rseg[i + 1]; j++) {
-        size_t lr = sacre_text(S, S->held[(size_t)S->n + j], S->rw, w->cpb, &rc, &nrw);
+        size_t lr = sacre_text(S, (size_t)S->n + j, S->rw, w->cpb, &rc, &nrw);
         chrf_segment_counts(w, hc, lh, rc, lr, C, o);
         for (int k = 0; k < C; k++) {
             st[3 * k] = o[C + k] ? o[k] : 0;
@@ -2685,6 +2715,8 @@ sacre_hold(Sacre *S, PyObject *t, const char *fmt, Py_ssize_t i, Py_ssize_t j)
 
 /* Reference every text of the arguments (hypotheses a list of str, references per segment
  * a list of one or more str) and allocate the scratch.  -1 with an exception. */
+static int sacre_scratch(Sacre *S);
+
 static int
 sacre_build(Sacre *S, PyObject *hyps, PyObject *refs)
 {
@@ -2724,6 +2756,14 @@ sacre_build(Sacre *S, PyObject *hyps, PyObject *refs)
             if (sacre_hold(S, rl[j], "references[%zd][%zd] is not a str", i, (Py_ssize_t)j) < 0)
                 return -1;
     }
+    return sacre_scratch(S);
+}
+
+/* sacre_build's scratch for texts of up to S->maxlen code points (raw: no GIL needed).  -1
+ * with an exception. */
+static int
+sacre_scratch(Sacre *S)
+{
     size_t m = S->maxlen + 1;
     S->wbits = table_bits(m);
     S->hw = malloc(m * sizeof(Py_UCS4));
@@ -4798,6 +4838,422 @@ py_to_fixed(PyObject *self, PyObject *args)
     return PyUnicode_FromStringAndSize(text, o);
 }
 
+PyDoc_STRVAR(skip_lines_doc,
+"skip_lines(data, start, count, final, /)\n--\n\n"
+"The lines split_lines(data, start, count, final) would take, without checking or\n"
+"decoding them: (stop, found), stop the offset after the last line taken and found their\n"
+"number (only lines ended by \\n, and with final also the bytes after the last \\n).\n"
+"The GIL is released while the newlines are looked for.");
+
+/* skip_lines' search, without Python calls */
+static size_t
+skip_scan(const unsigned char *data, size_t size, size_t at, size_t count, int final,
+          size_t *found)
+{
+    size_t n = 0;
+    while (n < count && at < size) {
+        const unsigned char *nl = memchr(data + at, '\n', size - at);
+        if (!nl) {
+            if (final) {
+                at = size;
+                n++;
+            }
+            break;
+        }
+        at = (size_t)(nl - data) + 1;
+        n++;
+    }
+    *found = n;
+    return at;
+}
+
+static PyObject *
+py_skip_lines(PyObject *self, PyObject *args)
+{
+    Py_buffer view;
+    Py_ssize_t start, count;
+    int final;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "y*nnp:skip_lines", &view, &start, &count, &final))
+        return NULL;
+    size_t size = (size_t)view.len, found = 0, stop;
+    if (start < 0 || (size_t)start > size || count < 0) {
+        PyBuffer_Release(&view);
+        PyErr_SetString(PyExc_ValueError, "start or count out of range");
+        return NULL;
+    }
+    if (size - (size_t)start >= NOGIL_WORK) {
+        Py_BEGIN_ALLOW_THREADS
+        stop = skip_scan(view.buf, size, (size_t)start, (size_t)count, final, &found);
+        Py_END_ALLOW_THREADS
+    } else {
+        stop = skip_scan(view.buf, size, (size_t)start, (size_t)count, final, &found);
+    }
+    PyBuffer_Release(&view);
+    return Py_BuildValue("(nn)", (Py_ssize_t)stop, (Py_ssize_t)found);
+}
+
+/* ------------------------------------------------------------------------------------ */
+/* BLEU of undecoded lines                                                                */
+/* ------------------------------------------------------------------------------------ */
+
+/* The code points of a checked line (measure_line) into out (room for line->length). */
+static void
+decode_ucs4(const unsigned char *p, const LineSpan *line, Py_UCS4 *out)
+{
+    if (line->maxchar < 0x80) {
+        for (size_t i = 0; i < line->bytes; i++) out[i] = p[i];
+        return;
+    }
+    const unsigned char *q = p, *end = p + line->bytes;
+    u32 cp = 0;
+    for (size_t i = 0; q < end; i++) {
+        q += utf8_seq(q, end, &cp);
+        out[i] = cp;
+    }
+}
+
+/* The inputs of bleu_counts_lines: per input its buffer and its checked lines. */
+typedef struct LinesIn {
+    Py_buffer *views;
+    LineSpan **spans;
+    size_t *caps;
+    Py_ssize_t inputs; /* the hypotheses', then one per reference */
+} LinesIn;
+
+static size_t
+lines_widen(const struct LinesIn *L, Py_ssize_t f, size_t i, Py_UCS4 *out)
+{
+    const LineSpan *line = &L->spans[f][i];
+    decode_ucs4((const unsigned char *)L->views[f].buf + line->start, line, out);
+    return line->length;
+}
+
+static void
+lines_free(LinesIn *L)
+{
+    for (Py_ssize_t f = 0; f < L->inputs; f++) {
+        if (L->views && L->views[f].obj) PyBuffer_Release(&L->views[f]);
+        if (L->spans) free(L->spans[f]);
+    }
+    PyMem_Free(L->views);
+    PyMem_Free(L->spans);
+    PyMem_Free(L->caps);
+}
+
+/* Pass 1, without Python calls: every input split into exactly n checked lines.  1 when
+ * one is not (a line that is not UTF-8, fewer or more lines, a line of 2^32 code points or
+ * more), -1 on memory failure, else 0 with the sizes bleu_read_text's measure_text would
+ * add up (code points, a bound on the tokens, the longest line). */
+static int
+lines_scan(LinesIn *L, size_t n, int tok13a, size_t *units, size_t *bound, size_t *maxlen)
+{
+    for (Py_ssize_t f = 0; f < L->inputs; f++) {
+        size_t got = 0, stop = 0, size = (size_t)L->views[f].len;
+        Py_ssize_t bad = -1;
+        if (scan_lines(L->views[f].buf, size, 0, n, 1, &L->spans[f], &got, &L->caps[f], &stop,
+                       &bad) < 0)
+            return -1;
+        if (bad >= 0 || got != n || stop != size) return 1;
+        for (size_t i = 0; i < n; i++) {
+            size_t len = L->spans[f][i].length;
+            if (len >= UINT32_MAX) return 1;
+            *units += len;
+            *bound += tok13a ? len + 1 : len / 2 + 1;
+            if (len > *maxlen) *maxlen = len;
+        }
+    }
+    return 0;
+}
+
+/* One line of input f decoded and its tokens pushed (as tok13a_text or split_text). */
+static void
+push_line(BleuIn *b, const LinesIn *L, Py_ssize_t f, Py_ssize_t i, int tok13a, size_t *used)
+{
+    const LineSpan *line = &L->spans[f][i];
+    const unsigned char *p = (const unsigned char *)L->views[f].buf + line->start;
+    if (tok13a) {
+        decode_ucs4(p, line, b->scratch);
+        tok13a_units(b, line->length, used);
+    } else {
+        decode_ucs4(p, line, b->text + *used);
+        split_units(b, line->length, used);
+    }
+}
+
+/* bleu_tokenize of lines, in its reading order: every hypothesis, then per segment its
+ * references (input f holds reference f - 1 of every segment).  1 = a text too long. */
+static int
+bleu_tokenize_lines(BleuIn *b, const LinesIn *L, Py_ssize_t n, int tok13a, Problem *pb)
+{
+    size_t used = 0;
+    Py_ssize_t nr = L->inputs - 1;
+    int rc;
+    pb->field = "hypotheses";
+    for (Py_ssize_t i = 0; i < n; i++) {
+        b->hoff[i] = b->ntok;
+        push_line(b, L, 0, i, tok13a, &used);
+        if ((rc = end_hypothesis(b, i, pb))) return rc;
+    }
+    b->hoff[n] = b->ntok;
+    pb->field = "references";
+    for (Py_ssize_t i = 0; i < n; i++) {
+        b->rseg[i] = b->nref;
+        for (Py_ssize_t j = 0; j < nr; j++) {
+            b->roff[b->nref] = b->ntok;
+            push_line(b, L, 1 + j, i, tok13a, &used);
+            if ((rc = end_reference(b, i, j, pb))) return rc;
+        }
+        end_segment(b, i);
+    }
+    end_input(b, n);
+    return 0;
+}
+
+PyDoc_STRVAR(bleu_counts_lines_doc,
+"bleu_counts_lines(hypotheses, references, count, max_order, per_segment, tokenizer, /)\n"
+"--\n\n"
+"bleu_counts_text of undecoded lines: hypotheses the bytes of count lines (each ended by\n"
+"\\n, the last one may not be), references a tuple of one or more such bytes, one a\n"
+"reference of every segment; the lines are what split_lines(data, 0, count, True) would\n"
+"decode.  Returns (buffer or None, totals), or None when an input is not exactly count\n"
+"lines of strict UTF-8 or a text is too long for the kernel (decode the lines and take\n"
+"bleu_counts_text).  The GIL is released while the lines are checked, decoded, tokenized\n"
+"and counted.");
+
+/* bleu_counts_lines' arrays of b (allocated without the GIL: raw), freed the same way */
+static int
+bleu_lines_alloc(BleuIn *b, size_t n, size_t nref, size_t units, size_t bound, size_t maxlen)
+{
+    b->text = PyMem_RawMalloc((units ? units : 1) * sizeof(Py_UCS4));
+    b->tpos = PyMem_RawMalloc((bound ? bound : 1) * sizeof(size_t));
+    b->tlen = PyMem_RawMalloc((bound ? bound : 1) * sizeof(u32));
+    b->hash = PyMem_RawMalloc((bound ? bound : 1) * sizeof(u64));
+    b->hoff = PyMem_RawMalloc((n + 1) * sizeof(size_t));
+    b->rseg = PyMem_RawMalloc((n + 1) * sizeof(size_t));
+    b->roff = PyMem_RawMalloc((nref + 1) * sizeof(size_t));
+    b->scratch = PyMem_RawMalloc((maxlen + 1) * sizeof(Py_UCS4));
+    b->units = units;
+    return b->text && b->tpos && b->tlen && b->hash && b->hoff && b->rseg && b->roff &&
+                   b->scratch
+               ? 0
+               : -1;
+}
+
+static void
+bleu_lines_free(BleuIn *b, LinesIn *L)
+{
+    PyMem_RawFree(b->text);
+    PyMem_RawFree(b->tpos);
+    PyMem_RawFree(b->tlen);
+    PyMem_RawFree(b->hash);
+    PyMem_RawFree(b->hoff);
+    PyMem_RawFree(b->rseg);
+    PyMem_RawFree(b->roff);
+    PyMem_RawFree(b->scratch);
+    for (Py_ssize_t f = 0; f < L->inputs; f++) {
+        free(L->spans[f]);
+        L->spans[f] = NULL;
+    }
+}
+
+static PyObject *
+py_bleu_counts_lines(PyObject *self, PyObject *args)
+{
+    PyObject *hyps, *refs, *buf = NULL, *result = NULL;
+    Py_ssize_t n;
+    int N, per_segment, tok13a;
+    const char *tokenizer;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "OO!nips:bleu_counts_lines", &hyps, &PyTuple_Type, &refs, &n,
+                          &N, &per_segment, &tokenizer))
+        return NULL;
+    if (strcmp(tokenizer, "none") == 0)
+        tok13a = 0;
+    else if (strcmp(tokenizer, "13a") == 0)
+        tok13a = 1;
+    else {
+        PyErr_SetString(PyExc_ValueError, "the kernel's tokenizers are 'none' and '13a'");
+        return NULL;
+    }
+    if (N < 1 || N > MAX_ORDER || n < 0 || PyTuple_GET_SIZE(refs) < 1) {
+        PyErr_SetString(PyExc_ValueError, "max_order, count or references out of range");
+        return NULL;
+    }
+    LinesIn L = {0};
+    BleuIn b = {0};
+    Problem pb = {0};
+    pb.pos = -1;
+    Py_ssize_t nr = PyTuple_GET_SIZE(refs);
+    L.inputs = 1 + nr;
+    L.views = PyMem_Calloc((size_t)L.inputs, sizeof(Py_buffer));
+    L.spans = PyMem_Calloc((size_t)L.inputs, sizeof(LineSpan *));
+    L.caps = PyMem_Calloc((size_t)L.inputs, sizeof(size_t));
+    if (!L.views || !L.spans || !L.caps) {
+        lines_free(&L);
+        return PyErr_NoMemory();
+    }
+    for (Py_ssize_t f = 0; f < L.inputs; f++) {
+        PyObject *o = f ? PyTuple_GET_ITEM(refs, f - 1) : hyps;
+        if (PyObject_GetBuffer(o, &L.views[f], PyBUF_SIMPLE) < 0) {
+            L.views[f].obj = NULL;
+            lines_free(&L);
+            return NULL;
+        }
+    }
+    /* pass 1 without the GIL: the lines checked and measured, the arrays allocated */
+    size_t units = 0, bound = 0, maxlen = 0, nref = (size_t)n * (size_t)nr;
+    int rc, nomem = 0;
+    Py_BEGIN_ALLOW_THREADS
+    rc = lines_scan(&L, (size_t)n, tok13a, &units, &bound, &maxlen);
+    if (rc == 0 && bound >= UINT32_MAX - 1) rc = 1;
+    if (rc == 0) rc = bleu_lines_alloc(&b, (size_t)n, nref, units, bound, maxlen);
+    Py_END_ALLOW_THREADS
+    i64 totals[2 + 2 * MAX_ORDER] = {0}, *seg = NULL;
+    Work *w = NULL;
+    if (rc == 0 && per_segment) {
+        buf = PyBytes_FromStringAndSize(NULL,
+                                        (Py_ssize_t)((size_t)n * (2 + 2 * N) * sizeof(i64)));
+        if (buf)
+            seg = (i64 *)PyBytes_AS_STRING(buf);
+        else
+            rc = -2; /* the exception is set */
+    }
+    if (rc == 0 && !(w = work_get())) rc = -1;
+    /* pass 2 without the GIL: decoded, tokenized and counted; then everything freed */
+    Py_BEGIN_ALLOW_THREADS
+    if (rc == 0) rc = bleu_tokenize_lines(&b, &L, n, tok13a, &pb);
+    if (rc == 0) {
+        nomem = work_bleu(w, b.maxhyp, b.maxrefsum) < 0;
+        if (!nomem) bleu_count_loop(w, &b, n, N, seg, totals);
+    }
+    bleu_lines_free(&b, &L);
+    Py_END_ALLOW_THREADS
+    work_put(w);
+    if (rc == -1 || nomem)
+        PyErr_NoMemory();
+    else if (rc > 0) /* not lines of UTF-8, or a text too long: the str path says which */
+        result = Py_NewRef(Py_None);
+    else if (rc == 0) {
+        PyObject *tot = tuple_of(totals, 2 + 2 * N);
+        if (tot) result = Py_BuildValue("(ON)", buf ? buf : Py_None, tot);
+    }
+    Py_XDECREF(buf);
+    lines_free(&L);
+    return result;
+}
+
+/* LinesIn of a call's arguments (hypotheses bytes, references a tuple of bytes): the
+ * buffers taken.  -1 with an exception. */
+static int
+lines_open(LinesIn *L, PyObject *hyps, PyObject *refs)
+{
+    L->inputs = 1 + PyTuple_GET_SIZE(refs);
+    L->views = PyMem_Calloc((size_t)L->inputs, sizeof(Py_buffer));
+    L->spans = PyMem_Calloc((size_t)L->inputs, sizeof(LineSpan *));
+    L->caps = PyMem_Calloc((size_t)L->inputs, sizeof(size_t));
+    if (!L->views || !L->spans || !L->caps) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (Py_ssize_t f = 0; f < L->inputs; f++) {
+        PyObject *o = f ? PyTuple_GET_ITEM(refs, f - 1) : hyps;
+        if (PyObject_GetBuffer(o, &L->views[f], PyBUF_SIMPLE) < 0) {
+            L->views[f].obj = NULL;
+            return -1;
+        }
+    }
+    return 0;
+}
+
+PyDoc_STRVAR(sacrebleu_chrf_lines_doc,
+"sacrebleu_chrf_lines(hypotheses, references, count, char_order, word_order, beta,\n"
+"                     whitespace, eps_smoothing, per_segment, /)\n--\n\n"
+"sacrebleu_chrf_counts of undecoded lines, as bleu_counts_lines takes them: (buffer or\n"
+"None, totals), or None when an input is not exactly count lines of strict UTF-8 or a\n"
+"line is too long for the kernel (decode the lines and take sacrebleu_chrf_counts).  The\n"
+"GIL is released while the lines are checked, decoded and counted.");
+
+static PyObject *
+py_sacrebleu_chrf_lines(PyObject *self, PyObject *args)
+{
+    PyObject *hyps, *refs, *buf = NULL, *result = NULL;
+    Py_ssize_t n;
+    int per_segment;
+    Sacre S = {0};
+    LinesIn L = {0};
+    (void)self;
+    if (!PyArg_ParseTuple(args, "OO!niiippp:sacrebleu_chrf_lines", &hyps, &PyTuple_Type, &refs,
+                          &n, &S.C, &S.W, &S.beta, &S.whitespace, &S.eps_smoothing,
+                          &per_segment))
+        return NULL;
+    if (S.C < 0 || S.C > MAX_ORDER || S.W < 0 || S.W > MAX_ORDER || S.C + S.W == 0 ||
+        S.beta < 0 || S.beta > 1000000 || n < 0 || PyTuple_GET_SIZE(refs) < 1) {
+        PyErr_SetString(PyExc_ValueError,
+                        "chrF orders, beta, count or references out of range for the kernel");
+        return NULL;
+    }
+    Py_ssize_t nr = PyTuple_GET_SIZE(refs);
+    S.n = n;
+    S.rseg = PyMem_Malloc(((size_t)n + 1) * sizeof(size_t));
+    if (!S.rseg) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (Py_ssize_t i = 0; i <= n; i++) S.rseg[i] = (size_t)i * (size_t)nr;
+    if (lines_open(&L, hyps, refs) < 0) goto done;
+    size_t units = 0, bound = 0, maxlen = 0;
+    int rc;
+    Py_BEGIN_ALLOW_THREADS
+    rc = lines_scan(&L, (size_t)n, 0, &units, &bound, &maxlen);
+    if (rc == 0 && maxlen >= MAX_TEXT) rc = 1;
+    Py_END_ALLOW_THREADS
+    if (rc < 0) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    if (rc > 0) {
+        result = Py_NewRef(Py_None);
+        goto done;
+    }
+    S.maxlen = maxlen;
+    S.total = units;
+    S.lines = &L;
+    if (sacre_scratch(&S) < 0) goto done;
+    int K = S.C + S.W;
+    i64 *seg = NULL, totals[6 * MAX_ORDER] = {0}, one[6 * MAX_ORDER];
+    if (per_segment) {
+        buf = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)((size_t)n * 3 * K * sizeof(i64)));
+        if (!buf) goto done;
+        seg = (i64 *)PyBytes_AS_STRING(buf);
+    }
+    Work *w = work_get();
+    if (!w || work_chrf(w, S.maxlen) < 0) {
+        work_put(w);
+        PyErr_NoMemory();
+        goto done;
+    }
+    Py_BEGIN_ALLOW_THREADS
+    for (Py_ssize_t i = 0; i < n; i++) {
+        i64 *o = seg ? seg + (size_t)i * 3 * K : one;
+        sacre_segment(&S, w, i, o);
+        for (int k = 0; k < 3 * K; k++) totals[k] += o[k];
+    }
+    for (Py_ssize_t f = 0; f < L.inputs; f++) {
+        free(L.spans[f]);
+        L.spans[f] = NULL;
+    }
+    Py_END_ALLOW_THREADS
+    work_put(w);
+    PyObject *tot = tuple_of(totals, 3 * K);
+    if (tot) result = Py_BuildValue("(ON)", buf ? buf : Py_None, tot);
+done:
+    Py_XDECREF(buf);
+    sacre_free(&S);
+    lines_free(&L);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"chrf_counts", py_chrf_counts, METH_VARARGS, chrf_counts_doc},
     {"chrf_segment", py_chrf_segment, METH_VARARGS, chrf_segment_doc},
@@ -4814,6 +5270,9 @@ static PyMethodDef methods[] = {
     {"ter_edits", py_ter_edits, METH_VARARGS, ter_edits_doc},
     {"ter_statistics_text", py_ter_statistics_text, METH_VARARGS, ter_statistics_text_doc},
     {"split_lines", py_split_lines, METH_VARARGS, split_lines_doc},
+    {"skip_lines", py_skip_lines, METH_VARARGS, skip_lines_doc},
+    {"bleu_counts_lines", py_bleu_counts_lines, METH_VARARGS, bleu_counts_lines_doc},
+    {"sacrebleu_chrf_lines", py_sacrebleu_chrf_lines, METH_VARARGS, sacrebleu_chrf_lines_doc},
     {"wide_texts", py_wide_texts, METH_VARARGS, wide_texts_doc},
     {"js_dumps", py_js_dumps, METH_O, js_dumps_doc},
     {"pure_requested", py_pure_requested, METH_NOARGS, pure_requested_doc},

@@ -56,6 +56,28 @@ def plain_texts(hypotheses: object, references: object, /) -> bool: ...
 def split_lines(
     data: bytes, start: int, count: int, final: bool, /
 ) -> tuple[list[str], int, int]: ...
+def bleu_counts_lines(
+    hypotheses: bytes,
+    references: tuple[bytes, ...],
+    count: int,
+    max_order: int,
+    per_segment: bool,
+    tokenizer: str,
+    /,
+) -> tuple[bytes | None, tuple[int, ...]] | None: ...
+def sacrebleu_chrf_lines(
+    hypotheses: bytes,
+    references: tuple[bytes, ...],
+    count: int,
+    char_order: int,
+    word_order: int,
+    beta: int,
+    whitespace: bool,
+    eps_smoothing: bool,
+    per_segment: bool,
+    /,
+) -> tuple[bytes | None, tuple[int, ...]] | None: ...
+def skip_lines(data: bytes, start: int, count: int, final: bool, /) -> tuple[int, int]: ...
 def round_ratio(numerator: int, denominator: int, /) -> float | None: ...
 def ter_edits(
     hypotheses: Sequence[Sequence[int]], references: Sequence[Sequence[Sequence[int]]], /

@@ -61,7 +61,9 @@ __all__ = [
     "ResultSum",
     "chrf_pairwise",
     "corpus_bleu",
+    "corpus_bleu_lines",
     "corpus_chrf",
+    "corpus_chrf_lines",
     "corpus_result",
     "corpus_ter",
     "text_bleu_statistics",
@@ -202,7 +204,7 @@ def _checked_texts(
 
 def _nrefs(references: Sequence[Sequence[str | Sequence[str]]]) -> int:
     """References per segment as the signature's nrefs (-1 when it varies: ``var``)."""
-    counts = {len(segment) for segment in references}
+    counts = set(map(len, references))
     return counts.pop() if len(counts) == 1 else -1
 
 
@@ -451,6 +453,53 @@ def corpus_chrf(
     if each is not None:
         scores = tuple(scoring.chrf_score(stats, options).score for stats in each)
     return CorpusChrf.from_statistics(total, options, rules, nrefs, scores)
+
+
+def corpus_chrf_lines(
+    hypotheses: bytes,
+    references: Sequence[bytes],
+    count: int,
+    options: scoring.ChrfOptions,
+    *,
+    rules: str = "sacrebleu",
+    segment_scores: bool = False,
+) -> CorpusChrf | None:
+    """:func:`corpus_chrf` with ``options`` (its ``char_order`` is 6 there) of ``count``
+    undecoded lines, as :func:`corpus_bleu_lines` takes them, counted by the kernel without
+    a str per text; ``None`` where it does not count them (lowercase, which is Python's
+    ``str.lower``; the contract rule; lines it does not take): the caller decodes the lines
+    and calls :func:`corpus_chrf`, which gives the same result.
+
+    >>> found = corpus_chrf_lines(b"aa\\n", [b"ab\\n"], 1, scoring.ChrfOptions(beta=3))
+    >>> found is None or found.score == corpus_chrf(["aa"], ["ab"], beta=3).score
+    True
+    """
+    if options.lowercase or rules != "sacrebleu":
+        return None
+    options = replace(options, char_order=CHAR_ORDER)  # as corpus_chrf sets it
+    found = counting.sacrebleu_chrf_line_rows(
+        hypotheses,
+        references,
+        count,
+        options.char_order,
+        options.word_order,
+        options.beta,
+        whitespace=options.whitespace,
+        eps_smoothing=options.eps_smoothing,
+        per_segment=segment_scores,
+    )
+    if found is None:
+        return None
+    total, rows = found
+    scores = None
+    if rows is not None:
+        values = memoryview(rows).cast("q").tolist()
+        width = 3 * options.order
+        scores = tuple(
+            scoring.chrf_score(values[at : at + width], options).score
+            for at in range(0, len(values), width)
+        )
+    return CorpusChrf.from_statistics(total, options, rules, len(references), scores)
 
 
 def _contract_chrf(
@@ -782,6 +831,53 @@ def corpus_bleu(
     if segments is not None:
         scores = tuple(scoring.bleu_score(s, options).score for s in segments)
     return CorpusBleu.from_statistics(total, options, signature, nrefs, scores)
+
+
+def corpus_bleu_lines(
+    hypotheses: bytes,
+    references: Sequence[bytes],
+    count: int,
+    options: scoring.BleuOptions,
+    *,
+    segment_scores: bool = False,
+) -> CorpusBleu | None:
+    """:func:`corpus_bleu` with ``options`` of ``count`` undecoded lines (one reference of
+    every segment in each ``references`` item; a line what the score command decodes:
+    :func:`mtcompute.counting.bleu_line_rows`), counted by the kernel without a str per
+    text; ``None`` where it does not count them (lowercase, which is Python's
+    ``str.lower``; a tokenizer or lines it does not take): the caller decodes the lines and
+    calls :func:`corpus_bleu`, which gives the same result.
+
+    >>> found = corpus_bleu_lines(b"The cat sat.\\n", [b"The cat.\\n"], 1, scoring.BleuOptions())
+    >>> found is None or found.score == corpus_bleu(["The cat sat."], ["The cat."]).score
+    True
+    """
+    if options.lowercase:
+        return None
+    tokenizer = get_tokenizer(options.tokenize, "/tokenize")
+    options = replace(options, tokenize=tokenizer.name)  # as corpus_bleu names it
+    found = counting.bleu_line_rows(
+        hypotheses,
+        references,
+        count,
+        options.max_ngram_order,
+        per_segment=segment_scores,
+        tokenizer=tokenizer,
+    )
+    if found is None:
+        return None
+    total, rows = found
+    scores = None
+    if rows is not None:
+        values = memoryview(rows).cast("q").tolist()
+        width = 2 + 2 * options.max_ngram_order
+        scores = tuple(
+            scoring.bleu_score(values[at : at + width], options).score
+            for at in range(0, len(values), width)
+        )
+    return CorpusBleu.from_statistics(
+        _flat_bleu(total), options, tokenizer.signature, len(references), scores
+    )
 
 
 # --- corpus TER ------------------------------------------------------------------------------

@@ -36,6 +36,7 @@ __all__ = [
     "CHUNK_SEGMENTS",
     "CountMismatch",
     "TokenProblem",
+    "bleu_line_rows",
     "bleu_sentence_statistics",
     "bleu_statistics_many",
     "bleu_text_rows",
@@ -51,6 +52,7 @@ __all__ = [
     "in_chunks",
     "is_stream",
     "plain_texts",
+    "sacrebleu_chrf_line_rows",
     "sacrebleu_chrf_rows",
     "sacrebleu_chrf_statistics",
     "shifted",
@@ -58,6 +60,7 @@ __all__ = [
     "ter_statistics",
     "ter_text_statistics",
     "thread_count",
+    "threads_in_context",
 ]
 
 import math
@@ -68,6 +71,8 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
+from contextvars import ContextVar
 from itertools import islice
 from typing import TypeVar
 
@@ -91,19 +96,43 @@ MIN_ROWS_PER_THREAD = 16
 MIN_TER_SEGMENTS_PER_THREAD = 64
 
 
+# The thread count of threads_in_context: a context variable, so one thread's setting is
+# its own (a new thread starts in a context of its own, without it).
+_CONTEXT_THREADS: ContextVar[int | None] = ContextVar("mtcompute_threads", default=None)
+
+
 def thread_count(threads: int | None = None) -> int:
-    """``threads`` if given, else ``MTCOMPUTE_THREADS`` if it is a positive integer, else the
-    number of CPUs.
+    """``threads`` if given, else the count of the enclosing :func:`threads_in_context`
+    block, else ``MTCOMPUTE_THREADS`` if it is a positive integer, else the number of CPUs.
 
     >>> thread_count(3)
     3
     """
+    if threads is None:
+        threads = _CONTEXT_THREADS.get()
     if threads is None:
         env = os.environ.get("MTCOMPUTE_THREADS", "").strip()
         threads = int(env) if env.isdigit() and int(env) > 0 else (os.cpu_count() or 1)
     if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
         raise ValueError(f"threads must be a positive int or None, got {threads!r}")
     return threads
+
+
+@contextmanager
+def threads_in_context(threads: int) -> Iterator[None]:
+    """Within the block, ``threads=None`` means ``threads`` for the calling thread's calls
+    (other threads keep theirs): for code that runs whole chunks on threads of its own and
+    wants each call on one.
+
+    >>> with threads_in_context(1):
+    ...     thread_count()
+    1
+    """
+    token = _CONTEXT_THREADS.set(thread_count(threads))
+    try:
+        yield
+    finally:
+        _CONTEXT_THREADS.reset(token)
 
 
 def _spans(n: int, parts: int) -> list[tuple[int, int]]:
@@ -785,6 +814,48 @@ def bleu_text_rows(
     return total, buffer
 
 
+def bleu_line_rows(
+    hypotheses: bytes,
+    references: Sequence[bytes],
+    count: int,
+    max_order: int = 4,
+    *,
+    per_segment: bool = False,
+    tokenizer: Tokenizer | None = None,
+) -> tuple[bleu.BleuStatistics, bytes | None] | None:
+    """:func:`bleu_text_rows` (``per_segment``: with the buffer, else None in its place) of
+    ``count`` undecoded lines: ``hypotheses`` the bytes of the hypotheses' lines, each
+    ``references`` item those of one reference of every segment, a line what
+    :func:`mtcompute.cli._common.split_lines` decodes; the kernel checks, decodes,
+    tokenizes and counts them without the GIL and without a str per text. ``None`` where
+    it does not (not active, a tokenizer it does not apply, an order it does not take, a
+    line that is not UTF-8, inputs of other line counts, a text too long for it): the
+    caller decodes the lines and takes :func:`bleu_text_rows`' path, which gives the same
+    numbers.
+
+    >>> found = bleu_line_rows(b"a b\\n", [b"a c\\n"], 1, 2, per_segment=True)
+    >>> found is None or memoryview(found[1]).cast("q").tolist() == [2, 2, 1, 0, 2, 1]
+    True
+    """
+    kernel = "none" if tokenizer is None else tokenizer.kernel
+    if not (
+        active()
+        and kernel in KERNEL_TOKENIZERS
+        and type(max_order) is int
+        and 1 <= max_order <= _ext.MAX_ORDER
+        and references
+    ):
+        return None
+    assert kernel is not None  # one of KERNEL_TOKENIZERS
+    found = _ext.bleu_counts_lines(
+        hypotheses, tuple(references), count, max_order, per_segment, kernel
+    )
+    if found is None:
+        return None
+    buffer, totals = found
+    return _bleu_stats(totals, max_order), buffer
+
+
 def _bleu_text(
     hypotheses: Sequence[str],
     references: Sequence[Sequence[str]],
@@ -936,6 +1007,56 @@ def sacrebleu_chrf_rows(
         assert segments is not None  # asked for per segment
         buffer = array("q", [v for segment in segments for v in segment]).tobytes()
     return total, buffer
+
+
+def sacrebleu_chrf_line_rows(
+    hypotheses: bytes,
+    references: Sequence[bytes],
+    count: int,
+    char_order: int,
+    word_order: int,
+    beta: int,
+    *,
+    whitespace: bool = False,
+    eps_smoothing: bool = False,
+    per_segment: bool = False,
+) -> tuple[list[int], bytes | None] | None:
+    """:func:`sacrebleu_chrf_rows` (``per_segment``: with the buffer, else None in its place)
+    of ``count`` undecoded lines, as :func:`bleu_line_rows` takes them: the kernel checks,
+    decodes and counts them without the GIL and without a str per text. ``None`` where it
+    does not (not active, settings it does not take, a line that is not UTF-8, inputs of
+    other line counts, a line too long for it): the caller decodes the lines and takes
+    :func:`sacrebleu_chrf_rows`' path, which gives the same numbers.
+
+    >>> found = sacrebleu_chrf_line_rows(b"a b\\n", [b"a c\\n"], 1, 1, 1, 2, per_segment=True)
+    >>> found is None or memoryview(found[1]).cast("q").tolist() == [2, 2, 1, 2, 2, 1]
+    True
+    """
+    if not (
+        active()
+        and all(type(x) is int for x in (char_order, word_order, beta))
+        and 0 <= char_order <= _ext.MAX_ORDER
+        and 0 <= word_order <= _ext.MAX_ORDER
+        and char_order + word_order > 0
+        and 0 <= beta <= MAX_SACREBLEU_BETA
+        and references
+    ):
+        return None
+    found = _ext.sacrebleu_chrf_lines(
+        hypotheses,
+        tuple(references),
+        count,
+        char_order,
+        word_order,
+        beta,
+        whitespace,
+        eps_smoothing,
+        per_segment,
+    )
+    if found is None:
+        return None
+    buffer, totals = found
+    return list(totals), buffer
 
 
 def _sacrebleu_chrf(

@@ -13,10 +13,14 @@ __all__ = [
     "STDIN",
     "Chunk",
     "CommandError",
+    "RawChunk",
     "Subparsers",
+    "Uneven",
     "add_command",
+    "byte_chunks",
     "chunk_size",
     "count_segments",
+    "decode_chunk",
     "fail",
     "integer",
     "label",
@@ -24,7 +28,9 @@ __all__ = [
     "read_input",
     "read_segments",
     "repeated",
+    "reported_fault",
     "segment_chunks",
+    "skip_lines",
     "split_lines",
     "split_segments",
     "usage_error",
@@ -285,6 +291,27 @@ def _split_lines_py(data: bytes, start: int, count: int, final: bool) -> tuple[l
     return lines, stop, -1
 
 
+def skip_lines(data: bytes, start: int, count: int, final: bool) -> tuple[int, int]:
+    """The lines :func:`split_lines` would take, neither checked nor decoded: ``(stop,
+    found)``, the offset after the last and their number. The kernel's ``skip_lines``
+    (without the GIL) when it is active, else the same in Python.
+
+    >>> skip_lines(b"a\\n\\nb", 0, 10, False), skip_lines(b"a\\n\\nb", 0, 10, True)
+    ((3, 2), (4, 3))
+    """
+    if native.active():
+        return native.ext.skip_lines(data, start, count, final)
+    stop, found = start, 0
+    while found < count and stop < len(data):
+        newline = data.find(b"\n", stop)
+        if newline < 0:
+            if final:
+                stop, found = len(data), found + 1
+            break
+        stop, found = newline + 1, found + 1
+    return stop, found
+
+
 class _SegmentFile:
     """One file read a chunk of lines at a time (blocks of :data:`READ_BYTES` split by
     :func:`split_lines`): the lines and bytes read so far, whether it has ended, and its
@@ -339,6 +366,43 @@ class _SegmentFile:
         self.lines += len(lines)
         self.ended = len(lines) < count
         return lines
+
+    def cut(self, count: int) -> tuple[bytes, int]:
+        """The bytes of the next ``count`` lines, neither checked nor decoded (each line with
+        the ``\\n`` that ends it), and how many there are: fewer at the end of the file.
+        Each byte is copied once, into the bytes returned (a line across blocks is not
+        joined first, as :meth:`read` joins it)."""
+        parts: list[memoryview] = []
+        found = 0
+        open_line = False  # the last part ends inside a line
+        while True:
+            stop, got = skip_lines(self.buffer, self.at, count - found, False)
+            found += got
+            if got:
+                open_line = False
+            if found == count:
+                parts.append(memoryview(self.buffer)[self.at : stop])
+                self.at = stop
+                break
+            if self.at < len(self.buffer):
+                parts.append(memoryview(self.buffer)[self.at :])
+                open_line = not self.buffer.endswith(b"\n")
+            self._next()
+            if self.eof:
+                found += open_line  # the last line, without its \n
+                break
+        self.lines += found
+        self.ended = found < count
+        return b"".join(parts), found
+
+    def _next(self) -> None:
+        """Read the next block in place of the bytes read (:meth:`cut`'s :meth:`_more`)."""
+        try:
+            self.buffer = self.handle.read(READ_BYTES)
+        except OSError as exc:
+            raise _unreadable(self.name, exc) from None
+        self.at = 0
+        self.eof = not self.buffer
 
     def _not_utf8(self, bad: int, lines: int) -> CommandError:
         """The error of the line that starts at ``self.buffer[bad]``, after ``lines`` lines
@@ -421,6 +485,86 @@ def segment_chunks(
             found.close()
     if not start:
         raise CommandError(f"no segments to score: {label(systems[0])} is empty", EXIT_DATA_ERROR)
+
+
+@dataclass(frozen=True, slots=True)
+class RawChunk:
+    """Consecutive lines of every file as read, neither checked nor decoded: ``start`` is
+    the index of the first, ``count`` how many; ``pieces`` holds each file's bytes of them,
+    the systems' then the references' (as :func:`byte_chunks` was given the files)."""
+
+    start: int
+    count: int
+    pieces: list[bytes]
+
+
+class Uneven(Exception):
+    """Files that :func:`byte_chunks` cannot cut in step: one ended before another, or
+    none had a line. Which error that is (a file that is not UTF-8 decides first) is
+    :func:`segment_chunks`' to say: :func:`reported_fault`."""
+
+
+def byte_chunks(names: Sequence[str], size: int | None = None) -> Iterator[RawChunk]:
+    """The files ``names`` (none of them standard input: a fault is reported by reading
+    them again) cut into chunks of ``size`` lines (default :func:`chunk_size`), every file
+    in lockstep, in bounded memory, without decoding them: :func:`decode_chunk` makes of
+    each the :class:`Chunk` :func:`segment_chunks` gives. :class:`Uneven` when the files end
+    apart or are empty (after the chunks made before); a file that cannot be opened raises
+    :func:`segment_chunks`' error, before any is read."""
+    if STDIN in names:
+        raise ValueError("byte_chunks reads named files only, not standard input")
+    step = chunk_size() if size is None else size
+    files: list[_SegmentFile] = []
+    try:
+        for name in names:
+            files.append(_SegmentFile(name))
+        start = 0
+        while True:
+            cuts = [found.cut(step) for found in files]
+            count = cuts[0][1]
+            if any(got != count for _, got in cuts):
+                raise Uneven
+            if not count:
+                break
+            yield RawChunk(start, count, [piece for piece, _ in cuts])
+            start += count
+    finally:
+        for found in files:
+            found.close()
+    if not start:
+        raise Uneven
+
+
+def decode_chunk(chunk: RawChunk, systems: int) -> Chunk | None:
+    """``chunk``'s lines decoded and laid out as :func:`segment_chunks` lays them out (the
+    first ``systems`` pieces are the systems'), or None when a piece holds a line that is
+    not UTF-8 (:func:`reported_fault` finds the error)."""
+    texts: list[list[str]] = []
+    for piece in chunk.pieces:
+        lines, _, bad = split_lines(piece, 0, chunk.count, True)
+        if bad >= 0:
+            return None
+        texts.append(lines)
+    columns = texts[systems:]
+    return Chunk(
+        chunk.start,
+        texts[:systems],
+        [[text] for text in columns[0]]  # one reference file: no zip, no tuples
+        if len(columns) == 1
+        else [list(segment) for segment in zip(*columns, strict=True)],
+    )
+
+
+def reported_fault(systems: Sequence[str], references: Sequence[str]) -> CommandError:
+    """The error :func:`segment_chunks` reports for these files (read again, to their end):
+    for files :func:`byte_chunks` found :class:`Uneven` or :func:`decode_chunk` could not
+    decode."""
+    try:
+        for _ in segment_chunks(systems, references):
+            pass
+    except CommandError as error:
+        return error
+    raise RuntimeError("the files were read again without a fault")  # they changed meanwhile
 
 
 def count_segments(names: Sequence[str]) -> int | None:
