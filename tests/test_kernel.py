@@ -141,8 +141,7 @@ def test_active_follows_os_environ(monkeypatch: pytest.MonkeyPatch) -> None:
         if value is None:
             monkeypatch.delenv("MTCOMPUTE_PURE")
         else:
-            os.environ["MTCOMPUTE_PURE"] = value
-            monkeypatch.setenv("MTCOMPUTE_PURE", value)  # restored after the test
+            monkeypatch.setenv("MTCOMPUTE_PURE", value)  # os.environ[...] = value, undone after
         seen.append(native.active())
     assert [False, True, False, True, True] == seen
 
