@@ -329,13 +329,10 @@ def chrf_statistics_many(
     >>> chrf_statistics_many(["ab"], ["abb"], char_order=2)[0].matches
     (2, 1)
     """
-    counts = _chrf_counts(hypotheses, references, char_order, lowercase, True, threads)
-    if counts is None:
-        return [
-            chrf.segment_statistics(h, r, char_order, lowercase)
-            for h, r in zip(hypotheses, references, strict=True)
-        ]
-    return _rows(counts[0], char_order)
+    rows, _ = chrf_statistics_and_total(
+        hypotheses, references, char_order, lowercase, threads=threads
+    )
+    return rows
 
 
 def chrf_statistics_and_total(
