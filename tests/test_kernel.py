@@ -18,6 +18,7 @@ import subprocess
 import sys
 import threading
 import time
+from array import array
 from concurrent.futures import ThreadPoolExecutor
 from fractions import Fraction
 from functools import reduce
@@ -200,9 +201,11 @@ _COUNTS = st.one_of(st.integers(0, 31), st.integers(0, 2**20), st.integers(0, 2*
 
 
 @st.composite
-def _count_sets(draw: st.DrawFn) -> ChrfStatistics:
-    """Per-order counts, mostly valid (matches at most both counts), some not."""
-    orders = draw(st.integers(1, 8))
+def _count_sets(draw: st.DrawFn, orders: int | None = None) -> ChrfStatistics:
+    """Per-order counts (``orders`` of them, or 1 to 8), mostly valid (matches at most both
+    counts), some not."""
+    if orders is None:
+        orders = draw(st.integers(1, 8))
     hyp = tuple(draw(_COUNTS) for _ in range(orders))
     ref = tuple(draw(_COUNTS) for _ in range(orders))
     matches = tuple(
@@ -225,6 +228,79 @@ def test_kernel_chrf_ratio_is_the_python_ratio(stats: ChrfStatistics, beta: int)
         chrf._chrf_ratio(stats, beta) if ours is None else ours,
         ours is None and small,
     )
+
+
+@pytest.mark.parametrize("path", ["kernel", "pure"])
+@given(st.lists(text_pairs, max_size=8), st.integers(1, 8), st.booleans(), st.integers(1, 12))
+@settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_chrf_ratios_equal_pure(
+    path: str, pairs: list[tuple[str, str]], char_order: int, lowercase: bool, beta: int
+) -> None:
+    """chrf_ratios gives chrf_ratio of the summed pure counts and of each segment's."""
+    hyps, refs = [h for h, _ in pairs], [r for _, r in pairs]
+    rows = [segment_statistics(h, r, char_order, lowercase) for h, r in pairs]
+    total = reduce(add, rows, ChrfStatistics.zero(char_order))
+    expected = (chrf._chrf_ratio(total, beta), [chrf._chrf_ratio(s, beta) for s in rows])
+    with kernel_switch(path == "kernel"):
+        assert expected == counting.chrf_ratios(hyps, refs, beta, char_order, lowercase)
+
+
+@pytest.mark.skipif(not native.AVAILABLE, reason="built without the C kernel")
+@given(
+    st.integers(1, 8).flatmap(lambda n: st.lists(_count_sets(n), max_size=6)), st.integers(1, 16)
+)
+@settings(max_examples=1000, deadline=None)
+def test_kernel_chrf_ratios_are_the_python_ratios(rows: list[ChrfStatistics], beta: int) -> None:
+    """The kernel's chrf_ratios of a counts buffer is Python's reduced fraction of the rows'
+    sum and of each row, or None only where an effective order's count is negative or
+    reaches 2^40, or the integers pass 128 bits (never for counts under 32)."""
+    order = len(rows[0].hypothesis) if rows else 1
+    buffer = array("q", [x for s in rows for x in (*s.hypothesis, *s.reference, *s.matches)])
+    total, ours = native.ext.chrf_ratios(buffer.tobytes(), order, beta)
+    summed = ChrfStatistics.total(rows, order)
+    rows = [summed, *rows]
+    ours = [total, *ours]
+    expected = [chrf._chrf_ratio(s, beta) for s in rows]
+    small = [max((*s.hypothesis, *s.reference, *s.matches)) < 32 for s in rows]
+    assert (expected, [False] * len(rows)) == (
+        [e if o is None else o for e, o in zip(expected, ours, strict=True)],
+        [o is None and sm for o, sm in zip(ours, small, strict=True)],
+    )
+
+
+_RATIO_INTS = st.one_of(st.integers(0, 10**6), st.integers(0, 2**63 - 1), st.integers(0, 2**70))
+
+
+@st.composite
+def _ratios(draw: st.DrawFn) -> tuple[int, int]:
+    """(numerator >= 0, denominator > 0): any, or an exact tie at the seventh decimal."""
+    if draw(st.booleans()):
+        micro, scale = draw(st.integers(0, 10**9)), draw(st.integers(1, 2**40))
+        return (2 * micro + 1) * scale, 2_000_000 * scale  # micro + 1/2, in millionths
+    return draw(_RATIO_INTS), draw(_RATIO_INTS.map(lambda x: x + 1))
+
+
+@pytest.mark.skipif(not native.AVAILABLE, reason="built without the C kernel")
+@given(_ratios())
+@settings(max_examples=3000, deadline=None)
+def test_kernel_format_ratio_is_the_python_text(ratio: tuple[int, int]) -> None:
+    """The kernel's format_ratio writes Python's six-decimal text (ties to even), or None
+    only where an integer reaches 2^63."""
+    numerator, denominator = ratio
+    ours = native.ext.format_ratio(numerator, denominator)
+    assert (chrf._format_ratio(numerator, denominator), False) == (
+        chrf._format_ratio(numerator, denominator) if ours is None else ours,
+        ours is None and max(ratio) < 2**63,
+    )
+
+
+def test_kernel_format_ratio_declines_what_it_does_not_handle() -> None:
+    """Not exact ints, a negative numerator, a zero or negative denominator: None (Python's
+    definition answers, or raises, as before)."""
+    if not native.AVAILABLE:
+        pytest.skip("built without the C kernel")
+    cases = [(True, 2), (1, 0), (-1, 2), (1, -2), (2**63, 1), (1.0, 2)]
+    assert [None] * len(cases) == [native.ext.format_ratio(*case) for case in cases]
 
 
 def test_chrf_long_repetitive_texts() -> None:

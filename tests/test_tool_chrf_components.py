@@ -800,7 +800,7 @@ def test_typed_function_returns_frozen_result() -> None:
         isinstance(result, ChrfComponents),
         isinstance(result.orders[0], ChrfOrder),
     )
-    HARNESS.assert_frozen(result, "fraction")
+    HARNESS.assert_frozen(result, "ratio")
 
 
 # --- properties -------------------------------------------------------------------------------

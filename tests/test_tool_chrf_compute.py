@@ -604,7 +604,7 @@ def test_typed_function_returns_frozen_result() -> None:
         result.lowercase,
     )
     assert isinstance(result, mtcompute.ChrfResult)
-    HARNESS.assert_frozen(result, "fraction")
+    HARNESS.assert_frozen(result, "ratio")
     assert ("25.000000", Fraction(25)) == (
         mtcompute.chrf(["aa"], ["ab"], beta=3).score,
         mtcompute.chrf(["aa"], ["ab"], beta=3).fraction,

@@ -405,7 +405,7 @@ def test_typed_function_returns_frozen_result() -> None:
         result.to_dict(),
     )
     assert isinstance(result, ChrfPlusPlusResult)
-    HARNESS.assert_frozen(result, "fraction")
+    HARNESS.assert_frozen(result, "ratio")
 
 
 # --- the word rule against sacreBLEU's own -----------------------------------------------------

@@ -29,8 +29,9 @@
  *     exact JSON types, the text of mtcompute.core.jsjson.dumps;
  *   - Math.log and Math.exp as V8 computes them (js_log, js_exp: fdlibm) and
  *     Number.prototype.toFixed (to_fixed), the twins of mtcompute.core.jsmath's ports;
- *   - the exact chrF of one set of counts as a reduced fraction (chrf_ratio), when its
- *     integers fit in 128 bits.
+ *   - the exact chrF of one set of counts, or of each segment of a counts buffer, as a
+ *     reduced fraction (chrf_ratio, chrf_ratios), when its integers fit in 128 bits, and a
+ *     ratio's six-decimal text (format_ratio).
  *
  * Keys are exact, never bare hashes.  N-grams are counted order by order, and an n-gram of
  * order n is keyed by the pair (slot or id of its (n-1)-gram prefix + 1, its last code point
@@ -199,17 +200,25 @@ div_round(u128 num, u128 den, double *out)
 /*
  * chrF from p/H = sum of m_n/h_n and q/S = sum of m_n/r_n over k effective orders:
  * 100 (1 + b^2) P R / (b^2 P + R) with P = p/(kH), R = q/(kS), which is
- * 100 (1 + b^2) p q / (k (b^2 p S + q H)).  p > 0.  Returns 0 on overflow.
+ * 100 (1 + b^2) p q / (k (b^2 p S + q H)): that numerator and denominator, unreduced.
+ * Returns 0 on overflow.
  */
+static int
+chrf_terms(u128 p, u128 q, u64 H, u64 S, u32 k, u32 beta, u128 *num, u128 *den)
+{
+    u128 b2 = (u128)beta * beta, c = 100 * (1 + b2), t, x, y;
+    if (__builtin_mul_overflow(p, q, &t) || __builtin_mul_overflow(t, c, num)) return 0;
+    if (__builtin_mul_overflow(p, (u128)S, &x) || __builtin_mul_overflow(x, b2, &x)) return 0;
+    if (__builtin_mul_overflow(q, (u128)H, &y) || __builtin_add_overflow(x, y, den)) return 0;
+    return !__builtin_mul_overflow(*den, (u128)k, den);
+}
+
+/* chrF of chrf_terms as the double nearest to it; 0 on overflow.  p > 0. */
 static int
 chrf_exact(u128 p, u128 q, u64 H, u64 S, u32 k, u32 beta, double *out)
 {
-    u128 b2 = (u128)beta * beta, c = 100 * (1 + b2), t, num, x, y, den;
-    if (__builtin_mul_overflow(p, q, &t) || __builtin_mul_overflow(t, c, &num)) return 0;
-    if (__builtin_mul_overflow(p, (u128)S, &x) || __builtin_mul_overflow(x, b2, &x)) return 0;
-    if (__builtin_mul_overflow(q, (u128)H, &y) || __builtin_add_overflow(x, y, &den)) return 0;
-    if (__builtin_mul_overflow(den, (u128)k, &den)) return 0;
-    return div_round(num, den, out);
+    u128 num, den;
+    return chrf_terms(p, q, H, S, k, beta, &num, &den) && div_round(num, den, out);
 }
 
 /* lcm of v[0..k) (< 2^62) and the multipliers lcm / v[i]; 0 on overflow. */
@@ -229,37 +238,96 @@ lcm_mults(const u64 *v, int k, u64 *lcm, u64 *mult)
 }
 
 /*
- * The sentence chrF of one segment's counts (h, r, m per order; the effective orders are
- * those with h > 0 and r > 0).  1 with *out set, or 0 when Python must finish it.
+ * chrf_terms' sums of one segment's counts (h, r, m per order; the effective orders are
+ * those with h > 0 and r > 0): 1 with p, q, H, S and k set; 0 when chrF is 0 (no effective
+ * order, or no match in any); -1 when Python must finish it (an effective order's count
+ * outside [0, 2^40), or an lcm over 2^62).
  */
 static int
-chrf_score_counts(const i64 *h, const i64 *r, const i64 *m, int N, u32 beta, double *out)
+chrf_sums(const i64 *h, const i64 *r, const i64 *m, int N, u128 *p, u128 *q, u64 *H, u64 *S,
+          u32 *k)
 {
-    u64 hv[MAX_ORDER], rv[MAX_ORDER], mv[MAX_ORDER], mh[MAX_ORDER], mr[MAX_ORDER], H, S;
-    int k = 0, any = 0;
+    u64 hv[MAX_ORDER], rv[MAX_ORDER], mv[MAX_ORDER], mh[MAX_ORDER], mr[MAX_ORDER];
+    int e = 0, any = 0;
     for (int n = 0; n < N; n++) {
         if (h[n] > 0 && r[n] > 0) {
             if (m[n] < 0 || h[n] >= ((i64)1 << 40) || r[n] >= ((i64)1 << 40) ||
                 m[n] >= ((i64)1 << 40))
-                return 0;
-            hv[k] = (u64)h[n];
-            rv[k] = (u64)r[n];
-            mv[k] = (u64)m[n];
-            any |= mv[k] != 0;
-            k++;
+                return -1;
+            hv[e] = (u64)h[n];
+            rv[e] = (u64)r[n];
+            mv[e] = (u64)m[n];
+            any |= mv[e] != 0;
+            e++;
         }
     }
-    if (k == 0 || !any) {
+    if (e == 0 || !any) return 0;
+    if (!lcm_mults(hv, e, H, mh) || !lcm_mults(rv, e, S, mr)) return -1;
+    *p = 0;
+    *q = 0;
+    for (int i = 0; i < e; i++) {
+        *p += (u128)mv[i] * mh[i];
+        *q += (u128)mv[i] * mr[i];
+    }
+    *k = (u32)e;
+    return 1;
+}
+
+/*
+ * The sentence chrF of one segment's counts (chrf_sums), as the double nearest to the exact
+ * value.  1 with *out set, or 0 when Python must finish it.
+ */
+static int
+chrf_score_counts(const i64 *h, const i64 *r, const i64 *m, int N, u32 beta, double *out)
+{
+    u128 p, q;
+    u64 H, S;
+    u32 k;
+    int sums = chrf_sums(h, r, m, N, &p, &q, &H, &S, &k);
+    if (sums <= 0) {
         *out = 0.0;
+        return sums == 0;
+    }
+    return chrf_exact(p, q, H, S, k, beta, out);
+}
+
+/* Euclid's steps in 128 bits while a value needs them, then gcd64 (binary, no division). */
+static u128
+gcd128(u128 a, u128 b)
+{
+    while (b >> 64 || a >> 64) {
+        if (!b) return a;
+        u128 t = a % b;
+        a = b;
+        b = t;
+    }
+    return gcd64((u64)a, (u64)b);
+}
+
+/*
+ * The exact chrF of one segment's counts (chrf_sums) as a reduced fraction *num / *den
+ * (0 is 0/1), what mtcompute.core.chrf.chrf_ratio gives.  1 when set, 0 when Python must
+ * finish it.
+ */
+static int
+chrf_ratio_counts(const i64 *h, const i64 *r, const i64 *m, int N, u32 beta, u128 *num,
+                  u128 *den)
+{
+    u128 p, q;
+    u64 H, S;
+    u32 k;
+    int sums = chrf_sums(h, r, m, N, &p, &q, &H, &S, &k);
+    if (sums < 0) return 0;
+    if (sums == 0) {
+        *num = 0;
+        *den = 1;
         return 1;
     }
-    if (!lcm_mults(hv, k, &H, mh) || !lcm_mults(rv, k, &S, mr)) return 0;
-    u128 p = 0, q = 0;
-    for (int i = 0; i < k; i++) {
-        p += (u128)mv[i] * mh[i];
-        q += (u128)mv[i] * mr[i];
-    }
-    return chrf_exact(p, q, H, S, (u32)k, beta, out);
+    if (!chrf_terms(p, q, H, S, k, beta, num, den)) return 0;
+    u128 g = gcd128(*num, *den);
+    *num /= g;
+    *den /= g;
+    return 1;
 }
 
 /* ------------------------------------------------------------------------------------ */
@@ -4664,17 +4732,6 @@ py_js_exp(PyObject *self, PyObject *arg)
  * (Python's integers finish it: the reduced fraction is the same either way).
  * ------------------------------------------------------------------------------------- */
 
-static u128
-gcd128(u128 a, u128 b)
-{
-    while (b) {
-        u128 t = a % b;
-        a = b;
-        b = t;
-    }
-    return a;
-}
-
 static PyObject *
 u128_to_long(u128 v)
 {
@@ -4689,6 +4746,17 @@ u128_to_long(u128 v)
     Py_XDECREF(lo);
     Py_XDECREF(shift);
     Py_XDECREF(high);
+    return res;
+}
+
+/* The tuple (num, den) of Python ints. */
+static PyObject *
+ratio_pair(u128 num, u128 den)
+{
+    PyObject *a = u128_to_long(num), *b = a ? u128_to_long(den) : NULL;
+    PyObject *res = (a && b) ? PyTuple_Pack(2, a, b) : NULL;
+    Py_XDECREF(a);
+    Py_XDECREF(b);
     return res;
 }
 
@@ -4731,38 +4799,102 @@ py_chrf_ratio(PyObject *self, PyObject *args)
     if (ok == 1) ok = small_counts(rt, n, r);
     if (ok == 1) ok = small_counts(mt, n, m);
     if (ok < 0) return NULL;
-    if (!ok) Py_RETURN_NONE;
-    u64 hv[MAX_ORDER], rv[MAX_ORDER], mv[MAX_ORDER], mh[MAX_ORDER], mr[MAX_ORDER], H, S;
-    int k = 0, any = 0;
+    u128 num, den;
+    if (!ok || !chrf_ratio_counts(h, r, m, (int)n, (u32)beta, &num, &den)) Py_RETURN_NONE;
+    return ratio_pair(num, den);
+}
+
+PyDoc_STRVAR(chrf_ratios_doc,
+"chrf_ratios(counts, char_order, beta, /)\n--\n\n"
+"mtcompute.core.chrf.chrf_ratio of the counts summed over the segments of a chrf_counts\n"
+"buffer, and of each segment's: (total, [segment, ...]), each a reduced (numerator,\n"
+"denominator) pair, or None where the exact integers do not fit 128 bits (or a sum 64 bits):\n"
+"Python finishes those.");
+
+static PyObject *
+py_chrf_ratios(PyObject *self, PyObject *args)
+{
+    Py_buffer view;
+    int N, beta;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "y*ii:chrf_ratios", &view, &N, &beta)) return NULL;
+    PyObject *out = NULL, *list = NULL, *total = NULL;
+    if (N < 1 || N > MAX_ORDER || beta < 1 || beta > MAX_BETA) {
+        PyErr_SetString(PyExc_ValueError, "char_order or beta out of range for the kernel");
+        goto done;
+    }
+    size_t stride = 3 * (size_t)N * sizeof(i64);
+    if (view.len % stride) {
+        PyErr_SetString(PyExc_ValueError, "counts buffer has a partial segment");
+        goto done;
+    }
+    Py_ssize_t n = view.len / (Py_ssize_t)stride;
+    list = PyList_New(n);
+    if (!list) goto done;
+    i64 sums[3 * MAX_ORDER] = {0};
+    int summed = 1;
+    u128 num, den;
     for (Py_ssize_t i = 0; i < n; i++) {
-        if (h[i] > 0 && r[i] > 0) {
-            hv[k] = (u64)h[i];
-            rv[k] = (u64)r[i];
-            mv[k] = (u64)m[i];
-            any |= mv[k] != 0;
-            k++;
+        i64 c[3 * MAX_ORDER];
+        memcpy(c, (const char *)view.buf + (size_t)i * stride, stride);
+        for (int k = 0; k < 3 * N; k++) summed &= !__builtin_add_overflow(sums[k], c[k], &sums[k]);
+        PyObject *pair;
+        if (chrf_ratio_counts(c, c + N, c + 2 * N, N, (u32)beta, &num, &den)) {
+            pair = ratio_pair(num, den);
+        } else {
+            pair = Py_NewRef(Py_None);
         }
+        if (!pair) goto done;
+        PyList_SET_ITEM(list, i, pair);
     }
-    if (k == 0 || !any) return Py_BuildValue("(ii)", 0, 1);
-    if (!lcm_mults(hv, k, &H, mh) || !lcm_mults(rv, k, &S, mr)) Py_RETURN_NONE;
-    u128 p = 0, q = 0;
-    for (int i = 0; i < k; i++) {
-        p += (u128)mv[i] * mh[i];
-        q += (u128)mv[i] * mr[i];
+    if (summed && chrf_ratio_counts(sums, sums + N, sums + 2 * N, N, (u32)beta, &num, &den)) {
+        total = ratio_pair(num, den);
+    } else {
+        total = Py_NewRef(Py_None);
     }
-    /* chrf_exact's form: 100 (1 + b^2) p q / (k (b^2 p S + q H)) */
-    u128 b2 = (u128)beta * beta, c = 100 * (1 + b2), t, num, x, y, den;
-    if (__builtin_mul_overflow(p, q, &t) || __builtin_mul_overflow(t, c, &num) ||
-        __builtin_mul_overflow(p, (u128)S, &x) || __builtin_mul_overflow(x, b2, &x) ||
-        __builtin_mul_overflow(q, (u128)H, &y) || __builtin_add_overflow(x, y, &den) ||
-        __builtin_mul_overflow(den, (u128)k, &den))
+    if (total) out = PyTuple_Pack(2, total, list);
+done:
+    Py_XDECREF(total);
+    Py_XDECREF(list);
+    PyBuffer_Release(&view);
+    return out;
+}
+
+PyDoc_STRVAR(format_ratio_doc,
+"format_ratio(numerator, denominator, /)\n--\n\n"
+"mtcompute.core.chrf.format_ratio: numerator/denominator rounded to six decimals, ties to\n"
+"even, as \"d.dddddd\", for ints 0 <= numerator < 2^63 and 0 < denominator < 2^63; None\n"
+"otherwise.");
+
+static PyObject *
+py_format_ratio(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)self;
+    if (nargs != 2) {
+        PyErr_SetString(PyExc_TypeError, "format_ratio takes 2 arguments");
+        return NULL;
+    }
+    if (!PyLong_CheckExact(args[0]) || !PyLong_CheckExact(args[1])) Py_RETURN_NONE;
+    int o1, o2;
+    long long a = PyLong_AsLongLongAndOverflow(args[0], &o1);
+    long long b = PyLong_AsLongLongAndOverflow(args[1], &o2);
+    if (o1 || o2 || a < 0 || b <= 0) {
+        if (PyErr_Occurred()) return NULL;
         Py_RETURN_NONE;
-    u128 g = gcd128(num, den);
-    PyObject *a = u128_to_long(num / g), *b = a ? u128_to_long(den / g) : NULL;
-    PyObject *res = (a && b) ? PyTuple_Pack(2, a, b) : NULL;
-    Py_XDECREF(a);
-    Py_XDECREF(b);
-    return res;
+    }
+    /* micro = round-half-even(a * 10^6 / b); a * 10^6 < 2^83 */
+    u128 scaled = (u128)a * 1000000u, micro = scaled / (u128)b, twice = 2 * (scaled % (u128)b);
+    if (twice > (u128)b || (twice == (u128)b && (micro & 1))) micro += 1;
+    u64 whole = (u64)(micro / 1000000u), part = (u64)(micro % 1000000u);
+    char text[32]; /* whole < 2^63: at most 19 digits, then "." and 6 */
+    char *end = text + sizeof text, *at = end;
+    for (int i = 0; i < 6; i++, part /= 10) *--at = (char)('0' + part % 10);
+    *--at = '.';
+    do {
+        *--at = (char)('0' + whole % 10);
+        whole /= 10;
+    } while (whole);
+    return PyUnicode_FromStringAndSize(at, end - at);
 }
 
 PyDoc_STRVAR(pure_requested_doc,
@@ -5277,6 +5409,8 @@ static PyMethodDef methods[] = {
     {"js_dumps", py_js_dumps, METH_O, js_dumps_doc},
     {"pure_requested", py_pure_requested, METH_NOARGS, pure_requested_doc},
     {"chrf_ratio", py_chrf_ratio, METH_VARARGS, chrf_ratio_doc},
+    {"chrf_ratios", py_chrf_ratios, METH_VARARGS, chrf_ratios_doc},
+    {"format_ratio", (PyCFunction)(void (*)(void))py_format_ratio, METH_FASTCALL, format_ratio_doc},
     {"js_log", py_js_log, METH_O, js_log_doc},
     {"js_exp", py_js_exp, METH_O, js_exp_doc},
     {"to_fixed", py_to_fixed, METH_VARARGS, to_fixed_doc},

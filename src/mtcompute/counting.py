@@ -44,6 +44,7 @@ __all__ = [
     "bleu_totals",
     "chrf_corpus_statistics",
     "chrf_pairwise_matrix",
+    "chrf_ratios",
     "chrf_segment_statistics",
     "chrf_statistics_and_total",
     "chrf_statistics_many",
@@ -74,7 +75,7 @@ from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from contextvars import ContextVar
 from itertools import islice
-from typing import TypeVar
+from typing import TypeVar, cast
 
 from mtcompute.core import bleu, chrf, ter
 from mtcompute.core.chrf_words import sacrebleu_zeroed, split_words, word_statistics
@@ -364,6 +365,48 @@ def _rows(buffer: bytes, order: int) -> list[chrf.ChrfStatistics]:
     values = _int64s(buffer)
     width = 3 * order
     return [_stats(values[i : i + width], order) for i in range(0, len(values), width)]
+
+
+def chrf_ratios(
+    hypotheses: Sequence[str],
+    references: Sequence[str],
+    beta: int,
+    char_order: int = 6,
+    lowercase: bool = False,
+    *,
+    threads: int | None = None,
+) -> tuple[tuple[int, int], list[tuple[int, int]]]:
+    """The exact chrF_beta (:func:`~mtcompute.core.chrf.chrf_ratio`, a reduced ratio) of the
+    corpus, its per-order counts summed over the segments, and of each segment alone.
+
+    With the kernel, the scores come from its counts buffer without a statistics object per
+    segment (what a small request to chrf-compute spends most of its time on otherwise).
+
+    >>> chrf_ratios(["ab", "a"], ["abb", "a"], 2, char_order=2)
+    ((2500, 37), [(700, 11), (100, 1)])
+    """
+    counts = None
+    if active() and type(beta) is int and 1 <= beta <= _ext.MAX_BETA:
+        counts = _chrf_counts(hypotheses, references, char_order, lowercase, True, threads)
+    if counts is None:
+        rows, summed = chrf_statistics_and_total(
+            hypotheses, references, char_order, lowercase, threads=threads
+        )
+        return chrf.chrf_ratio(summed, beta), [chrf.chrf_ratio(stats, beta) for stats in rows]
+    buffer, totals = counts
+    total, ratios = _ext.chrf_ratios(buffer, char_order, beta)
+    if None in ratios:  # a segment whose integers pass 128 bits: Python's finish it
+        values = _int64s(buffer)
+        width = 3 * char_order
+        ratios = [
+            chrf.chrf_ratio(_stats(values[i * width : (i + 1) * width], char_order), beta)
+            if ratio is None
+            else ratio
+            for i, ratio in enumerate(ratios)
+        ]
+    if total is None:
+        total = chrf.chrf_ratio(_stats(totals, char_order), beta)
+    return total, cast(list[tuple[int, int]], ratios)
 
 
 def chrf_totals(

@@ -200,7 +200,19 @@ def format_ratio(numerator: int, denominator: int) -> str:
 
     >>> format_ratio(250, 11), format_ratio(1, 2_000_000), format_ratio(3, 2_000_000)
     ('22.727273', '0.000000', '0.000002')
+
+    With the compiled kernel active, its ``format_ratio`` writes it when both integers are
+    below 2^63 (the same text); Python's integers otherwise.
     """
+    if native.active():
+        text = native.ext.format_ratio(numerator, denominator)
+        if text is not None:
+            return text
+    return _format_ratio(numerator, denominator)
+
+
+def _format_ratio(numerator: int, denominator: int) -> str:
+    """:func:`format_ratio` in Python's integers: the definition."""
     micro, twice_rest = divmod(2 * numerator * 1_000_000, 2 * denominator)
     if twice_rest > denominator or (twice_rest == denominator and micro % 2 == 1):
         micro += 1

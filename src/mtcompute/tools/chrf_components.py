@@ -40,6 +40,10 @@ INPUT = InputSpec(
 )
 
 
+def _ratio(value: Fraction) -> tuple[int, int]:
+    return value.numerator, value.denominator
+
+
 def _fraction_text(value: Fraction | None) -> str | None:
     return None if value is None else format_fraction(value)
 
@@ -90,8 +94,8 @@ class ChrfComponents(ExactScores):
     orders: tuple[ChrfOrder, ...]
     precision: Fraction | None
     recall: Fraction | None
-    fraction: Fraction
-    segment_fractions: tuple[Fraction, ...]
+    ratio: tuple[int, int]
+    segment_ratios: tuple[tuple[int, int], ...]
 
     def to_dict(self) -> dict[str, object]:
         """The contract's output object, keys in the output schema's order."""
@@ -102,12 +106,12 @@ class ChrfComponents(ExactScores):
             "lowercase": self.lowercase,
             "averaging": self.averaging,
             "sacrebleu_compatible": self.sacrebleu_compatible,
-            "segment_count": len(self.segment_fractions),
+            "segment_count": len(self.segment_ratios),
             "orders": [o.to_dict() for o in self.orders],
             "precision": _fraction_text(self.precision),
             "recall": _fraction_text(self.recall),
             "score": self.score,
-            "score_fraction": format_fraction(self.fraction),
+            "score_fraction": self.score_fraction,
             "segment_scores": list(self.segment_scores),
         }
 
@@ -145,8 +149,8 @@ def _compute(values: Mapping[str, Any]) -> ChrfComponents:
         orders,
         scored.precision,
         scored.recall,
-        scored.score,
-        tuple(chrf_score(s, beta, averaging).score for s in segments),
+        _ratio(scored.score),
+        tuple(_ratio(chrf_score(s, beta, averaging).score) for s in segments),
     )
 
 

@@ -13,6 +13,7 @@ __all__ = ["BETA", "LOWERCASE", "ChrfResult", "ExactScores", "ScoredTexts", "chr
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from itertools import starmap
 from typing import Any, ClassVar
 
 from mtcompute.contracts import fields
@@ -23,13 +24,11 @@ from mtcompute.contracts.validate import (
     Limit,
     Rule,
     contract_limits,
-    first_lone_surrogate,
     same_count,
-    total_over,
     utf8_length,
 )
-from mtcompute.core.chrf import chrf_fraction, format_fraction, format_score
-from mtcompute.counting import chrf_statistics_and_total
+from mtcompute.core.chrf import format_ratio
+from mtcompute.counting import chrf_ratios, first_lone_surrogate
 from mtcompute.errors import InvalidInput, LimitExceeded
 from mtcompute.tools import Tool
 from mtcompute.tools._cost import linear
@@ -39,27 +38,44 @@ CHAR_ORDER = 6
 
 
 class ExactScores:
-    """Mixin for a result with an exact corpus ``fraction`` and ``segment_fractions``: their
-    six-decimal texts (rounded half to even)."""
+    """Mixin for a result with an exact corpus ``ratio`` and ``segment_ratios`` (each a
+    reduced ``(numerator, denominator)``): them as fractions, and their six-decimal texts
+    (rounded half to even)."""
 
     __slots__ = ()
-    fraction: Fraction
-    segment_fractions: tuple[Fraction, ...]
+    ratio: tuple[int, int]
+    segment_ratios: tuple[tuple[int, int], ...]
+
+    @property
+    def fraction(self) -> Fraction:
+        """The exact corpus score."""
+        return Fraction(*self.ratio)
+
+    @property
+    def segment_fractions(self) -> tuple[Fraction, ...]:
+        """Each segment's exact score, in input order."""
+        return tuple(Fraction(*ratio) for ratio in self.segment_ratios)
 
     @property
     def score(self) -> str:
         """The corpus score rounded half-even to six decimals, e.g. ``"84.642149"``."""
-        return format_score(self.fraction)
+        return format_ratio(*self.ratio)
+
+    @property
+    def score_fraction(self) -> str:
+        """The corpus score's reduced fraction, e.g. ``"7116866012380/84081820977"``."""
+        numerator, denominator = self.ratio
+        return f"{numerator}/{denominator}"
 
     @property
     def segment_scores(self) -> tuple[str, ...]:
         """Each segment's score, rounded as :attr:`score`, in input order."""
-        return tuple(format_score(f) for f in self.segment_fractions)
+        return tuple(starmap(format_ratio, self.segment_ratios))
 
 
 @dataclass(frozen=True, slots=True)
 class ScoredTexts(ExactScores):
-    """A corpus score with its exact fraction, and each segment's alone: the result shape of
+    """A corpus score with its exact ratio, and each segment's alone: the result shape of
     chrf-compute and chrf-plus-plus-compute, which differ in ``METRIC`` and ``WORD_ORDER``."""
 
     METRIC: ClassVar[str]
@@ -67,8 +83,8 @@ class ScoredTexts(ExactScores):
 
     beta: int
     lowercase: bool
-    fraction: Fraction
-    segment_fractions: tuple[Fraction, ...]
+    ratio: tuple[int, int]
+    segment_ratios: tuple[tuple[int, int], ...]
 
     def to_dict(self) -> dict[str, object]:
         """The contract's output object, keys in the output schema's order."""
@@ -78,16 +94,16 @@ class ScoredTexts(ExactScores):
             "word_order": self.WORD_ORDER,
             "beta": self.beta,
             "lowercase": self.lowercase,
-            "segment_count": len(self.segment_fractions),
+            "segment_count": len(self.segment_ratios),
             "score": self.score,
-            "score_fraction": format_fraction(self.fraction),
-            "segment_scores": list(self.segment_scores),
+            "score_fraction": self.score_fraction,
+            "segment_scores": list(starmap(format_ratio, self.segment_ratios)),
         }
 
 
 @dataclass(frozen=True, slots=True)
 class ChrfResult(ScoredTexts):
-    """Corpus chrF with its exact fraction, and chrF of each segment alone."""
+    """Corpus chrF with its exact ratio, and chrF of each segment alone."""
 
     METRIC: ClassVar[str] = "chrF"
     WORD_ORDER: ClassVar[int] = 0
@@ -109,11 +125,13 @@ def text_steps(limits: Mapping[str, Limit]) -> tuple[Field[list[str]] | Rule, ..
 
 def _text_bytes(limit: Limit) -> Callable[[Mapping[str, Any]], None]:
     def check(values: Mapping[str, Any]) -> None:
-        texts = values["hypotheses"] + values["references"]
-        if total_over(map(utf8_length, texts), limit.value):
+        # One text of them all: a str is code points, so joining merges no surrogates and
+        # the UTF-8 length is the sum of the texts' own.
+        total = utf8_length("".join(values["hypotheses"] + values["references"]))
+        if total > limit.value:
             raise LimitExceeded(
                 f"Expected at most {limit.value} UTF-8 bytes of text in all "
-                f"(limit {limit.name}), got {sum(map(utf8_length, texts))}."
+                f"(limit {limit.name}), got {total}."
             )
 
     return check
@@ -121,14 +139,14 @@ def _text_bytes(limit: Limit) -> Callable[[Mapping[str, Any]], None]:
 
 def _no_lone_surrogates(values: Mapping[str, Any]) -> None:
     for key in ("hypotheses", "references"):
-        for i, text in enumerate(values[key]):
-            at = first_lone_surrogate(text)
-            if at >= 0:
-                raise InvalidInput(
-                    f"Expected text without lone surrogates at /{key}/{i}, "
-                    f"got U+{ord(text[at]):04X} at index {at}.",
-                    f"/{key}/{i}",
-                )
+        found = first_lone_surrogate(values[key])
+        if found is not None:
+            i, at = found
+            raise InvalidInput(
+                f"Expected text without lone surrogates at /{key}/{i}, "
+                f"got U+{ord(values[key][i][at]):04X} at index {at}.",
+                f"/{key}/{i}",
+            )
 
 
 BETA = Field("beta", fields.BETA, default=2)
@@ -136,18 +154,12 @@ LOWERCASE = Field("lowercase", Boolean(), default=False)
 INPUT = InputSpec(*text_steps(contract_limits(ID, VERSION)), BETA, LOWERCASE)
 
 
-def score_segments(
-    hypotheses: Sequence[str], references: Sequence[str], beta: int, lowercase: bool
-) -> tuple[Fraction, tuple[Fraction, ...]]:
-    """Corpus fraction (per-order counts summed literally) and per-segment fractions."""
-    rows, total = chrf_statistics_and_total(hypotheses, references, CHAR_ORDER, lowercase)
-    return chrf_fraction(total, beta), tuple(chrf_fraction(stats, beta) for stats in rows)
-
-
 def _compute(values: Mapping[str, Any]) -> ChrfResult:
     beta, lowercase = values["beta"], values["lowercase"]
-    corpus, segments = score_segments(values["hypotheses"], values["references"], beta, lowercase)
-    return ChrfResult(beta, lowercase, corpus, segments)
+    corpus, segments = chrf_ratios(
+        values["hypotheses"], values["references"], beta, CHAR_ORDER, lowercase
+    )
+    return ChrfResult(beta, lowercase, corpus, tuple(segments))
 
 
 def chrf(

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from mtcompute.contracts.validate import InputSpec, contract_limits
-from mtcompute.core.chrf import chrf_fraction
+from mtcompute.core.chrf import chrf_ratio
 from mtcompute.counting import chrf_corpus_statistics
 from mtcompute.tools import Tool
 from mtcompute.tools._cost import linear
@@ -30,7 +30,7 @@ INPUT = InputSpec(*text_steps(contract_limits(ID, VERSION)), BETA, LOWERCASE)
 
 @dataclass(frozen=True, slots=True)
 class ChrfPlusPlusResult(ScoredTexts):
-    """Corpus chrF++ with its exact fraction, and chrF++ of each segment alone."""
+    """Corpus chrF++ with its exact ratio, and chrF++ of each segment alone."""
 
     METRIC: ClassVar[str] = "chrF++"
     WORD_ORDER: ClassVar[int] = WORD_ORDER
@@ -44,8 +44,8 @@ def _compute(values: Mapping[str, Any]) -> ChrfPlusPlusResult:
     return ChrfPlusPlusResult(
         beta,
         lowercase,
-        chrf_fraction(total, beta),
-        tuple(chrf_fraction(s, beta) for s in segments),
+        chrf_ratio(total, beta),
+        tuple(chrf_ratio(stats, beta) for stats in segments),
     )
 
 
