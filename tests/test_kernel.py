@@ -249,7 +249,7 @@ def test_chrf_ratios_equal_pure(
 @given(
     st.integers(1, 8).flatmap(lambda n: st.lists(_count_sets(n), max_size=6)), st.integers(1, 16)
 )
-@settings(max_examples=1000, deadline=None)
+@settings(max_examples=400, deadline=None)
 def test_kernel_chrf_ratios_are_the_python_ratios(rows: list[ChrfStatistics], beta: int) -> None:
     """The kernel's chrf_ratios of a counts buffer is Python's reduced fraction of the rows'
     sum and of each row, or None only where an effective order's count is negative or
@@ -282,7 +282,7 @@ def _ratios(draw: st.DrawFn) -> tuple[int, int]:
 
 @pytest.mark.skipif(not native.AVAILABLE, reason="built without the C kernel")
 @given(_ratios())
-@settings(max_examples=3000, deadline=None)
+@settings(max_examples=1000, deadline=None)
 def test_kernel_format_ratio_is_the_python_text(ratio: tuple[int, int]) -> None:
     """The kernel's format_ratio writes Python's six-decimal text (ties to even), or None
     only where an integer reaches 2^63."""
