@@ -816,6 +816,24 @@ py_chrf_segment(PyObject *self, PyObject *args)
     return res;
 }
 
+/* The segments of a chrf_counts buffer of char_order N, to be scored with beta; -1 with
+ * ValueError set when N or beta is out of the kernel's range or the buffer has a partial
+ * segment. */
+static Py_ssize_t
+counts_rows(const Py_buffer *view, int N, int beta)
+{
+    if (N < 1 || N > MAX_ORDER || beta < 1 || beta > MAX_BETA) {
+        PyErr_SetString(PyExc_ValueError, "char_order or beta out of range for the kernel");
+        return -1;
+    }
+    Py_ssize_t stride = 3 * (Py_ssize_t)N * (Py_ssize_t)sizeof(i64);
+    if (view->len % stride) {
+        PyErr_SetString(PyExc_ValueError, "counts buffer has a partial segment");
+        return -1;
+    }
+    return view->len / stride;
+}
+
 PyDoc_STRVAR(chrf_scores_doc,
 "chrf_scores(counts, char_order, beta, /)\n--\n\n"
 "Sentence chrF (0..100) of each segment of a chrf_counts buffer, as the double nearest\n"
@@ -830,16 +848,9 @@ py_chrf_scores(PyObject *self, PyObject *args)
     (void)self;
     if (!PyArg_ParseTuple(args, "y*ii:chrf_scores", &view, &N, &beta)) return NULL;
     PyObject *out = NULL;
-    if (N < 1 || N > MAX_ORDER || beta < 1 || beta > MAX_BETA) {
-        PyErr_SetString(PyExc_ValueError, "char_order or beta out of range for the kernel");
-        goto done;
-    }
+    Py_ssize_t n = counts_rows(&view, N, beta);
+    if (n < 0) goto done;
     size_t stride = 3 * (size_t)N * sizeof(i64);
-    if (view.len % stride) {
-        PyErr_SetString(PyExc_ValueError, "counts buffer has a partial segment");
-        goto done;
-    }
-    Py_ssize_t n = view.len / (Py_ssize_t)stride;
     out = PyList_New(n);
     if (!out) goto done;
     for (Py_ssize_t i = 0; i < n; i++) {
@@ -4819,16 +4830,9 @@ py_chrf_ratios(PyObject *self, PyObject *args)
     (void)self;
     if (!PyArg_ParseTuple(args, "y*ii:chrf_ratios", &view, &N, &beta)) return NULL;
     PyObject *out = NULL, *list = NULL, *total = NULL;
-    if (N < 1 || N > MAX_ORDER || beta < 1 || beta > MAX_BETA) {
-        PyErr_SetString(PyExc_ValueError, "char_order or beta out of range for the kernel");
-        goto done;
-    }
+    Py_ssize_t n = counts_rows(&view, N, beta);
+    if (n < 0) goto done;
     size_t stride = 3 * (size_t)N * sizeof(i64);
-    if (view.len % stride) {
-        PyErr_SetString(PyExc_ValueError, "counts buffer has a partial segment");
-        goto done;
-    }
-    Py_ssize_t n = view.len / (Py_ssize_t)stride;
     list = PyList_New(n);
     if (!list) goto done;
     i64 sums[3 * MAX_ORDER] = {0};
