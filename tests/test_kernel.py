@@ -246,6 +246,27 @@ def test_chrf_ratios_equal_pure(
 
 
 @pytest.mark.skipif(not native.AVAILABLE, reason="built without the C kernel")
+def test_chrf_ratios_past_128_bits_are_finished_in_python() -> None:
+    """Order 10 over texts of 150-171 code points: the lcm of ten consecutive counts passes
+    2^62, so the kernel leaves the corpus and two segments to Python (None), and
+    chrf_ratios still gives chrf_ratio of the pure counts."""
+    rng = random.Random(3)
+    hyps = ["".join(rng.choice("abcdefgh") for _ in range(n)) for n in (150, 171, 40)]
+    refs = ["".join(rng.choice("abcdefgh") for _ in range(n)) for n in (163, 149, 41)]
+    rows = [segment_statistics(h, r, 10) for h, r in zip(hyps, refs, strict=True)]
+    total = ChrfStatistics.total(rows, 10)
+    expected = (chrf._chrf_ratio(total, 2), [chrf._chrf_ratio(s, 2) for s in rows])
+    with kernel_switch(True):
+        buffer, _ = native.ext.chrf_counts(hyps, refs, 10, True)
+        kernel_total, kernel_rows = native.ext.chrf_ratios(buffer, 10, 2)
+        assert ([None, None, expected[1][2]], None, expected) == (
+            kernel_rows,
+            kernel_total,
+            counting.chrf_ratios(hyps, refs, 2, 10),
+        )
+
+
+@pytest.mark.skipif(not native.AVAILABLE, reason="built without the C kernel")
 @given(
     st.integers(1, 8).flatmap(lambda n: st.lists(_count_sets(n), max_size=6)), st.integers(1, 16)
 )

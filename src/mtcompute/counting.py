@@ -396,12 +396,9 @@ def chrf_ratios(
     buffer, totals = counts
     total, ratios = _ext.chrf_ratios(buffer, char_order, beta)
     if None in ratios:  # a segment whose integers pass 128 bits: Python's finish it
-        values = _int64s(buffer)
-        width = 3 * char_order
+        rows = _rows(buffer, char_order)
         ratios = [
-            chrf.chrf_ratio(_stats(values[i * width : (i + 1) * width], char_order), beta)
-            if ratio is None
-            else ratio
+            chrf.chrf_ratio(rows[i], beta) if ratio is None else ratio
             for i, ratio in enumerate(ratios)
         ]
     if total is None:

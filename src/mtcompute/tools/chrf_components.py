@@ -40,10 +40,6 @@ INPUT = InputSpec(
 )
 
 
-def _ratio(value: Fraction) -> tuple[int, int]:
-    return value.numerator, value.denominator
-
-
 def _fraction_text(value: Fraction | None) -> str | None:
     return None if value is None else format_fraction(value)
 
@@ -149,8 +145,8 @@ def _compute(values: Mapping[str, Any]) -> ChrfComponents:
         orders,
         scored.precision,
         scored.recall,
-        _ratio(scored.score),
-        tuple(_ratio(chrf_score(s, beta, averaging).score) for s in segments),
+        scored.score.as_integer_ratio(),
+        tuple(chrf_score(s, beta, averaging).score.as_integer_ratio() for s in segments),
     )
 
 

@@ -97,7 +97,7 @@ class ScoredTexts(ExactScores):
             "segment_count": len(self.segment_ratios),
             "score": self.score,
             "score_fraction": self.score_fraction,
-            "segment_scores": list(starmap(format_ratio, self.segment_ratios)),
+            "segment_scores": list(self.segment_scores),
         }
 
 
