@@ -109,6 +109,16 @@ def test_architecture_lists_every_module() -> None:
     assert ([], []) == (missing, stale)
 
 
+def test_docs_are_self_contained() -> None:
+    """The README, docs/ and the benchmarks' README never name the folder beside the repository."""
+    words = [*OUTSIDE, "seeds" + "/"]
+    names = ["README.md", "mkdocs.yml", "benchmarks/README.md", *tracked_files("docs")]
+    offenders = [
+        name for name in names if any(word in (REPO / name).read_text("utf-8") for word in words)
+    ]
+    assert ([], True) == (offenders, "docs/index.md" in names)
+
+
 @pytest.mark.xfail(strict=True, reason="other files are being cleaned in parallel")
 def test_no_file_points_outside_the_repository() -> None:
     """No tracked file but the two allowed names the folder beside the repository."""
