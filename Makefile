@@ -16,7 +16,7 @@ help:
 $(STAMP): $(BUILD_INPUTS)
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[test,lint]'
+	$(BIN)/python -m pip install --quiet -e '.[test,lint,docs]'
 	rm -f $(VENV)/.installed-*
 	touch $@
 
