@@ -19,8 +19,8 @@ from mtcompute.tools.sacrebleu_score import sacrebleu_score
 from mtcompute.tools.sacrebleu_score_1_0_0 import sacrebleu_score_1_0_0
 from tests.conftest import shared_file
 from tests.harness import ToolHarness, error_table
-from tests.test_sacrebleu_tools import sacre_bleu, sacre_chrf
-from tests.test_tool_ter_compute import OPTIONS, combinations, sacre_ter
+from tests.tools.test_sacrebleu_tools import sacre_bleu, sacre_chrf
+from tests.tools.test_tool_ter_compute import OPTIONS, combinations, sacre_ter
 
 TOOL = ("sacrebleu-score", "1.0.0")
 HYPS = ["The cat sat on mat.", "A quick brown fox jumps over the dog."]

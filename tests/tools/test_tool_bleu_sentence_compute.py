@@ -23,7 +23,7 @@ from tests.harness import (
     wmt_pairs,
 )
 from tests.strategies import bleu_segments
-from tests.test_tool_bleu_corpus_compute import (
+from tests.tools.test_tool_bleu_corpus_compute import (
     SMOOTHINGS,
 )
 

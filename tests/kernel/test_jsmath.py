@@ -31,7 +31,7 @@ from mtcompute.core.jsmath import (
 )
 from tests.conftest import kernel_switch
 
-DATA_DIR = Path(__file__).parent / "data" / "js"
+DATA_DIR = Path(__file__).parents[1] / "data" / "js"
 
 
 def _from_hex(text: str) -> float:

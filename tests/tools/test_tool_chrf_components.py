@@ -32,9 +32,9 @@ from tests.harness import (
     wmt_pairs,
     wmt_system,
 )
-from tests.test_tool_chrf_compute import ERRORS as CHRF_ERRORS
-from tests.test_tool_chrf_compute import VALIDATION_PAIRS as CHRF_VALIDATION_PAIRS
-from tests.test_tool_chrf_plus_plus_compute import WORD_CASES
+from tests.tools.test_tool_chrf_compute import ERRORS as CHRF_ERRORS
+from tests.tools.test_tool_chrf_compute import VALIDATION_PAIRS as CHRF_VALIDATION_PAIRS
+from tests.tools.test_tool_chrf_plus_plus_compute import WORD_CASES
 
 TOOL = ("chrf-components", "1.0.0")
 BASE: dict[str, Any] = {"hypotheses": ["ab"], "references": ["abc"]}

@@ -21,7 +21,7 @@ from mtcompute.search import (
     terms,
 )
 
-QUERIES_FILE = Path(__file__).resolve().parent / "data" / "search_queries.json"
+QUERIES_FILE = Path(__file__).resolve().parents[1] / "data" / "search_queries.json"
 QUERIES: list[dict[str, str]] = json.loads(QUERIES_FILE.read_text(encoding="utf-8"))["queries"]
 LANGUAGES = ("en", "he", "de", "fr", "es", "zh", "ja")
 

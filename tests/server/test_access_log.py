@@ -11,7 +11,7 @@ from starlette.testclient import TestClient
 
 from mtcompute.server.access_log import ACCESS_LOGGER, JsonLineFormatter, open_access_log
 from mtcompute.server.app import create_app
-from tests.test_operations import LOG_FIELDS
+from tests.server.test_operations import LOG_FIELDS
 
 
 def test_in_process_app_logs_one_line_per_request_and_closes_the_log(tmp_path: Path) -> None:

@@ -49,8 +49,8 @@ from tests.harness import (
     wmt_pairs,
     wmt_system,
 )
-from tests.test_tool_chrf_compute import ERRORS as CHRF_ERRORS
-from tests.test_tool_chrf_compute import VALIDATION_PAIRS as CHRF_VALIDATION_PAIRS
+from tests.tools.test_tool_chrf_compute import ERRORS as CHRF_ERRORS
+from tests.tools.test_tool_chrf_compute import VALIDATION_PAIRS as CHRF_VALIDATION_PAIRS
 
 TOOL = ("chrf-plus-plus-compute", "1.0.0")
 BASE: dict[str, Any] = {"hypotheses": ["ab"], "references": ["abc"]}

@@ -62,7 +62,7 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
-ARTIFACTS = Path(__file__).resolve().parent / "artifacts" / "pages"
+ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts" / "pages"
 BASE = "http://127.0.0.1:8000"
 DESKTOP = ViewportSize(width=1280, height=800)
 PHONE = ViewportSize(width=375, height=812)

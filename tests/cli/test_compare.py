@@ -29,7 +29,7 @@ from tests.conftest import WMT, WMT_IS_SAMPLE, require_program, run_cli, wmt_lin
 PAIR = "generaltest2022/en-de"
 BASELINE = "JDExploreAcademy"
 SYSTEMS = ["Online-B", "Online-W", "OpenNMT", "PROMT"]
-ARTIFACTS = Path(__file__).resolve().parent / "artifacts" / "compare"
+ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts" / "compare"
 CHROMIUM_ARGS = [
     "--headless",
     "--no-sandbox",
