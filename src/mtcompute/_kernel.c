@@ -27,11 +27,8 @@
  *     line, checked and decoded without the GIL (what the score command reads its files by);
  *   - the JSON text of JSON values as JSON.stringify writes it (js_dumps), for the values of
  *     exact JSON types, the text of mtcompute.core.jsjson.dumps;
- *   - Math.log and Math.exp as V8 computes them (js_log, js_exp: fdlibm) and
- *     Number.prototype.toFixed (to_fixed), the twins of mtcompute.core.jsmath's ports;
- *   - the exact chrF of one set of counts, or of each segment of a counts buffer, as a
- *     reduced fraction (chrf_ratio, chrf_ratios), when its integers fit in 128 bits, and a
- *     ratio's six-decimal text (format_ratio).
+ *   - the exact chrF of the total and of each segment of a counts buffer, as a reduced
+ *     fraction (chrf_ratios), when its integers fit in 128 bits.
  *
  * Keys are exact, never bare hashes.  N-grams are counted order by order, and an n-gram of
  * order n is keyed by the pair (slot or id of its (n-1)-gram prefix + 1, its last code point
@@ -4024,59 +4021,6 @@ lower1_init(void)
     return 0;
 }
 
-PyDoc_STRVAR(round_ratio_doc,
-"round_ratio(numerator, denominator, /)\n--\n\n"
-"The double nearest to numerator/denominator (ties to even) by the kernel's division,\n"
-"for 0 < numerator < 2^128 and 0 < denominator < 2^127; None outside that range.\n"
-"For tests.");
-
-static int
-to_u128(PyObject *x, u128 *out)
-{
-    PyObject *shift = PyLong_FromLong(64), *hi = NULL, *mask = NULL, *lo = NULL;
-    int ok = 0;
-    if (!shift) return -1;
-    hi = PyNumber_Rshift(x, shift);
-    mask = PyLong_FromUnsignedLongLong(~0ULL);
-    if (hi && mask) lo = PyNumber_And(x, mask);
-    if (lo) {
-        unsigned long long h = PyLong_AsUnsignedLongLong(hi);
-        if (!(h == (unsigned long long)-1 && PyErr_Occurred())) {
-            unsigned long long l = PyLong_AsUnsignedLongLong(lo);
-            if (!(l == (unsigned long long)-1 && PyErr_Occurred())) {
-                *out = ((u128)h << 64) | l;
-                ok = 1;
-            }
-        }
-    }
-    Py_DECREF(shift);
-    Py_XDECREF(hi);
-    Py_XDECREF(mask);
-    Py_XDECREF(lo);
-    if (!ok && PyErr_ExceptionMatches(PyExc_OverflowError)) {
-        PyErr_Clear();
-        return 0;
-    }
-    return ok ? 1 : -1;
-}
-
-static PyObject *
-py_round_ratio(PyObject *self, PyObject *args)
-{
-    PyObject *a, *b;
-    (void)self;
-    if (!PyArg_ParseTuple(args, "O!O!:round_ratio", &PyLong_Type, &a, &PyLong_Type, &b))
-        return NULL;
-    u128 num, den;
-    int r1 = to_u128(a, &num);
-    if (r1 < 0) return NULL;
-    int r2 = to_u128(b, &den);
-    if (r2 < 0) return NULL;
-    double d;
-    if (!r1 || !r2 || num == 0 || den == 0 || !div_round(num, den, &d)) Py_RETURN_NONE;
-    return PyFloat_FromDouble(d);
-}
-
 /* ------------------------------------------------------------------------------------ */
 /* Lines of a UTF-8 file (mtcompute.cli._common's segment files)                          */
 /* ------------------------------------------------------------------------------------ */
@@ -4549,198 +4493,10 @@ py_js_dumps(PyObject *self, PyObject *value)
 }
 
 /* ---------------------------------------------------------------------------------------
- * js_log, js_exp: Math.log and Math.exp as V8 computes them (fdlibm e_log.c and e_exp.c as
- * carried in V8's src/base/ieee754.cc, with V8's exp(1) == Math.E), the C twins of
- * mtcompute.core.jsmath's Python ports, operation for operation.  Compiled without
- * contraction of a*b+c into fused multiply-adds (setup.py: -ffp-contract=off), so that
- * every operation rounds as the C source says.
- * ------------------------------------------------------------------------------------- */
-
-typedef union {
-    double value;
-    uint64_t bits;
-} JsDouble;
-
-static double
-js_from_bits(uint64_t bits)
-{
-    JsDouble d;
-    d.bits = bits;
-    return d.value;
-}
-
-static double
-js_log_double(double x)
-{
-    static const double ln2_hi = 6.93147180369123816490e-01, /* 3fe62e42 fee00000 */
-        ln2_lo = 1.90821492927058770002e-10,                  /* 3dea39ef 35793c76 */
-        two54 = 1.80143985094819840000e+16,                   /* 43500000 00000000 */
-        Lg1 = 6.666666666666735130e-01,                       /* 3FE55555 55555593 */
-        Lg2 = 3.999999999940941908e-01,                       /* 3FD99999 9997FA04 */
-        Lg3 = 2.857142874366239149e-01,                       /* 3FD24924 94229359 */
-        Lg4 = 2.222219843214978396e-01,                       /* 3FCC71C5 1D8E78AF */
-        Lg5 = 1.818357216161805012e-01,                       /* 3FC74664 96CB03DE */
-        Lg6 = 1.531383769920937332e-01,                       /* 3FC39A09 D078C69F */
-        Lg7 = 1.479819860511658591e-01;                       /* 3FC2F112 DF3E5244 */
-    static const double zero = 0.0;
-    double hfsq, f, s, z, R, w, t1, t2, dk;
-    int32_t k, hx, i, j;
-    uint32_t lx;
-    JsDouble d;
-    d.value = x;
-    hx = (int32_t)(d.bits >> 32);
-    lx = (uint32_t)d.bits;
-    k = 0;
-    if (hx < 0x00100000) { /* x < 2**-1022 */
-        if (((hx & 0x7fffffff) | lx) == 0) return -two54 / zero; /* log(+-0)=-inf */
-        if (hx < 0) return (x - x) / zero;                        /* log(-#) = NaN */
-        k -= 54;
-        x *= two54; /* subnormal number, scale up x */
-        d.value = x;
-        hx = (int32_t)(d.bits >> 32);
-    }
-    if (hx >= 0x7ff00000) return x + x;
-    k += (hx >> 20) - 1023;
-    hx &= 0x000fffff;
-    i = (hx + 0x95f64) & 0x100000;
-    d.value = x;
-    d.bits = ((uint64_t)(uint32_t)(hx | (i ^ 0x3ff00000)) << 32) | (d.bits & 0xffffffffu);
-    x = d.value; /* normalize x or x/2 */
-    k += (i >> 20);
-    f = x - 1.0;
-    if ((0x000fffff & (2 + hx)) < 3) { /* -2**-20 <= f < 2**-20 */
-        if (f == zero) {
-            if (k == 0) return zero;
-            dk = (double)k;
-            return dk * ln2_hi + dk * ln2_lo;
-        }
-        R = f * f * (0.5 - 0.33333333333333333 * f);
-        if (k == 0) return f - R;
-        dk = (double)k;
-        return dk * ln2_hi - ((R - dk * ln2_lo) - f);
-    }
-    s = f / (2.0 + f);
-    dk = (double)k;
-    z = s * s;
-    i = hx - 0x6147a;
-    w = z * z;
-    j = 0x6b851 - hx;
-    t1 = w * (Lg2 + w * (Lg4 + w * Lg6));
-    t2 = z * (Lg1 + w * (Lg3 + w * (Lg5 + w * Lg7)));
-    i |= j;
-    R = t2 + t1;
-    if (i > 0) {
-        hfsq = 0.5 * f * f;
-        if (k == 0) return f - (hfsq - s * (hfsq + R));
-        return dk * ln2_hi - ((hfsq - (s * (hfsq + R) + dk * ln2_lo)) - f);
-    }
-    if (k == 0) return f - s * (f - R);
-    return dk * ln2_hi - ((s * (f - R) - dk * ln2_lo) - f);
-}
-
-static double
-js_exp_double(double x)
-{
-    static const double one = 1.0, halF[2] = {0.5, -0.5},
-                        o_threshold = 7.09782712893383973096e+02,  /* 0x40862E42 FEFA39EF */
-        u_threshold = -7.45133219101941108420e+02,                  /* 0xC0874910 D52D3051 */
-        ln2HI[2] = {6.93147180369123816490e-01,                     /* 0x3fe62e42 fee00000 */
-                    -6.93147180369123816490e-01},                   /* 0xbfe62e42 fee00000 */
-        ln2LO[2] = {1.90821492927058770002e-10,                     /* 0x3dea39ef 35793c76 */
-                    -1.90821492927058770002e-10},                   /* 0xbdea39ef 35793c76 */
-        invln2 = 1.44269504088896338700e+00,                        /* 0x3ff71547 652b82fe */
-        P1 = 1.66666666666666019037e-01,                            /* 0x3FC55555 5555553E */
-        P2 = -2.77777777770155933842e-03,                           /* 0xBF66C16C 16BEBD93 */
-        P3 = 6.61375632143793436117e-05,                            /* 0x3F11566A AF25DE2C */
-        P4 = -1.65339022054652515390e-06,                           /* 0xBEBBBD41 C5D26BF1 */
-        P5 = 4.13813679705723846039e-08,                            /* 0x3E663769 72BEA4D0 */
-        E = 2.718281828459045,                                      /* 0x4005bf0a 8b145769 */
-        huge = 1.0e+300;
-    const double twom1000 = js_from_bits(0x0170000000000000ULL); /* 2**-1000 */
-    const double two1023 = js_from_bits(0x7fe0000000000000ULL);  /* 2**1023 */
-    double y, hi = 0.0, lo = 0.0, c, t, twopk;
-    int32_t k = 0, xsb;
-    uint32_t hx;
-    JsDouble d;
-    d.value = x;
-    hx = (uint32_t)(d.bits >> 32);
-    xsb = (hx >> 31) & 1; /* sign bit of x */
-    hx &= 0x7fffffff;     /* high word of |x| */
-
-    /* filter out non-finite argument */
-    if (hx >= 0x40862E42) { /* if |x|>=709.78... */
-        if (hx >= 0x7ff00000) {
-            if (((hx & 0xfffff) | (uint32_t)d.bits) != 0) return x + x; /* NaN */
-            return (xsb == 0) ? x : 0.0;                                 /* exp(+-inf)={inf,0} */
-        }
-        if (x > o_threshold) return huge * huge;           /* overflow */
-        if (x < u_threshold) return twom1000 * twom1000;   /* underflow */
-    }
-
-    /* argument reduction */
-    if (hx > 0x3fd62e42) {   /* if  |x| > 0.5 ln2 */
-        if (hx < 0x3FF0A2B2) { /* and |x| < 1.5 ln2 */
-            if (x == 1.0) return E;
-            hi = x - ln2HI[xsb];
-            lo = ln2LO[xsb];
-            k = 1 - xsb - xsb;
-        } else {
-            k = (int32_t)(invln2 * x + halF[xsb]);
-            t = k;
-            hi = x - t * ln2HI[0]; /* t*ln2HI is exact here */
-            lo = t * ln2LO[0];
-        }
-        x = hi - lo;
-    } else if (hx < 0x3e300000) {        /* when |x|<2**-28 */
-        if (huge + x > one) return one + x; /* trigger inexact */
-    } else {
-        k = 0;
-    }
-
-    /* x is now in primary range */
-    t = x * x;
-    if (k >= -1021) twopk = js_from_bits((uint64_t)(uint32_t)(0x3ff00000 + (k << 20)) << 32);
-    else twopk = js_from_bits((uint64_t)(uint32_t)(0x3ff00000 + ((k + 1000) << 20)) << 32);
-    c = x - t * (P1 + t * (P2 + t * (P3 + t * (P4 + t * P5))));
-    if (k == 0) return one - ((x * c) / (c - 2.0) - x);
-    y = one - ((lo - (x * c) / (2.0 - c)) - hi);
-    if (k >= -1021) {
-        if (k == 1024) return y * 2.0 * two1023;
-        return y * twopk;
-    }
-    return y * twopk * twom1000;
-}
-
-PyDoc_STRVAR(js_log_doc,
-"js_log(x, /)\n--\n\nMath.log(x) as V8 computes it (fdlibm e_log.c): mtcompute.core.jsmath.js_log.");
-
-static PyObject *
-py_js_log(PyObject *self, PyObject *arg)
-{
-    (void)self;
-    double x = PyFloat_AsDouble(arg);
-    if (x == -1.0 && PyErr_Occurred()) return NULL;
-    return PyFloat_FromDouble(js_log_double(x));
-}
-
-PyDoc_STRVAR(js_exp_doc,
-"js_exp(x, /)\n--\n\nMath.exp(x) as V8 computes it (fdlibm e_exp.c, exp(1) == Math.E):\n"
-"mtcompute.core.jsmath.js_exp.");
-
-static PyObject *
-py_js_exp(PyObject *self, PyObject *arg)
-{
-    (void)self;
-    double x = PyFloat_AsDouble(arg);
-    if (x == -1.0 && PyErr_Occurred()) return NULL;
-    return PyFloat_FromDouble(js_exp_double(x));
-}
-
-/* ---------------------------------------------------------------------------------------
- * chrf_ratio: mtcompute.core.chrf.chrf_ratio, the exact chrF_beta of one set of counts as a
- * reduced (numerator, denominator), in unsigned __int128 through the lcm form of
- * chrf_exact; None when a count is negative or 2^40 or more, or a product would overflow
- * (Python's integers finish it: the reduced fraction is the same either way).
+ * chrf_ratios: mtcompute.core.chrf.chrf_ratio of a counts buffer's total and of each of its
+ * segments, as reduced (numerator, denominator) pairs, in unsigned __int128 through the lcm
+ * form of chrf_exact; None where a product would overflow (Python's integers finish it: the
+ * reduced fraction is the same either way).
  * ------------------------------------------------------------------------------------- */
 
 static PyObject *
@@ -4769,50 +4525,6 @@ ratio_pair(u128 num, u128 den)
     Py_XDECREF(a);
     Py_XDECREF(b);
     return res;
-}
-
-/* Reads a tuple of exactly n ints in [0, 2^40) into v; 0 when any is outside (or not an
- * int), -1 on an error. */
-static int
-small_counts(PyObject *tuple, Py_ssize_t n, i64 *v)
-{
-    if (!PyTuple_Check(tuple) || PyTuple_GET_SIZE(tuple) != n) return 0;
-    for (Py_ssize_t i = 0; i < n; i++) {
-        PyObject *item = PyTuple_GET_ITEM(tuple, i);
-        if (!PyLong_CheckExact(item)) return 0;
-        int overflow;
-        long long x = PyLong_AsLongLongAndOverflow(item, &overflow);
-        if (x == -1 && PyErr_Occurred()) return -1;
-        if (overflow || x < 0 || x >= ((long long)1 << 40)) return 0;
-        v[i] = x;
-    }
-    return 1;
-}
-
-PyDoc_STRVAR(chrf_ratio_doc,
-"chrf_ratio(hypothesis, reference, matches, beta, /)\n--\n\n"
-"mtcompute.core.chrf.chrf_ratio of the per-order counts (tuples of ints, at most MAX_ORDER):\n"
-"the reduced (numerator, denominator) of chrF_beta on the 0..100 scale; None when a count\n"
-"is negative or 2^40 or more, beta is not in 1..MAX_BETA, or the integers would not fit.");
-
-static PyObject *
-py_chrf_ratio(PyObject *self, PyObject *args)
-{
-    PyObject *ht, *rt, *mt;
-    int beta;
-    (void)self;
-    if (!PyArg_ParseTuple(args, "OOOi:chrf_ratio", &ht, &rt, &mt, &beta)) return NULL;
-    if (!PyTuple_Check(ht) || beta < 1 || beta > MAX_BETA) Py_RETURN_NONE;
-    Py_ssize_t n = PyTuple_GET_SIZE(ht);
-    if (n > MAX_ORDER) Py_RETURN_NONE;
-    i64 h[MAX_ORDER], r[MAX_ORDER], m[MAX_ORDER];
-    int ok = small_counts(ht, n, h);
-    if (ok == 1) ok = small_counts(rt, n, r);
-    if (ok == 1) ok = small_counts(mt, n, m);
-    if (ok < 0) return NULL;
-    u128 num, den;
-    if (!ok || !chrf_ratio_counts(h, r, m, (int)n, (u32)beta, &num, &den)) Py_RETURN_NONE;
-    return ratio_pair(num, den);
 }
 
 PyDoc_STRVAR(chrf_ratios_doc,
@@ -4862,116 +4574,6 @@ done:
     Py_XDECREF(list);
     PyBuffer_Release(&view);
     return out;
-}
-
-PyDoc_STRVAR(format_ratio_doc,
-"format_ratio(numerator, denominator, /)\n--\n\n"
-"mtcompute.core.chrf.format_ratio: numerator/denominator rounded to six decimals, ties to\n"
-"even, as \"d.dddddd\", for ints 0 <= numerator < 2^63 and 0 < denominator < 2^63; None\n"
-"otherwise.");
-
-static PyObject *
-py_format_ratio(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
-{
-    (void)self;
-    if (nargs != 2) {
-        PyErr_SetString(PyExc_TypeError, "format_ratio takes 2 arguments");
-        return NULL;
-    }
-    if (!PyLong_CheckExact(args[0]) || !PyLong_CheckExact(args[1])) Py_RETURN_NONE;
-    int o1, o2;
-    long long a = PyLong_AsLongLongAndOverflow(args[0], &o1);
-    long long b = PyLong_AsLongLongAndOverflow(args[1], &o2);
-    if (o1 || o2 || a < 0 || b <= 0) {
-        if (PyErr_Occurred()) return NULL;
-        Py_RETURN_NONE;
-    }
-    /* micro = round-half-even(a * 10^6 / b); a * 10^6 < 2^83 */
-    u128 scaled = (u128)a * 1000000u, micro = scaled / (u128)b, twice = 2 * (scaled % (u128)b);
-    if (twice > (u128)b || (twice == (u128)b && (micro & 1))) micro += 1;
-    u64 whole = (u64)(micro / 1000000u), part = (u64)(micro % 1000000u);
-    char text[32]; /* whole < 2^63: at most 19 digits, then "." and 6 */
-    char *end = text + sizeof text, *at = end;
-    for (int i = 0; i < 6; i++, part /= 10) *--at = (char)('0' + part % 10);
-    *--at = '.';
-    do {
-        *--at = (char)('0' + whole % 10);
-        whole /= 10;
-    } while (whole);
-    return PyUnicode_FromStringAndSize(at, end - at);
-}
-
-PyDoc_STRVAR(pure_requested_doc,
-"pure_requested()\n--\n\n"
-"Whether the environment says MTCOMPUTE_PURE=1 now, read with the C library's getenv (the\n"
-"environment os.environ writes through to with putenv and unsetenv), without Python's\n"
-"mapping: what mtcompute.native.active asks at every call.");
-
-static PyObject *
-py_pure_requested(PyObject *self, PyObject *unused)
-{
-    (void)self;
-    (void)unused;
-    const char *value = getenv("MTCOMPUTE_PURE"); /* under the GIL, as os.putenv runs */
-    return PyBool_FromLong(value != NULL && strcmp(value, "1") == 0);
-}
-
-PyDoc_STRVAR(to_fixed_doc,
-"to_fixed(x, digits, /)\n--\n\n"
-"mtcompute.core.jsmath.to_fixed: Number.prototype.toFixed of a double, the exact binary\n"
-"value rounded to digits places (0..20), ties to the larger magnitude, for |x| < 2^63; None\n"
-"otherwise (NaN, infinities, larger values, more digits).");
-
-static PyObject *
-py_to_fixed(PyObject *self, PyObject *args)
-{
-    double x;
-    int digits;
-    (void)self;
-    if (!PyArg_ParseTuple(args, "di:to_fixed", &x, &digits)) return NULL;
-    if (!isfinite(x) || digits < 0 || digits > 20 || fabs(x) >= 9223372036854775808.0)
-        Py_RETURN_NONE;
-    int negative = x < 0.0; /* -0.0 is not: (-0).toFixed(2) is "0.00" */
-    double v = negative ? -x : x;
-    int e;
-    double frac = frexp(v, &e); /* v = frac * 2^e, 0.5 <= frac < 1 (or v = 0) */
-    u128 m = (u128)(u64)ldexp(frac, 53); /* v = m * 2^(e - 53), exactly */
-    int shift = e - 53;
-    u128 pow10 = 1;
-    for (int i = 0; i < digits; i++) pow10 *= 10; /* <= 10^20 < 2^67 */
-    u128 n;
-    if (v == 0.0) {
-        n = 0;
-    } else if (shift >= 0) { /* an integer: v * 10^digits, exact (v < 2^63) */
-        u128 whole = m << shift;
-        if (whole != 0 && pow10 > (~(u128)0) / whole) Py_RETURN_NONE;
-        n = whole * pow10;
-    } else {
-        /* n = floor(v * 10^d + 1/2) = floor((2 m 10^d + 2^-shift) / 2^(1 - shift)) */
-        int s = -shift;
-        u128 twice = 2 * m * pow10; /* < 2 * 2^53 * 2^67 = 2^121 */
-        if (s >= 127) {
-            n = 0; /* twice < 2^127 <= 2^s: below one half */
-        } else {
-            n = (twice + ((u128)1 << s)) >> (s + 1); /* < 2^127 + 2^126: no overflow */
-        }
-    }
-    char buf[64];
-    int k = 0;
-    do {
-        buf[k++] = (char)('0' + (int)(n % 10));
-        n /= 10;
-    } while (n);
-    while (k < digits + 1) buf[k++] = '0';
-    char text[72];
-    int o = 0;
-    if (negative) text[o++] = '-';
-    for (int i = k - 1; i >= digits; i--) text[o++] = buf[i];
-    if (digits > 0) {
-        text[o++] = '.';
-        for (int i = digits - 1; i >= 0; i--) text[o++] = buf[i];
-    }
-    return PyUnicode_FromStringAndSize(text, o);
 }
 
 PyDoc_STRVAR(skip_lines_doc,
@@ -5402,7 +5004,6 @@ static PyMethodDef methods[] = {
     {"bleu_sentence", py_bleu_sentence, METH_VARARGS, bleu_sentence_doc},
     {"first_lone_surrogate", py_first_lone_surrogate, METH_O, first_lone_surrogate_doc},
     {"plain_texts", py_plain_texts, METH_VARARGS, plain_texts_doc},
-    {"round_ratio", py_round_ratio, METH_VARARGS, round_ratio_doc},
     {"ter_edits", py_ter_edits, METH_VARARGS, ter_edits_doc},
     {"ter_statistics_text", py_ter_statistics_text, METH_VARARGS, ter_statistics_text_doc},
     {"split_lines", py_split_lines, METH_VARARGS, split_lines_doc},
@@ -5411,13 +5012,7 @@ static PyMethodDef methods[] = {
     {"sacrebleu_chrf_lines", py_sacrebleu_chrf_lines, METH_VARARGS, sacrebleu_chrf_lines_doc},
     {"wide_texts", py_wide_texts, METH_VARARGS, wide_texts_doc},
     {"js_dumps", py_js_dumps, METH_O, js_dumps_doc},
-    {"pure_requested", py_pure_requested, METH_NOARGS, pure_requested_doc},
-    {"chrf_ratio", py_chrf_ratio, METH_VARARGS, chrf_ratio_doc},
     {"chrf_ratios", py_chrf_ratios, METH_VARARGS, chrf_ratios_doc},
-    {"format_ratio", (PyCFunction)(void (*)(void))py_format_ratio, METH_FASTCALL, format_ratio_doc},
-    {"js_log", py_js_log, METH_O, js_log_doc},
-    {"js_exp", py_js_exp, METH_O, js_exp_doc},
-    {"to_fixed", py_to_fixed, METH_VARARGS, to_fixed_doc},
     {NULL, NULL, 0, NULL},
 };
 

@@ -9,6 +9,8 @@ and the pure core, the threads and the bulk counting are :mod:`mtcompute.countin
 
 from __future__ import annotations
 
+import os
+
 __all__ = ["AVAILABLE", "active", "ext"]
 
 try:
@@ -21,9 +23,5 @@ except ImportError:  # built without the extension (no compiler, or MTCOMPUTE_NO
 
 
 def active() -> bool:
-    """Whether calls use the C kernel now: it was built and ``MTCOMPUTE_PURE`` is not ``1``.
-
-    Asked before most kernel calls, so the variable is read by the kernel itself (C's
-    ``getenv``: the environment that ``os.environ`` writes through to), a hundredth of what
-    reading ``os.environ`` costs for a variable that is not set."""
-    return AVAILABLE and not ext.pure_requested()
+    """Whether calls use the C kernel now: it was built and ``MTCOMPUTE_PURE`` is not ``1``."""
+    return AVAILABLE and os.environ.get("MTCOMPUTE_PURE") != "1"
