@@ -6,7 +6,7 @@ PEP 393 kind, astral characters, lone surrogates, the 29 whitespace code points,
 strings, long repetitive strings that load the hash tables, many duplicate tokens, tokens
 equal but for normalization; and real WMT segments (``tests.conftest.WMT``: the full data, or
 the in-repo 200-line sample, repeated where a test needs enough segments for several threads).
-Thread counts never change a result, and ``MTCOMPUTE_PURE=1`` switches the kernel off.
+Thread counts never change a result, and ``MTCOMPUTE_PURE=1`` at import switches the kernel off.
 """
 
 from __future__ import annotations
@@ -113,11 +113,12 @@ class _NoKernel:
     MAX_ORDER = MAX_BETA = 10
 
     def __getattr__(self, name: str) -> object:
-        raise AssertionError(f"the kernel's {name} was called with MTCOMPUTE_PURE=1")
+        raise AssertionError(f"the kernel's {name} was called on the pure path")
 
 
 def test_pure_switch_at_run_time(monkeypatch: pytest.MonkeyPatch) -> None:
-    """MTCOMPUTE_PURE=1 turns the kernel off for the next call, and unsetting turns it on."""
+    """Switching native.use_kernel off turns the kernel off for the next call, and on again
+    turns it on."""
     expected = ChrfStatistics((2, 1), (2, 1), (2, 1))
     with kernel_switch(False):
         monkeypatch.setattr(counting, "_ext", _NoKernel())
@@ -134,17 +135,26 @@ def test_pure_switch_at_run_time(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 @pytest.mark.skipif(not native.AVAILABLE, reason="built without the C kernel")
-def test_active_follows_os_environ(monkeypatch: pytest.MonkeyPatch) -> None:
-    """native.active() sees each change made through os.environ at once: set to 1, to
-    another value, deleted."""
+def test_active_is_decided_at_import(monkeypatch: pytest.MonkeyPatch) -> None:
+    """native.active() is the state set at import: MTCOMPUTE_PURE set or deleted later in
+    the process changes nothing; native.use_kernel switches it."""
     seen = []
-    for value in ("1", "0", "1", "true", None):
+    for value in ("1", "0", None):
         if value is None:
             monkeypatch.delenv("MTCOMPUTE_PURE")
         else:
             monkeypatch.setenv("MTCOMPUTE_PURE", value)  # os.environ[...] = value, undone after
         seen.append(native.active())
-    assert [False, True, False, True, True] == seen
+    monkeypatch.setattr(native, "use_kernel", False)
+    seen.append(native.active())
+    monkeypatch.setattr(native, "use_kernel", True)
+    seen.append(native.active())
+    assert [True, True, True, False, True] == seen
+
+
+def test_kernel_and_pure_sets_the_seam(kernel_and_pure: str) -> None:
+    """conftest's kernel_and_pure runs a test once per path: native.active() says which."""
+    assert (kernel_and_pure, kernel_and_pure == "kernel") == (kernel_and_pure, native.active())
 
 
 def test_pure_switch_at_import_time() -> None:
