@@ -42,6 +42,8 @@ T = TypeVar("T")
 PROGRAMS = {
     "chromium": (Path("/usr/bin/chromium"), "chromium"),
     "node": (None, "nodejs"),
+    "cc": (None, "gcc"),
+    "nm": (None, "binutils"),
 }
 
 

@@ -1,4 +1,4 @@
-"""Type stub of the optional C extension (src/mtcompute/_kernel.c); see mtcompute.core.kernel."""
+"""Type stub of the optional C extension built from src/mtcompute/_kernel/ (mtcompute.native)."""
 
 from collections.abc import Sequence
 
