@@ -12,6 +12,7 @@ import ast
 import os
 import re
 import subprocess
+import sysconfig
 from pathlib import Path
 
 import pytest
@@ -92,3 +93,33 @@ def test_setup_builds_warnings_as_errors() -> None:
     assert isinstance(flags, list)
     expected = ["-Wall", "-Wextra", "-Werror", "-ffp-contract=off", "-fvisibility=hidden"]
     assert expected == [flag for flag in expected if flag in flags]
+
+
+def test_clang_format_is_clean() -> None:
+    """Every kernel file is formatted as the checked-in .clang-format says."""
+    clang_format = require_program("clang-format")
+    done = subprocess.run(
+        [clang_format, "--dry-run", "--Werror", *map(str, FILES)],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert (0, "") == (done.returncode, done.stderr[:2000])
+
+
+@pytest.mark.parametrize("path", SOURCES, ids=lambda path: path.name)
+def test_each_file_compiles_without_a_warning(path: Path) -> None:
+    """Each C file compiles with setup.py's flags (-Wall -Wextra -Werror among them), so a
+    warning fails the suite as it fails the build."""
+    cc = require_program("cc")
+    flags = setup_constant("KERNEL_FLAGS")
+    assert isinstance(flags, list)
+    include = sysconfig.get_paths()["include"]
+    done = subprocess.run(
+        [cc, "-fsyntax-only", *flags, f"-I{include}", f"-I{KERNEL}", str(path)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert (0, "") == (done.returncode, done.stderr[:2000])

@@ -51,7 +51,6 @@ tok_eq(PyObject *a, PyObject *b)
            memcmp(PyUnicode_DATA(a), PyUnicode_DATA(b), (size_t)n * kind) == 0;
 }
 
-
 static void
 bleu_in_free(BleuIn *b)
 {
@@ -76,12 +75,10 @@ static inline int
 bleu_tok_eq(const BleuIn *b, size_t x, size_t y)
 {
     if (b->text)
-        return b->tlen[x] == b->tlen[y] &&
-               memcmp(b->text + b->tpos[x], b->text + b->tpos[y],
-                      (size_t)b->tlen[x] * sizeof(Py_UCS4)) == 0;
+        return b->tlen[x] == b->tlen[y] && memcmp(b->text + b->tpos[x], b->text + b->tpos[y],
+                                                  (size_t)b->tlen[x] * sizeof(Py_UCS4)) == 0;
     return tok_eq(b->tok[x], b->tok[y]);
 }
-
 
 static int
 push_tok(BleuIn *b, PyObject *t)
@@ -302,7 +299,6 @@ bleu_read(PyObject *hyps, PyObject *refs, int validate, BleuIn *b, Problem *pb)
     return 0;
 }
 
-
 /* The code points of `s` widened to UCS4 into out (room for len(s)); their count. */
 size_t
 mtk_widen(PyObject *s, Py_UCS4 *out)
@@ -320,7 +316,6 @@ mtk_widen(PyObject *s, Py_UCS4 *out)
     }
     return n;
 }
-
 
 /* Widen `s` into b->text at *used and push its tokens as str.split() makes them: the
  * maximal runs of code points that are not whitespace (Py_UNICODE_ISSPACE, the test
@@ -494,8 +489,7 @@ tent_probe(const TEnt *tab, unsigned bits, const BleuIn *b, size_t k)
 {
     u64 h = b->hash[k];
     u32 mask = (u32)(((u64)1 << bits) - 1), s = (u32)h & mask;
-    while (tab[s].id1 && (tab[s].h != h || !bleu_tok_eq(b, tab[s].tok, k)))
-        s = (s + 1) & mask;
+    while (tab[s].id1 && (tab[s].h != h || !bleu_tok_eq(b, tab[s].tok, k))) s = (s + 1) & mask;
     return s;
 }
 
@@ -535,8 +529,8 @@ bleu_local_ids(Work *w, const BleuIn *b, size_t h0, size_t c, size_t r0, size_t 
  * is not in the hypothesis is dead for every higher order.
  */
 static void
-bleu_segment(Work *w, const BleuIn *b, size_t h0, size_t h1, const size_t *roff, size_t nref,
-             int N, i64 *o)
+bleu_segment(Work *w, const BleuIn *b, size_t h0, size_t h1, const size_t *roff, size_t nref, int N,
+             i64 *o)
 {
     size_t c = h1 - h0;
     i64 *m = o + 2, *tot = o + 2 + N;
@@ -669,7 +663,8 @@ check_bleu_args(PyObject *hyps, PyObject *refs, int N)
         PyErr_SetString(PyExc_ValueError, "max_order out of range for the kernel");
         return -1;
     }
-    if (!mtk_is_array(hyps) || !mtk_is_array(refs) || mtk_array_size(hyps) != mtk_array_size(refs)) {
+    if (!mtk_is_array(hyps) || !mtk_is_array(refs) ||
+        mtk_array_size(hyps) != mtk_array_size(refs)) {
         PyErr_SetString(PyExc_ValueError,
                         "hypotheses and references must be lists of the same length");
         return -1;
@@ -680,8 +675,7 @@ check_bleu_args(PyObject *hyps, PyObject *refs, int N)
 /* The answer of bleu_counts and bleu_counts_text after reading (rc as the readers return):
  * (buffer or None, totals, None), (None, None, problem), or NULL with an exception. */
 static PyObject *
-bleu_counts_result(const BleuIn *b, const Problem *pb, int rc, Py_ssize_t n, int N,
-                   int per_segment)
+bleu_counts_result(const BleuIn *b, const Problem *pb, int rc, Py_ssize_t n, int N, int per_segment)
 {
     if (rc < 0) return NULL;
     if (rc > 0) {
@@ -691,8 +685,7 @@ bleu_counts_result(const BleuIn *b, const Problem *pb, int rc, Py_ssize_t n, int
     PyObject *buf = NULL, *result = NULL;
     i64 *seg = NULL;
     if (per_segment) {
-        buf = PyBytes_FromStringAndSize(NULL,
-                                        (Py_ssize_t)((size_t)n * (2 + 2 * N) * sizeof(i64)));
+        buf = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)((size_t)n * (2 + 2 * N) * sizeof(i64)));
         if (!buf) return NULL;
         seg = (i64 *)PyBytes_AS_STRING(buf);
     }
@@ -707,15 +700,16 @@ bleu_counts_result(const BleuIn *b, const Problem *pb, int rc, Py_ssize_t n, int
     return result;
 }
 
-PyDoc_STRVAR(bleu_counts_doc,
-"bleu_counts(hypotheses, references, max_order, per_segment, validate, /)\n--\n\n"
-"BLEU statistics of many segments: (buffer or None, totals, None) or (None, None,\n"
-"problem).  hypotheses: a list of token lists; references: per segment a list of one or\n"
-"more token lists.  The buffer holds per segment 2+2*max_order native int64: c, r,\n"
-"matches, totals; totals are their sums.  problem = (code, path, position) for the first\n"
-"fault in reading order (all hypotheses, then all references): code is not_array,\n"
-"no_references, not_str, str_subclass, too_long, and with validate also empty or\n"
-"surrogate (position = index in the token).");
+PyDoc_STRVAR(
+    bleu_counts_doc,
+    "bleu_counts(hypotheses, references, max_order, per_segment, validate, /)\n--\n\n"
+    "BLEU statistics of many segments: (buffer or None, totals, None) or (None, None,\n"
+    "problem).  hypotheses: a list of token lists; references: per segment a list of one or\n"
+    "more token lists.  The buffer holds per segment 2+2*max_order native int64: c, r,\n"
+    "matches, totals; totals are their sums.  problem = (code, path, position) for the first\n"
+    "fault in reading order (all hypotheses, then all references): code is not_array,\n"
+    "no_references, not_str, str_subclass, too_long, and with validate also empty or\n"
+    "surrogate (position = index in the token).");
 
 static PyObject *
 py_bleu_counts(PyObject *self, PyObject *args)
@@ -726,8 +720,7 @@ py_bleu_counts(PyObject *self, PyObject *args)
     Problem pb = {0};
     pb.pos = -1;
     (void)self;
-    if (!PyArg_ParseTuple(args, "OOipp:bleu_counts", &hyps, &refs, &N, &per_segment,
-                          &validate))
+    if (!PyArg_ParseTuple(args, "OOipp:bleu_counts", &hyps, &refs, &N, &per_segment, &validate))
         return NULL;
     if (check_bleu_args(hyps, refs, N) < 0) return NULL;
     int rc = bleu_read(hyps, refs, validate, &b, &pb);
@@ -736,14 +729,15 @@ py_bleu_counts(PyObject *self, PyObject *args)
     return result;
 }
 
-PyDoc_STRVAR(bleu_counts_text_doc,
-"bleu_counts_text(hypotheses, references, max_order, per_segment, tokenizer='none', /)\n"
-"--\n\n"
-"bleu_counts of texts: hypotheses a list of str, references per segment a list of one or\n"
-"more str.  tokenizer 'none': the tokens of a text are exactly text.split()'s; '13a':\n"
-"exactly tokenize_13a(text.rstrip()).split()'s (what sacreBLEU's BLEU counts with 13a;\n"
-"lowercase in Python first).  Returns (buffer or None, totals, None), or (None, None,\n"
-"problem) with code not_array, no_references, not_str, str_subclass or too_long.");
+PyDoc_STRVAR(
+    bleu_counts_text_doc,
+    "bleu_counts_text(hypotheses, references, max_order, per_segment, tokenizer='none', /)\n"
+    "--\n\n"
+    "bleu_counts of texts: hypotheses a list of str, references per segment a list of one or\n"
+    "more str.  tokenizer 'none': the tokens of a text are exactly text.split()'s; '13a':\n"
+    "exactly tokenize_13a(text.rstrip()).split()'s (what sacreBLEU's BLEU counts with 13a;\n"
+    "lowercase in Python first).  Returns (buffer or None, totals, None), or (None, None,\n"
+    "problem) with code not_array, no_references, not_str, str_subclass or too_long.");
 
 static PyObject *
 py_bleu_counts_text(PyObject *self, PyObject *args)
@@ -771,10 +765,11 @@ py_bleu_counts_text(PyObject *self, PyObject *args)
     i64 totals[2 + 2 * MAX_ORDER] = {0}, *seg = NULL;
     int rc = mtk_bleu_read_text(hyps, refs, tok13a, &b, &pb);
     if (rc == 0 && per_segment) {
-        buf = PyBytes_FromStringAndSize(NULL,
-                                        (Py_ssize_t)((size_t)n * (2 + 2 * N) * sizeof(i64)));
-        if (!buf) rc = -1;
-        else seg = (i64 *)PyBytes_AS_STRING(buf);
+        buf = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)((size_t)n * (2 + 2 * N) * sizeof(i64)));
+        if (!buf)
+            rc = -1;
+        else
+            seg = (i64 *)PyBytes_AS_STRING(buf);
     }
     if (rc == 0) {
         /* the texts are held: tokenize and count without the GIL */
@@ -807,9 +802,9 @@ py_bleu_counts_text(PyObject *self, PyObject *args)
 }
 
 PyDoc_STRVAR(bleu_sentence_doc,
-"bleu_sentence(hypothesis, references, max_order, /)\n--\n\n"
-"BLEU statistics of one segment, (c, r, matches, totals), or None when the input is\n"
-"not lists of exact str with at least one reference (the pure path handles those).");
+             "bleu_sentence(hypothesis, references, max_order, /)\n--\n\n"
+             "BLEU statistics of one segment, (c, r, matches, totals), or None when the input is\n"
+             "not lists of exact str with at least one reference (the pure path handles those).");
 
 static PyObject *
 py_bleu_sentence(PyObject *self, PyObject *args)

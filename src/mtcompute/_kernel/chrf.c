@@ -93,8 +93,7 @@ mtk_lcm_mults(const u64 *v, int k, u64 *lcm, u64 *mult)
  * outside [0, 2^40), or an lcm over 2^62).
  */
 static int
-chrf_sums(const i64 *h, const i64 *r, const i64 *m, int N, u128 *p, u128 *q, u64 *H, u64 *S,
-          u32 *k)
+chrf_sums(const i64 *h, const i64 *r, const i64 *m, int N, u128 *p, u128 *q, u64 *H, u64 *S, u32 *k)
 {
     u64 hv[MAX_ORDER], rv[MAX_ORDER], mv[MAX_ORDER], mh[MAX_ORDER], mr[MAX_ORDER];
     int e = 0, any = 0;
@@ -159,8 +158,7 @@ gcd128(u128 a, u128 b)
  * finish it.
  */
 static int
-chrf_ratio_counts(const i64 *h, const i64 *r, const i64 *m, int N, u32 beta, u128 *num,
-                  u128 *den)
+chrf_ratio_counts(const i64 *h, const i64 *r, const i64 *m, int N, u32 beta, u128 *num, u128 *den)
 {
     u128 p, q;
     u64 H, S;
@@ -236,8 +234,6 @@ mtk_strip_text(PyObject *s, u32 *out)
     return n;
 }
 
-
-
 /*
  * Clipped matches per order between a (inserted) and b (probed): m[n-1] += sum over
  * n-grams g of min(count in a, count in b).  One pass per order over a table of that
@@ -304,7 +300,7 @@ mtk_chrf_segment_counts(Work *w, const u32 *h, size_t lh, const u32 *r, size_t l
  * exception on a non-str item or a text too long for the kernel. */
 int
 mtk_hold_texts(PyObject *seq, const char *what, PyObject **held, Py_ssize_t at, Py_ssize_t step,
-           size_t *maxlen, size_t *total)
+               size_t *maxlen, size_t *total)
 {
     Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
     PyObject **items = PySequence_Fast_ITEMS(seq);
@@ -352,12 +348,13 @@ mtk_tuple_of(const i64 *v, int n)
     return t;
 }
 
-PyDoc_STRVAR(chrf_counts_doc,
-"chrf_counts(hypotheses, references, char_order, per_segment, /)\n--\n\n"
-"chrF statistics of aligned segments: (buffer or None, totals).  The buffer holds, per\n"
-"segment, 3*char_order native int64 counts: hypothesis n-grams, reference n-grams and\n"
-"clipped matches for n = 1..char_order; totals are the per-order sums (3*char_order\n"
-"ints).  Texts are str (lowercase them first if wanted); whitespace is removed here.");
+PyDoc_STRVAR(
+    chrf_counts_doc,
+    "chrf_counts(hypotheses, references, char_order, per_segment, /)\n--\n\n"
+    "chrF statistics of aligned segments: (buffer or None, totals).  The buffer holds, per\n"
+    "segment, 3*char_order native int64 counts: hypothesis n-grams, reference n-grams and\n"
+    "clipped matches for n = 1..char_order; totals are the per-order sums (3*char_order\n"
+    "ints).  Texts are str (lowercase them first if wanted); whitespace is removed here.");
 
 static PyObject *
 py_chrf_counts(PyObject *self, PyObject *args)
@@ -367,8 +364,7 @@ py_chrf_counts(PyObject *self, PyObject *args)
     Py_ssize_t n = 0;
     int N, per_segment;
     (void)self;
-    if (!PyArg_ParseTuple(args, "OOip:chrf_counts", &hyps, &refs, &N, &per_segment))
-        return NULL;
+    if (!PyArg_ParseTuple(args, "OOip:chrf_counts", &hyps, &refs, &N, &per_segment)) return NULL;
     if (N < 1 || N > MAX_ORDER) {
         PyErr_SetString(PyExc_ValueError, "char_order out of range for the kernel");
         return NULL;
@@ -430,10 +426,11 @@ done:
     return result;
 }
 
-PyDoc_STRVAR(chrf_segment_doc,
-"chrf_segment(hypothesis, reference, char_order, /)\n--\n\n"
-"chrF statistics of one segment: (hypothesis counts, reference counts, matches), each a\n"
-"tuple of char_order ints.");
+PyDoc_STRVAR(
+    chrf_segment_doc,
+    "chrf_segment(hypothesis, reference, char_order, /)\n--\n\n"
+    "chrF statistics of one segment: (hypothesis counts, reference counts, matches), each a\n"
+    "tuple of char_order ints.");
 
 static PyObject *
 py_chrf_segment(PyObject *self, PyObject *args)
@@ -491,11 +488,12 @@ counts_rows(const Py_buffer *view, int N, int beta)
     return view->len / stride;
 }
 
-PyDoc_STRVAR(chrf_scores_doc,
-"chrf_scores(counts, char_order, beta, /)\n--\n\n"
-"Sentence chrF (0..100) of each segment of a chrf_counts buffer, as the double nearest\n"
-"to the exact chrf_fraction; NaN where the exact integers do not fit 128 bits (finish\n"
-"those in Python).");
+PyDoc_STRVAR(
+    chrf_scores_doc,
+    "chrf_scores(counts, char_order, beta, /)\n--\n\n"
+    "Sentence chrF (0..100) of each segment of a chrf_counts buffer, as the double nearest\n"
+    "to the exact chrf_fraction; NaN where the exact integers do not fit 128 bits (finish\n"
+    "those in Python).");
 
 static PyObject *
 py_chrf_scores(PyObject *self, PyObject *args)
@@ -562,12 +560,13 @@ ratio_pair(u128 num, u128 den)
     return res;
 }
 
-PyDoc_STRVAR(chrf_ratios_doc,
-"chrf_ratios(counts, char_order, beta, /)\n--\n\n"
-"mtcompute.core.chrf.chrf_ratio of the counts summed over the segments of a chrf_counts\n"
-"buffer, and of each segment's: (total, [segment, ...]), each a reduced (numerator,\n"
-"denominator) pair, or None where the exact integers do not fit 128 bits (or a sum 64 bits):\n"
-"Python finishes those.");
+PyDoc_STRVAR(
+    chrf_ratios_doc,
+    "chrf_ratios(counts, char_order, beta, /)\n--\n\n"
+    "mtcompute.core.chrf.chrf_ratio of the counts summed over the segments of a chrf_counts\n"
+    "buffer, and of each segment's: (total, [segment, ...]), each a reduced (numerator,\n"
+    "denominator) pair, or None where the exact integers do not fit 128 bits (or a sum 64 bits):\n"
+    "Python finishes those.");
 
 static PyObject *
 py_chrf_ratios(PyObject *self, PyObject *args)

@@ -49,11 +49,11 @@ segment_lcms(size_t len, int N, u64 *lcm, u64 *mult)
 typedef struct {
     Py_ssize_t nseg;
     int N;
-    u32 *cps, *prefix, *list;   /* all stripped texts; per position prefix id + 1; scratch */
-    size_t *start;              /* nseg + 1 */
-    u32 *len;                   /* nseg */
-    size_t *eoff;               /* nseg * N: first entry of (segment, order) */
-    u32 *ecnt;                  /* nseg * N: entries of (segment, order) */
+    u32 *cps, *prefix, *list; /* all stripped texts; per position prefix id + 1; scratch */
+    size_t *start;            /* nseg + 1 */
+    u32 *len;                 /* nseg */
+    size_t *eoff;             /* nseg * N: first entry of (segment, order) */
+    u32 *ecnt;                /* nseg * N: entries of (segment, order) */
     GC *ent;
     size_t ent_n, ent_cap;
     GEnt *tab;
@@ -158,18 +158,18 @@ pairs_intern(Pairs *p, PyObject **held, size_t total)
 typedef struct {
     int N;
     u32 beta;
-    PyObject *hf, *rf;   /* the two arguments as PySequence_Fast */
-    PyObject **held;     /* nseg referenced texts: the hypotheses, then the references */
-    Py_ssize_t nh, nr;   /* hypotheses, references */
-    Py_ssize_t nseg;     /* texts held: nh, or nh + nr when the arguments differ */
-    Py_ssize_t rbase;    /* the first reference in held (0 when they are the hypotheses) */
-    size_t total;        /* code points of the texts held */
+    PyObject *hf, *rf; /* the two arguments as PySequence_Fast */
+    PyObject **held;   /* nseg referenced texts: the hypotheses, then the references */
+    Py_ssize_t nh, nr; /* hypotheses, references */
+    Py_ssize_t nseg;   /* texts held: nh, or nh + nr when the arguments differ */
+    Py_ssize_t rbase;  /* the first reference in held (0 when they are the hypotheses) */
+    size_t total;      /* code points of the texts held */
     Pairs P;
-    u32 *pstart;         /* id -> end of its postings (they start at pstart[id - 1]) */
-    GC *post;            /* postings: (reference, count) */
-    u32 *acc;            /* nr * N: the current hypothesis's matches per reference, order */
-    double *scores;      /* nh * nr */
-    u32 *pmatch;         /* npend records (i, j, matches[N]) */
+    u32 *pstart;    /* id -> end of its postings (they start at pstart[id - 1]) */
+    GC *post;       /* postings: (reference, count) */
+    u32 *acc;       /* nr * N: the current hypothesis's matches per reference, order */
+    double *scores; /* nh * nr */
+    u32 *pmatch;    /* npend records (i, j, matches[N]) */
     size_t npend, pend_cap;
 } Pairwise;
 
@@ -212,8 +212,7 @@ pairwise_build(Pairwise *pw, PyObject *hyps, PyObject *refs)
     }
     size_t maxlen = 0;
     if (mtk_hold_texts(pw->hf, "hypotheses", pw->held, 0, 1, &maxlen, &pw->total) < 0) return -1;
-    if (!same &&
-        mtk_hold_texts(pw->rf, "references", pw->held, pw->nh, 1, &maxlen, &pw->total) < 0)
+    if (!same && mtk_hold_texts(pw->rf, "references", pw->held, pw->nh, 1, &maxlen, &pw->total) < 0)
         return -1;
     if (pw->total >= ((size_t)1 << 31) || (u64)pw->N * pw->total >= ((u64)1 << 32) - 1) {
         PyErr_SetString(PyExc_OverflowError, "texts too long for the kernel");
@@ -391,9 +390,7 @@ pairwise_pending(const Pairwise *pw)
             mc[n - 1] = rec[2 + n - 1];
         }
         PyObject *a = mtk_tuple_of(hc, N), *b = mtk_tuple_of(rc, N), *c = mtk_tuple_of(mc, N);
-        PyObject *item = (a && b && c)
-                             ? Py_BuildValue("(IIOOO)", rec[0], rec[1], a, b, c)
-                             : NULL;
+        PyObject *item = (a && b && c) ? Py_BuildValue("(IIOOO)", rec[0], rec[1], a, b, c) : NULL;
         Py_XDECREF(a);
         Py_XDECREF(b);
         Py_XDECREF(c);
@@ -417,12 +414,13 @@ pairwise_hand_back(const Pairwise *pw)
     return result;
 }
 
-PyDoc_STRVAR(chrf_pairwise_doc,
-"chrf_pairwise(hypotheses, references, char_order, beta, /)\n--\n\n"
-"Sentence chrF of every hypothesis against every reference: (rows, pending), rows a list\n"
-"of lists of floats (the double nearest to the exact chrf_fraction), pending a list of\n"
-"(i, j, hyp counts, ref counts, matches) for pairs whose exact integers do not fit 128\n"
-"bits, left as NaN in rows for Python to finish.");
+PyDoc_STRVAR(
+    chrf_pairwise_doc,
+    "chrf_pairwise(hypotheses, references, char_order, beta, /)\n--\n\n"
+    "Sentence chrF of every hypothesis against every reference: (rows, pending), rows a list\n"
+    "of lists of floats (the double nearest to the exact chrf_fraction), pending a list of\n"
+    "(i, j, hyp counts, ref counts, matches) for pairs whose exact integers do not fit 128\n"
+    "bits, left as NaN in rows for Python to finish.");
 
 static PyObject *
 py_chrf_pairwise(PyObject *self, PyObject *args)

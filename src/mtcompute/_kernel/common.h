@@ -63,11 +63,11 @@ typedef uint64_t u64;
 typedef uint32_t u32;
 typedef int64_t i64;
 
-#define MAX_ORDER 64             /* char_order / max_order accepted by the kernel */
-#define MAX_BETA 16              /* chrF beta accepted by the scorers */
+#define MAX_ORDER 64               /* char_order / max_order accepted by the kernel */
+#define MAX_BETA 16                /* chrF beta accepted by the scorers */
 #define MAX_TEXT ((size_t)1 << 28) /* longer texts and token lists go to the pure path */
-#define NOGIL_WORK 2048          /* release the GIL only for at least this much input */
-#define POOL_MAX 8               /* idle workspaces kept */
+#define NOGIL_WORK 2048            /* release the GIL only for at least this much input */
+#define POOL_MAX 8                 /* idle workspaces kept */
 
 /* Functions and data shared between the kernel's files: hidden from the shared
  * object's exported symbols (only PyInit__kernel is exported). */
@@ -145,27 +145,25 @@ ready(PyObject *o)
 #endif
 }
 
-
-
 /* ------------------------------------------------------------------------------------ */
 /* Workspaces (work.c): scratch tables reused across calls                              */
 /* ------------------------------------------------------------------------------------ */
 
 typedef struct {
-    u64 key; /* chain_key; 0 = empty */
+    u64 key;    /* chain_key; 0 = empty */
     u32 c1, c2; /* counts in the inserted and in the probed text */
-} CEnt; /* chrF n-gram of one order */
+} CEnt;         /* chrF n-gram of one order */
 
 typedef struct {
     u64 h;
     u32 tok, id1; /* index of the first token with this content; local id + 1 (0 = empty) */
-} TEnt; /* token interning within a segment */
+} TEnt;           /* token interning within a segment */
 
 typedef struct {
-    u64 key;             /* chain_key over token ids; 0 = empty */
-    u32 hc, rc, maxrc;   /* hypothesis count, count in the current reference, largest */
-    u32 stamp;           /* the reference rc belongs to */
-} BEnt; /* BLEU n-gram of one order */
+    u64 key;           /* chain_key over token ids; 0 = empty */
+    u32 hc, rc, maxrc; /* hypothesis count, count in the current reference, largest */
+    u32 stamp;         /* the reference rc belongs to */
+} BEnt;                /* BLEU n-gram of one order */
 
 typedef struct Work {
     struct Work *next;
@@ -212,29 +210,29 @@ slot_of(u64 key, unsigned bits)
  * caller zeroes those slots again; GEnt's table is only added to).  The token table
  * (TEnt) has tent_probe, beside bleu_tok_eq.
  */
-#define CHAIN_TABLE(X, Ent)                                                                 \
-    static inline int X##_find(const Ent *tab, unsigned bits, u64 key, u32 *slot)         \
-    {                                                                                      \
-        u32 mask = (u32)(((u64)1 << bits) - 1), s = slot_of(key, bits);                    \
-        for (;; s = (s + 1) & mask) {                                                      \
-            if (tab[s].key == key) {                                                       \
-                *slot = s;                                                                 \
-                return 1;                                                                  \
-            }                                                                              \
-            if (!tab[s].key) return 0;                                                     \
-        }                                                                                  \
-    }                                                                                      \
-    static inline u32 X##_add(Ent *tab, unsigned bits, u64 key, u32 *touched, size_t *nt) \
-    {                                                                                      \
-        u32 mask = (u32)(((u64)1 << bits) - 1), s = slot_of(key, bits);                    \
-        for (;; s = (s + 1) & mask) {                                                      \
-            if (tab[s].key == key) return s;                                               \
-            if (!tab[s].key) {                                                             \
-                tab[s].key = key;                                                          \
-                touched[(*nt)++] = s;                                                      \
-                return s;                                                                  \
-            }                                                                              \
-        }                                                                                  \
+#define CHAIN_TABLE(X, Ent)                                                                        \
+    static inline int X##_find(const Ent *tab, unsigned bits, u64 key, u32 *slot)                  \
+    {                                                                                              \
+        u32 mask = (u32)(((u64)1 << bits) - 1), s = slot_of(key, bits);                            \
+        for (;; s = (s + 1) & mask) {                                                              \
+            if (tab[s].key == key) {                                                               \
+                *slot = s;                                                                         \
+                return 1;                                                                          \
+            }                                                                                      \
+            if (!tab[s].key) return 0;                                                             \
+        }                                                                                          \
+    }                                                                                              \
+    static inline u32 X##_add(Ent *tab, unsigned bits, u64 key, u32 *touched, size_t *nt)          \
+    {                                                                                              \
+        u32 mask = (u32)(((u64)1 << bits) - 1), s = slot_of(key, bits);                            \
+        for (;; s = (s + 1) & mask) {                                                              \
+            if (tab[s].key == key) return s;                                                       \
+            if (!tab[s].key) {                                                                     \
+                tab[s].key = key;                                                                  \
+                touched[(*nt)++] = s;                                                              \
+                return s;                                                                          \
+            }                                                                                      \
+        }                                                                                          \
     }
 
 /* ------------------------------------------------------------------------------------ */
@@ -266,16 +264,16 @@ typedef struct {
     size_t *tpos;
     u32 *tlen;
     size_t ntok, tok_cap;
-    size_t *hoff;  /* nseg + 1 */
-    size_t *rseg;  /* nseg + 1: reference index range per segment */
-    size_t *roff;  /* nref + 1 */
+    size_t *hoff; /* nseg + 1 */
+    size_t *rseg; /* nseg + 1: reference index range per segment */
+    size_t *roff; /* nref + 1 */
     size_t nref, ref_cap;
     size_t maxhyp, maxrefsum; /* longest hypothesis, most reference tokens of a segment */
     u64 *hash;                /* per token: tok_hash */
     PyObject **held;          /* texts: the str read (referenced), in reading order */
     size_t nheld;
-    size_t units;             /* code points of the texts */
-    Py_UCS4 *scratch;         /* room for the longest text (13a's working copy) */
+    size_t units;     /* code points of the texts */
+    Py_UCS4 *scratch; /* room for the longest text (13a's working copy) */
 } BleuIn;
 
 /* A problem found while reading the input: (code, path, position). */
@@ -329,15 +327,15 @@ typedef struct {
 typedef struct {
     int C, W;
     int beta, whitespace, eps_smoothing;
-    Py_ssize_t n;        /* segments */
-    PyObject **held;     /* the hypotheses, then the references segment by segment */
+    Py_ssize_t n;    /* segments */
+    PyObject **held; /* the hypotheses, then the references segment by segment */
     size_t nheld;
-    size_t *rseg;        /* n + 1: segment i's references are held[n + rseg[i] .. n + rseg[i+1]) */
+    size_t *rseg; /* n + 1: segment i's references are held[n + rseg[i] .. n + rseg[i+1]) */
     size_t maxlen, total;
-    Py_UCS4 *hw, *rw;    /* the hypothesis and the reference, widened */
-    u32 *hid, *rid;      /* their word ids */
-    u32 *wpos, *wlen;    /* word spans of one text */
-    WEnt *wtab;          /* the hypothesis's words; 2^wbits slots */
+    Py_UCS4 *hw, *rw; /* the hypothesis and the reference, widened */
+    u32 *hid, *rid;   /* their word ids */
+    u32 *wpos, *wlen; /* word spans of one text */
+    WEnt *wtab;       /* the hypothesis's words; 2^wbits slots */
     unsigned wbits;
     u32 *wtouched;
     const struct LinesIn *lines; /* sacrebleu_chrf_lines: the texts as lines, not held */
@@ -355,9 +353,10 @@ MTK_INTERNAL int mtk_work_positions(Work *w, size_t cp);
 MTK_INTERNAL int mtk_chrf_exact(u128 p, u128 q, u64 H, u64 S, u32 k, u32 beta, double *out);
 MTK_INTERNAL int mtk_lcm_mults(const u64 *v, int k, u64 *lcm, u64 *mult);
 MTK_INTERNAL size_t mtk_strip_text(PyObject *s, u32 *out);
-MTK_INTERNAL void mtk_chrf_segment_counts(Work *w, const u32 *h, size_t lh, const u32 *r, size_t lr, int N, i64 *o);
-MTK_INTERNAL int mtk_hold_texts(PyObject *seq, const char *what, PyObject **held, Py_ssize_t at, Py_ssize_t step,
-           size_t *maxlen, size_t *total);
+MTK_INTERNAL void mtk_chrf_segment_counts(Work *w, const u32 *h, size_t lh, const u32 *r, size_t lr,
+                                          int N, i64 *o);
+MTK_INTERNAL int mtk_hold_texts(PyObject *seq, const char *what, PyObject **held, Py_ssize_t at,
+                                Py_ssize_t step, size_t *maxlen, size_t *total);
 MTK_INTERNAL void mtk_release_held(PyObject **held, Py_ssize_t n);
 MTK_INTERNAL PyObject *mtk_tuple_of(const i64 *v, int n);
 MTK_INTERNAL extern PyMethodDef mtk_chrf_methods[];
@@ -374,11 +373,14 @@ MTK_INTERNAL void mtk_end_input(BleuIn *b, Py_ssize_t n);
 MTK_INTERNAL size_t mtk_widen(PyObject *s, Py_UCS4 *out);
 MTK_INTERNAL void mtk_split_text(BleuIn *b, PyObject *s, size_t *used);
 MTK_INTERNAL void mtk_split_units(BleuIn *b, size_t n, size_t *used);
-MTK_INTERNAL int mtk_measure_text(PyObject *s, int tok13a, Problem *pb, BleuIn *b, size_t *bound, size_t *maxlen);
-MTK_INTERNAL int mtk_bleu_read_text(PyObject *hyps, PyObject *refs, int tok13a, BleuIn *b, Problem *pb);
+MTK_INTERNAL int mtk_measure_text(PyObject *s, int tok13a, Problem *pb, BleuIn *b, size_t *bound,
+                                  size_t *maxlen);
+MTK_INTERNAL int mtk_bleu_read_text(PyObject *hyps, PyObject *refs, int tok13a, BleuIn *b,
+                                    Problem *pb);
 MTK_INTERNAL int mtk_bleu_tokenize(BleuIn *b, Py_ssize_t n, int tok13a, Problem *pb);
 MTK_INTERNAL int mtk_work_bleu(Work *w, size_t maxhyp, size_t maxrefsum);
-MTK_INTERNAL void mtk_bleu_count_loop(Work *w, const BleuIn *b, Py_ssize_t n, int N, i64 *seg, i64 *totals);
+MTK_INTERNAL void mtk_bleu_count_loop(Work *w, const BleuIn *b, Py_ssize_t n, int N, i64 *seg,
+                                      i64 *totals);
 MTK_INTERNAL extern PyMethodDef mtk_bleu_methods[];
 
 /* tok13a.c */
@@ -402,8 +404,9 @@ MTK_INTERNAL extern PyMethodDef mtk_text_methods[];
 /* lines.c */
 MTK_INTERNAL int mtk_utf8_seq(const unsigned char *p, const unsigned char *end, u32 *cp);
 MTK_INTERNAL int mtk_measure_line(const unsigned char *p, LineSpan *line);
-MTK_INTERNAL int mtk_scan_lines(const unsigned char *data, size_t size, size_t start, size_t count, int final,
-           LineSpan **spans, size_t *n, size_t *cap, size_t *stop, Py_ssize_t *bad);
+MTK_INTERNAL int mtk_scan_lines(const unsigned char *data, size_t size, size_t start, size_t count,
+                                int final, LineSpan **spans, size_t *n, size_t *cap, size_t *stop,
+                                Py_ssize_t *bad);
 MTK_INTERNAL extern PyMethodDef mtk_lines_methods[];
 
 /* lines_metrics.c */
@@ -431,7 +434,7 @@ push_span(BleuIn *b, size_t pos, size_t len)
     b->tpos[k] = pos;
     b->tlen[k] = (u32)len;
     b->hash[k] = mtk_units_hash((const unsigned char *)(b->text + pos), len * sizeof(Py_UCS4),
-                            PyUnicode_4BYTE_KIND);
+                                PyUnicode_4BYTE_KIND);
 }
 
 #endif /* MTK_COMMON_H */

@@ -78,13 +78,27 @@ js_write_string(JsBuffer *b, PyObject *text)
         }
         *out++ = '\\';
         switch (c) {
-        case '"': *out++ = '"'; break;
-        case '\\': *out++ = '\\'; break;
-        case '\b': *out++ = 'b'; break;
-        case '\f': *out++ = 'f'; break;
-        case '\n': *out++ = 'n'; break;
-        case '\r': *out++ = 'r'; break;
-        case '\t': *out++ = 't'; break;
+        case '"':
+            *out++ = '"';
+            break;
+        case '\\':
+            *out++ = '\\';
+            break;
+        case '\b':
+            *out++ = 'b';
+            break;
+        case '\f':
+            *out++ = 'f';
+            break;
+        case '\n':
+            *out++ = 'n';
+            break;
+        case '\r':
+            *out++ = 'r';
+            break;
+        case '\t':
+            *out++ = 't';
+            break;
         default:
             *out++ = 'u';
             *out++ = '0';
@@ -112,8 +126,10 @@ js_write_float(JsBuffer *b, double x)
     int k = 0, point = -1, exponent = 0;
     const char *p = text;
     for (; *p && *p != 'e'; p++) {
-        if (*p == '.') point = k;
-        else if (k < 31) digits[k++] = *p;
+        if (*p == '.')
+            point = k;
+        else if (k < 31)
+            digits[k++] = *p;
     }
     if (*p == 'e') exponent = atoi(p + 1);
     PyMem_Free(text);
@@ -183,8 +199,10 @@ js_write(JsBuffer *b, PyObject *value, int depth)
         Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
         int status = jsb_write(b, "[", 1) < 0 ? -1 : 1;
         for (Py_ssize_t i = 0; i < n && status == 1; i++) {
-            if (i > 0 && jsb_write(b, ",", 1) < 0) status = -1;
-            else status = js_write(b, PySequence_Fast_GET_ITEM(seq, i), depth + 1);
+            if (i > 0 && jsb_write(b, ",", 1) < 0)
+                status = -1;
+            else
+                status = js_write(b, PySequence_Fast_GET_ITEM(seq, i), depth + 1);
         }
         Py_DECREF(seq);
         if (status != 1) return status;
@@ -213,11 +231,12 @@ js_write(JsBuffer *b, PyObject *value, int depth)
     return 0;
 }
 
-PyDoc_STRVAR(js_dumps_doc,
-"js_dumps(value, /)\n--\n\n"
-"mtcompute.core.jsjson.dumps(value) as UTF-8 bytes, for a value of exact JSON types (dict\n"
-"with str keys, list, tuple, str without surrogates, int within 2^53, float, bool, None);\n"
-"None for any other value (the pure writer decides it).");
+PyDoc_STRVAR(
+    js_dumps_doc,
+    "js_dumps(value, /)\n--\n\n"
+    "mtcompute.core.jsjson.dumps(value) as UTF-8 bytes, for a value of exact JSON types (dict\n"
+    "with str keys, list, tuple, str without surrogates, int within 2^53, float, bool, None);\n"
+    "None for any other value (the pure writer decides it).");
 
 static PyObject *
 py_js_dumps(PyObject *self, PyObject *value)
@@ -226,7 +245,8 @@ py_js_dumps(PyObject *self, PyObject *value)
     JsBuffer b = {NULL, 0, 0};
     int status = js_write(&b, value, 0);
     PyObject *res = NULL;
-    if (status == 1) res = PyBytes_FromStringAndSize(b.data, b.size);
+    if (status == 1)
+        res = PyBytes_FromStringAndSize(b.data, b.size);
     else if (status == 0) {
         res = Py_None;
         Py_INCREF(res);

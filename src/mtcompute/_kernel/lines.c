@@ -20,7 +20,6 @@
  * returns.
  */
 
-
 /* The valid UTF-8 sequence at p (p < end): its length in bytes, its code point in *cp;
  * 0 when the bytes there are not strict UTF-8 (RFC 3629's table, which CPython's
  * strict decoder follows). */
@@ -46,11 +45,10 @@ mtk_utf8_seq(const unsigned char *p, const unsigned char *end, u32 *cp)
     }
     if (c >= 0xF0 && c <= 0xF4) {
         unsigned lo = c == 0xF0 ? 0x90 : 0x80, hi = c == 0xF4 ? 0x8F : 0xBF;
-        if (room < 4 || p[1] < lo || p[1] > hi || (p[2] & 0xC0) != 0x80 ||
-            (p[3] & 0xC0) != 0x80)
+        if (room < 4 || p[1] < lo || p[1] > hi || (p[2] & 0xC0) != 0x80 || (p[3] & 0xC0) != 0x80)
             return 0;
-        *cp = ((u32)(c & 0x07) << 18) | ((u32)(p[1] & 0x3F) << 12) |
-              ((u32)(p[2] & 0x3F) << 6) | (p[3] & 0x3F);
+        *cp = ((u32)(c & 0x07) << 18) | ((u32)(p[1] & 0x3F) << 12) | ((u32)(p[2] & 0x3F) << 6) |
+              (p[3] & 0x3F);
         return 4;
     }
     return 0;
@@ -140,7 +138,7 @@ fill_line(const unsigned char *p, const LineSpan *line, PyObject *s)
  */
 int
 mtk_scan_lines(const unsigned char *data, size_t size, size_t start, size_t count, int final,
-           LineSpan **spans, size_t *n, size_t *cap, size_t *stop, Py_ssize_t *bad)
+               LineSpan **spans, size_t *n, size_t *cap, size_t *stop, Py_ssize_t *bad)
 {
     size_t at = start;
     *bad = -1;
@@ -169,15 +167,16 @@ mtk_scan_lines(const unsigned char *data, size_t size, size_t start, size_t coun
     return 0;
 }
 
-PyDoc_STRVAR(split_lines_doc,
-"split_lines(data, start, count, final, /)\n--\n\n"
-"Up to count lines of the bytes data[start:], decoded as strict UTF-8, exactly as\n"
-"data.decode('utf-8').split('\\n') gives them (only \\n ends a line; it is not part of\n"
-"it).  Only lines ended by \\n are taken, and with final also the bytes after the last\n"
-"\\n.  Returns (lines, stop, bad): stop is the offset after the last line taken; bad is\n"
-"-1, or the offset where the first line that is not UTF-8 starts (the lines before it\n"
-"are returned, stop == bad).  The GIL is released while the bytes are checked and\n"
-"decoded.");
+PyDoc_STRVAR(
+    split_lines_doc,
+    "split_lines(data, start, count, final, /)\n--\n\n"
+    "Up to count lines of the bytes data[start:], decoded as strict UTF-8, exactly as\n"
+    "data.decode('utf-8').split('\\n') gives them (only \\n ends a line; it is not part of\n"
+    "it).  Only lines ended by \\n are taken, and with final also the bytes after the last\n"
+    "\\n.  Returns (lines, stop, bad): stop is the offset after the last line taken; bad is\n"
+    "-1, or the offset where the first line that is not UTF-8 starts (the lines before it\n"
+    "are returned, stop == bad).  The GIL is released while the bytes are checked and\n"
+    "decoded.");
 
 static PyObject *
 py_split_lines(PyObject *self, PyObject *args)
@@ -186,8 +185,7 @@ py_split_lines(PyObject *self, PyObject *args)
     Py_ssize_t start, count;
     int final;
     (void)self;
-    if (!PyArg_ParseTuple(args, "y*nnp:split_lines", &view, &start, &count, &final))
-        return NULL;
+    if (!PyArg_ParseTuple(args, "y*nnp:split_lines", &view, &start, &count, &final)) return NULL;
     PyObject *lines = NULL, *result = NULL;
     LineSpan *spans = NULL;
     size_t n = 0, cap = 0, stop = 0, size = (size_t)view.len;
@@ -200,13 +198,12 @@ py_split_lines(PyObject *self, PyObject *args)
     int rc;
     int nogil = size - (size_t)start >= NOGIL_WORK;
     if (nogil) {
-        Py_BEGIN_ALLOW_THREADS
-        rc = mtk_scan_lines(data, size, (size_t)start, (size_t)count, final, &spans, &n, &cap,
-                        &stop, &bad);
+        Py_BEGIN_ALLOW_THREADS rc = mtk_scan_lines(data, size, (size_t)start, (size_t)count, final,
+                                                   &spans, &n, &cap, &stop, &bad);
         Py_END_ALLOW_THREADS
     } else {
         rc = mtk_scan_lines(data, size, (size_t)start, (size_t)count, final, &spans, &n, &cap,
-                        &stop, &bad);
+                            &stop, &bad);
     }
     if (rc < 0) {
         PyErr_NoMemory();
@@ -222,10 +219,8 @@ py_split_lines(PyObject *self, PyObject *args)
     }
     /* their data, without the GIL: only this call holds them */
     if (nogil) {
-        Py_BEGIN_ALLOW_THREADS
-        for (size_t i = 0; i < n; i++)
-            if (spans[i].length)
-                fill_line(data + spans[i].start, &spans[i], PyList_GET_ITEM(lines, i));
+        Py_BEGIN_ALLOW_THREADS for (size_t i = 0; i < n; i++) if (spans[i].length)
+            fill_line(data + spans[i].start, &spans[i], PyList_GET_ITEM(lines, i));
         Py_END_ALLOW_THREADS
     } else {
         for (size_t i = 0; i < n; i++)
@@ -240,17 +235,17 @@ done:
     return result;
 }
 
-PyDoc_STRVAR(skip_lines_doc,
-"skip_lines(data, start, count, final, /)\n--\n\n"
-"The lines split_lines(data, start, count, final) would take, without checking or\n"
-"decoding them: (stop, found), stop the offset after the last line taken and found their\n"
-"number (only lines ended by \\n, and with final also the bytes after the last \\n).\n"
-"The GIL is released while the newlines are looked for.");
+PyDoc_STRVAR(
+    skip_lines_doc,
+    "skip_lines(data, start, count, final, /)\n--\n\n"
+    "The lines split_lines(data, start, count, final) would take, without checking or\n"
+    "decoding them: (stop, found), stop the offset after the last line taken and found their\n"
+    "number (only lines ended by \\n, and with final also the bytes after the last \\n).\n"
+    "The GIL is released while the newlines are looked for.");
 
 /* skip_lines' search, without Python calls */
 static size_t
-skip_scan(const unsigned char *data, size_t size, size_t at, size_t count, int final,
-          size_t *found)
+skip_scan(const unsigned char *data, size_t size, size_t at, size_t count, int final, size_t *found)
 {
     size_t n = 0;
     while (n < count && at < size) {
@@ -276,8 +271,7 @@ py_skip_lines(PyObject *self, PyObject *args)
     Py_ssize_t start, count;
     int final;
     (void)self;
-    if (!PyArg_ParseTuple(args, "y*nnp:skip_lines", &view, &start, &count, &final))
-        return NULL;
+    if (!PyArg_ParseTuple(args, "y*nnp:skip_lines", &view, &start, &count, &final)) return NULL;
     size_t size = (size_t)view.len, found = 0, stop;
     if (start < 0 || (size_t)start > size || count < 0) {
         PyBuffer_Release(&view);
@@ -285,8 +279,8 @@ py_skip_lines(PyObject *self, PyObject *args)
         return NULL;
     }
     if (size - (size_t)start >= NOGIL_WORK) {
-        Py_BEGIN_ALLOW_THREADS
-        stop = skip_scan(view.buf, size, (size_t)start, (size_t)count, final, &found);
+        Py_BEGIN_ALLOW_THREADS stop =
+            skip_scan(view.buf, size, (size_t)start, (size_t)count, final, &found);
         Py_END_ALLOW_THREADS
     } else {
         stop = skip_scan(view.buf, size, (size_t)start, (size_t)count, final, &found);

@@ -26,7 +26,6 @@ decode_ucs4(const unsigned char *p, const LineSpan *line, Py_UCS4 *out)
     }
 }
 
-
 size_t
 mtk_lines_widen(const struct LinesIn *L, Py_ssize_t f, size_t i, Py_UCS4 *out)
 {
@@ -58,7 +57,7 @@ lines_scan(LinesIn *L, size_t n, int tok13a, size_t *units, size_t *bound, size_
         size_t got = 0, stop = 0, size = (size_t)L->views[f].len;
         Py_ssize_t bad = -1;
         if (mtk_scan_lines(L->views[f].buf, size, 0, n, 1, &L->spans[f], &got, &L->caps[f], &stop,
-                       &bad) < 0)
+                           &bad) < 0)
             return -1;
         if (bad >= 0 || got != n || stop != size) return 1;
         for (size_t i = 0; i < n; i++) {
@@ -116,16 +115,17 @@ bleu_tokenize_lines(BleuIn *b, const LinesIn *L, Py_ssize_t n, int tok13a, Probl
     return 0;
 }
 
-PyDoc_STRVAR(bleu_counts_lines_doc,
-"bleu_counts_lines(hypotheses, references, count, max_order, per_segment, tokenizer, /)\n"
-"--\n\n"
-"bleu_counts_text of undecoded lines: hypotheses the bytes of count lines (each ended by\n"
-"\\n, the last one may not be), references a tuple of one or more such bytes, one a\n"
-"reference of every segment; the lines are what split_lines(data, 0, count, True) would\n"
-"decode.  Returns (buffer or None, totals), or None when an input is not exactly count\n"
-"lines of strict UTF-8 or a text is too long for the kernel (decode the lines and take\n"
-"bleu_counts_text).  The GIL is released while the lines are checked, decoded, tokenized\n"
-"and counted.");
+PyDoc_STRVAR(
+    bleu_counts_lines_doc,
+    "bleu_counts_lines(hypotheses, references, count, max_order, per_segment, tokenizer, /)\n"
+    "--\n\n"
+    "bleu_counts_text of undecoded lines: hypotheses the bytes of count lines (each ended by\n"
+    "\\n, the last one may not be), references a tuple of one or more such bytes, one a\n"
+    "reference of every segment; the lines are what split_lines(data, 0, count, True) would\n"
+    "decode.  Returns (buffer or None, totals), or None when an input is not exactly count\n"
+    "lines of strict UTF-8 or a text is too long for the kernel (decode the lines and take\n"
+    "bleu_counts_text).  The GIL is released while the lines are checked, decoded, tokenized\n"
+    "and counted.");
 
 /* bleu_counts_lines' arrays of b (allocated without the GIL: raw), freed the same way */
 static int
@@ -140,8 +140,7 @@ bleu_lines_alloc(BleuIn *b, size_t n, size_t nref, size_t units, size_t bound, s
     b->roff = PyMem_RawMalloc((nref + 1) * sizeof(size_t));
     b->scratch = PyMem_RawMalloc((maxlen + 1) * sizeof(Py_UCS4));
     b->units = units;
-    return b->text && b->tpos && b->tlen && b->hash && b->hoff && b->rseg && b->roff &&
-                   b->scratch
+    return b->text && b->tpos && b->tlen && b->hash && b->hoff && b->rseg && b->roff && b->scratch
                ? 0
                : -1;
 }
@@ -171,8 +170,8 @@ py_bleu_counts_lines(PyObject *self, PyObject *args)
     int N, per_segment, tok13a;
     const char *tokenizer;
     (void)self;
-    if (!PyArg_ParseTuple(args, "OO!nips:bleu_counts_lines", &hyps, &PyTuple_Type, &refs, &n,
-                          &N, &per_segment, &tokenizer))
+    if (!PyArg_ParseTuple(args, "OO!nips:bleu_counts_lines", &hyps, &PyTuple_Type, &refs, &n, &N,
+                          &per_segment, &tokenizer))
         return NULL;
     if (strcmp(tokenizer, "none") == 0)
         tok13a = 0;
@@ -210,16 +209,13 @@ py_bleu_counts_lines(PyObject *self, PyObject *args)
     /* pass 1 without the GIL: the lines checked and measured, the arrays allocated */
     size_t units = 0, bound = 0, maxlen = 0, nref = (size_t)n * (size_t)nr;
     int rc, nomem = 0;
-    Py_BEGIN_ALLOW_THREADS
-    rc = lines_scan(&L, (size_t)n, tok13a, &units, &bound, &maxlen);
+    Py_BEGIN_ALLOW_THREADS rc = lines_scan(&L, (size_t)n, tok13a, &units, &bound, &maxlen);
     if (rc == 0 && bound >= UINT32_MAX - 1) rc = 1;
     if (rc == 0) rc = bleu_lines_alloc(&b, (size_t)n, nref, units, bound, maxlen);
-    Py_END_ALLOW_THREADS
-    i64 totals[2 + 2 * MAX_ORDER] = {0}, *seg = NULL;
+    Py_END_ALLOW_THREADS i64 totals[2 + 2 * MAX_ORDER] = {0}, *seg = NULL;
     Work *w = NULL;
     if (rc == 0 && per_segment) {
-        buf = PyBytes_FromStringAndSize(NULL,
-                                        (Py_ssize_t)((size_t)n * (2 + 2 * N) * sizeof(i64)));
+        buf = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)((size_t)n * (2 + 2 * N) * sizeof(i64)));
         if (buf)
             seg = (i64 *)PyBytes_AS_STRING(buf);
         else
@@ -227,15 +223,13 @@ py_bleu_counts_lines(PyObject *self, PyObject *args)
     }
     if (rc == 0 && !(w = mtk_work_get())) rc = -1;
     /* pass 2 without the GIL: decoded, tokenized and counted; then everything freed */
-    Py_BEGIN_ALLOW_THREADS
-    if (rc == 0) rc = bleu_tokenize_lines(&b, &L, n, tok13a, &pb);
+    Py_BEGIN_ALLOW_THREADS if (rc == 0) rc = bleu_tokenize_lines(&b, &L, n, tok13a, &pb);
     if (rc == 0) {
         nomem = mtk_work_bleu(w, b.maxhyp, b.maxrefsum) < 0;
         if (!nomem) mtk_bleu_count_loop(w, &b, n, N, seg, totals);
     }
     bleu_lines_free(&b, &L);
-    Py_END_ALLOW_THREADS
-    mtk_work_put(w);
+    Py_END_ALLOW_THREADS mtk_work_put(w);
     if (rc == -1 || nomem)
         PyErr_NoMemory();
     else if (rc > 0) /* not lines of UTF-8, or a text too long: the str path says which */
@@ -272,13 +266,14 @@ lines_open(LinesIn *L, PyObject *hyps, PyObject *refs)
     return 0;
 }
 
-PyDoc_STRVAR(sacrebleu_chrf_lines_doc,
-"sacrebleu_chrf_lines(hypotheses, references, count, char_order, word_order, beta,\n"
-"                     whitespace, eps_smoothing, per_segment, /)\n--\n\n"
-"sacrebleu_chrf_counts of undecoded lines, as bleu_counts_lines takes them: (buffer or\n"
-"None, totals), or None when an input is not exactly count lines of strict UTF-8 or a\n"
-"line is too long for the kernel (decode the lines and take sacrebleu_chrf_counts).  The\n"
-"GIL is released while the lines are checked, decoded and counted.");
+PyDoc_STRVAR(
+    sacrebleu_chrf_lines_doc,
+    "sacrebleu_chrf_lines(hypotheses, references, count, char_order, word_order, beta,\n"
+    "                     whitespace, eps_smoothing, per_segment, /)\n--\n\n"
+    "sacrebleu_chrf_counts of undecoded lines, as bleu_counts_lines takes them: (buffer or\n"
+    "None, totals), or None when an input is not exactly count lines of strict UTF-8 or a\n"
+    "line is too long for the kernel (decode the lines and take sacrebleu_chrf_counts).  The\n"
+    "GIL is released while the lines are checked, decoded and counted.");
 
 static PyObject *
 py_sacrebleu_chrf_lines(PyObject *self, PyObject *args)
@@ -289,12 +284,11 @@ py_sacrebleu_chrf_lines(PyObject *self, PyObject *args)
     Sacre S = {0};
     LinesIn L = {0};
     (void)self;
-    if (!PyArg_ParseTuple(args, "OO!niiippp:sacrebleu_chrf_lines", &hyps, &PyTuple_Type, &refs,
-                          &n, &S.C, &S.W, &S.beta, &S.whitespace, &S.eps_smoothing,
-                          &per_segment))
+    if (!PyArg_ParseTuple(args, "OO!niiippp:sacrebleu_chrf_lines", &hyps, &PyTuple_Type, &refs, &n,
+                          &S.C, &S.W, &S.beta, &S.whitespace, &S.eps_smoothing, &per_segment))
         return NULL;
-    if (S.C < 0 || S.C > MAX_ORDER || S.W < 0 || S.W > MAX_ORDER || S.C + S.W == 0 ||
-        S.beta < 0 || S.beta > 1000000 || n < 0 || PyTuple_GET_SIZE(refs) < 1) {
+    if (S.C < 0 || S.C > MAX_ORDER || S.W < 0 || S.W > MAX_ORDER || S.C + S.W == 0 || S.beta < 0 ||
+        S.beta > 1000000 || n < 0 || PyTuple_GET_SIZE(refs) < 1) {
         PyErr_SetString(PyExc_ValueError,
                         "chrF orders, beta, count or references out of range for the kernel");
         return NULL;
@@ -310,11 +304,10 @@ py_sacrebleu_chrf_lines(PyObject *self, PyObject *args)
     if (lines_open(&L, hyps, refs) < 0) goto done;
     size_t units = 0, bound = 0, maxlen = 0;
     int rc;
-    Py_BEGIN_ALLOW_THREADS
-    rc = lines_scan(&L, (size_t)n, 0, &units, &bound, &maxlen);
+    Py_BEGIN_ALLOW_THREADS rc = lines_scan(&L, (size_t)n, 0, &units, &bound, &maxlen);
     if (rc == 0 && maxlen >= MAX_TEXT) rc = 1;
-    Py_END_ALLOW_THREADS
-    if (rc < 0) {
+    Py_END_ALLOW_THREADS if (rc < 0)
+    {
         PyErr_NoMemory();
         goto done;
     }
@@ -339,8 +332,8 @@ py_sacrebleu_chrf_lines(PyObject *self, PyObject *args)
         PyErr_NoMemory();
         goto done;
     }
-    Py_BEGIN_ALLOW_THREADS
-    for (Py_ssize_t i = 0; i < n; i++) {
+    Py_BEGIN_ALLOW_THREADS for (Py_ssize_t i = 0; i < n; i++)
+    {
         i64 *o = seg ? seg + (size_t)i * 3 * K : one;
         mtk_sacre_segment(&S, w, i, o);
         for (int k = 0; k < 3 * K; k++) totals[k] += o[k];
@@ -349,8 +342,7 @@ py_sacrebleu_chrf_lines(PyObject *self, PyObject *args)
         free(L.spans[f]);
         L.spans[f] = NULL;
     }
-    Py_END_ALLOW_THREADS
-    mtk_work_put(w);
+    Py_END_ALLOW_THREADS mtk_work_put(w);
     PyObject *tot = mtk_tuple_of(totals, 3 * K);
     if (tot) result = Py_BuildValue("(ON)", buf ? buf : Py_None, tot);
 done:

@@ -30,7 +30,6 @@ is_punct(u32 c)
            (c >= 0x7B && c <= 0x7E);
 }
 
-
 /*
  * CHRF._compute_f_score of flat [n_hyp, n_ref, n_match] * order statistics, operation by
  * operation as Python evaluates it in doubles (int / int of counts below 2^53 is the
@@ -72,7 +71,6 @@ sacre_f_score(const i64 *st, int order, int beta, int eps_smoothing)
     }
     return 0.0;
 }
-
 
 /* Line i of input f of sacrebleu_chrf_lines (see there) decoded into out; its count. */
 void
@@ -134,7 +132,7 @@ static inline u64
 span_hash(const Py_UCS4 *s, u32 pos, u32 len)
 {
     return mtk_units_hash((const unsigned char *)(s + pos), (size_t)len * sizeof(Py_UCS4),
-                      PyUnicode_4BYTE_KIND);
+                          PyUnicode_4BYTE_KIND);
 }
 
 /* The slot of word s[pos..pos+len) (hash h) in the hypothesis's table: its entry, or the
@@ -145,9 +143,8 @@ word_probe(const Sacre *S, u64 h, const Py_UCS4 *s, u32 pos, u32 len)
     u32 mask = (u32)(((u64)1 << S->wbits) - 1), k = (u32)h & mask;
     for (;; k = (k + 1) & mask) {
         const WEnt *e = &S->wtab[k];
-        if (!e->id1 ||
-            (e->h == h && e->len == len &&
-             memcmp(S->hw + e->pos, s + pos, (size_t)len * sizeof(Py_UCS4)) == 0))
+        if (!e->id1 || (e->h == h && e->len == len &&
+                        memcmp(S->hw + e->pos, s + pos, (size_t)len * sizeof(Py_UCS4)) == 0))
             return k;
     }
 }
@@ -155,8 +152,7 @@ word_probe(const Sacre *S, u64 h, const Py_UCS4 *s, u32 pos, u32 len)
 /* One text's characters (into chars, or the widened text itself with whitespace) and, with
  * W, its words' spans; returns the characters' count. */
 static size_t
-sacre_text(const Sacre *S, size_t t, Py_UCS4 *wide, u32 *chars, const u32 **cp,
-           size_t *nwords)
+sacre_text(const Sacre *S, size_t t, Py_UCS4 *wide, u32 *chars, const u32 **cp, size_t *nwords)
 {
     /* held text t, or as lines: hypothesis t, or reference (t - n) % nr of segment
      * (t - n) / nr, the line of input 1 + that reference */
@@ -167,7 +163,7 @@ sacre_text(const Sacre *S, size_t t, Py_UCS4 *wide, u32 *chars, const u32 **cp,
         n = mtk_lines_widen(S->lines, 0, t, wide);
     else
         n = mtk_lines_widen(S->lines, 1 + (Py_ssize_t)((t - (size_t)S->n) % nr),
-                        (t - (size_t)S->n) / nr, wide);
+                            (t - (size_t)S->n) / nr, wide);
     size_t lc = n;
     if (S->whitespace)
         *cp = wide;
@@ -264,7 +260,8 @@ sacre_hold(Sacre *S, PyObject *t, const char *fmt, Py_ssize_t i, Py_ssize_t j)
 static int
 sacre_build(Sacre *S, PyObject *hyps, PyObject *refs)
 {
-    if (!mtk_is_array(hyps) || !mtk_is_array(refs) || mtk_array_size(hyps) != mtk_array_size(refs)) {
+    if (!mtk_is_array(hyps) || !mtk_is_array(refs) ||
+        mtk_array_size(hyps) != mtk_array_size(refs)) {
         PyErr_SetString(PyExc_ValueError,
                         "hypotheses and references must be lists of the same length");
         return -1;
@@ -279,8 +276,7 @@ sacre_build(Sacre *S, PyObject *hyps, PyObject *refs)
     }
     for (Py_ssize_t i = 0; i < n; i++) {
         if (!mtk_is_array(ri[i]) || mtk_array_size(ri[i]) == 0) {
-            PyErr_Format(PyExc_ValueError, "references[%zd] must be a list of one or more str",
-                         i);
+            PyErr_Format(PyExc_ValueError, "references[%zd] must be a list of one or more str", i);
             return -1;
         }
         S->rseg[i] = nref;
@@ -326,14 +322,15 @@ mtk_sacre_scratch(Sacre *S)
     return 0;
 }
 
-PyDoc_STRVAR(sacrebleu_chrf_counts_doc,
-"sacrebleu_chrf_counts(hypotheses, references, char_order, word_order, beta, whitespace,\n"
-"                      eps_smoothing, per_segment, /)\n--\n\n"
-"sacreBLEU 2.6.0's chrF/chrF++ segment statistics: (buffer or None, totals).  hypotheses:\n"
-"a list of str; references: per segment a list of one or more str (lowercase them first\n"
-"if wanted).  Per segment 3*(char_order+word_order) native int64, [n_hyp, n_ref, n_match]\n"
-"per order (character orders, then word orders), of the first reference with the\n"
-"strictly greatest CHRF._compute_f_score; totals are their sums.");
+PyDoc_STRVAR(
+    sacrebleu_chrf_counts_doc,
+    "sacrebleu_chrf_counts(hypotheses, references, char_order, word_order, beta, whitespace,\n"
+    "                      eps_smoothing, per_segment, /)\n--\n\n"
+    "sacreBLEU 2.6.0's chrF/chrF++ segment statistics: (buffer or None, totals).  hypotheses:\n"
+    "a list of str; references: per segment a list of one or more str (lowercase them first\n"
+    "if wanted).  Per segment 3*(char_order+word_order) native int64, [n_hyp, n_ref, n_match]\n"
+    "per order (character orders, then word orders), of the first reference with the\n"
+    "strictly greatest CHRF._compute_f_score; totals are their sums.");
 
 static PyObject *
 py_sacrebleu_chrf_counts(PyObject *self, PyObject *args)
@@ -342,11 +339,11 @@ py_sacrebleu_chrf_counts(PyObject *self, PyObject *args)
     int per_segment;
     Sacre S = {0};
     (void)self;
-    if (!PyArg_ParseTuple(args, "OOiiippp:sacrebleu_chrf_counts", &hyps, &refs, &S.C, &S.W,
-                          &S.beta, &S.whitespace, &S.eps_smoothing, &per_segment))
+    if (!PyArg_ParseTuple(args, "OOiiippp:sacrebleu_chrf_counts", &hyps, &refs, &S.C, &S.W, &S.beta,
+                          &S.whitespace, &S.eps_smoothing, &per_segment))
         return NULL;
-    if (S.C < 0 || S.C > MAX_ORDER || S.W < 0 || S.W > MAX_ORDER || S.C + S.W == 0 ||
-        S.beta < 0 || S.beta > 1000000) {
+    if (S.C < 0 || S.C > MAX_ORDER || S.W < 0 || S.W > MAX_ORDER || S.C + S.W == 0 || S.beta < 0 ||
+        S.beta > 1000000) {
         PyErr_SetString(PyExc_ValueError, "chrF orders or beta out of range for the kernel");
         return NULL;
     }

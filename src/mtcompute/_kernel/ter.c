@@ -38,15 +38,15 @@
 
 typedef struct {
     const i64 *ref;
-    Py_ssize_t m, n;             /* reference and hypothesis lengths */
-    Py_ssize_t *lo, *hi, *off;   /* row i: columns [lo[i], hi[i]) at cells off[i].. */
-    i64 *M, *S;                  /* rows of the current words; rows of a candidate */
-    i64 *B;                      /* the current words' costs to the end (ter_fill_back) */
-    int back;                    /* whether B is of the current words */
-    i64 *words, *shifted;        /* n each */
-    Py_ssize_t *align;           /* m: hypothesis position aligned with each ref position */
+    Py_ssize_t m, n;               /* reference and hypothesis lengths */
+    Py_ssize_t *lo, *hi, *off;     /* row i: columns [lo[i], hi[i]) at cells off[i].. */
+    i64 *M, *S;                    /* rows of the current words; rows of a candidate */
+    i64 *B;                        /* the current words' costs to the end (ter_fill_back) */
+    int back;                      /* whether B is of the current words */
+    i64 *words, *shifted;          /* n each */
+    Py_ssize_t *align;             /* m: hypothesis position aligned with each ref position */
     Py_ssize_t *hyp_sum, *ref_sum; /* n + 1, m + 1: prefix sums of the error flags */
-    unsigned char *ops;          /* n + m: the trace, last operation first */
+    unsigned char *ops;            /* n + m: the trace, last operation first */
     size_t rows_cap, words_cap, cells_cap, ref_cap, ops_cap; /* room, kept between pairs */
 } Ter;
 
@@ -283,10 +283,10 @@ ter_perform_shift(const i64 *w, Py_ssize_t n, Py_ssize_t start, Py_ssize_t lengt
                   Py_ssize_t target, i64 *out)
 {
     Py_ssize_t k = 0;
-#define TER_COPY(a, b)                                                       \
-    do {                                                                     \
-        Py_ssize_t a_ = (a), b_ = (b) < n ? (b) : n;                         \
-        for (Py_ssize_t x_ = a_; x_ < b_; x_++) out[k++] = w[x_];            \
+#define TER_COPY(a, b)                                                                             \
+    do {                                                                                           \
+        Py_ssize_t a_ = (a), b_ = (b) < n ? (b) : n;                                               \
+        for (Py_ssize_t x_ = a_; x_ < b_; x_++) out[k++] = w[x_];                                  \
     } while (0)
     if (target < start) {
         TER_COPY(0, target);
@@ -424,8 +424,8 @@ type_name(PyObject *x)
 /* TypeError "<what> must be <expected>, got <type name>"; `what` is a printf format with
  * up to three indexes. */
 static void
-ter_type_error(PyObject *x, const char *expected, const char *field, Py_ssize_t a,
-               Py_ssize_t b, Py_ssize_t c, int depth)
+ter_type_error(PyObject *x, const char *expected, const char *field, Py_ssize_t a, Py_ssize_t b,
+               Py_ssize_t c, int depth)
 {
     PyObject *name = type_name(x);
     if (!name) return;
@@ -495,11 +495,15 @@ ter_copy_ids(PyObject *ids, i64 *out, const char *field, Py_ssize_t a, Py_ssize_
         long long v = PyLong_AsLongLongAndOverflow(seq_item(ids, k), &overflow);
         if (overflow) {
             if (depth == 1)
-                PyErr_Format(PyExc_OverflowError, "%s[%zd][%zd] is outside the kernel's 64-bit "
-                             "range", field, a, k);
+                PyErr_Format(PyExc_OverflowError,
+                             "%s[%zd][%zd] is outside the kernel's 64-bit "
+                             "range",
+                             field, a, k);
             else
-                PyErr_Format(PyExc_OverflowError, "%s[%zd][%zd][%zd] is outside the kernel's "
-                             "64-bit range", field, a, b, k);
+                PyErr_Format(PyExc_OverflowError,
+                             "%s[%zd][%zd][%zd] is outside the kernel's "
+                             "64-bit range",
+                             field, a, b, k);
             return -1;
         }
         if (v == -1 && PyErr_Occurred()) return -1;
@@ -523,22 +527,22 @@ ter_segment_count(PyObject *hyps, PyObject *refs)
     }
     Py_ssize_t n = seq_len(hyps);
     if (seq_len(refs) != n) {
-        PyErr_Format(PyExc_ValueError, "%zd hypotheses but %zd reference lists", n,
-                     seq_len(refs));
+        PyErr_Format(PyExc_ValueError, "%zd hypotheses but %zd reference lists", n, seq_len(refs));
         return -1;
     }
     return n;
 }
 
-PyDoc_STRVAR(ter_edits_doc,
-"ter_edits(hypotheses, references, /)\n--\n\n"
-"sacreBLEU 2.6.0's translation_edit_rate of word ids (mtcompute.core.ter): for each\n"
-"segment i a tuple with, for each reference of references[i], the pair (edits, reference\n"
-"length) of hypotheses[i] against it.  hypotheses is a list or tuple of lists or tuples of\n"
-"int (word ids, compared for equality only); references a list or tuple, as long, of\n"
-"lists or tuples of one or more such id lists.  TypeError or ValueError naming the first\n"
-"bad argument; OverflowError for an id outside the 64-bit range.  The GIL is released\n"
-"while computing.");
+PyDoc_STRVAR(
+    ter_edits_doc,
+    "ter_edits(hypotheses, references, /)\n--\n\n"
+    "sacreBLEU 2.6.0's translation_edit_rate of word ids (mtcompute.core.ter): for each\n"
+    "segment i a tuple with, for each reference of references[i], the pair (edits, reference\n"
+    "length) of hypotheses[i] against it.  hypotheses is a list or tuple of lists or tuples of\n"
+    "int (word ids, compared for equality only); references a list or tuple, as long, of\n"
+    "lists or tuples of one or more such id lists.  TypeError or ValueError naming the first\n"
+    "bad argument; OverflowError for an id outside the 64-bit range.  The GIL is released\n"
+    "while computing.");
 
 static PyObject *
 py_ter_edits(PyObject *self, PyObject *args)
@@ -564,8 +568,7 @@ py_ter_edits(PyObject *self, PyObject *args)
             return NULL;
         }
         for (Py_ssize_t j = 0; j < count; j++)
-            if (ter_check_ids(seq_item(segment, j), "references", i, j, 2, &total) < 0)
-                return NULL;
+            if (ter_check_ids(seq_item(segment, j), "references", i, j, 2, &total) < 0) return NULL;
         pairs += (size_t)count;
     }
     /* pass 2: the ids, flat; per pair its hypothesis, its reference and the edits */
@@ -601,8 +604,8 @@ py_ter_edits(PyObject *self, PyObject *args)
     int failed = 0;
     Ter T;
     memset(&T, 0, sizeof T);
-    Py_BEGIN_ALLOW_THREADS
-    for (size_t q = 0; q < pairs && !failed; q++) {
+    Py_BEGIN_ALLOW_THREADS for (size_t q = 0; q < pairs && !failed; q++)
+    {
         Py_ssize_t h = pair_hyp[q], hn = hyp_at[h + 1] - hyp_at[h];
         if (ref_len[q] == 0) {
             edits[q] = hn; /* an empty reference: one edit per hypothesis word */
@@ -612,8 +615,8 @@ py_ter_edits(PyObject *self, PyObject *args)
         if (edits[q] < 0) failed = 1;
     }
     ter_free(&T);
-    Py_END_ALLOW_THREADS
-    if (failed) {
+    Py_END_ALLOW_THREADS if (failed)
+    {
         PyErr_NoMemory();
         goto done;
     }
@@ -661,20 +664,19 @@ typedef struct {
 } TerWord;
 
 typedef struct {
-    Py_ssize_t n;                /* segments */
-    size_t texts;                /* texts (hypotheses, then the references in order) */
-    PyObject **held;             /* texts, referenced for the call */
-    size_t *ref_at;              /* n + 1: the segment's first text among the references */
-    size_t *text_word;           /* texts + 1: the text's first word */
-    i64 *ids;                    /* each word's id */
+    Py_ssize_t n;      /* segments */
+    size_t texts;      /* texts (hypotheses, then the references in order) */
+    PyObject **held;   /* texts, referenced for the call */
+    size_t *ref_at;    /* n + 1: the segment's first text among the references */
+    size_t *text_word; /* texts + 1: the text's first word */
+    i64 *ids;          /* each word's id */
     size_t words, ids_cap;
-    TerWord *table;              /* distinct words, linear probing; len 0 = empty */
+    TerWord *table; /* distinct words, linear probing; len 0 = empty */
     size_t table_mask, distinct;
-    i64 *edits, *lengths;        /* n: the fewest edits, the sum of the reference lengths */
-    int lower;                   /* fold code points under U+0100 by mtk_lower1 (see there) */
-    Ter work;                    /* the workspace of every pair */
+    i64 *edits, *lengths; /* n: the fewest edits, the sum of the reference lengths */
+    int lower;            /* fold code points under U+0100 by mtk_lower1 (see there) */
+    Ter work;             /* the workspace of every pair */
 } TerText;
-
 
 static inline Py_UCS4
 ter_fold(const TerText *X, Py_UCS4 c)
@@ -697,8 +699,7 @@ ter_text_free(TerText *X)
 /* Whether code points [a, a + len) of text ta equal [b, b + len) of text tb (folded by
  * ter_fold when X->lower). */
 static inline int
-ter_same_code_points(const TerText *X, PyObject *ta, size_t a, PyObject *tb, size_t b,
-                     size_t len)
+ter_same_code_points(const TerText *X, PyObject *ta, size_t a, PyObject *tb, size_t b, size_t len)
 {
     int ka = PyUnicode_KIND(ta), kb = PyUnicode_KIND(tb);
     const void *da = PyUnicode_DATA(ta), *db = PyUnicode_DATA(tb);
@@ -768,22 +769,21 @@ ter_text_word(TerText *X, size_t t, size_t start, size_t len, u64 h)
 }
 
 /* The words of text t, in its kind TYPE, hashed over their code points (FNV-1a). */
-#define TER_SPLIT(TYPE)                                                                \
-    do {                                                                               \
-        const TYPE *d = (const TYPE *)PyUnicode_DATA(text);                           \
-        size_t i = 0;                                                                  \
-        while (i < len) {                                                              \
-            while (i < len && is_space(d[i])) i++;                                     \
-            if (i == len) break;                                                       \
-            size_t start = i;                                                          \
-            u64 h = 0xCBF29CE484222325ULL;                                             \
-            while (i < len && !is_space(d[i])) {                                       \
-                h = (h ^ ter_fold(X, d[i])) * 0x100000001B3ULL;                        \
-                i++;                                                                   \
-            }                                                                          \
-            if (ter_text_word(X, t, start, i - start, mix64(h, i - start)) < 0)        \
-                return -1;                                                             \
-        }                                                                              \
+#define TER_SPLIT(TYPE)                                                                            \
+    do {                                                                                           \
+        const TYPE *d = (const TYPE *)PyUnicode_DATA(text);                                        \
+        size_t i = 0;                                                                              \
+        while (i < len) {                                                                          \
+            while (i < len && is_space(d[i])) i++;                                                 \
+            if (i == len) break;                                                                   \
+            size_t start = i;                                                                      \
+            u64 h = 0xCBF29CE484222325ULL;                                                         \
+            while (i < len && !is_space(d[i])) {                                                   \
+                h = (h ^ ter_fold(X, d[i])) * 0x100000001B3ULL;                                    \
+                i++;                                                                               \
+            }                                                                                      \
+            if (ter_text_word(X, t, start, i - start, mix64(h, i - start)) < 0) return -1;         \
+        }                                                                                          \
     } while (0)
 
 /* Split every text and intern its words (no Python API: called without the GIL); -1 if out
@@ -852,18 +852,19 @@ ter_check_text(PyObject *x, const char *field, Py_ssize_t a, Py_ssize_t b, int d
     return ready(x);
 }
 
-PyDoc_STRVAR(ter_statistics_text_doc,
-"ter_statistics_text(hypotheses, references, lower=False, /)\n--\n\n"
-"sacreBLEU 2.6.0's TER segment statistics of tokenized texts: for each segment i the pair\n"
-"(edits, average reference length), the fewest ter_edits edits of hypotheses[i] over the\n"
-"references references[i] (words: str.split()'s, the same word when their code points are\n"
-"equal) and the int sum of the reference lengths over their count (a float).  hypotheses\n"
-"is a list or tuple of str; references a list or tuple, as long, of lists or tuples of one\n"
-"or more str.  With lower, each code point under U+0100 is taken as str.lower gives it\n"
-"(the words of text.lower() for a text of such code points only; wider texts must come\n"
-"lowered: see wide_texts); ValueError if this Python's str.lower does not allow it.\n"
-"TypeError or ValueError naming the first bad argument.  The GIL is released while\n"
-"splitting, interning and computing.");
+PyDoc_STRVAR(
+    ter_statistics_text_doc,
+    "ter_statistics_text(hypotheses, references, lower=False, /)\n--\n\n"
+    "sacreBLEU 2.6.0's TER segment statistics of tokenized texts: for each segment i the pair\n"
+    "(edits, average reference length), the fewest ter_edits edits of hypotheses[i] over the\n"
+    "references references[i] (words: str.split()'s, the same word when their code points are\n"
+    "equal) and the int sum of the reference lengths over their count (a float).  hypotheses\n"
+    "is a list or tuple of str; references a list or tuple, as long, of lists or tuples of one\n"
+    "or more str.  With lower, each code point under U+0100 is taken as str.lower gives it\n"
+    "(the words of text.lower() for a text of such code points only; wider texts must come\n"
+    "lowered: see wide_texts); ValueError if this Python's str.lower does not allow it.\n"
+    "TypeError or ValueError naming the first bad argument.  The GIL is released while\n"
+    "splitting, interning and computing.");
 
 static PyObject *
 py_ter_statistics_text(PyObject *self, PyObject *args)
@@ -898,8 +899,7 @@ py_ter_statistics_text(PyObject *self, PyObject *args)
             return NULL;
         }
         for (Py_ssize_t j = 0; j < count; j++)
-            if (ter_check_text(seq_item(segment, j), "references", i, j, 2) < 0)
-                return NULL;
+            if (ter_check_text(seq_item(segment, j), "references", i, j, 2) < 0) return NULL;
         nrefs += (size_t)count;
     }
     /* pass 2: the texts, referenced for the call (the lists may change while the GIL is
@@ -922,10 +922,8 @@ py_ter_statistics_text(PyObject *self, PyObject *args)
     X.ref_at[n] = t - (size_t)n;
     for (size_t k = 0; k < X.texts; k++) Py_INCREF(X.held[k]);
     int failed;
-    Py_BEGIN_ALLOW_THREADS
-    failed = ter_text_intern(&X) < 0 || ter_text_segments(&X) < 0;
-    Py_END_ALLOW_THREADS
-    for (size_t k = 0; k < X.texts; k++) Py_DECREF(X.held[k]);
+    Py_BEGIN_ALLOW_THREADS failed = ter_text_intern(&X) < 0 || ter_text_segments(&X) < 0;
+    Py_END_ALLOW_THREADS for (size_t k = 0; k < X.texts; k++) Py_DECREF(X.held[k]);
     free(X.held);
     if (failed) {
         PyErr_NoMemory();
@@ -937,8 +935,7 @@ py_ter_statistics_text(PyObject *self, PyObject *args)
         double count = (double)(X.ref_at[i + 1] - X.ref_at[i]);
         /* Python's int / int: both exact in a double here, so one correctly rounded
          * division */
-        PyObject *pair = Py_BuildValue("(Ld)", (long long)X.edits[i],
-                                       (double)X.lengths[i] / count);
+        PyObject *pair = Py_BuildValue("(Ld)", (long long)X.edits[i], (double)X.lengths[i] / count);
         if (!pair) {
             Py_CLEAR(result);
             goto done;

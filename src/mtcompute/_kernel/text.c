@@ -30,9 +30,10 @@ mtk_first_surrogate(PyObject *s)
 /* Odds and ends                                                                          */
 /* ------------------------------------------------------------------------------------ */
 
-PyDoc_STRVAR(first_lone_surrogate_doc,
-"first_lone_surrogate(texts, /)\n--\n\n"
-"(index of the first text holding a code point U+D800..U+DFFF, its position), or None.");
+PyDoc_STRVAR(
+    first_lone_surrogate_doc,
+    "first_lone_surrogate(texts, /)\n--\n\n"
+    "(index of the first text holding a code point U+D800..U+DFFF, its position), or None.");
 
 static PyObject *
 py_first_lone_surrogate(PyObject *self, PyObject *arg)
@@ -62,12 +63,13 @@ done:
     return res;
 }
 
-PyDoc_STRVAR(plain_texts_doc,
-"plain_texts(hypotheses, references, /)\n--\n\n"
-"Whether hypotheses is a non-empty list of exact str and references a list of as many\n"
-"lists of one or more exact str each, and no text holds a lone surrogate: the input the batch\n"
-"functions' checks all pass, in one pass (False: the checks run, one by one, to find and\n"
-"report the fault).");
+PyDoc_STRVAR(
+    plain_texts_doc,
+    "plain_texts(hypotheses, references, /)\n--\n\n"
+    "Whether hypotheses is a non-empty list of exact str and references a list of as many\n"
+    "lists of one or more exact str each, and no text holds a lone surrogate: the input the batch\n"
+    "functions' checks all pass, in one pass (False: the checks run, one by one, to find and\n"
+    "report the fault).");
 
 static PyObject *
 py_plain_texts(PyObject *self, PyObject *args)
@@ -96,12 +98,13 @@ py_plain_texts(PyObject *self, PyObject *args)
     Py_RETURN_TRUE;
 }
 
-PyDoc_STRVAR(wide_texts_doc,
-"wide_texts(hypotheses, references, /)\n--\n\n"
-"Where the texts with a code point of U+0100 or more are (those ter_statistics_text's\n"
-"lower does not lower): (indices i of hypotheses, pairs (i, j) of references[i][j]).\n"
-"hypotheses is a list of str, references a list of lists of str (as plain_texts\n"
-"accepts); TypeError otherwise.");
+PyDoc_STRVAR(
+    wide_texts_doc,
+    "wide_texts(hypotheses, references, /)\n--\n\n"
+    "Where the texts with a code point of U+0100 or more are (those ter_statistics_text's\n"
+    "lower does not lower): (indices i of hypotheses, pairs (i, j) of references[i][j]).\n"
+    "hypotheses is a list of str, references a list of lists of str (as plain_texts\n"
+    "accepts); TypeError otherwise.");
 
 static int
 wide_text(PyObject *s)

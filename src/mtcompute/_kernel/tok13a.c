@@ -25,11 +25,10 @@
 /* The class of the first pattern, [\{-\~\[-\` -\&\(-\+\:-\@\/]: U+0020..U+0026,
  * U+0028..U+002B, U+002F, U+003A..U+0040, U+005B..U+0060, U+007B..U+007E. */
 static const uint8_t APART_13A[128] = {
-    [0x20] = 1, [0x21] = 1, [0x22] = 1, [0x23] = 1, [0x24] = 1, [0x25] = 1, [0x26] = 1,
-    [0x28] = 1, [0x29] = 1, [0x2A] = 1, [0x2B] = 1, [0x2F] = 1, [0x3A] = 1, [0x3B] = 1,
-    [0x3C] = 1, [0x3D] = 1, [0x3E] = 1, [0x3F] = 1, [0x40] = 1, [0x5B] = 1, [0x5C] = 1,
-    [0x5D] = 1, [0x5E] = 1, [0x5F] = 1, [0x60] = 1, [0x7B] = 1, [0x7C] = 1, [0x7D] = 1,
-    [0x7E] = 1,
+    [0x20] = 1, [0x21] = 1, [0x22] = 1, [0x23] = 1, [0x24] = 1, [0x25] = 1, [0x26] = 1, [0x28] = 1,
+    [0x29] = 1, [0x2A] = 1, [0x2B] = 1, [0x2F] = 1, [0x3A] = 1, [0x3B] = 1, [0x3C] = 1, [0x3D] = 1,
+    [0x3E] = 1, [0x3F] = 1, [0x40] = 1, [0x5B] = 1, [0x5C] = 1, [0x5D] = 1, [0x5E] = 1, [0x5F] = 1,
+    [0x60] = 1, [0x7B] = 1, [0x7C] = 1, [0x7D] = 1, [0x7E] = 1,
 };
 
 static inline int
@@ -238,8 +237,7 @@ t13_line(T13 *tp, Py_UCS4 *s, size_t n, int rstrip)
             continue;
         }
         t13_s1(t, c);
-        fast = t->h2 && t->h3 && t->h4 && !is_dot_comma_dash(t->p2) &&
-               !is_dot_comma_dash(t->p3);
+        fast = t->h2 && t->h3 && t->h4 && !is_dot_comma_dash(t->p2) && !is_dot_comma_dash(t->p3);
     }
     t13_s1(t, ' ');
     if (t->h2) t13_s3(t, t->p2);
@@ -270,12 +268,13 @@ mtk_tok13a_units(BleuIn *b, size_t n, size_t *used)
     *used += t.n;
 }
 
-PyDoc_STRVAR(tokenize_13a_doc,
-"tokenize_13a(text, /)\n--\n\n"
-"sacreBLEU 2.6.0's Tokenizer13a of text, exactly: <skipped> removed, '-' + newline\n"
-"removed, newlines as spaces, &quot; &amp; &lt; &gt; unescaped (when '&' occurs), then\n"
-"the four regular expressions and ' '.join(line.split()).  No rstrip (sacreBLEU's BLEU\n"
-"rstrips before the tokenizer; bleu_counts_text with '13a' does both).");
+PyDoc_STRVAR(
+    tokenize_13a_doc,
+    "tokenize_13a(text, /)\n--\n\n"
+    "sacreBLEU 2.6.0's Tokenizer13a of text, exactly: <skipped> removed, '-' + newline\n"
+    "removed, newlines as spaces, &quot; &amp; &lt; &gt; unescaped (when '&' occurs), then\n"
+    "the four regular expressions and ' '.join(line.split()).  No rstrip (sacreBLEU's BLEU\n"
+    "rstrips before the tokenizer; bleu_counts_text with '13a' does both).");
 
 static PyObject *
 py_tokenize_13a(PyObject *self, PyObject *arg)

@@ -9,7 +9,6 @@
 /* Workspaces                                                                            */
 /* ------------------------------------------------------------------------------------ */
 
-
 static Work *pool = NULL; /* idle workspaces; only touched with the GIL held */
 static int pool_len = 0;
 
@@ -112,4 +111,3 @@ mtk_work_positions(Work *w, size_t cp)
     }
     return 0;
 }
-
