@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 # Reinstall (and rebuild the C kernel) when the build inputs change.
-BUILD_INPUTS := pyproject.toml setup.py src/mtcompute/_kernel.c
+BUILD_INPUTS := pyproject.toml setup.py $(sort $(wildcard src/mtcompute/_kernel/*.c src/mtcompute/_kernel/*.h))
 STAMP := $(VENV)/.installed-$(shell cat $(BUILD_INPUTS) | $(PYTHON) -c "import hashlib,sys;print(hashlib.sha1(sys.stdin.buffer.read()).hexdigest()[:12])")
 
 .PHONY: help install test lint serve example bench clean

@@ -1339,17 +1339,16 @@ def bench_healthz_under_burst(
 
 @contextlib.contextmanager
 def pure_path() -> Iterator[None]:
-    """Force the pure-Python path: ``MTCOMPUTE_PURE=1``, which the kernel module reads at
-    every call (:func:`mtcompute.native.active`)."""
-    saved = os.environ.get("MTCOMPUTE_PURE")
-    os.environ["MTCOMPUTE_PURE"] = "1"
+    """Force the pure-Python path: :data:`mtcompute.native.use_kernel` off (the seam is
+    decided at import, so the environment variable would do nothing here)."""
+    from mtcompute import native
+
+    saved = native.use_kernel
+    native.use_kernel = False
     try:
         yield
     finally:
-        if saved is None:
-            os.environ.pop("MTCOMPUTE_PURE", None)
-        else:
-            os.environ["MTCOMPUTE_PURE"] = saved
+        native.use_kernel = saved
 
 
 def sacrebleu_adjusted_chrf(hyps: Sequence[str], refs: Sequence[str]) -> tuple[float, int]:

@@ -29,6 +29,8 @@ from typing import TypeVar
 
 import pytest
 
+from mtcompute import native
+
 REPO = Path(__file__).resolve().parents[1]
 SHARED = REPO.parent / "shared"
 SHARED_WMT = SHARED / "data" / "wmt"
@@ -40,6 +42,8 @@ T = TypeVar("T")
 PROGRAMS = {
     "chromium": (Path("/usr/bin/chromium"), "chromium"),
     "node": (None, "nodejs"),
+    "cc": (None, "gcc"),
+    "nm": (None, "binutils"),
 }
 
 
@@ -308,11 +312,21 @@ def read_raw_response(
 
 @contextmanager
 def kernel_switch(on: bool) -> Iterator[None]:
-    """Run the block with the C kernel on or off (``MTCOMPUTE_PURE``, read at every call),
-    the environment restored after."""
+    """Run the block with the C kernel on or off (:data:`mtcompute.native.use_kernel`, the
+    seam decided at import; on only where the kernel is built), restored after."""
     with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("MTCOMPUTE_PURE", "0" if on else "1")
+        patch.setattr(native, "use_kernel", on and native.AVAILABLE)
         yield
+
+
+@pytest.fixture(params=["kernel", "pure"])
+def kernel_and_pure(request: pytest.FixtureRequest) -> Iterator[str]:
+    """Run the test on the C kernel's path and on the pure path (``"kernel"`` or
+    ``"pure"``); the kernel's case is skipped where it is not built."""
+    if request.param == "kernel" and not native.AVAILABLE:
+        pytest.skip("built without the C kernel")
+    with kernel_switch(request.param == "kernel"):
+        yield request.param
 
 
 def wmt_lines(relative: str) -> list[str]:

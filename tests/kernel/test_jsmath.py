@@ -17,11 +17,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mtcompute import native
 from mtcompute.core.jsmath import (
-    _js_exp,
-    _js_log,
-    _to_fixed,
     js_exp,
     js_log,
     js_logs,
@@ -29,7 +25,6 @@ from mtcompute.core.jsmath import (
     round_to_fixed,
     to_fixed,
 )
-from tests.conftest import kernel_switch
 
 DATA_DIR = Path(__file__).parents[1] / "data" / "js"
 
@@ -67,32 +62,18 @@ def _mismatches(name: str, func: Callable[[float], float]) -> list[tuple[str, st
     return out
 
 
-PATHS = [
-    "python",
-    pytest.param(
-        "kernel",
-        marks=pytest.mark.skipif(not native.AVAILABLE, reason="built without the C kernel"),
-    ),
-]
-
-
-@pytest.mark.parametrize("path", PATHS)
-def test_log_vectors_bit_exact(path: str) -> None:
-    """js_log matches Node's Math.log bit for bit on every vector (the Python port, and its
-    C twin in the kernel)."""
+def test_log_vectors_bit_exact() -> None:
+    """js_log matches Node's Math.log bit for bit on every vector."""
     assert len(_float_pairs("log.txt.gz")) >= 100_000
     expected: list[tuple[str, str, str]] = []
-    with kernel_switch(path == "kernel"):
-        assert expected == _mismatches("log.txt.gz", js_log)[:20]
+    assert expected == _mismatches("log.txt.gz", js_log)[:20]
 
 
-@pytest.mark.parametrize("path", PATHS)
-def test_exp_vectors_bit_exact(path: str) -> None:
-    """js_exp matches Node's Math.exp bit for bit on every vector (both paths)."""
+def test_exp_vectors_bit_exact() -> None:
+    """js_exp matches Node's Math.exp bit for bit on every vector."""
     assert len(_float_pairs("exp.txt.gz")) >= 100_000
     expected: list[tuple[str, str, str]] = []
-    with kernel_switch(path == "kernel"):
-        assert expected == _mismatches("exp.txt.gz", js_exp)[:20]
+    assert expected == _mismatches("exp.txt.gz", js_exp)[:20]
 
 
 _ANY_DOUBLE = st.integers(0, 2**64 - 1).map(
@@ -100,48 +81,17 @@ _ANY_DOUBLE = st.integers(0, 2**64 - 1).map(
 )
 
 
-@pytest.mark.skipif(not native.AVAILABLE, reason="built without the C kernel")
-@settings(max_examples=3000, deadline=None)
-@given(st.one_of(st.floats(), _ANY_DOUBLE, st.floats(-800, 800), st.floats(0, 1e-300)))
-def test_kernel_log_and_exp_are_the_python_ports(x: float) -> None:
-    """The kernel's js_log and js_exp give the Python ports' bits for any double."""
-    assert (_to_hex(_js_log(x)), _to_hex(_js_exp(x))) == (
-        _to_hex(native.ext.js_log(x)),
-        _to_hex(native.ext.js_exp(x)),
-    )
-
-
-@pytest.mark.parametrize("path", PATHS)
-def test_to_fixed_vectors(path: str) -> None:
-    """to_fixed matches Node's Number.prototype.toFixed on every vector (the Python
-    definition, and the kernel's twin)."""
+def test_to_fixed_vectors() -> None:
+    """to_fixed matches Node's Number.prototype.toFixed on every vector."""
     rows = list(_rows("to_fixed.txt.gz"))
     assert len(rows) >= 20_000
     bad = []
-    with kernel_switch(path == "kernel"):
-        for x_hex, digits, expected in rows:
-            actual = to_fixed(_from_hex(x_hex), int(digits))
-            if actual != expected:
-                bad.append((x_hex, digits, expected, actual))
+    for x_hex, digits, expected in rows:
+        actual = to_fixed(_from_hex(x_hex), int(digits))
+        if actual != expected:
+            bad.append((x_hex, digits, expected, actual))
     no_mismatches: list[tuple[str, ...]] = []
     assert no_mismatches == bad[:20]
-
-
-@pytest.mark.skipif(not native.AVAILABLE, reason="built without the C kernel")
-@settings(max_examples=3000, deadline=None)
-@given(
-    st.one_of(st.floats(allow_nan=False, allow_infinity=False), _ANY_DOUBLE, st.floats(-2, 2)),
-    st.integers(0, 20),
-)
-def test_kernel_to_fixed_is_the_python_definition(x: float, digits: int) -> None:
-    """The kernel's to_fixed writes the Python definition's text, or declines (None) only
-    outside its range (|x| >= 2^63, not finite)."""
-    ours = native.ext.to_fixed(x, digits)
-    in_range = math.isfinite(x) and abs(x) < 2.0**63
-    assert (_to_fixed(x, digits), in_range) == (
-        ours if ours is not None else _to_fixed(x, digits),
-        ours is not None,
-    )
 
 
 def test_round_to_fixed_vectors() -> None:
@@ -348,10 +298,8 @@ def test_to_fixed_is_exact_half_up_rounding(x: float, digits: int) -> None:
     assert expected == to_fixed(x, digits)
 
 
-@pytest.mark.parametrize("path", PATHS)
 @settings(max_examples=200, deadline=None)
 @given(xs=st.lists(st.one_of(st.floats(), _ANY_DOUBLE), max_size=8))
-def test_js_logs_is_js_log_of_each(path: str, xs: list[float]) -> None:
-    """js_logs gives js_log of each value, in order, on either path."""
-    with kernel_switch(path == "kernel"):
-        assert [_to_hex(js_log(x)) for x in xs] == [_to_hex(y) for y in js_logs(xs)]
+def test_js_logs_is_js_log_of_each(xs: list[float]) -> None:
+    """js_logs gives js_log of each value, in order."""
+    assert [_to_hex(js_log(x)) for x in xs] == [_to_hex(y) for y in js_logs(xs)]

@@ -6,7 +6,7 @@ PEP 393 kind, astral characters, lone surrogates, the 29 whitespace code points,
 strings, long repetitive strings that load the hash tables, many duplicate tokens, tokens
 equal but for normalization; and real WMT segments (``tests.conftest.WMT``: the full data, or
 the in-repo 200-line sample, repeated where a test needs enough segments for several threads).
-Thread counts never change a result, and ``MTCOMPUTE_PURE=1`` switches the kernel off.
+Thread counts never change a result, and ``MTCOMPUTE_PURE=1`` at import switches the kernel off.
 """
 
 from __future__ import annotations
@@ -113,11 +113,12 @@ class _NoKernel:
     MAX_ORDER = MAX_BETA = 10
 
     def __getattr__(self, name: str) -> object:
-        raise AssertionError(f"the kernel's {name} was called with MTCOMPUTE_PURE=1")
+        raise AssertionError(f"the kernel's {name} was called on the pure path")
 
 
 def test_pure_switch_at_run_time(monkeypatch: pytest.MonkeyPatch) -> None:
-    """MTCOMPUTE_PURE=1 turns the kernel off for the next call, and unsetting turns it on."""
+    """Switching native.use_kernel off turns the kernel off for the next call, and on again
+    turns it on."""
     expected = ChrfStatistics((2, 1), (2, 1), (2, 1))
     with kernel_switch(False):
         monkeypatch.setattr(counting, "_ext", _NoKernel())
@@ -134,17 +135,26 @@ def test_pure_switch_at_run_time(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 @pytest.mark.skipif(not native.AVAILABLE, reason="built without the C kernel")
-def test_active_follows_os_environ(monkeypatch: pytest.MonkeyPatch) -> None:
-    """native.active() sees each change made through os.environ at once: set to 1, to
-    another value, deleted."""
+def test_active_is_decided_at_import(monkeypatch: pytest.MonkeyPatch) -> None:
+    """native.active() is the state set at import: MTCOMPUTE_PURE set or deleted later in
+    the process changes nothing; native.use_kernel switches it."""
     seen = []
-    for value in ("1", "0", "1", "true", None):
+    for value in ("1", "0", None):
         if value is None:
             monkeypatch.delenv("MTCOMPUTE_PURE")
         else:
             monkeypatch.setenv("MTCOMPUTE_PURE", value)  # os.environ[...] = value, undone after
         seen.append(native.active())
-    assert [False, True, False, True, True] == seen
+    monkeypatch.setattr(native, "use_kernel", False)
+    seen.append(native.active())
+    monkeypatch.setattr(native, "use_kernel", True)
+    seen.append(native.active())
+    assert [True, True, True, False, True] == seen
+
+
+def test_kernel_and_pure_sets_the_seam(kernel_and_pure: str) -> None:
+    """conftest's kernel_and_pure runs a test once per path: native.active() says which."""
+    assert (kernel_and_pure, kernel_and_pure == "kernel") == (kernel_and_pure, native.active())
 
 
 def test_pure_switch_at_import_time() -> None:
@@ -215,21 +225,6 @@ def _count_sets(draw: st.DrawFn, orders: int | None = None) -> ChrfStatistics:
     return ChrfStatistics(hyp, ref, matches)
 
 
-@pytest.mark.skipif(not native.AVAILABLE, reason="built without the C kernel")
-@given(_count_sets(), st.integers(1, 16))
-@settings(max_examples=2000, deadline=None)
-def test_kernel_chrf_ratio_is_the_python_ratio(stats: ChrfStatistics, beta: int) -> None:
-    """The kernel's chrf_ratio is Python's reduced fraction, or None only where a count
-    reaches 2^40 or the integers pass 128 bits (never for counts under 32: their lcm is at
-    most lcm(1..31) < 2^47)."""
-    ours = native.ext.chrf_ratio(stats.hypothesis, stats.reference, stats.matches, beta)
-    small = max((*stats.hypothesis, *stats.reference, *stats.matches)) < 32
-    assert (chrf._chrf_ratio(stats, beta), False) == (
-        chrf._chrf_ratio(stats, beta) if ours is None else ours,
-        ours is None and small,
-    )
-
-
 @pytest.mark.parametrize("path", ["kernel", "pure"])
 @given(st.lists(text_pairs, max_size=8), st.integers(1, 8), st.booleans(), st.integers(1, 12))
 @settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -240,7 +235,7 @@ def test_chrf_ratios_equal_pure(
     hyps, refs = [h for h, _ in pairs], [r for _, r in pairs]
     rows = [segment_statistics(h, r, char_order, lowercase) for h, r in pairs]
     total = reduce(add, rows, ChrfStatistics.zero(char_order))
-    expected = (chrf._chrf_ratio(total, beta), [chrf._chrf_ratio(s, beta) for s in rows])
+    expected = (chrf.chrf_ratio(total, beta), [chrf.chrf_ratio(s, beta) for s in rows])
     with kernel_switch(path == "kernel"):
         assert expected == counting.chrf_ratios(hyps, refs, beta, char_order, lowercase)
 
@@ -255,7 +250,7 @@ def test_chrf_ratios_past_128_bits_are_finished_in_python() -> None:
     refs = ["".join(rng.choice("abcdefgh") for _ in range(n)) for n in (163, 149, 41)]
     rows = [segment_statistics(h, r, 10) for h, r in zip(hyps, refs, strict=True)]
     total = ChrfStatistics.total(rows, 10)
-    expected = (chrf._chrf_ratio(total, 2), [chrf._chrf_ratio(s, 2) for s in rows])
+    expected = (chrf.chrf_ratio(total, 2), [chrf.chrf_ratio(s, 2) for s in rows])
     with kernel_switch(True):
         buffer, _ = native.ext.chrf_counts(hyps, refs, 10, True)
         kernel_total, kernel_rows = native.ext.chrf_ratios(buffer, 10, 2)
@@ -281,47 +276,12 @@ def test_kernel_chrf_ratios_are_the_python_ratios(rows: list[ChrfStatistics], be
     summed = ChrfStatistics.total(rows, order)
     rows = [summed, *rows]
     ours = [total, *ours]
-    expected = [chrf._chrf_ratio(s, beta) for s in rows]
+    expected = [chrf.chrf_ratio(s, beta) for s in rows]
     small = [max((*s.hypothesis, *s.reference, *s.matches)) < 32 for s in rows]
     assert (expected, [False] * len(rows)) == (
         [e if o is None else o for e, o in zip(expected, ours, strict=True)],
         [o is None and sm for o, sm in zip(ours, small, strict=True)],
     )
-
-
-_RATIO_INTS = st.one_of(st.integers(0, 10**6), st.integers(0, 2**63 - 1), st.integers(0, 2**70))
-
-
-@st.composite
-def _ratios(draw: st.DrawFn) -> tuple[int, int]:
-    """(numerator >= 0, denominator > 0): any, or an exact tie at the seventh decimal."""
-    if draw(st.booleans()):
-        micro, scale = draw(st.integers(0, 10**9)), draw(st.integers(1, 2**40))
-        return (2 * micro + 1) * scale, 2_000_000 * scale  # micro + 1/2, in millionths
-    return draw(_RATIO_INTS), draw(_RATIO_INTS.map(lambda x: x + 1))
-
-
-@pytest.mark.skipif(not native.AVAILABLE, reason="built without the C kernel")
-@given(_ratios())
-@settings(max_examples=1000, deadline=None)
-def test_kernel_format_ratio_is_the_python_text(ratio: tuple[int, int]) -> None:
-    """The kernel's format_ratio writes Python's six-decimal text (ties to even), or None
-    only where an integer reaches 2^63."""
-    numerator, denominator = ratio
-    ours = native.ext.format_ratio(numerator, denominator)
-    assert (chrf._format_ratio(numerator, denominator), False) == (
-        chrf._format_ratio(numerator, denominator) if ours is None else ours,
-        ours is None and max(ratio) < 2**63,
-    )
-
-
-def test_kernel_format_ratio_declines_what_it_does_not_handle() -> None:
-    """Not exact ints, a negative numerator, a zero or negative denominator: None (Python's
-    definition answers, or raises, as before)."""
-    if not native.AVAILABLE:
-        pytest.skip("built without the C kernel")
-    cases = [(True, 2), (1, 0), (-1, 2), (1, -2), (2**63, 1), (1.0, 2)]
-    assert [None] * len(cases) == [native.ext.format_ratio(*case) for case in cases]
 
 
 def test_chrf_long_repetitive_texts() -> None:
@@ -377,23 +337,6 @@ def test_chrf_totals_and_scores_equal_pure_on_wmt() -> None:
 
 
 # --- exact sentence chrF ---------------------------------------------------------------------
-
-
-def test_round_ratio_is_correctly_rounded() -> None:
-    """The kernel's u128 division rounds like Python's int / int (nearest, ties to even)."""
-    from mtcompute import _kernel
-
-    rng = random.Random(11)
-    cases = [(1, 3), (2**127 - 1, 2**126 + 1), (2**128 - 1, 1), (1, 2**127 - 1), (100, 3)]
-    for _ in range(20000):
-        cases.append((rng.getrandbits(rng.randint(1, 128)) or 1, rng.getrandbits(126) or 1))
-    for _ in range(5000):  # exact ties at 53 bits, and ties plus a tiny remainder
-        odd = rng.getrandbits(54) | 1 | (1 << 53)
-        den = 1 << rng.randint(0, 70)
-        cases.append((odd << rng.randint(0, 60), den))
-        cases.append(((odd << 40) + 1, den << 40))
-    cases = [(n, d) for n, d in cases if n < 2**128]
-    assert [n / d for n, d in cases] == [_kernel.round_ratio(n, d) for n, d in cases]
 
 
 @given(

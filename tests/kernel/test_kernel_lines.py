@@ -108,7 +108,7 @@ def test_skip_lines_takes_the_lines_split_lines_takes(
     at = starts[start % len(starts)]
     stop, found = native.ext.skip_lines(data, at, count, final)
     with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("MTCOMPUTE_PURE", "1")
+        patch.setattr(native, "use_kernel", False)
         assert (stop, found) == skip_lines(data, at, count, final)
     lines, split_stop, bad = native.ext.split_lines(data, at, count, final)
     if bad < 0:
@@ -139,12 +139,12 @@ def test_bad_arguments_are_value_errors() -> None:
 
 
 def test_the_pure_path_is_used_with_mtcompute_pure(monkeypatch: pytest.MonkeyPatch) -> None:
-    """MTCOMPUTE_PURE=1: split_lines is the Python twin, the kernel not called."""
+    """On the pure path (native.use_kernel off) split_lines is the Python twin."""
 
     def unused(*args: object) -> None:
         raise AssertionError("the kernel was called")
 
-    monkeypatch.setenv("MTCOMPUTE_PURE", "1")
+    monkeypatch.setattr(native, "use_kernel", False)
     monkeypatch.setattr(native.ext, "split_lines", unused)
     assert (["a", ""], 3, 3) == split_lines(b"a\n\n\xff\n", 0, 9, True)
 
@@ -197,7 +197,7 @@ def test_chunks_over_small_blocks_are_read_segments(
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(_common, "READ_BYTES", block)
         if pure:
-            patch.setenv("MTCOMPUTE_PURE", "1")
+            patch.setattr(native, "use_kernel", False)
         assert read_whole(names) == read_all(names, size)
 
 
@@ -248,7 +248,7 @@ def test_raw_chunks_decode_to_segment_chunks(
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(_common, "READ_BYTES", block)
         if pure:
-            patch.setenv("MTCOMPUTE_PURE", "1")
+            patch.setattr(native, "use_kernel", False)
         assert read_all(names, size) == read_raw(names, size)
 
 

@@ -13,7 +13,7 @@ from sacrebleu.metrics.bleu import BLEU
 from sacrebleu.metrics.chrf import CHRF
 from sacrebleu.metrics.ter import TER
 
-from mtcompute import scoring
+from mtcompute import native, scoring
 from mtcompute.core import sacre
 from tests.conftest import wmt_lines
 from tests.oracle import answer
@@ -233,7 +233,7 @@ def test_bleu_references_once_equal_bleu_statistics(monkeypatch: pytest.MonkeyPa
     references, kernel and pure path."""
     systems, refs = _once_input()
     for pure in ("0", "1"):
-        monkeypatch.setenv("MTCOMPUTE_PURE", pure)
+        monkeypatch.setattr(native, "use_kernel", native.AVAILABLE and pure == "0")
         for tokenize in ("13a", "none", "intl", "zh", "char"):
             for lowercase in (False, True):
                 options = scoring.BleuOptions(tokenize, lowercase)
@@ -257,7 +257,7 @@ def test_chrf_references_once_equal_chrf_statistics(monkeypatch: pytest.MonkeyPa
     lowercased or not, whitespace kept or not), kernel and pure."""
     systems, refs = _once_input()
     for pure in ("0", "1"):
-        monkeypatch.setenv("MTCOMPUTE_PURE", pure)
+        monkeypatch.setattr(native, "use_kernel", native.AVAILABLE and pure == "0")
         for options in (
             scoring.ChrfOptions(),
             scoring.ChrfOptions(word_order=2, lowercase=True),

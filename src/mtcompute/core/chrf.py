@@ -33,8 +33,6 @@ from math import gcd
 from operator import add
 from typing import TypeVar
 
-from mtcompute import native
-
 S = TypeVar("S", bound=Sequence[object])  # what is split into n-grams: a str, a word list
 K = TypeVar("K", bound=Hashable)  # an n-gram
 
@@ -149,19 +147,7 @@ def chrf_ratio(stats: ChrfStatistics, beta: int) -> tuple[int, int]:
 
     >>> chrf_ratio(ChrfStatistics((3, 2), (4, 3), (2, 1)), 2)  # P = 7/12, R = 5/12
     (4375, 99)
-
-    With the compiled kernel active, its ``chrf_ratio`` computes it when the integers fit in
-    128 bits (the same reduced fraction); Python's integers otherwise.
     """
-    if native.active() and type(beta) is int and 1 <= beta <= native.ext.MAX_BETA:
-        ratio = native.ext.chrf_ratio(stats.hypothesis, stats.reference, stats.matches, beta)
-        if ratio is not None:
-            return ratio
-    return _chrf_ratio(stats, beta)
-
-
-def _chrf_ratio(stats: ChrfStatistics, beta: int) -> tuple[int, int]:
-    """:func:`chrf_ratio` in Python's integers: the definition."""
     # The sums of m/h and of m/r over the effective orders, as p_num/p_den and r_num/r_den
     # (each added term multiplies the denominator; one gcd at the end reduces the result).
     p_num, p_den, r_num, r_den = 0, 1, 0, 1
@@ -200,19 +186,7 @@ def format_ratio(numerator: int, denominator: int) -> str:
 
     >>> format_ratio(250, 11), format_ratio(1, 2_000_000), format_ratio(3, 2_000_000)
     ('22.727273', '0.000000', '0.000002')
-
-    With the compiled kernel active, its ``format_ratio`` writes it when both integers are
-    below 2^63 (the same text); Python's integers otherwise.
     """
-    if native.active():
-        text = native.ext.format_ratio(numerator, denominator)
-        if text is not None:
-            return text
-    return _format_ratio(numerator, denominator)
-
-
-def _format_ratio(numerator: int, denominator: int) -> str:
-    """:func:`format_ratio` in Python's integers: the definition."""
     micro, twice_rest = divmod(2 * numerator * 1_000_000, 2 * denominator)
     if twice_rest > denominator or (twice_rest == denominator and micro % 2 == 1):
         micro += 1

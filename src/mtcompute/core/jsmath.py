@@ -41,8 +41,6 @@ import math
 import struct
 from collections.abc import Iterable
 
-from mtcompute import native
-
 _DOUBLE = struct.Struct("<d")
 _UINT64 = struct.Struct("<Q")
 
@@ -76,22 +74,13 @@ _LG7 = _from_bits(0x3FC2F112DF3E5244)  # 1.479819860511658591e-01
 _THIRD = 0.33333333333333333  # the literal used in e_log.c
 
 
-def js_log(x: float) -> float:
-    """Return ``Math.log(x)`` exactly as V8 computes it (fdlibm e_log.c); with the compiled
-    kernel active, its C twin of this port (``js_log``) computes it."""
-    if native.active():
-        return native.ext.js_log(x)
-    return _js_log(x)
-
-
 def js_logs(values: Iterable[float]) -> list[float]:
-    """``[js_log(x) for x in values]``, with the kernel chosen once for all of them."""
-    log = native.ext.js_log if native.active() else _js_log
-    return [log(x) for x in values]
+    """``[js_log(x) for x in values]``."""
+    return [js_log(x) for x in values]
 
 
-def _js_log(x: float) -> float:
-    """:func:`js_log` in Python: the port of e_log.c."""
+def js_log(x: float) -> float:
+    """Return ``Math.log(x)`` exactly as V8 computes it: the port of fdlibm e_log.c."""
     x = float(x)
     bits = _bits(x)
     hx = bits >> 32
@@ -171,15 +160,7 @@ _TWO1023 = _from_bits(0x7FE0000000000000)  # 2**1023
 
 
 def js_exp(x: float) -> float:
-    """Return ``Math.exp(x)`` exactly as V8 computes it (fdlibm e_exp.c); with the compiled
-    kernel active, its C twin of this port (``js_exp``) computes it."""
-    if native.active():
-        return native.ext.js_exp(x)
-    return _js_exp(x)
-
-
-def _js_exp(x: float) -> float:
-    """:func:`js_exp` in Python: the port of e_exp.c."""
+    """Return ``Math.exp(x)`` exactly as V8 computes it: the port of fdlibm e_exp.c."""
     x = float(x)
     bits = _bits(x)
     hx = bits >> 32
@@ -323,15 +304,6 @@ def to_fixed(x: float, digits: int) -> str:
     if not 0 <= digits <= 100:
         raise ValueError(f"toFixed() digits must be between 0 and 100: {digits}")
     value = float(x)
-    if native.active():  # the kernel's twin, for |x| < 2^63 and up to 20 digits
-        text = native.ext.to_fixed(value, digits)
-        if text is not None:
-            return text
-    return _to_fixed(value, digits)
-
-
-def _to_fixed(value: float, digits: int) -> str:
-    """:func:`to_fixed` in Python's integers: the definition."""
     if math.isnan(value):
         return "NaN"
     if math.isinf(value):

@@ -1,0 +1,619 @@
+/*
+ * chrf.c: chrF statistics (Popovic 2015, section 2) and exact sentence chrF: chrf_counts,
+ * chrf_segment, chrf_scores, chrf_ratios, with the correctly rounded u128 division.
+ * Python twins: mtcompute.core.chrf.segment_statistics, chrf_fraction and chrf_ratio
+ * (through mtcompute.counting's chrF functions).
+ */
+#include "common.h"
+
+CHAIN_TABLE(cent, CEnt)
+
+/* ------------------------------------------------------------------------------------ */
+/* Correctly rounded division and exact chrF                                              */
+/* ------------------------------------------------------------------------------------ */
+
+/*
+ * The double nearest to num/den (num > 0, den > 0), ties to even: long division to at
+ * least 66 quotient bits, a sticky bit for the remainder, then round to 53 bits.
+ * Returns 0 (and leaves *out alone) when den >= 2^127, where a shifted remainder could
+ * overflow.
+ */
+static int
+div_round(u128 num, u128 den, double *out)
+{
+    int dz = clz128(den);
+    if (dz == 0) return 0;
+    u128 q = num / den, rem = num - q * den;
+    int e = 0; /* value = (q + rem / den) * 2^e */
+    int qb = 128 - clz128(q);
+    while (qb < 66) {
+        int t = 66 - qb;
+        if (t > dz) t = dz;
+        rem <<= t; /* rem < den < 2^(128 - dz), so this fits */
+        u128 d = rem / den;
+        rem -= d * den;
+        q = (q << t) | d;
+        e -= t;
+        qb = 128 - clz128(q);
+    }
+    int shift = qb - 53; /* >= 13 */
+    u128 mant = q >> shift;
+    u128 low = q & (((u128)1 << shift) - 1);
+    u128 half = (u128)1 << (shift - 1);
+    if (low > half || (low == half && (rem != 0 || (mant & 1)))) mant += 1;
+    /* mant <= 2^53 (exactly representable); the exponent stays in range for q < 2^128 */
+    *out = ldexp((double)(u64)mant, e + shift);
+    return 1;
+}
+
+/*
+ * chrF from p/H = sum of m_n/h_n and q/S = sum of m_n/r_n over k effective orders:
+ * 100 (1 + b^2) P R / (b^2 P + R) with P = p/(kH), R = q/(kS), which is
+ * 100 (1 + b^2) p q / (k (b^2 p S + q H)): that numerator and denominator, unreduced.
+ * Returns 0 on overflow.
+ */
+static int
+chrf_terms(u128 p, u128 q, u64 H, u64 S, u32 k, u32 beta, u128 *num, u128 *den)
+{
+    u128 b2 = (u128)beta * beta, c = 100 * (1 + b2), t, x, y;
+    if (__builtin_mul_overflow(p, q, &t) || __builtin_mul_overflow(t, c, num)) return 0;
+    if (__builtin_mul_overflow(p, (u128)S, &x) || __builtin_mul_overflow(x, b2, &x)) return 0;
+    if (__builtin_mul_overflow(q, (u128)H, &y) || __builtin_add_overflow(x, y, den)) return 0;
+    return !__builtin_mul_overflow(*den, (u128)k, den);
+}
+
+/* chrF of chrf_terms as the double nearest to it; 0 on overflow.  p > 0. */
+int
+mtk_chrf_exact(u128 p, u128 q, u64 H, u64 S, u32 k, u32 beta, double *out)
+{
+    u128 num, den;
+    return chrf_terms(p, q, H, S, k, beta, &num, &den) && div_round(num, den, out);
+}
+
+/* lcm of v[0..k) (< 2^62) and the multipliers lcm / v[i]; 0 on overflow. */
+int
+mtk_lcm_mults(const u64 *v, int k, u64 *lcm, u64 *mult)
+{
+    u64 l = 1;
+    for (int i = 0; i < k; i++) {
+        u64 g = gcd64(l, v[i]);
+        u128 next = (u128)(l / g) * v[i];
+        if (next >> 62) return 0;
+        l = (u64)next;
+    }
+    for (int i = 0; i < k; i++) mult[i] = l / v[i];
+    *lcm = l;
+    return 1;
+}
+
+/*
+ * chrf_terms' sums of one segment's counts (h, r, m per order; the effective orders are
+ * those with h > 0 and r > 0): 1 with p, q, H, S and k set; 0 when chrF is 0 (no effective
+ * order, or no match in any); -1 when Python must finish it (an effective order's count
+ * outside [0, 2^40), or an lcm over 2^62).
+ */
+static int
+chrf_sums(const i64 *h, const i64 *r, const i64 *m, int N, u128 *p, u128 *q, u64 *H, u64 *S, u32 *k)
+{
+    u64 hv[MAX_ORDER], rv[MAX_ORDER], mv[MAX_ORDER], mh[MAX_ORDER], mr[MAX_ORDER];
+    int e = 0, any = 0;
+    for (int n = 0; n < N; n++) {
+        if (h[n] > 0 && r[n] > 0) {
+            if (m[n] < 0 || h[n] >= ((i64)1 << 40) || r[n] >= ((i64)1 << 40) ||
+                m[n] >= ((i64)1 << 40))
+                return -1;
+            hv[e] = (u64)h[n];
+            rv[e] = (u64)r[n];
+            mv[e] = (u64)m[n];
+            any |= mv[e] != 0;
+            e++;
+        }
+    }
+    if (e == 0 || !any) return 0;
+    if (!mtk_lcm_mults(hv, e, H, mh) || !mtk_lcm_mults(rv, e, S, mr)) return -1;
+    *p = 0;
+    *q = 0;
+    for (int i = 0; i < e; i++) {
+        *p += (u128)mv[i] * mh[i];
+        *q += (u128)mv[i] * mr[i];
+    }
+    *k = (u32)e;
+    return 1;
+}
+
+/*
+ * The sentence chrF of one segment's counts (chrf_sums), as the double nearest to the exact
+ * value.  1 with *out set, or 0 when Python must finish it.
+ */
+static int
+chrf_score_counts(const i64 *h, const i64 *r, const i64 *m, int N, u32 beta, double *out)
+{
+    u128 p, q;
+    u64 H, S;
+    u32 k;
+    int sums = chrf_sums(h, r, m, N, &p, &q, &H, &S, &k);
+    if (sums <= 0) {
+        *out = 0.0;
+        return sums == 0;
+    }
+    return mtk_chrf_exact(p, q, H, S, k, beta, out);
+}
+
+/* Euclid's steps in 128 bits while a value needs them, then gcd64 (binary, no division). */
+static u128
+gcd128(u128 a, u128 b)
+{
+    while (b >> 64 || a >> 64) {
+        if (!b) return a;
+        u128 t = a % b;
+        a = b;
+        b = t;
+    }
+    return gcd64((u64)a, (u64)b);
+}
+
+/*
+ * The exact chrF of one segment's counts (chrf_sums) as a reduced fraction *num / *den
+ * (0 is 0/1), what mtcompute.core.chrf.chrf_ratio gives.  1 when set, 0 when Python must
+ * finish it.
+ */
+static int
+chrf_ratio_counts(const i64 *h, const i64 *r, const i64 *m, int N, u32 beta, u128 *num, u128 *den)
+{
+    u128 p, q;
+    u64 H, S;
+    u32 k;
+    int sums = chrf_sums(h, r, m, N, &p, &q, &H, &S, &k);
+    if (sums < 0) return 0;
+    if (sums == 0) {
+        *num = 0;
+        *den = 1;
+        return 1;
+    }
+    if (!chrf_terms(p, q, H, S, k, beta, num, den)) return 0;
+    u128 g = gcd128(*num, *den);
+    *num /= g;
+    *den /= g;
+    return 1;
+}
+
+/* ------------------------------------------------------------------------------------ */
+/* chrF statistics                                                                        */
+/* ------------------------------------------------------------------------------------ */
+
+static const uint8_t WS_LATIN1[256] = {
+    [0x09] = 1, [0x0A] = 1, [0x0B] = 1, [0x0C] = 1, [0x0D] = 1, [0x1C] = 1,
+    [0x1D] = 1, [0x1E] = 1, [0x1F] = 1, [0x20] = 1, [0x85] = 1, [0xA0] = 1,
+};
+
+/* The 29 whitespace code points of the chrf-compute contract. */
+static inline int
+is_ws(u32 c)
+{
+    if (c < 256) return WS_LATIN1[c];
+    if (c < 0x1680 || c > 0x3000) return 0;
+    return c == 0x1680 || (c >= 0x2000 && c <= 0x200A) || c == 0x2028 || c == 0x2029 ||
+           c == 0x202F || c == 0x205F || c == 0x3000;
+}
+
+/* The code points of `s` without whitespace, into out (room for len(s)); their count. */
+size_t
+mtk_strip_text(PyObject *s, u32 *out)
+{
+    size_t n = 0;
+    Py_ssize_t len = PyUnicode_GET_LENGTH(s);
+    switch (PyUnicode_KIND(s)) {
+    case PyUnicode_1BYTE_KIND: {
+        const Py_UCS1 *p = PyUnicode_1BYTE_DATA(s);
+        for (Py_ssize_t i = 0; i < len; i++) {
+            u32 c = p[i];
+            out[n] = c;
+            n += !WS_LATIN1[c];
+        }
+        break;
+    }
+    case PyUnicode_2BYTE_KIND: {
+        const Py_UCS2 *p = PyUnicode_2BYTE_DATA(s);
+        for (Py_ssize_t i = 0; i < len; i++) {
+            u32 c = p[i];
+            out[n] = c;
+            n += !is_ws(c);
+        }
+        break;
+    }
+    default: {
+        const Py_UCS4 *p = PyUnicode_4BYTE_DATA(s);
+        for (Py_ssize_t i = 0; i < len; i++) {
+            u32 c = p[i];
+            out[n] = c;
+            n += !is_ws(c);
+        }
+        break;
+    }
+    }
+    return n;
+}
+
+/*
+ * Clipped matches per order between a (inserted) and b (probed): m[n-1] += sum over
+ * n-grams g of min(count in a, count in b).  One pass per order over a table of that
+ * order only (small enough to stay in L1 for sentence-sized texts); the order-n key of a
+ * position chains the order-(n-1) slot of the same position.  A position of b whose
+ * (n-1)-gram is absent from a is dead for every higher order, and once an order has no
+ * match no higher order can have one.  The table is all-zero before and after.
+ */
+static void
+chrf_matches(Work *w, const u32 *a, size_t la, const u32 *b, size_t lb, int N, i64 *m)
+{
+    CEnt *tab = w->ctab;
+    u32 *touched = w->touched, *sa = w->sa, *sb = w->sb;
+    memset(sa, 0, la * sizeof(u32));
+    memset(sb, 0, lb * sizeof(u32));
+    for (size_t n = 1; n <= (size_t)N && n <= la && n <= lb; n++) {
+        size_t na = la - n + 1, nb = lb - n + 1, nt = 0;
+        unsigned bits = table_bits(na);
+        i64 matched = 0;
+        for (size_t i = 0; i < na; i++) {
+            u32 s = cent_add(tab, bits, chain_key(sa[i], a[i + n - 1]), touched, &nt);
+            tab[s].c1++;
+            sa[i] = s + 1;
+        }
+        for (size_t i = 0; i < nb; i++) {
+            if (sb[i] == DEAD) continue;
+            u32 s;
+            if (!cent_find(tab, bits, chain_key(sb[i], b[i + n - 1]), &s)) {
+                sb[i] = DEAD;
+                continue;
+            }
+            CEnt *e = &tab[s];
+            e->c2++;
+            matched += e->c2 <= e->c1;
+            sb[i] = s + 1;
+        }
+        m[n - 1] += matched;
+        for (size_t t = 0; t < nt; t++) {
+            CEnt *e = &tab[touched[t]];
+            e->key = 0;
+            e->c1 = e->c2 = 0;
+        }
+        if (!matched) break; /* no n-gram shared, so no longer one either */
+    }
+}
+
+/* o[0..N) hyp counts, o[N..2N) ref counts, o[2N..3N) clipped matches. */
+void
+mtk_chrf_segment_counts(Work *w, const u32 *h, size_t lh, const u32 *r, size_t lr, int N, i64 *o)
+{
+    for (int n = 1; n <= N; n++) {
+        o[n - 1] = lh >= (size_t)n ? (i64)(lh - n + 1) : 0;
+        o[N + n - 1] = lr >= (size_t)n ? (i64)(lr - n + 1) : 0;
+        o[2 * N + n - 1] = 0;
+    }
+    if (lh == 0 || lr == 0) return;
+    if (lh <= lr)
+        chrf_matches(w, h, lh, r, lr, N, o + 2 * N);
+    else
+        chrf_matches(w, r, lr, h, lh, N, o + 2 * N);
+}
+
+/* Take references to the str items of `seq` (a list or tuple) into held[at..]; -1 with an
+ * exception on a non-str item or a text too long for the kernel. */
+int
+mtk_hold_texts(PyObject *seq, const char *what, PyObject **held, Py_ssize_t at, Py_ssize_t step,
+               size_t *maxlen, size_t *total)
+{
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    PyObject **items = PySequence_Fast_ITEMS(seq);
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *s = items[i];
+        if (!PyUnicode_Check(s)) {
+            PyErr_Format(PyExc_TypeError, "%s[%zd] is not a str", what, i);
+            return -1;
+        }
+        if (ready(s) < 0) return -1;
+        size_t len = (size_t)PyUnicode_GET_LENGTH(s);
+        if (len >= MAX_TEXT) {
+            PyErr_Format(PyExc_OverflowError, "%s[%zd] is too long for the kernel", what, i);
+            return -1;
+        }
+        Py_INCREF(s);
+        held[at + i * step] = s;
+        if (len > *maxlen) *maxlen = len;
+        *total += len;
+    }
+    return 0;
+}
+
+void
+mtk_release_held(PyObject **held, Py_ssize_t n)
+{
+    if (!held) return;
+    for (Py_ssize_t i = 0; i < n; i++) Py_XDECREF(held[i]);
+    PyMem_Free(held);
+}
+
+PyObject *
+mtk_tuple_of(const i64 *v, int n)
+{
+    PyObject *t = PyTuple_New(n);
+    if (!t) return NULL;
+    for (int i = 0; i < n; i++) {
+        PyObject *x = PyLong_FromLongLong(v[i]);
+        if (!x) {
+            Py_DECREF(t);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(t, i, x);
+    }
+    return t;
+}
+
+PyDoc_STRVAR(
+    chrf_counts_doc,
+    "chrf_counts(hypotheses, references, char_order, per_segment, /)\n--\n\n"
+    "chrF statistics of aligned segments: (buffer or None, totals).  The buffer holds, per\n"
+    "segment, 3*char_order native int64 counts: hypothesis n-grams, reference n-grams and\n"
+    "clipped matches for n = 1..char_order; totals are the per-order sums (3*char_order\n"
+    "ints).  Texts are str (lowercase them first if wanted); whitespace is removed here.");
+
+static PyObject *
+py_chrf_counts(PyObject *self, PyObject *args)
+{
+    PyObject *hyps, *refs, *hf = NULL, *rf = NULL, *buf = NULL, *result = NULL;
+    PyObject **held = NULL;
+    Py_ssize_t n = 0;
+    int N, per_segment;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "OOip:chrf_counts", &hyps, &refs, &N, &per_segment)) return NULL;
+    if (N < 1 || N > MAX_ORDER) {
+        PyErr_SetString(PyExc_ValueError, "char_order out of range for the kernel");
+        return NULL;
+    }
+    hf = PySequence_Fast(hyps, "hypotheses must be a sequence");
+    if (!hf) return NULL;
+    rf = PySequence_Fast(refs, "references must be a sequence");
+    if (!rf) goto done;
+    n = PySequence_Fast_GET_SIZE(hf);
+    if (PySequence_Fast_GET_SIZE(rf) != n) {
+        PyErr_SetString(PyExc_ValueError, "hypotheses and references differ in length");
+        goto done;
+    }
+    held = PyMem_Calloc(2 * (size_t)n + 1, sizeof(PyObject *));
+    if (!held) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    size_t maxlen = 0, total = 0;
+    if (mtk_hold_texts(hf, "hypotheses", held, 0, 2, &maxlen, &total) < 0) goto done;
+    if (mtk_hold_texts(rf, "references", held, 1, 2, &maxlen, &total) < 0) goto done;
+
+    i64 *seg = NULL;
+    if (per_segment) {
+        buf = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)((size_t)n * 3 * N * sizeof(i64)));
+        if (!buf) goto done;
+        seg = (i64 *)PyBytes_AS_STRING(buf);
+    }
+    i64 totals[3 * MAX_ORDER];
+    i64 one[3 * MAX_ORDER];
+    memset(totals, 0, sizeof totals);
+    Work *w = mtk_work_get();
+    if (!w || mtk_work_chrf(w, maxlen) < 0) {
+        mtk_work_put(w);
+        PyErr_NoMemory();
+        goto done;
+    }
+    PyThreadState *ts = NULL;
+    if (total >= NOGIL_WORK) ts = PyEval_SaveThread();
+    for (Py_ssize_t i = 0; i < n; i++) {
+        size_t lh = mtk_strip_text(held[2 * i], w->cpa);
+        size_t lr = mtk_strip_text(held[2 * i + 1], w->cpb);
+        i64 *o = seg ? seg + (size_t)i * 3 * N : one;
+        mtk_chrf_segment_counts(w, w->cpa, lh, w->cpb, lr, N, o);
+        for (int k = 0; k < 3 * N; k++) totals[k] += o[k];
+    }
+    if (ts) PyEval_RestoreThread(ts);
+    mtk_work_put(w);
+
+    PyObject *tot = mtk_tuple_of(totals, 3 * N);
+    if (!tot) goto done;
+    result = PyTuple_Pack(2, buf ? buf : Py_None, tot);
+    Py_DECREF(tot);
+done:
+    Py_XDECREF(buf);
+    Py_XDECREF(hf);
+    Py_XDECREF(rf);
+    mtk_release_held(held, 2 * n);
+    return result;
+}
+
+PyDoc_STRVAR(
+    chrf_segment_doc,
+    "chrf_segment(hypothesis, reference, char_order, /)\n--\n\n"
+    "chrF statistics of one segment: (hypothesis counts, reference counts, matches), each a\n"
+    "tuple of char_order ints.");
+
+static PyObject *
+py_chrf_segment(PyObject *self, PyObject *args)
+{
+    PyObject *h, *r;
+    int N;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "UUi:chrf_segment", &h, &r, &N)) return NULL;
+    if (N < 1 || N > MAX_ORDER) {
+        PyErr_SetString(PyExc_ValueError, "char_order out of range for the kernel");
+        return NULL;
+    }
+    if (ready(h) < 0 || ready(r) < 0) return NULL;
+    size_t lh0 = (size_t)PyUnicode_GET_LENGTH(h), lr0 = (size_t)PyUnicode_GET_LENGTH(r);
+    if (lh0 >= MAX_TEXT || lr0 >= MAX_TEXT) {
+        PyErr_SetString(PyExc_OverflowError, "text too long for the kernel");
+        return NULL;
+    }
+    Work *w = mtk_work_get();
+    if (!w || mtk_work_chrf(w, lh0 > lr0 ? lh0 : lr0) < 0) {
+        mtk_work_put(w);
+        return PyErr_NoMemory();
+    }
+    i64 o[3 * MAX_ORDER];
+    PyThreadState *ts = NULL;
+    /* h and r are borrowed from the argument tuple, which the caller keeps alive */
+    if (lh0 + lr0 >= 8 * NOGIL_WORK) ts = PyEval_SaveThread();
+    size_t lh = mtk_strip_text(h, w->cpa), lr = mtk_strip_text(r, w->cpb);
+    mtk_chrf_segment_counts(w, w->cpa, lh, w->cpb, lr, N, o);
+    if (ts) PyEval_RestoreThread(ts);
+    mtk_work_put(w);
+    PyObject *a = mtk_tuple_of(o, N), *b = mtk_tuple_of(o + N, N), *c = mtk_tuple_of(o + 2 * N, N);
+    PyObject *res = (a && b && c) ? PyTuple_Pack(3, a, b, c) : NULL;
+    Py_XDECREF(a);
+    Py_XDECREF(b);
+    Py_XDECREF(c);
+    return res;
+}
+
+/* The segments of a chrf_counts buffer of char_order N, to be scored with beta; -1 with
+ * ValueError set when N or beta is out of the kernel's range or the buffer has a partial
+ * segment. */
+static Py_ssize_t
+counts_rows(const Py_buffer *view, int N, int beta)
+{
+    if (N < 1 || N > MAX_ORDER || beta < 1 || beta > MAX_BETA) {
+        PyErr_SetString(PyExc_ValueError, "char_order or beta out of range for the kernel");
+        return -1;
+    }
+    Py_ssize_t stride = 3 * (Py_ssize_t)N * (Py_ssize_t)sizeof(i64);
+    if (view->len % stride) {
+        PyErr_SetString(PyExc_ValueError, "counts buffer has a partial segment");
+        return -1;
+    }
+    return view->len / stride;
+}
+
+PyDoc_STRVAR(
+    chrf_scores_doc,
+    "chrf_scores(counts, char_order, beta, /)\n--\n\n"
+    "Sentence chrF (0..100) of each segment of a chrf_counts buffer, as the double nearest\n"
+    "to the exact chrf_fraction; NaN where the exact integers do not fit 128 bits (finish\n"
+    "those in Python).");
+
+static PyObject *
+py_chrf_scores(PyObject *self, PyObject *args)
+{
+    Py_buffer view;
+    int N, beta;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "y*ii:chrf_scores", &view, &N, &beta)) return NULL;
+    PyObject *out = NULL;
+    Py_ssize_t n = counts_rows(&view, N, beta);
+    if (n < 0) goto done;
+    size_t stride = 3 * (size_t)N * sizeof(i64);
+    out = PyList_New(n);
+    if (!out) goto done;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        i64 c[3 * MAX_ORDER];
+        memcpy(c, (const char *)view.buf + (size_t)i * stride, stride);
+        double d;
+        if (!chrf_score_counts(c, c + N, c + 2 * N, N, (u32)beta, &d)) d = Py_NAN;
+        PyObject *f = PyFloat_FromDouble(d);
+        if (!f) {
+            Py_CLEAR(out);
+            goto done;
+        }
+        PyList_SET_ITEM(out, i, f);
+    }
+done:
+    PyBuffer_Release(&view);
+    return out;
+}
+
+/* ---------------------------------------------------------------------------------------
+ * chrf_ratios: mtcompute.core.chrf.chrf_ratio of a counts buffer's total and of each of its
+ * segments, as reduced (numerator, denominator) pairs, in unsigned __int128 through the lcm
+ * form of mtk_chrf_exact; None where a product would overflow (Python's integers finish it: the
+ * reduced fraction is the same either way).
+ * ------------------------------------------------------------------------------------- */
+
+static PyObject *
+u128_to_long(u128 v)
+{
+    if (!(v >> 64)) return PyLong_FromUnsignedLongLong((unsigned long long)v);
+    PyObject *hi = PyLong_FromUnsignedLongLong((unsigned long long)(v >> 64));
+    PyObject *lo = PyLong_FromUnsignedLongLong((unsigned long long)v);
+    PyObject *shift = PyLong_FromLong(64);
+    PyObject *high = NULL, *res = NULL;
+    if (hi && lo && shift) high = PyNumber_Lshift(hi, shift);
+    if (high) res = PyNumber_Or(high, lo);
+    Py_XDECREF(hi);
+    Py_XDECREF(lo);
+    Py_XDECREF(shift);
+    Py_XDECREF(high);
+    return res;
+}
+
+/* The tuple (num, den) of Python ints. */
+static PyObject *
+ratio_pair(u128 num, u128 den)
+{
+    PyObject *a = u128_to_long(num), *b = a ? u128_to_long(den) : NULL;
+    PyObject *res = (a && b) ? PyTuple_Pack(2, a, b) : NULL;
+    Py_XDECREF(a);
+    Py_XDECREF(b);
+    return res;
+}
+
+PyDoc_STRVAR(
+    chrf_ratios_doc,
+    "chrf_ratios(counts, char_order, beta, /)\n--\n\n"
+    "mtcompute.core.chrf.chrf_ratio of the counts summed over the segments of a chrf_counts\n"
+    "buffer, and of each segment's: (total, [segment, ...]), each a reduced (numerator,\n"
+    "denominator) pair, or None where the exact integers do not fit 128 bits (or a sum 64 bits):\n"
+    "Python finishes those.");
+
+static PyObject *
+py_chrf_ratios(PyObject *self, PyObject *args)
+{
+    Py_buffer view;
+    int N, beta;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "y*ii:chrf_ratios", &view, &N, &beta)) return NULL;
+    PyObject *out = NULL, *list = NULL, *total = NULL;
+    Py_ssize_t n = counts_rows(&view, N, beta);
+    if (n < 0) goto done;
+    size_t stride = 3 * (size_t)N * sizeof(i64);
+    list = PyList_New(n);
+    if (!list) goto done;
+    i64 sums[3 * MAX_ORDER] = {0};
+    int summed = 1;
+    u128 num, den;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        i64 c[3 * MAX_ORDER];
+        memcpy(c, (const char *)view.buf + (size_t)i * stride, stride);
+        for (int k = 0; k < 3 * N; k++) summed &= !__builtin_add_overflow(sums[k], c[k], &sums[k]);
+        PyObject *pair;
+        if (chrf_ratio_counts(c, c + N, c + 2 * N, N, (u32)beta, &num, &den)) {
+            pair = ratio_pair(num, den);
+        } else {
+            pair = Py_NewRef(Py_None);
+        }
+        if (!pair) goto done;
+        PyList_SET_ITEM(list, i, pair);
+    }
+    if (summed && chrf_ratio_counts(sums, sums + N, sums + 2 * N, N, (u32)beta, &num, &den)) {
+        total = ratio_pair(num, den);
+    } else {
+        total = Py_NewRef(Py_None);
+    }
+    if (total) out = PyTuple_Pack(2, total, list);
+done:
+    Py_XDECREF(total);
+    Py_XDECREF(list);
+    PyBuffer_Release(&view);
+    return out;
+}
+
+PyMethodDef mtk_chrf_methods[] = {
+    {"chrf_counts", py_chrf_counts, METH_VARARGS, chrf_counts_doc},
+    {"chrf_segment", py_chrf_segment, METH_VARARGS, chrf_segment_doc},
+    {"chrf_scores", py_chrf_scores, METH_VARARGS, chrf_scores_doc},
+    {"chrf_ratios", py_chrf_ratios, METH_VARARGS, chrf_ratios_doc},
+    {NULL, NULL, 0, NULL},
+};
