@@ -43,6 +43,7 @@ import stat
 import sys
 import threading
 from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from queue import Full, Queue
 from typing import BinaryIO, TypeAlias, TypeVar
@@ -443,6 +444,20 @@ def _fault(files: Sequence[_SegmentFile], count: int) -> CommandError:
     raise RuntimeError(f"no fault found after {count} segments")  # the caller saw one
 
 
+@contextmanager
+def _opened(names: Sequence[str]) -> Iterator[list[_SegmentFile]]:
+    """The files ``names`` opened in order (a file that cannot be opened raises before any
+    is read), each closed on the way out."""
+    files: list[_SegmentFile] = []
+    try:
+        for name in names:
+            files.append(_SegmentFile(name))
+        yield files
+    finally:
+        for found in files:
+            found.close()
+
+
 def segment_chunks(
     systems: Sequence[str], references: Sequence[str], size: int | None = None
 ) -> Iterator[Chunk]:
@@ -456,10 +471,7 @@ def segment_chunks(
     if names.count(STDIN) > 1:
         raise CommandError("'-' (stdin) can stand for at most one file", EXIT_USAGE, "usage")
     step = chunk_size() if size is None else size
-    files: list[_SegmentFile] = []
-    try:
-        for name in names:
-            files.append(_SegmentFile(name))
+    with _opened(names) as files:
         start = 0
         while True:
             texts = [found.read(step) for found in files]
@@ -480,9 +492,6 @@ def segment_chunks(
                 else [list(segment) for segment in zip(*columns, strict=True)],
             )
             start += count
-    finally:
-        for found in files:
-            found.close()
     if not start:
         raise CommandError(f"no segments to score: {label(systems[0])} is empty", EXIT_DATA_ERROR)
 
@@ -514,10 +523,7 @@ def byte_chunks(names: Sequence[str], size: int | None = None) -> Iterator[RawCh
     if STDIN in names:
         raise ValueError("byte_chunks reads named files only, not standard input")
     step = chunk_size() if size is None else size
-    files: list[_SegmentFile] = []
-    try:
-        for name in names:
-            files.append(_SegmentFile(name))
+    with _opened(names) as files:
         start = 0
         while True:
             cuts = [found.cut(step) for found in files]
@@ -528,9 +534,6 @@ def byte_chunks(names: Sequence[str], size: int | None = None) -> Iterator[RawCh
                 break
             yield RawChunk(start, count, [piece for piece, _ in cuts])
             start += count
-    finally:
-        for found in files:
-            found.close()
     if not start:
         raise Uneven
 

@@ -21,6 +21,26 @@ from collections.abc import Sequence
 from mtcompute.sacrebleu.metrics import BLEU, CHRF, TER, BLEUScore, CHRFScore, TERScore
 
 
+def _bleu(
+    smooth_method: str,
+    smooth_value: float | None,
+    force: bool,
+    lowercase: bool,
+    tokenize: str,
+    use_effective_order: bool,
+) -> BLEU:
+    """The BLEU of the function API's arguments (``use_effective_order`` is
+    ``effective_order``)."""
+    return BLEU(
+        lowercase=lowercase,
+        force=force,
+        tokenize=tokenize,
+        smooth_method=smooth_method,
+        smooth_value=smooth_value,
+        effective_order=use_effective_order,
+    )
+
+
 def corpus_bleu(
     hypotheses: Sequence[str],
     references: Sequence[Sequence[str]],
@@ -32,14 +52,7 @@ def corpus_bleu(
     use_effective_order: bool = False,
 ) -> BLEUScore:
     """Corpus BLEU; ``references`` holds one sequence of strings per reference set."""
-    metric = BLEU(
-        lowercase=lowercase,
-        force=force,
-        tokenize=tokenize,
-        smooth_method=smooth_method,
-        smooth_value=smooth_value,
-        effective_order=use_effective_order,
-    )
+    metric = _bleu(smooth_method, smooth_value, force, lowercase, tokenize, use_effective_order)
     return metric.corpus_score(hypotheses, references)
 
 
@@ -70,15 +83,21 @@ def sentence_bleu(
     use_effective_order: bool = True,
 ) -> BLEUScore:
     """BLEU of one hypothesis against one or more references (effective order by default)."""
-    metric = BLEU(
-        lowercase=lowercase,
-        tokenize=tokenize,
-        force=False,
-        smooth_method=smooth_method,
-        smooth_value=smooth_value,
-        effective_order=use_effective_order,
-    )
+    metric = _bleu(smooth_method, smooth_value, False, lowercase, tokenize, use_effective_order)
     return metric.sentence_score(hypothesis, references)
+
+
+def _chrf(
+    char_order: int, word_order: int, beta: int, remove_whitespace: bool, eps_smoothing: bool
+) -> CHRF:
+    """The CHRF of the function API's arguments (``remove_whitespace`` is not ``whitespace``)."""
+    return CHRF(
+        char_order=char_order,
+        word_order=word_order,
+        beta=beta,
+        whitespace=not remove_whitespace,
+        eps_smoothing=eps_smoothing,
+    )
 
 
 def corpus_chrf(
@@ -91,13 +110,7 @@ def corpus_chrf(
     eps_smoothing: bool = False,
 ) -> CHRFScore:
     """Corpus chrF (chrF++ with ``word_order=2``); one sequence per reference set."""
-    metric = CHRF(
-        char_order=char_order,
-        word_order=word_order,
-        beta=beta,
-        whitespace=not remove_whitespace,
-        eps_smoothing=eps_smoothing,
-    )
+    metric = _chrf(char_order, word_order, beta, remove_whitespace, eps_smoothing)
     return metric.corpus_score(hypotheses, references)
 
 
@@ -111,13 +124,7 @@ def sentence_chrf(
     eps_smoothing: bool = False,
 ) -> CHRFScore:
     """chrF of one hypothesis against one or more references."""
-    metric = CHRF(
-        char_order=char_order,
-        word_order=word_order,
-        beta=beta,
-        whitespace=not remove_whitespace,
-        eps_smoothing=eps_smoothing,
-    )
+    metric = _chrf(char_order, word_order, beta, remove_whitespace, eps_smoothing)
     return metric.sentence_score(hypothesis, references)
 
 
@@ -130,12 +137,7 @@ def corpus_ter(
     case_sensitive: bool = False,
 ) -> TERScore:
     """Corpus TER; ``references`` holds one sequence of strings per reference set."""
-    metric = TER(
-        normalized=normalized,
-        no_punct=no_punct,
-        asian_support=asian_support,
-        case_sensitive=case_sensitive,
-    )
+    metric = TER(normalized, no_punct, asian_support, case_sensitive)
     return metric.corpus_score(hypotheses, references)
 
 
@@ -148,10 +150,5 @@ def sentence_ter(
     case_sensitive: bool = False,
 ) -> TERScore:
     """TER of one hypothesis against one or more references."""
-    metric = TER(
-        normalized=normalized,
-        no_punct=no_punct,
-        asian_support=asian_support,
-        case_sensitive=case_sensitive,
-    )
+    metric = TER(normalized, no_punct, asian_support, case_sensitive)
     return metric.sentence_score(hypothesis, references)

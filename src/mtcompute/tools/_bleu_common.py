@@ -24,6 +24,7 @@ __all__ = [
     "corpus_statistics",
     "corpus_steps",
     "score",
+    "scored_fields",
     "scoring_fields",
     "sentence_fields",
     "totals_rule",
@@ -159,3 +160,20 @@ def score(stats: BleuStatistics, values: Mapping[str, Any]) -> SmoothedBleu:
     """bleu-smoothing-compute on (valid) statistics with the checked scoring options."""
     epsilon = DEFAULT_EPSILON if values["epsilon"] is None else values["epsilon"]
     return stats.score(values["smoothing"], epsilon, values["effective_order"], values["decimals"])
+
+
+def scored_fields(stats: BleuStatistics, values: Mapping[str, Any]) -> dict[str, Any]:
+    """:func:`score` of ``stats`` and ``stats`` themselves: the fields bleu-sentence-compute's
+    and bleu-corpus-compute's results share, by name."""
+    scored = score(stats, values)
+    return {
+        "bleu": scored.bleu,
+        "brevity_penalty": scored.brevity_penalty,
+        "orders_used": scored.orders_used,
+        "candidate_length": stats.candidate_length,
+        "reference_length": stats.reference_length,
+        "matches": stats.matches,
+        "totals": stats.totals,
+        "smoothed_matches": scored.smoothed_matches,
+        "smoothed_totals": scored.smoothed_totals,
+    }

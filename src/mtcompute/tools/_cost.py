@@ -34,6 +34,7 @@ __all__ = [
     "integer",
     "linear",
     "member",
+    "ngram_cost",
     "pair_products",
     "size",
 ]
@@ -166,3 +167,9 @@ def choice(raw: object, name: str, weights: Mapping[str, int], default: str) -> 
     if value is None:
         value = default
     return weights.get(value, OVER) if isinstance(value, str) else max(weights.values())
+
+
+def ngram_cost(raw: object, cap: int) -> int:
+    """Every token counted once per order (at most 8): the size times 1 + order / 8 (the BLEU
+    tools that count and score tokenized segments without n-gram tables)."""
+    return size(raw, cap) * (8 + integer(raw, "max_order", 4, 8)) // 8

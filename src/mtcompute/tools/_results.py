@@ -9,7 +9,7 @@ JSON ``null``). A result with computed keys writes its own ``to_dict``.
 
 from __future__ import annotations
 
-__all__ = ["Output", "json_value", "ngram_row", "omitted_when_none"]
+__all__ = ["Output", "chrf_order", "json_value", "ngram_row", "omitted_when_none"]
 
 from dataclasses import Field, field, fields
 from typing import Any, ClassVar
@@ -33,6 +33,12 @@ def ngram_row(entry: NgramEntry) -> dict[str, object]:
         "max_reference_count": entry.max_reference_count,
         "clipped_count": entry.clipped_count,
     }
+
+
+def chrf_order(index: int, char_order: int) -> tuple[str, int]:
+    """The kind (``char`` or ``word``) and n of a chrF statistics row: the character orders
+    come first, then the word orders."""
+    return ("char", index + 1) if index < char_order else ("word", index - char_order + 1)
 
 
 _SCALARS = (str, int, float, bool, type(None))

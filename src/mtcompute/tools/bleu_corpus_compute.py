@@ -27,11 +27,11 @@ from mtcompute.tools._bleu_common import (
     EPSILON_RULE,
     corpus_statistics,
     corpus_steps,
-    score,
+    scored_fields,
     scoring_fields,
     totals_rule,
 )
-from mtcompute.tools._cost import integer, size
+from mtcompute.tools._cost import ngram_cost
 from mtcompute.tools._results import Output
 
 ID, VERSION = "bleu-corpus-compute", "1.0.0"
@@ -68,19 +68,7 @@ class CorpusBleuResult(Output):
 def _compute(values: Mapping[str, Any]) -> CorpusBleuResult:
     hypotheses = values["hypotheses"]
     _, total = corpus_statistics(hypotheses, values["references"], values["max_order"])
-    scored = score(total, values)
-    return CorpusBleuResult(
-        scored.bleu,
-        scored.brevity_penalty,
-        scored.orders_used,
-        len(hypotheses),
-        total.candidate_length,
-        total.reference_length,
-        total.matches,
-        total.totals,
-        scored.smoothed_matches,
-        scored.smoothed_totals,
-    )
+    return CorpusBleuResult(segment_count=len(hypotheses), **scored_fields(total, values))
 
 
 def bleu_corpus(
@@ -105,9 +93,4 @@ def bleu_corpus(
     return _compute(INPUT.call(**locals()))
 
 
-def _cost(raw: object, cap: int) -> int:
-    """Every token counted once per order (at most 8): the size times 1 + order / 8."""
-    return size(raw, cap) * (8 + integer(raw, "max_order", 4, 8)) // 8
-
-
-TOOL = Tool(ID, VERSION, INPUT, _compute, bleu_corpus, _cost)
+TOOL = Tool(ID, VERSION, INPUT, _compute, bleu_corpus, ngram_cost)

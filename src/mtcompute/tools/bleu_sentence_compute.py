@@ -23,12 +23,12 @@ from mtcompute.counting import bleu_sentence_statistics
 from mtcompute.tools import Tool
 from mtcompute.tools._bleu_common import (
     EPSILON_RULE,
-    score,
+    scored_fields,
     scoring_fields,
     sentence_fields,
     totals_rule,
 )
-from mtcompute.tools._cost import integer, size
+from mtcompute.tools._cost import ngram_cost
 from mtcompute.tools._results import Output
 
 ID, VERSION = "bleu-sentence-compute", "1.0.0"
@@ -62,21 +62,9 @@ class SentenceBleuResult(Output):
 
 
 def _compute(values: Mapping[str, Any]) -> SentenceBleuResult:
-    stats = bleu_sentence_statistics(
-        values["hypothesis"], values["references"], values["max_order"]
-    )
-    scored = score(stats, values)
-    return SentenceBleuResult(
-        scored.bleu,
-        scored.brevity_penalty,
-        scored.orders_used,
-        stats.candidate_length,
-        stats.reference_length,
-        stats.matches,
-        stats.totals,
-        scored.smoothed_matches,
-        scored.smoothed_totals,
-    )
+    hypothesis, references = values["hypothesis"], values["references"]
+    stats = bleu_sentence_statistics(hypothesis, references, values["max_order"])
+    return SentenceBleuResult(**scored_fields(stats, values))
 
 
 def sentence_bleu(
@@ -102,9 +90,4 @@ def sentence_bleu(
     return _compute(INPUT.call(**locals()))
 
 
-def _cost(raw: object, cap: int) -> int:
-    """Every token counted once per order (at most 8): the size times 1 + order / 8."""
-    return size(raw, cap) * (8 + integer(raw, "max_order", 4, 8)) // 8
-
-
-TOOL = Tool(ID, VERSION, INPUT, _compute, sentence_bleu, _cost)
+TOOL = Tool(ID, VERSION, INPUT, _compute, sentence_bleu, ngram_cost)

@@ -26,6 +26,7 @@ from mtcompute.core.chrf_words import AVERAGINGS, Averaging, chrf_score
 from mtcompute.counting import chrf_corpus_statistics
 from mtcompute.tools import Tool
 from mtcompute.tools._cost import integer, member, size
+from mtcompute.tools._results import chrf_order
 from mtcompute.tools.chrf_compute import BETA, LOWERCASE, ExactScores, text_steps
 
 ID, VERSION = "chrf-components", "1.0.0"
@@ -122,8 +123,7 @@ def _compute(values: Mapping[str, Any]) -> ChrfComponents:
     scored = chrf_score(total, beta, averaging)
     orders = tuple(
         ChrfOrder(
-            "char" if i < char_order else "word",
-            i + 1 if i < char_order else i - char_order + 1,
+            *chrf_order(i, char_order),
             h,
             r,
             m,

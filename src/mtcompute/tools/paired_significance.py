@@ -54,7 +54,6 @@ from mtcompute.contracts.validate import (
     where,
 )
 from mtcompute.errors import InvalidInput, LimitExceeded
-from mtcompute.tokenizers import get_tokenizer
 from mtcompute.tools import Tool
 from mtcompute.tools._results import Output, omitted_when_none
 from mtcompute.tools._sacre_common import (
@@ -67,19 +66,18 @@ from mtcompute.tools._sacre_common import (
     ter_word_limits,
     text_bytes,
 )
+from mtcompute.tools.sacrebleu_score import INPUT as SACREBLEU_INPUT
 
 # The metrics and their options exactly as sacrebleu-score@1.1.0 declares and checks them (one
 # declaration: its fields, the metric list's rules and its TER options by name).
 from mtcompute.tools.sacrebleu_score import (
-    BLEU_OPTIONS,
-    CHRF_OPTIONS,
     METRICS,
-    TER_OPTIONS,
+    bleu_setup,
     distinct_metrics,
+    options_of,
     options_only_for,
     ter_options,
 )
-from mtcompute.tools.sacrebleu_score import INPUT as SACREBLEU_INPUT
 
 ID, VERSION = "paired-significance", "1.0.0"
 LIMITS = contract_limits(ID, VERSION)
@@ -94,7 +92,6 @@ MAX_NAME_CHARACTERS = 128
 MAX_SEED = 2**53 - 1  # the largest integer every JSON reader holds exactly
 _FLOAT32_EXACT = 2**24  # float32 adds non-negative integers exactly up to this total
 _SIGNATURE_KEY = {"bootstrap": "bs", "approximate_randomization": "ar"}
-_OPTIONS = {"bleu": BLEU_OPTIONS, "chrf": CHRF_OPTIONS, "ter": TER_OPTIONS}
 
 
 @dataclass(frozen=True, slots=True)
@@ -282,9 +279,7 @@ def _metric(
     """The significance metric of ``name`` with its options, and sacreBLEU's signature fields
     for it (``refs`` the signature's nrefs)."""
     if name == "bleu":
-        bleu = scoring.BleuOptions(**raw)
-        tokenizer = get_tokenizer(bleu.tokenize, "/bleu/tokenize")
-        fields = scoring.bleu_signature_fields(bleu, refs, tokenizer.signature)
+        bleu, _, fields = bleu_setup(raw, refs)
         return significance.BleuMetric(bleu), fields
     if name == "chrf":
         chrf = scoring.ChrfOptions(**raw)
@@ -331,8 +326,7 @@ def _compute(values: Mapping[str, Any]) -> PairedSignificanceResult:
     tables, signatures = [], []
     for name in METRICS:
         if name in values["metrics"]:
-            raw = values[name] or _OPTIONS[name].defaults
-            metric, fields = _metric(name, raw, nrefs(refs))
+            metric, fields = _metric(name, options_of(values, name), nrefs(refs))
             table = significance.Table(metric, [metric.statistics(hyps, refs) for hyps in texts])
             if method == "bootstrap":
                 _check_resample_sums(table)

@@ -27,10 +27,12 @@ __all__ = [
     "ChrfScore",
     "SacrebleuResult",
     "TerScore",
+    "bleu_setup",
     "compute",
     "distinct_metrics",
     "input_spec",
     "nrefs",
+    "options_of",
     "options_only_for",
     "sacrebleu_score",
     "ter_options",
@@ -53,10 +55,10 @@ from mtcompute.contracts.validate import (
     same_count,
 )
 from mtcompute.errors import InvalidInput
-from mtcompute.tokenizers import TOKENIZE, get_tokenizer
+from mtcompute.tokenizers import TOKENIZE, Tokenizer, get_tokenizer
 from mtcompute.tools import Tool
 from mtcompute.tools._cost import TOKENIZER_COST, choice, member, pair_products, size
-from mtcompute.tools._results import Output, omitted_when_none
+from mtcompute.tools._results import Output, chrf_order, omitted_when_none
 from mtcompute.tools._sacre_common import (
     Options,
     available_tokenizer,
@@ -142,14 +144,21 @@ def options_only_for(metrics: Sequence[str]) -> Rule:
     return Rule(check)
 
 
+_OPTIONS = {"bleu": BLEU_OPTIONS, "chrf": CHRF_OPTIONS, "ter": TER_OPTIONS}
+
+
+def options_of(values: Mapping[str, Any], metric: str) -> Mapping[str, Any]:
+    """The checked options object of ``metric`` (its defaults when the input has none);
+    here and in paired-significance."""
+    given: Mapping[str, Any] | None = values[metric]
+    return given or _OPTIONS[metric].defaults
+
+
 def ter_options(values: Mapping[str, Any]) -> scoring.TerOptions | None:
     """The TER options of an input, ``None`` when its metrics do not include TER."""
     if "ter" not in values["metrics"]:
         return None
-    return scoring.TerOptions(**(values["ter"] or TER_OPTIONS.defaults))
-
-
-_OPTIONS = {"bleu": BLEU_OPTIONS, "chrf": CHRF_OPTIONS, "ter": TER_OPTIONS}
+    return scoring.TerOptions(**options_of(values, "ter"))
 
 
 def input_spec(version: str) -> InputSpec:
@@ -251,14 +260,22 @@ class SacrebleuResult(Output):
     ter: TerScore | None = omitted_when_none()  # noqa: RUF009
 
 
+def bleu_setup(
+    raw: Mapping[str, Any], refs: int | str
+) -> tuple[scoring.BleuOptions, Tokenizer, dict[str, object]]:
+    """BLEU's options from its checked options object, its tokenizer and sacreBLEU's
+    signature fields (``refs``: the signature's nrefs); here and in paired-significance."""
+    options = scoring.BleuOptions(**raw)
+    tokenizer = get_tokenizer(options.tokenize, "/bleu/tokenize")
+    return options, tokenizer, scoring.bleu_signature_fields(options, refs, tokenizer.signature)
+
+
 def _bleu(
     hypotheses: Sequence[str], references: Sequence[Sequence[str]], raw: Mapping[str, Any]
 ) -> BleuScore:
-    options = scoring.BleuOptions(**raw)
-    tokenizer = get_tokenizer(options.tokenize, "/bleu/tokenize")
+    options, tokenizer, fields_ = bleu_setup(raw, nrefs(references))
     total, _ = scoring.bleu_statistics(hypotheses, references, options, tokenizer=tokenizer)
     result = scoring.bleu_score(total, options)
-    fields_ = scoring.bleu_signature_fields(options, nrefs(references), tokenizer.signature)
     return BleuScore(
         result.name,
         result.score,
@@ -276,8 +293,7 @@ def _bleu(
 def _orders(statistics: Sequence[int], char_order: int) -> tuple[ChrfOrder, ...]:
     orders = []
     for i in range(len(statistics) // 3):
-        kind, n = ("char", i + 1) if i < char_order else ("word", i - char_order + 1)
-        orders.append(ChrfOrder(kind, n, *statistics[3 * i : 3 * i + 3]))
+        orders.append(ChrfOrder(*chrf_order(i, char_order), *statistics[3 * i : 3 * i + 3]))
     return tuple(orders)
 
 
@@ -318,11 +334,11 @@ def compute(values: Mapping[str, Any]) -> SacrebleuResult:
     hypotheses, references, metrics = values["hypotheses"], values["references"], values["metrics"]
     bleu = chrf = ter = None
     if "bleu" in metrics:
-        bleu = _bleu(hypotheses, references, values["bleu"] or BLEU_OPTIONS.defaults)
+        bleu = _bleu(hypotheses, references, options_of(values, "bleu"))
     if "chrf" in metrics:
-        chrf = _chrf(hypotheses, references, values["chrf"] or CHRF_OPTIONS.defaults)
+        chrf = _chrf(hypotheses, references, options_of(values, "chrf"))
     if "ter" in metrics:
-        ter = _ter(hypotheses, references, values["ter"] or TER_OPTIONS.defaults)
+        ter = _ter(hypotheses, references, options_of(values, "ter"))
     return SacrebleuResult(len(hypotheses), bleu, chrf, ter)
 
 
