@@ -3,10 +3,11 @@ against a two-process ``LocalCluster`` (issue 15's target: the same result, at l
 throughput, peak memory per worker under 500 MB).
 
 The corpus is generated, not stored: every WMT system output with its first reference
-(``--data``, default ``../shared/data/wmt``), tiled to ``--segments`` line pairs (default
-10,000,000: about 1.4 GB per side) in a temporary folder. Both runs score the same files by
-the same path, :func:`mtcompute.dask.score_files` (the workers read line-aligned ranges, only
-statistics come back), each worker with one kernel thread (``MTCOMPUTE_THREADS=1``):
+(``--data``, default: the full data beside the repository), tiled to ``--segments`` line
+pairs (default 10,000,000: about 1.4 GB per side) in a temporary folder. Both runs score the
+same files by the same path, :func:`mtcompute.dask.score_files` (the workers read
+line-aligned ranges, only statistics come back), each worker with one kernel thread
+(``MTCOMPUTE_THREADS=1``):
 
 * one process: Dask's synchronous scheduler in a child process (its peak RSS from the
   kernel, ``ru_maxrss``);

@@ -196,7 +196,7 @@ def flatten(matrix: Sequence[Sequence[float]]) -> list[float]:
 
 def default_wmt() -> Path:
     """The WMT data folder, chosen as the tests choose it: MTCOMPUTE_WMT_DIR when set, else
-    the full data in ../shared/data/wmt when it exists, else the in-repo sample."""
+    the full data beside the repository when it exists, else the in-repo sample."""
     configured = os.environ.get("MTCOMPUTE_WMT_DIR")
     if configured is not None:
         return Path(configured)
@@ -1410,7 +1410,7 @@ def check_chrf(
             f"corpus chrF2 {pair.name}: mtcompute (contract) vs sacreBLEU",
             explained,
             f"|diff| = {raw:.3g}; {affected} segment(s) with a reference shorter than 6 "
-            "characters, where sacreBLEU zeroes the hypothesis count (CONTRACT-NOTES)"
+            "characters, where sacreBLEU zeroes the hypothesis count (docs/decisions.md)"
             if affected
             else f"|diff| = {raw:.3g}, no segment affected by the effective-order rule",
         )

@@ -6,7 +6,7 @@ PROMT), BLEU and chrF: the paired bootstrap (1000 resamples) and approximate ran
 (10,000 trials), ours in both arithmetic modes, sacreBLEU's from text and over statistics
 given to it (its significance work alone); and the native bootstrap at 100,000 segments (the
 en-de set tiled) for the five systems. ``--data`` points at the WMT folder (default
-``../shared/data/wmt``).
+the full data beside the repository, ``shared/data/wmt``).
 
     python benchmarks/significance.py            # every case, a table
     python benchmarks/significance.py --case X   # one case, one JSON line

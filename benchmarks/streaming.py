@@ -94,7 +94,7 @@ class Row:
 
 
 def wmt_folder() -> Path:
-    """The WMT data: ``MTCOMPUTE_WMT_DIR``, else ``../shared/data/wmt``, else the sample."""
+    """The WMT data: ``MTCOMPUTE_WMT_DIR``, else the full data beside the repo, else the sample."""
     env = os.environ.get("MTCOMPUTE_WMT_DIR")
     if env:
         return Path(env)

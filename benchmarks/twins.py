@@ -8,7 +8,7 @@ reference A, the first ``--lines`` segments) or on the contract examples in ``ex
 Both paths must give the same answer; the row says so. One thread (``MTCOMPUTE_THREADS=1``),
 best of ``--repeat`` runs.
 
-    .venv/bin/python benchmarks/twins.py [--wmt ../shared/data/wmt] [--lines 500]
+    .venv/bin/python benchmarks/twins.py [--wmt DIR] [--lines 500]
 """
 
 from __future__ import annotations

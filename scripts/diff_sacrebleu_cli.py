@@ -3,7 +3,7 @@ the same arguments, the same files, the same standard input and environment; the
 standard output and the exit status must be equal.
 
 The harness of ``tests/test_cli_sacrebleu.py`` (its few dozen quick cases) and, run as a
-script, the broad grid over every WMT pair of the data (``../shared/data/wmt``, or
+script, the broad grid over every WMT pair of the data (the full data beside the repository, or
 ``--data``): the metrics (BLEU, chrF, TER), BLEU's tokenizers, lowercasing, smoothing, the
 chrF options, the four TER flags and their combinations, -sh, -b, -w, -f, one or more
 reference files, -nr with tab-separated references, -e, one and several systems from files or

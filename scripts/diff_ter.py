@@ -8,7 +8,7 @@ the C kernel on, its text fast path included).
 
 Usage::
 
-    python scripts/diff_ter.py                       # everything, on ../shared/data/wmt
+    python scripts/diff_ter.py                       # everything, on the full WMT data
     python scripts/diff_ter.py --window 0:50         # the first 50 segments of each file
     python scripts/diff_ter.py --pair generaltest2022/en-de --combos default
     python scripts/diff_ter.py --tokenizer-only      # the tokenizer on every line only

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Make the in-repo WMT sample ``tests/data/wmt`` from the full data in ``../shared/data/wmt``.
+"""Make the in-repo WMT sample ``tests/data/wmt`` from the full data beside the repository.
 
 Usage::
 
@@ -38,9 +38,9 @@ SAMPLE_COLUMNS = ("sample_lines", "sample_bytes", "sample_sha256", "sample_is_pr
 NOTE = """\
 # A {lines}-line sample of the WMT data (test fixture)
 
-This folder is a **sample** of the WMT data kept beside the repository in
-`../shared/data/wmt`, so that a fresh clone's tests run with nothing beside it. It was made by
-`python scripts/make_wmt_sample.py` (running it again gives identical bytes):
+This folder is a **sample** of the full WMT data (kept beside the repository, in a
+folder `shared/data/wmt`), so that a fresh clone's tests run with nothing beside it. It was
+made by `python scripts/make_wmt_sample.py` (running it again gives identical bytes):
 
 - Same layout and file names as the full data. Each file holds the first {lines} lines of the
   original, byte for byte (the bytes up to and including the {lines}th `\\n`); a file with
@@ -55,8 +55,9 @@ This folder is a **sample** of the WMT data kept beside the repository in
 - Every pair keeps its files aligned line by line ({lines} segments a pair, 100 for
   `newstest2015-nltk100/en-ru`).
 
-The tests use the full data when it is there (`MTCOMPUTE_WMT_DIR`, else `../shared/data/wmt`)
-and this sample otherwise; `tests/conftest.py` decides, and the pytest header says which.
+The tests use the full data when it is there (`MTCOMPUTE_WMT_DIR`, else
+the full data beside the repository) and this sample otherwise; `tests/conftest.py`
+decides, and the pytest header says which.
 
 The upstream README follows unchanged.
 

@@ -2,7 +2,7 @@
 
 :class:`Envelope` is that dict (it equals, indexes and serializes as the plain dict the
 library has always returned) and it knows how each surface renders it: the HTTP status, the
-CLI exit status and the compact JSON bytes (CONTRACT-NOTES "The envelope"). Adapters ask the
+CLI exit status and the compact JSON bytes (docs/decisions.md, "The envelope"). Adapters ask the
 object instead of looking a code up again.
 """
 

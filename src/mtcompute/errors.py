@@ -14,8 +14,8 @@ The tree::
     ├── MethodNotAllowed           method_not_allowed  HTTP 405  (transport)
     └── InternalError              internal_error      HTTP 500  CLI exit 1
 
-The first four codes are the contracts' (CONTRACT-NOTES "The envelope"): a tool raises them.
-The transport classes are the refusals of the service before any tool runs (CONTRACT-NOTES
+The first four codes are the contracts' (docs/decisions.md, "The envelope"): a tool raises them.
+The transport classes are the refusals of the service before any tool runs (docs/decisions.md,
 "Transport errors"); each builds the message the service sends. ``InternalError`` is a bug,
 in a tool (``execute()`` answers it) or in a request handler (the service answers it).
 

@@ -6,7 +6,7 @@ so that every tool result is exactly what the other surfaces return:
 - ``execute`` runs :func:`mtcompute.execute`; the envelope (``{"result": ...}`` or
   ``{"error": ...}``) is the structured content, its :func:`mtcompute.dumps` text (the bytes
   the HTTP API and ``mtcompute run`` print) is the one text content item, and ``isError`` is
-  true exactly when the envelope is an error (CONTRACT-NOTES, "The envelope").
+  true exactly when the envelope is an error (docs/decisions.md, "The envelope").
 - ``list_catalog`` returns ``{"tools": [{id, version, description, supported_operations,
   unsupported_operations}, ...]}``.
 - ``get_contract`` returns a contract document: parsed as structured content, verbatim as

@@ -1,7 +1,7 @@
 """chrf-compute@1.0.0: exact chrF (Popović 2015 §2), corpus and per segment.
 
 Validation follows the contract's order exactly (its last semantics line, refined by
-CONTRACT-NOTES): plain object, unknown keys, missing keys, hypotheses then references (array,
+docs/decisions.md): plain object, unknown keys, missing keys, hypotheses then references (array,
 at most 256, at least one, strings), equal counts, total UTF-8 bytes, lone surrogates, beta,
 lowercase. The first failing check decides the error.
 """
