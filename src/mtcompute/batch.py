@@ -69,13 +69,12 @@ __all__ = [
     "text_bleu_statistics",
 ]
 
-import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any, TypeVar, cast
 
-from mtcompute import counting, scoring
+from mtcompute import counting, scoring, streaming
 from mtcompute._version import __version__
 from mtcompute.contracts import fields
 from mtcompute.contracts.validate import (
@@ -413,7 +412,7 @@ def corpus_chrf(
     >>> corpus_chrf(["aa"], ["ab"], beta=3, rules="contract").fraction
     Fraction(25, 1)
     """
-    if counting.is_stream(hypotheses) or counting.is_stream(references):
+    if streaming.is_stream(hypotheses) or streaming.is_stream(references):
 
         def score(hyps: list[str], refs: list[Any]) -> CorpusChrf:
             return corpus_chrf(
@@ -752,7 +751,7 @@ def corpus_bleu(
     >>> corpus_bleu([["the", "cat"]], [[["the", "cat"]]], tokenize=None, max_order=2).score
     100.00000000000004
     """
-    if counting.is_stream(hypotheses) or counting.is_stream(references):
+    if streaming.is_stream(hypotheses) or streaming.is_stream(references):
 
         def score(hyps: list[Any], refs: list[Any]) -> CorpusBleu:
             return corpus_bleu(
@@ -1018,7 +1017,7 @@ def corpus_ter(
     >>> corpus_ter(["a B c"], [["a b d", "c"]], case_sensitive=True).statistics
     (2, 2.0)
     """
-    if counting.is_stream(hypotheses) or counting.is_stream(references):
+    if streaming.is_stream(hypotheses) or streaming.is_stream(references):
 
         def score(hyps: list[str], refs: list[Any]) -> CorpusTer:
             return corpus_ter(
@@ -1186,19 +1185,6 @@ def _settings(result: AnyResult) -> tuple[object, ...]:
 
 # --- iterables: in chunks ---------------------------------------------------------------------
 
-_SEGMENT_POINTER = re.compile(r"/(hypotheses|references)/([0-9]+)(.*)")
-
-
-def _shifted(error: MtcomputeError, start: int) -> MtcomputeError:
-    """``error`` of a chunk as the error of the whole input: its segment index (in its path
-    and its message) moved on by ``start``, the index of the chunk's first segment."""
-    found = _SEGMENT_POINTER.fullmatch(error.path)
-    if not start or found is None:
-        return error
-    name, index, rest = found.groups()
-    path = f"/{name}/{int(index) + start}{rest}"
-    return type(error)(error.message.replace(error.path, path, 1), path)
-
 
 def _same_form(first: object, item: object, path: str) -> None:
     """A chunk's first raw-text reference has the form of the whole input's first (flat: a
@@ -1221,7 +1207,7 @@ def _chunked(
     texts: bool,
 ) -> R:
     """``score`` (a corpus function, its options bound) of aligned iterables read in chunks
-    (:func:`mtcompute.counting.in_chunks`), the results added up (:class:`ResultSum`), in
+    (:func:`mtcompute.streaming.in_chunks`), the results added up (:class:`ResultSum`), in
     bounded memory: the chunks' segment scores (and TER's segment statistics) kept only when
     they were asked for. Errors name the segment's index in the whole input. The checks run
     chunk by chunk: a fault is found once the chunks before it have been counted, so with
@@ -1231,24 +1217,24 @@ def _chunked(
     each: list[tuple[int, float]] = []
     first: object = None
     try:
-        for start, hyps, refs in counting.in_chunks(hypotheses, references):
+        for start, hyps, refs in streaming.in_chunks(hypotheses, references):
             if start == 0:
                 first = refs[0] if refs else None
             elif texts:
                 try:
                     _same_form(first, refs[0], "/references/0")
                 except MtcomputeError as error:
-                    raise _shifted(error, start) from None
+                    raise streaming.shifted(error, start) from None
             try:
                 part = score(hyps, refs)
             except MtcomputeError as error:
-                raise _shifted(error, start) from None
+                raise streaming.shifted(error, start) from None
             total.add(part)
             if part.segment_scores is not None:
                 scores += part.segment_scores
                 if isinstance(part, CorpusTer):
                     each += part.segment_statistics
-    except counting.CountMismatch as mismatch:
+    except streaming.CountMismatch as mismatch:
         check_same_count(
             "hypotheses", range(mismatch.first), "references", range(mismatch.second), unit
         )

@@ -33,8 +33,6 @@ releases the GIL while counting); ``threads=None`` means ``MTCOMPUTE_THREADS`` i
 from __future__ import annotations
 
 __all__ = [
-    "CHUNK_SEGMENTS",
-    "CountMismatch",
     "TokenProblem",
     "bleu_line_rows",
     "bleu_sentence_statistics",
@@ -50,13 +48,10 @@ __all__ = [
     "chrf_statistics_many",
     "chrf_totals",
     "first_lone_surrogate",
-    "in_chunks",
-    "is_stream",
     "plain_texts",
     "sacrebleu_chrf_line_rows",
     "sacrebleu_chrf_rows",
     "sacrebleu_chrf_statistics",
-    "shifted",
     "ter_lowered_statistics",
     "ter_statistics",
     "ter_text_statistics",
@@ -66,15 +61,12 @@ __all__ = [
 
 import math
 import os
-import re
 from array import array
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from collections.abc import Set as AbstractSet
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from contextvars import ContextVar
-from itertools import islice
 from typing import TypeVar, cast
 
 from mtcompute.core import bleu, chrf, ter
@@ -169,80 +161,6 @@ def _map_spans(
 
 def _int64s(buffer: bytes | None) -> list[int]:
     return memoryview(buffer or b"").cast("q").tolist()
-
-
-# --- iterables in chunks -------------------------------------------------------------------
-
-CHUNK_SEGMENTS = 10_000
-"""Segments per chunk when the batch functions read an iterable that is not a list or a tuple
-(:func:`in_chunks`): enough for every thread of the kernel, a few MB of text."""
-
-
-def is_stream(value: object) -> bool:
-    """Whether ``value`` is an iterable to read in chunks: not a list or a tuple (read whole,
-    as before), nor a str, bytes, mapping or set (refused by the callers' checks, as before:
-    a set has no order)."""
-    return isinstance(value, Iterable) and not isinstance(
-        value, list | tuple | str | bytes | bytearray | Mapping | AbstractSet
-    )
-
-
-class CountMismatch(ValueError):
-    """Aligned iterables of different lengths: ``first`` and ``second`` items (each counted
-    to its end)."""
-
-    def __init__(self, first: int, second: int) -> None:
-        super().__init__(f"{first} hypotheses but {second} reference lists")
-        self.first = first
-        self.second = second
-
-
-def in_chunks(
-    hypotheses: Iterable[T], references: Iterable[U], size: int | None = None
-) -> Iterator[tuple[int, list[T], list[U]]]:
-    """``(start, hypotheses, references)`` of consecutive chunks of ``size`` segments
-    (default :data:`CHUNK_SEGMENTS`) of two aligned iterables read in lockstep, ``start`` the
-    index of the chunk's first segment; the first chunk always (empty for empty input, or
-    with one side empty: the caller's checks refuse it as they refuse empty lists), then
-    :class:`CountMismatch` when the two end apart.
-
-    >>> [(start, h) for start, h, _ in in_chunks(iter("abcde"), iter("vwxyz"), 2)]
-    [(0, ['a', 'b']), (2, ['c', 'd']), (4, ['e'])]
-    """
-    step = CHUNK_SEGMENTS if size is None else size
-    hyps, refs = iter(hypotheses), iter(references)
-    start = 0
-    while True:
-        hyp_chunk, ref_chunk = list(islice(hyps, step)), list(islice(refs, step))
-        if start == 0 and not (hyp_chunk and ref_chunk):
-            yield 0, hyp_chunk, ref_chunk
-            if not (hyp_chunk or ref_chunk):
-                return
-        if len(hyp_chunk) != len(ref_chunk):
-            first = start + len(hyp_chunk) + sum(1 for _ in hyps)
-            raise CountMismatch(first, start + len(ref_chunk) + sum(1 for _ in refs))
-        if not hyp_chunk:
-            return
-        yield start, hyp_chunk, ref_chunk
-        if len(hyp_chunk) < step:
-            return
-        start += len(hyp_chunk)
-
-
-_INDEX = re.compile(r"\b(hypotheses|references)\[([0-9]+)\]")
-
-
-def shifted(error: TypeError | ValueError, start: int) -> TypeError | ValueError:
-    """A chunk's TypeError or ValueError (``references[3] must be ...``) as the whole input's:
-    the first segment index in its message moved on by ``start``.
-
-    >>> shifted(TypeError("hypotheses[2] must be a str, got int"), 10)
-    TypeError('hypotheses[12] must be a str, got int')
-    """
-    if not start:
-        return error
-    text = _INDEX.sub(lambda found: f"{found[1]}[{int(found[2]) + start}]", str(error), count=1)
-    return type(error)(text)
 
 
 # --- chrF --------------------------------------------------------------------------------
@@ -863,7 +781,7 @@ def bleu_line_rows(
     """:func:`bleu_text_rows` (``per_segment``: with the buffer, else None in its place) of
     ``count`` undecoded lines: ``hypotheses`` the bytes of the hypotheses' lines, each
     ``references`` item those of one reference of every segment, a line what
-    :func:`mtcompute.cli._common.split_lines` decodes; the kernel checks, decodes,
+    :func:`mtcompute.streaming.split_lines` decodes; the kernel checks, decodes,
     tokenizes and counts them without the GIL and without a str per text. ``None`` where
     it does not (not active, a tokenizer it does not apply, an order it does not take, a
     line that is not UTF-8, inputs of other line counts, a text too long for it): the

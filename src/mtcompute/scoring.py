@@ -60,7 +60,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TypeVar, cast
 
-from mtcompute import counting, native
+from mtcompute import counting, native, streaming
 from mtcompute.core import sacre, ter
 from mtcompute.core.bleu import BleuStatistics
 from mtcompute.core.ter_tokenizer import TercomTokenizer
@@ -226,15 +226,15 @@ def _in_chunks(
     references: Iterable[Sequence[str]],
 ) -> tuple[list[int], list[Statistics] | None]:
     """``count`` (a statistics function, its options bound) of aligned iterables read in
-    chunks (:func:`mtcompute.counting.in_chunks`): the sums added, the per-segment lists
+    chunks (:func:`mtcompute.streaming.in_chunks`): the sums added, the per-segment lists
     joined when asked for; errors naming the index in the whole input."""
     total: list[int] = []
     each: list[Statistics] | None = None
-    for start, hyps, refs in counting.in_chunks(hypotheses, references):
+    for start, hyps, refs in streaming.in_chunks(hypotheses, references):
         try:
             summed, segments = count(hyps, refs)
         except (TypeError, ValueError) as error:
-            raise counting.shifted(error, start) from None
+            raise streaming.shifted(error, start) from None
         total = summed if not total else [a + b for a, b in zip(total, summed, strict=True)]
         if segments is not None:
             each = segments if each is None else each + segments
@@ -419,7 +419,7 @@ def bleu_statistics(
     (for many hypothesis sets against the same references: :func:`bleu_references` and
     :func:`bleu_statistics_of`, the same numbers). Iterables that are not lists or tuples
     are read in chunks, in bounded memory without ``per_segment``."""
-    if counting.is_stream(hypotheses) or counting.is_stream(references):
+    if streaming.is_stream(hypotheses) or streaming.is_stream(references):
         chosen = tokenizer if tokenizer is not None else options.tokenizer()
 
         def count(
@@ -600,7 +600,7 @@ def chrf_statistics(
     against the same references: :func:`chrf_references` and :func:`chrf_statistics_of`, the
     same numbers). Iterables that are not lists or tuples are read in chunks, in bounded
     memory without ``per_segment``."""
-    if counting.is_stream(hypotheses) or counting.is_stream(references):
+    if streaming.is_stream(hypotheses) or streaming.is_stream(references):
 
         def count(
             hyps: Sequence[str], refs: Sequence[Sequence[str]]
@@ -775,7 +775,7 @@ def ter_statistics(
     splits and interns the words itself, through
     :func:`mtcompute.counting.ter_text_statistics`). Iterables that are not lists or tuples
     are read in chunks (only the statistics kept: :func:`corpus_ter` keeps their sums)."""
-    if counting.is_stream(hypotheses) or counting.is_stream(references):
+    if streaming.is_stream(hypotheses) or streaming.is_stream(references):
 
         def count(
             hyps: Sequence[str], refs: Sequence[Sequence[str]]
@@ -814,13 +814,13 @@ def corpus_ter(
     >>> corpus_ter(["The cat sat on mat."], [["The cat sat on the mat."]], TerOptions())
     TerResult(score=16.666666666666664, num_edits=1, ref_length=6.0)
     """
-    if counting.is_stream(hypotheses) or counting.is_stream(references):
+    if streaming.is_stream(hypotheses) or streaming.is_stream(references):
         edits, length = 0, 0.0  # added one segment at a time in order, as sum_statistics does
-        for start, hyps, refs in counting.in_chunks(hypotheses, references):
+        for start, hyps, refs in streaming.in_chunks(hypotheses, references):
             try:
                 each = ter_statistics(hyps, refs, options)
             except (TypeError, ValueError) as error:
-                raise counting.shifted(error, start) from None
+                raise streaming.shifted(error, start) from None
             for segment_edits, segment_length in each:
                 edits += segment_edits
                 length += segment_length

@@ -62,7 +62,6 @@ from mtcompute.cli._common import (
     Uneven,
     add_command,
     byte_chunks,
-    chunk_size,
     count_segments,
     decode_chunk,
     fail,
@@ -88,6 +87,7 @@ from mtcompute.scoring import (
     format_signature,
     ter_signature_fields,
 )
+from mtcompute.streaming import chunk_size
 from mtcompute.tokenizers import get_tokenizer
 
 if TYPE_CHECKING:
