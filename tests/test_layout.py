@@ -25,6 +25,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("mtcompute.core",),
     (
         "mtcompute.counting",
+        "mtcompute.metrics",
         "mtcompute.contracts",
         "mtcompute.tokenizers",
         "mtcompute.scoring",

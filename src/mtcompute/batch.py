@@ -89,8 +89,8 @@ from mtcompute.contracts.validate import (
 )
 from mtcompute.core.bleu import BleuStatistics
 from mtcompute.core.chrf import ChrfStatistics, chrf_ratio, format_ratio
-from mtcompute.core.ter import sum_statistics
 from mtcompute.errors import InvalidInput, MtcomputeError, json_pointer
+from mtcompute.metrics.ter.edits import sum_statistics
 from mtcompute.tokenizers import get_tokenizer
 
 CHAR_ORDER = 6

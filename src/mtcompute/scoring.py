@@ -61,9 +61,11 @@ from dataclasses import dataclass
 from typing import TypeVar, cast
 
 from mtcompute import counting, native, streaming
-from mtcompute.core import sacre, ter
+from mtcompute.core import sacre
 from mtcompute.core.bleu import BleuStatistics
-from mtcompute.core.ter_tokenizer import TercomTokenizer
+from mtcompute.metrics.ter.edits import score_from_statistics, sum_statistics
+from mtcompute.metrics.ter.statistics import lowered_statistics, text_statistics
+from mtcompute.metrics.ter.tokenizer import TercomTokenizer
 from mtcompute.tokenizers import Tokenizer, get_tokenizer
 
 SACREBLEU_VERSION = "2.6.0"
@@ -759,7 +761,7 @@ def ter_statistics_of(
         )
     options = references.options
     texts = _tercom_texts(hypotheses, options, options.tokenizer(), twice=False)
-    return counting.ter_text_statistics(texts, references.texts, threads=threads)
+    return text_statistics(texts, references.texts, threads=threads)
 
 
 def ter_statistics(
@@ -773,8 +775,9 @@ def ter_statistics(
     each line right-stripped and tokenized (a reference twice, as sacreBLEU does), split on
     whitespace, then the fewest edits over the segment's references (the kernel, which
     splits and interns the words itself, through
-    :func:`mtcompute.counting.ter_text_statistics`). Iterables that are not lists or tuples
-    are read in chunks (only the statistics kept: :func:`corpus_ter` keeps their sums)."""
+    :func:`mtcompute.metrics.ter.statistics.text_statistics`). Iterables that are not lists
+    or tuples are read in chunks (only the statistics kept: :func:`corpus_ter` keeps their
+    sums)."""
     if streaming.is_stream(hypotheses) or streaming.is_stream(references):
 
         def count(
@@ -792,7 +795,7 @@ def ter_statistics(
         )
     if not (options.normalized or options.no_punct or options.case_sensitive):
         # the tokenizer only lowercases (see _tercom_texts): the kernel lowers as it splits
-        lowered = counting.ter_lowered_statistics(
+        lowered = lowered_statistics(
             cast("list[str]", hypotheses), cast("list[list[str]]", references), threads=threads
         )
         if lowered is not None:
@@ -802,7 +805,7 @@ def ter_statistics(
 
 def ter_score(num_edits: int, ref_length: float) -> TerResult:
     """sacreBLEU's ``TER._compute_score_from_stats`` of summed statistics."""
-    return TerResult(ter.score_from_statistics(num_edits, ref_length), num_edits, ref_length)
+    return TerResult(score_from_statistics(num_edits, ref_length), num_edits, ref_length)
 
 
 def corpus_ter(
@@ -825,4 +828,4 @@ def corpus_ter(
                 edits += segment_edits
                 length += segment_length
         return ter_score(edits, length)
-    return ter_score(*ter.sum_statistics(ter_statistics(hypotheses, references, options)))
+    return ter_score(*sum_statistics(ter_statistics(hypotheses, references, options)))
