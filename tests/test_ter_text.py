@@ -17,6 +17,7 @@ from sacrebleu.metrics.ter import TER
 from sacrebleu.tokenizers.tokenizer_ter import TercomTokenizer as SacrebleuTercomTokenizer
 
 from mtcompute import native, scoring
+from mtcompute.metrics.ter import score as sacre_ter
 from mtcompute.metrics.ter.statistics import text_statistics
 from mtcompute.native import ext
 from tests.conftest import WMT, at_least, kernel_switch, load_script
@@ -47,7 +48,7 @@ def sacrebleu_words(lines: list[str], options: dict[str, bool], *, twice: bool) 
 def fast_words(lines: list[str], options: dict[str, bool], *, twice: bool) -> list[list[str]]:
     """The words of scoring's text step (what the kernel splits)."""
     opts = scoring.TerOptions(**options)
-    texts = scoring._tercom_texts(lines, opts, opts.tokenizer(), twice=twice)
+    texts = sacre_ter._tercom_texts(lines, opts, opts.tokenizer(), twice=twice)
     return [text.split() for text in texts]
 
 
@@ -355,5 +356,6 @@ def test_the_kernel_mode_finds_a_difference_when_there_is_one(
         return [(e + 1, n) for e, n in real(*args, **kwargs)]  # type: ignore[arg-type]
 
     monkeypatch.setattr(scoring, "ter_statistics", wrong)
+    monkeypatch.setattr(sacre_ter, "ter_statistics", wrong)  # what corpus_ter calls
     outcome = diff_ter.compare(["a b", "c"], [["b a", "c"]], {}, ours=diff_ter.kernel_figures)
     assert ((0, 1), False) == (outcome.differing, outcome.corpus_equal)

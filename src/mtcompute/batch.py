@@ -91,6 +91,13 @@ from mtcompute.core.bleu import BleuStatistics
 from mtcompute.core.chrf import ChrfStatistics, chrf_ratio, format_ratio
 from mtcompute.errors import InvalidInput, MtcomputeError, json_pointer
 from mtcompute.metrics.ter.edits import sum_statistics
+from mtcompute.metrics.ter.score import (
+    TerOptions,
+    TerResult,
+    ter_score,
+    ter_signature_fields,
+    ter_statistics,
+)
 from mtcompute.tokenizers import get_tokenizer
 
 CHAR_ORDER = 6
@@ -899,7 +906,7 @@ class CorpusTer:
     score: float
     num_edits: int
     ref_length: float
-    options: scoring.TerOptions
+    options: TerOptions
     nrefs: int
     segment_statistics: tuple[tuple[int, float], ...] = field(repr=False)
     segment_scores: tuple[float, ...] | None = None
@@ -910,14 +917,14 @@ class CorpusTer:
     def from_statistics(
         cls,
         segment_statistics: Sequence[tuple[int, float]],
-        options: scoring.TerOptions,
+        options: TerOptions,
         nrefs: int,
         segment_scores: tuple[float, ...] | None = None,
     ) -> CorpusTer:
         """The result of the segments' (edits, average reference length): sacreBLEU's sum
         of them, then ``TER._compute_score_from_stats``."""
         each = tuple(segment_statistics)
-        r = scoring.ter_score(*sum_statistics(each))
+        r = ter_score(*sum_statistics(each))
         return cls(r.score, r.num_edits, r.ref_length, options, nrefs, each, segment_scores)
 
     @classmethod
@@ -925,7 +932,7 @@ class CorpusTer:
         cls,
         num_edits: int,
         ref_length: float,
-        options: scoring.TerOptions,
+        options: TerOptions,
         nrefs: int,
         segment_scores: tuple[float, ...] | None = None,
     ) -> CorpusTer:
@@ -933,7 +940,7 @@ class CorpusTer:
         chunks: ``segment_statistics`` is empty). ``ref_length`` must have been summed as
         sacreBLEU sums it, one segment at a time in segment order from 0
         (as :class:`ResultSum` sums them)."""
-        r = scoring.ter_score(num_edits, ref_length)
+        r = ter_score(num_edits, ref_length)
         return cls(r.score, r.num_edits, r.ref_length, options, nrefs, (), segment_scores)
 
     @property
@@ -945,7 +952,7 @@ class CorpusTer:
     def signature(self) -> str:
         """sacreBLEU's signature of the settings (``nrefs:1|case:lc|tok:tercom|norm:no|
         punct:yes|asian:no|version:2.6.0``), then ``mtcompute:<version>``."""
-        return _signature(scoring.ter_signature_fields(self.options, self.nrefs))
+        return _signature(ter_signature_fields(self.options, self.nrefs))
 
     @property
     def score_text(self) -> str:
@@ -953,7 +960,7 @@ class CorpusTer:
         return f"{self.score:.2f}"
 
     def __str__(self) -> str:
-        return scoring.TerResult(self.score, self.num_edits, self.ref_length).format(
+        return TerResult(self.score, self.num_edits, self.ref_length).format(
             signature=self.signature
         )
 
@@ -1035,17 +1042,17 @@ def corpus_ter(
     hypotheses = cast("Sequence[str]", hypotheses)
     references = cast("Sequence[str] | Sequence[Sequence[str]]", references)
     refs = _checked_texts(hypotheses, references, "segments")
-    options = scoring.TerOptions(
+    options = TerOptions(
         normalized=FLAG.parse(normalized, "/normalized"),
         no_punct=FLAG.parse(no_punct, "/no_punct"),
         asian_support=FLAG.parse(asian_support, "/asian_support"),
         case_sensitive=FLAG.parse(case_sensitive, "/case_sensitive"),
     )
     with_segments = FLAG.parse(segment_scores, "/segment_scores")
-    each = scoring.ter_statistics(hypotheses, refs, options)
+    each = ter_statistics(hypotheses, refs, options)
     scores = None
     if with_segments:
-        scores = tuple(scoring.ter_score(*stats).score for stats in each)
+        scores = tuple(ter_score(*stats).score for stats in each)
     return CorpusTer.from_statistics(each, options, _nrefs(refs), scores)
 
 
@@ -1057,7 +1064,7 @@ AnyResult = CorpusBleu | CorpusChrf | CorpusTer
 def corpus_result(
     hypotheses: Iterable[str],
     references: Iterable[str] | Iterable[Sequence[str]],
-    options: scoring.BleuOptions | scoring.ChrfOptions | scoring.TerOptions,
+    options: scoring.BleuOptions | scoring.ChrfOptions | TerOptions,
     *,
     rules: str = "sacrebleu",
     segment_scores: bool = False,

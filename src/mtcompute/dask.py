@@ -64,7 +64,8 @@ from mtcompute import batch
 from mtcompute._ranges import DecodeProblem, boundary, count_segments, decode_segments, skip_lines
 from mtcompute.batch import CorpusBleu, CorpusChrf, CorpusTer
 from mtcompute.metrics.ter.edits import sum_statistics
-from mtcompute.scoring import BleuOptions, ChrfOptions, TerOptions, ter_score
+from mtcompute.metrics.ter.score import TerOptions, ter_score
+from mtcompute.scoring import BleuOptions, ChrfOptions
 from mtcompute.tokenizers import get_tokenizer
 
 CHUNK_BYTES = 16 << 20  # at most this many bytes of each file in one range (one task)
