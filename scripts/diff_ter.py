@@ -62,8 +62,8 @@ from sacrebleu.metrics.ter import TER
 from sacrebleu.tokenizers.tokenizer_ter import TercomTokenizer as SacrebleuTercomTokenizer
 
 from mtcompute import native, scoring
-from mtcompute.core import ter as core_ter
-from mtcompute.core.ter_tokenizer import TercomTokenizer
+from mtcompute.metrics.ter import edits as core_ter
+from mtcompute.metrics.ter.tokenizer import TercomTokenizer
 
 REPO = Path(__file__).resolve().parents[1]
 DEFAULT_WMT = REPO.parent / "shared" / "data" / "wmt"

@@ -15,10 +15,17 @@ PACKAGE = REPO / "src" / "mtcompute"
 
 # Lower layers first; a module may import its own layer and the ones before it, never after.
 LAYERS: tuple[tuple[str, ...], ...] = (
-    ("mtcompute.errors", "mtcompute.native", "mtcompute._version", "mtcompute._ranges"),
+    (
+        "mtcompute.errors",
+        "mtcompute.native",
+        "mtcompute._version",
+        "mtcompute._ranges",
+        "mtcompute.streaming",
+    ),
     ("mtcompute.core",),
     (
         "mtcompute.counting",
+        "mtcompute.metrics",
         "mtcompute.contracts",
         "mtcompute.tokenizers",
         "mtcompute.scoring",

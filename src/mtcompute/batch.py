@@ -69,13 +69,12 @@ __all__ = [
     "text_bleu_statistics",
 ]
 
-import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any, TypeVar, cast
 
-from mtcompute import counting, scoring
+from mtcompute import counting, scoring, streaming
 from mtcompute._version import __version__
 from mtcompute.contracts import fields
 from mtcompute.contracts.validate import (
@@ -90,8 +89,15 @@ from mtcompute.contracts.validate import (
 )
 from mtcompute.core.bleu import BleuStatistics
 from mtcompute.core.chrf import ChrfStatistics, chrf_ratio, format_ratio
-from mtcompute.core.ter import sum_statistics
 from mtcompute.errors import InvalidInput, MtcomputeError, json_pointer
+from mtcompute.metrics.ter.edits import sum_statistics
+from mtcompute.metrics.ter.score import (
+    TerOptions,
+    TerResult,
+    ter_score,
+    ter_signature_fields,
+    ter_statistics,
+)
 from mtcompute.tokenizers import get_tokenizer
 
 CHAR_ORDER = 6
@@ -413,7 +419,7 @@ def corpus_chrf(
     >>> corpus_chrf(["aa"], ["ab"], beta=3, rules="contract").fraction
     Fraction(25, 1)
     """
-    if counting.is_stream(hypotheses) or counting.is_stream(references):
+    if streaming.is_stream(hypotheses) or streaming.is_stream(references):
 
         def score(hyps: list[str], refs: list[Any]) -> CorpusChrf:
             return corpus_chrf(
@@ -752,7 +758,7 @@ def corpus_bleu(
     >>> corpus_bleu([["the", "cat"]], [[["the", "cat"]]], tokenize=None, max_order=2).score
     100.00000000000004
     """
-    if counting.is_stream(hypotheses) or counting.is_stream(references):
+    if streaming.is_stream(hypotheses) or streaming.is_stream(references):
 
         def score(hyps: list[Any], refs: list[Any]) -> CorpusBleu:
             return corpus_bleu(
@@ -900,7 +906,7 @@ class CorpusTer:
     score: float
     num_edits: int
     ref_length: float
-    options: scoring.TerOptions
+    options: TerOptions
     nrefs: int
     segment_statistics: tuple[tuple[int, float], ...] = field(repr=False)
     segment_scores: tuple[float, ...] | None = None
@@ -911,14 +917,14 @@ class CorpusTer:
     def from_statistics(
         cls,
         segment_statistics: Sequence[tuple[int, float]],
-        options: scoring.TerOptions,
+        options: TerOptions,
         nrefs: int,
         segment_scores: tuple[float, ...] | None = None,
     ) -> CorpusTer:
         """The result of the segments' (edits, average reference length): sacreBLEU's sum
         of them, then ``TER._compute_score_from_stats``."""
         each = tuple(segment_statistics)
-        r = scoring.ter_score(*sum_statistics(each))
+        r = ter_score(*sum_statistics(each))
         return cls(r.score, r.num_edits, r.ref_length, options, nrefs, each, segment_scores)
 
     @classmethod
@@ -926,7 +932,7 @@ class CorpusTer:
         cls,
         num_edits: int,
         ref_length: float,
-        options: scoring.TerOptions,
+        options: TerOptions,
         nrefs: int,
         segment_scores: tuple[float, ...] | None = None,
     ) -> CorpusTer:
@@ -934,7 +940,7 @@ class CorpusTer:
         chunks: ``segment_statistics`` is empty). ``ref_length`` must have been summed as
         sacreBLEU sums it, one segment at a time in segment order from 0
         (as :class:`ResultSum` sums them)."""
-        r = scoring.ter_score(num_edits, ref_length)
+        r = ter_score(num_edits, ref_length)
         return cls(r.score, r.num_edits, r.ref_length, options, nrefs, (), segment_scores)
 
     @property
@@ -946,7 +952,7 @@ class CorpusTer:
     def signature(self) -> str:
         """sacreBLEU's signature of the settings (``nrefs:1|case:lc|tok:tercom|norm:no|
         punct:yes|asian:no|version:2.6.0``), then ``mtcompute:<version>``."""
-        return _signature(scoring.ter_signature_fields(self.options, self.nrefs))
+        return _signature(ter_signature_fields(self.options, self.nrefs))
 
     @property
     def score_text(self) -> str:
@@ -954,7 +960,7 @@ class CorpusTer:
         return f"{self.score:.2f}"
 
     def __str__(self) -> str:
-        return scoring.TerResult(self.score, self.num_edits, self.ref_length).format(
+        return TerResult(self.score, self.num_edits, self.ref_length).format(
             signature=self.signature
         )
 
@@ -1018,7 +1024,7 @@ def corpus_ter(
     >>> corpus_ter(["a B c"], [["a b d", "c"]], case_sensitive=True).statistics
     (2, 2.0)
     """
-    if counting.is_stream(hypotheses) or counting.is_stream(references):
+    if streaming.is_stream(hypotheses) or streaming.is_stream(references):
 
         def score(hyps: list[str], refs: list[Any]) -> CorpusTer:
             return corpus_ter(
@@ -1036,17 +1042,17 @@ def corpus_ter(
     hypotheses = cast("Sequence[str]", hypotheses)
     references = cast("Sequence[str] | Sequence[Sequence[str]]", references)
     refs = _checked_texts(hypotheses, references, "segments")
-    options = scoring.TerOptions(
+    options = TerOptions(
         normalized=FLAG.parse(normalized, "/normalized"),
         no_punct=FLAG.parse(no_punct, "/no_punct"),
         asian_support=FLAG.parse(asian_support, "/asian_support"),
         case_sensitive=FLAG.parse(case_sensitive, "/case_sensitive"),
     )
     with_segments = FLAG.parse(segment_scores, "/segment_scores")
-    each = scoring.ter_statistics(hypotheses, refs, options)
+    each = ter_statistics(hypotheses, refs, options)
     scores = None
     if with_segments:
-        scores = tuple(scoring.ter_score(*stats).score for stats in each)
+        scores = tuple(ter_score(*stats).score for stats in each)
     return CorpusTer.from_statistics(each, options, _nrefs(refs), scores)
 
 
@@ -1058,7 +1064,7 @@ AnyResult = CorpusBleu | CorpusChrf | CorpusTer
 def corpus_result(
     hypotheses: Iterable[str],
     references: Iterable[str] | Iterable[Sequence[str]],
-    options: scoring.BleuOptions | scoring.ChrfOptions | scoring.TerOptions,
+    options: scoring.BleuOptions | scoring.ChrfOptions | TerOptions,
     *,
     rules: str = "sacrebleu",
     segment_scores: bool = False,
@@ -1186,19 +1192,6 @@ def _settings(result: AnyResult) -> tuple[object, ...]:
 
 # --- iterables: in chunks ---------------------------------------------------------------------
 
-_SEGMENT_POINTER = re.compile(r"/(hypotheses|references)/([0-9]+)(.*)")
-
-
-def _shifted(error: MtcomputeError, start: int) -> MtcomputeError:
-    """``error`` of a chunk as the error of the whole input: its segment index (in its path
-    and its message) moved on by ``start``, the index of the chunk's first segment."""
-    found = _SEGMENT_POINTER.fullmatch(error.path)
-    if not start or found is None:
-        return error
-    name, index, rest = found.groups()
-    path = f"/{name}/{int(index) + start}{rest}"
-    return type(error)(error.message.replace(error.path, path, 1), path)
-
 
 def _same_form(first: object, item: object, path: str) -> None:
     """A chunk's first raw-text reference has the form of the whole input's first (flat: a
@@ -1221,7 +1214,7 @@ def _chunked(
     texts: bool,
 ) -> R:
     """``score`` (a corpus function, its options bound) of aligned iterables read in chunks
-    (:func:`mtcompute.counting.in_chunks`), the results added up (:class:`ResultSum`), in
+    (:func:`mtcompute.streaming.in_chunks`), the results added up (:class:`ResultSum`), in
     bounded memory: the chunks' segment scores (and TER's segment statistics) kept only when
     they were asked for. Errors name the segment's index in the whole input. The checks run
     chunk by chunk: a fault is found once the chunks before it have been counted, so with
@@ -1231,24 +1224,24 @@ def _chunked(
     each: list[tuple[int, float]] = []
     first: object = None
     try:
-        for start, hyps, refs in counting.in_chunks(hypotheses, references):
+        for start, hyps, refs in streaming.in_chunks(hypotheses, references):
             if start == 0:
                 first = refs[0] if refs else None
             elif texts:
                 try:
                     _same_form(first, refs[0], "/references/0")
                 except MtcomputeError as error:
-                    raise _shifted(error, start) from None
+                    raise streaming.shifted(error, start) from None
             try:
                 part = score(hyps, refs)
             except MtcomputeError as error:
-                raise _shifted(error, start) from None
+                raise streaming.shifted(error, start) from None
             total.add(part)
             if part.segment_scores is not None:
                 scores += part.segment_scores
                 if isinstance(part, CorpusTer):
                     each += part.segment_statistics
-    except counting.CountMismatch as mismatch:
+    except streaming.CountMismatch as mismatch:
         check_same_count(
             "hypotheses", range(mismatch.first), "references", range(mismatch.second), unit
         )

@@ -18,10 +18,6 @@ the kernel only makes it faster:
   applying 13a itself while it counts;
 * sacreBLEU 2.6.0's chrF and chrF++ segment statistics with its best-reference rule
   (:func:`sacrebleu_chrf_statistics`);
-* sacreBLEU 2.6.0's TER segment statistics over interned word ids (:func:`ter_statistics`,
-  defined by :func:`mtcompute.core.ter.translation_edit_rate`): the fewest edits over the
-  references and the average reference length; from tokenized texts
-  (:func:`ter_text_statistics`), the kernel splitting and interning the words itself.
 
 The kernel is used when it was built and ``MTCOMPUTE_PURE`` is not ``1``
 (:func:`mtcompute.native.active`, read at every call). Batch functions split their segments
@@ -33,8 +29,6 @@ releases the GIL while counting); ``threads=None`` means ``MTCOMPUTE_THREADS`` i
 from __future__ import annotations
 
 __all__ = [
-    "CHUNK_SEGMENTS",
-    "CountMismatch",
     "TokenProblem",
     "bleu_line_rows",
     "bleu_sentence_statistics",
@@ -50,34 +44,26 @@ __all__ = [
     "chrf_statistics_many",
     "chrf_totals",
     "first_lone_surrogate",
-    "in_chunks",
-    "is_stream",
+    "map_spans",
     "plain_texts",
     "sacrebleu_chrf_line_rows",
     "sacrebleu_chrf_rows",
     "sacrebleu_chrf_statistics",
-    "shifted",
-    "ter_lowered_statistics",
-    "ter_statistics",
-    "ter_text_statistics",
     "thread_count",
     "threads_in_context",
 ]
 
 import math
 import os
-import re
 from array import array
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from collections.abc import Set as AbstractSet
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from contextvars import ContextVar
-from itertools import islice
 from typing import TypeVar, cast
 
-from mtcompute.core import bleu, chrf, ter
+from mtcompute.core import bleu, chrf
 from mtcompute.core.chrf_words import sacrebleu_zeroed, split_words, word_statistics
 from mtcompute.core.sacre import chrf_f_score
 from mtcompute.core.text import first_lone_surrogate as _first_surrogate_py
@@ -93,8 +79,6 @@ Counts = tuple[int, ...]
 MIN_SEGMENTS_PER_THREAD = 256
 # Hypothesis rows per thread for the pairwise matrix.
 MIN_ROWS_PER_THREAD = 16
-# Segments per thread for TER (tens of microseconds each in the kernel).
-MIN_TER_SEGMENTS_PER_THREAD = 64
 
 
 # The thread count of threads_in_context: a context variable, so one thread's setting is
@@ -148,7 +132,7 @@ def _spans(n: int, parts: int) -> list[tuple[int, int]]:
     return spans
 
 
-def _map_spans(
+def map_spans(
     work: Callable[[int, int], T], n: int, threads: int | None, minimum: int
 ) -> list[tuple[int, T]]:
     """``work(start, stop)`` over contiguous spans of ``range(n)``, on up to ``threads``
@@ -169,80 +153,6 @@ def _map_spans(
 
 def _int64s(buffer: bytes | None) -> list[int]:
     return memoryview(buffer or b"").cast("q").tolist()
-
-
-# --- iterables in chunks -------------------------------------------------------------------
-
-CHUNK_SEGMENTS = 10_000
-"""Segments per chunk when the batch functions read an iterable that is not a list or a tuple
-(:func:`in_chunks`): enough for every thread of the kernel, a few MB of text."""
-
-
-def is_stream(value: object) -> bool:
-    """Whether ``value`` is an iterable to read in chunks: not a list or a tuple (read whole,
-    as before), nor a str, bytes, mapping or set (refused by the callers' checks, as before:
-    a set has no order)."""
-    return isinstance(value, Iterable) and not isinstance(
-        value, list | tuple | str | bytes | bytearray | Mapping | AbstractSet
-    )
-
-
-class CountMismatch(ValueError):
-    """Aligned iterables of different lengths: ``first`` and ``second`` items (each counted
-    to its end)."""
-
-    def __init__(self, first: int, second: int) -> None:
-        super().__init__(f"{first} hypotheses but {second} reference lists")
-        self.first = first
-        self.second = second
-
-
-def in_chunks(
-    hypotheses: Iterable[T], references: Iterable[U], size: int | None = None
-) -> Iterator[tuple[int, list[T], list[U]]]:
-    """``(start, hypotheses, references)`` of consecutive chunks of ``size`` segments
-    (default :data:`CHUNK_SEGMENTS`) of two aligned iterables read in lockstep, ``start`` the
-    index of the chunk's first segment; the first chunk always (empty for empty input, or
-    with one side empty: the caller's checks refuse it as they refuse empty lists), then
-    :class:`CountMismatch` when the two end apart.
-
-    >>> [(start, h) for start, h, _ in in_chunks(iter("abcde"), iter("vwxyz"), 2)]
-    [(0, ['a', 'b']), (2, ['c', 'd']), (4, ['e'])]
-    """
-    step = CHUNK_SEGMENTS if size is None else size
-    hyps, refs = iter(hypotheses), iter(references)
-    start = 0
-    while True:
-        hyp_chunk, ref_chunk = list(islice(hyps, step)), list(islice(refs, step))
-        if start == 0 and not (hyp_chunk and ref_chunk):
-            yield 0, hyp_chunk, ref_chunk
-            if not (hyp_chunk or ref_chunk):
-                return
-        if len(hyp_chunk) != len(ref_chunk):
-            first = start + len(hyp_chunk) + sum(1 for _ in hyps)
-            raise CountMismatch(first, start + len(ref_chunk) + sum(1 for _ in refs))
-        if not hyp_chunk:
-            return
-        yield start, hyp_chunk, ref_chunk
-        if len(hyp_chunk) < step:
-            return
-        start += len(hyp_chunk)
-
-
-_INDEX = re.compile(r"\b(hypotheses|references)\[([0-9]+)\]")
-
-
-def shifted(error: TypeError | ValueError, start: int) -> TypeError | ValueError:
-    """A chunk's TypeError or ValueError (``references[3] must be ...``) as the whole input's:
-    the first segment index in its message moved on by ``start``.
-
-    >>> shifted(TypeError("hypotheses[2] must be a str, got int"), 10)
-    TypeError('hypotheses[12] must be a str, got int')
-    """
-    if not start:
-        return error
-    text = _INDEX.sub(lambda found: f"{found[1]}[{int(found[2]) + start}]", str(error), count=1)
-    return type(error)(text)
 
 
 # --- chrF --------------------------------------------------------------------------------
@@ -301,7 +211,7 @@ def _chrf_counts(
         )
 
     try:
-        parts = _map_spans(work, len(hypotheses), threads, MIN_SEGMENTS_PER_THREAD)
+        parts = map_spans(work, len(hypotheses), threads, MIN_SEGMENTS_PER_THREAD)
     except (OverflowError, TypeError):  # a text over the kernel's limit, or not a str:
         return None  # the pure path answers (or raises) as it would alone
     if len(parts) == 1:
@@ -516,7 +426,7 @@ def chrf_pairwise_matrix(
             return rows
 
         try:
-            parts = _map_spans(work, len(hypotheses), threads, MIN_ROWS_PER_THREAD)
+            parts = map_spans(work, len(hypotheses), threads, MIN_ROWS_PER_THREAD)
         except OverflowError:  # texts over the kernel's length limits: the pure path below
             pass
         else:
@@ -670,7 +580,7 @@ def _bleu_counts(
         )
 
     try:
-        parts = _map_spans(work, len(hypotheses), threads, MIN_SEGMENTS_PER_THREAD)
+        parts = map_spans(work, len(hypotheses), threads, MIN_SEGMENTS_PER_THREAD)
     except OverflowError:  # more tokens than the kernel indexes (2^32): the pure path
         return None
     problems: list[TokenProblem] = []
@@ -863,7 +773,7 @@ def bleu_line_rows(
     """:func:`bleu_text_rows` (``per_segment``: with the buffer, else None in its place) of
     ``count`` undecoded lines: ``hypotheses`` the bytes of the hypotheses' lines, each
     ``references`` item those of one reference of every segment, a line what
-    :func:`mtcompute.cli._common.split_lines` decodes; the kernel checks, decodes,
+    :func:`mtcompute.streaming.split_lines` decodes; the kernel checks, decodes,
     tokenizes and counts them without the GIL and without a str per text. ``None`` where
     it does not (not active, a tokenizer it does not apply, an order it does not take, a
     line that is not UTF-8, inputs of other line counts, a text too long for it): the
@@ -925,7 +835,7 @@ def _bleu_text(
 
         try:
             counts = _join_bleu_parts(
-                _map_spans(work, len(hypotheses), threads, MIN_SEGMENTS_PER_THREAD)
+                map_spans(work, len(hypotheses), threads, MIN_SEGMENTS_PER_THREAD)
             )
         except OverflowError:  # more tokens than the kernel indexes (2^32): split below
             counts = None
@@ -1138,7 +1048,7 @@ def _sacrebleu_chrf(
             )
 
         try:
-            parts = _map_spans(work, len(hypotheses), threads, MIN_SEGMENTS_PER_THREAD)
+            parts = map_spans(work, len(hypotheses), threads, MIN_SEGMENTS_PER_THREAD)
         except OverflowError:  # a text over the kernel's length limit: the pure path
             pass
         else:
@@ -1196,194 +1106,3 @@ def _sacrebleu_chrf_segment(
         if f > best_f:
             best, best_f = stats, f
     return best
-
-
-# --- TER ---------------------------------------------------------------------------------
-
-IdLists = Sequence[Sequence[int]]
-
-
-def _type_name(value: object) -> str:
-    return type(value).__name__
-
-
-def _check_ter_layout(hypotheses: object, references: object) -> None:
-    """TypeError or ValueError unless both are lists (or tuples) of one length."""
-    if not isinstance(hypotheses, list | tuple):
-        raise TypeError(f"hypotheses must be a list or tuple, got {_type_name(hypotheses)}")
-    if not isinstance(references, list | tuple):
-        raise TypeError(f"references must be a list or tuple, got {_type_name(references)}")
-    if len(hypotheses) != len(references):
-        raise ValueError(f"{len(hypotheses)} hypotheses but {len(references)} reference lists")
-
-
-def _check_id_list(ids: object, path: str) -> None:
-    if not isinstance(ids, list | tuple):
-        raise TypeError(f"{path} must be a list or tuple of int, got {_type_name(ids)}")
-    for k, value in enumerate(ids):
-        if not isinstance(value, int):
-            raise TypeError(f"{path}[{k}] must be an int, got {_type_name(value)}")
-
-
-def _check_ter_ids(hypotheses: Sequence[object], references: Sequence[object]) -> None:
-    """The kernel's checks, in its order and with its messages: every hypothesis, then every
-    segment's references (a list or tuple of one or more id lists)."""
-    for i, ids in enumerate(hypotheses):
-        _check_id_list(ids, f"hypotheses[{i}]")
-    for i, segment in enumerate(references):
-        if not isinstance(segment, list | tuple):
-            raise TypeError(
-                f"references[{i}] must be a list or tuple of id lists, got {_type_name(segment)}"
-            )
-        if not segment:
-            raise ValueError(f"references[{i}] has no reference")
-        for j, ids in enumerate(segment):
-            _check_id_list(ids, f"references[{i}][{j}]")
-
-
-def _best_of(pairs: Sequence[tuple[int, int]]) -> tuple[int, float]:
-    """sacreBLEU's ``TER._compute_segment_statistics`` over (edits, length) per reference:
-    the fewest edits (the first of equals) and the int sum of the lengths over their count."""
-    best = pairs[0][0]
-    lengths = 0
-    for edits, length in pairs:
-        lengths += length
-        best = min(best, edits)
-    return best, lengths / len(pairs)
-
-
-def ter_statistics(
-    hypotheses_ids: IdLists,
-    references_ids: Sequence[IdLists],
-    *,
-    threads: int | None = None,
-) -> list[tuple[int, float]]:
-    """Per segment (edits, average reference length) as sacreBLEU 2.6.0's TER computes them
-    from words: the fewest :func:`~mtcompute.core.ter.translation_edit_rate` edits of
-    ``hypotheses_ids[i]`` over the references ``references_ids[i]`` (the first on a tie) and
-    the mean of their lengths. Words are ints compared for equality only (ids interned per
-    segment, :func:`~mtcompute.core.ter.intern_words`, or over a whole corpus). Lists or
-    tuples only; any other layout, a non-int id or a segment without references is TypeError
-    or ValueError naming the first bad place.
-
-    >>> ter_statistics([[3, 4, 5, 6, 7, 0, 1, 2]], [[[0, 1, 2, 3, 4, 5, 6, 7], [9]]])
-    [(1, 4.5)]
-    """
-    _check_ter_layout(hypotheses_ids, references_ids)
-    if active():
-        hyps, refs = hypotheses_ids, references_ids
-
-        def work(start: int, stop: int) -> list[tuple[tuple[int, int], ...]]:
-            return _ext.ter_edits(hyps[start:stop], refs[start:stop])
-
-        try:
-            parts = _map_spans(work, len(hyps), threads, MIN_TER_SEGMENTS_PER_THREAD)
-        except OverflowError:  # an id beyond 64 bits: the pure path (ints of any size)
-            pass
-        except (TypeError, ValueError):  # raised again with the index in the whole input
-            _check_ter_ids(hyps, refs)
-            raise
-        else:
-            return [_best_of(pairs) for _, segments in parts for pairs in segments]
-    _check_ter_ids(hypotheses_ids, references_ids)
-    return [
-        _best_of([ter.translation_edit_rate(hypothesis, r) for r in segment_references])
-        for hypothesis, segment_references in zip(hypotheses_ids, references_ids, strict=True)
-    ]
-
-
-def _check_ter_texts(hypotheses: Sequence[object], references: Sequence[object]) -> None:
-    """The kernel's checks of texts, in its order and with its messages: every hypothesis a
-    str, then every segment's references (a list or tuple of one or more str)."""
-    for i, text in enumerate(hypotheses):
-        if not isinstance(text, str):
-            raise TypeError(f"hypotheses[{i}] must be a str, got {_type_name(text)}")
-    for i, segment in enumerate(references):
-        if not isinstance(segment, list | tuple):
-            raise TypeError(
-                f"references[{i}] must be a list or tuple of str, got {_type_name(segment)}"
-            )
-        if not segment:
-            raise ValueError(f"references[{i}] has no reference")
-        for j, text in enumerate(segment):
-            if not isinstance(text, str):
-                raise TypeError(f"references[{i}][{j}] must be a str, got {_type_name(text)}")
-
-
-def ter_lowered_statistics(
-    hypotheses: list[str], references: list[list[str]], *, threads: int | None = None
-) -> list[tuple[int, float]] | None:
-    """:func:`ter_text_statistics` of ``line.rstrip().lower()`` of every text (sacreBLEU's
-    TER preprocessing without ``normalized`` and ``no_punct``, case-insensitive), with only
-    the texts that hold a code point of U+0100 or more lowered in Python: the kernel lowers
-    the others while it splits them, without the GIL and without a new str (see
-    ``_kernel.c``'s ``lower1``; the words of a text do not depend on its trailing
-    whitespace). ``None`` where the kernel does not do this (not active, not
-    :func:`plain_texts`, or a Python whose ``str.lower`` it cannot fold): the caller takes
-    the general path.
-
-    >>> found = ter_lowered_statistics(["Über \u03a3 A"], [["über \u03c3 a"]])
-    >>> found == ([(0, 3.0)] if active() else None)
-    True
-    """
-    if not plain_texts(hypotheses, references):
-        return None
-    hyp_wide, ref_wide = _ext.wide_texts(hypotheses, references)
-    hyps, refs = hypotheses, references
-    if hyp_wide:
-        hyps = list(hypotheses)
-        for i in hyp_wide:
-            hyps[i] = hyps[i].rstrip().lower()
-    if ref_wide:
-        refs = list(references)
-        for i, j in ref_wide:
-            if refs[i] is references[i]:
-                refs[i] = list(references[i])
-            refs[i][j] = refs[i][j].rstrip().lower()
-
-    def work(start: int, stop: int) -> list[tuple[int, float]]:
-        return _ext.ter_statistics_text(hyps[start:stop], refs[start:stop], True)
-
-    try:
-        parts = _map_spans(work, len(hyps), threads, MIN_TER_SEGMENTS_PER_THREAD)
-    except ValueError:  # this Python's str.lower cannot be folded
-        return None
-    return [row for _, rows in parts for row in rows]
-
-
-def ter_text_statistics(
-    hypotheses: Sequence[str],
-    references: Sequence[Sequence[str]],
-    *,
-    threads: int | None = None,
-) -> list[tuple[int, float]]:
-    """:func:`ter_statistics` of tokenized texts: the words of each text are its
-    ``str.split()``, the same word where they are equal strings (interned per segment by the
-    pure path, per call by the kernel, which splits and interns them itself without the
-    GIL). Lists or tuples of str only; any other layout, a non-str text or a segment without
-    references is TypeError or ValueError naming the first bad place.
-
-    >>> ter_text_statistics(["d e f a b c"], [["a b c d e f", "x"]])
-    [(1, 3.5)]
-    """
-    _check_ter_layout(hypotheses, references)
-    if active():
-        hyps, refs = hypotheses, references
-
-        def work(start: int, stop: int) -> list[tuple[int, float]]:
-            return _ext.ter_statistics_text(hyps[start:stop], refs[start:stop])
-
-        try:
-            parts = _map_spans(work, len(hyps), threads, MIN_TER_SEGMENTS_PER_THREAD)
-        except (TypeError, ValueError):  # raised again with the index in the whole input
-            _check_ter_texts(hyps, refs)
-            raise
-        return [row for _, rows in parts for row in rows]
-    _check_ter_texts(hypotheses, references)
-    statistics = []
-    for hypothesis, segment in zip(hypotheses, references, strict=True):
-        vocabulary: dict[str, int] = {}
-        words = ter.intern_words(hypothesis.split(), vocabulary)
-        ids = [ter.intern_words(text.split(), vocabulary) for text in segment]
-        statistics.append(_best_of([ter.translation_edit_rate(words, r) for r in ids]))
-    return statistics

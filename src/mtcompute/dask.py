@@ -13,7 +13,8 @@ TER is the one metric with a float statistic: each segment's average reference l
 which sacreBLEU adds in segment order. With one reference per segment the lengths are whole
 numbers, whose float sum in any order is their integer sum (below 2**53), so a partition
 sends that integer; with several, a partition sends its lengths (8 bytes a segment, never
-the texts), added on the client in segment order by :func:`mtcompute.core.ter.sum_statistics`.
+the texts), added on the client in segment order by
+:func:`mtcompute.metrics.ter.edits.sum_statistics`.
 
 Texts come as bags (one string per segment; hypotheses and each reference stream a bag,
 partitioned alike: the same number of partitions, the same length partition by partition,
@@ -62,8 +63,9 @@ from distributed import Client, LocalCluster
 from mtcompute import batch
 from mtcompute._ranges import DecodeProblem, boundary, count_segments, decode_segments, skip_lines
 from mtcompute.batch import CorpusBleu, CorpusChrf, CorpusTer
-from mtcompute.core.ter import sum_statistics
-from mtcompute.scoring import BleuOptions, ChrfOptions, TerOptions, ter_score
+from mtcompute.metrics.ter.edits import sum_statistics
+from mtcompute.metrics.ter.score import TerOptions, ter_score
+from mtcompute.scoring import BleuOptions, ChrfOptions
 from mtcompute.tokenizers import get_tokenizer
 
 CHUNK_BYTES = 16 << 20  # at most this many bytes of each file in one range (one task)

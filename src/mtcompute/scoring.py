@@ -14,6 +14,10 @@ or more reference strings of segment ``i`` (the per-segment layout of the catalo
 
 Nothing here validates: the callers check their arguments (field types, or sacreBLEU's own
 checks in the facade) before calling.
+
+TER lives in :mod:`mtcompute.metrics.ter.score` and the score line and signature strings in
+:mod:`mtcompute.metrics._base`; their names are bound here too while the tools, the report
+and the sacreBLEU facade still call them ``scoring.*``.
 """
 
 from __future__ import annotations
@@ -55,191 +59,35 @@ __all__ = [
     "ter_texts",
 ]
 
-import json
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import TypeVar, cast
+from typing import cast
 
-from mtcompute import counting, native
-from mtcompute.core import sacre, ter
+from mtcompute import counting, native, streaming
+from mtcompute.core import sacre
 from mtcompute.core.bleu import BleuStatistics
-from mtcompute.core.ter_tokenizer import TercomTokenizer
+from mtcompute.metrics._base import (
+    SACREBLEU_VERSION,
+    Formatted,
+    common_fields,
+    format_score,
+    format_signature,
+    summed_in_chunks,
+)
+from mtcompute.metrics.ter.score import (
+    TER_ABBREVIATIONS,
+    TerOptions,
+    TerReferences,
+    TerResult,
+    corpus_ter,
+    ter_references,
+    ter_score,
+    ter_signature_fields,
+    ter_statistics,
+    ter_statistics_of,
+    ter_texts,
+)
 from mtcompute.tokenizers import Tokenizer, get_tokenizer
-
-SACREBLEU_VERSION = "2.6.0"
-"""The sacreBLEU release whose numbers, strings and signatures these are."""
-
-_ABBREVIATIONS = {
-    "version": "v",
-    "nrefs": "#",
-    "test": "t",
-    "lang": "l",
-    "subset": "S",
-    "origlang": "o",
-    "bs": "bs",
-    "ar": "ar",
-    "seed": "rs",
-    "case": "c",
-    "eff": "e",
-    "tok": "tok",
-    "smooth": "s",
-    "nc": "nc",
-    "nw": "nw",
-    "space": "s",
-}
-
-TER_ABBREVIATIONS = _ABBREVIATIONS | {
-    "case": "c",
-    "tok": "t",
-    "norm": "nr",
-    "punct": "pn",
-    "asian": "as",
-}
-"""The short signature keys of TER (sacreBLEU's ``TERSignature``: ``tok`` is ``t`` there)."""
-
-
-def format_score(
-    name: str,
-    score: float,
-    *,
-    width: int = 2,
-    score_only: bool = False,
-    signature: str = "",
-    is_json: bool = False,
-    verbose: str = "",
-    mean: float = -1.0,
-    ci: float = -1.0,
-) -> str:
-    """sacreBLEU's ``Score.format``: ``name|signature = score verbose``, the score alone, or
-    its JSON (one-space indent, non-ASCII as is); ``mean``/``ci`` from bootstrap resampling.
-
-    >>> format_score("chrF2", 72.15003498419406, signature="nrefs:1|version:2.6.0")
-    'chrF2|nrefs:1|version:2.6.0 = 72.15'
-    """
-    d: dict[str, object] = {
-        "name": name,
-        "score": float(f"{score:.{width}f}"),
-        "signature": signature,
-    }
-    sc = f"{score:.{width}f}"
-    if mean > 0:
-        confidence_mean = f"{mean:.{width}f}"
-        confidence_var = f"{ci:.{width}f}"
-        confidence_str = f"μ = {confidence_mean} ± {confidence_var}"
-        sc += f" ({confidence_str})"
-        if is_json:
-            d["confidence_mean"] = float(confidence_mean)
-            d["confidence_var"] = float(confidence_var)
-            d["confidence"] = confidence_str
-    full_score = f"{name}|{signature}" if signature else name
-    full_score = f"{full_score} = {sc}"
-    if verbose:
-        full_score += f" {verbose}"
-        d["verbose_score"] = verbose
-    if score_only:
-        return sc
-    if is_json:
-        for param in signature.split("|"):
-            key, value = param.split(":")  # sacreBLEU's own step: an empty signature fails
-            d[key] = value
-        return json.dumps(d, indent=1, ensure_ascii=False)
-    return full_score
-
-
-def _common_fields(nrefs: int | str) -> dict[str, object]:
-    return {
-        "version": SACREBLEU_VERSION,
-        "nrefs": "var" if nrefs == -1 else nrefs,
-        "bs": None,
-        "ar": None,
-        "seed": None,
-        "test": None,
-        "lang": None,
-        "origlang": None,
-        "subset": None,
-    }
-
-
-def format_signature(
-    fields: Mapping[str, object],
-    short: bool = False,
-    abbreviations: Mapping[str, str] = _ABBREVIATIONS,
-) -> str:
-    """sacreBLEU's ``Signature.format``: ``key:value`` pairs joined by ``|`` in the fields'
-    order with ``version`` last, None left out, booleans as yes/no, keys abbreviated when
-    ``short`` (by ``abbreviations``: :data:`TER_ABBREVIATIONS` for TER's fields)."""
-    pairs = []
-    for name in [key for key in fields if key != "version"] + ["version"]:
-        value = fields[name]
-        if value is not None:
-            if isinstance(value, bool):
-                value = "yes" if value else "no"
-            final_name = abbreviations[name] if short else name
-            pairs.append(f"{final_name}:{value}")
-    return "|".join(pairs)
-
-
-class _Formatted:
-    """sacreBLEU's ``Score.format`` and ``str()`` for a result with a ``name``, a ``score``
-    and a ``verbose`` part (empty unless the metric prints one, as BLEU does)."""
-
-    __slots__ = ()
-
-    score: float
-
-    @property
-    def name(self) -> str:
-        """The metric's name in the score line."""
-        raise NotImplementedError
-
-    @property
-    def verbose(self) -> str:
-        """What follows the score in the line (nothing by default)."""
-        return ""
-
-    def format(
-        self, width: int = 2, score_only: bool = False, signature: str = "", is_json: bool = False
-    ) -> str:
-        """sacreBLEU's ``Score.format`` (``BLEUScore``'s with its verbose part)."""
-        return format_score(
-            self.name,
-            self.score,
-            width=width,
-            score_only=score_only,
-            signature=signature,
-            is_json=is_json,
-            verbose=self.verbose,
-        )
-
-    def __str__(self) -> str:
-        return self.format()
-
-
-Statistics = TypeVar("Statistics", list[int], tuple[int, float])
-
-
-def _in_chunks(
-    count: Callable[
-        [Sequence[str], Sequence[Sequence[str]]], tuple[list[int], list[Statistics] | None]
-    ],
-    hypotheses: Iterable[str],
-    references: Iterable[Sequence[str]],
-) -> tuple[list[int], list[Statistics] | None]:
-    """``count`` (a statistics function, its options bound) of aligned iterables read in
-    chunks (:func:`mtcompute.counting.in_chunks`): the sums added, the per-segment lists
-    joined when asked for; errors naming the index in the whole input."""
-    total: list[int] = []
-    each: list[Statistics] | None = None
-    for start, hyps, refs in counting.in_chunks(hypotheses, references):
-        try:
-            summed, segments = count(hyps, refs)
-        except (TypeError, ValueError) as error:
-            raise counting.shifted(error, start) from None
-        total = summed if not total else [a + b for a, b in zip(total, summed, strict=True)]
-        if segments is not None:
-            each = segments if each is None else each + segments
-    return total, each
-
 
 # --- BLEU ------------------------------------------------------------------------------------
 
@@ -261,7 +109,7 @@ class BleuOptions:
 
 
 @dataclass(frozen=True, slots=True)
-class BleuResult(_Formatted):
+class BleuResult(Formatted):
     """What sacreBLEU's ``BLEUScore`` holds, and its strings."""
 
     score: float
@@ -302,7 +150,7 @@ def bleu_signature_fields(
     if default is not None:
         value = default if options.smooth_value is None else options.smooth_value
         smooth += f"[{value:.2f}]"
-    return _common_fields(nrefs) | {
+    return common_fields(nrefs) | {
         "case": "lc" if options.lowercase else "mixed",
         "eff": "yes" if options.effective_order else "no",
         "tok": tokenizer_signature,
@@ -419,7 +267,7 @@ def bleu_statistics(
     (for many hypothesis sets against the same references: :func:`bleu_references` and
     :func:`bleu_statistics_of`, the same numbers). Iterables that are not lists or tuples
     are read in chunks, in bounded memory without ``per_segment``."""
-    if counting.is_stream(hypotheses) or counting.is_stream(references):
+    if streaming.is_stream(hypotheses) or streaming.is_stream(references):
         chosen = tokenizer if tokenizer is not None else options.tokenizer()
 
         def count(
@@ -427,7 +275,7 @@ def bleu_statistics(
         ) -> tuple[list[int], list[list[int]] | None]:
             return bleu_statistics(hyps, refs, options, per_segment=per_segment, tokenizer=chosen)
 
-        return _in_chunks(count, hypotheses, references)
+        return summed_in_chunks(count, hypotheses, references)
     hypotheses = cast("Sequence[str]", hypotheses)  # a list or a tuple from here on
     references = cast("Sequence[Sequence[str]]", references)
     total, each = counting.bleu_text_statistics(
@@ -499,7 +347,7 @@ class ChrfOptions:
 
 
 @dataclass(frozen=True, slots=True)
-class ChrfResult(_Formatted):
+class ChrfResult(Formatted):
     """What sacreBLEU's ``CHRFScore`` holds, and its strings."""
 
     score: float
@@ -515,7 +363,7 @@ class ChrfResult(_Formatted):
 
 def chrf_signature_fields(options: ChrfOptions, nrefs: int | str) -> dict[str, object]:
     """sacreBLEU's ``CHRFSignature.info`` for these options, in its order."""
-    return _common_fields(nrefs) | {
+    return common_fields(nrefs) | {
         "case": "lc" if options.lowercase else "mixed",
         "eff": "yes" if not options.eps_smoothing else "no",
         "nc": options.char_order,
@@ -600,14 +448,14 @@ def chrf_statistics(
     against the same references: :func:`chrf_references` and :func:`chrf_statistics_of`, the
     same numbers). Iterables that are not lists or tuples are read in chunks, in bounded
     memory without ``per_segment``."""
-    if counting.is_stream(hypotheses) or counting.is_stream(references):
+    if streaming.is_stream(hypotheses) or streaming.is_stream(references):
 
         def count(
             hyps: Sequence[str], refs: Sequence[Sequence[str]]
         ) -> tuple[list[int], list[list[int]] | None]:
             return chrf_statistics(hyps, refs, options, per_segment=per_segment)
 
-        return _in_chunks(count, hypotheses, references)
+        return summed_in_chunks(count, hypotheses, references)
     hypotheses = cast("Sequence[str]", hypotheses)  # a list or a tuple from here on
     references = cast("Sequence[Sequence[str]]", references)
     return counting.sacrebleu_chrf_statistics(
@@ -639,190 +487,3 @@ def corpus_chrf(
     """
     total, _ = chrf_statistics(hypotheses, references, options)
     return chrf_score(total, options)
-
-
-# --- TER -------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class TerOptions:
-    """sacreBLEU's ``TER`` settings, with its names and defaults."""
-
-    normalized: bool = False
-    no_punct: bool = False
-    asian_support: bool = False
-    case_sensitive: bool = False
-
-    def tokenizer(self) -> TercomTokenizer:
-        """The tercom tokenizer of these settings."""
-        return TercomTokenizer(
-            normalized=self.normalized,
-            no_punct=self.no_punct,
-            asian_support=self.asian_support,
-            case_sensitive=self.case_sensitive,
-        )
-
-
-@dataclass(frozen=True, slots=True)
-class TerResult(_Formatted):
-    """What sacreBLEU's ``TERScore`` holds, and its strings."""
-
-    score: float
-    num_edits: int
-    ref_length: float
-
-    name = "TER"
-
-
-def ter_signature_fields(options: TerOptions, nrefs: int | str) -> dict[str, object]:
-    """sacreBLEU's ``TERSignature.info`` for these options, in its order (short keys:
-    :data:`TER_ABBREVIATIONS`)."""
-    return _common_fields(nrefs) | {
-        "case": "mixed" if options.case_sensitive else "lc",
-        "tok": "tercom",
-        "norm": options.normalized,
-        "punct": not options.no_punct,
-        "asian": options.asian_support,
-    }
-
-
-def _tercom_texts(
-    lines: Sequence[str], options: TerOptions, tokenizer: TercomTokenizer, *, twice: bool
-) -> list[str]:
-    """sacreBLEU's TER preprocessing of each line (right-stripped, tokenized; twice for a
-    reference), as a text whose ``split()`` is the line's words.
-
-    Without ``normalized`` and ``no_punct`` the tokenizer only lowercases (unless
-    ``case_sensitive``) and collapses whitespace, so the words are those of
-    ``line.rstrip().lower()`` (or ``line.rstrip()``), once or twice alike: collapsing
-    whitespace changes no word, and lowercasing a lowercased text changes nothing, because
-    every code point of ``str.lower``'s output lowercases to itself and none is capital
-    sigma, the only code point ``str.lower`` maps by its context (CPython's ``lower_ucs4``;
-    both facts are checked over every code point by tests/test_ter_text.py).
-    """
-    if not (options.normalized or options.no_punct):
-        if options.case_sensitive:
-            return [line.rstrip() for line in lines]
-        return [line.rstrip().lower() for line in lines]
-    if twice:
-        return [tokenizer(tokenizer(line.rstrip()).rstrip()) for line in lines]
-    return [tokenizer(line.rstrip()) for line in lines]
-
-
-def ter_texts(lines: Sequence[str], options: TerOptions, *, reference: bool) -> list[str]:
-    """Each line as sacreBLEU's TER preprocesses it (right-stripped and tokenized, a
-    reference twice), as a text whose ``split()`` is the words TER aligns.
-
-    >>> ter_texts(["John's car.", "John's car."], TerOptions(normalized=True), reference=True)
-    ["john 's car .", "john 's car ."]
-    """
-    return _tercom_texts(lines, options, options.tokenizer(), twice=reference)
-
-
-@dataclass(frozen=True, slots=True)
-class TerReferences:
-    """References preprocessed once for many hypothesis sets (sacreBLEU's reference cache,
-    ``TER(references=...)``): per segment, each reference right-stripped and tokenized
-    twice, as a text whose ``split()`` is its words. Made by :func:`ter_references`."""
-
-    texts: tuple[tuple[str, ...], ...]
-    options: TerOptions
-
-
-def ter_references(references: Sequence[Sequence[str]], options: TerOptions) -> TerReferences:
-    """``references`` (per segment, one or more strings) preprocessed as sacreBLEU's TER
-    preprocesses references, for :func:`ter_statistics_of`."""
-    counts = [len(segment) for segment in references]
-    flat = _tercom_texts(
-        [line for segment in references for line in segment],
-        options,
-        options.tokenizer(),
-        twice=True,
-    )
-    texts = []
-    at = 0
-    for count in counts:
-        texts.append(tuple(flat[at : at + count]))
-        at += count
-    return TerReferences(tuple(texts), options)
-
-
-def ter_statistics_of(
-    hypotheses: Sequence[str], references: TerReferences, *, threads: int | None = None
-) -> list[tuple[int, float]]:
-    """:func:`ter_statistics` against references preprocessed by :func:`ter_references`
-    (their options apply to the hypotheses too)."""
-    if len(hypotheses) != len(references.texts):
-        raise ValueError(
-            f"{len(hypotheses)} hypotheses but {len(references.texts)} reference lists "
-            "(one list per segment expected)"
-        )
-    options = references.options
-    texts = _tercom_texts(hypotheses, options, options.tokenizer(), twice=False)
-    return counting.ter_text_statistics(texts, references.texts, threads=threads)
-
-
-def ter_statistics(
-    hypotheses: Iterable[str],
-    references: Iterable[Sequence[str]],
-    options: TerOptions,
-    *,
-    threads: int | None = None,
-) -> list[tuple[int, float]]:
-    """Per segment (edits, average reference length) as sacreBLEU's ``TER`` extracts them:
-    each line right-stripped and tokenized (a reference twice, as sacreBLEU does), split on
-    whitespace, then the fewest edits over the segment's references (the kernel, which
-    splits and interns the words itself, through
-    :func:`mtcompute.counting.ter_text_statistics`). Iterables that are not lists or tuples
-    are read in chunks (only the statistics kept: :func:`corpus_ter` keeps their sums)."""
-    if counting.is_stream(hypotheses) or counting.is_stream(references):
-
-        def count(
-            hyps: Sequence[str], refs: Sequence[Sequence[str]]
-        ) -> tuple[list[int], list[tuple[int, float]] | None]:
-            return [], ter_statistics(hyps, refs, options, threads=threads)
-
-        return _in_chunks(count, hypotheses, references)[1] or []
-    hypotheses = cast("Sequence[str]", hypotheses)  # a list or a tuple from here on
-    references = cast("Sequence[Sequence[str]]", references)
-    if len(hypotheses) != len(references):
-        raise ValueError(
-            f"{len(hypotheses)} hypotheses but {len(references)} reference lists "
-            "(one list per segment expected)"
-        )
-    if not (options.normalized or options.no_punct or options.case_sensitive):
-        # the tokenizer only lowercases (see _tercom_texts): the kernel lowers as it splits
-        lowered = counting.ter_lowered_statistics(
-            cast("list[str]", hypotheses), cast("list[list[str]]", references), threads=threads
-        )
-        if lowered is not None:
-            return lowered
-    return ter_statistics_of(hypotheses, ter_references(references, options), threads=threads)
-
-
-def ter_score(num_edits: int, ref_length: float) -> TerResult:
-    """sacreBLEU's ``TER._compute_score_from_stats`` of summed statistics."""
-    return TerResult(ter.score_from_statistics(num_edits, ref_length), num_edits, ref_length)
-
-
-def corpus_ter(
-    hypotheses: Iterable[str], references: Iterable[Sequence[str]], options: TerOptions
-) -> TerResult:
-    """Corpus TER as sacreBLEU's ``TER(...).corpus_score`` gives it: total edits over the
-    total of the average reference lengths (summed in segment order).
-
-    >>> corpus_ter(["The cat sat on mat."], [["The cat sat on the mat."]], TerOptions())
-    TerResult(score=16.666666666666664, num_edits=1, ref_length=6.0)
-    """
-    if counting.is_stream(hypotheses) or counting.is_stream(references):
-        edits, length = 0, 0.0  # added one segment at a time in order, as sum_statistics does
-        for start, hyps, refs in counting.in_chunks(hypotheses, references):
-            try:
-                each = ter_statistics(hyps, refs, options)
-            except (TypeError, ValueError) as error:
-                raise counting.shifted(error, start) from None
-            for segment_edits, segment_length in each:
-                edits += segment_edits
-                length += segment_length
-        return ter_score(edits, length)
-    return ter_score(*ter.sum_statistics(ter_statistics(hypotheses, references, options)))

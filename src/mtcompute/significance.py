@@ -81,10 +81,9 @@ import sys
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from itertools import pairwise
-from typing import Any, Literal, ParamSpec, Protocol, TypeVar, get_args
+from typing import Any, Literal, ParamSpec, TypeVar, get_args
 
 import numpy as np
-import numpy.typing as npt
 
 # threadpoolctl ships no type information (no py.typed): its one function used here is typed
 # at the call
@@ -92,13 +91,14 @@ from threadpoolctl import threadpool_limits  # type: ignore[import-untyped]
 
 from mtcompute import scoring
 from mtcompute.core import sacre
+from mtcompute.metrics._resample import Array, Metric, float_type, typed
+from mtcompute.metrics.ter.resample import TerMetric
 
 Arithmetic = Literal["sacrebleu", "native"]
 ARITHMETICS: tuple[str, ...] = get_args(Arithmetic)
 DEFAULT_SEED = 12345
 """sacreBLEU's default ``SACREBLEU_SEED``."""
 
-Array = npt.NDArray[Any]
 Statistics = Sequence[Sequence[int | float]] | Array
 """Per-segment sufficient statistics: one row of the metric's width per segment."""
 
@@ -125,38 +125,6 @@ def _one_blas_thread(function: Callable[_P, _R]) -> Callable[_P, _R]:
 
 
 # --- metrics ---------------------------------------------------------------------------------
-
-
-class Metric(Protocol):
-    """What the tests need of a metric: statistics in, the score of summed statistics out.
-
-    ``scores`` scores each row of a matrix of summed statistics exactly as sacreBLEU's
-    ``_compute_score_from_stats`` does when handed that numpy row: float32 rows with float32
-    arithmetic, int64 and float64 rows in float64 (int64 rows with its in-place add-k, which
-    truncates). It returns what ``numpy.array`` makes of those scores: float32 when every
-    score is a float32, else float64."""
-
-    @property
-    def name(self) -> str:
-        """sacreBLEU's score name (``BLEU``, ``chrF2``, ``chrF2++``, ``TER``)."""
-        ...
-
-    @property
-    def width(self) -> int:
-        """The number of statistics per segment."""
-        ...
-
-    def score(self, totals: Sequence[int | float]) -> float:
-        """The score of summed statistics (Python numbers, as sacreBLEU sums its lists)."""
-        ...
-
-    def scores(self, sums: Array) -> Array:
-        """The score of each row of summed statistics (see the class docstring)."""
-        ...
-
-
-def _float_type(sums: Array) -> type[np.floating[Any]]:
-    return np.float32 if sums.dtype == np.float32 else np.float64
 
 
 @dataclass(frozen=True, slots=True)
@@ -192,7 +160,7 @@ class BleuMetric:
         k = self.options.smooth_value
         if k is None:
             k = sacre.SMOOTH_DEFAULTS[method]
-        ft = _float_type(sums)
+        ft = float_type(sums)
         truncate = sums.dtype.kind in "iu"  # `int64_row[i] += float` truncates
         values = sums.astype(ft)
         rows = len(values)
@@ -266,14 +234,6 @@ def _mean_log(precisions: Array, eff: Array) -> Array:
     return total
 
 
-def _typed(values: Array, is32: Array, ft: type[np.floating[Any]]) -> Array:
-    """``numpy.array`` of scores of which ``is32`` are numpy float32 (with float32 rows) and
-    the rest Python floats: float32 when all are, else float64."""
-    if ft is np.float32 and len(values) and bool(is32.all()):
-        return values.astype(np.float32)
-    return values
-
-
 @dataclass(frozen=True, slots=True)
 class ChrfMetric:
     """chrF and chrF++ with sacreBLEU's settings (:class:`mtcompute.scoring.ChrfOptions`)."""
@@ -310,7 +270,7 @@ class ChrfMetric:
         keeps its scalar type: ``eps`` and what is computed from Python numbers alone stay
         Python floats (float64), the rest is float32, a Python float meeting a float32 being
         rounded to float32 first (numpy 2's rule for Python scalars)."""
-        ft = _float_type(sums)
+        ft = float_type(sums)
         values = sums.astype(ft)
         rows = len(values)
         order = self.options.order
@@ -341,7 +301,7 @@ class ChrfMetric:
                 effective += both
             if self.options.eps_smoothing:
                 as32 = (ft(100) * score.astype(ft) / ft(order)).astype(np.float64)
-                return _typed(np.where(score32, as32, 100 * score / order), score32, ft)
+                return typed(np.where(score32, as32, 100 * score / order), score32, ft)
             present = effective > 0
             ap = avg_prec / effective.astype(ft)
             ar = avg_rec / effective.astype(ft)
@@ -349,7 +309,7 @@ class ChrfMetric:
             f = f_factor1 * ap * ar
             f = f / (f_factor * ap + ar)
             f = ft(100) * f
-        return _typed(np.where(nonzero, f.astype(np.float64), 0.0), nonzero, ft)
+        return typed(np.where(nonzero, f.astype(np.float64), 0.0), nonzero, ft)
 
 
 def _chrf_terms(
@@ -378,40 +338,6 @@ def _chrf_terms(
     term = np.select(cases, [wide[0], epsilon, wide[1], epsilon, wide[2], epsilon], term_d)
     term32 = np.select(cases, [True, False, True, False, True, False], False)
     return term, term32
-
-
-@dataclass(frozen=True, slots=True)
-class TerMetric:
-    """TER with sacreBLEU's settings (:class:`mtcompute.scoring.TerOptions`: they choose the
-    statistics; the score of summed statistics does not depend on them)."""
-
-    options: scoring.TerOptions = field(default_factory=scoring.TerOptions)
-
-    name = "TER"
-    width = 2
-
-    def statistics(
-        self, hypotheses: Sequence[str], references: Sequence[Sequence[str]]
-    ) -> list[tuple[int, float]]:
-        """Each segment's (edits, average reference length)
-        (:func:`mtcompute.scoring.ter_statistics`)."""
-        return scoring.ter_statistics(hypotheses, references, self.options)
-
-    def score(self, totals: Sequence[int | float]) -> float:
-        """:func:`mtcompute.scoring.ter_score`."""
-        return scoring.ter_score(totals[0], totals[1]).score  # type: ignore[arg-type]
-
-    def scores(self, sums: Array) -> Array:
-        """``TER._compute_score_from_stats`` on each row, vectorized (float32 rows: float32
-        scores but for the Python 100.0 and 0.0 of an empty reference)."""
-        ft = _float_type(sums)
-        values = sums.astype(ft)
-        edits, length = values[:, 0], values[:, 1]
-        with np.errstate(divide="ignore", invalid="ignore"):
-            rate = (ft(100) * (edits / length)).astype(np.float64)
-        positive = length > 0
-        out = np.where(positive, rate, np.where(edits > 0, 100.0, 0.0))
-        return _typed(out, positive, ft)
 
 
 # --- results and inputs ----------------------------------------------------------------------

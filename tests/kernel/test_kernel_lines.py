@@ -21,15 +21,13 @@ from mtcompute.cli import _common
 from mtcompute.cli._common import (
     CommandError,
     Uneven,
-    _split_lines_py,
     byte_chunks,
     decode_chunk,
     read_segments,
     segment_chunks,
-    skip_lines,
-    split_lines,
     split_segments,
 )
+from mtcompute.streaming import _split_lines_py, skip_lines, split_lines
 
 pytestmark = pytest.mark.skipif(not native.AVAILABLE, reason="the kernel is not built")
 

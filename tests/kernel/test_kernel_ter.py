@@ -1,6 +1,7 @@
-"""The TER kernel (the extension's ``ter_edits`` and :func:`mtcompute.counting.ter_statistics`)
-against the pure core (:func:`mtcompute.core.ter.translation_edit_rate`) and sacreBLEU 2.6.0
-(the oracle, imported only by tests): the same edits per hypothesis and reference, the same
+"""The TER kernel (the extension's ``ter_edits`` and
+:func:`mtcompute.metrics.ter.statistics.id_statistics`) against the pure core
+(:func:`mtcompute.metrics.ter.edits.translation_edit_rate`) and sacreBLEU 2.6.0 (the oracle,
+imported only by tests): the same edits per hypothesis and reference, the same
 segment statistics and corpus score, on windows of WMT pairs, adversarial inputs (empty
 segments, repeated words inviting many shifts, the 1,000-candidate limit, ties, long segments)
 and generated small vocabularies; the kernel on and off; threads; the errors."""
@@ -15,9 +16,10 @@ from hypothesis import strategies as st
 from sacrebleu.metrics import lib_ter
 from sacrebleu.metrics.ter import TER
 
-from mtcompute import counting, native
-from mtcompute.core import ter
-from mtcompute.core.ter_tokenizer import TercomTokenizer
+from mtcompute import native
+from mtcompute.metrics.ter import edits as ter
+from mtcompute.metrics.ter.statistics import id_statistics
+from mtcompute.metrics.ter.tokenizer import TercomTokenizer
 from mtcompute.native import ext
 from tests.conftest import at_least, kernel_switch
 from tests.kernel_wmt import pair
@@ -93,7 +95,7 @@ def ours(
     """ter_statistics (kernel on or off) and the corpus score from their sum."""
     hyps, refs = tokenized(hypotheses, references, options)
     with kernel_switch(on):
-        rows = counting.ter_statistics(hyps, refs, threads=threads)
+        rows = id_statistics(hyps, refs, threads=threads)
     return rows, ter.score_from_statistics(*ter.sum_statistics(rows))
 
 
@@ -277,13 +279,13 @@ def test_the_kernel_on_and_off_agree(segments: list[tuple[list[int], list[list[i
     hyps = [h for h, _ in segments]
     refs = [r for _, r in segments]
     with kernel_switch(True):
-        on = counting.ter_statistics(hyps, refs)
+        on = id_statistics(hyps, refs)
     with kernel_switch(False):
-        off = counting.ter_statistics(hyps, refs)
+        off = id_statistics(hyps, refs)
     assert off == on
 
 
-# --- counting.ter_statistics ---------------------------------------------------------------
+# --- statistics.id_statistics ---------------------------------------------------------------
 
 
 def test_threads_change_nothing() -> None:
@@ -323,7 +325,7 @@ def test_ids_beyond_64_bits_take_the_pure_path() -> None:
         ext.ter_edits([[1, big]], [[[big, 1]]])
     assert expected == str(caught.value)
     with kernel_switch(True):
-        on = counting.ter_statistics([[1, big]], [[[big, 1]]])
+        on = id_statistics([[1, big]], [[[big, 1]]])
     assert [(1, 2.0)] == on
 
 
@@ -359,7 +361,7 @@ def test_bad_input_is_refused_with_one_message(
     messages.append(str(caught.value))
     for on in (True, False):
         with kernel_switch(on), pytest.raises(error, match=re.escape(message)) as caught:
-            counting.ter_statistics(hypotheses, references)  # type: ignore[arg-type]
+            id_statistics(hypotheses, references)  # type: ignore[arg-type]
         messages.append(str(caught.value))
     assert [message] * 3 == messages
 
@@ -371,5 +373,5 @@ def test_a_bad_id_past_the_first_thread_is_named_in_the_whole_input() -> None:
     refs = [[[2, 1]]] * 200
     expected = "hypotheses[150][1] must be an int, got str"
     with kernel_switch(True), pytest.raises(TypeError, match=re.escape(expected)) as caught:
-        counting.ter_statistics(hyps, refs, threads=2)  # type: ignore[arg-type]
+        id_statistics(hyps, refs, threads=2)  # type: ignore[arg-type]
     assert expected == str(caught.value)

@@ -1,5 +1,5 @@
 """TER's case-insensitive words lowered by the kernel as it splits them
-(:func:`mtcompute.counting.ter_lowered_statistics`: the texts with a code point of U+0100
+(:func:`mtcompute.metrics.ter.statistics.lowered_statistics`: the texts with a code point of U+0100
 or more lowered in Python, the others folded by the kernel's table of ``str.lower``)
 against the general path, ``line.rstrip().lower()`` of every text, on generated texts
 mixing cases, Latin-1 letters whose lowercase is special (ß, µ, ÿ), wider ones (final
@@ -13,7 +13,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mtcompute import counting, native, scoring
+from mtcompute import native, scoring
+from mtcompute.metrics.ter.statistics import lowered_statistics, text_statistics
 
 pytestmark = pytest.mark.skipif(not native.AVAILABLE, reason="the kernel is not built")
 
@@ -26,7 +27,7 @@ segments = st.lists(
 
 def general(hypotheses: list[str], references: list[list[str]]) -> list[tuple[int, float]]:
     """Every text lowered by Python, then the kernel's words and edits."""
-    return counting.ter_text_statistics(
+    return text_statistics(
         [t.rstrip().lower() for t in hypotheses],
         [[t.rstrip().lower() for t in segment] for segment in references],
     )
@@ -38,9 +39,7 @@ def test_the_kernel_lowers_as_str_lower(pairs: list[tuple[str, list[str]]]) -> N
     """The same edits and lengths as lowering every text in Python."""
     hypotheses = [h for h, _ in pairs]
     references = [refs for _, refs in pairs]
-    assert general(hypotheses, references) == counting.ter_lowered_statistics(
-        hypotheses, references
-    )
+    assert general(hypotheses, references) == lowered_statistics(hypotheses, references)
 
 
 def test_every_latin1_code_point() -> None:
@@ -50,16 +49,14 @@ def test_every_latin1_code_point() -> None:
     references = [
         r for r, h in zip(references, range(33, 256), strict=True) if not chr(h).isspace()
     ]
-    assert general(hypotheses, references) == counting.ter_lowered_statistics(
-        hypotheses, references
-    )
+    assert general(hypotheses, references) == lowered_statistics(hypotheses, references)
 
 
 def test_the_arguments_are_left_alone() -> None:
     """The caller's lists keep their texts (a wide text is lowered in a copy)."""
     hypotheses, references = ["ΣΑ B"], [["σα b"]]
     assert ([(0, 2.0)], ["ΣΑ B"], [["σα b"]]) == (
-        counting.ter_lowered_statistics(hypotheses, references),
+        lowered_statistics(hypotheses, references),
         hypotheses,
         references,
     )
@@ -67,7 +64,7 @@ def test_the_arguments_are_left_alone() -> None:
 
 def test_other_layouts_take_the_general_path() -> None:
     """Tuples, or no kernel: None (the caller lowers in Python)."""
-    assert counting.ter_lowered_statistics(("a",), [["a"]]) is None  # type: ignore[arg-type]
+    assert lowered_statistics(("a",), [["a"]]) is None  # type: ignore[arg-type]
 
 
 def test_ter_statistics_uses_it_only_without_tokenizer_options() -> None:

@@ -1,5 +1,5 @@
 """The batch and scoring functions on iterables (issue 15): a generator of segments gives the
-result a list gives, read in chunks (``counting.CHUNK_SEGMENTS``, here 3 or 200) in bounded
+result a list gives, read in chunks (``streaming.CHUNK_SEGMENTS``, here 3 or 200) in bounded
 memory, with errors naming the segment's index in the whole input.
 """
 
@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mtcompute import counting, scoring
+from mtcompute import scoring, streaming
 from mtcompute.batch import corpus_bleu, corpus_chrf, corpus_ter
 from mtcompute.errors import InvalidInput
 from tests.strategies import texts
@@ -30,7 +30,7 @@ CORPUS_FUNCTIONS: dict[str, Callable[..., Any]] = {
 @pytest.fixture(autouse=True)
 def small_chunks(monkeypatch: pytest.MonkeyPatch) -> None:
     """Chunks of 3 segments: a few segments cross chunk boundaries."""
-    monkeypatch.setattr(counting, "CHUNK_SEGMENTS", 3)
+    monkeypatch.setattr(streaming, "CHUNK_SEGMENTS", 3)
 
 
 def figures(result: Any) -> tuple[object, ...]:
@@ -144,7 +144,7 @@ def test_peak_memory_does_not_grow_with_the_segments(
     """tracemalloc's peak scoring 6,000 generated segments is under 1.5 times the peak of
     1,500 (chunks of 200): the texts are dropped chunk by chunk (a list of them would be
     4 times the size)."""
-    monkeypatch.setattr(counting, "CHUNK_SEGMENTS", 200)
+    monkeypatch.setattr(streaming, "CHUNK_SEGMENTS", 200)
     score = CORPUS_FUNCTIONS[name]
     peaks = []
     for count in (1_500, 6_000):

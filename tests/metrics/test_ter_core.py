@@ -1,4 +1,4 @@
-"""TER's pure core (``mtcompute.core.ter``, ``mtcompute.core.ter_tokenizer``) against
+"""TER's pure core (``mtcompute.metrics.ter.edits``, ``mtcompute.metrics.ter.tokenizer``) against
 sacreBLEU 2.6.0's (the oracle, imported only by tests): per segment the edits and the average
 reference length, sentence and corpus scores as Python floats (``==``), on a window of every
 WMT pair and system with one and two references under the 16 option combinations, on
@@ -18,8 +18,8 @@ from sacrebleu.metrics.ter import TER
 from sacrebleu.tokenizers.tokenizer_ter import TercomTokenizer as SacrebleuTercomTokenizer
 from sacrebleu.utils import sum_of_lists
 
-from mtcompute.core import ter
-from mtcompute.core.ter_tokenizer import TercomTokenizer
+from mtcompute.metrics.ter import edits as ter
+from mtcompute.metrics.ter.tokenizer import TercomTokenizer
 from tests.conftest import WMT, load_script, wmt_lines
 from tests.oracle import assert_sacrebleu
 

@@ -1,7 +1,7 @@
 """TER from raw text, fast: :func:`mtcompute.scoring.ter_statistics`'s text step (the fast
 path without ``normalized`` and ``no_punct``, and why it is sacreBLEU's tokenizer), the
 kernel's ``ter_statistics_text`` (words split and interned in C) behind
-:func:`mtcompute.counting.ter_text_statistics`, and its pure fallback: the same figures as
+:func:`mtcompute.metrics.ter.statistics.text_statistics`, and its pure fallback: the same figures as
 sacreBLEU 2.6.0 (the oracle, imported only by tests), the kernel on and off, threads, errors;
 and a short pass of ``scripts/diff_ter.py --kernel``."""
 
@@ -16,7 +16,9 @@ from hypothesis import strategies as st
 from sacrebleu.metrics.ter import TER
 from sacrebleu.tokenizers.tokenizer_ter import TercomTokenizer as SacrebleuTercomTokenizer
 
-from mtcompute import counting, native, scoring
+from mtcompute import native, scoring
+from mtcompute.metrics.ter import score as sacre_ter
+from mtcompute.metrics.ter.statistics import text_statistics
 from mtcompute.native import ext
 from tests.conftest import WMT, at_least, kernel_switch, load_script
 from tests.kernel_wmt import PAIRS, pair, read_segments
@@ -46,7 +48,7 @@ def sacrebleu_words(lines: list[str], options: dict[str, bool], *, twice: bool) 
 def fast_words(lines: list[str], options: dict[str, bool], *, twice: bool) -> list[list[str]]:
     """The words of scoring's text step (what the kernel splits)."""
     opts = scoring.TerOptions(**options)
-    texts = scoring._tercom_texts(lines, opts, opts.tokenizer(), twice=twice)
+    texts = sacre_ter._tercom_texts(lines, opts, opts.tokenizer(), twice=twice)
     return [text.split() for text in texts]
 
 
@@ -161,9 +163,9 @@ def test_words_of_different_string_kinds_are_equal_by_code_points() -> None:
     references = [["a b \u0100"], ["a b \U00010100"], ["a \U00010100"]]
     expected = [(2, 3.0), (2, 3.0), (1, 2.0)]
     with kernel_switch(True):
-        on = counting.ter_text_statistics(hypotheses, references)
+        on = text_statistics(hypotheses, references)
     with kernel_switch(False):
-        off = counting.ter_text_statistics(hypotheses, references)
+        off = text_statistics(hypotheses, references)
     assert (expected, expected) == (on, off)
 
 
@@ -196,9 +198,9 @@ def test_the_kernel_and_the_pure_path_give_sacrebleus_statistics(
     ]
     expected_rows = [(e, n) for e, n in expected]
     with kernel_switch(True):
-        on = counting.ter_text_statistics(hypotheses, references)
+        on = text_statistics(hypotheses, references)
     with kernel_switch(False):
-        off = counting.ter_text_statistics(hypotheses, references)
+        off = text_statistics(hypotheses, references)
     types = {(type(e), type(n)) for e, n in on + off}
     assert (expected_rows, expected_rows) == (on, off)
     assert types <= {(int, float)}
@@ -307,7 +309,7 @@ def test_bad_input_is_refused_with_one_message(
     messages.append(str(caught.value))
     for on in (True, False):
         with kernel_switch(on), pytest.raises(error, match=re.escape(message)) as caught:
-            counting.ter_text_statistics(hypotheses, references)  # type: ignore[arg-type]
+            text_statistics(hypotheses, references)  # type: ignore[arg-type]
         messages.append(str(caught.value))
     assert [message] * 3 == messages
 
@@ -319,7 +321,7 @@ def test_a_bad_text_past_the_first_thread_is_named_in_the_whole_input() -> None:
     refs = [["b a"]] * 200
     expected = "hypotheses[150] must be a str, got int"
     with kernel_switch(True), pytest.raises(TypeError, match=re.escape(expected)) as caught:
-        counting.ter_text_statistics(hyps, refs, threads=2)  # type: ignore[arg-type]
+        text_statistics(hyps, refs, threads=2)  # type: ignore[arg-type]
     assert expected == str(caught.value)
 
 
@@ -354,5 +356,6 @@ def test_the_kernel_mode_finds_a_difference_when_there_is_one(
         return [(e + 1, n) for e, n in real(*args, **kwargs)]  # type: ignore[arg-type]
 
     monkeypatch.setattr(scoring, "ter_statistics", wrong)
+    monkeypatch.setattr(sacre_ter, "ter_statistics", wrong)  # what corpus_ter calls
     outcome = diff_ter.compare(["a b", "c"], [["b a", "c"]], {}, ours=diff_ter.kernel_figures)
     assert ((0, 1), False) == (outcome.differing, outcome.corpus_equal)

@@ -65,8 +65,8 @@ from sacrebleu.tokenizers.tokenizer_ter import TercomTokenizer as SacreTercomTok
 
 import mtcompute.sacrebleu as facade
 from mtcompute import scoring
-from mtcompute.core import ter as core_ter
 from mtcompute.errors import MtcomputeError
+from mtcompute.metrics.ter import edits as core_ter
 from mtcompute.sacrebleu import compat, metrics
 from mtcompute.sacrebleu._errors import (
     ArgumentError,

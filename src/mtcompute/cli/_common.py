@@ -5,7 +5,6 @@ of checks and messages, one way of reporting their errors)."""
 from __future__ import annotations
 
 __all__ = [
-    "CHUNK_SEGMENTS",
     "EXIT_DATA_ERROR",
     "EXIT_OK",
     "EXIT_TOOL_ERROR",
@@ -18,7 +17,6 @@ __all__ = [
     "Uneven",
     "add_command",
     "byte_chunks",
-    "chunk_size",
     "count_segments",
     "decode_chunk",
     "fail",
@@ -30,8 +28,6 @@ __all__ = [
     "repeated",
     "reported_fault",
     "segment_chunks",
-    "skip_lines",
-    "split_lines",
     "split_segments",
     "usage_error",
     "write",
@@ -48,8 +44,8 @@ from dataclasses import dataclass
 from queue import Full, Queue
 from typing import BinaryIO, TypeAlias, TypeVar
 
-from mtcompute import native
 from mtcompute.core.jsjson import dumps
+from mtcompute.streaming import chunk_size, decode_lines, skip_lines, split_lines
 
 EXIT_OK, EXIT_TOOL_ERROR, EXIT_USAGE = 0, 1, 2
 EXIT_DATA_ERROR = EXIT_TOOL_ERROR  # 1: files that cannot be scored (score and compare run no tool)
@@ -218,19 +214,7 @@ def read_segments(
 
 # -- segment files read in chunks: mtcompute score ----------------------------------------
 
-CHUNK_SEGMENTS = 10_000
-"""Segments read, counted and dropped per step by :func:`segment_chunks` (the environment
-variable ``MTCOMPUTE_CHUNK_SEGMENTS`` overrides it: the tests cross chunk boundaries with a
-small one). Large enough that the kernel's threads share each chunk (256 segments a thread at
-least), small enough that a chunk's texts are a few MB."""
-
 PREFETCH_CHUNKS = 2  # chunks read ahead of the one being counted (the reader thread's queue)
-
-
-def chunk_size() -> int:
-    """``MTCOMPUTE_CHUNK_SEGMENTS`` if it is a positive integer, else :data:`CHUNK_SEGMENTS`."""
-    env = os.environ.get("MTCOMPUTE_CHUNK_SEGMENTS", "").strip()
-    return int(env) if env.isdigit() and int(env) > 0 else CHUNK_SEGMENTS
 
 
 @dataclass(frozen=True, slots=True)
@@ -245,72 +229,6 @@ class Chunk:
 
 
 READ_BYTES = 1 << 20  # bytes a segment file is read by (a chunk's lines span a few of them)
-
-
-def split_lines(data: bytes, start: int, count: int, final: bool) -> tuple[list[str], int, int]:
-    """Up to ``count`` lines of ``data[start:]`` decoded as :func:`split_segments` decodes
-    and splits a whole file: only lines ended by ``\\n`` are taken, and with ``final`` also
-    the bytes after the last ``\\n``. Returns ``(lines, stop, bad)``: ``stop`` is the offset
-    after the last line taken; ``bad`` is -1, or the offset where the first line that is not
-    UTF-8 starts (the lines before it are returned, and ``stop == bad``). The kernel's
-    ``split_lines`` (checked and decoded without the GIL) when it is active, else the same
-    in Python.
-
-    >>> split_lines(b"a\\r\\n\\nb", 0, 10, False)
-    (['a\\r', ''], 4, -1)
-    >>> split_lines(b"a\\nb\\xff\\nc\\n", 0, 10, True)
-    (['a'], 2, 2)
-    """
-    if native.active():
-        return native.ext.split_lines(data, start, count, final)
-    return _split_lines_py(data, start, count, final)
-
-
-def _split_lines_py(data: bytes, start: int, count: int, final: bool) -> tuple[list[str], int, int]:
-    """:func:`split_lines` without the kernel: the lines' bytes decoded at once."""
-    stop, found = start, 0
-    while found < count:
-        newline = data.find(b"\n", stop)
-        if newline < 0:
-            break
-        stop, found = newline + 1, found + 1
-    tail = found < count and final and stop < len(data)
-    if tail:
-        stop = len(data)
-    piece = data[start:stop]
-    try:
-        text = piece.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        bad = piece.rfind(b"\n", 0, exc.start) + 1  # the start of the line at fault
-        good = piece[:bad].decode("utf-8")
-        return (good.split("\n")[:-1] if good else []), start + bad, start + bad
-    if not text:
-        return [], stop, -1
-    lines = text.split("\n")
-    if not tail:
-        lines.pop()  # after the last \n
-    return lines, stop, -1
-
-
-def skip_lines(data: bytes, start: int, count: int, final: bool) -> tuple[int, int]:
-    """The lines :func:`split_lines` would take, neither checked nor decoded: ``(stop,
-    found)``, the offset after the last and their number. The kernel's ``skip_lines``
-    (without the GIL) when it is active, else the same in Python.
-
-    >>> skip_lines(b"a\\n\\nb", 0, 10, False), skip_lines(b"a\\n\\nb", 0, 10, True)
-    ((3, 2), (4, 3))
-    """
-    if native.active():
-        return native.ext.skip_lines(data, start, count, final)
-    stop, found = start, 0
-    while found < count and stop < len(data):
-        newline = data.find(b"\n", stop)
-        if newline < 0:
-            if final:
-                stop, found = len(data), found + 1
-            break
-        stop, found = newline + 1, found + 1
-    return stop, found
 
 
 class _SegmentFile:
@@ -544,8 +462,8 @@ def decode_chunk(chunk: RawChunk, systems: int) -> Chunk | None:
     not UTF-8 (:func:`reported_fault` finds the error)."""
     texts: list[list[str]] = []
     for piece in chunk.pieces:
-        lines, _, bad = split_lines(piece, 0, chunk.count, True)
-        if bad >= 0:
+        lines = decode_lines(piece, chunk.count)
+        if lines is None:
             return None
         texts.append(lines)
     columns = texts[systems:]

@@ -55,12 +55,12 @@ from mtcompute.cli._common import (
     add_command,
     read_ahead,
     read_input,
-    split_lines,
 )
 from mtcompute.cli._sacrebleu_table import COLORAMA_CSI, COLORAMA_OSC, tabulate_columns
 from mtcompute.errors import MtcomputeError
 from mtcompute.sacrebleu import BLEU, CHRF, TER
 from mtcompute.sacrebleu.metrics.base import CorpusInChunks
+from mtcompute.streaming import chunk_size, decode_lines
 from mtcompute.tokenizers import DOWNLOADING, NAMES
 
 SACREBLEU_VERSION = "2.6.0"
@@ -815,8 +815,6 @@ def _main(session: Session, args: argparse.Namespace) -> int:
 # empty system, two systems with one name, a metric option refused) drops what was counted
 # and runs the whole-file path, which reads the files again and reports as sacreBLEU does.
 
-CHUNK_LINES = 10_000  # lines of every file per chunk (MTCOMPUTE_CHUNK_SEGMENTS overrides)
-
 
 @dataclass
 class Streamed:
@@ -842,11 +840,6 @@ def _streamable(args: argparse.Namespace) -> bool:
         return all(stat.S_ISREG(os.stat(name).st_mode) for name in [*args.refs, *args.input])
     except (LookupError, OSError):
         return False
-
-
-def _chunk_lines() -> int:
-    env = os.environ.get("MTCOMPUTE_CHUNK_SEGMENTS", "").strip()
-    return int(env) if env.isdigit() and int(env) > 0 else CHUNK_LINES
 
 
 def _opened(name: str) -> Any:
@@ -875,9 +868,9 @@ def _chunks(names: Sequence[str], size: int) -> Iterator[list[list[str]]]:
 
 def _lines(data: bytes) -> list[str]:
     """Whole lines of a file as :func:`read_lines` splits them (strict UTF-8, else a
-    ValueError: the whole-file path then reports it), by :func:`split_lines`."""
-    lines, _, bad = split_lines(data, 0, len(data) + 1, True)
-    if bad >= 0:
+    ValueError: the whole-file path then reports it), by :func:`decode_lines`."""
+    lines = decode_lines(data)
+    if lines is None:
         raise ValueError("not UTF-8")
     return lines
 
@@ -897,7 +890,7 @@ def _streamed(args: argparse.Namespace) -> Streamed | None:
             {key: CorpusInChunks(metric) for key, metric in metrics.items()} for _ in args.input
         ]
         count = 0
-        for chunk in read_ahead(_chunks([*args.refs, *args.input], _chunk_lines())):
+        for chunk in read_ahead(_chunks([*args.refs, *args.input], chunk_size())):
             refs = chunk[: len(args.refs)]
             if num_refs == 1:  # the lines come right-stripped (_chunks)
                 segments = [list(lines) for lines in zip(*refs, strict=True)]

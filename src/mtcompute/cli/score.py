@@ -62,7 +62,6 @@ from mtcompute.cli._common import (
     Uneven,
     add_command,
     byte_chunks,
-    chunk_size,
     count_segments,
     decode_chunk,
     fail,
@@ -78,16 +77,16 @@ from mtcompute.contracts.validate import Choice, FieldType
 from mtcompute.core.jsjson import dumps
 from mtcompute.counting import thread_count, threads_in_context
 from mtcompute.errors import MtcomputeError
+from mtcompute.metrics.ter.score import TerOptions, ter_signature_fields
 from mtcompute.report import DEFAULT_SAMPLES, DEFAULT_SEED, is_significant
 from mtcompute.scoring import (
     BleuOptions,
     ChrfOptions,
-    TerOptions,
     bleu_signature_fields,
     chrf_signature_fields,
     format_signature,
-    ter_signature_fields,
 )
+from mtcompute.streaming import chunk_size
 from mtcompute.tokenizers import get_tokenizer
 
 if TYPE_CHECKING:

@@ -23,7 +23,7 @@ from typing import Any
 
 from mtcompute import scoring
 from mtcompute.contracts.validate import Boolean, Field, InputSpec, contract_limits, same_count
-from mtcompute.core import ter
+from mtcompute.metrics.ter import edits as ter
 from mtcompute.tools import Tool
 from mtcompute.tools._cost import member, pair_products, size
 from mtcompute.tools._results import Output

@@ -7,4 +7,4 @@ from __future__ import annotations
 
 __all__ = ["translation_edit_rate"]
 
-from mtcompute.core.ter import translation_edit_rate
+from mtcompute.metrics.ter.edits import translation_edit_rate

@@ -24,7 +24,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from mtcompute import scoring
-from mtcompute.core import ter
+from mtcompute.metrics.ter import edits as ter
 from mtcompute.sacrebleu.metrics.base import Metric, Score, Signature
 from mtcompute.sacrebleu.tokenizers.tokenizer_ter import TercomTokenizer
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 __all__ = ["TercomTokenizer"]
 
-from mtcompute.core import ter_tokenizer
+from mtcompute.metrics.ter import tokenizer as ter_tokenizer
 from mtcompute.sacrebleu.tokenizers.tokenizer_base import BaseTokenizer
 
 

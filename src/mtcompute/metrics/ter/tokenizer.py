@@ -13,7 +13,7 @@ no cache (its ``lru_cache`` on ``__call__`` is shared by every instance and neve
 sacreBLEU's TER tokenizes a reference twice (``Metric._cache_references`` preprocesses each
 line and ``TER._extract_reference_info`` preprocesses it again), a hypothesis once; the two
 differ with ``normalized`` (``John's.`` gives ``john's .`` once, ``john 's .`` twice).
-:mod:`mtcompute.core.ter` applies the rule; this module tokenizes once per call.
+:mod:`mtcompute.metrics.ter.edits` applies the rule; this module tokenizes once per call.
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ sacreBLEU 2.6.0 computes it: ``sacrebleu/metrics/lib_ter.py`` (``translation_edi
 shift search ``_shift`` over ``_find_shifted_pairs``, ``_perform_shift``, the alignment of
 ``trace_to_alignment``, ``BeamEditDistance``) and ``sacrebleu/metrics/ter.py`` (the best
 reference, the average reference length, ``_compute_score_from_stats``), with its tercom
-tokenizer (:mod:`mtcompute.core.ter_tokenizer`).
+tokenizer (:mod:`mtcompute.metrics.ter.tokenizer`).
 
 The same edit counts, not merely a TER: the same limits (:data:`MAX_SHIFT_SIZE`,
 :data:`MAX_SHIFT_DIST`, :data:`BEAM_WIDTH`, :data:`MAX_SHIFT_CANDIDATES`, unit costs), the
@@ -55,7 +55,7 @@ __all__ = [
 import math
 from collections.abc import Hashable, Sequence
 
-from mtcompute.core.ter_tokenizer import TercomTokenizer
+from mtcompute.metrics.ter.tokenizer import TercomTokenizer
 
 COST_INS = 1
 COST_DEL = 1

@@ -1,0 +1,12 @@
+"""The metrics, one package each: everything one metric is (options, statistics, scores
+under each rule set, results, signature fields, resampling terms) in one place.
+
+* :mod:`mtcompute.metrics.ter`: translation edit rate;
+* :mod:`mtcompute.metrics._base`: what every metric's results share (sacreBLEU's score line
+  and signature strings, statistics summed over chunks);
+* :mod:`mtcompute.metrics._resample`: the :class:`~mtcompute.metrics._resample.Metric`
+  protocol the significance tests run every metric through.
+
+chrF, chrF++ and BLEU still live in :mod:`mtcompute.counting`, :mod:`mtcompute.scoring`,
+:mod:`mtcompute.batch` and :mod:`mtcompute.significance` while they move here.
+"""
