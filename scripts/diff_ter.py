@@ -2,7 +2,7 @@
 """Compare mtcompute's TER with sacreBLEU 2.6.0's on the WMT data: every pair, every system,
 one reference and two (the pair's first one or two by name, where it has two), under each of
 the 16 combinations of ``normalized``, ``no_punct``, ``asian_support`` and ``case_sensitive``.
-Ours is the pure core (``mtcompute.core.ter``, ``core.ter_tokenizer``) by default, or with
+Ours is the pure core (``mtcompute.metrics.ter.edits``, ``.tokenizer``) by default, or with
 ``--kernel`` the raw-text path every surface uses (``mtcompute.scoring.ter_statistics`` with
 the C kernel on, its text fast path included).
 
@@ -127,7 +127,7 @@ def _memoized(function: Callable[[Any, Any], tuple[int, int]]) -> Callable[[Any,
 @contextmanager
 def memoized_edit_rates() -> Iterator[None]:
     """Both sides' ``translation_edit_rate`` memoized on their arguments for the block (where
-    ``TER`` and ``core.ter.segment_statistics`` look them up), restored after."""
+    ``TER`` and ``metrics.ter.edits.segment_statistics`` look them up), restored after."""
     theirs, ours = sacrebleu_ter.translation_edit_rate, core_ter.translation_edit_rate
     sacrebleu_ter.translation_edit_rate = _memoized(theirs)  # type: ignore[assignment]
     core_ter.translation_edit_rate = _memoized(ours)
@@ -181,7 +181,7 @@ def sacrebleu_figures(
 def core_figures(
     hypotheses: Sequence[str], per_segment: Sequence[Sequence[str]], options: dict[str, bool]
 ) -> Figures:
-    """The pure core: ``core.ter.corpus_statistics`` with our tokenizer, summed, scored."""
+    """The pure core: ``metrics.ter.edits.corpus_statistics`` with our tokenizer, summed, scored."""
     statistics = core_ter.corpus_statistics(hypotheses, per_segment, TercomTokenizer(**options))
     edits, length = core_ter.sum_statistics(statistics)
     return Figures(

@@ -1,7 +1,7 @@
 """Batch APIs: corpus chrF and chrF++, all-pairs sentence chrF (MBR), corpus BLEU and corpus
 TER, any size.
 
-Two families of rules (CONTRACT-NOTES, "Two families of rules"), one score scale: every corpus
+Two families of rules (docs/decisions.md, "Two families of rules"), one score scale: every corpus
 score here is a float on the 0..100 scale, and ``str(result)`` is a one-line summary with the
 settings' signature.
 

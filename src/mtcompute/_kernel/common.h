@@ -22,7 +22,7 @@
  *     operation (sacrebleu_chrf_counts);
  *   - sacreBLEU 2.6.0's TER edits (translation_edit_rate: greedy block shifts, then the
  *     beam edit distance) over interned word ids, per hypothesis and reference (ter_edits),
- *     as mtcompute.core.ter computes them, and TER segment statistics from tokenized
+ *     as mtcompute.metrics.ter.edits computes them, and TER segment statistics from tokenized
  *     texts (ter_statistics_text: words split and interned inside the kernel);
  *   - the lines of UTF-8 bytes as str objects (split_lines): strict UTF-8, only \n ends a
  *     line, checked and decoded without the GIL (what the score command reads its files by);

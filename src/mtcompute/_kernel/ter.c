@@ -1,17 +1,17 @@
 /*
  * ter.c: sacreBLEU 2.6.0's TER: edits over interned word ids (ter_edits) and segment statistics
  * from tokenized texts (ter_statistics_text).
- * Python twin: mtcompute.core.ter.translation_edit_rate (through mtcompute.counting's
- * ter_statistics and ter_lowered_statistics).
+ * Python twin: mtcompute.metrics.ter.edits.translation_edit_rate (through
+ * mtcompute.metrics.ter.statistics).
  */
 #include "common.h"
 
 /* ------------------------------------------------------------------------------------ */
-/* TER: sacreBLEU 2.6.0's translation_edit_rate over word ids (mtcompute.core.ter)      */
+/* TER: sacreBLEU 2.6.0's translation_edit_rate over word ids (metrics.ter.edits)       */
 /* ------------------------------------------------------------------------------------ */
 
 /*
- * The port of mtcompute.core.ter.translation_edit_rate (sacrebleu/metrics/lib_ter.py):
+ * The port of mtcompute.metrics.ter.edits.translation_edit_rate (sacrebleu/metrics/lib_ter.py):
  * greedy block shifts (blocks of at most 10 words, starts at most 50 apart), each search
  * taking the best candidate by (gain, block length, earlier start, earlier target), the
  * first of equals kept; at most 1000 candidates per hypothesis and reference over all the
@@ -536,7 +536,7 @@ ter_segment_count(PyObject *hyps, PyObject *refs)
 PyDoc_STRVAR(
     ter_edits_doc,
     "ter_edits(hypotheses, references, /)\n--\n\n"
-    "sacreBLEU 2.6.0's translation_edit_rate of word ids (mtcompute.core.ter): for each\n"
+    "sacreBLEU 2.6.0's translation_edit_rate of word ids (metrics.ter.edits): for each\n"
     "segment i a tuple with, for each reference of references[i], the pair (edits, reference\n"
     "length) of hypotheses[i] against it.  hypotheses is a list or tuple of lists or tuples of\n"
     "int (word ids, compared for equality only); references a list or tuple, as long, of\n"

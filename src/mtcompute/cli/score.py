@@ -2,7 +2,7 @@
 line.
 
 Several systems, several metrics, any number of reference files, in one run. The numbers are
-sacreBLEU 2.6.0's by default (CONTRACT-NOTES, "Two families of rules"): BLEU (Papineni et al.
+sacreBLEU 2.6.0's by default (docs/decisions.md, "Two families of rules"): BLEU (Papineni et al.
 2002 §2) on sacreBLEU's tokenizers, chrF and chrF++ (Popović 2015 §2, 2017 §2) with its
 best-reference rule, TER (Snover et al. 2006 §2) with its tercom tokenizer, from
 :func:`mtcompute.batch.corpus_bleu`, :func:`mtcompute.batch.corpus_chrf` and

@@ -1,7 +1,7 @@
 """sacreBLEU 2.6.0's floating-point steps for BLEU and chrF, in its operation order.
 
 The tools, the library and the command lines that promise sacreBLEU's numbers
-(CONTRACT-NOTES "Two families of rules") compute the statistics exactly, as integers, then
+(docs/decisions.md, "Two families") compute the statistics exactly, as integers, then
 score them here as sacreBLEU does on CPython: Python floats and :mod:`math`, step for step.
 
 * :func:`compute_bleu` is ``BLEU.compute_bleu`` (``sacrebleu/metrics/bleu.py``): Papineni et

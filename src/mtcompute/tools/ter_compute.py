@@ -3,14 +3,14 @@
 TER is Snover et al. 2006 ("A Study of Translation Edit Rate with Targeted Human
 Annotation", §2-3): the fewest edits (insertions, deletions, substitutions and block shifts,
 the shifts chosen greedily) that turn a hypothesis into a reference, over the average
-reference length. The computation is :mod:`mtcompute.scoring` (``ter_statistics`` over the
-compiled kernel, ``ter_score``, ``ter_signature_fields``): per segment the fewest edits over
-its references and their average length, summed for the corpus; a segment's own score is
-sacreBLEU's ``sentence_score``, that segment's statistics scored alone (the corpus sums are
-``mtcompute.core.ter.sum_statistics``, sacreBLEU's addition in segment order). This module declares
-the input (references laid out per segment, sacreBLEU's four TER options), bounds the work
-(each text's words, and the words aligned in all) and writes the result. Validation follows
-the contract's order (its last semantics line).
+reference length. The computation is :mod:`mtcompute.metrics.ter` (``statistics`` over the
+compiled kernel, the score and signature fields of ``score``): per segment the fewest edits
+over its references and their average length, summed for the corpus; a segment's own score
+is sacreBLEU's ``sentence_score``, that segment's statistics scored alone (the corpus sums
+are ``metrics.ter.edits.sum_statistics``, sacreBLEU's addition in segment order). This
+module declares the input (references laid out per segment, sacreBLEU's four TER options),
+bounds the work (each text's words, and the words aligned in all) and writes the result.
+Validation follows the contract's order (its last semantics line).
 """
 
 from __future__ import annotations

@@ -146,7 +146,7 @@ def lowered_statistics(
     TER preprocessing without ``normalized`` and ``no_punct``, case-insensitive), with only
     the texts that hold a code point of U+0100 or more lowered in Python: the kernel lowers
     the others while it splits them, without the GIL and without a new str (see
-    ``_kernel.c``'s ``lower1``; the words of a text do not depend on its trailing
+    the kernel's ``lower1`` (``_kernel/text.c``); the words of a text do not depend on its trailing
     whitespace). ``None`` where the kernel does not do this (not active, not
     :func:`~mtcompute.counting.plain_texts`, or a Python whose ``str.lower`` it cannot
     fold): the caller takes the general path.

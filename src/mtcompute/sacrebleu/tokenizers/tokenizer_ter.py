@@ -1,6 +1,6 @@
 """sacreBLEU 2.6.0's ``tokenizers/tokenizer_ter.py``: the tercom tokenizer of TER (a
 re-implementation of tercom's ``Normalizer.java``), a thin wrapper over
-:class:`mtcompute.core.ter_tokenizer.TercomTokenizer`."""
+:class:`mtcompute.metrics.ter.tokenizer.TercomTokenizer`."""
 
 from __future__ import annotations
 
@@ -46,7 +46,7 @@ class TercomTokenizer(BaseTokenizer):
 
     @property
     def tokenizer(self) -> ter_tokenizer.TercomTokenizer:
-        """The :class:`mtcompute.core.ter_tokenizer.TercomTokenizer` this class wraps."""
+        """The :class:`mtcompute.metrics.ter.tokenizer.TercomTokenizer` this class wraps."""
         return self._tokenizer
 
     def __call__(self, line: str) -> str:
