@@ -41,14 +41,9 @@ import argparse
 import os
 import stat
 import sys
-import threading
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from queue import Full, Queue
 from typing import BinaryIO, TypeAlias, TypeVar
-
-from mtcompute import native
-from mtcompute.core.jsjson import dumps
 
 EXIT_OK, EXIT_TOOL_ERROR, EXIT_USAGE = 0, 1, 2
 EXIT_DATA_ERROR = EXIT_TOOL_ERROR  # 1: files that cannot be scored (score and compare run no tool)
@@ -260,6 +255,8 @@ def split_lines(data: bytes, start: int, count: int, final: bool) -> tuple[list[
     >>> split_lines(b"a\\nb\\xff\\nc\\n", 0, 10, True)
     (['a'], 2, 2)
     """
+    from mtcompute import native  # noqa: PLC0415
+
     if native.active():
         return native.ext.split_lines(data, start, count, final)
     return _split_lines_py(data, start, count, final)
@@ -299,6 +296,8 @@ def skip_lines(data: bytes, start: int, count: int, final: bool) -> tuple[int, i
     >>> skip_lines(b"a\\n\\nb", 0, 10, False), skip_lines(b"a\\n\\nb", 0, 10, True)
     ((3, 2), (4, 3))
     """
+    from mtcompute import native  # noqa: PLC0415
+
     if native.active():
         return native.ext.skip_lines(data, start, count, final)
     stop, found = start, 0
@@ -596,6 +595,9 @@ def read_ahead(items: Iterator[T], depth: int = PREFETCH_CHUNKS) -> Iterator[T]:
     is read and decoded while the caller counts this one (the kernel counts without the GIL,
     on its own threads). The reader's exception is raised here, after the items made before
     it; a caller that stops early stops the reader at its next item."""
+    import threading  # noqa: PLC0415
+    from queue import Full, Queue  # noqa: PLC0415
+
     queue: Queue[tuple[bool, object]] = Queue(depth)
     stop = threading.Event()
 
@@ -641,6 +643,8 @@ def fail(args: argparse.Namespace, error: CommandError, command: str) -> int:
     """Report ``error`` of ``mtcompute COMMAND`` and give its exit status: a data error as
     the JSON error envelope on standard output under ``--format json``, else one line on
     standard error."""
+    from mtcompute.core.jsjson import dumps  # noqa: PLC0415
+
     if error.exit_code == EXIT_DATA_ERROR and args.format == "json":
         envelope = {"error": {"code": error.code, "message": error.message, "path": ""}}
         sys.stdout.buffer.write(dumps(envelope).encode("utf-8") + b"\n")
