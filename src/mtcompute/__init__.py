@@ -4,9 +4,18 @@ The entry point is :func:`execute` (any tool, any input, always an envelope); be
 functions with the same validation raise one exception class per error code, and batch APIs
 without the service limits (:func:`corpus_chrf`, :func:`chrf_pairwise`, :func:`corpus_bleu`,
 :func:`corpus_ter`).
+
+Importing the package loads none of them: each name is imported from its module on first
+use (PEP 562 ``__getattr__`` over ``_SOURCES``), so that a command or a script pays only for
+what it uses.
 """
 
 from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+from mtcompute._version import __version__
 
 __all__ = [
     "BleuNgramCounts",
@@ -56,33 +65,107 @@ __all__ = [
     "text_bleu_statistics",
 ]
 
-from mtcompute._execute import execute, execute_json
-from mtcompute._version import __version__
-from mtcompute.batch import (
-    CorpusBleu,
-    CorpusChrf,
-    CorpusTer,
-    chrf_pairwise,
-    corpus_bleu,
-    corpus_chrf,
-    corpus_ter,
-    text_bleu_statistics,
-)
-from mtcompute.core.jsjson import dumps, loads
-from mtcompute.envelope import Envelope
-from mtcompute.errors import InvalidInput, LimitExceeded, MtcomputeError, NotFound, UnsupportedInput
-from mtcompute.tools.bleu_brevity_penalty import BrevityPenaltyResult, bleu_brevity_penalty
-from mtcompute.tools.bleu_corpus_compute import CorpusBleuResult, bleu_corpus
-from mtcompute.tools.bleu_ngrams_count import BleuNgramCounts, BleuSegmentCounts, bleu_ngrams_count
-from mtcompute.tools.bleu_sentence_components import (
-    BleuSentenceComponents,
-    bleu_sentence_components,
-)
-from mtcompute.tools.bleu_sentence_compute import SentenceBleuResult, sentence_bleu
-from mtcompute.tools.bleu_smoothing_compute import BleuSmoothingResult, bleu_from_statistics
-from mtcompute.tools.bleu_tokenize import TokenizeResult, bleu_tokenize
-from mtcompute.tools.chrf_components import ChrfComponents, ChrfOrder, chrf_components
-from mtcompute.tools.chrf_compute import ChrfResult, chrf
-from mtcompute.tools.chrf_plus_plus_compute import ChrfPlusPlusResult, chrf_plus_plus
-from mtcompute.tools.sacrebleu_score import SacrebleuResult, sacrebleu_score
-from mtcompute.tools.ter_compute import TerComputeResult, ter_compute
+if TYPE_CHECKING:
+    from mtcompute._execute import execute, execute_json
+    from mtcompute.batch import (
+        CorpusBleu,
+        CorpusChrf,
+        CorpusTer,
+        chrf_pairwise,
+        corpus_bleu,
+        corpus_chrf,
+        corpus_ter,
+        text_bleu_statistics,
+    )
+    from mtcompute.core.jsjson import dumps, loads
+    from mtcompute.envelope import Envelope
+    from mtcompute.errors import (
+        InvalidInput,
+        LimitExceeded,
+        MtcomputeError,
+        NotFound,
+        UnsupportedInput,
+    )
+    from mtcompute.tools.bleu_brevity_penalty import BrevityPenaltyResult, bleu_brevity_penalty
+    from mtcompute.tools.bleu_corpus_compute import CorpusBleuResult, bleu_corpus
+    from mtcompute.tools.bleu_ngrams_count import (
+        BleuNgramCounts,
+        BleuSegmentCounts,
+        bleu_ngrams_count,
+    )
+    from mtcompute.tools.bleu_sentence_components import (
+        BleuSentenceComponents,
+        bleu_sentence_components,
+    )
+    from mtcompute.tools.bleu_sentence_compute import SentenceBleuResult, sentence_bleu
+    from mtcompute.tools.bleu_smoothing_compute import BleuSmoothingResult, bleu_from_statistics
+    from mtcompute.tools.bleu_tokenize import TokenizeResult, bleu_tokenize
+    from mtcompute.tools.chrf_components import ChrfComponents, ChrfOrder, chrf_components
+    from mtcompute.tools.chrf_compute import ChrfResult, chrf
+    from mtcompute.tools.chrf_plus_plus_compute import ChrfPlusPlusResult, chrf_plus_plus
+    from mtcompute.tools.sacrebleu_score import SacrebleuResult, sacrebleu_score
+    from mtcompute.tools.ter_compute import TerComputeResult, ter_compute
+
+# Where each public name is defined: imported on first access, then kept in the module.
+_SOURCES: dict[str, str] = {
+    "BleuNgramCounts": "mtcompute.tools.bleu_ngrams_count",
+    "BleuSegmentCounts": "mtcompute.tools.bleu_ngrams_count",
+    "BleuSentenceComponents": "mtcompute.tools.bleu_sentence_components",
+    "BleuSmoothingResult": "mtcompute.tools.bleu_smoothing_compute",
+    "BrevityPenaltyResult": "mtcompute.tools.bleu_brevity_penalty",
+    "ChrfComponents": "mtcompute.tools.chrf_components",
+    "ChrfOrder": "mtcompute.tools.chrf_components",
+    "ChrfPlusPlusResult": "mtcompute.tools.chrf_plus_plus_compute",
+    "ChrfResult": "mtcompute.tools.chrf_compute",
+    "CorpusBleu": "mtcompute.batch",
+    "CorpusBleuResult": "mtcompute.tools.bleu_corpus_compute",
+    "CorpusChrf": "mtcompute.batch",
+    "CorpusTer": "mtcompute.batch",
+    "Envelope": "mtcompute.envelope",
+    "InvalidInput": "mtcompute.errors",
+    "LimitExceeded": "mtcompute.errors",
+    "MtcomputeError": "mtcompute.errors",
+    "NotFound": "mtcompute.errors",
+    "SacrebleuResult": "mtcompute.tools.sacrebleu_score",
+    "SentenceBleuResult": "mtcompute.tools.bleu_sentence_compute",
+    "TerComputeResult": "mtcompute.tools.ter_compute",
+    "TokenizeResult": "mtcompute.tools.bleu_tokenize",
+    "UnsupportedInput": "mtcompute.errors",
+    "bleu_brevity_penalty": "mtcompute.tools.bleu_brevity_penalty",
+    "bleu_corpus": "mtcompute.tools.bleu_corpus_compute",
+    "bleu_from_statistics": "mtcompute.tools.bleu_smoothing_compute",
+    "bleu_ngrams_count": "mtcompute.tools.bleu_ngrams_count",
+    "bleu_sentence_components": "mtcompute.tools.bleu_sentence_components",
+    "bleu_tokenize": "mtcompute.tools.bleu_tokenize",
+    "chrf": "mtcompute.tools.chrf_compute",
+    "chrf_components": "mtcompute.tools.chrf_components",
+    "chrf_pairwise": "mtcompute.batch",
+    "chrf_plus_plus": "mtcompute.tools.chrf_plus_plus_compute",
+    "corpus_bleu": "mtcompute.batch",
+    "corpus_chrf": "mtcompute.batch",
+    "corpus_ter": "mtcompute.batch",
+    "dumps": "mtcompute.core.jsjson",
+    "execute": "mtcompute._execute",
+    "execute_json": "mtcompute._execute",
+    "loads": "mtcompute.core.jsjson",
+    "sacrebleu_score": "mtcompute.tools.sacrebleu_score",
+    "sentence_bleu": "mtcompute.tools.bleu_sentence_compute",
+    "ter_compute": "mtcompute.tools.ter_compute",
+    "text_bleu_statistics": "mtcompute.batch",
+}
+
+
+def __getattr__(name: str) -> Any:
+    """Import a public name from its module on first access (PEP 562)."""
+    try:
+        module = _SOURCES[name]
+    except KeyError:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    """The module's names, the public API included before its first use."""
+    return sorted({*globals(), *__all__})

@@ -34,13 +34,15 @@ import importlib
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
-
-import regex
+from functools import cache
+from typing import TYPE_CHECKING
 
 from mtcompute.contracts.validate import Choice, where
-from mtcompute.core import tokenizers as pure
 from mtcompute.core.text import first_lone_surrogate
 from mtcompute.errors import InvalidInput, UnsupportedInput
+
+if TYPE_CHECKING:
+    import regex
 
 NAMES: tuple[str, ...] = (
     "none",
@@ -89,15 +91,22 @@ class Tokenizer:
 
 # --- intl --------------------------------------------------------------------------------------
 
+
 # mteval-v14's international tokenization as sacreBLEU's TokenizerV14International writes it,
 # in its order: punctuation (\p{P}) after a non-number (\P{N}) apart, punctuation before a
 # non-number apart, symbols (\p{S}) apart. The classes are the `regex` package's (its Unicode
 # version, the one sacreBLEU uses beside it), not the standard library's unicodedata.
-_INTL_STEPS = (
-    (regex.compile(r"(\P{N})(\p{P})"), r"\1 \2 "),
-    (regex.compile(r"(\p{P})(\P{N})"), r" \1 \2"),
-    (regex.compile(r"(\p{S})"), r" \1 "),
-)
+@cache
+def _intl_steps() -> tuple[tuple[regex.Pattern[str], str], ...]:
+    """The steps' patterns, compiled on first use: only intl needs `regex`, which takes
+    longer to import than ``mtcompute score`` has to start."""
+    import regex  # noqa: PLC0415
+
+    return (
+        (regex.compile(r"(\P{N})(\p{P})"), r"\1 \2 "),
+        (regex.compile(r"(\p{P})(\P{N})"), r" \1 \2"),
+        (regex.compile(r"(\p{S})"), r" \1 "),
+    )
 
 
 def tokenize_intl(line: str) -> str:
@@ -108,7 +117,7 @@ def tokenize_intl(line: str) -> str:
     >>> tokenize_intl("Price: €1,000.50 in 2024.")
     'Price : € 1,000.50 in 2024.'
     """
-    for pattern, replacement in _INTL_STEPS:
+    for pattern, replacement in _intl_steps():
         line = pattern.sub(replacement, line)
     return " ".join(line.split())
 
@@ -218,6 +227,8 @@ def _mecab(spec: _Mecab, path: str) -> Tokenizer:
 
 
 def _pure(name: str) -> Tokenizer:
+    from mtcompute.core import tokenizers as pure  # noqa: PLC0415
+
     return Tokenizer(name, name, pure.TOKENIZERS[name], name if name in ("13a", "none") else None)
 
 

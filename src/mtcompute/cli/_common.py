@@ -37,14 +37,11 @@ import argparse
 import os
 import stat
 import sys
-import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from queue import Full, Queue
 from typing import BinaryIO, TypeAlias, TypeVar
 
-from mtcompute.core.jsjson import dumps
 from mtcompute.streaming import chunk_size, decode_lines, skip_lines, split_lines
 
 EXIT_OK, EXIT_TOOL_ERROR, EXIT_USAGE = 0, 1, 2
@@ -517,6 +514,9 @@ def read_ahead(items: Iterator[T], depth: int = PREFETCH_CHUNKS) -> Iterator[T]:
     is read and decoded while the caller counts this one (the kernel counts without the GIL,
     on its own threads). The reader's exception is raised here, after the items made before
     it; a caller that stops early stops the reader at its next item."""
+    import threading  # noqa: PLC0415
+    from queue import Full, Queue  # noqa: PLC0415
+
     queue: Queue[tuple[bool, object]] = Queue(depth)
     stop = threading.Event()
 
@@ -562,6 +562,8 @@ def fail(args: argparse.Namespace, error: CommandError, command: str) -> int:
     """Report ``error`` of ``mtcompute COMMAND`` and give its exit status: a data error as
     the JSON error envelope on standard output under ``--format json``, else one line on
     standard error."""
+    from mtcompute.core.jsjson import dumps  # noqa: PLC0415
+
     if error.exit_code == EXIT_DATA_ERROR and args.format == "json":
         envelope = {"error": {"code": error.code, "message": error.message, "path": ""}}
         sys.stdout.buffer.write(dumps(envelope).encode("utf-8") + b"\n")

@@ -17,16 +17,15 @@ __all__ = ["LOCAL_MAX_WORKERS", "Scheduler", "parse", "score"]
 
 import argparse
 import re
-import socket
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, cast
 
 from mtcompute.cli._common import EXIT_USAGE, CommandError
-from mtcompute.scoring import BleuOptions, ChrfOptions, TerOptions
 
 if TYPE_CHECKING:
     from mtcompute.dask import Result
+    from mtcompute.scoring import BleuOptions, ChrfOptions, TerOptions
 
 LOCAL_MAX_WORKERS = 256
 CONNECT_SECONDS = 10  # how long to try to reach a scheduler before giving up
@@ -46,6 +45,8 @@ class Scheduler:
     def probe(self) -> None:
         """Raise OSError at once when a ``tcp://`` scheduler refuses connections (Dask's
         client retries until its timeout)."""
+        import socket  # noqa: PLC0415
+
         if self.host:
             with socket.create_connection((self.host.strip("[]"), self.port), CONNECT_SECONDS):
                 pass

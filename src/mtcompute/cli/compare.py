@@ -33,7 +33,6 @@ from mtcompute.cli._common import (
     read_segments,
     repeated,
 )
-from mtcompute.core.jsjson import dumps
 from mtcompute.report import DEFAULT_SAMPLES, DEFAULT_SEED, METHODS, METRICS, is_significant
 
 if TYPE_CHECKING:
@@ -233,6 +232,7 @@ def run(args: argparse.Namespace) -> int:
     # Imported here, not at the top: the report brings numpy (mtcompute.significance) and
     # Jinja2, about 0.4 s, and every mtcompute command imports this module to build its
     # parser (`mtcompute score` has a 100 ms budget for its whole process).
+    from mtcompute.core.jsjson import dumps  # noqa: PLC0415
     from mtcompute.report.page import compare, render  # noqa: PLC0415
 
     try:

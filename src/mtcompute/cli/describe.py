@@ -6,10 +6,7 @@ __all__ = ["add_parser", "run"]
 
 import argparse
 
-from mtcompute.catalog import catalog_entry
 from mtcompute.cli._common import EXIT_OK, Subparsers, add_command, write
-from mtcompute.envelope import Envelope
-from mtcompute.errors import NotFound
 
 _TEXTS = (  # help, description, epilog
     "print a tool's contract (JSON)",
@@ -27,6 +24,10 @@ def add_parser(subparsers: Subparsers) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Print the contract; a not_found envelope (exit 1) for an unknown tool or version."""
+    from mtcompute.catalog import catalog_entry  # noqa: PLC0415
+    from mtcompute.envelope import Envelope  # noqa: PLC0415
+    from mtcompute.errors import NotFound  # noqa: PLC0415
+
     try:
         entry = catalog_entry(args.tool, args.version)
     except NotFound as error:

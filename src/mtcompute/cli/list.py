@@ -8,10 +8,7 @@ __all__ = ["add_parser", "run"]
 
 import argparse
 
-from mtcompute import dumps
-from mtcompute.catalog import catalog_entries
 from mtcompute.cli._common import EXIT_OK, Subparsers, add_command, usage_error, write
-from mtcompute.search import MAX_QUERY_LENGTH, search_catalog
 
 _TEXTS = (  # help, description, epilog
     "list the tools and versions",
@@ -34,6 +31,9 @@ def add_parser(subparsers: Subparsers) -> None:
 
 
 def _search(query: str, as_json: bool) -> int:
+    from mtcompute.core.jsjson import dumps  # noqa: PLC0415
+    from mtcompute.search import MAX_QUERY_LENGTH, search_catalog  # noqa: PLC0415
+
     if len(query) > MAX_QUERY_LENGTH:
         return usage_error(
             f"--search: expected at most {MAX_QUERY_LENGTH} characters, got {len(query)}"
@@ -59,6 +59,9 @@ def run(args: argparse.Namespace) -> int:
     """Print the tools: aligned columns, or one JSON array with ``--json``; with ``--search``,
     the matching tools, ranked, with their matched lines (JSON: the ``search_catalog``
     answer)."""
+    from mtcompute.catalog import catalog_entries  # noqa: PLC0415
+    from mtcompute.core.jsjson import dumps  # noqa: PLC0415
+
     if args.search is not None:
         return _search(args.search, args.json)
     entries = catalog_entries()

@@ -7,7 +7,6 @@ __all__ = ["add_parser", "run"]
 
 import argparse
 
-from mtcompute import execute_json
 from mtcompute.cli._common import (
     EXIT_OK,
     EXIT_TOOL_ERROR,
@@ -54,6 +53,8 @@ def add_parser(subparsers: Subparsers) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Read the input, run the tool (here or on ``--base-url``), print the envelope."""
+    from mtcompute._execute import execute_json  # noqa: PLC0415
+
     try:
         body = read_input(args.input)
     except OSError as exc:

@@ -35,17 +35,14 @@ __all__ = ["add_parser", "run"]
 
 import argparse
 import codecs
-import gzip
-import json
 import os
 import re
 import stat
 import sys
-import zlib
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import islice
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mtcompute.cli._common import (
     EXIT_OK,
@@ -56,12 +53,15 @@ from mtcompute.cli._common import (
     read_ahead,
     read_input,
 )
-from mtcompute.cli._sacrebleu_table import COLORAMA_CSI, COLORAMA_OSC, tabulate_columns
 from mtcompute.errors import MtcomputeError
-from mtcompute.sacrebleu import BLEU, CHRF, TER
-from mtcompute.sacrebleu.metrics.base import CorpusInChunks
 from mtcompute.streaming import chunk_size, decode_lines
 from mtcompute.tokenizers import DOWNLOADING, NAMES
+
+# The metrics (mtcompute.sacrebleu) and the table are imported by the functions that use
+# them, not here: every mtcompute command builds this command's parser.
+if TYPE_CHECKING:
+    from mtcompute.sacrebleu import BLEU, CHRF, TER
+    from mtcompute.sacrebleu.metrics.base import CorpusInChunks
 
 SACREBLEU_VERSION = "2.6.0"
 EXIT_FAILURE = 1  # sacreBLEU's sys.exit(1), and the status of its tracebacks
@@ -69,7 +69,19 @@ EXIT_FIELDS = 17  # sacreBLEU's status for a wrong number of tab-separated field
 FORMATS = ("json", "text", "latex")
 SMOOTH_DEFAULTS: dict[str, float | None] = {"none": None, "floor": 0.1, "add-k": 1, "exp": None}
 CHAR_ORDER, WORD_ORDER, BETA = 6, 0, 2  # sacreBLEU's CHRF defaults
-METRICS: dict[str, type[BLEU] | type[CHRF] | type[TER]] = {"bleu": BLEU, "chrf": CHRF, "ter": TER}
+
+
+def _metric_class(name: str) -> type[BLEU] | type[CHRF] | type[TER]:
+    """sacreBLEU's metric class of a ``-m`` name."""
+    from mtcompute.sacrebleu import BLEU, CHRF, TER  # noqa: PLC0415
+
+    classes: dict[str, type[BLEU] | type[CHRF] | type[TER]] = {
+        "bleu": BLEU,
+        "chrf": CHRF,
+        "ter": TER,
+    }
+    return classes[name]
+
 
 # What mtcompute.sacrebleu raises where sacreBLEU raises (its errors are ValueError, KeyError,
 # IndexError, RuntimeError or TypeError subclasses) or where its arithmetic would.
@@ -455,6 +467,8 @@ def _colorama_strip(text: str) -> str:
     """What colorama's AnsiToWin32 writes for ``text`` when it strips (its OSC loop slices the
     shortened text with the spans of the original, as colorama 0.4.6 does). A title sequence
     is stripped like the others, where colorama off Windows raises AttributeError."""
+    from mtcompute.cli._sacrebleu_table import COLORAMA_CSI, COLORAMA_OSC  # noqa: PLC0415
+
     for match in COLORAMA_OSC.finditer(text):
         start, end = match.span()
         text = text[:start] + text[end:]
@@ -529,6 +543,9 @@ def _decode(session: Session, data: bytes, encoding: str, name: str) -> str:
 def read_lines(session: Session, name: str, encoding: str) -> list[str]:
     """The lines of file ``name`` as sacreBLEU's ``smart_open`` yields them, without their
     ``\\n`` (only ``\\n`` ends a line; gzip when the name ends in ``.gz``)."""
+    import gzip  # noqa: PLC0415
+    import zlib  # noqa: PLC0415
+
     try:  # opened, then read in the with below: each failure gets its own message
         handle = gzip.open(name, "rb") if name.endswith(".gz") else open(name, "rb")  # noqa: SIM115
     except OSError as error:
@@ -775,7 +792,7 @@ def _main(session: Session, args: argparse.Namespace) -> int:
 
     metrics: dict[str, Any] = {}
     for name in args.metrics:
-        cls = METRICS[name]
+        cls = _metric_class(name)
         metrics[name.upper()] = cls(**_metric_arguments(args, name), references=refs)
     if args.detail and args.format == "json" and not args.sentence_level:
         args.format = "text"  # sacreBLEU's (-d prints text after the scores)
@@ -844,6 +861,8 @@ def _streamable(args: argparse.Namespace) -> bool:
 
 def _opened(name: str) -> Any:
     """The file's bytes as sacreBLEU's smart_open reads them (gzip for ``*.gz``)."""
+    import gzip  # noqa: PLC0415
+
     return gzip.open(name, "rb") if name.endswith(".gz") else open(name, "rb")
 
 
@@ -878,9 +897,14 @@ def _lines(data: bytes) -> list[str]:
 def _streamed(args: argparse.Namespace) -> Streamed | None:
     """The sums of every system and metric, the files read in chunks; None for anything
     unusual (the whole-file path then runs instead and reports it)."""
+    import zlib  # noqa: PLC0415
+
+    from mtcompute.sacrebleu.metrics.base import CorpusInChunks  # noqa: PLC0415
+
     try:
         metrics = {
-            name.upper(): METRICS[name](**_metric_arguments(args, name)) for name in args.metrics
+            name.upper(): _metric_class(name)(**_metric_arguments(args, name))
+            for name in args.metrics
         }
         num_refs: int = args.num_refs
         streams = max(len(args.refs), num_refs)
@@ -1073,6 +1097,10 @@ def _print_results(
 ) -> None:
     """sacreBLEU's ``print_results_table``: the JSON list, or the table, the paired test's
     explanation and the signatures."""
+    import json  # noqa: PLC0415
+
+    from mtcompute.cli._sacrebleu_table import tabulate_columns  # noqa: PLC0415
+
     if args.format == "json":
         keys = list(scores)
         rows = []

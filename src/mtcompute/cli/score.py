@@ -26,29 +26,14 @@ __all__ = ["METRICS", "add_parser", "run"]
 import argparse
 import gc
 import re
-import shutil
 import sys
-import tempfile
 from collections import deque
 from collections.abc import Callable, Sequence
-from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
-from typing import IO, TYPE_CHECKING, Any, TypeVar, cast
+from typing import IO, TYPE_CHECKING, Any, TypeAlias, TypeVar, cast
 from uuid import uuid4
 
 from mtcompute._version import __version__
-from mtcompute.batch import (
-    RULES,
-    SMOOTH_METHOD,
-    SMOOTH_VALUE,
-    CorpusBleu,
-    CorpusChrf,
-    CorpusTer,
-    ResultSum,
-    corpus_bleu_lines,
-    corpus_chrf_lines,
-    corpus_result,
-)
 from mtcompute.cli import _scheduler
 from mtcompute.cli._common import (
     EXIT_DATA_ERROR,
@@ -73,23 +58,19 @@ from mtcompute.cli._common import (
     segment_chunks,
 )
 from mtcompute.contracts import fields
+from mtcompute.contracts.fields import RULES, SMOOTH_METHOD, SMOOTH_VALUE
 from mtcompute.contracts.validate import Choice, FieldType
-from mtcompute.core.jsjson import dumps
-from mtcompute.counting import thread_count, threads_in_context
 from mtcompute.errors import MtcomputeError
-from mtcompute.metrics.ter.score import TerOptions, ter_signature_fields
 from mtcompute.report import DEFAULT_SAMPLES, DEFAULT_SEED, is_significant
-from mtcompute.scoring import (
-    BleuOptions,
-    ChrfOptions,
-    bleu_signature_fields,
-    chrf_signature_fields,
-    format_signature,
-)
 from mtcompute.streaming import chunk_size
-from mtcompute.tokenizers import get_tokenizer
 
+# The metrics are imported by the functions that run them, not here: every mtcompute command
+# builds this command's parser, and --help needs none of them.
 if TYPE_CHECKING:
+    from concurrent.futures import Future
+
+    from mtcompute.batch import CorpusBleu, CorpusChrf, CorpusTer
+    from mtcompute.scoring import BleuOptions, ChrfOptions, TerOptions
     from mtcompute.significance import Result as TestResult
 
 PROGRESS_MIN_SEGMENTS = 10_000  # a bar only for inputs longer than this (and a TTY stderr)
@@ -214,6 +195,8 @@ def _checked(field_type: FieldType[T], flag: str) -> Callable[[str], T]:
 def _tokenizer(text: str) -> str:
     """argparse ``type=`` of --tokenize: a tokenizer name that can run here
     (:func:`mtcompute.tokenizers.get_tokenizer`'s checks and messages)."""
+    from mtcompute.tokenizers import get_tokenizer  # noqa: PLC0415
+
     try:
         return get_tokenizer(text, "--tokenize").name
     except MtcomputeError as error:
@@ -461,13 +444,15 @@ def _progress(args: argparse.Namespace, label: str) -> _Progress:
 # batch APIs' corpus BLEU, chrF and TER, computed in chunks (for the progress bar) whose
 # results add up (the batch results' own ``+``).
 
-Result = CorpusBleu | CorpusChrf | CorpusTer
+Result: TypeAlias = "CorpusBleu | CorpusChrf | CorpusTer"
 
 
 def _score_chunk(
     args: argparse.Namespace, metric: str, hyps: list[str], refs: list[list[str]]
 ) -> Result:
     """One metric of a chunk of segments, with the options given (:func:`_metric_options`)."""
+    from mtcompute.batch import corpus_result  # noqa: PLC0415
+
     return corpus_result(
         hyps, refs, _metric_options(args, metric), rules=args.rules, segment_scores=args.segments
     )
@@ -492,6 +477,8 @@ class _Segments:
     commas; copied to standard output after the result's own line or object."""
 
     def __init__(self, metric: str, json: bool) -> None:
+        import tempfile  # noqa: PLC0415
+
         self.json = json
         keys = ("segment_scores",) if metric != "ter" else TER_SEGMENT_KEYS
         # closed (and so deleted) by copy(), or when the process ends
@@ -503,6 +490,9 @@ class _Segments:
 
     def write(self, part: Result) -> None:
         """Write the segments of the next chunk's result."""
+        from mtcompute.batch import CorpusTer  # noqa: PLC0415
+        from mtcompute.core.jsjson import dumps  # noqa: PLC0415
+
         scores = part.segment_scores or ()
         if not self.json:
             self.files["text"].write("".join(f"{score:.6f}\n" for score in scores).encode())
@@ -518,6 +508,8 @@ class _Segments:
 
     def copy(self, key: str, out: IO[bytes]) -> None:
         """Copy one file to ``out`` (then close it: it is deleted)."""
+        import shutil  # noqa: PLC0415
+
         spool = self.files.pop(key)
         spool.seek(0)
         shutil.copyfileobj(spool, out)
@@ -554,6 +546,8 @@ def _scored(args: argparse.Namespace) -> _Run:
     the files' order (:class:`mtcompute.batch.ResultSum`) and its segment scores written
     out, then dropped: named files by :func:`_in_parallel`, standard input chunk after chunk
     (the next read while this one is counted, on the kernel's threads)."""
+    from mtcompute.batch import ResultSum  # noqa: PLC0415
+
     sums = [[ResultSum() for _ in args.metric] for _ in args.hypotheses]
     segments = _spools(args)
     progress = _progress(args, _bar_label(args))
@@ -602,6 +596,8 @@ def _raw_results(args: argparse.Namespace, raw: RawChunk) -> list[list[Result]] 
     BLEU from the undecoded lines where the kernel counts them
     (:func:`mtcompute.batch.corpus_bleu_lines`), the rest from the lines decoded here;
     None when a line is not UTF-8."""
+    from mtcompute.counting import threads_in_context  # noqa: PLC0415
+
     systems = len(args.hypotheses)
     chunk: Chunk | None = None
     results: list[list[Result]] = []
@@ -626,6 +622,9 @@ def _lines_result(
     """One metric of one system's chunk from its undecoded lines where the kernel counts
     them so (BLEU, chrF and chrF++: :func:`mtcompute.batch.corpus_bleu_lines`,
     :func:`~mtcompute.batch.corpus_chrf_lines`), else None."""
+    from mtcompute.batch import corpus_bleu_lines, corpus_chrf_lines  # noqa: PLC0415
+    from mtcompute.scoring import BleuOptions, ChrfOptions  # noqa: PLC0415
+
     options = _metric_options(args, metric)
     hyps, refs = raw.pieces[system], raw.pieces[len(args.hypotheses) :]
     if isinstance(options, BleuOptions):
@@ -644,6 +643,10 @@ def _in_parallel(args: argparse.Namespace, add: Callable[[int, list[list[Result]
     each chunk's count and results handed to ``add`` in the files' order, at most one chunk
     more than there are threads in flight. A fault (files of different lengths, a line that
     is not UTF-8, no line) is the error reading the files chunk after chunk reports."""
+    from concurrent.futures import ThreadPoolExecutor  # noqa: PLC0415
+
+    from mtcompute.counting import thread_count  # noqa: PLC0415
+
     workers = thread_count()
     names = [*args.hypotheses, *args.references]
     pending: deque[tuple[int, Future[list[list[Result]] | None]]] = deque()
@@ -871,6 +874,8 @@ def _placeholder(found: _Run, system: int, metric: int, key: str) -> str:
 def _write_json(data: dict[str, object], found: _Run) -> None:
     """``data`` as compact JSON, each placeholder string replaced by its array, copied from
     its file."""
+    from mtcompute.core.jsjson import dumps  # noqa: PLC0415
+
     text = dumps(data)
     out = sys.stdout.buffer
     if found.segments is None:
@@ -939,6 +944,8 @@ def _settings(args: argparse.Namespace) -> _Settings:
 
 def _options(args: argparse.Namespace) -> tuple[BleuOptions, ChrfOptions, TerOptions]:
     """The metrics' settings: the options given, else the batch APIs' defaults."""
+    from mtcompute.scoring import BleuOptions, ChrfOptions, TerOptions  # noqa: PLC0415
+
     bleu = BleuOptions(
         args.tokenize or "13a",
         bool(args.lowercase),
@@ -965,6 +972,7 @@ def _tested(args: argparse.Namespace) -> tuple[_Run, list[list[TestResult]]]:
     # Imported here, not at the top: see the section's comment (numpy: the rows' matrices).
     import numpy as np  # noqa: PLC0415
 
+    from mtcompute.batch import ResultSum  # noqa: PLC0415
     from mtcompute.report import paired  # noqa: PLC0415
     from mtcompute.significance import Table  # noqa: PLC0415
 
@@ -1028,6 +1036,10 @@ def _from_totals(
 ) -> Result:
     """The batch result of one system's summed statistics for ``metric`` (TER: of its
     segments' statistics, which it sums in segment order)."""
+    from mtcompute.batch import CorpusBleu, CorpusChrf, CorpusTer  # noqa: PLC0415
+    from mtcompute.scoring import BleuOptions, ChrfOptions, TerOptions  # noqa: PLC0415
+    from mtcompute.tokenizers import get_tokenizer  # noqa: PLC0415
+
     if metric == "bleu":
         bleu = cast(BleuOptions, options["bleu"])
         tokenizer = get_tokenizer(bleu.tokenize).signature
@@ -1042,6 +1054,14 @@ def _from_totals(
 
 def _tested_signature(result: Result, settings: _Settings) -> str:
     """The result's signature with the test's fields (``nrefs:1|bs:1000|seed:12345|...``)."""
+    from mtcompute.batch import CorpusBleu, CorpusChrf  # noqa: PLC0415
+    from mtcompute.scoring import (  # noqa: PLC0415
+        bleu_signature_fields,
+        chrf_signature_fields,
+        format_signature,
+        ter_signature_fields,
+    )
+
     if isinstance(result, CorpusBleu):
         found = bleu_signature_fields(result.options, result.nrefs, result.tokenizer_signature)
     elif isinstance(result, CorpusChrf):
@@ -1055,6 +1075,8 @@ def _tested_line(result: Result, test: TestResult, settings: _Settings, baseline
     """sacreBLEU's ``--confidence`` line (``= 37.79 (μ = 37.80 ± 0.99)``, then BLEU's
     verbose part) with the test's signature; then, in a paired test, ``(baseline)`` or
     ``p = 0.0310`` and ``*`` when p <= 0.05."""
+    from mtcompute.batch import CorpusBleu  # noqa: PLC0415
+
     interval = "" if test.mean is None else f" (μ = {test.mean:.2f} ± {test.ci:.2f})"
     verbose = f" {result.verbose}" if isinstance(result, CorpusBleu) else ""
     line = f"{result.name}|{_tested_signature(result, settings)} = {result.score_text}"

@@ -13,7 +13,6 @@ import re
 import signal
 
 from mtcompute.cli._common import EXIT_OK, Subparsers, add_command, usage_error
-from mtcompute.server.limits import ApiKeys, RateLimit
 
 _EPILOG = (
     "example:\n  mtcompute serve --port 8000\n"
@@ -111,6 +110,8 @@ def add_parser(subparsers: Subparsers) -> None:
 
 def _settings(args: argparse.Namespace) -> str | None:
     """Check the options and put them in the environment; the usage error, or None."""
+    from mtcompute.server.limits import ApiKeys, RateLimit  # noqa: PLC0415
+
     if args.max_body_bytes is not None:
         if args.max_body_bytes < 1:
             return "--max-body-bytes must be at least 1"

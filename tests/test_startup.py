@@ -1,0 +1,145 @@
+"""Start-up: the package front imports no submodule, and a command imports what it uses.
+
+Each check runs a fresh process with ``-X importtime`` (``PYTHONPROFILEIMPORTTIME``) and
+reads the modules it imported from its standard error. Timings are benchmark rows
+(benchmarks/run.py, "start-up"), not tests.
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import mtcompute
+from tests.conftest import REPO, cli_command
+
+# Never needed to import the package, print the help or score a file pair.
+HEAVY = (
+    "numpy",
+    "jinja2",
+    "starlette",
+    "uvicorn",
+    "mcp",
+    "pydantic",
+    "anyio",
+    "dask",
+    "distributed",
+    "sqlite3",
+    "regex",
+    "mtcompute.server",
+    "mtcompute.significance",
+    "mtcompute.tools",
+    "mtcompute.sacrebleu",
+    "mtcompute.search",
+    "mtcompute.report.page",
+    "mtcompute.dask",
+)
+# What computes a score: not needed to print the help.
+METRICS = ("mtcompute.batch", "mtcompute.scoring", "mtcompute.counting", "mtcompute._execute")
+
+
+def imported(command: list[str], cwd: Path | None = None) -> set[str]:
+    """The modules a process running ``command`` imports (it must exit 0)."""
+    env = {**os.environ, "PYTHONPROFILEIMPORTTIME": "1"}
+    done = subprocess.run(
+        command, capture_output=True, env=env, cwd=cwd, timeout=120, check=False, text=True
+    )
+    assert 0 == done.returncode, done.stderr[-2000:]
+    lines = [line for line in done.stderr.splitlines() if line.startswith("import time:")]
+    return {line.rsplit("|", 1)[1].strip() for line in lines[1:]}
+
+
+def among(modules: set[str], names: tuple[str, ...]) -> list[str]:
+    """The modules that are one of ``names`` or inside one of them, sorted."""
+    return sorted(m for m in modules if any(m == n or m.startswith(n + ".") for n in names))
+
+
+def test_the_import_check_sees_what_it_looks_for() -> None:
+    """A process that imports the batch APIs is seen importing them and the tokenizers."""
+    modules = imported([sys.executable, "-c", "import mtcompute.batch"])
+    assert ["mtcompute.batch"] == among(modules, ("mtcompute.batch",))
+    assert "mtcompute" in modules
+
+
+def test_import_mtcompute_imports_no_submodule() -> None:
+    """``import mtcompute`` loads the package front and its version, nothing else of it."""
+    modules = imported([sys.executable, "-c", "import mtcompute"])
+    assert ["mtcompute", "mtcompute._version"] == among(modules, ("mtcompute",))
+    assert [] == among(modules, HEAVY)
+
+
+def test_help_imports_no_tool_server_or_metric() -> None:
+    """``mtcompute --help`` builds the parser without the tools, the server, numpy or the
+    metrics."""
+    modules = imported([*cli_command(), "--help"])
+    assert "mtcompute.cli.score" in modules
+    assert [] == among(modules, HEAVY + METRICS)
+
+
+def test_score_help_imports_no_metric() -> None:
+    """``mtcompute score --help`` imports no metric either."""
+    modules = imported([*cli_command(), "score", "--help"])
+    assert [] == among(modules, HEAVY + METRICS)
+
+
+@pytest.mark.parametrize("metric", ["bleu", "chrf"])
+def test_score_imports_no_numpy_server_or_report(metric: str, tmp_path: Path) -> None:
+    """``mtcompute score`` on a small file pair imports the metrics it runs, and no numpy,
+    server, Jinja2, tool, significance test or sacreBLEU facade."""
+    (tmp_path / "hyp.txt").write_text("The cat sat.\nA dog barked.\n", encoding="utf-8")
+    (tmp_path / "ref.txt").write_text("The cat sat down.\nA dog barked.\n", encoding="utf-8")
+    command = [*cli_command(), "score", "-H", "hyp.txt", "-r", "ref.txt", "-m", metric]
+    modules = imported(command, cwd=tmp_path)
+    assert "mtcompute.batch" in modules
+    assert [] == among(modules, HEAVY)
+
+
+def _type_checking_imports() -> dict[str, str]:
+    """Name -> module of the ``if TYPE_CHECKING:`` imports of ``mtcompute/__init__.py``."""
+    tree = ast.parse((REPO / "src" / "mtcompute" / "__init__.py").read_text(encoding="utf-8"))
+    block = next(node for node in tree.body if isinstance(node, ast.If))
+    return {
+        alias.asname or alias.name: str(node.module)
+        for node in block.body
+        if isinstance(node, ast.ImportFrom)
+        for alias in node.names
+    }
+
+
+def test_the_lazy_table_matches_the_type_checking_imports() -> None:
+    """The table of name -> module and the imports mypy reads list the same names, every
+    name of ``__all__`` but ``__version__``."""
+    public = sorted(set(mtcompute.__all__) - {"__version__"})
+    assert public == sorted(_type_checking_imports())
+    assert _type_checking_imports() == mtcompute._SOURCES
+
+
+@pytest.mark.parametrize("name", mtcompute.__all__)
+def test_every_public_name_resolves_to_its_defining_module(name: str) -> None:
+    """Each name of ``__all__`` is the very object its module defines, and ``dir`` lists
+    it."""
+    module = mtcompute._SOURCES.get(name, "mtcompute._version")
+    assert getattr(importlib.import_module(module), name) is getattr(mtcompute, name)
+    assert name in dir(mtcompute)
+
+
+def test_an_unknown_name_is_an_attribute_error() -> None:
+    """A name outside the public API raises AttributeError, naming the module and the name."""
+    with pytest.raises(AttributeError) as raised:
+        _ = mtcompute.nope
+    assert "module 'mtcompute' has no attribute 'nope'" == str(raised.value)
+
+
+def test_from_import_works_in_a_fresh_process() -> None:
+    """``from mtcompute import corpus_bleu, execute`` works first thing in a process."""
+    code = "from mtcompute import corpus_bleu, execute; print(corpus_bleu.__module__)"
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True
+    )
+    assert "mtcompute.batch\n" == done.stdout
