@@ -1,5 +1,5 @@
-"""The shared harness of the tool tests (tests/test_tool_*.py): one tool version, one base
-input, and the envelope read as a result or as an error.
+"""The shared harness of the tool tests (tests/tools/test_tool_*.py): one tool version, one
+base input, and the envelope read as a result or as an error.
 
 Each tool test module names its tool and a valid base input once::
 
@@ -9,8 +9,13 @@ Each tool test module names its tool and a valid base input once::
 
 and writes its tests with ``run(beta=3)`` (the result for the base input with ``beta`` 3),
 ``input_with(references=...)`` (the base input without ``references``) and ``error(raw)``
-(code, path and message of the error for ``raw``). The tables of one error per code per field
-are parametrized with :func:`error_table`.
+(code, path and message of the error for ``raw``). Each module then declares its tables once::
+
+    HARNESS.declare(ERRORS, typed_faults=TYPED_FAULTS, unchanged=input_with(beta=3.0))
+
+and the registry-wide tests of tests/tools/test_every_tool.py check them for every tool: each
+error row's code, path and message, the typed function's (the registry's) exception per code,
+the input left as given, and a test for every semantics line.
 
 Also here, because several tool test modules (and the reference-agreement tests) read them:
 the real WMT data (the pairs, a file's lines, the BLEU tools' tokenized corpora, the chrF
@@ -37,7 +42,10 @@ from tests.conftest import WMT
 
 __all__ = [
     "EXCEPTIONS",
+    "HARNESSES",
     "SACRE_METHOD",
+    "ErrorRow",
+    "ToolChecks",
     "ToolHarness",
     "WmtCorpus",
     "close",
@@ -79,6 +87,21 @@ def result_of(tool: str, data: object, version: str = "1.0.0") -> dict[str, Any]
     return result
 
 
+# Every harness made, in the order its module was imported (test_every_tool.py reads them).
+HARNESSES: list[ToolHarness] = []
+
+
+@dataclass(frozen=True)
+class ToolChecks:
+    """What a tool module declares for the registry-wide tests (test_every_tool.py)."""
+
+    # One fault per code per field, with its whole message; the typed function (the tool's
+    # in the registry) is called with each row it takes and must raise as the envelope says.
+    errors: Sequence[ErrorRow] = ()
+    typed_faults: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)  # code: input
+    unchanged: object = None  # an input that execute must leave as given
+
+
 @dataclass(frozen=True)
 class ToolHarness:
     """One tool version and the valid base input its tests change one key at a time."""
@@ -86,6 +109,31 @@ class ToolHarness:
     tool: tuple[str, str]
     base: Mapping[str, Any]
     semantics_tests: dict[int, str] = field(default_factory=dict)  # line index: test name
+    checks: list[ToolChecks] = field(default_factory=list)  # at most one, see declare()
+
+    def __post_init__(self) -> None:
+        HARNESSES.append(self)
+
+    @property
+    def name(self) -> str:
+        """The tool version as the test ids name it: "chrf-compute@1.0.0"."""
+        return "@".join(self.tool)
+
+    @property
+    def declared(self) -> ToolChecks:
+        """What the module declared (nothing if it declared nothing)."""
+        return self.checks[0] if self.checks else ToolChecks()
+
+    def declare(
+        self, errors: Sequence[ErrorRow], *, errors_line: int | None = None, **checks: Any
+    ) -> None:
+        """Declare the tool's tables for the registry-wide tests (``errors`` and the other
+        fields of ToolChecks); ``errors_line`` is the semantics line the error table covers,
+        if it is one."""
+        assert not self.checks, f"{self.name} declared twice"
+        self.checks.append(ToolChecks(errors, **checks))
+        if errors_line is not None:
+            self.semantics_line(errors_line)(_error_table_test)
 
     def input_with(self, **changes: Any) -> dict[str, Any]:
         """The base input with ``changes`` (a key set to ``...`` is removed)."""
@@ -145,6 +193,13 @@ class ToolHarness:
     def assert_every_semantics_line_tested(self) -> None:
         """Each semantics line of the contract has a test marked with :meth:`semantics_line`."""
         assert list(range(len(contract(*self.tool)["semantics"]))) == sorted(self.semantics_tests)
+
+
+def _error_table_test() -> None:
+    """Stands for test_every_tool.py's error table test when a semantics line is marked."""
+
+
+_error_table_test.__name__ = "test_every_tool.test_error_table"
 
 
 def error_table(rows: Sequence[ErrorRow]) -> pytest.MarkDecorator:

@@ -1,5 +1,5 @@
-"""The WMT corpora of the kernel's sacreBLEU-exact tests (tests/test_kernel_text13a.py and
-tests/test_kernel_sacrebleu_chrf.py): per pair its references and systems, read once.
+"""The WMT corpora of the kernel's sacreBLEU-exact tests (tests/kernel/test_kernel_text13a.py and
+tests/kernel/test_kernel_sacrebleu_chrf.py): per pair its references and systems, read once.
 
 Lines are the file split on ``"\\n"`` (a final newline ends the last line), so that the
 other line-break code points (U+000B, U+000C, U+001C..U+001E, U+0085, U+2028, U+2029) stay

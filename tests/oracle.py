@@ -41,6 +41,15 @@ VALUES = Path(__file__).resolve().parent / "data" / "sacrebleu_answers.jsonl"
 MODES = ("recorded", "live", "record")
 
 
+def sacrebleu_lines(path: Path) -> tuple[str, ...]:
+    """The lines of a file as sacreBLEU's command reads them: split on ``\\n`` only."""
+    text = path.read_text(encoding="utf-8")
+    lines = text.split("\n")
+    if text.endswith("\n"):
+        lines.pop()
+    return tuple(lines)
+
+
 def mode() -> str:
     """``MTCOMPUTE_ORACLE``: recorded (the default), live or record."""
     value = os.environ.get("MTCOMPUTE_ORACLE", "recorded")

@@ -14,7 +14,8 @@ What it draws, and why:
   hypothesis (so that higher-order n-grams match), and valid bleu-sentence-components inputs;
 * texts: segments mixing tokens with runs of the 29 whitespace code points the chrF contract
   removes, and with look-alikes it keeps (U+200B, U+FEFF, ...); hypothesis/reference text
-  pairs; valid chrf-compute inputs;
+  pairs; valid chrf-compute inputs; small corpora over tiny alphabets (empty texts, repeated
+  characters, 1 to 3 references a segment) for the sacreBLEU-backed tools;
 * BLEU sufficient statistics (m_n <= l_n, m_1 = 0 implies every m_n = 0), realistic
   (l_n = max(0, c - n + 1)) or free (any counts up to the contract's 10^12), and valid
   bleu-smoothing-compute inputs;
@@ -46,6 +47,7 @@ __all__ = [
     "fit_utf8",
     "json_values",
     "perturbed_inputs",
+    "small_corpora",
     "spaced_tokens",
     "texts",
     "token_lists",
@@ -210,6 +212,18 @@ def chrf_segments(draw: st.DrawFn, max_words: int = 8) -> tuple[str, str]:
     hypothesis = draw(variant_of(words, max_pieces=4).flatmap(_joined))
     reference = draw(variant_of(words, max_pieces=4).flatmap(_joined))
     return hypothesis, reference
+
+
+def small_corpora(
+    hypothesis: str, reference: str, max_size: int
+) -> st.SearchStrategy[list[tuple[str, list[str]]]]:
+    """1 to 4 segments: a text over the ``hypothesis`` alphabet and 1 to 3 over the
+    ``reference`` one, each of at most ``max_size`` characters."""
+    texts = st.text(reference, max_size=max_size)
+    segment = st.tuples(
+        st.text(hypothesis, max_size=max_size), st.lists(texts, min_size=1, max_size=3)
+    )
+    return st.lists(segment, min_size=1, max_size=4)
 
 
 @st.composite

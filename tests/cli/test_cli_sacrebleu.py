@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from tabulate import tabulate
 
 from mtcompute.cli._sacrebleu_table import tabulate_columns
+from tests.cli.terminal import read_until_closed
 from tests.conftest import WMT, WMT_IS_SAMPLE, cli_command, load_script
 from tests.oracle import answer
 
@@ -111,34 +112,9 @@ def test_the_whole_en_de_files_with_two_references_and_ter() -> None:
 def test_colours_on_a_terminal_are_sacrebleus(workspace: object) -> None:
     """On a terminal the table's colour codes and colorama's final reset are sacreBLEU's."""
     args = ("ref.A.txt", "-i", *workspace.systems, "-f", "text")
-
-    def on_a_terminal(command: list[str]) -> bytes:
-        leader, follower = pty.openpty()
-        with subprocess.Popen(
-            [*command, *args],
-            stdout=follower,
-            stderr=subprocess.DEVNULL,
-            stdin=subprocess.DEVNULL,
-            cwd=workspace.folder,
-            env=diff._environment(diff.Case(args)),
-        ) as process:
-            os.close(follower)
-            chunks = []
-            while True:
-                try:
-                    chunk = os.read(leader, 65536)
-                except OSError:  # EIO: the child closed the terminal
-                    break
-                if not chunk:
-                    break
-                chunks.append(chunk)
-            process.wait(120)
-        os.close(leader)
-        return b"".join(chunks)
-
-    expected = on_a_terminal(diff.sacrebleu_command())
+    expected = _on_a_terminal(diff.sacrebleu_command(), args, workspace.folder)
     assert b"\x1b[36m" in expected
-    assert expected == on_a_terminal(diff.mtcompute_command())
+    assert expected == _on_a_terminal(diff.mtcompute_command(), args, workspace.folder)
 
 
 def test_a_title_sequence_in_a_name_is_stripped(workspace: object) -> None:
@@ -460,18 +436,10 @@ def _on_a_terminal(command: list[str], args: tuple[str, ...], folder: Path) -> b
         env=diff._environment(diff.Case(args)),
     ) as process:
         os.close(follower)
-        chunks = []
-        while True:
-            try:
-                chunk = os.read(leader, 65536)
-            except OSError:  # EIO: the child closed the terminal
-                break
-            if not chunk:
-                break
-            chunks.append(chunk)
+        drawn = read_until_closed(leader)
         process.wait(120)
     os.close(leader)
-    return b"".join(chunks)
+    return drawn
 
 
 def test_paired_colours_on_a_terminal_are_sacrebleus(workspace: object) -> None:

@@ -1,6 +1,6 @@
 """``mtcompute score`` as a subprocess (and in-process): BLEU, chrF and chrF++ of WMT files
 against sacreBLEU 2.6.0, several systems and references, the contract rule, formats, errors,
-progress (TER's own tests: tests/test_score_ter.py).
+progress (TER's own tests: tests/cli/test_score_ter.py).
 
 The files are those of the WMT data in use (``tests.conftest.WMT``): every en-de system with
 both references (2037 segments in the full data, 200 in the in-repo sample), and an en-zh and
@@ -12,8 +12,6 @@ and printed lines byte for byte.
 from __future__ import annotations
 
 import json
-import os
-import pty
 import subprocess
 from pathlib import Path
 from typing import Any
@@ -28,6 +26,7 @@ from mtcompute.batch import corpus_chrf
 from mtcompute.errors import MtcomputeError
 from mtcompute.tokenizers import get_tokenizer
 from tests import conftest
+from tests.cli.terminal import stderr_on_a_terminal
 from tests.conftest import WMT, at_least, run_cli
 from tests.oracle import assert_sacrebleu
 
@@ -463,27 +462,34 @@ def test_empty_line_is_a_segment(tmp_path: Path) -> None:
     )
 
 
-def test_different_lengths_are_a_data_error(tmp_path: Path) -> None:
-    """Files of different lengths: exit 1, naming both files and their line counts."""
-    hyp = write(tmp_path, "hyp.txt", b"a\nb\nc\n")
-    ref = write(tmp_path, "ref.txt", b"a\nb\n")
+@pytest.mark.parametrize(
+    ("hyp_bytes", "ref_bytes", "message"),
+    [
+        pytest.param(
+            b"a\nb\nc\n",
+            b"a\nb\n",
+            "the files have different numbers of lines: {hyp} has 3, {ref} has 2; every file "
+            "needs one line per segment",
+            id="different lengths",
+        ),
+        pytest.param(
+            b"ok\nfine\nba\xffd\n",
+            b"ok\nfine\nbad\n",
+            "{hyp}: line 3 is not valid UTF-8: byte 0xff at byte offset 10 of the file (offset 2 "
+            "in the line): invalid start byte",
+            id="bad utf-8",
+        ),
+    ],
+)
+def test_data_errors_exit_1_naming_the_file(
+    tmp_path: Path, hyp_bytes: bytes, ref_bytes: bytes, message: str
+) -> None:
+    """Files of different lengths (both files and their line counts), a byte that is not UTF-8
+    (the file, line number and byte offsets): exit 1 with the whole message."""
+    hyp = write(tmp_path, "hyp.txt", hyp_bytes)
+    ref = write(tmp_path, "ref.txt", ref_bytes)
     proc = run_cli("score", "-H", hyp, "-r", ref)
-    expected = (
-        f"mtcompute score: error: the files have different numbers of lines: {hyp} has 3, "
-        f"{ref} has 2; every file needs one line per segment\n"
-    ).encode()
-    assert (1, b"", expected) == (proc.returncode, proc.stdout, proc.stderr)
-
-
-def test_bad_utf8_names_the_file_line_and_byte_offset(tmp_path: Path) -> None:
-    """A byte that is not UTF-8: exit 1, with the file, line number and byte offsets."""
-    hyp = write(tmp_path, "hyp.txt", b"ok\nfine\nba\xffd\n")
-    ref = write(tmp_path, "ref.txt", b"ok\nfine\nbad\n")
-    proc = run_cli("score", "-H", hyp, "-r", ref)
-    expected = (
-        f"mtcompute score: error: {hyp}: line 3 is not valid UTF-8: byte 0xff at byte "
-        "offset 10 of the file (offset 2 in the line): invalid start byte\n"
-    ).encode()
+    expected = f"mtcompute score: error: {message.format(hyp=hyp, ref=ref)}\n".encode()
     assert (1, b"", expected) == (proc.returncode, proc.stdout, proc.stderr)
 
 
@@ -731,31 +737,7 @@ def test_progress_bar_on_a_tty_leaves_the_result_unchanged(tmp_path: Path, metri
     hyp, ref, count = long_input(tmp_path)
     args = ["score", "-H", hyp, "-r", ref, "--metric", metric, "--format", "json"]
     plain = run_cli(*args)
-    leader, follower = pty.openpty()
-    try:
-        proc = subprocess.run(
-            [*conftest.cli_command(), *args],
-            stderr=follower,
-            capture_output=False,
-            stdout=subprocess.PIPE,
-            timeout=60,
-            check=False,
-        )
-        os.close(follower)
-        follower = -1
-        drawn = b""
-        while True:
-            try:
-                chunk = os.read(leader, 65536)
-            except OSError:  # EIO: the terminal has no writer left
-                break
-            if not chunk:
-                break
-            drawn += chunk
-    finally:
-        os.close(leader)
-        if follower != -1:
-            os.close(follower)
+    proc, drawn = stderr_on_a_terminal(args, timeout=60)
     done = f"{count}/{count}".encode()  # 10185/10185 on the full data
     assert (0, plain.stdout, True) == (proc.returncode, proc.stdout, done in drawn)
 

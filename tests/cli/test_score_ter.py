@@ -11,8 +11,6 @@ from __future__ import annotations
 
 import functools
 import json
-import os
-import pty
 import subprocess
 from pathlib import Path
 from typing import Any
@@ -22,7 +20,7 @@ from sacrebleu.metrics.ter import TER
 
 from mtcompute import __version__
 from mtcompute.batch import corpus_ter
-from tests import conftest
+from tests.cli.terminal import stderr_on_a_terminal
 from tests.conftest import WMT, at_least, run_cli
 from tests.oracle import answer
 
@@ -237,30 +235,7 @@ def test_progress_chunks_add_up_to_the_whole(tmp_path: Path) -> None:
         naive += part.ref_length
     files = [write(tmp_path, name, t) for name, t in zip(names, texts, strict=True)]
     args = ["score", "-H", files[0], "-r", *files[1:], "-m", "ter", "--format", "json"]
-    leader, follower = pty.openpty()
-    try:
-        proc = subprocess.run(
-            [*conftest.cli_command(), *args],
-            stderr=follower,
-            stdout=subprocess.PIPE,
-            timeout=120,
-            check=False,
-        )
-        os.close(follower)
-        follower = -1
-        drawn = b""
-        while True:
-            try:
-                chunk = os.read(leader, 65536)
-            except OSError:  # EIO: the terminal has no writer left
-                break
-            if not chunk:
-                break
-            drawn += chunk
-    finally:
-        os.close(leader)
-        if follower != -1:
-            os.close(follower)
+    proc, drawn = stderr_on_a_terminal(args, timeout=120)
     ter = json.loads(proc.stdout)["systems"][0]["scores"]["ter"]
     assert (True, 0, True) == (
         naive != whole.ref_length,

@@ -152,38 +152,38 @@ def test_a_reference_shorter_in_a_later_chunk(
     assert expected == scored(monkeypatch, SMALL, "-H", hyp, "-r", ref)
 
 
-def test_bad_utf8_in_a_later_chunk_names_its_line_and_offsets(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+@pytest.mark.parametrize(
+    ("hyp_bytes", "ref_bytes", "message"),
+    [
+        pytest.param(
+            b"ok\n" * 16 + b"ba\xffd\n" + b"ok\n" * 3,
+            b"ok\n" * 20,
+            "line 17 is not valid UTF-8: byte 0xff at byte offset 50 of the file (offset 2 in "
+            "the line): invalid start byte",
+            id="bad byte in a later chunk",
+        ),
+        pytest.param(
+            b"ok\n" * 18 + b"\xe2\n" + b"ok\n",
+            b"ok\n\xff\n" + b"ok\n" * 30,
+            "line 19 is not valid UTF-8: byte 0xe2 at byte offset 54 of the file (offset 0 in "
+            "the line): invalid continuation byte",
+            id="the first file's fault wins",
+        ),
+    ],
+)
+def test_bad_utf8_names_the_system_file_line_and_offsets(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    hyp_bytes: bytes,
+    ref_bytes: bytes,
+    message: str,
 ) -> None:
-    """A bad byte on line 17 (the third chunk of 7): its line and both offsets."""
-    hyp = write(tmp_path, "hyp.txt", b"ok\n" * 16 + b"ba\xffd\n" + b"ok\n" * 3)
-    ref = write(tmp_path, "ref.txt", b"ok\n" * 20)
-    expected = (
-        1,
-        b"",
-        (
-            f"mtcompute score: error: {hyp}: line 17 is not valid UTF-8: byte 0xff at byte "
-            "offset 50 of the file (offset 2 in the line): invalid start byte\n"
-        ).encode(),
-    )
-    assert expected == scored(monkeypatch, SMALL, "-H", hyp, "-r", ref)
-
-
-def test_the_first_file_s_fault_wins_whatever_the_chunk(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """The system's bad byte on line 19 is reported, not the reference's on line 2, and not
-    the lengths (as when every file is decoded before any is split)."""
-    hyp = write(tmp_path, "hyp.txt", b"ok\n" * 18 + b"\xe2\n" + b"ok\n")
-    ref = write(tmp_path, "ref.txt", b"ok\n\xff\n" + b"ok\n" * 30)
-    expected = (
-        1,
-        b"",
-        (
-            f"mtcompute score: error: {hyp}: line 19 is not valid UTF-8: byte 0xe2 at byte "
-            "offset 54 of the file (offset 0 in the line): invalid continuation byte\n"
-        ).encode(),
-    )
+    """A bad byte on line 17 (the third chunk of 7): its line and both offsets. The system's
+    bad byte on line 19 is reported, not the reference's on line 2, and not the lengths (as
+    when every file is decoded before any is split)."""
+    hyp = write(tmp_path, "hyp.txt", hyp_bytes)
+    ref = write(tmp_path, "ref.txt", ref_bytes)
+    expected = (1, b"", f"mtcompute score: error: {hyp}: {message}\n".encode())
     assert expected == scored(monkeypatch, SMALL, "-H", hyp, "-r", ref)
 
 

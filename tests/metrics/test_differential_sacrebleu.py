@@ -81,7 +81,7 @@ from mtcompute.core.bleu import BleuStatistics, sentence_statistics
 from mtcompute.core.chrf import ChrfStatistics, chrf_fraction, segment_statistics
 from tests import strategies as sts
 from tests.conftest import WMT
-from tests.oracle import assert_sacrebleu
+from tests.oracle import assert_sacrebleu, sacrebleu_lines
 
 PAIRS = (
     "florestest2021/hi-bn",
@@ -122,14 +122,6 @@ def _wmt() -> Path:
     return WMT
 
 
-def _read_lines(path: Path) -> tuple[str, ...]:
-    text = path.read_text(encoding="utf-8")
-    lines = text.split("\n")
-    if text.endswith("\n"):
-        lines.pop()
-    return tuple(lines)
-
-
 @dataclass(frozen=True)
 class Corpus:
     """One system file of a pair with the references in the same (tokenized or not) form."""
@@ -151,13 +143,13 @@ def corpora(pair: str) -> tuple[Corpus, ...]:
     folder = _wmt() / pair
     if not folder.is_dir():
         pytest.fail(f"Pair directory {folder} is missing from the WMT data.")
-    refs = {_file_id(p, "ref."): _read_lines(p) for p in folder.glob("ref.*.txt")}
+    refs = {_file_id(p, "ref."): sacrebleu_lines(p) for p in folder.glob("ref.*.txt")}
     out = []
     for path in sorted(folder.glob("sys.*.txt")):
         system = _file_id(path, "sys.")
         tokenized = system.endswith(".tok")
         streams = tuple(refs[k] for k in sorted(refs) if k.endswith(".tok") == tokenized)
-        out.append(Corpus(pair, system, _read_lines(path), streams))
+        out.append(Corpus(pair, system, sacrebleu_lines(path), streams))
     return tuple(out)
 
 

@@ -1,5 +1,5 @@
 """Seeded generators shared by the reference-agreement families
-(tests/test_reference_agreement_*.py): values that break a field, shape faults common to
+(tests/tools/test_reference_agreement_*.py): values that break a field, shape faults common to
 every tool, random near-valid mutations, tokens and bleu-sentence-components inputs (used by
 the seed BLEU tools and by the four composite ones), epsilons, and the real WMT files.
 

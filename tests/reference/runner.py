@@ -1,5 +1,5 @@
 """The JavaScript reference and the comparison of its envelopes with the Python ones, for the
-reference-agreement tests (tests/test_reference_agreement_*.py).
+reference-agreement tests (tests/tools/test_reference_agreement_*.py).
 
 tests/reference/mtcompute_ref.mjs implements the tools from their specification in the runtime
 the contracts name (JavaScript). A family's cases are run through it once (:func:`reference_run`,

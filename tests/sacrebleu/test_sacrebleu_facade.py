@@ -50,7 +50,6 @@ import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -84,17 +83,9 @@ from mtcompute.sacrebleu.tokenizers import tokenizer_ter as facade_tokenizer_ter
 from mtcompute.tokenizers import DOWNLOADING, NAMES, get_tokenizer
 from tests import strategies as sts
 from tests.conftest import WMT
+from tests.oracle import sacrebleu_lines
 
 # --- the data ---------------------------------------------------------------------------------
-
-
-def _read_lines(path: Path) -> tuple[str, ...]:
-    """The lines of a file as sacreBLEU's command reads them: split on ``\\n`` only."""
-    text = path.read_text(encoding="utf-8")
-    lines = text.split("\n")
-    if text.endswith("\n"):
-        lines.pop()
-    return tuple(lines)
 
 
 def _pairs() -> list[str]:
@@ -133,8 +124,8 @@ def system(pair: str, name: str) -> System:
     return System(
         pair,
         name,
-        _read_lines(folder / f"sys.{name}.txt"),
-        tuple(_read_lines(p) for p in refs),
+        sacrebleu_lines(folder / f"sys.{name}.txt"),
+        tuple(sacrebleu_lines(p) for p in refs),
     )
 
 

@@ -23,7 +23,8 @@ import mtcompute
 from mtcompute.contracts import contract, contract_ids
 from mtcompute.server.app import DEFAULT_MAX_BODY_BYTES
 from mtcompute.server.middleware import BodyDeadlineMiddleware
-from tests.conftest import RawResponses, read_raw_response, start_server, stop_server
+from tests.conftest import RawResponses, read_raw_response
+from tests.server.serving import serving
 
 CHRF = "/v1/tools/chrf-compute/versions/1.0.0/execute"
 SMOOTHING = "/v1/tools/bleu-smoothing-compute/versions/1.0.0/execute"
@@ -34,13 +35,10 @@ SHORT = 1.0  # the body and header deadlines of the short-deadline server, in se
 @pytest.fixture(scope="module")
 def short_server() -> Iterator[tuple[str, int]]:
     """A server with 1 s body and header deadlines: (base URL, pid)."""
-    proc, url = start_server(
+    with serving(
         "--body-timeout", str(SHORT), "--header-timeout", str(SHORT), "--no-access-log"
-    )
-    try:
+    ) as (url, proc):
         yield url, proc.pid
-    finally:
-        stop_server(proc)
 
 
 def address(url: str) -> tuple[str, int]:

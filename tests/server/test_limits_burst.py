@@ -18,7 +18,7 @@ from mtcompute.contracts import contract
 from mtcompute.server.executor import LANE_BUDGET
 from mtcompute.server.limits import ApiKeys
 from mtcompute.tools import list_tools
-from tests.conftest import start_server, stop_server
+from tests.server.serving import serving
 
 KEY = "burst-key-3c1e"
 LIMIT = 12  # requests per hour for the key: no token comes back during the test
@@ -34,13 +34,11 @@ def limited(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """A server allowing each client LIMIT requests an hour (KEY is one client)."""
     keys = tmp_path_factory.mktemp("burst") / "keys.txt"
     keys.write_text(ApiKeys.digest(KEY) + "\n")
-    proc, url = start_server(
-        "--rate-limit", f"{LIMIT}/hour", "--api-keys", str(keys), "--no-access-log"
-    )
-    try:
+    with serving("--rate-limit", f"{LIMIT}/hour", "--api-keys", str(keys), "--no-access-log") as (
+        url,
+        _proc,
+    ):
         yield url
-    finally:
-        stop_server(proc)
 
 
 def _rate_limited(retry_after: int) -> bytes:

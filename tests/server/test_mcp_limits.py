@@ -18,7 +18,7 @@ import pytest
 from mcp import Client, MCPError
 
 from mtcompute.server.app import DEFAULT_MAX_BODY_BYTES
-from tests.conftest import start_server, stop_server
+from tests.server.serving import serving
 
 CAP = 4096
 ACCEPT = {"Accept": "application/json, text/event-stream"}
@@ -44,11 +44,8 @@ def padded_ping(size: int) -> bytes:
 @pytest.fixture(scope="module")
 def small_cap_server() -> Iterator[str]:
     """A server started with --max-body-bytes 4096."""
-    proc, url = start_server("--max-body-bytes", str(CAP))
-    try:
+    with serving("--max-body-bytes", str(CAP)) as (url, _proc):
         yield url
-    finally:
-        stop_server(proc)
 
 
 @pytest.fixture(scope="module")

@@ -31,7 +31,8 @@ from mtcompute.errors import MtcomputeError
 from mtcompute.server.app import DEFAULT_MAX_BODY_BYTES, create_app
 from mtcompute.server.openapi import openapi_document
 from mtcompute.server.protocol import DEFAULT_MAX_HEADER_BYTES
-from tests.conftest import read_raw_response, start_server, stop_server
+from tests.conftest import read_raw_response
+from tests.server.serving import serving
 
 DOCUMENT = openapi_document()
 OPERATIONS = [
@@ -194,13 +195,10 @@ def _in_process(method: str, path: str, patches: list[AbstractContextManager[Any
 @pytest.fixture(scope="module")
 def deadline_server() -> Iterator[str]:
     """A server with 1 s body and header deadlines and the default body cap."""
-    proc, url = start_server(
+    with serving(
         "--body-timeout", str(DEADLINE), "--header-timeout", str(DEADLINE), "--no-access-log"
-    )
-    try:
+    ) as (url, _proc):
         yield url
-    finally:
-        stop_server(proc)
 
 
 @pytest.fixture(scope="module")

@@ -494,26 +494,21 @@ def test_error_messages_echo_a_bounded_slice_of_the_input(server_url: str) -> No
 # Load and memory
 
 
+def run_load(*args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
+    """``scripts/load.py ARGS`` as a subprocess, its output captured as text."""
+    return subprocess.run(
+        [sys.executable, str(REPO / "scripts" / "load.py"), *args],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        check=False,
+    )
+
+
 def test_load_short_pass() -> None:
     """scripts/load.py, 2,000 requests of the mix on its own server: no wrong answer, the
     access log has one JSON line per request, memory does not grow beyond a generous bound."""
-    proc = subprocess.run(
-        [
-            sys.executable,
-            str(REPO / "scripts" / "load.py"),
-            "--requests",
-            "2000",
-            "--concurrency",
-            "16",
-            "--warmup",
-            "500",
-            "--json",
-        ],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
+    proc = run_load("--requests", "2000", "--concurrency", "16", "--warmup", "500", "--json")
     assert 0 == proc.returncode, proc.stdout + proc.stderr
     report = json.loads(proc.stdout)
     assert (2000, 0, 0, 0, 0) == (
@@ -529,20 +524,7 @@ def test_load_short_pass() -> None:
 
 def test_load_refuses_a_non_loopback_url() -> None:
     """scripts/load.py --url with a host other than loopback is refused before any request."""
-    proc = subprocess.run(
-        [
-            sys.executable,
-            str(REPO / "scripts" / "load.py"),
-            "--url",
-            "http://192.0.2.1:80",
-            "--requests",
-            "1",
-        ],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
+    proc = run_load("--url", "http://192.0.2.1:80", "--requests", "1", timeout=60)
     assert (1, "non-loopback") == (
         proc.returncode,
         "non-loopback" if "non-loopback" in proc.stderr else proc.stderr,
@@ -556,7 +538,7 @@ def test_each_input_is_computed_where_its_cost_says(
     """execute() runs on the event loop only for a body of at most INLINE_BODY_BYTES whose
     tool's cost estimate is within INLINE_BUDGET (the 100-byte chrF input), on a worker
     thread for a small body that is not cheap (size alone does not bound the work, the
-    estimate does: tests/test_server_inline.py), in the body worker's process for a body over
+    estimate does: tests/server/test_server_inline.py), in the body worker's process for a body over
     INLINE_BODY_BYTES (the 20,000-byte one). The envelope is execute()'s."""
     import threading
 

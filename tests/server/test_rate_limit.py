@@ -15,7 +15,8 @@ import mtcompute
 from mtcompute.contracts import contract, contract_text
 from mtcompute.server.limits import ApiKeys, RateLimit, TokenBuckets
 from mtcompute.server.pages import FREE, FREE_WITH_KEY
-from tests.conftest import run_cli, start_server, stop_server
+from tests.conftest import run_cli
+from tests.server.serving import serving
 
 KEY_A, KEY_B = "key-a-7f3c9e", "key-b-51d0aa"
 LIMIT = 10  # requests per minute per client in the rate-limited server
@@ -47,24 +48,18 @@ def keys_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="module")
 def limited(keys_file: Path) -> Iterator[str]:
     """A server limiting each client to LIMIT requests a minute, keys required to execute."""
-    proc, url = start_server(
+    with serving(
         "--rate-limit", f"{LIMIT}/min", "--api-keys", str(keys_file), "--no-access-log"
-    )
-    try:
+    ) as (url, _proc):
         yield url
-    finally:
-        stop_server(proc)
 
 
 @pytest.fixture(scope="module")
 def keyed(keys_file: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
     """A server with keys required to execute, no rate limit, its access log in a file."""
     log = tmp_path_factory.mktemp("log") / "access.log"
-    proc, url = start_server("--api-keys", str(keys_file), "--access-log-file", str(log))
-    try:
+    with serving("--api-keys", str(keys_file), "--access-log-file", str(log)) as (url, _proc):
         yield url, log
-    finally:
-        stop_server(proc)
 
 
 def _burst(

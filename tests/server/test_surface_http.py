@@ -14,7 +14,8 @@ from openapi_spec_validator import validate as validate_openapi
 import mtcompute
 from mtcompute.contracts import contract, contract_ids
 from mtcompute.server.app import DEFAULT_MAX_BODY_BYTES, search_results
-from tests.conftest import REPO, run_cli, shared_file, start_server, stop_server
+from tests.conftest import REPO, run_cli, shared_file
+from tests.server.serving import serving
 
 EXAMPLES = [
     (f"{tid}@{ver} > example {i}", tid, ver, ex)
@@ -349,11 +350,8 @@ def test_body_over_cap_refused_from_content_length_alone(server_url: str) -> Non
 @pytest.fixture(scope="module")
 def small_cap_server() -> Iterator[str]:
     """A server started with --max-body-bytes 100."""
-    proc, url = start_server("--max-body-bytes", "100")
-    try:
+    with serving("--max-body-bytes", "100") as (url, _proc):
         yield url
-    finally:
-        stop_server(proc)
 
 
 def test_max_body_bytes_is_configurable(small_cap_server: str) -> None:

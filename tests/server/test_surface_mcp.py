@@ -228,34 +228,32 @@ async def test_execute_error(client: Client, tool_id: str, version: str, value: 
     assert result.is_error is True
 
 
-async def test_execute_missing_argument(client: Client) -> None:
-    """execute without its input argument is an invalid_input envelope pointing at /input."""
-    expected = {
-        "error": {
-            "code": "invalid_input",
-            "message": 'Missing required argument "input" of execute.',
-            "path": "/input",
-        }
-    }
-    result = await client.call_tool("execute", {"id": "chrf-compute", "version": "1.0.0"})
+@pytest.mark.parametrize(
+    ("arguments", "message", "path"),
+    [
+        pytest.param(
+            {"id": "chrf-compute", "version": "1.0.0"},
+            'Missing required argument "input" of execute.',
+            "/input",
+            id="without input",
+        ),
+        pytest.param(
+            {"tool": "chrf-compute", "id": "chrf-compute", "version": "1.0.0", "input": {}},
+            'Unknown argument "tool" of execute; expected only id, version, input.',
+            "/tool",
+            id="unknown argument",
+        ),
+    ],
+)
+async def test_execute_bad_arguments(
+    client: Client, arguments: dict[str, object], message: str, path: str
+) -> None:
+    """execute without its input argument, or with one it does not take, is an invalid_input
+    envelope pointing at it, with isError true."""
+    expected = {"error": {"code": "invalid_input", "message": message, "path": path}}
+    result = await client.call_tool("execute", arguments)
     assert mtcompute.dumps(expected) == _text(result)
     assert expected == result.structured_content
-    assert result.is_error is True
-
-
-async def test_execute_unknown_argument(client: Client) -> None:
-    """An argument execute does not take is an invalid_input envelope naming it."""
-    expected = {
-        "error": {
-            "code": "invalid_input",
-            "message": 'Unknown argument "tool" of execute; expected only id, version, input.',
-            "path": "/tool",
-        }
-    }
-    result = await client.call_tool(
-        "execute", {"tool": "chrf-compute", "id": "chrf-compute", "version": "1.0.0", "input": {}}
-    )
-    assert mtcompute.dumps(expected) == _text(result)
     assert result.is_error is True
 
 

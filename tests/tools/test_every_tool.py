@@ -8,14 +8,27 @@ variants of each example (an unknown key, each required key left out, the input 
 * ``execute_json`` on the input's JSON text (str or UTF-8 bytes) gives what ``execute`` gives.
 * The same input gets the same answer twice.
 
-Ids read "chrf-compute@1.0.0 > example 2" and "chrf-compute@1.0.0 > example 2 without
-hypotheses".
+And what each tool test module (tests/tools/test_tool_*.py) declares on its harness
+(:meth:`tests.harness.ToolHarness.declare`), checked here once for every tool:
+
+* Each row of its error table (one fault per code per field) gets its code, path and whole
+  message; the typed function, called with the row's keys where it takes them, raises the same.
+* Its typed function raises one exception class per code, with the envelope's path and message.
+* execute leaves the module's chosen input as given.
+* Each semantics line of the contract has a test.
+
+Ids read "chrf-compute@1.0.0 > example 2", "chrf-compute@1.0.0 > example 2 without
+hypotheses" and "chrf-compute@1.0.0 > beta > invalid_input > negative".
 """
 
 from __future__ import annotations
 
 import copy
+import importlib
+import inspect
 import json
+from collections.abc import Callable, Mapping
+from pathlib import Path
 from typing import Any, NamedTuple
 
 import pytest
@@ -24,6 +37,7 @@ import mtcompute
 from mtcompute.contracts import contract
 from mtcompute.errors import MtcomputeError
 from mtcompute.tools import get_tool, list_tools
+from tests.harness import HARNESSES, ErrorRow, ToolHarness
 
 
 class Case(NamedTuple):
@@ -141,3 +155,71 @@ def test_the_typed_function_agrees_with_execute(case: Case) -> None:
     except MtcomputeError as error:
         actual = {"error": error.to_dict()}
     assert mtcompute.dumps(envelope) == mtcompute.dumps(actual)
+
+
+# --- what each tool test module declares on its harness -------------------------------------
+
+
+def _harnesses() -> list[ToolHarness]:
+    """The harness of every tool test module, each module imported once (by its name, as
+    pytest imports it)."""
+    for path in sorted(Path(__file__).parent.glob("test_tool_*.py")):
+        importlib.import_module(f"tests.tools.{path.stem}")
+    names = [h.name for h in HARNESSES]
+    assert len(names) == len(set(names)), names
+    return list(HARNESSES)
+
+
+HARNESSED = _harnesses()
+DECLARED = [h for h in HARNESSED if h.checks]
+ERROR_ROWS = [(h, row) for h in DECLARED for row in h.declared.errors]
+TYPED_FAULTS = [(h, code) for h in DECLARED for code in h.declared.typed_faults]
+UNCHANGED = [h for h in DECLARED if h.declared.unchanged is not None]
+
+
+def takes(function: Callable[..., object], raw: object) -> bool:
+    """``function`` takes ``raw``'s keys as its arguments: every required argument is there,
+    and no key it does not know."""
+    if not isinstance(raw, Mapping):
+        return False
+    parameters = inspect.signature(function).parameters
+    required = {n for n, p in parameters.items() if p.default is inspect.Parameter.empty}
+    return required <= set(raw) <= set(parameters)
+
+
+@pytest.mark.parametrize(
+    ("harness", "row"),
+    ERROR_ROWS,
+    ids=[f"{h.name} > {row[0]} > {row[1]} > {row[2]}" for h, row in ERROR_ROWS],
+)
+def test_error_table(harness: ToolHarness, row: ErrorRow) -> None:
+    """Each fault gets its code, path and whole message; the typed function, called with the
+    input's keys where it takes them, raises the same."""
+    _field, code, _case, raw, path, message = row
+    assert (code, path, message) == harness.error(raw)
+    function = get_tool(*harness.tool).function
+    if takes(function, raw):
+        assert isinstance(raw, Mapping)
+        harness.assert_raises_as_envelope(code, raw, function)
+
+
+@pytest.mark.parametrize(
+    ("harness", "code"), TYPED_FAULTS, ids=[f"{h.name} > {code}" for h, code in TYPED_FAULTS]
+)
+def test_typed_function_raises_the_codes_exception(harness: ToolHarness, code: str) -> None:
+    """The typed function (the registry's) raises one exception class per code, with the
+    envelope's code, path and message."""
+    function = get_tool(*harness.tool).function
+    harness.assert_raises_as_envelope(code, harness.declared.typed_faults[code], function)
+
+
+@pytest.mark.parametrize("harness", UNCHANGED, ids=[h.name for h in UNCHANGED])
+def test_the_input_is_left_as_given(harness: ToolHarness) -> None:
+    """execute leaves the module's chosen input as it was."""
+    harness.assert_not_mutated(harness.declared.unchanged)
+
+
+@pytest.mark.parametrize("harness", DECLARED, ids=[h.name for h in DECLARED])
+def test_every_semantics_line_has_a_test(harness: ToolHarness) -> None:
+    """Each semantics line of the contract has its test (in the tool's module, or here)."""
+    harness.assert_every_semantics_line_tested()

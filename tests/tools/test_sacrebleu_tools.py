@@ -6,7 +6,7 @@ Reference: sacreBLEU 2.6.0 itself (a test-time oracle), on every pair directory 
 * tokens: ``BLEU(tokenize=name, lowercase=lc)._preprocess_segment(line).split()`` (what its
   n-gram extraction splits) for the first 200 lines of every untokenized file of every pair,
   for each tokenizer this installation runs (lowercased: the first system and reference of
-  each pair): identical lists (every line is tests/test_tokenizers.py's);
+  each pair): identical lists (every line is tests/metrics/test_tokenizers.py's);
 * scores: ``BLEU(..., force=True).corpus_score`` and ``CHRF(...)`` on sacreBLEU's reference
   streams (a segment's missing reference is ``None`` in its stream, sacreBLEU's way of giving
   segments different numbers of references): ``score`` equal as a Python float, ``str()`` and
@@ -23,7 +23,7 @@ kernel's sacreBLEU chrF): the marker goes away by itself the day it lands.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -195,9 +195,9 @@ def test_tokens_are_sacrebleus_on_every_wmt_line(
     """bleu-tokenize gives sacreBLEU's BLEU tokens for the first TOKEN_LINES lines of every file
     of the pair (lowercased: of its first system and its first reference). The tool is
     sacreBLEU's preprocessing (lowercase, rstrip) and split around mtcompute.tokenizers,
-    which tests/test_tokenizers.py compares with sacreBLEU's tokenizers on every line of every
-    file, raw, right-stripped, lowercased and both: this test proves the composition, that one
-    every line, without sacreBLEU tokenizing each line twice in one run."""
+    which tests/metrics/test_tokenizers.py compares with sacreBLEU's tokenizers on every line
+    of every file, raw, right-stripped, lowercased and both: this test proves the composition,
+    that one every line, without sacreBLEU tokenizing each line twice in one run."""
     sacre = BLEU(tokenize=tokenizer, lowercase=lowercase, force=True)
     expected, actual = {}, {}
     files = pair_files(pair)
@@ -311,6 +311,29 @@ def _grid(grid: list[dict[str, Any]]) -> list[Any]:
     return cases
 
 
+def _assert_grid_point(
+    metric: str,
+    name: str,
+    sacre: Callable[..., Any],
+    options: dict[str, Any],
+    pair: str,
+    k: int,
+    refs: str,
+) -> None:
+    """The tool's ``metric`` object for the pair's k-th system, these options and this
+    reference layout is sacreBLEU's ``name`` score, field for field."""
+    _, hyps = systems(pair)[k % len(systems(pair))]
+    per_segment = layout(pair, refs)
+    actual = scored(hyps, per_segment, **{metric: options})[metric]
+    assert_sacrebleu(
+        actual,
+        name,
+        options,
+        (hyps, per_segment),
+        lambda: checked_same(sacre(hyps, per_segment, **options), actual),
+    )
+
+
 @pytest.mark.parametrize(
     ("options", "pair", "k", "refs"),
     # a tokenizer this installation does not run is refused (test_every_tokenizer_...)
@@ -319,32 +342,14 @@ def _grid(grid: list[dict[str, Any]]) -> list[Any]:
 def test_bleu_options_grid(options: dict[str, Any], pair: str, k: int, refs: str) -> None:
     """A system of the pair with these BLEU options and this reference layout: sacreBLEU's
     BLEU, field for field."""
-    _, hyps = systems(pair)[k % len(systems(pair))]
-    per_segment = layout(pair, refs)
-    actual = scored(hyps, per_segment, bleu=options)["bleu"]
-    assert_sacrebleu(
-        actual,
-        "BLEU",
-        options,
-        (hyps, per_segment),
-        lambda: checked_same(sacre_bleu(hyps, per_segment, **options), actual),
-    )
+    _assert_grid_point("bleu", "BLEU", sacre_bleu, options, pair, k, refs)
 
 
 @pytest.mark.parametrize(("options", "pair", "k", "refs"), _grid(CHRF_GRID))
 def test_chrf_options_grid(options: dict[str, Any], pair: str, k: int, refs: str) -> None:
     """A system of the pair with these chrF options and this reference layout: sacreBLEU's
     chrF (chrF++ with word_order 2), field for field."""
-    _, hyps = systems(pair)[k % len(systems(pair))]
-    per_segment = layout(pair, refs)
-    actual = scored(hyps, per_segment, chrf=options)["chrf"]
-    assert_sacrebleu(
-        actual,
-        "chrF",
-        options,
-        (hyps, per_segment),
-        lambda: checked_same(sacre_chrf(hyps, per_segment, **options), actual),
-    )
+    _assert_grid_point("chrf", "chrF", sacre_chrf, options, pair, k, refs)
 
 
 def test_the_variable_layout_is_variable_somewhere() -> None:

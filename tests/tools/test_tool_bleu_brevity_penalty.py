@@ -16,7 +16,6 @@ from mtcompute.tools.bleu_brevity_penalty import bleu_brevity_penalty
 from tests.harness import (
     ToolHarness,
     close,
-    error_table,
     result_of,
     sacre_score,
     wmt_corpora,
@@ -222,11 +221,6 @@ def test_validation_order_first_failing_check_decides() -> None:
         (input_with(decimals=True), ("invalid_input", "/decimals")),
     ]
     assert [c[1] for c in cases] == [error(c[0])[:2] for c in cases]
-
-
-def test_every_semantics_line_has_a_test() -> None:
-    """Each semantics line of the contract is covered by a test above."""
-    HARNESS.assert_every_semantics_line_tested()
 
 
 # --- sacreBLEU ------------------------------------------------------------------------------
@@ -454,22 +448,15 @@ ERRORS = [
 ]
 
 
-@error_table(ERRORS)
-def test_error(field: str, code: str, case: str, raw: object, path: str, message: str) -> None:
-    """The field's fault gets its code, path and whole message."""
-    assert (code, path, message) == error(raw)
-
-
 TYPED_FAULTS = {
     "invalid_input": input_with(reference_lengths=[[8], [6, 7]]),
     "limit_exceeded": input_with(candidate_lengths=[6, 6, 10**10]),
 }
-
-
-@pytest.mark.parametrize("code", TYPED_FAULTS)
-def test_typed_function_raises_the_codes_exception(code: str) -> None:
-    """bleu_brevity_penalty raises one exception class per code, with the same path and message."""
-    HARNESS.assert_raises_as_envelope(code, TYPED_FAULTS[code], bleu_brevity_penalty)
+HARNESS.declare(
+    ERRORS,
+    typed_faults=TYPED_FAULTS,
+    unchanged=input_with(candidate_lengths=[6.0, 6, 3], decimals=3),
+)
 
 
 def test_typed_function_returns_frozen_result() -> None:
@@ -483,8 +470,3 @@ def test_typed_function_returns_frozen_result() -> None:
         result.ratio,
     )
     HARNESS.assert_frozen(result, "ratio")
-
-
-def test_input_is_not_mutated() -> None:
-    """The tool leaves its input as it was."""
-    HARNESS.assert_not_mutated(input_with(candidate_lengths=[6.0, 6, 3], decimals=3))

@@ -17,7 +17,6 @@ from mtcompute.tools._bleu_common import corpus_statistics
 from mtcompute.tools.bleu_ngrams_count import INPUT, _segments, bleu_ngrams_count
 from tests.harness import (
     ToolHarness,
-    error_table,
     result_of,
     sacre_score,
     wmt_corpora,
@@ -335,11 +334,6 @@ def test_validation_order_first_failing_check_decides() -> None:
     ]
 
 
-def test_every_semantics_line_has_a_test() -> None:
-    """Each semantics line of the contract is covered by a test above."""
-    HARNESS.assert_every_semantics_line_tested()
-
-
 @pytest.mark.parametrize("pair", wmt_pairs())
 def test_statistics_equal_sacrebleu_on_wmt(pair: str) -> None:
     """The summed statistics of the first system of every pair are sacreBLEU's exactly."""
@@ -537,22 +531,13 @@ ERRORS = [
 ]
 
 
-@error_table(ERRORS)
-def test_error(field: str, code: str, case: str, raw: object, path: str, message: str) -> None:
-    """The field's fault gets its code, path and whole message."""
-    assert (code, path, message) == error(raw)
-
-
 TYPED_FAULTS = {
     "invalid_input": input_with(hypotheses=[SEED_HYP]),
     "limit_exceeded": input_with(references=[[SEED_REF] * 9, CAT_REFS]),
 }
-
-
-@pytest.mark.parametrize("code", TYPED_FAULTS)
-def test_typed_function_raises_the_codes_exception(code: str) -> None:
-    """bleu_ngrams_count raises one exception class per code, with the same path and message."""
-    HARNESS.assert_raises_as_envelope(code, TYPED_FAULTS[code], bleu_ngrams_count)
+HARNESS.declare(
+    ERRORS, typed_faults=TYPED_FAULTS, unchanged=input_with(include_ngrams=True, max_order=3.0)
+)
 
 
 def test_typed_function_returns_frozen_result() -> None:
@@ -570,8 +555,3 @@ def test_typed_function_returns_frozen_result() -> None:
         len(first.ngrams or ()),
     )
     HARNESS.assert_frozen(result, "matches")
-
-
-def test_input_is_not_mutated() -> None:
-    """The tool leaves its input as it was."""
-    HARNESS.assert_not_mutated(input_with(include_ngrams=True, max_order=3.0))

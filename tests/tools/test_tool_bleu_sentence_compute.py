@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -16,7 +15,6 @@ from mtcompute.tools.bleu_sentence_compute import sentence_bleu
 from tests.harness import (
     ToolHarness,
     close,
-    error_table,
     result_of,
     sacre_bleu,
     wmt_corpora,
@@ -353,11 +351,6 @@ def test_validation_order_first_failing_check_decides() -> None:
     )
 
 
-def test_every_semantics_line_has_a_test() -> None:
-    """Each semantics line of the contract is covered by a test above."""
-    HARNESS.assert_every_semantics_line_tested()
-
-
 @PROPERTY
 @given(sentence_inputs())
 def test_agrees_with_sacrebleu_on_generated_sentences(data: dict[str, Any]) -> None:
@@ -622,23 +615,14 @@ ERRORS = [
 ]
 
 
-@error_table(ERRORS)
-def test_error(field: str, code: str, case: str, raw: object, path: str, message: str) -> None:
-    """The field's fault gets its code, path and whole message."""
-    assert (code, path, message) == error(raw)
-
-
 TYPED_FAULTS = {
     "invalid_input": input_with(hypothesis=["a", ""]),
     "limit_exceeded": input_with(references=[["a"]] * 9),
     "unsupported_input": input_with(smoothing="method5"),
 }
-
-
-@pytest.mark.parametrize("code", TYPED_FAULTS)
-def test_typed_function_raises_the_codes_exception(code: str) -> None:
-    """sentence_bleu raises one exception class per code, with the same path and message."""
-    HARNESS.assert_raises_as_envelope(code, TYPED_FAULTS[code], sentence_bleu)
+HARNESS.declare(
+    ERRORS, typed_faults=TYPED_FAULTS, unchanged=input_with(max_order=4.0, effective_order=True)
+)
 
 
 def test_typed_function_returns_frozen_result() -> None:
@@ -655,8 +639,3 @@ def test_typed_function_returns_frozen_result() -> None:
         result.smoothed_matches,
     )
     HARNESS.assert_frozen(result, "bleu")
-
-
-def test_input_is_not_mutated() -> None:
-    """The tool leaves its input as it was."""
-    HARNESS.assert_not_mutated(input_with(max_order=4.0, effective_order=True))

@@ -5,11 +5,9 @@ from __future__ import annotations
 import math
 from typing import Any
 
-import pytest
-
 import mtcompute
 from mtcompute.core.jsmath import js_exp, js_log
-from tests.harness import ToolHarness, error_table
+from tests.harness import ToolHarness
 
 TOOL = ("bleu-smoothing-compute", "1.0.0")
 BASE: dict[str, Any] = {
@@ -218,11 +216,6 @@ def test_validation_order_first_failing_check_decides() -> None:
     assert [c[1] for c in cases] == [error(c[0])[:2] for c in cases]
 
 
-def test_every_semantics_line_has_a_test() -> None:
-    """Each semantics line of the contract is covered by a test above."""
-    HARNESS.assert_every_semantics_line_tested()
-
-
 # --- one test per error code per input field -----------------------------------------------
 
 ERRORS = [
@@ -424,23 +417,12 @@ ERRORS = [
 ]
 
 
-@error_table(ERRORS)
-def test_error(field: str, code: str, case: str, raw: object, path: str, message: str) -> None:
-    """The field's fault gets its code, path and whole message."""
-    assert (code, path, message) == error(raw)
-
-
 TYPED_FAULTS = {
     "invalid_input": input_with(matches=[-1]),
     "limit_exceeded": input_with(matches=[1] * 9),
     "unsupported_input": input_with(smoothing="method6"),
 }
-
-
-@pytest.mark.parametrize("code", TYPED_FAULTS)
-def test_typed_function_raises_the_codes_exception(code: str) -> None:
-    """bleu_from_statistics raises one exception class per code, with the same message."""
-    HARNESS.assert_raises_as_envelope(code, TYPED_FAULTS[code], mtcompute.bleu_from_statistics)
+HARNESS.declare(ERRORS, typed_faults=TYPED_FAULTS)
 
 
 def test_typed_function_returns_frozen_result() -> None:

@@ -2,7 +2,7 @@
 pre-tokenized BLEU tools' pages pointing here.
 
 sacreBLEU 2.6.0 is the reference for tokens (``BLEU._preprocess_segment`` then ``split``); the
-whole WMT data is compared in tests/test_sacrebleu_tools.py.
+whole WMT data is compared in tests/tools/test_sacrebleu_tools.py.
 """
 
 from __future__ import annotations
@@ -19,8 +19,7 @@ from mtcompute.contracts import contract
 from mtcompute.server.pages import tool_page
 from mtcompute.tokenizers import NAMES
 from mtcompute.tools import list_tools
-from mtcompute.tools.bleu_tokenize import bleu_tokenize
-from tests.harness import ToolHarness, error_table, result_of
+from tests.harness import ToolHarness, result_of
 
 TOOL = ("bleu-tokenize", "1.0.0")
 BASE: dict[str, Any] = {"segments": ["Hello, world!", "It's 3.5-times &quot;better&quot;."]}
@@ -177,15 +176,7 @@ ERRORS = [
     ("", "invalid_input", "unknown key", input_with(tokenize="13a"), "/tokenize",
      'Unknown key "tokenize" in the input; expected only segments, tokenizer, lowercase.'),
 ]  # fmt: skip
-
-
-@HARNESS.semantics_line(4)
-@error_table(ERRORS)
-def test_error_table(field: str, code: str, case: str, raw: Any, path: str, message: str) -> None:
-    """Each fault gets its code, path and whole message; the typed function raises the same."""
-    assert (code, path, message) == error(raw)
-    if "segments" in raw and case != "unknown key":
-        HARNESS.assert_raises_as_envelope(code, raw, bleu_tokenize)
+HARNESS.declare(ERRORS, errors_line=4, unchanged=input_with(segments=["A  ", "b"], lowercase=True))
 
 
 def test_the_limits_themselves_are_accepted() -> None:
@@ -212,16 +203,6 @@ def test_validation_order() -> None:
         ({"segments": ["a"], "tokenizer": "13a", "lowercase": 1}, "/lowercase"),
     ]
     assert [path for _, path in cases] == [error(raw)[1] for raw, _ in cases]
-
-
-def test_the_input_is_left_as_given() -> None:
-    """execute leaves its input unchanged."""
-    HARNESS.assert_not_mutated(input_with(segments=["A  ", "b"], lowercase=True))
-
-
-def test_every_semantics_line_has_a_test() -> None:
-    """Each semantics line of the contract has its test here."""
-    HARNESS.assert_every_semantics_line_tested()
 
 
 def test_every_tokenizer_name_is_in_the_contract() -> None:

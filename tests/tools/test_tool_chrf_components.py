@@ -26,7 +26,6 @@ from tests import strategies as sts
 from tests.harness import (
     ToolHarness,
     contract_whitespace,
-    error_table,
     result_of,
     tool_chunks,
     wmt_pairs,
@@ -545,11 +544,6 @@ def test_validation_order_and_inputs_not_mutated() -> None:
     assert ("100.000000", before) == (mtcompute.execute(*TOOL, raw)["result"]["score"], raw)
 
 
-def test_every_semantics_line_has_a_test() -> None:
-    """Each semantics line of the contract is covered by a test above."""
-    HARNESS.assert_every_semantics_line_tested()
-
-
 # --- the validation order: inputs that break two rules at once ------------------------------
 
 _UNKNOWN_MESSAGE = f'Unknown key "zz" in the input; expected only {KEYS}.'
@@ -731,12 +725,6 @@ ERRORS = [e for e in CHRF_ERRORS if e[2] != "unknown key"] + [
 ]
 
 
-@error_table(ERRORS)
-def test_error(field: str, code: str, case: str, raw: object, path: str, message: str) -> None:
-    """The field's fault gets its code, path and whole message."""
-    assert (code, path, message) == error(raw)
-
-
 def test_limits_are_chrf_computes_and_inclusive() -> None:
     """Limits and the text fields' schemas are chrf-compute's; 256 segments of the largest
     orders and 65,536 bytes are accepted."""
@@ -761,12 +749,7 @@ TYPED_FAULTS = {
     "invalid_input": input_with(word_order=7),
     "limit_exceeded": input_with(hypotheses=["ab"] * 257, references=["abc"] * 257),
 }
-
-
-@pytest.mark.parametrize("code", TYPED_FAULTS)
-def test_typed_function_raises_the_codes_exception(code: str) -> None:
-    """chrf_components raises one exception class per code, with the same path and message."""
-    HARNESS.assert_raises_as_envelope(code, TYPED_FAULTS[code], chrf_components)
+HARNESS.declare(ERRORS, typed_faults=TYPED_FAULTS)
 
 
 def test_typed_function_returns_frozen_result() -> None:

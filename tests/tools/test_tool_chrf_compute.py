@@ -11,7 +11,7 @@ import pytest
 import mtcompute
 from mtcompute.contracts import contract
 from mtcompute.core.chrf import CHRF_WHITESPACE, format_score
-from tests.harness import ToolHarness, error_table, scored
+from tests.harness import ToolHarness, scored
 from tests.harness import contract_whitespace as whitespace_listed
 
 TOOL = ("chrf-compute", "1.0.0")
@@ -234,11 +234,6 @@ def test_validation_order_and_inputs_not_mutated() -> None:
         "lowercase": True,
     }
     assert "100.000000" == HARNESS.assert_not_mutated(raw)["result"]["score"]
-
-
-def test_every_semantics_line_has_a_test() -> None:
-    """Each semantics line of the contract is covered by a test above."""
-    HARNESS.assert_every_semantics_line_tested()
 
 
 def test_contract_whitespace_list_is_python_isspace() -> None:
@@ -567,12 +562,6 @@ ERRORS = [
 ]
 
 
-@error_table(ERRORS)
-def test_error(field: str, code: str, case: str, raw: object, path: str, message: str) -> None:
-    """The field's fault gets its code, path and whole message."""
-    assert (code, path, message) == error(raw)
-
-
 def test_limits_are_inclusive() -> None:
     """256 segments and 65,536 bytes (2-byte letters counted as 2) are still accepted."""
     assert [256, 1] == [
@@ -585,12 +574,7 @@ TYPED_FAULTS = {
     "invalid_input": input_with(hypotheses=["a", "b"], references=["a", "b\udfff"]),
     "limit_exceeded": input_with(hypotheses=["ab"] * 257, references=["abc"] * 257),
 }
-
-
-@pytest.mark.parametrize("code", TYPED_FAULTS)
-def test_typed_function_raises_the_codes_exception(code: str) -> None:
-    """chrf raises one exception class per code, with the envelope's path and message."""
-    HARNESS.assert_raises_as_envelope(code, TYPED_FAULTS[code], mtcompute.chrf)
+HARNESS.declare(ERRORS, typed_faults=TYPED_FAULTS)
 
 
 def test_typed_function_returns_frozen_result() -> None:

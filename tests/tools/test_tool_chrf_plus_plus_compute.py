@@ -43,7 +43,6 @@ from tests.conftest import WMT_IS_SAMPLE
 from tests.harness import (
     ToolHarness,
     contract_whitespace,
-    error_table,
     scored,
     tool_chunks,
     wmt_pairs,
@@ -343,11 +342,6 @@ def test_validation_order_and_inputs_not_mutated() -> None:
     assert "100.000000" == HARNESS.assert_not_mutated(raw)["result"]["score"]
 
 
-def test_every_semantics_line_has_a_test() -> None:
-    """Each semantics line of the contract is covered by a test above."""
-    HARNESS.assert_every_semantics_line_tested()
-
-
 def test_input_schema_and_limits_are_chrf_computes() -> None:
     """Input schema and limits are chrf-compute's; the output differs in metric, word_order."""
     ours, seed = contract(*TOOL), contract("chrf-compute", "1.0.0")
@@ -367,22 +361,11 @@ def test_input_schema_and_limits_are_chrf_computes() -> None:
 # --- one test per error code per input field: chrf-compute's table ---------------------------
 
 
-@error_table(CHRF_ERRORS)
-def test_error(field: str, code: str, case: str, raw: object, path: str, message: str) -> None:
-    """The field's fault gets chrf-compute's code, path and whole message."""
-    assert (code, path, message) == error(raw)
-
-
 TYPED_FAULTS = {
     "invalid_input": input_with(hypotheses=["a", "b"], references=["a", "b\udfff"]),
     "limit_exceeded": input_with(hypotheses=["ab"] * 257, references=["abc"] * 257),
 }
-
-
-@pytest.mark.parametrize("code", TYPED_FAULTS)
-def test_typed_function_raises_the_codes_exception(code: str) -> None:
-    """chrf_plus_plus raises one exception class per code, with the envelope's path, message."""
-    HARNESS.assert_raises_as_envelope(code, TYPED_FAULTS[code], chrf_plus_plus)
+HARNESS.declare(CHRF_ERRORS, typed_faults=TYPED_FAULTS)
 
 
 def test_typed_function_returns_frozen_result() -> None:

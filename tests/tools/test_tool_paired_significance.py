@@ -24,7 +24,7 @@ from mtcompute.contracts import contract
 from mtcompute.tools import get_tool
 from mtcompute.tools.paired_significance import paired_significance
 from tests.conftest import WMT, WMT_IS_SAMPLE
-from tests.harness import ToolHarness, error_table, read_lines
+from tests.harness import ToolHarness, read_lines
 
 TOOL = ("paired-significance", "1.0.0")
 BASELINE = ["The cat sat on mat.", "A quick brown fox jumps over the dog.", "It rains a lot.", ""]
@@ -513,18 +513,9 @@ ERRORS = [
      'Unknown key "trials" in the input; expected only baseline, systems, references, metrics, '
      "bleu, chrf, ter, method, samples, seed."),
 ]  # fmt: skip
-
-
-@HARNESS.semantics_line(6)
-@error_table(ERRORS)
-def test_error_table(field: str, code: str, case: str, raw: Any, path: str, message: str) -> None:
-    """Each fault gets its code, path and whole message; the typed function raises the same."""
-    assert (code, path, message) == error(raw)
-    if (
-        set(raw) >= {"baseline", "systems", "references", "metrics", "method"}
-        and "trials" not in raw
-    ):
-        HARNESS.assert_raises_as_envelope(code, raw, paired_significance)
+HARNESS.declare(
+    ERRORS, errors_line=6, unchanged=input_with(metrics=["bleu", "chrf", "ter"], chrf={"beta": 3})
+)
 
 
 def test_the_limits_themselves_are_accepted() -> None:
@@ -627,11 +618,6 @@ def test_validation_order() -> None:
     assert [path for _, path in cases] == [error(raw)[1] for raw, _ in cases]
 
 
-def test_the_input_is_left_as_given() -> None:
-    """execute leaves its input unchanged."""
-    HARNESS.assert_not_mutated(input_with(metrics=["bleu", "chrf", "ter"], chrf={"beta": 3}))
-
-
 def test_the_result_is_frozen() -> None:
     """The typed result and its parts are frozen."""
     result = paired_significance(BASELINE, SYSTEMS, REFS, ["bleu"], "bootstrap", samples=10)
@@ -639,8 +625,3 @@ def test_the_result_is_frozen() -> None:
     HARNESS.assert_frozen(result, "seed")
     HARNESS.assert_frozen(result.bleu, "signature")
     HARNESS.assert_frozen(result.bleu.systems[0], "p_value")
-
-
-def test_every_semantics_line_has_a_test() -> None:
-    """Each semantics line of the contract has its test here."""
-    HARNESS.assert_every_semantics_line_tested()

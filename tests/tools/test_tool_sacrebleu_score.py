@@ -2,7 +2,7 @@
 1.1.0 (what it adds: TER), whose answer to every 1.0.0 input is 1.0.0's.
 
 sacreBLEU 2.6.0 is the reference; the WMT data and the option grids are in
-tests/test_sacrebleu_tools.py, whose sacreBLEU answers in the tool's shape are reused here.
+tests/tools/test_sacrebleu_tools.py, whose sacreBLEU answers in the tool's shape are reused here.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from mtcompute.tools.sacrebleu_score import sacrebleu_score
 from mtcompute.tools.sacrebleu_score_1_0_0 import sacrebleu_score_1_0_0
 from tests.conftest import shared_file
 from tests.harness import ToolHarness, error_table
+from tests.strategies import small_corpora
 from tests.tools.test_sacrebleu_tools import sacre_bleu, sacre_chrf
 from tests.tools.test_tool_ter_compute import OPTIONS, combinations, sacre_ter
 
@@ -184,14 +185,7 @@ def test_numbers_are_sacrebleus_floats_in_javascript_form() -> None:
 
 @settings(max_examples=80, deadline=None)
 @given(
-    st.lists(
-        st.tuples(
-            st.text("ab c.", max_size=12),
-            st.lists(st.text("abc .", max_size=12), min_size=1, max_size=3),
-        ),
-        min_size=1,
-        max_size=4,
-    ),
+    small_corpora("ab c.", "abc .", max_size=12),
     st.sampled_from([{}, {"word_order": 2}, {"eps_smoothing": True, "char_order": 2}]),
     st.sampled_from(
         [{}, {"smooth_method": "none"}, {"smooth_method": "add-k"}, {"effective_order": True}]
@@ -289,15 +283,11 @@ ERRORS = [
     ("chrf", "invalid_input", "not listed", input_with(metrics=["bleu"], chrf={}), "/chrf",
      "Expected chrf options only with chrf in metrics at /chrf, got them with metrics bleu."),
 ]  # fmt: skip
-
-
-@HARNESS.semantics_line(7)
-@error_table(ERRORS)
-def test_error_table(field: str, code: str, case: str, raw: Any, path: str, message: str) -> None:
-    """Each fault gets its code, path and whole message; the typed function raises the same."""
-    assert (code, path, message) == error(raw)
-    if set(raw) >= {"hypotheses", "references", "metrics"}:  # the function's required arguments
-        HARNESS.assert_raises_as_envelope(code, raw, sacrebleu_score_1_0_0)
+HARNESS.declare(
+    ERRORS,
+    errors_line=7,
+    unchanged=input_with(bleu={"smooth_method": "add-k"}, chrf={"word_order": 2}),
+)
 
 
 def test_the_limits_themselves_are_accepted() -> None:
@@ -361,21 +351,11 @@ def test_validation_order() -> None:
     assert [path for _, path in cases] == [error(raw)[1] for raw, _ in cases]
 
 
-def test_the_input_is_left_as_given() -> None:
-    """execute leaves its input unchanged, options objects included."""
-    HARNESS.assert_not_mutated(input_with(bleu={"smooth_method": "add-k"}, chrf={"word_order": 2}))
-
-
 def test_the_result_is_frozen() -> None:
     """The typed result and its metric objects are frozen."""
     result = sacrebleu_score_1_0_0(HYPS, REFS, ["bleu", "chrf"])
     HARNESS.assert_frozen(result, "bleu")
     HARNESS.assert_frozen(result.bleu, "score")
-
-
-def test_every_semantics_line_has_a_test() -> None:
-    """Each semantics line of the contract has its test here."""
-    HARNESS.assert_every_semantics_line_tested()
 
 
 @pytest.mark.parametrize("metric", ["bleu", "chrf"])

@@ -20,7 +20,8 @@ from mtcompute import scoring
 from mtcompute.contracts import contract
 from mtcompute.tools.ter_compute import ter_compute, ter_words
 from tests.conftest import WMT, WMT_IS_SAMPLE
-from tests.harness import ToolHarness, error_table, read_lines
+from tests.harness import ToolHarness, read_lines
+from tests.strategies import small_corpora
 
 TOOL = ("ter-compute", "1.0.0")
 HYPS = ["The cat sat on mat.", "A quick brown fox jumps over the dog."]
@@ -187,14 +188,7 @@ def test_numbers_are_sacrebleus_floats_in_javascript_form() -> None:
 
 @settings(max_examples=60, deadline=None)
 @given(
-    st.lists(
-        st.tuples(
-            st.text("ab c.,", max_size=14),
-            st.lists(st.text("abc ,.", max_size=14), min_size=1, max_size=3),
-        ),
-        min_size=1,
-        max_size=4,
-    ),
+    small_corpora("ab c.,", "abc ,.", max_size=14),
     st.sampled_from(combinations()),
 )
 def test_generated_corpora_score_as_sacrebleu(
@@ -290,15 +284,7 @@ ERRORS = [
      'Unknown key "tokenize" in the input; expected only hypotheses, references, '
      "case_sensitive, normalized, no_punct, asian_support."),
 ]  # fmt: skip
-
-
-@HARNESS.semantics_line(5)
-@error_table(ERRORS)
-def test_error_table(field: str, code: str, case: str, raw: Any, path: str, message: str) -> None:
-    """Each fault gets its code, path and whole message; the typed function raises the same."""
-    assert (code, path, message) == error(raw)
-    if set(raw) >= {"hypotheses", "references"} and set(raw) <= {*BASE, *OPTIONS}:
-        HARNESS.assert_raises_as_envelope(code, raw, ter_compute)
+HARNESS.declare(ERRORS, errors_line=5, unchanged=input_with(normalized=True, asian_support=True))
 
 
 def test_the_limits_themselves_are_accepted() -> None:
@@ -375,18 +361,8 @@ def test_validation_order() -> None:
     assert [path for _, path in cases] == [error(raw)[1] for raw, _ in cases]
 
 
-def test_the_input_is_left_as_given() -> None:
-    """execute leaves its input unchanged."""
-    HARNESS.assert_not_mutated(input_with(normalized=True, asian_support=True))
-
-
 def test_the_result_is_frozen() -> None:
     """The typed result and its segments are frozen."""
     result = ter_compute(HYPS, REFS)
     HARNESS.assert_frozen(result, "score")
     HARNESS.assert_frozen(result.segments[0], "edits")
-
-
-def test_every_semantics_line_has_a_test() -> None:
-    """Each semantics line of the contract has its test here."""
-    HARNESS.assert_every_semantics_line_tested()
