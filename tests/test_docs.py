@@ -119,7 +119,6 @@ def test_docs_are_self_contained() -> None:
     assert ([], True) == (offenders, "docs/index.md" in names)
 
 
-@pytest.mark.xfail(strict=True, reason="other files are being cleaned in parallel")
 def test_no_file_points_outside_the_repository() -> None:
     """No tracked file but the two allowed names the folder beside the repository."""
     offenders = []

@@ -135,7 +135,7 @@ def test_corpus_chrf_equals_sacrebleu_on_wmt(
 
 
 def test_corpus_chrf_differs_from_the_contract_rule_where_the_notes_say() -> None:
-    """CONTRACT-NOTES' example: 98.714953 under sacreBLEU's rule, 97.084367 under the
+    """docs/decisions.md's example: 98.714953 under sacreBLEU's rule, 97.084367 under the
     contract's (a reference without 6-grams zeroes the segment's hypothesis count)."""
     hyps, refs = ["abcdefgh", "xyzw"], ["abcdefgh", "xy"]
     sacre = corpus_chrf(hyps, refs)

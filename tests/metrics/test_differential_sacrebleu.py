@@ -30,7 +30,7 @@ How the two sides line up (read from sacreBLEU 2.6.0's source):
   tolerance of 1e-12 (the float steps differ; the libm/fdlibm last bits too).
 * Differences excluded from the comparison, each asserted where it shows:
   - brevity penalty at c = 0 and r = 0: sacreBLEU says 1 (``sys_len < ref_len`` is false),
-    the contract says 0 (CONTRACT-NOTES). For consistent statistics (c = 0 means every
+    the contract says 0 (docs/decisions.md). For consistent statistics (c = 0 means every
     l_n = 0, so m_1 = 0) both scores are 0; only for contract-valid but inconsistent
     statistics (c = 0, r = 0 with l_n > 0) does sacreBLEU's score differ too.
   - sacreBLEU's "no match" early return uses ``not any(correct)``, the contract m_1 = 0: the
@@ -43,12 +43,12 @@ How the two sides line up (read from sacreBLEU 2.6.0's source):
     the contract counts over every order. The smoothed counts of orders after a zero total
     differ, but those orders are never used by either, so the scores agree.
 * chrF: per segment sacreBLEU reports ``[h_n, r_n, m_n]`` per order but sets h_n to 0 when
-  the segment's reference has no n-gram of order n (CONTRACT-NOTES, chrf-compute). A single
+  the segment's reference has no n-gram of order n (docs/decisions.md, chrf-compute). A single
   segment's score cannot change (such an order is not effective either way), but corpus sums
   can. The tests therefore (1) check our per-segment statistics with that zeroing applied
   equal sacreBLEU's exactly, (2) compare sacreBLEU's corpus score with our exact score of the
   zeroed sums (1e-9 on the 0..100 scale), (3) check our unzeroed corpus score is identical
-  wherever no segment is affected, and (4) assert the CONTRACT-NOTES example that shows the
+  wherever no segment is affected, and (4) assert the docs/decisions.md example that shows the
   difference. sacreBLEU removes whitespace with ``''.join(line.split())`` and lowercases with
   ``str.lower``, which is what the contract specifies.
 
@@ -384,7 +384,7 @@ def test_sentence_bleu_equals_sacrebleu_sentence_bleu(pair: str) -> None:
 
 def sacrebleu_view(stats: ChrfStatistics) -> ChrfStatistics:
     """Our segment statistics as sacreBLEU reports them: the hypothesis count of an order set
-    to 0 when the segment's reference has no n-gram of that order (CONTRACT-NOTES)."""
+    to 0 when the segment's reference has no n-gram of that order (docs/decisions.md)."""
     return ChrfStatistics(
         tuple(h if r > 0 else 0 for h, r in zip(stats.hypothesis, stats.reference, strict=True)),
         stats.reference,
@@ -515,7 +515,7 @@ def test_chrf_tool_on_real_segments_equals_sacrebleu(pair: str) -> None:
 
 
 def test_contract_notes_example_differs_from_sacrebleu_as_documented() -> None:
-    """The CONTRACT-NOTES example: 97.084367 here, 98.714953 in sacreBLEU, = ours zeroed."""
+    """The docs/decisions.md example: 97.084367 here, 98.714953 in sacreBLEU, = ours zeroed."""
     hyps, refs = ["abcdefgh", "xyzw"], ["abcdefgh", "xy"]
     theirs = CHRF().corpus_score(hyps, [refs]).score
     zeroed = reduce(

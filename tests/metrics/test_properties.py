@@ -1,6 +1,6 @@
 """Property tests: the laws the three contracts state, checked on hypothesis-generated inputs.
 
-References: the contracts in ``mtcompute/contracts/data`` and /work/shared/CONTRACT-NOTES.md
+References: the contracts in ``mtcompute/contracts/data`` and docs/decisions.md
 (Papineni et al. 2002 §2.1 for the BLEU statistics, Popović 2015 §2 for chrF). The laws:
 
 * BLEU statistics add up across segments, ``+`` is associative and commutative; totals are

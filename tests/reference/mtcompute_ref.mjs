@@ -5,7 +5,7 @@
 //   chrf-plus-plus-compute@1.0.0, chrf-components@1.0.0 (these two from the rules),
 //   bleu-sentence-compute@1.0.0, bleu-corpus-compute@1.0.0, bleu-ngrams-count@1.0.0 and
 //   bleu-brevity-penalty@1.0.0 (from their contract documents)
-// (the seed texts in shared/seeds/, the contract JSON files, and shared/CONTRACT-NOTES.md).
+// (the seed contracts, the contract JSON files, and the decisions in docs/decisions.md).
 // It was written without looking at the Python implementation in src/mtcompute, so that the
 // two can be compared input by input (tests/test_reference_agreement.py). It is not shipped.
 //
@@ -898,7 +898,7 @@ function chrfComponents(input) {
 // ---------------------------------------------------------------------------------------
 // bleu-sentence-compute, bleu-corpus-compute, bleu-ngrams-count, bleu-brevity-penalty @1.0.0
 // Written from their contract documents (semantics, validation order, limits, schemas,
-// examples) and shared/CONTRACT-NOTES.md, not from the Python code. They compose the
+// examples) and docs/decisions.md, not from the Python code. They compose the
 // functions above: sentenceStats (bleu-sentence-components) and bleuSmoothingCompute.
 // ---------------------------------------------------------------------------------------
 

@@ -86,8 +86,8 @@ def test_cli_base_url_unreachable_is_a_usage_error() -> None:
 
 
 def test_chrf_contract_is_the_seed_document(client: httpx.Client) -> None:
-    """GET the chrf-compute contract returns the seed document (../shared/seeds; skipped when
-    the specification is not beside the repository) byte for byte."""
+    """GET the chrf-compute contract returns the seed document byte for byte (skipped when the
+    specification is not beside the repository)."""
     seed = shared_file("seeds/002_9b2153393840dc62.txt").read_bytes()
     response = client.get("/v1/tools/chrf-compute/versions/1.0.0")
     assert (200, "application/json", seed) == (

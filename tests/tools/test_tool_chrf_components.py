@@ -439,7 +439,7 @@ def test_equals_sacrebleu_on_wmt(pair: str) -> None:
 
 def test_sacrebleu_public_api_and_its_zeroing() -> None:
     """sacreBLEU's public corpus_score and sentence_score equal the tool with
-    sacrebleu_compatible true; without it the CONTRACT-NOTES example differs."""
+    sacrebleu_compatible true; without it the docs/decisions.md example differs."""
     hyps = ["The cat sat.", "xyzw", "abcdefgh", "Hi!"]
     refs = ["The cat sat on the mat.", "xy", "abcdefgh", "Hi there!"]
     problems = []

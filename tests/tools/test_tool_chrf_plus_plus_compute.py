@@ -2,7 +2,7 @@
 word rule against sacreBLEU 2.6.0's own, sacreBLEU ``CHRF(word_order=2)`` on every WMT pair,
 properties.
 
-sacreBLEU differs from the contract in one documented way (CONTRACT-NOTES, chrf-compute): it
+sacreBLEU differs from the contract in one documented way (docs/decisions.md, chrf-compute): it
 sets a segment's hypothesis count to 0 for an order in which that segment's reference has no
 n-gram. With word bigrams this happens for every one-word reference, so the WMT comparison
 checks our per-segment statistics with that zeroing applied against sacreBLEU's exactly, the
@@ -252,7 +252,7 @@ def test_clipped_matches_and_effective_order() -> None:
 @HARNESS.semantics_line(4)
 def test_corpus_counts_summed_literally_and_segment_scores() -> None:
     """Corpus: all 8 orders' counts summed literally; segment scores alone, in order (line 5)."""
-    # CONTRACT-NOTES' example: segment 1 identical ("abcdefgh", one word), segment 2 "xyzw"
+    # The example of docs/decisions.md: segment 1 identical ("abcdefgh", one word), segment 2 "xyzw"
     # against "xy": characters as chrf-compute, one word each, unmatched, no bigrams.
     hyp = (12, 10, 8, 6, 4, 3, 2, 0)
     ref = (10, 8, 6, 5, 4, 3, 2, 0)
