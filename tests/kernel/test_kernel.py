@@ -711,7 +711,7 @@ class _Stop(BaseException):
 def test_thread_spans_wait_for_every_thread_and_raise_the_first_error(
     failing: set[int], kind: type[BaseException]
 ) -> None:
-    """_map_spans joins every thread before it raises, whatever the error type, and raises
+    """map_spans joins every thread before it raises, whatever the error type, and raises
     the error of the first failing span."""
     finished: list[int] = []
 
@@ -724,5 +724,5 @@ def test_thread_spans_wait_for_every_thread_and_raise_the_first_error(
         return stop - start
 
     with pytest.raises(kind) as raised:
-        counting._map_spans(work, 400, 4, 100)
+        counting.map_spans(work, 400, 4, 100)
     assert (min(failing), [0, 1, 2, 3]) == (raised.value.args[0], sorted(finished))
