@@ -21,6 +21,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "mtcompute._version",
         "mtcompute._ranges",
         "mtcompute.streaming",
+        "mtcompute.tokenizer_names",
     ),
     ("mtcompute.core",),
     (

@@ -40,27 +40,10 @@ from typing import TYPE_CHECKING
 from mtcompute.contracts.validate import Choice, where
 from mtcompute.core.text import first_lone_surrogate
 from mtcompute.errors import InvalidInput, UnsupportedInput
+from mtcompute.tokenizer_names import DOWNLOADING, NAMES
 
 if TYPE_CHECKING:
     import regex
-
-NAMES: tuple[str, ...] = (
-    "none",
-    "zh",
-    "13a",
-    "intl",
-    "char",
-    "ja-mecab",
-    "ko-mecab",
-    "spm",
-    "flores101",
-    "flores200",
-    "spBLEU-1K",
-)
-"""Every name sacreBLEU 2.6.0's BLEU accepts for ``tokenize``, in its order."""
-
-DOWNLOADING: tuple[str, ...] = ("spm", "flores101", "flores200", "spBLEU-1K")
-"""The tokenizers whose model sacreBLEU downloads: refused here."""
 
 
 def _downloading_message(name: str, path: str) -> str:

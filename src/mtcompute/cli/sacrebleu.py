@@ -55,7 +55,7 @@ from mtcompute.cli._common import (
 )
 from mtcompute.errors import MtcomputeError
 from mtcompute.streaming import chunk_size, decode_lines
-from mtcompute.tokenizers import DOWNLOADING, NAMES
+from mtcompute.tokenizer_names import DOWNLOADING, NAMES
 
 # The metrics (mtcompute.sacrebleu) and the table are imported by the functions that use
 # them, not here: every mtcompute command builds this command's parser.

@@ -31,7 +31,6 @@ from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import IO, TYPE_CHECKING, Any, TypeAlias, TypeVar, cast
-from uuid import uuid4
 
 from mtcompute._version import __version__
 from mtcompute.cli import _scheduler
@@ -57,9 +56,6 @@ from mtcompute.cli._common import (
     reported_fault,
     segment_chunks,
 )
-from mtcompute.contracts import fields
-from mtcompute.contracts.fields import RULES, SMOOTH_METHOD, SMOOTH_VALUE
-from mtcompute.contracts.validate import Choice, FieldType
 from mtcompute.errors import MtcomputeError
 from mtcompute.report import DEFAULT_SAMPLES, DEFAULT_SEED, is_significant
 from mtcompute.streaming import chunk_size
@@ -70,6 +66,7 @@ if TYPE_CHECKING:
     from concurrent.futures import Future
 
     from mtcompute.batch import CorpusBleu, CorpusChrf, CorpusTer
+    from mtcompute.contracts.validate import FieldType
     from mtcompute.scoring import BleuOptions, ChrfOptions, TerOptions
     from mtcompute.significance import Result as TestResult
 
@@ -168,13 +165,18 @@ cannot be read, '-' given twice, options that do not apply to the metrics asked 
 T = TypeVar("T")
 
 
-def _checked(field_type: FieldType[T], flag: str) -> Callable[[str], T]:
+def _checked(name: str, flag: str) -> Callable[[str], object]:
     """argparse ``type=``: the option's text (read as a number, unless the field is a choice
-    of names), then checked by the field type the tools and the batch APIs check (one rule,
-    one message: ``--beta 17`` is refused as ``corpus_chrf(..., beta=17)`` and chrf-compute
-    refuse it)."""
+    of names), then checked by the field type ``name`` of :mod:`mtcompute.contracts.fields`,
+    the one the tools and the batch APIs check (one rule, one message: ``--beta 17`` is
+    refused as ``corpus_chrf(..., beta=17)`` and chrf-compute refuse it). The field types are
+    imported when an option is given, not when the parser is built (``--help`` needs none)."""
 
-    def parse(text: str) -> T:
+    def parse(text: str) -> object:
+        from mtcompute.contracts import fields  # noqa: PLC0415
+        from mtcompute.contracts.validate import Choice  # noqa: PLC0415
+
+        field_type: FieldType[object] = getattr(fields, name)
         value: object = text
         if not isinstance(field_type, Choice):
             try:
@@ -246,7 +248,7 @@ def add_parser(subparsers: Subparsers) -> None:
     )
     parser.add_argument(
         "--rules",
-        type=_checked(RULES, "--rules"),
+        type=_checked("RULES", "--rules"),
         default="sacrebleu",
         help="sacrebleu (default): sacreBLEU 2.6.0's numbers; contract: the catalog "
         "contracts' exact chrF corpus rule (chrF and chrF++ only, one reference file)",
@@ -261,7 +263,7 @@ def add_parser(subparsers: Subparsers) -> None:
     chrf = parser.add_argument_group("chrF options")
     chrf.add_argument(
         "--beta",
-        type=_checked(fields.BETA, "--beta"),
+        type=_checked("BETA", "--beta"),
         default=None,
         help="recall weight, 1..16 (default 2)",
     )
@@ -275,21 +277,21 @@ def add_parser(subparsers: Subparsers) -> None:
     )
     bleu.add_argument(
         "--smooth-method",
-        type=_checked(SMOOTH_METHOD, "--smooth-method"),
+        type=_checked("SMOOTH_METHOD", "--smooth-method"),
         default=None,
         metavar="METHOD",
         help="sacreBLEU's smoothing: exp (default), floor, add-k, none",
     )
     bleu.add_argument(
         "--smooth-value",
-        type=_checked(SMOOTH_VALUE, "--smooth-value"),
+        type=_checked("SMOOTH_VALUE", "--smooth-value"),
         default=None,
         metavar="VALUE",
         help="floor's or add-k's value, 0..100 (defaults 0.1 and 1)",
     )
     bleu.add_argument(
         "--max-order",
-        type=_checked(fields.MAX_ORDER, "--max-order"),
+        type=_checked("MAX_ORDER", "--max-order"),
         default=None,
         help="highest n-gram order, 1..8 (default 4)",
     )
@@ -519,6 +521,13 @@ class _Segments:
 TER_SEGMENT_KEYS = ("segment_scores", "segment_edits", "segment_ref_lengths")
 
 
+def _placeholder_token() -> str:
+    """A token no text holds, for the JSON text's placeholders (:func:`_placeholder`)."""
+    from uuid import uuid4  # noqa: PLC0415
+
+    return f"mtcompute-segments-{uuid4().hex}"
+
+
 @dataclass
 class _Run:
     """What a run found: per system and metric the result (its segment scores not in it:
@@ -528,7 +537,7 @@ class _Run:
     results: list[list[Result]]
     segments: list[list[_Segments]] | None
     count: int
-    token: str = field(default_factory=lambda: f"mtcompute-segments-{uuid4().hex}")
+    token: str = field(default_factory=_placeholder_token)
 
 
 def _bar_label(args: argparse.Namespace) -> str:
