@@ -24,8 +24,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from mtcompute import counting, native
-from mtcompute.cli import _common
+from mtcompute import counting, native, streaming
 from mtcompute.core import jsjson, tokenizers
 from mtcompute.tokenizers import get_tokenizer
 
@@ -168,11 +167,10 @@ def rows(
             lambda: counting.first_lone_surrogate([*hyps, *refs]),
         ),
         (
-            "split_lines",
+            "skip_lines",
             f"{PAIR} {SYSTEM} bytes",
-            lambda: _common.split_lines(hyp_data, 0, n, True),
+            lambda: streaming.skip_lines(hyp_data, 0, n, True),
         ),
-        ("skip_lines", f"{PAIR} {SYSTEM} bytes", lambda: _common.skip_lines(hyp_data, 0, n, True)),
         (
             "js_dumps",
             f"the {len(examples)} contract examples",

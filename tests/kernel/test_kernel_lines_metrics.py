@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 
 from mtcompute import native, scoring
 from mtcompute.batch import corpus_bleu, corpus_bleu_lines, corpus_chrf, corpus_chrf_lines
+from mtcompute.streaming import split_lines
 from tests.conftest import WMT, kernel_switch
 from tests.kernel_wmt import PAIRS
 
@@ -32,7 +33,7 @@ def decoded_lines(
     another count of lines), references per segment."""
     decoded = []
     for data in (hyps, *refs):
-        lines, stop, bad = native.ext.split_lines(data, 0, count, True)
+        lines, stop, bad = split_lines(data, 0, count, True)
         if bad >= 0 or len(lines) != count or stop != len(data):
             return None
         decoded.append(lines)
@@ -57,7 +58,7 @@ def text_path(
     an input has another count of lines), then bleu_counts_text."""
     decoded = []
     for data in (hyps, *refs):
-        lines, stop, bad = native.ext.split_lines(data, 0, count, True)
+        lines, stop, bad = split_lines(data, 0, count, True)
         if bad >= 0 or len(lines) != count or stop != len(data):
             return None
         decoded.append(lines)

@@ -24,8 +24,7 @@
  *     beam edit distance) over interned word ids, per hypothesis and reference (ter_edits),
  *     as mtcompute.metrics.ter.edits computes them, and TER segment statistics from tokenized
  *     texts (ter_statistics_text: words split and interned inside the kernel);
- *   - the lines of UTF-8 bytes as str objects (split_lines): strict UTF-8, only \n ends a
- *     line, checked and decoded without the GIL (what the score command reads its files by);
+ *   - the number of lines in UTF-8 bytes (skip_lines), without the GIL;
  *   - the JSON text of JSON values as JSON.stringify writes it (js_dumps), for the values of
  *     exact JSON types, the text of mtcompute.core.jsjson.dumps;
  *   - the exact chrF of the total and of each segment of a counts buffer, as a reduced
