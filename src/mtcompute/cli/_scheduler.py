@@ -18,7 +18,8 @@ if TYPE_CHECKING:
     from mtcompute.cli._cluster import Scheduler
 
 LOCAL_MAX_WORKERS = 256
-_ADDRESS = re.compile(r"(?:(tcp|tls|ws|wss|ucx)://)?(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+):(\d+)")
+# compiled when the option is given (re's cache), not when every command builds the parser
+_ADDRESS = r"(?:(tcp|tls|ws|wss|ucx)://)?(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+):(\d+)"
 
 
 def parse(text: str) -> Scheduler:
@@ -35,7 +36,7 @@ def parse(text: str) -> Scheduler:
                 f"{LOCAL_MAX_WORKERS}, got {text!r}"
             )
         return Scheduler(workers=int(count))
-    found = _ADDRESS.fullmatch(text)
+    found = re.fullmatch(_ADDRESS, text)
     if found is None or not 1 <= int(found.group(3)) <= 65535:
         raise argparse.ArgumentTypeError(
             "expected a Dask scheduler address (tcp://HOST:PORT or HOST:PORT, PORT from 1 to "
