@@ -12,6 +12,7 @@ __all__ = ["Result"]
 
 import argparse
 import gc
+import os
 import sys
 from collections import deque
 from collections.abc import Callable, Sequence
@@ -169,10 +170,9 @@ TER_SEGMENT_KEYS = ("segment_scores", "segment_edits", "segment_ref_lengths")
 
 
 def _placeholder_token() -> str:
-    """A token no text holds, for the JSON text's placeholders (:func:`_placeholder`)."""
-    from uuid import uuid4  # noqa: PLC0415
-
-    return f"mtcompute-segments-{uuid4().hex}"
+    """A token no text holds, for the JSON text's placeholders (:func:`_placeholder`): 128
+    random bits, as many as a uuid4's (without the uuid module, which imports platform)."""
+    return f"mtcompute-segments-{os.urandom(16).hex()}"
 
 
 @dataclass
