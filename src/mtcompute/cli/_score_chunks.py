@@ -170,8 +170,9 @@ TER_SEGMENT_KEYS = ("segment_scores", "segment_edits", "segment_ref_lengths")
 
 
 def _placeholder_token() -> str:
-    """A token no text holds, for the JSON text's placeholders (:func:`_placeholder`): 128
-    random bits, as many as a uuid4's (without the uuid module, which imports platform)."""
+    """A token no text holds, for the JSON text's placeholders
+    (:func:`~mtcompute.cli._score_run._placeholder`): 128 random bits, as many as a uuid4's
+    (without the uuid module, which imports platform)."""
     return f"mtcompute-segments-{os.urandom(16).hex()}"
 
 
@@ -179,7 +180,7 @@ def _placeholder_token() -> str:
 class _Run:
     """What a run found: per system and metric the result (its segment scores not in it:
     ``segments`` holds them, when asked for), the segment count, and the token of the JSON
-    text's placeholders (:func:`_placeholder`)."""
+    text's placeholders (:func:`~mtcompute.cli._score_run._placeholder`)."""
 
     results: list[list[Result]]
     segments: list[list[_Segments]] | None
