@@ -538,8 +538,8 @@ def _process_seconds(commands: list[list[str]], runs: int, env: dict[str, str]) 
 def bench_startup(pair: Pair, runs: int, report: Report) -> None:
     """Whole processes with their bytecode cached, against their budgets (STARTUP_BUDGETS)
     and against Python's own start-up (``python -c pass``, STARTUP_BARE): ``import
-    mtcompute``, ``mtcompute --help``, and ``mtcompute score`` (chrF, the default, and BLEU)
-    on the en-de file; one thread."""
+    mtcompute``, ``mtcompute --help`` and ``mtcompute score -h`` (the --help budgets), and
+    ``mtcompute score`` (chrF, the default, and BLEU) on the en-de file; one thread."""
     script = Path(sys.executable).with_name("mtcompute")
     entry = [str(script)] if script.exists() else [sys.executable, "-m", "mtcompute"]
     env = {**os.environ, "MTCOMPUTE_THREADS": "1"}
@@ -557,6 +557,7 @@ def bench_startup(pair: Pair, runs: int, report: Report) -> None:
                 "import mtcompute",
             ),
             "mtcompute --help": ([*entry, "--help"], "--help"),
+            "mtcompute score -h": ([*entry, "score", "-h"], "--help"),
             "mtcompute score --metric chrf": ([*score, "chrf"], "score"),
             "mtcompute score --metric bleu": ([*score, "bleu"], "score"),
         }

@@ -42,6 +42,21 @@ HEAVY = (
 )
 # What computes a score: not needed to print the help.
 METRICS = ("mtcompute.batch", "mtcompute.scoring", "mtcompute.counting", "mtcompute._execute")
+# What runs score and sacrebleu, imported by their run(): the parsers need none of it.
+SCORE_RUN = (
+    "mtcompute.cli._score_run",
+    "mtcompute.cli._score_chunks",
+    "mtcompute.cli._score_tests",
+    "mtcompute.cli._files",
+    "mtcompute.cli._cluster",
+)
+SACREBLEU_RUN = (
+    "mtcompute.cli._sacrebleu_run",
+    "mtcompute.cli._sacrebleu_output",
+    "mtcompute.cli._sacrebleu_table",
+)
+# The standard library's dataclasses (with inspect): only the run modules define dataclasses.
+RUN_ONLY = ("dataclasses", "inspect")
 
 
 def imported(command: list[str], cwd: Path | None = None) -> set[str]:
@@ -82,6 +97,16 @@ def test_help_imports_no_tool_server_or_metric() -> None:
     assert [] == among(modules, HEAVY + METRICS)
 
 
+@pytest.mark.parametrize("command", [["--help"], ["score", "--help"], ["sacrebleu", "--help"]])
+def test_help_imports_no_run_module(command: list[str]) -> None:
+    """The help of ``mtcompute`` and of its commands imports only the parsers: none of the
+    modules that ``score`` and ``sacrebleu`` run (reading, scoring, printing), no
+    dataclasses."""
+    modules = imported([*cli_command(), *command])
+    assert {"mtcompute.cli.score", "mtcompute.cli.sacrebleu"} <= modules
+    assert [] == among(modules, SCORE_RUN + SACREBLEU_RUN + RUN_ONLY)
+
+
 def test_score_help_imports_no_metric() -> None:
     """``mtcompute score --help`` imports no metric either."""
     modules = imported([*cli_command(), "score", "--help"])
@@ -98,6 +123,19 @@ def test_score_imports_no_numpy_server_or_report(metric: str, tmp_path: Path) ->
     modules = imported(command, cwd=tmp_path)
     assert "mtcompute.batch" in modules
     assert [] == among(modules, HEAVY)
+    assert {"mtcompute.cli._score_run", "mtcompute.cli._files"} <= modules
+    assert [] == among(modules, SACREBLEU_RUN)
+
+
+def test_sacrebleu_imports_its_run_modules_not_score_s(tmp_path: Path) -> None:
+    """``mtcompute sacrebleu`` on a small file pair imports its own run modules and none of
+    ``score``'s but the segment files' reader."""
+    (tmp_path / "hyp.txt").write_text("The cat sat.\nA dog barked.\n", encoding="utf-8")
+    (tmp_path / "ref.txt").write_text("The cat sat down.\nA dog barked.\n", encoding="utf-8")
+    command = [*cli_command(), "sacrebleu", "ref.txt", "-i", "hyp.txt", "-m", "chrf"]
+    modules = imported(command, cwd=tmp_path)
+    assert {"mtcompute.cli._sacrebleu_run", "mtcompute.cli._sacrebleu_output"} <= modules
+    assert [] == among(modules, tuple(m for m in SCORE_RUN if m != "mtcompute.cli._files"))
 
 
 def _type_checking_imports() -> dict[str, str]:

@@ -2,8 +2,8 @@
 time (``MTCOMPUTE_CHUNK_SEGMENTS``, here 7 segments, so that 60 segments cross eight chunk
 boundaries) give the bytes one chunk gives, for every metric, format and test; the errors of
 files that differ (lengths, bytes that are not UTF-8) name the file and line as before, whichever
-chunk they are in; and the reader itself (:func:`mtcompute.cli._common.segment_chunks`) gives
-:func:`~mtcompute.cli._common.read_segments`'s segments.
+chunk they are in; and the reader itself (:func:`mtcompute.cli._files.segment_chunks`) gives
+:func:`~mtcompute.cli._files.read_segments`'s segments.
 """
 
 from __future__ import annotations
@@ -13,12 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from mtcompute.cli._common import (
-    CommandError,
-    read_ahead,
-    read_segments,
-    segment_chunks,
-)
+from mtcompute.cli._common import CommandError
+from mtcompute.cli._files import read_ahead, read_segments, segment_chunks
 from tests.conftest import WMT, run_cli
 
 EN_DE = WMT / "generaltest2022" / "en-de"

@@ -29,7 +29,7 @@ distributed = pytest.importorskip("distributed", reason="the dask extra is not i
 
 from mtcompute import _ranges, batch, cli  # noqa: E402
 from mtcompute import dask as md  # noqa: E402
-from mtcompute.cli._common import split_segments  # noqa: E402
+from mtcompute.cli._files import split_segments  # noqa: E402
 from mtcompute.scoring import BleuOptions, ChrfOptions, TerOptions  # noqa: E402
 from tests.conftest import WMT, free_port, run_cli  # noqa: E402
 

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from mtcompute.cli import build_parser
-from mtcompute.cli.sacrebleu import Streamed, _streamable, _streamed
+from mtcompute.cli._sacrebleu_run import Streamed, _streamable, _streamed
 from tests.conftest import WMT, run_cli
 
 EN_DE = WMT / "generaltest2022" / "en-de"

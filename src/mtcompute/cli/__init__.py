@@ -7,6 +7,11 @@ argparse, and ``run(args)``, which does the work and returns the exit status;
 :mod:`~mtcompute.cli._common` holds what they share (exit statuses, reading an input,
 printing, usage errors). This module builds the parser and dispatches.
 
+Every command builds the whole parser, so the command modules hold parsers and little else:
+``score`` and ``sacrebleu`` keep their work in modules their ``run()`` imports
+(``_score_run``, ``_sacrebleu_run`` and the modules those import), which ``--help`` never
+loads (tests/test_startup.py checks it).
+
 Exit status: 0 when a result is printed, 1 on a tool error (the envelope is still printed on
 stdout), 2 on a usage error (message on stderr).
 """

@@ -1,59 +1,33 @@
-"""``mtcompute score --scheduler``: the option's argument, and the run on a Dask cluster.
+"""``mtcompute score --scheduler``: the option's argument.
 
 ``--scheduler ADDRESS`` connects to a running Dask scheduler (``tcp://HOST:PORT``, or
 ``HOST:PORT``, or another of distributed's schemes: ``tls://``, ``ws://``, ``wss://``,
 ``ucx://``); ``--scheduler local:N`` starts a ``LocalCluster`` of N worker processes for the
-run. The workers read line-aligned byte ranges of the files themselves and send back only
-statistics (:func:`mtcompute.dask.score_files`); the results are the same batch results the
-single-process path prints, so the output is identical.
-
-Dask is an optional dependency (``mtcompute[dask]``): :mod:`mtcompute.dask` is imported only
-when the option is used, so the plain command never loads it.
+run (:mod:`mtcompute.cli._cluster`).
 """
 
 from __future__ import annotations
 
-__all__ = ["LOCAL_MAX_WORKERS", "Scheduler", "parse", "score"]
+__all__ = ["LOCAL_MAX_WORKERS", "parse"]
 
 import argparse
 import re
-from collections.abc import Mapping
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, cast
-
-from mtcompute.cli._common import EXIT_USAGE, CommandError
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from mtcompute.dask import Result
-    from mtcompute.scoring import BleuOptions, ChrfOptions, TerOptions
+    from mtcompute.cli._cluster import Scheduler
 
 LOCAL_MAX_WORKERS = 256
-CONNECT_SECONDS = 10  # how long to try to reach a scheduler before giving up
-_ADDRESS = re.compile(r"(?:(tcp|tls|ws|wss|ucx)://)?(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+):(\d+)")
-
-
-@dataclass(frozen=True, slots=True)
-class Scheduler:
-    """Where to run: a scheduler's ``address`` (and for ``tcp://``, its ``host`` and
-    ``port``), or ``workers`` local processes."""
-
-    address: str | None = None
-    workers: int = 0
-    host: str = ""
-    port: int = 0
-
-    def probe(self) -> None:
-        """Raise OSError at once when a ``tcp://`` scheduler refuses connections (Dask's
-        client retries until its timeout)."""
-        import socket  # noqa: PLC0415
-
-        if self.host:
-            with socket.create_connection((self.host.strip("[]"), self.port), CONNECT_SECONDS):
-                pass
+# compiled when the option is given (re's cache), not when every command builds the parser
+_ADDRESS = r"(?:(tcp|tls|ws|wss|ucx)://)?(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+):(\d+)"
 
 
 def parse(text: str) -> Scheduler:
-    """argparse ``type=`` of --scheduler: ``local:N`` (N from 1 to 256) or an address."""
+    """argparse ``type=`` of --scheduler: ``local:N`` (N from 1 to 256) or an address. Its
+    :class:`~mtcompute.cli._cluster.Scheduler` is imported when the option is given (the
+    parser, which every command builds, needs no dataclass)."""
+    from mtcompute.cli._cluster import Scheduler  # noqa: PLC0415
+
     if text.startswith("local:"):
         count = text.removeprefix("local:")
         if not (count.isdigit() and 1 <= int(count) <= LOCAL_MAX_WORKERS):
@@ -62,7 +36,7 @@ def parse(text: str) -> Scheduler:
                 f"{LOCAL_MAX_WORKERS}, got {text!r}"
             )
         return Scheduler(workers=int(count))
-    found = _ADDRESS.fullmatch(text)
+    found = re.fullmatch(_ADDRESS, text)
     if found is None or not 1 <= int(found.group(3)) <= 65535:
         raise argparse.ArgumentTypeError(
             "expected a Dask scheduler address (tcp://HOST:PORT or HOST:PORT, PORT from 1 to "
@@ -71,72 +45,3 @@ def parse(text: str) -> Scheduler:
     scheme, host, port = found.group(1) or "tcp", found.group(2), int(found.group(3))
     tcp = (host, port) if scheme == "tcp" else ("", 0)
     return Scheduler(f"{scheme}://{host}:{port}", 0, *tcp)
-
-
-def _refusals(args: argparse.Namespace) -> None:
-    """What the cluster path does not take: standard input, the significance tests."""
-    if "-" in [*args.hypotheses, *args.references]:
-        raise CommandError(
-            "--scheduler reads files on the workers: '-' (stdin) cannot be one of them",
-            EXIT_USAGE,
-            "usage",
-        )
-    if args.paired_bs or args.paired_ar or args.ci:
-        raise CommandError(
-            "--paired-bs, --paired-ar and --ci do not run with --scheduler (the tests "
-            "resample each segment's statistics in one process)",
-            EXIT_USAGE,
-            "usage",
-        )
-
-
-def score(
-    args: argparse.Namespace, options: Mapping[str, BleuOptions | ChrfOptions | TerOptions]
-) -> tuple[list[list[Result]], int]:
-    """``mtcompute score``'s results (per system, per metric) and the segment count, computed
-    on the cluster ``args.scheduler`` names; ``options``: each metric's settings."""
-    _refusals(args)
-    try:
-        # Imported here: Dask is an optional dependency (mtcompute[dask]), loaded only with
-        # --scheduler (and it takes about a second to import).
-        from distributed import Client  # noqa: PLC0415
-
-        from mtcompute import dask as on_dask  # noqa: PLC0415
-    except ImportError as exc:
-        raise CommandError(
-            f"--scheduler needs Dask and distributed ({exc.msg}): pip install 'mtcompute[dask]'",
-            EXIT_USAGE,
-            "usage",
-        ) from None
-    settings = [
-        on_dask.Setting(
-            name, options[name], args.rules if name in ("chrf", "chrf++") else "sacrebleu"
-        )
-        for name in args.metric
-    ]
-    scheduler: Scheduler = args.scheduler
-    try:
-        if scheduler.address is not None:
-            scheduler.probe()
-            client = cast(Any, Client)(scheduler.address, timeout=CONNECT_SECONDS)  # untyped
-        else:
-            client = on_dask.local_client(scheduler.workers)
-    except (OSError, TimeoutError) as exc:
-        where = scheduler.address or f"local:{scheduler.workers}"
-        raise CommandError(
-            f"cannot reach the Dask scheduler at {where}: {exc}", EXIT_USAGE, "usage"
-        ) from None
-    try:
-        with client:
-            return on_dask.score_files(
-                args.hypotheses,
-                args.references,
-                settings,
-                segments=args.segments,
-            )
-    except on_dask.ScoreFilesError as exc:
-        code = "usage" if exc.exit_code == EXIT_USAGE else "invalid_input"
-        raise CommandError(exc.message, exc.exit_code, code) from None
-    finally:
-        if scheduler.address is None:
-            client.cluster.close()

@@ -1,7 +1,7 @@
 """``mtcompute compare``: systems against a baseline, with paired significance tests and
 bootstrap intervals, as a table and as a self-contained HTML report.
 
-The files are read as ``mtcompute score`` reads them (:func:`mtcompute.cli._common.read_segments`:
+The files are read as ``mtcompute score`` reads them (:func:`mtcompute.cli._files.read_segments`:
 the same checks and messages); the statistics and the tests are :mod:`mtcompute.report.paired`,
 the path ``mtcompute score --paired-bs`` takes too (:mod:`mtcompute.significance` in its native
 arithmetic), through :func:`mtcompute.report.page.compare`, and the page
@@ -30,7 +30,6 @@ from mtcompute.cli._common import (
     fail,
     integer,
     label,
-    read_segments,
     repeated,
 )
 from mtcompute.report import DEFAULT_SAMPLES, DEFAULT_SEED, METHODS, METRICS, is_significant
@@ -232,6 +231,7 @@ def run(args: argparse.Namespace) -> int:
     # Imported here, not at the top: the report brings numpy (mtcompute.significance) and
     # Jinja2, about 0.4 s, and every mtcompute command imports this module to build its
     # parser (`mtcompute score` has a 100 ms budget for its whole process).
+    from mtcompute.cli._files import read_segments  # noqa: PLC0415
     from mtcompute.core.jsjson import dumps  # noqa: PLC0415
     from mtcompute.report.page import compare, render  # noqa: PLC0415
 

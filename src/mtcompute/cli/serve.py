@@ -7,10 +7,8 @@ from __future__ import annotations
 __all__ = ["add_parser", "run"]
 
 import argparse
-import importlib.util
 import os
 import re
-import signal
 
 from mtcompute.cli._common import EXIT_OK, Subparsers, add_command, usage_error
 
@@ -171,7 +169,10 @@ def run(args: argparse.Namespace) -> int:
         return usage_error(problem)
     # Imported here, not at the top: uvicorn (with asyncio) takes over 100 ms to import, and
     # every mtcompute command imports this module to build its parser (`mtcompute score` has a
-    # 100 ms budget for its whole process).
+    # 100 ms budget for its whole process); importlib.util and signal only serve here too.
+    import importlib.util  # noqa: PLC0415
+    import signal  # noqa: PLC0415
+
     import uvicorn  # noqa: PLC0415
 
     # The request-head deadline and size cap need the httptools parser (uvicorn[standard]).

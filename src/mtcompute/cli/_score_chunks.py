@@ -1,0 +1,379 @@
+"""``mtcompute score``: the files read in chunks and scored, every system and metric.
+
+The progress bar, the library calls (every call ``score`` makes into the metric code, but
+the significance tests': :mod:`mtcompute.cli._score_tests`), the segment scores written to
+temporary files as they are computed, and the run on a Dask cluster
+(:mod:`mtcompute.cli._cluster`). Imported by :func:`mtcompute.cli.score.run`, not by the
+parser."""
+
+from __future__ import annotations
+
+__all__ = ["Result"]
+
+import argparse
+import gc
+import os
+import sys
+from collections import deque
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
+from typing import IO, TYPE_CHECKING, TypeAlias
+
+from mtcompute.cli import _cluster
+from mtcompute.cli._common import STDIN, label
+from mtcompute.cli._files import (
+    Chunk,
+    RawChunk,
+    Uneven,
+    byte_chunks,
+    count_segments,
+    decode_chunk,
+    read_ahead,
+    reported_fault,
+    segment_chunks,
+)
+from mtcompute.streaming import chunk_size
+
+# The metrics are imported by the functions that run them.
+if TYPE_CHECKING:
+    from concurrent.futures import Future
+
+    from mtcompute.batch import CorpusBleu, CorpusChrf, CorpusTer
+    from mtcompute.scoring import BleuOptions, ChrfOptions, TerOptions
+
+PROGRESS_MIN_SEGMENTS = 10_000  # a bar only for inputs longer than this (and a TTY stderr)
+WORD_ORDERS = {"chrf": 0, "chrf++": 2}  # the chrF metrics' word n-gram orders
+
+# -- progress ------------------------------------------------------------------------------
+
+
+class _Progress:
+    """A plain-text bar on a terminal's stderr, redrawn in place (when its percentage
+    changes, and at the end: at most 101 times, whatever the chunks); a no-op when disabled."""
+
+    WIDTH = 30
+
+    def __init__(self, total: int, label: str, stream: IO[str] | None) -> None:
+        self.total, self.label, self.stream, self.done = total, label, stream, 0
+        self.percent = -1
+
+    def advance(self, count: int) -> None:
+        if self.stream is None:
+            return
+        self.done = min(self.done + count, self.total)
+        percent = 100 * self.done // self.total
+        if percent == self.percent and self.done < self.total:
+            return
+        self.percent = percent
+        filled = self.WIDTH * self.done // self.total
+        self.stream.write(
+            f"\r{self.label} [{'#' * filled}{'.' * (self.WIDTH - filled)}] "
+            f"{percent:3d}% {self.done}/{self.total} segments"
+        )
+        self.stream.flush()
+
+    def close(self) -> None:
+        if self.stream is not None:
+            self.stream.write("\r" + " " * (self.WIDTH + 48 + len(self.label)) + "\r")
+            self.stream.flush()
+
+
+def _progress(args: argparse.Namespace, label: str) -> _Progress:
+    """The run's bar: drawn when stderr is a terminal and the input has more than
+    :data:`PROGRESS_MIN_SEGMENTS` segments (counted first, in the first regular file)."""
+    stderr = sys.stderr
+    if args.no_progress or not stderr.isatty():
+        return _Progress(0, label, None)
+    total = count_segments([*args.hypotheses, *args.references])
+    shown = total is not None and total > PROGRESS_MIN_SEGMENTS
+    return _Progress(total or 0, label, stderr if shown else None)
+
+
+# -- the library calls -------------------------------------------------------------------
+# Every call score makes into the metric code is here (with the imports at the top): the
+# batch APIs' corpus BLEU, chrF and TER, computed in chunks (for the progress bar) whose
+# results add up (the batch results' own ``+``).
+
+Result: TypeAlias = "CorpusBleu | CorpusChrf | CorpusTer"
+
+
+def _score_chunk(
+    args: argparse.Namespace, metric: str, hyps: list[str], refs: list[list[str]]
+) -> Result:
+    """One metric of a chunk of segments, with the options given (:func:`_metric_options`)."""
+    from mtcompute.batch import corpus_result  # noqa: PLC0415
+
+    return corpus_result(
+        hyps, refs, _metric_options(args, metric), rules=args.rules, segment_scores=args.segments
+    )
+
+
+def _metric_options(
+    args: argparse.Namespace, metric: str
+) -> BleuOptions | ChrfOptions | TerOptions:
+    """The settings of one metric (chrF and chrF++: the chrF options, with their word order)."""
+    bleu, chrf, ter = _options(args)
+    if metric == "bleu":
+        return bleu
+    if metric == "ter":
+        return ter
+    return replace(chrf, word_order=WORD_ORDERS[metric])
+
+
+class _Segments:
+    """One result's per-segment output, written to temporary files as it is computed: its
+    text lines, or the items of its JSON arrays (``segment_scores``, and TER's
+    ``segment_edits`` and ``segment_ref_lengths``), each file the array's items joined by
+    commas; copied to standard output after the result's own line or object."""
+
+    def __init__(self, metric: str, json: bool) -> None:
+        import tempfile  # noqa: PLC0415
+
+        self.json = json
+        keys = ("segment_scores",) if metric != "ter" else TER_SEGMENT_KEYS
+        # closed (and so deleted) by copy(), or when the process ends
+        self.files = {
+            key: tempfile.TemporaryFile()  # noqa: SIM115
+            for key in (keys if json else ("text",))
+        }
+        self.empty = True
+
+    def write(self, part: Result) -> None:
+        """Write the segments of the next chunk's result."""
+        from mtcompute.batch import CorpusTer  # noqa: PLC0415
+        from mtcompute.core.jsjson import dumps  # noqa: PLC0415
+
+        scores = part.segment_scores or ()
+        if not self.json:
+            self.files["text"].write("".join(f"{score:.6f}\n" for score in scores).encode())
+            return
+        columns: dict[str, Sequence[object]] = {"segment_scores": scores}
+        if isinstance(part, CorpusTer):
+            columns["segment_edits"] = [edits for edits, _ in part.segment_statistics]
+            columns["segment_ref_lengths"] = [length for _, length in part.segment_statistics]
+        lead = "" if self.empty else ","
+        for key, values in columns.items():
+            self.files[key].write((lead + dumps(list(values))[1:-1]).encode())
+        self.empty = self.empty and not scores
+
+    def copy(self, key: str, out: IO[bytes]) -> None:
+        """Copy one file to ``out`` (then close it: it is deleted)."""
+        import shutil  # noqa: PLC0415
+
+        spool = self.files.pop(key)
+        spool.seek(0)
+        shutil.copyfileobj(spool, out)
+        spool.close()
+
+
+TER_SEGMENT_KEYS = ("segment_scores", "segment_edits", "segment_ref_lengths")
+
+
+def _placeholder_token() -> str:
+    """A token no text holds, for the JSON text's placeholders
+    (:func:`~mtcompute.cli._score_run._placeholder`): 128 random bits, as many as a uuid4's
+    (without the uuid module, which imports platform)."""
+    return f"mtcompute-segments-{os.urandom(16).hex()}"
+
+
+@dataclass
+class _Run:
+    """What a run found: per system and metric the result (its segment scores not in it:
+    ``segments`` holds them, when asked for), the segment count, and the token of the JSON
+    text's placeholders (:func:`~mtcompute.cli._score_run._placeholder`)."""
+
+    results: list[list[Result]]
+    segments: list[list[_Segments]] | None
+    count: int
+    token: str = field(default_factory=_placeholder_token)
+
+
+def _bar_label(args: argparse.Namespace) -> str:
+    """The bar's label: the system's file name, or the number of systems, then the metrics."""
+    systems = args.hypotheses
+    named = label(systems[0]) if len(systems) == 1 else f"{len(systems)} systems"
+    return f"{named} {' '.join(args.metric)}"
+
+
+GC_CHUNKS = 16  # the collector's first threshold while streaming: this many chunks' segments
+
+
+def _scored(args: argparse.Namespace) -> _Run:
+    """Every system and metric, the files read in chunks, each chunk's results added up in
+    the files' order (:class:`mtcompute.batch.ResultSum`) and its segment scores written
+    out, then dropped: named files by :func:`_in_parallel`, standard input chunk after chunk
+    (the next read while this one is counted, on the kernel's threads)."""
+    from mtcompute.batch import ResultSum  # noqa: PLC0415
+
+    sums = [[ResultSum() for _ in args.metric] for _ in args.hypotheses]
+    segments = _spools(args)
+    progress = _progress(args, _bar_label(args))
+    count = 0
+
+    def add(size: int, results: list[list[Result]]) -> None:
+        nonlocal count
+        for s, row in enumerate(results):
+            for m, part in enumerate(row):
+                sums[s][m].add(part)
+                if segments is not None:
+                    segments[s][m].write(part)
+        count += size
+        progress.advance(size)
+
+    # Each chunk makes and drops tens of thousands of lists and tuples (a reference list a
+    # segment, TER's pairs). At the collector's default threshold (700 objects made and not
+    # yet dropped) that is hundreds of collections every 100,000 segments, each holding the
+    # interpreter lock (0.24 s of TER's 7.5 s on 300,000 segments, a sixth of the time the
+    # lock is held). Over what the chunks in flight hold, only objects left behind (cycles)
+    # start one.
+    threshold = gc.get_threshold()
+    gc.set_threshold(max(threshold[0], GC_CHUNKS * chunk_size()), *threshold[1:])
+    try:
+        if STDIN in [*args.hypotheses, *args.references]:
+            for chunk in read_ahead(segment_chunks(args.hypotheses, args.references)):
+                add(len(chunk.references), _chunk_results(args, chunk))
+        else:
+            _in_parallel(args, add)
+    finally:
+        gc.set_threshold(*threshold)
+    progress.close()
+    return _Run([[total.total() for total in row] for row in sums], segments, count)
+
+
+def _chunk_results(args: argparse.Namespace, chunk: Chunk) -> list[list[Result]]:
+    """Per system and metric the result of one chunk."""
+    return [
+        [_score_chunk(args, metric, hyps, chunk.references) for metric in args.metric]
+        for hyps in chunk.systems
+    ]
+
+
+def _raw_results(args: argparse.Namespace, raw: RawChunk) -> list[list[Result]] | None:
+    """:func:`_chunk_results` of a chunk as read, each call counting on this thread alone:
+    BLEU from the undecoded lines where the kernel counts them
+    (:func:`mtcompute.batch.corpus_bleu_lines`), the rest from the lines decoded here;
+    None when a line is not UTF-8."""
+    from mtcompute.counting import threads_in_context  # noqa: PLC0415
+
+    systems = len(args.hypotheses)
+    chunk: Chunk | None = None
+    results: list[list[Result]] = []
+    with threads_in_context(1):
+        for s in range(systems):
+            row: list[Result] = []
+            for metric in args.metric:
+                part = _lines_result(args, metric, raw, s)
+                if part is None:
+                    chunk = chunk or decode_chunk(raw, systems)
+                    if chunk is None:
+                        return None
+                    part = _score_chunk(args, metric, chunk.systems[s], chunk.references)
+                row.append(part)
+            results.append(row)
+    return results
+
+
+def _lines_result(
+    args: argparse.Namespace, metric: str, raw: RawChunk, system: int
+) -> Result | None:
+    """One metric of one system's chunk from its undecoded lines where the kernel counts
+    them so (BLEU, chrF and chrF++: :func:`mtcompute.batch.corpus_bleu_lines`,
+    :func:`~mtcompute.batch.corpus_chrf_lines`), else None."""
+    from mtcompute.batch import corpus_bleu_lines, corpus_chrf_lines  # noqa: PLC0415
+    from mtcompute.scoring import BleuOptions, ChrfOptions  # noqa: PLC0415
+
+    options = _metric_options(args, metric)
+    hyps, refs = raw.pieces[system], raw.pieces[len(args.hypotheses) :]
+    if isinstance(options, BleuOptions):
+        return corpus_bleu_lines(hyps, refs, raw.count, options, segment_scores=args.segments)
+    if isinstance(options, ChrfOptions):
+        return corpus_chrf_lines(
+            hyps, refs, raw.count, options, rules=args.rules, segment_scores=args.segments
+        )
+    return None
+
+
+def _in_parallel(args: argparse.Namespace, add: Callable[[int, list[list[Result]]], None]) -> None:
+    """The named files in chunks on the kernel's threads (``MTCOMPUTE_THREADS``), each
+    thread taking whole chunks (decoded, counted and scored there, see :func:`_raw_results`)
+    while a reader thread cuts the next ones from the files (:func:`byte_chunks`, undecoded);
+    each chunk's count and results handed to ``add`` in the files' order, at most one chunk
+    more than there are threads in flight. A fault (files of different lengths, a line that
+    is not UTF-8, no line) is the error reading the files chunk after chunk reports."""
+    from concurrent.futures import ThreadPoolExecutor  # noqa: PLC0415
+
+    from mtcompute.counting import thread_count  # noqa: PLC0415
+
+    workers = thread_count()
+    names = [*args.hypotheses, *args.references]
+    pending: deque[tuple[int, Future[list[list[Result]] | None]]] = deque()
+    with ThreadPoolExecutor(workers, thread_name_prefix="mtcompute-chunk") as pool:
+        try:
+            for raw in read_ahead(byte_chunks(names)):
+                pending.append((raw.count, pool.submit(_raw_results, args, raw)))
+                while len(pending) > workers:
+                    _hand_on(pending.popleft(), add)
+            while pending:
+                _hand_on(pending.popleft(), add)
+        except Uneven:
+            raise reported_fault(args.hypotheses, args.references) from None
+        finally:
+            for _, future in pending:
+                future.cancel()
+
+
+def _hand_on(
+    item: tuple[int, Future[list[list[Result]] | None]],
+    add: Callable[[int, list[list[Result]]], None],
+) -> None:
+    """Wait for one chunk's results and hand them to ``add``; :class:`Uneven` when the chunk
+    could not be decoded."""
+    size, future = item
+    results = future.result()
+    if results is None:
+        raise Uneven
+    add(size, results)
+
+
+def _on_cluster(args: argparse.Namespace) -> _Run:
+    """Every system and metric scored on the Dask cluster ``--scheduler`` names (the
+    results come back whole, segment scores included when asked for: written out as one
+    chunk's)."""
+    options = {name: _metric_options(args, name) for name in args.metric}
+    results, count = _cluster.score(args, options)
+    segments = _spools(args)
+    if segments is not None:
+        for spools, row in zip(segments, results, strict=True):
+            for spool, result in zip(spools, row, strict=True):
+                spool.write(result)
+    return _Run(results, segments, count)
+
+
+def _spools(args: argparse.Namespace) -> list[list[_Segments]] | None:
+    """Per system and metric the segment output's files, with --segments."""
+    if not args.segments:
+        return None
+    json = args.format == "json"
+    return [[_Segments(metric, json) for metric in args.metric] for _ in args.hypotheses]
+
+
+def _options(args: argparse.Namespace) -> tuple[BleuOptions, ChrfOptions, TerOptions]:
+    """The metrics' settings: the options given, else the batch APIs' defaults."""
+    from mtcompute.scoring import BleuOptions, ChrfOptions, TerOptions  # noqa: PLC0415
+
+    bleu = BleuOptions(
+        args.tokenize or "13a",
+        bool(args.lowercase),
+        args.smooth_method or "exp",
+        args.smooth_value,
+        4 if args.max_order is None else args.max_order,
+        bool(args.effective_order),
+    )
+    chrf = ChrfOptions(beta=2 if args.beta is None else args.beta, lowercase=bool(args.lowercase))
+    ter = TerOptions(
+        bool(args.normalized),
+        bool(args.no_punct),
+        bool(args.asian_support),
+        bool(args.case_sensitive),
+    )
+    return bleu, chrf, ter

@@ -1,0 +1,243 @@
+"""``mtcompute score``'s run: the options checked, the files scored
+(:mod:`mtcompute.cli._score_chunks`, or with a test :mod:`mtcompute.cli._score_tests`), and
+the results printed as text or JSON. Imported by :func:`mtcompute.cli.score.run`, not by the
+parser."""
+
+from __future__ import annotations
+
+__all__ = ["run"]
+
+import argparse
+import re
+import sys
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, cast
+
+from mtcompute.cli._common import (
+    EXIT_DATA_ERROR,
+    EXIT_OK,
+    EXIT_USAGE,
+    CommandError,
+    fail,
+    label,
+    repeated,
+)
+from mtcompute.cli._score_chunks import _on_cluster, _Run, _scored
+from mtcompute.cli._score_tests import (
+    _check_tests,
+    _Settings,
+    _settings,
+    _tested,
+    _tested_line,
+    _tested_signature,
+    _tests_asked,
+)
+from mtcompute.errors import MtcomputeError
+from mtcompute.report import is_significant
+
+if TYPE_CHECKING:
+    from mtcompute.significance import Result as TestResult
+
+
+def _check_options(args: argparse.Namespace) -> None:
+    metrics: list[str] = args.metric
+    repeated("--metric", metrics)
+    options = {
+        "--lowercase": (args.lowercase, ("bleu", "chrf", "chrf++")),
+        "--beta": (args.beta, ("chrf", "chrf++")),
+        "--tokenize": (args.tokenize, ("bleu",)),
+        "--smooth-method": (args.smooth_method, ("bleu",)),
+        "--smooth-value": (args.smooth_value, ("bleu",)),
+        "--max-order": (args.max_order, ("bleu",)),
+        "--effective-order": (args.effective_order, ("bleu",)),
+        "--normalized": (args.normalized, ("ter",)),
+        "--no-punct": (args.no_punct, ("ter",)),
+        "--asian-support": (args.asian_support, ("ter",)),
+        "--case-sensitive": (args.case_sensitive, ("ter",)),
+    }
+    given = [
+        flag
+        for flag, (value, takers) in options.items()
+        if value is not None and not set(takers) & set(metrics)
+    ]
+    if given:
+        why = " (TER lowercases unless --case-sensitive)" if "--lowercase" in given else ""
+        raise CommandError(
+            f"{', '.join(given)} do(es) not apply to --metric {' '.join(metrics)}{why}",
+            EXIT_USAGE,
+            "usage",
+        )
+    method = args.smooth_method or "exp"
+    if args.smooth_value is not None and method not in ("floor", "add-k"):
+        raise CommandError(
+            f"--smooth-value applies only to --smooth-method floor or add-k, got "
+            f"--smooth-method {method}",
+            EXIT_USAGE,
+            "usage",
+        )
+    if args.rules == "contract":
+        if "bleu" in metrics:
+            raise CommandError(
+                "--rules contract applies to chrf and chrf++ only: BLEU is scored by "
+                "sacreBLEU's rules alone (for the contracts' BLEU on whitespace tokens, run "
+                "the bleu-corpus-compute tool: mtcompute run bleu-corpus-compute 1.0.0)",
+                EXIT_USAGE,
+                "usage",
+            )
+        if "ter" in metrics:
+            raise CommandError(
+                "--rules contract applies to chrf and chrf++ only: TER is scored by "
+                "sacreBLEU's rules alone (the ter-compute tool gives the same numbers)",
+                EXIT_USAGE,
+                "usage",
+            )
+        if len(args.references) > 1:
+            raise CommandError(
+                f"--rules contract takes exactly one reference file, got "
+                f"{len(args.references)} ({', '.join(label(n) for n in args.references)}): "
+                "the chrf-compute contract scores each segment against one reference; "
+                "without --rules contract, chrF takes several (sacreBLEU's best reference "
+                "per segment)",
+                EXIT_USAGE,
+                "usage",
+            )
+    _check_tests(args)
+
+
+def _write_text(found: _Run, lines: list[list[list[str]]]) -> None:
+    """One line per system and metric (``lines[s][m]``: the system's file name first when
+    there are several), each followed by its segment scores when they were asked for."""
+    out = sys.stdout.buffer
+    for s, row in enumerate(lines):
+        for m, text in enumerate(row):
+            out.write("".join(f"{line}\n" for line in text).encode("utf-8"))
+            if found.segments is not None:
+                found.segments[s][m].copy("text", out)
+
+
+def _prefixes(systems: Sequence[str]) -> list[str]:
+    """What starts each system's lines: its file name, padded, when there are several."""
+    labels = [label(name) for name in systems]
+    width = max(len(text) for text in labels)
+    return [f"{name:<{width}}  " if len(systems) > 1 else "" for name in labels]
+
+
+def _text(systems: Sequence[str], found: _Run) -> list[list[list[str]]]:
+    """Per system and metric its score line."""
+    return [
+        [[f"{prefix}{result}"] for result in row]
+        for prefix, row in zip(_prefixes(systems), found.results, strict=True)
+    ]
+
+
+def _json(args: argparse.Namespace, found: _Run) -> dict[str, object]:
+    """The whole run as one object: the references, the segment count, and per system the
+    scores by metric (the batch results' own data; the segment arrays, written from their
+    files, stand in as :func:`_placeholder` strings)."""
+    systems: list[dict[str, object]] = []
+    for s, (name, row) in enumerate(zip(args.hypotheses, found.results, strict=True)):
+        scores: dict[str, object] = {}
+        for m, (metric, result) in enumerate(zip(args.metric, row, strict=True)):
+            data = result.to_dict()
+            if found.segments is not None:
+                for key in found.segments[s][m].files:
+                    data[key] = _placeholder(found, s, m, key)
+            scores[metric] = data
+        systems.append({"hypotheses": label(name), "scores": scores})
+    return {
+        "references": [label(name) for name in args.references],
+        "segment_count": found.count,
+        "systems": systems,
+    }
+
+
+def _placeholder(found: _Run, system: int, metric: int, key: str) -> str:
+    """The string that stands for a segment array in the JSON text until it is written."""
+    return f"{found.token}:{system}:{metric}:{key}"
+
+
+def _write_json(data: dict[str, object], found: _Run) -> None:
+    """``data`` as compact JSON, each placeholder string replaced by its array, copied from
+    its file."""
+    from mtcompute.core.jsjson import dumps  # noqa: PLC0415
+
+    text = dumps(data)
+    out = sys.stdout.buffer
+    if found.segments is None:
+        out.write(text.encode("utf-8") + b"\n")
+        return
+    pieces = re.split(f'"{found.token}:([0-9]+):([0-9]+):([a-z_]+)"', text)
+    out.write(pieces[0].encode("utf-8"))
+    for at in range(1, len(pieces), 4):
+        system, metric, key, after = pieces[at : at + 4]
+        out.write(b"[")
+        found.segments[int(system)][int(metric)].copy(key, out)
+        out.write(b"]" + after.encode("utf-8"))
+    out.write(b"\n")
+
+
+def _tested_text(
+    systems: Sequence[str], found: _Run, tests: list[list[TestResult]], settings: _Settings
+) -> list[list[list[str]]]:
+    """:func:`_text` with each score line :func:`_tested_line`."""
+    return [
+        [
+            [f"{prefix}{_tested_line(result, test, settings, s == 0)}"]
+            for result, test in zip(row, tests[s], strict=True)
+        ]
+        for s, (prefix, row) in enumerate(zip(_prefixes(systems), found.results, strict=True))
+    ]
+
+
+def _tested_json(
+    args: argparse.Namespace,
+    found: _Run,
+    tests: list[list[TestResult]],
+    settings: _Settings,
+) -> dict[str, object]:
+    """:func:`_json` with the test's settings, each system's ``baseline`` flag, and each
+    score's test signature, ``mean``, ``ci``, ``p_value`` and ``significant``."""
+    out = _json(args, found)
+    out["significance"] = settings.to_dict()
+    paired = settings.method is not None
+    for s, system in enumerate(cast("list[dict[str, Any]]", out["systems"])):
+        if paired:
+            system["baseline"] = s == 0
+        for t, metric in enumerate(args.metric):
+            test = tests[s][t]
+            scores = system["scores"][metric]
+            scores["signature"] = _tested_signature(found.results[s][t], settings)
+            scores["mean"] = test.mean
+            scores["ci"] = test.ci
+            scores["p_value"] = test.p_value
+            scores["significant"] = is_significant(test.p_value)
+    return out
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run ``mtcompute score`` with parsed arguments; return the exit status."""
+    try:
+        _check_options(args)
+        tests: list[list[TestResult]] | None = None
+        if args.scheduler is not None:  # on a Dask cluster: mtcompute.dask
+            found = _on_cluster(args)
+        elif _tests_asked(args):
+            settings = _settings(args)
+            found, tests = _tested(args)
+        else:
+            found = _scored(args)
+    except CommandError as exc:
+        return fail(args, exc, "score")
+    except MtcomputeError as exc:  # the library refused the input
+        return fail(args, CommandError(exc.message, EXIT_DATA_ERROR, exc.code), "score")
+    if tests is not None:
+        if args.format == "json":
+            _write_json(_tested_json(args, found, tests, settings), found)
+        else:
+            _write_text(found, _tested_text(args.hypotheses, found, tests, settings))
+    elif args.format == "json":
+        _write_json(_json(args, found), found)
+    else:
+        _write_text(found, _text(args.hypotheses, found))
+    sys.stdout.flush()
+    return EXIT_OK

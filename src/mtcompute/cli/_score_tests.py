@@ -1,0 +1,254 @@
+"""``mtcompute score --paired-bs``, ``--paired-ar`` and ``--ci``: the options' checks, the
+files read in chunks for the tests (:mod:`mtcompute.report.paired`, the path ``mtcompute
+compare`` takes too), and each score line's test fields. Imported by
+:func:`mtcompute.cli.score.run`, not by the parser."""
+
+from __future__ import annotations
+
+__all__: list[str] = []
+
+import argparse
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, cast
+
+from mtcompute._version import __version__
+from mtcompute.cli._common import CI_SAMPLES, EXIT_USAGE, CommandError, label
+from mtcompute.cli._files import read_ahead, segment_chunks
+from mtcompute.cli._score_chunks import (
+    WORD_ORDERS,
+    Result,
+    _bar_label,
+    _options,
+    _progress,
+    _Run,
+    _score_chunk,
+    _spools,
+)
+from mtcompute.report import DEFAULT_SAMPLES, DEFAULT_SEED, is_significant
+
+if TYPE_CHECKING:
+    from mtcompute.scoring import BleuOptions, ChrfOptions, TerOptions
+    from mtcompute.significance import Result as TestResult
+
+
+def _method(args: argparse.Namespace) -> str | None:
+    """The paired test asked for: ``bootstrap``, ``ar`` or None."""
+    return "bootstrap" if args.paired_bs else "ar" if args.paired_ar else None
+
+
+def _tests_asked(args: argparse.Namespace) -> bool:
+    """Whether a paired test or intervals are asked for."""
+    return bool(args.paired_bs or args.paired_ar or args.ci)
+
+
+def _check_tests(args: argparse.Namespace) -> None:
+    """The significance options: each count with its test, tests with two or more systems,
+    sacreBLEU's rules only."""
+    alone = {
+        "--paired-bs-n": (args.paired_bs_n, args.paired_bs, "--paired-bs"),
+        "--paired-ar-n": (args.paired_ar_n, args.paired_ar, "--paired-ar"),
+        "--ci-n": (args.ci_n, args.ci, "--ci"),
+        "--seed": (args.seed, _tests_asked(args), "--paired-bs, --paired-ar or --ci"),
+    }
+    for flag, (value, test, needs) in alone.items():
+        if value is not None and not test:
+            raise CommandError(f"{flag} applies only with {needs}", EXIT_USAGE, "usage")
+    if args.paired_bs and args.ci_n is not None:
+        raise CommandError(
+            "--ci-n does not apply with --paired-bs: its intervals come from its own "
+            "resamples (--paired-bs-n)",
+            EXIT_USAGE,
+            "usage",
+        )
+    method = _method(args)
+    if method is not None and len(args.hypotheses) < 2:
+        flag = "--paired-bs" if method == "bootstrap" else "--paired-ar"
+        raise CommandError(
+            f"{flag} compares systems with a baseline: give two or more -H files (the first "
+            f"is the baseline), got 1 ({label(args.hypotheses[0])})",
+            EXIT_USAGE,
+            "usage",
+        )
+    if _tests_asked(args) and args.rules == "contract":
+        raise CommandError(
+            "--paired-bs, --paired-ar and --ci apply to --rules sacrebleu only (the tests "
+            "resample sacreBLEU's statistics)",
+            EXIT_USAGE,
+            "usage",
+        )
+
+
+# -- significance ------------------------------------------------------------------------
+# --paired-bs, --paired-ar and --ci: mtcompute.report.paired (the path compare takes too),
+# imported when a test is asked for: it brings numpy, about 0.1 s, which the plain score
+# command (a 100 ms budget for its whole process) never loads.
+
+
+@dataclass(frozen=True, slots=True)
+class _Settings:
+    """The test asked for: its method (None: intervals alone), its resamples or trials, the
+    interval resamples (0: none, or the paired bootstrap's own), the seed."""
+
+    method: str | None
+    samples: int
+    confidence: int
+    seed: int
+
+    def signature_fields(self) -> dict[str, object]:
+        """sacreBLEU's signature fields of the test (``PairedTest``, ``--confidence``):
+        ``bs`` resamples, ``ar`` trials, ``seed``."""
+        fields: dict[str, object] = {"seed": self.seed}
+        if self.method == "bootstrap":
+            fields["bs"] = self.samples
+        else:
+            if self.method == "ar":
+                fields["ar"] = self.samples
+            if self.confidence:
+                fields["bs"] = self.confidence
+        return fields
+
+    def to_dict(self) -> dict[str, object]:
+        """The test's settings in the JSON output."""
+        return {
+            "method": self.method,
+            "samples": self.samples if self.method else None,
+            "ci_samples": self.samples if self.method == "bootstrap" else self.confidence or None,
+            "seed": self.seed,
+        }
+
+
+def _settings(args: argparse.Namespace) -> _Settings:
+    method = _method(args)
+    samples = 0
+    if method is not None:
+        given = args.paired_bs_n if method == "bootstrap" else args.paired_ar_n
+        samples = DEFAULT_SAMPLES[method] if given is None else given
+    confidence = 0
+    if args.ci and method != "bootstrap":
+        confidence = CI_SAMPLES if args.ci_n is None else args.ci_n
+    return _Settings(method, samples, confidence, DEFAULT_SEED if args.seed is None else args.seed)
+
+
+def _tested(args: argparse.Namespace) -> tuple[_Run, list[list[TestResult]]]:
+    """Each system's scores (from the statistics the tests resample, unless --segments asks
+    for the batch APIs' segment scores) and its test results. The files are read in chunks
+    (the next read while this one is counted); of each chunk only the per-segment statistics
+    are kept (the kernel's int64 rows, TER's float64 ones), never the texts."""
+    # Imported here, not at the top: see the section's comment (numpy: the rows' matrices).
+    import numpy as np  # noqa: PLC0415
+
+    from mtcompute.batch import ResultSum  # noqa: PLC0415
+    from mtcompute.report import paired  # noqa: PLC0415
+    from mtcompute.significance import Table  # noqa: PLC0415
+
+    settings = _settings(args)
+    bleu, chrf, ter = _options(args)
+    metrics = [paired.metric(name, bleu=bleu, chrf=chrf, ter=ter) for name in args.metric]
+    options: dict[str, BleuOptions | ChrfOptions | TerOptions] = {
+        "bleu": bleu,
+        "chrf": chrf,
+        "ter": ter,
+    }
+    nrefs = len(args.references)
+    sums = [[ResultSum() for _ in args.metric] for _ in args.hypotheses]
+    rows = [[bytearray() for _ in args.hypotheses] for _ in metrics]  # [metric][system]
+    shapes: list[tuple[Any, int]] = []  # each metric's row type and width
+    segments = _spools(args)
+    progress = _progress(args, _bar_label(args))
+    count = 0
+    for chunk in read_ahead(segment_chunks(args.hypotheses, args.references)):
+        extracted = paired.extract(metrics, chunk.systems, chunk.references)
+        for t, table in enumerate(extracted.tables):
+            for s, statistics in enumerate(table.statistics):
+                matrix = np.ascontiguousarray(statistics)
+                if len(shapes) == t:
+                    shapes.append((matrix.dtype, matrix.shape[1]))
+                rows[t][s] += matrix.tobytes()
+        for s, hyps in enumerate(chunk.systems):
+            for t, name in enumerate(args.metric):
+                if segments is not None:
+                    part = _score_chunk(args, name, hyps, chunk.references)
+                    segments[s][t].write(part)
+                else:
+                    part = _from_totals(name, options, extracted.totals[t][s], nrefs)
+                sums[s][t].add(part)
+        count += len(chunk.references)
+        progress.advance(len(chunk.references))
+    progress.close()
+    results = [[total.total() for total in row] for row in sums]
+    tables = []
+    for t, chosen in enumerate(metrics):
+        dtype, width = shapes[t]
+        matrices = [np.frombuffer(found, dtype=dtype).reshape(-1, width) for found in rows[t]]
+        tables.append(Table(chosen, matrices))
+    del rows
+    tested = paired.run(
+        tables,
+        settings.method,  # type: ignore[arg-type]
+        samples=settings.samples,
+        confidence=settings.confidence,
+        seed=settings.seed,
+    )
+    by_system = [[tested[t][s] for t in range(len(metrics))] for s in range(len(args.hypotheses))]
+    return _Run(results, segments, count), by_system
+
+
+def _from_totals(
+    metric: str,
+    options: dict[str, BleuOptions | ChrfOptions | TerOptions],
+    totals: Sequence[Any],
+    nrefs: int,
+) -> Result:
+    """The batch result of one system's summed statistics for ``metric`` (TER: of its
+    segments' statistics, which it sums in segment order)."""
+    from mtcompute.batch import CorpusBleu, CorpusChrf, CorpusTer  # noqa: PLC0415
+    from mtcompute.scoring import BleuOptions, ChrfOptions, TerOptions  # noqa: PLC0415
+    from mtcompute.tokenizers import get_tokenizer  # noqa: PLC0415
+
+    if metric == "bleu":
+        bleu = cast(BleuOptions, options["bleu"])
+        tokenizer = get_tokenizer(bleu.tokenize).signature
+        return CorpusBleu.from_statistics(cast("list[int]", totals), bleu, tokenizer, nrefs)
+    if metric == "ter":
+        ter = cast(TerOptions, options["ter"])
+        return CorpusTer.from_statistics(cast("list[tuple[int, float]]", totals), ter, nrefs)
+    base = cast(ChrfOptions, options["chrf"])
+    chrf = ChrfOptions(beta=base.beta, lowercase=base.lowercase, word_order=WORD_ORDERS[metric])
+    return CorpusChrf.from_statistics(cast("list[int]", totals), chrf, "sacrebleu", nrefs)
+
+
+def _tested_signature(result: Result, settings: _Settings) -> str:
+    """The result's signature with the test's fields (``nrefs:1|bs:1000|seed:12345|...``)."""
+    from mtcompute.batch import CorpusBleu, CorpusChrf  # noqa: PLC0415
+    from mtcompute.scoring import (  # noqa: PLC0415
+        bleu_signature_fields,
+        chrf_signature_fields,
+        format_signature,
+        ter_signature_fields,
+    )
+
+    if isinstance(result, CorpusBleu):
+        found = bleu_signature_fields(result.options, result.nrefs, result.tokenizer_signature)
+    elif isinstance(result, CorpusChrf):
+        found = chrf_signature_fields(result.options, result.nrefs)
+    else:
+        found = ter_signature_fields(result.options, result.nrefs)
+    return f"{format_signature(found | settings.signature_fields())}|mtcompute:{__version__}"
+
+
+def _tested_line(result: Result, test: TestResult, settings: _Settings, baseline: bool) -> str:
+    """sacreBLEU's ``--confidence`` line (``= 37.79 (μ = 37.80 ± 0.99)``, then BLEU's
+    verbose part) with the test's signature; then, in a paired test, ``(baseline)`` or
+    ``p = 0.0310`` and ``*`` when p <= 0.05."""
+    from mtcompute.batch import CorpusBleu  # noqa: PLC0415
+
+    interval = "" if test.mean is None else f" (μ = {test.mean:.2f} ± {test.ci:.2f})"
+    verbose = f" {result.verbose}" if isinstance(result, CorpusBleu) else ""
+    line = f"{result.name}|{_tested_signature(result, settings)} = {result.score_text}"
+    line += f"{interval}{verbose}"
+    if settings.method is None:
+        return line
+    if baseline:
+        return f"{line}  (baseline)"
+    return f"{line}  p = {test.p_value:.4f}{'*' if is_significant(test.p_value) else ''}"
