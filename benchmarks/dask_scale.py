@@ -42,7 +42,8 @@ import dask
 from distributed import Client, LocalCluster
 
 from mtcompute import dask as md
-from mtcompute.scoring import BleuOptions, ChrfOptions, TerOptions
+from mtcompute.metrics.chrf.score import ChrfOptions
+from mtcompute.scoring import BleuOptions, TerOptions
 
 ROOT = Path(__file__).resolve().parents[1]
 SETTINGS = {

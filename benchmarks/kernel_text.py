@@ -2,7 +2,7 @@
 counting layer, one thread): BLEU from raw text with 13a (``counting.bleu_text_statistics``
 with the 13a tokenizer, tokenizing included, then ``core.sacre.compute_bleu``) against
 sacreBLEU ``BLEU().corpus_score`` with a cold tokenizer cache and bleuscore (if installed),
-and chrF++ (``counting.sacrebleu_chrf_statistics``, then ``core.sacre.chrf_f_score``) against
+and chrF++ (``sacrebleu_chrf_statistics``, then ``chrf_f_score``) against
 sacreBLEU ``CHRF(word_order=2).corpus_score``. Same scores are checked first.
 
     .venv/bin/python benchmarks/kernel_text.py [--data DIR] [--pair generaltest2022/en-de]
@@ -27,7 +27,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 from mtcompute import counting
-from mtcompute.core.sacre import chrf_f_score, compute_bleu
+from mtcompute.core.sacre import compute_bleu
+from mtcompute.metrics.chrf.sacrebleu_statistics import chrf_f_score, sacrebleu_chrf_statistics
 from mtcompute.tokenizers import get_tokenizer
 
 DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "wmt"
@@ -67,7 +68,7 @@ def main() -> int:
         ).score
 
     def chrf() -> float:
-        total, _ = counting.sacrebleu_chrf_statistics(hyp, refs, 6, 2, 2, threads=1)
+        total, _ = sacrebleu_chrf_statistics(hyp, refs, 6, 2, 2, threads=1)
         return chrf_f_score(total, 8, 2)
 
     sacrebleu = importlib.import_module("sacrebleu")

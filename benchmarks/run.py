@@ -287,7 +287,7 @@ def bench_corpus_chrf(
     pairs: list[Pair], anchors: dict[str, ModuleType | None], repeats: int, report: Report
 ) -> None:
     """Corpus chrF2 per pair: mtcompute vs sacreBLEU corpus_score vs fastchrf sentences."""
-    from mtcompute.batch import corpus_chrf
+    from mtcompute.metrics.chrf.corpus import corpus_chrf
 
     for pair in pairs:
         _corpus_chrf_pair(corpus_chrf, pair, anchors, repeats, report)
@@ -342,7 +342,7 @@ def bench_sentence_chrf(
     pair: Pair, anchors: dict[str, ModuleType | None], repeats: int, report: Report
 ) -> None:
     """Sentence chrF2 of every segment: mtcompute vs sacreBLEU loop vs fastchrf."""
-    from mtcompute.batch import corpus_chrf
+    from mtcompute.metrics.chrf.corpus import corpus_chrf
 
     section = "sentence chrF2"
     hyps, refs = pair.hypotheses, pair.references
@@ -390,7 +390,7 @@ def bench_mbr(
     report: Report,
 ) -> None:
     """MBR all-pairs chrF2: chrf_pairwise(block, block) for every block."""
-    from mtcompute.batch import chrf_pairwise
+    from mtcompute.metrics.chrf.corpus import chrf_pairwise
 
     section = "MBR chrF2"
     size = len(blocks[0])
@@ -500,7 +500,7 @@ def bench_threads(
     pair: Pair, blocks: list[list[str]], threads: int, repeats: int, report: Report
 ) -> None:
     """mtcompute with several threads (not a ratio row: the anchors stay single-threaded)."""
-    from mtcompute.batch import chrf_pairwise, corpus_chrf
+    from mtcompute.metrics.chrf.corpus import chrf_pairwise, corpus_chrf
 
     os.environ["MTCOMPUTE_THREADS"] = str(threads)
     try:
@@ -603,6 +603,7 @@ def bench_sacrebleu_exact(
     tokenizer (tokenizing both sides included; sacreBLEU with a cold tokenizer cache) and
     corpus chrF++, one reference."""
     from mtcompute import scoring
+    from mtcompute.metrics.chrf import score as chrf_scoring
 
     hyps, refs = pair.hypotheses, pair.references
     per_segment = [[r] for r in refs]
@@ -652,12 +653,14 @@ def bench_sacrebleu_exact(
             )
         )
     section = "corpus chrF2++"
-    chrf_options = scoring.ChrfOptions(word_order=2)
-    base = median_seconds(lambda: scoring.corpus_chrf(hyps, per_segment, chrf_options), repeats)
+    chrf_options = chrf_scoring.ChrfOptions(word_order=2)
+    base = median_seconds(
+        lambda: chrf_scoring.corpus_chrf(hyps, per_segment, chrf_options), repeats
+    )
     report.rows.append(Row(section, subject, "mtcompute scoring.corpus_chrf", base))
     if sacrebleu is not None:
         metric = sacrebleu.metrics.CHRF(word_order=2)
-        ours_chrf = scoring.corpus_chrf(hyps, per_segment, chrf_options).score
+        ours_chrf = chrf_scoring.corpus_chrf(hyps, per_segment, chrf_options).score
         theirs_chrf = metric.corpus_score(hyps, [refs]).score
         report.check(
             f"chrF++ {pair.name}: scoring.corpus_chrf = sacreBLEU CHRF(word_order=2)",
@@ -1385,7 +1388,7 @@ def sacrebleu_adjusted_chrf(hyps: Sequence[str], refs: Sequence[str]) -> tuple[f
     """Corpus chrF2 from the pure core with sacreBLEU's rule: a segment's hypothesis count is
     0 for an order in which its reference has no n-gram. Returns (score, segments affected).
     """
-    from mtcompute.core.chrf import ChrfStatistics, chrf_fraction, segment_statistics
+    from mtcompute.metrics.chrf.ngrams import ChrfStatistics, chrf_fraction, segment_statistics
 
     total = ChrfStatistics.zero(6)
     affected = 0
@@ -1408,8 +1411,8 @@ def check_chrf(
     report: Report,
 ) -> None:
     """chrF: corpus vs sacreBLEU, sentence and pairwise vs sacreBLEU and fastchrf."""
-    from mtcompute.batch import chrf_pairwise, corpus_chrf
-    from mtcompute.core.chrf import ChrfStatistics, chrf_fraction, segment_statistics
+    from mtcompute.metrics.chrf.corpus import chrf_pairwise, corpus_chrf
+    from mtcompute.metrics.chrf.ngrams import ChrfStatistics, chrf_fraction, segment_statistics
 
     sacrebleu, fastchrf = anchors["sacrebleu"], anchors["fastchrf"]
     for pair in pairs:
@@ -1574,7 +1577,8 @@ def check_bleu(pair: Pair, anchors: dict[str, ModuleType | None], report: Report
 
 def check_pure(pair: Pair, block: list[str], report: Report) -> None:
     """The C kernel and the pure-Python path give identical numbers (en-de)."""
-    from mtcompute.batch import chrf_pairwise, corpus_bleu, corpus_chrf
+    from mtcompute.batch import corpus_bleu
+    from mtcompute.metrics.chrf.corpus import chrf_pairwise, corpus_chrf
 
     hyps, refs = pair.hypotheses, pair.references
     hyp_tokens = [h.split() for h in hyps]

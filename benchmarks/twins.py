@@ -26,6 +26,8 @@ from typing import Any
 
 from mtcompute import counting, native, streaming
 from mtcompute.core import jsjson, tokenizers
+from mtcompute.metrics.chrf import sacrebleu_statistics as sacre_chrf
+from mtcompute.metrics.chrf import statistics as chrf_counting
 from mtcompute.tokenizers import get_tokenizer
 
 REPO = Path(__file__).resolve().parents[1]
@@ -105,34 +107,37 @@ def rows(
     def pure_line_chrf() -> object:
         hyp_lines = hyp_data.decode("utf-8").split("\n")[:n]
         ref_lines = ref_data.decode("utf-8").split("\n")[:n]
-        return counting.sacrebleu_chrf_rows(hyp_lines, [[r] for r in ref_lines], 6, 2, 2)
+        return sacre_chrf.sacrebleu_chrf_rows(hyp_lines, [[r] for r in ref_lines], 6, 2, 2)
 
     def kernel_line_chrf() -> object:
-        return counting.sacrebleu_chrf_line_rows(hyp_data, [ref_data], n, 6, 2, 2, per_segment=True)
+        return sacre_chrf.sacrebleu_chrf_line_rows(
+            hyp_data, [ref_data], n, 6, 2, 2, per_segment=True
+        )
 
     same = (
-        ("chrf_counts", wmt_work, lambda: counting.chrf_statistics_many(hyps, refs, 6)),
+        ("chrf_counts", wmt_work, lambda: chrf_counting.chrf_statistics_many(hyps, refs, 6)),
         (
             "chrf_segment",
             wmt_work + ", one call a segment",
             lambda: [
-                counting.chrf_segment_statistics(h, r, 6) for h, r in zip(hyps, refs, strict=True)
+                chrf_counting.chrf_segment_statistics(h, r, 6)
+                for h, r in zip(hyps, refs, strict=True)
             ],
         ),
         (
             "chrf_scores",
             wmt_work + " (with chrf_counts)",
-            lambda: counting.chrf_totals(hyps, refs, segment_beta=2),
+            lambda: chrf_counting.chrf_totals(hyps, refs, segment_beta=2),
         ),
         (
             "chrf_ratios",
             wmt_work + " (with chrf_counts)",
-            lambda: counting.chrf_ratios(hyps, refs, 2),
+            lambda: chrf_counting.chrf_ratios(hyps, refs, 2),
         ),
         (
             "chrf_pairwise",
             f"{PAIR} MBR {block}x{block}",
-            lambda: counting.chrf_pairwise_matrix(hyps[:block], hyps[:block]),
+            lambda: chrf_counting.chrf_pairwise_matrix(hyps[:block], hyps[:block]),
         ),
         (
             "bleu_counts",
@@ -157,7 +162,7 @@ def rows(
         (
             "sacrebleu_chrf_counts",
             wmt_work + ", chrF++",
-            lambda: counting.sacrebleu_chrf_statistics(hyps, refs1, 6, 2, 2),
+            lambda: sacre_chrf.sacrebleu_chrf_statistics(hyps, refs1, 6, 2, 2),
         ),
         ("ter_edits", wmt_work + ", word ids", lambda: counting.ter_statistics(id_h, id_r)),
         ("ter_statistics_text", wmt_work, lambda: counting.ter_text_statistics(hyps, refs1)),

@@ -155,5 +155,5 @@ def test_the_checks_see_what_they_look_for() -> None:
     """The markup and layer checks can fail: a tag is found, an upward import is seen."""
     assert HTML_TAG.search('<p class="lead">')
     assert not HTML_TAG.search("<stdin>")
-    assert _layer("mtcompute.cli.score") > _layer("mtcompute.core.chrf")
-    assert "mtcompute.core.chrf" in GRAPH["mtcompute.counting"]
+    assert _layer("mtcompute.cli.score") > _layer("mtcompute.metrics.chrf.ngrams")
+    assert "mtcompute.metrics.chrf.ngrams" in GRAPH["mtcompute.metrics.chrf.statistics"]

@@ -69,11 +69,8 @@ if TYPE_CHECKING:
     from mtcompute._execute import execute, execute_json
     from mtcompute.batch import (
         CorpusBleu,
-        CorpusChrf,
         CorpusTer,
-        chrf_pairwise,
         corpus_bleu,
-        corpus_chrf,
         corpus_ter,
         text_bleu_statistics,
     )
@@ -86,6 +83,7 @@ if TYPE_CHECKING:
         NotFound,
         UnsupportedInput,
     )
+    from mtcompute.metrics.chrf.corpus import CorpusChrf, chrf_pairwise, corpus_chrf
     from mtcompute.tools.bleu_brevity_penalty import BrevityPenaltyResult, bleu_brevity_penalty
     from mtcompute.tools.bleu_corpus_compute import CorpusBleuResult, bleu_corpus
     from mtcompute.tools.bleu_ngrams_count import (
@@ -119,7 +117,7 @@ _SOURCES: dict[str, str] = {
     "ChrfResult": "mtcompute.tools.chrf_compute",
     "CorpusBleu": "mtcompute.batch",
     "CorpusBleuResult": "mtcompute.tools.bleu_corpus_compute",
-    "CorpusChrf": "mtcompute.batch",
+    "CorpusChrf": "mtcompute.metrics.chrf.corpus",
     "CorpusTer": "mtcompute.batch",
     "Envelope": "mtcompute.envelope",
     "InvalidInput": "mtcompute.errors",
@@ -139,10 +137,10 @@ _SOURCES: dict[str, str] = {
     "bleu_tokenize": "mtcompute.tools.bleu_tokenize",
     "chrf": "mtcompute.tools.chrf_compute",
     "chrf_components": "mtcompute.tools.chrf_components",
-    "chrf_pairwise": "mtcompute.batch",
+    "chrf_pairwise": "mtcompute.metrics.chrf.corpus",
     "chrf_plus_plus": "mtcompute.tools.chrf_plus_plus_compute",
     "corpus_bleu": "mtcompute.batch",
-    "corpus_chrf": "mtcompute.batch",
+    "corpus_chrf": "mtcompute.metrics.chrf.corpus",
     "corpus_ter": "mtcompute.batch",
     "dumps": "mtcompute.core.jsjson",
     "execute": "mtcompute._execute",

@@ -1,17 +1,11 @@
-"""Batch APIs: corpus chrF and chrF++, all-pairs sentence chrF (MBR), corpus BLEU and corpus
-TER, any size.
+"""Batch APIs: corpus BLEU and corpus TER, any size, and what every metric's corpus API adds
+up and runs from its options (:func:`corpus_result`, :class:`ResultSum`). Corpus chrF and
+chrF++ and all-pairs sentence chrF (MBR) are :mod:`mtcompute.metrics.chrf.corpus`'s.
 
 Two families of rules (docs/decisions.md, "Two families of rules"), one score scale: every corpus
 score here is a float on the 0..100 scale, and ``str(result)`` is a one-line summary with the
 settings' signature.
 
-* :func:`corpus_chrf` is Popović 2015 §2 (chrF) and 2017 §2 (chrF++, ``word_order=2``). By
-  default (``rules="sacrebleu"``) it is sacreBLEU 2.6.0's ``CHRF(...).corpus_score``, through
-  :mod:`mtcompute.scoring`: each segment counted against its best reference (the one with the
-  highest sentence chrF, the first of equals), the counts summed, then sacreBLEU's float
-  steps. ``rules="contract"`` is the catalog contracts' corpus rule (chrf-compute,
-  chrf-plus-plus-compute): one reference per segment, the per-order counts summed literally,
-  one exact fraction (:func:`mtcompute.core.chrf.chrf_ratio`), its nearest float the score.
 * :func:`corpus_bleu` is Papineni et al. 2002 §2 as sacreBLEU 2.6.0's ``BLEU(...).corpus_score``
   computes it (:mod:`mtcompute.scoring`): raw text through sacreBLEU's tokenizer
   (``tokenize``, default ``13a``), clipped matches against every reference, closest
@@ -25,9 +19,8 @@ settings' signature.
   ``case_sensitive``), each segment's fewest edits over its references and the average of
   their lengths, then total edits over the total of the average lengths (added in segment
   order, as sacreBLEU adds them).
-* :func:`chrf_pairwise` (sentence chrF of every pair, for MBR) and
-  :func:`text_bleu_statistics` (BLEU statistics of whitespace-split texts) are the exact
-  contract-family building blocks.
+* :func:`text_bleu_statistics` (BLEU statistics of whitespace-split texts) is an exact
+  contract-family building block.
 
 References are laid out per segment, as the catalog's tools lay them out: ``references[i]``
 is segment ``i``'s reference. Raw-text references are either flat, one string per segment
@@ -37,9 +30,9 @@ per reference set, is :mod:`mtcompute.sacrebleu`'s.)
 
 These are the library forms of the tools, without the service limits (segment counts, text
 and token bytes, references per segment) but with their behaviour rules, checked by field types
-declared once (:mod:`mtcompute.contracts.fields`, and the few new ones below), in the same
-words: texts are str without lone surrogates, tokens non-empty, every segment has at least one
-reference. Faults raise :class:`~mtcompute.errors.InvalidInput` (or
+declared once (:mod:`mtcompute.contracts.fields`, :mod:`mtcompute.metrics._corpus` and the few
+below), in the same words: texts are str without lone surrogates, tokens non-empty, every
+segment has at least one reference. Faults raise :class:`~mtcompute.errors.InvalidInput` (or
 :class:`~mtcompute.errors.UnsupportedInput` for a tokenizer that cannot run here) naming the
 field and index as a JSON Pointer. The counting is :mod:`mtcompute.counting` (the C kernel
 when it is built, on ``MTCOMPUTE_THREADS`` threads, default all CPUs), which gives the same
@@ -55,15 +48,13 @@ __all__ = [
     "SMOOTH_VALUE",
     "WORD_ORDER",
     "CorpusBleu",
-    "CorpusChrf",
+    "CorpusChrf",  # re-exported for cli/
     "CorpusTer",
     "ReferenceTexts",
     "ResultSum",
-    "chrf_pairwise",
     "corpus_bleu",
     "corpus_bleu_lines",
-    "corpus_chrf",
-    "corpus_chrf_lines",
+    "corpus_chrf_lines",  # re-exported for cli/
     "corpus_result",
     "corpus_ter",
     "text_bleu_statistics",
@@ -71,25 +62,38 @@ __all__ = [
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
-from fractions import Fraction
 from typing import Any, TypeVar, cast
 
 from mtcompute import counting, scoring, streaming
-from mtcompute._version import __version__
 from mtcompute.contracts import fields
 from mtcompute.contracts.validate import (
     Array,
-    Boolean,
-    FieldType,
-    Text,
     Token,
     check_same_count,
-    describe,
-    where,
 )
 from mtcompute.core.bleu import BleuStatistics
-from mtcompute.core.chrf import ChrfStatistics, chrf_ratio, format_ratio
-from mtcompute.errors import InvalidInput, MtcomputeError, json_pointer
+from mtcompute.errors import MtcomputeError, json_pointer
+
+# What the corpus APIs share, under this module's former names for it.
+from mtcompute.metrics._corpus import (
+    FLAG,
+    REFERENCE_TEXTS,
+    TEXT_REFERENCES,
+    TEXTS,
+    ReferenceTexts,
+    scored_chunks,
+)
+from mtcompute.metrics._corpus import checked_texts as _checked_texts
+from mtcompute.metrics._corpus import joined as _joined
+from mtcompute.metrics._corpus import joined_nrefs_and_segments as _joined_nrefs_and_segments
+from mtcompute.metrics._corpus import no_lone_surrogates as _no_lone_surrogates
+from mtcompute.metrics._corpus import no_lone_surrogates_in as _no_lone_surrogates_in
+from mtcompute.metrics._corpus import nrefs_of as _nrefs
+from mtcompute.metrics._corpus import signature_of as _signature
+
+# CorpusChrf and corpus_chrf_lines: re-exported for cli/ until it imports from metrics.chrf
+from mtcompute.metrics.chrf.corpus import CorpusChrf, corpus_chrf, corpus_chrf_lines
+from mtcompute.metrics.chrf.score import ChrfOptions
 from mtcompute.metrics.ter.edits import sum_statistics
 from mtcompute.metrics.ter.score import (
     TerOptions,
@@ -100,7 +104,6 @@ from mtcompute.metrics.ter.score import (
 )
 from mtcompute.tokenizers import get_tokenizer
 
-CHAR_ORDER = 6
 PRETOKENIZED = "pretokenized"  # the signature's tok: value for tokenize=None (token lists)
 
 # --- field types -----------------------------------------------------------------------------
@@ -111,427 +114,12 @@ RULES = fields.RULES
 WORD_ORDER = fields.WORD_ORDER
 SMOOTH_METHOD = fields.SMOOTH_METHOD
 SMOOTH_VALUE = fields.SMOOTH_VALUE
-TEXTS = fields.texts()
-ANY_TEXTS = Array(Text(), "an array of strings", "segment")
-FLAG = Boolean()
 TOKEN = Token()
 HYPOTHESIS = Array(TOKEN, "a token list (an array)")
 REFERENCE = Array(TOKEN, "a reference token list (an array)")
 SEGMENT_REFERENCES = Array(REFERENCE, "an array of token lists", "reference", 1)
 HYPOTHESES = Array(HYPOTHESIS, "an array of token lists", "segment", 1)
 REFERENCES = Array(SEGMENT_REFERENCES, "an array of reference lists", "segment", 1)
-SEGMENT_TEXTS = Array(Text(), "an array of strings", "reference", 1)
-TEXT_REFERENCES = Array(SEGMENT_TEXTS, "an array of reference lists", "segment", 1)
-
-
-@dataclass(frozen=True, slots=True)
-class ReferenceTexts(FieldType[list[list[str]]]):
-    """Raw-text references per segment, flat or nested (the first item decides): one string
-    per segment, or one array of one or more strings per segment; parsed to the nested form.
-
-    >>> REFERENCE_TEXTS.parse(["a", "b"], "/references")
-    [['a'], ['b']]
-    """
-
-    def parse(self, value: object, path: str) -> list[list[str]]:
-        items = TEXTS.check_shape(value, path)
-        first = items[0]
-        if isinstance(first, str):
-            return [[text] for text in TEXTS.items.parse_items(items, path)]
-        if not isinstance(first, list | tuple):
-            at = f"{path}/0"
-            raise InvalidInput(
-                f"Expected a string or an array of strings {where(at)}, got {describe(first)}.",
-                at,
-            )
-        if _all_strings(items):  # the usual case, without a call per item
-            return [list(cast("Sequence[str]", segment)) for segment in items]
-        return SEGMENT_TEXTS.parse_items(items, path)  # the first fault and its message
-
-    def schema(self) -> dict[str, object]:
-        return {"anyOf": [TEXTS.schema(), TEXT_REFERENCES.schema()]}
-
-
-def _all_strings(items: Sequence[object]) -> bool:
-    """Whether every item is a list or tuple of one or more str (each segment's references),
-    in a plain loop (faster than a call or a generator per item)."""
-    for segment in items:
-        if not isinstance(segment, list | tuple) or not segment:
-            return False
-        for text in segment:
-            if not isinstance(text, str):
-                return False
-    return True
-
-
-REFERENCE_TEXTS = ReferenceTexts()
-"""``references`` of the raw-text metrics (:class:`ReferenceTexts`)."""
-
-
-def _no_lone_surrogates(texts: Sequence[str], *path: str | int) -> None:
-    found = counting.first_lone_surrogate(texts)
-    if found is not None:
-        i, at = found
-        pointer = json_pointer(*path, i)
-        raise InvalidInput(
-            f"Expected text without lone surrogates at {pointer}, "
-            f"got U+{ord(texts[i][at]):04X} at index {at}.",
-            pointer,
-        )
-
-
-def _no_lone_surrogates_in(references: Sequence[Sequence[str]], flat: bool) -> None:
-    """Every reference text, in reading order: at ``/references/i`` when the references were
-    given flat, at ``/references/i/j`` when nested."""
-    if flat:
-        _no_lone_surrogates([segment[0] for segment in references], "references")
-        return
-    if counting.first_lone_surrogate([t for segment in references for t in segment]) is not None:
-        for i, segment in enumerate(references):
-            _no_lone_surrogates(segment, "references", i)
-
-
-def _checked_texts(
-    hypotheses: Sequence[str], references: Sequence[str] | Sequence[Sequence[str]], unit: str | None
-) -> list[list[str]]:
-    """The raw-text checks of chrF and TER, in order: hypotheses, references (returned
-    nested), equal counts (``unit`` phrases the message: :func:`check_same_count`), lone
-    surrogates. Texts the kernel finds plain (:func:`mtcompute.counting.plain_texts`: every
-    check passes) are returned as they are, without a Python call per text."""
-    if counting.plain_texts(hypotheses, references):
-        return cast("list[list[str]]", references)
-    TEXTS.parse(hypotheses, "/hypotheses")
-    refs = REFERENCE_TEXTS.parse(references, "/references")
-    check_same_count("hypotheses", hypotheses, "references", references, unit)
-    _no_lone_surrogates(hypotheses, "hypotheses")
-    _no_lone_surrogates_in(refs, isinstance(references[0], str))
-    return refs
-
-
-def _nrefs(references: Sequence[Sequence[str | Sequence[str]]]) -> int:
-    """References per segment as the signature's nrefs (-1 when it varies: ``var``)."""
-    counts = set(map(len, references))
-    return counts.pop() if len(counts) == 1 else -1
-
-
-def _signature(sacrebleu_fields: dict[str, object], rules: str = "sacrebleu") -> str:
-    """sacreBLEU's signature of the settings, then ``rules:contract`` when the contract rule
-    computed the score, then ``mtcompute:<version>``."""
-    extra = "|rules:contract" if rules == "contract" else ""
-    return f"{scoring.format_signature(sacrebleu_fields)}{extra}|mtcompute:{__version__}"
-
-
-# --- corpus chrF -----------------------------------------------------------------------------
-
-
-def _flat_chrf(stats: ChrfStatistics) -> tuple[int, ...]:
-    """sacreBLEU's layout of chrF statistics: ``[n_hyp, n_ref, n_match]`` per order."""
-    flat: list[int] = []
-    for h, r, m in zip(stats.hypothesis, stats.reference, stats.matches, strict=True):
-        flat += (h, r, m)
-    return tuple(flat)
-
-
-def _chrf_stats(flat: Sequence[int]) -> ChrfStatistics:
-    """The per-order statistics of sacreBLEU's flat layout."""
-    return ChrfStatistics(tuple(flat[0::3]), tuple(flat[1::3]), tuple(flat[2::3]))
-
-
-def _ratio_float(stats: ChrfStatistics, beta: int) -> float:
-    numerator, denominator = chrf_ratio(stats, beta)
-    return numerator / denominator  # int / int is correctly rounded, as float(Fraction) is
-
-
-def _joined_nrefs_and_segments(
-    first: CorpusChrf | CorpusBleu | CorpusTer, second: CorpusChrf | CorpusBleu | CorpusTer
-) -> tuple[int, tuple[float, ...] | None]:
-    """What any two results of the same settings join to besides their statistics: the
-    reference count (-1, variable, when they differ) and the segment scores when both have
-    them."""
-    segments = None
-    if first.segment_scores is not None and second.segment_scores is not None:
-        segments = first.segment_scores + second.segment_scores
-    return first.nrefs if first.nrefs == second.nrefs else -1, segments
-
-
-def _joined(
-    first: CorpusChrf | CorpusBleu, second: CorpusChrf | CorpusBleu
-) -> tuple[list[int], int, tuple[float, ...] | None]:
-    """What two results of the same settings add up to: summed statistics (integer counts,
-    so any grouping gives the same sums), the reference count and the segment scores
-    (:func:`_joined_nrefs_and_segments`). TER's lengths are floats, summed in segment order instead
-    (:meth:`CorpusTer.__add__`)."""
-    summed = [a + b for a, b in zip(first.statistics, second.statistics, strict=True)]
-    return summed, *_joined_nrefs_and_segments(first, second)
-
-
-@dataclass(frozen=True, slots=True)
-class CorpusChrf:
-    """Corpus chrF or chrF++: ``score`` (a float, 0..100) and what it was computed from.
-
-    ``statistics`` are the summed counts in sacreBLEU's layout (``[n_hyp, n_ref, n_match]``
-    per order, character orders first); ``options`` the settings (sacreBLEU's names);
-    ``rules`` ``"sacrebleu"`` or ``"contract"``; ``nrefs`` the references per segment (-1
-    when it varies); ``segment_scores`` each segment's own score when asked for; ``fraction``
-    the exact score under the contract rule (``None`` under sacreBLEU's, which is float
-    arithmetic). Two results of the same settings add up: ``a + b`` is the result of the
-    segments of both, in order.
-    """
-
-    score: float
-    statistics: tuple[int, ...]
-    options: scoring.ChrfOptions
-    rules: str
-    nrefs: int
-    segment_scores: tuple[float, ...] | None = None
-    fraction: Fraction | None = None
-
-    @classmethod
-    def from_statistics(
-        cls,
-        statistics: Sequence[int],
-        options: scoring.ChrfOptions,
-        rules: str,
-        nrefs: int,
-        segment_scores: tuple[float, ...] | None = None,
-    ) -> CorpusChrf:
-        """The result for summed ``statistics`` under ``rules``."""
-        flat = tuple(statistics)
-        if rules == "contract":
-            numerator, denominator = chrf_ratio(_chrf_stats(flat), options.beta)
-            fraction = Fraction(numerator, denominator)
-            return cls(
-                numerator / denominator, flat, options, rules, nrefs, segment_scores, fraction
-            )
-        score = scoring.chrf_score(flat, options).score
-        return cls(score, flat, options, rules, nrefs, segment_scores)
-
-    @property
-    def name(self) -> str:
-        """``chrF2``, ``chrF2++``: beta, then one ``+`` per word order (sacreBLEU's names)."""
-        return f"chrF{self.options.beta}" + "+" * self.options.word_order
-
-    @property
-    def score_text(self) -> str:
-        """The score as the rules print it: the exact fraction to six decimals, ties to even,
-        under the contract rule (``"64.640103"``); sacreBLEU's two decimals otherwise."""
-        if self.fraction is not None:
-            return format_ratio(self.fraction.numerator, self.fraction.denominator)
-        return f"{self.score:.2f}"
-
-    @property
-    def signature(self) -> str:
-        """sacreBLEU's signature of the settings (``nrefs:1|case:mixed|eff:yes|nc:6|nw:0|
-        space:no|version:2.6.0``), then ``rules:contract`` under the contract rule, then
-        ``mtcompute:<version>``."""
-        nrefs = self.nrefs
-        return _signature(scoring.chrf_signature_fields(self.options, nrefs), self.rules)
-
-    def __str__(self) -> str:
-        return f"{self.name}|{self.signature} = {self.score_text}"
-
-    def to_dict(self) -> dict[str, object]:
-        """The result as JSON-ready data (the ``score`` command's ``--format json``)."""
-        out: dict[str, object] = {
-            "name": self.name,
-            "score": self.score,
-            "score_text": self.score_text,
-            "signature": self.signature,
-            "rules": self.rules,
-            "char_order": self.options.char_order,
-            "word_order": self.options.word_order,
-            "beta": self.options.beta,
-            "lowercase": self.options.lowercase,
-            "whitespace": self.options.whitespace,
-            "eps_smoothing": self.options.eps_smoothing,
-            "nrefs": self.nrefs if self.nrefs >= 0 else "var",
-            "statistics": list(self.statistics),
-        }
-        if self.fraction is not None:
-            out["score_fraction"] = f"{self.fraction.numerator}/{self.fraction.denominator}"
-        if self.segment_scores is not None:
-            out["segment_scores"] = list(self.segment_scores)
-        return out
-
-    def __add__(self, other: CorpusChrf) -> CorpusChrf:
-        if (self.options, self.rules) != (other.options, other.rules):
-            raise ValueError("cannot add chrF results of different settings")
-        summed, nrefs, segments = _joined(self, other)
-        return CorpusChrf.from_statistics(summed, self.options, self.rules, nrefs, segments)
-
-
-def _contract_rule_checks(
-    references: Sequence[Sequence[str]], whitespace: bool, eps_smoothing: bool
-) -> None:
-    """What the contract rule does not define: several references, whitespace, eps."""
-    why = 'rules "contract" is the chrf-compute contract\'s corpus rule'
-    if whitespace:
-        raise InvalidInput(
-            f"Expected false at /whitespace ({why}, which removes whitespace), got true.",
-            "/whitespace",
-        )
-    if eps_smoothing:
-        raise InvalidInput(
-            f"Expected false at /eps_smoothing ({why}, which averages over the effective "
-            "orders), got true.",
-            "/eps_smoothing",
-        )
-    for i, segment in enumerate(references):
-        if len(segment) != 1:
-            at = f"/references/{i}"
-            raise InvalidInput(
-                f"Expected one reference at {at} ({why}, one reference per segment; "
-                f'rules "sacrebleu" takes several), got {len(segment)}.',
-                at,
-            )
-
-
-def corpus_chrf(
-    hypotheses: Iterable[str],
-    references: Iterable[str] | Iterable[Sequence[str]],
-    *,
-    word_order: int = 0,
-    beta: int = 2,
-    lowercase: bool = False,
-    whitespace: bool = False,
-    eps_smoothing: bool = False,
-    rules: str = "sacrebleu",
-    segment_scores: bool = False,
-) -> CorpusChrf:
-    """Corpus chrF_beta (chrF++ with ``word_order=2``) of aligned segments.
-
-    ``references`` is flat (one string per segment) or nested (a list of one or more
-    strings per segment). ``rules="sacrebleu"`` (default) gives sacreBLEU 2.6.0's
-    ``CHRF(word_order=..., beta=..., lowercase=..., whitespace=..., eps_smoothing=...)
-    .corpus_score`` exactly (several references: the best one per segment);
-    ``rules="contract"`` the chrf-compute (chrf-plus-plus-compute) contract's exact corpus
-    fraction, one reference per segment, without whitespace and eps_smoothing. Segment
-    scores are each segment's own chrF under the same rules.
-
-    Validation, first fault wins: hypotheses (an array of str, at least one), references
-    (flat or nested, at least one), equal counts, lone surrogates, word_order (0..4), beta
-    (1..16), lowercase, whitespace, eps_smoothing, rules (what the contract rule does not
-    take: whitespace, eps_smoothing, then a segment with several references),
-    segment_scores.
-
-    >>> print(corpus_chrf(["aa"], ["ab"], beta=3))  # doctest: +ELLIPSIS
-    chrF3|nrefs:1|case:mixed|eff:yes|nc:6|nw:0|space:no|version:2.6.0|mtcompute:... = 25.00
-    >>> corpus_chrf(["aa"], ["ab"], beta=3, rules="contract").fraction
-    Fraction(25, 1)
-    """
-    if streaming.is_stream(hypotheses) or streaming.is_stream(references):
-
-        def score(hyps: list[str], refs: list[Any]) -> CorpusChrf:
-            return corpus_chrf(
-                hyps,
-                refs,
-                word_order=word_order,
-                beta=beta,
-                lowercase=lowercase,
-                whitespace=whitespace,
-                eps_smoothing=eps_smoothing,
-                rules=rules,
-                segment_scores=segment_scores,
-            )
-
-        return _chunked(score, hypotheses, references, unit=None, texts=True)
-    # a list or a tuple from here on (anything else is refused by the checks below)
-    hypotheses = cast("Sequence[str]", hypotheses)
-    references = cast("Sequence[str] | Sequence[Sequence[str]]", references)
-    refs = _checked_texts(hypotheses, references, None)
-    options = scoring.ChrfOptions(
-        CHAR_ORDER,
-        WORD_ORDER.parse(word_order, "/word_order"),
-        fields.BETA.parse(beta, "/beta"),
-        FLAG.parse(lowercase, "/lowercase"),
-        FLAG.parse(whitespace, "/whitespace"),
-        FLAG.parse(eps_smoothing, "/eps_smoothing"),
-    )
-    rules = RULES.parse(rules, "/rules")
-    if rules == "contract":
-        _contract_rule_checks(refs, options.whitespace, options.eps_smoothing)
-    with_segments = FLAG.parse(segment_scores, "/segment_scores")
-    nrefs = _nrefs(refs)
-    if rules == "contract":
-        return _contract_chrf(hypotheses, [segment[0] for segment in refs], options, with_segments)
-    total, each = scoring.chrf_statistics(hypotheses, refs, options, per_segment=with_segments)
-    scores = None
-    if each is not None:
-        scores = tuple(scoring.chrf_score(stats, options).score for stats in each)
-    return CorpusChrf.from_statistics(total, options, rules, nrefs, scores)
-
-
-def corpus_chrf_lines(
-    hypotheses: bytes,
-    references: Sequence[bytes],
-    count: int,
-    options: scoring.ChrfOptions,
-    *,
-    rules: str = "sacrebleu",
-    segment_scores: bool = False,
-) -> CorpusChrf | None:
-    """:func:`corpus_chrf` with ``options`` (its ``char_order`` is 6 there) of ``count``
-    undecoded lines, as :func:`corpus_bleu_lines` takes them, counted by the kernel without
-    a str per text; ``None`` where it does not count them (lowercase, which is Python's
-    ``str.lower``; the contract rule; lines it does not take): the caller decodes the lines
-    and calls :func:`corpus_chrf`, which gives the same result.
-
-    >>> found = corpus_chrf_lines(b"aa\\n", [b"ab\\n"], 1, scoring.ChrfOptions(beta=3))
-    >>> found is None or found.score == corpus_chrf(["aa"], ["ab"], beta=3).score
-    True
-    """
-    if options.lowercase or rules != "sacrebleu":
-        return None
-    options = replace(options, char_order=CHAR_ORDER)  # as corpus_chrf sets it
-    found = counting.sacrebleu_chrf_line_rows(
-        hypotheses,
-        references,
-        count,
-        options.char_order,
-        options.word_order,
-        options.beta,
-        whitespace=options.whitespace,
-        eps_smoothing=options.eps_smoothing,
-        per_segment=segment_scores,
-    )
-    if found is None:
-        return None
-    total, rows = found
-    scores = None
-    if rows is not None:
-        values = memoryview(rows).cast("q").tolist()
-        width = 3 * options.order
-        scores = tuple(
-            scoring.chrf_score(values[at : at + width], options).score
-            for at in range(0, len(values), width)
-        )
-    return CorpusChrf.from_statistics(total, options, rules, len(references), scores)
-
-
-def _contract_chrf(
-    hypotheses: Sequence[str],
-    references: Sequence[str],
-    options: scoring.ChrfOptions,
-    with_segments: bool,
-) -> CorpusChrf:
-    """The contract rule: per-order counts of every segment summed literally (chrf-compute,
-    chrf-plus-plus-compute), each segment's score the float of its exact fraction."""
-    beta, lowercase = options.beta, options.lowercase
-    scores: tuple[float, ...] | None
-    if options.word_order == 0:
-        total, scores = counting.chrf_totals(
-            hypotheses,
-            references,
-            CHAR_ORDER,
-            lowercase,
-            segment_beta=beta if with_segments else None,
-        )
-    else:
-        total, each = counting.chrf_corpus_statistics(
-            hypotheses, references, CHAR_ORDER, options.word_order, lowercase
-        )
-        scores = tuple(_ratio_float(stats, beta) for stats in each) if with_segments else None
-    return CorpusChrf.from_statistics(_flat_chrf(total), options, "contract", 1, scores)
 
 
 # --- corpus BLEU -----------------------------------------------------------------------------
@@ -1064,7 +652,7 @@ AnyResult = CorpusBleu | CorpusChrf | CorpusTer
 def corpus_result(
     hypotheses: Iterable[str],
     references: Iterable[str] | Iterable[Sequence[str]],
-    options: scoring.BleuOptions | scoring.ChrfOptions | TerOptions,
+    options: scoring.BleuOptions | ChrfOptions | TerOptions,
     *,
     rules: str = "sacrebleu",
     segment_scores: bool = False,
@@ -1074,7 +662,7 @@ def corpus_result(
     here). What runs a metric from its options object (the score command's chunks, the Dask
     partitions) calls this.
 
-    >>> print(corpus_result(["aa"], ["ab"], scoring.ChrfOptions(beta=3)))  # doctest: +ELLIPSIS
+    >>> print(corpus_result(["aa"], ["ab"], ChrfOptions(beta=3)))  # doctest: +ELLIPSIS
     chrF3|nrefs:1|case:mixed|eff:yes|nc:6|nw:0|space:no|version:2.6.0|mtcompute:... = 25.00
     """
     if isinstance(options, scoring.BleuOptions):
@@ -1089,7 +677,7 @@ def corpus_result(
             effective_order=options.effective_order,
             segment_scores=segment_scores,
         )
-    if isinstance(options, scoring.ChrfOptions):
+    if isinstance(options, ChrfOptions):
         return corpus_chrf(
             hypotheses,
             references,
@@ -1193,15 +781,6 @@ def _settings(result: AnyResult) -> tuple[object, ...]:
 # --- iterables: in chunks ---------------------------------------------------------------------
 
 
-def _same_form(first: object, item: object, path: str) -> None:
-    """A chunk's first raw-text reference has the form of the whole input's first (flat: a
-    string; nested: an array of strings), as :data:`REFERENCE_TEXTS` requires of every item."""
-    if isinstance(first, str):
-        TEXTS.items.parse(item, path)
-    else:
-        SEGMENT_TEXTS.parse(item, path)
-
-
 R = TypeVar("R", CorpusBleu, CorpusChrf, CorpusTer)
 
 
@@ -1214,38 +793,19 @@ def _chunked(
     texts: bool,
 ) -> R:
     """``score`` (a corpus function, its options bound) of aligned iterables read in chunks
-    (:func:`mtcompute.streaming.in_chunks`), the results added up (:class:`ResultSum`), in
+    (:func:`mtcompute.metrics._corpus.scored_chunks`: its checks, and errors that name the
+    segment's index in the whole input), the results added up (:class:`ResultSum`), in
     bounded memory: the chunks' segment scores (and TER's segment statistics) kept only when
-    they were asked for. Errors name the segment's index in the whole input. The checks run
-    chunk by chunk: a fault is found once the chunks before it have been counted, so with
-    several faults the one reported may differ from a list's (of one fault, never)."""
+    they were asked for."""
     total = ResultSum()
     scores: list[float] = []
     each: list[tuple[int, float]] = []
-    first: object = None
-    try:
-        for start, hyps, refs in streaming.in_chunks(hypotheses, references):
-            if start == 0:
-                first = refs[0] if refs else None
-            elif texts:
-                try:
-                    _same_form(first, refs[0], "/references/0")
-                except MtcomputeError as error:
-                    raise streaming.shifted(error, start) from None
-            try:
-                part = score(hyps, refs)
-            except MtcomputeError as error:
-                raise streaming.shifted(error, start) from None
-            total.add(part)
-            if part.segment_scores is not None:
-                scores += part.segment_scores
-                if isinstance(part, CorpusTer):
-                    each += part.segment_statistics
-    except streaming.CountMismatch as mismatch:
-        check_same_count(
-            "hypotheses", range(mismatch.first), "references", range(mismatch.second), unit
-        )
-        raise  # check_same_count raised: the counts differ
+    for part in scored_chunks(score, hypotheses, references, unit=unit, texts=texts):
+        total.add(part)
+        if part.segment_scores is not None:
+            scores += part.segment_scores
+            if isinstance(part, CorpusTer):
+                each += part.segment_statistics
     result = total.total(tuple(scores) if scores else None)
     if isinstance(result, CorpusTer) and each:
         result = replace(result, segment_statistics=tuple(each))
@@ -1253,27 +813,6 @@ def _chunked(
 
 
 # --- the exact building blocks -----------------------------------------------------------------
-
-
-def chrf_pairwise(
-    hypotheses: Sequence[str], references: Sequence[str], *, beta: int = 2
-) -> list[list[float]]:
-    """Sentence chrF_beta (0..100) of every hypothesis against every reference, for MBR.
-
-    ``result[i][j]`` is the double nearest to the exact chrF of ``hypotheses[i]`` against
-    ``references[j]`` (``float(chrf_fraction(segment_statistics(h, r), beta))``). Either list
-    may be empty.
-
-    >>> chrf_pairwise(["aa", "ab"], ["ab"], beta=3)
-    [[25.0], [100.0]]
-    """
-    ANY_TEXTS.parse(hypotheses, "/hypotheses")
-    ANY_TEXTS.parse(references, "/references")
-    _no_lone_surrogates(hypotheses, "hypotheses")
-    _no_lone_surrogates(references, "references")
-    beta = fields.BETA.parse(beta, "/beta")
-    # the checked arguments themselves: the kernel shares the tables when they are one list
-    return counting.chrf_pairwise_matrix(hypotheses, references, beta, CHAR_ORDER)
 
 
 def text_bleu_statistics(

@@ -4,7 +4,7 @@ collections or of files the workers read themselves, and all-pairs chrF for MBR.
 The seam is sacreBLEU's (and :mod:`mtcompute.scoring`'s): statistics per segment are
 independent integers, so a corpus scored in partitions is the same integer sum as one pass.
 Each partition is scored on a worker by the batch API (:func:`mtcompute.batch.corpus_bleu`,
-:func:`~mtcompute.batch.corpus_chrf`, :func:`~mtcompute.batch.corpus_ter`: their checks,
+:func:`mtcompute.corpus_chrf`, :func:`~mtcompute.batch.corpus_ter`: their checks,
 sacreBLEU's tokenizers, the compiled kernel), only its summed statistics travel back, a tree
 reduction adds them, and the score is computed once from the total by the batch results' own
 ``from_statistics``. Nothing here counts or scores a segment itself.
@@ -62,10 +62,13 @@ from distributed import Client, LocalCluster
 
 from mtcompute import batch
 from mtcompute._ranges import DecodeProblem, boundary, count_segments, decode_segments, skip_lines
-from mtcompute.batch import CorpusBleu, CorpusChrf, CorpusTer
+from mtcompute.batch import CorpusBleu, CorpusTer
+from mtcompute.metrics.chrf import corpus as chrf_corpus
+from mtcompute.metrics.chrf.corpus import CorpusChrf
+from mtcompute.metrics.chrf.score import ChrfOptions
 from mtcompute.metrics.ter.edits import sum_statistics
 from mtcompute.metrics.ter.score import TerOptions, ter_score
-from mtcompute.scoring import BleuOptions, ChrfOptions
+from mtcompute.scoring import BleuOptions
 from mtcompute.tokenizers import get_tokenizer
 
 CHUNK_BYTES = 16 << 20  # at most this many bytes of each file in one range (one task)
@@ -321,7 +324,7 @@ def corpus_chrf(
     segment_scores: bool = False,
     split_every: int | None = None,
 ) -> CorpusChrf:
-    """:func:`mtcompute.batch.corpus_chrf` (chrF++ with ``word_order=2``) of a bag of
+    """:func:`mtcompute.corpus_chrf` (chrF++ with ``word_order=2``) of a bag of
     hypotheses against one bag per reference stream (or paths): the same result."""
     options = ChrfOptions(6, word_order, beta, lowercase, whitespace, eps_smoothing)
     metric = "chrf++" if word_order else "chrf"
@@ -416,13 +419,13 @@ def write_segment_scores(
 
 def chrf_pairwise(candidates: db.Bag, *, beta: int = 2) -> db.Bag:
     """For each element of ``candidates`` (a list of candidate strings, an n-best list), its
-    all-pairs sentence chrF matrix (:func:`mtcompute.batch.chrf_pairwise` of the list against
+    all-pairs sentence chrF matrix (:func:`mtcompute.chrf_pairwise` of the list against
     itself), computed on the workers."""
     return cast(db.Bag, _any(candidates).map(_pairwise, beta))
 
 
 def _pairwise(texts: list[str], beta: int) -> list[list[float]]:
-    return batch.chrf_pairwise(texts, texts, beta=beta)
+    return chrf_corpus.chrf_pairwise(texts, texts, beta=beta)
 
 
 def _utilities(matrix: list[list[float]]) -> list[float]:

@@ -1,23 +1,23 @@
-"""sacreBLEU-exact BLEU, chrF and chrF++ from raw text: the one path of every surface that
-promises sacreBLEU 2.6.0's numbers (the sacrebleu-score tool, ``mtcompute.sacrebleu``,
-``mtcompute sacrebleu`` and ``mtcompute score``).
+"""sacreBLEU-exact BLEU from raw text: the one path of every surface that promises sacreBLEU
+2.6.0's numbers (the sacrebleu-score tool, ``mtcompute.sacrebleu``, ``mtcompute sacrebleu``
+and ``mtcompute score``).
 
 Each metric is sacreBLEU's seam: statistics per segment (integers, exact; the kernel through
 :mod:`mtcompute.counting`), summed, then scored by sacreBLEU's floating-point steps
 (:mod:`mtcompute.core.sacre`). Results format themselves as sacreBLEU's ``Score.format``
 does, and signatures are sacreBLEU's ``Signature.format`` strings.
 
-Statistics are sacreBLEU's flat lists: BLEU ``[sys_len, ref_len, correct_1..N, total_1..N]``;
-chrF ``[n_hyp, n_ref, n_match]`` per order, character orders first, each segment's from the
-reference with the best sentence chrF (the first of equals). ``references[i]`` holds the one
-or more reference strings of segment ``i`` (the per-segment layout of the catalog).
+Statistics are sacreBLEU's flat lists: BLEU ``[sys_len, ref_len, correct_1..N, total_1..N]``.
+``references[i]`` holds the one or more reference strings of segment ``i`` (the per-segment
+layout of the catalog).
 
 Nothing here validates: the callers check their arguments (field types, or sacreBLEU's own
 checks in the facade) before calling.
 
-TER lives in :mod:`mtcompute.metrics.ter.score` and the score line and signature strings in
-:mod:`mtcompute.metrics._base`; their names are bound here too while the tools, the report
-and the sacreBLEU facade still call them ``scoring.*``.
+chrF and chrF++ live in :mod:`mtcompute.metrics.chrf.score`, TER in
+:mod:`mtcompute.metrics.ter.score` and the score line and signature strings in
+:mod:`mtcompute.metrics._base`; the TER and signature names are bound here too while the
+tools, the report and the sacreBLEU facade still call them ``scoring.*``.
 """
 
 from __future__ import annotations
@@ -28,9 +28,7 @@ __all__ = [
     "BleuOptions",
     "BleuReferences",
     "BleuResult",
-    "ChrfOptions",
-    "ChrfReferences",
-    "ChrfResult",
+    "ChrfOptions",  # re-exported for cli/
     "TerOptions",
     "TerReferences",
     "TerResult",
@@ -40,14 +38,8 @@ __all__ = [
     "bleu_signature_fields",
     "bleu_statistics",
     "bleu_statistics_of",
-    "chrf_references",
-    "chrf_rows_of",
-    "chrf_score",
-    "chrf_signature_fields",
-    "chrf_statistics",
-    "chrf_statistics_of",
+    "chrf_signature_fields",  # re-exported for cli/
     "corpus_bleu",
-    "corpus_chrf",
     "corpus_ter",
     "format_score",
     "format_signature",
@@ -74,6 +66,9 @@ from mtcompute.metrics._base import (
     format_signature,
     summed_in_chunks,
 )
+
+# re-exported for cli/ until it imports from metrics.chrf
+from mtcompute.metrics.chrf.score import ChrfOptions, chrf_signature_fields
 from mtcompute.metrics.ter.score import (
     TER_ABBREVIATIONS,
     TerOptions,
@@ -324,166 +319,3 @@ def corpus_bleu(
     """
     total, _ = bleu_statistics(hypotheses, references, options)
     return bleu_score(total, options)
-
-
-# --- chrF ------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class ChrfOptions:
-    """sacreBLEU's ``CHRF`` settings, with its names and defaults."""
-
-    char_order: int = 6
-    word_order: int = 0
-    beta: int = 2
-    lowercase: bool = False
-    whitespace: bool = False
-    eps_smoothing: bool = False
-
-    @property
-    def order(self) -> int:
-        """Character orders plus word orders."""
-        return self.char_order + self.word_order
-
-
-@dataclass(frozen=True, slots=True)
-class ChrfResult(Formatted):
-    """What sacreBLEU's ``CHRFScore`` holds, and its strings."""
-
-    score: float
-    char_order: int
-    word_order: int
-    beta: int
-
-    @property
-    def name(self) -> str:
-        """``chrF2``, ``chrF2++``: beta, then one ``+`` per word order."""
-        return f"chrF{self.beta}" + "+" * self.word_order
-
-
-def chrf_signature_fields(options: ChrfOptions, nrefs: int | str) -> dict[str, object]:
-    """sacreBLEU's ``CHRFSignature.info`` for these options, in its order."""
-    return common_fields(nrefs) | {
-        "case": "lc" if options.lowercase else "mixed",
-        "eff": "yes" if not options.eps_smoothing else "no",
-        "nc": options.char_order,
-        "nw": options.word_order,
-        "space": "yes" if options.whitespace else "no",
-    }
-
-
-@dataclass(frozen=True, slots=True)
-class ChrfReferences:
-    """References prepared once for many hypothesis sets (sacreBLEU's reference cache,
-    ``CHRF(references=...)``): per segment, each reference lowercased when the options ask.
-    Made by :func:`chrf_references`."""
-
-    texts: tuple[tuple[str, ...], ...]
-    options: ChrfOptions
-
-
-def chrf_references(references: Sequence[Sequence[str]], options: ChrfOptions) -> ChrfReferences:
-    """``references`` (per segment, one or more strings) prepared as sacreBLEU's CHRF
-    prepares references, for :func:`chrf_statistics_of`."""
-    if options.lowercase:
-        return ChrfReferences(
-            tuple(tuple(text.lower() for text in segment) for segment in references), options
-        )
-    return ChrfReferences(tuple(tuple(segment) for segment in references), options)
-
-
-def chrf_statistics_of(
-    hypotheses: Sequence[str], references: ChrfReferences, *, per_segment: bool = False
-) -> tuple[list[int], list[list[int]] | None]:
-    """:func:`chrf_statistics` against references prepared by :func:`chrf_references`
-    (their options apply to the hypotheses too)."""
-    options = references.options
-    return counting.sacrebleu_chrf_statistics(
-        _chrf_hypotheses(hypotheses, references),
-        references.texts,
-        options.char_order,
-        options.word_order,
-        options.beta,
-        whitespace=options.whitespace,
-        eps_smoothing=options.eps_smoothing,
-        per_segment=per_segment,
-    )
-
-
-def chrf_rows_of(hypotheses: Sequence[str], references: ChrfReferences) -> tuple[list[int], bytes]:
-    """:func:`chrf_statistics_of` per segment, each segment's statistics (the same numbers) as
-    one buffer of native int64 values, ``3 * (char_order + word_order)`` a segment
-    (:func:`mtcompute.counting.sacrebleu_chrf_rows`): no list per segment."""
-    options = references.options
-    return counting.sacrebleu_chrf_rows(
-        _chrf_hypotheses(hypotheses, references),
-        references.texts,
-        options.char_order,
-        options.word_order,
-        options.beta,
-        whitespace=options.whitespace,
-        eps_smoothing=options.eps_smoothing,
-    )
-
-
-def _chrf_hypotheses(hypotheses: Sequence[str], references: ChrfReferences) -> Sequence[str]:
-    """The hypotheses prepared as the references were (lowercased when the options ask)."""
-    if len(hypotheses) != len(references.texts):
-        raise ValueError(
-            f"{len(hypotheses)} hypotheses but {len(references.texts)} reference lists "
-            "(one list per segment expected)"
-        )
-    return [text.lower() for text in hypotheses] if references.options.lowercase else hypotheses
-
-
-def chrf_statistics(
-    hypotheses: Iterable[str],
-    references: Iterable[Sequence[str]],
-    options: ChrfOptions,
-    *,
-    per_segment: bool = False,
-) -> tuple[list[int], list[list[int]] | None]:
-    """The summed statistics and, with ``per_segment``, each segment's, as sacreBLEU's
-    ``CHRF`` extracts them (each segment's from its best reference; for many hypothesis sets
-    against the same references: :func:`chrf_references` and :func:`chrf_statistics_of`, the
-    same numbers). Iterables that are not lists or tuples are read in chunks, in bounded
-    memory without ``per_segment``."""
-    if streaming.is_stream(hypotheses) or streaming.is_stream(references):
-
-        def count(
-            hyps: Sequence[str], refs: Sequence[Sequence[str]]
-        ) -> tuple[list[int], list[list[int]] | None]:
-            return chrf_statistics(hyps, refs, options, per_segment=per_segment)
-
-        return summed_in_chunks(count, hypotheses, references)
-    hypotheses = cast("Sequence[str]", hypotheses)  # a list or a tuple from here on
-    references = cast("Sequence[Sequence[str]]", references)
-    return counting.sacrebleu_chrf_statistics(
-        hypotheses,
-        references,
-        options.char_order,
-        options.word_order,
-        options.beta,
-        lowercase=options.lowercase,
-        whitespace=options.whitespace,
-        eps_smoothing=options.eps_smoothing,
-        per_segment=per_segment,
-    )
-
-
-def chrf_score(statistics: Sequence[int], options: ChrfOptions) -> ChrfResult:
-    """sacreBLEU's ``CHRF._compute_score_from_stats`` of summed statistics."""
-    score = sacre.chrf_f_score(statistics, options.order, options.beta, options.eps_smoothing)
-    return ChrfResult(score, options.char_order, options.word_order, options.beta)
-
-
-def corpus_chrf(
-    hypotheses: Iterable[str], references: Iterable[Sequence[str]], options: ChrfOptions
-) -> ChrfResult:
-    """Corpus chrF (chrF++ with ``word_order=2``) as sacreBLEU's ``CHRF(...).corpus_score``.
-
-    >>> corpus_chrf(["aa"], [["ab"]], ChrfOptions()).format()
-    'chrF2 = 25.00'
-    """
-    total, _ = chrf_statistics(hypotheses, references, options)
-    return chrf_score(total, options)

@@ -19,9 +19,10 @@ import pytest
 import sacrebleu
 from playwright.sync_api import Browser, ConsoleMessage, ViewportSize, sync_playwright
 
-from mtcompute import scoring
 from mtcompute import significance as sg
 from mtcompute.cli import build_parser
+from mtcompute.metrics.chrf.resample import ChrfMetric
+from mtcompute.metrics.chrf.score import ChrfOptions
 from mtcompute.report import DEFAULT_SEED
 from mtcompute.report.page import compare, render, sentence_chrf
 from tests.conftest import WMT, WMT_IS_SAMPLE, require_program, run_cli, wmt_lines
@@ -53,7 +54,7 @@ ARGS = ["compare", "-r", REFERENCE, "-b", _path(BASELINE), "-H", *map(_path, SYS
 
 
 def _direct(
-    metrics: list[sg.BleuMetric | sg.ChrfMetric | sg.TerMetric],
+    metrics: list[sg.BleuMetric | ChrfMetric | sg.TerMetric],
     method: str = "bootstrap",
     samples: int = 1000,
     seed: int = 12345,
@@ -94,7 +95,7 @@ def report(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str, Any], Pa
 def test_json_equals_the_significance_module(report: tuple[dict[str, Any], Path]) -> None:
     """The JSON's scores, p-values, means and half widths are paired_bootstrap's, exactly."""
     document, _ = report
-    bleu, chrf = _direct([sg.BleuMetric(), sg.ChrfMetric()])
+    bleu, chrf = _direct([sg.BleuMetric(), ChrfMetric()])
     assert (_rows(bleu), _rows(chrf)) == (
         _json_rows(document, "bleu"),
         _json_rows(document, "chrf"),
@@ -150,7 +151,7 @@ def test_text_table_prints_the_significance_numbers() -> None:
     """Each line of the text table holds the system and, per metric, its score, mean ± half
     width and p-value (with * at p <= 0.05) as paired_bootstrap gives them."""
     done = run_cli(*ARGS, "-m", "bleu", "chrf++")
-    bleu, chrf = _direct([sg.BleuMetric(), sg.ChrfMetric(scoring.ChrfOptions(word_order=2))])
+    bleu, chrf = _direct([sg.BleuMetric(), ChrfMetric(ChrfOptions(word_order=2))])
     names = [f"{_path(BASELINE)} (baseline)", *map(_path, SYSTEMS)]
     expected = [
         "paired bootstrap resampling: 1000 resamples, seed 12345; "
@@ -420,7 +421,7 @@ def test_sentence_chrf_is_sacrebleu_s() -> None:
     """The page's segment scores are sacreBLEU's sentence_chrf (first 100 en-de segments)."""
     hyps = wmt_lines(f"{PAIR}/sys.{BASELINE}.txt")[:100]
     refs = wmt_lines(f"{PAIR}/ref.A.txt")[:100]
-    statistics = sg.ChrfMetric().statistics(hyps, [[r] for r in refs])
+    statistics = ChrfMetric().statistics(hyps, [[r] for r in refs])
     expected = [sacrebleu.sentence_chrf(h, [r]).score for h, r in zip(hyps, refs, strict=True)]
     assert expected == sentence_chrf(statistics)
 
@@ -431,7 +432,7 @@ def test_page_counts_wins_ties_and_losses(report: tuple[dict[str, Any], Path]) -
     page = report[1].read_text(encoding="utf-8")
     refs = [[line] for line in wmt_lines(f"{PAIR}/ref.A.txt")]
     scores = [
-        sentence_chrf(sg.ChrfMetric().statistics(wmt_lines(f"{PAIR}/sys.{name}.txt"), refs))
+        sentence_chrf(ChrfMetric().statistics(wmt_lines(f"{PAIR}/sys.{name}.txt"), refs))
         for name in [BASELINE, *SYSTEMS]
     ]
     expected = []

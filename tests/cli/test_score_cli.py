@@ -22,8 +22,8 @@ from sacrebleu.metrics.chrf import CHRF
 
 import mtcompute
 from mtcompute import __version__, cli
-from mtcompute.batch import corpus_chrf
 from mtcompute.errors import MtcomputeError
+from mtcompute.metrics.chrf.corpus import corpus_chrf
 from mtcompute.tokenizers import get_tokenizer
 from tests import conftest
 from tests.cli.terminal import stderr_on_a_terminal

@@ -15,8 +15,11 @@ from typing import Any
 import pytest
 
 from mtcompute import __version__, scoring, significance
-from mtcompute.batch import corpus_bleu, corpus_chrf, corpus_ter
-from mtcompute.significance import BleuMetric, ChrfMetric, Result, Table, TerMetric
+from mtcompute.batch import corpus_bleu, corpus_ter
+from mtcompute.metrics.chrf.corpus import corpus_chrf
+from mtcompute.metrics.chrf.resample import ChrfMetric
+from mtcompute.metrics.chrf.score import ChrfOptions
+from mtcompute.significance import BleuMetric, Result, Table, TerMetric
 from tests import conftest
 from tests.conftest import WMT, run_cli
 
@@ -28,7 +31,7 @@ SHORT = 120  # segments of the short inputs
 METRIC_OBJECTS = {
     "bleu": BleuMetric(),
     "chrf": ChrfMetric(),
-    "chrf++": ChrfMetric(scoring.ChrfOptions(word_order=2)),
+    "chrf++": ChrfMetric(ChrfOptions(word_order=2)),
     "ter": TerMetric(),
 }
 
@@ -159,7 +162,7 @@ def test_options_reach_the_tests(short: dict[str, str]) -> None:
     )  # fmt: skip
     chosen = [
         BleuMetric(scoring.BleuOptions("intl", True, "floor")),
-        ChrfMetric(scoring.ChrfOptions(beta=3, lowercase=True)),
+        ChrfMetric(ChrfOptions(beta=3, lowercase=True)),
         TerMetric(scoring.TerOptions(no_punct=True, case_sensitive=True)),
     ]
     refs = [[r] for r in lines(Path(short["ref.A"]))]

@@ -1,4 +1,5 @@
-"""The C kernel (mtcompute._kernel via mtcompute.counting) against the pure core.
+"""The C kernel (mtcompute._kernel via mtcompute.counting and the metric packages) against the
+pure core.
 
 The kernel must give exactly the pure core's integers (and, for sentence chrF, exactly the
 double nearest to the exact fraction) on every input: generated text and tokens of every
@@ -30,9 +31,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from mtcompute import counting, native
-from mtcompute.core import chrf
 from mtcompute.core.bleu import BleuStatistics, sentence_statistics
-from mtcompute.core.chrf import (
+from mtcompute.metrics.chrf import ngrams
+from mtcompute.metrics.chrf import statistics as chrf_counting
+from mtcompute.metrics.chrf.ngrams import (
     ChrfStatistics,
     chrf_fraction,
     segment_statistics,
@@ -121,15 +123,15 @@ def test_pure_switch_at_run_time(monkeypatch: pytest.MonkeyPatch) -> None:
     turns it on."""
     expected = ChrfStatistics((2, 1), (2, 1), (2, 1))
     with kernel_switch(False):
-        monkeypatch.setattr(counting, "_ext", _NoKernel())
+        monkeypatch.setattr(chrf_counting, "_ext", _NoKernel())
         assert (False, expected) == (
             native.active(),
-            counting.chrf_segment_statistics("ab", "ab", 2, False),
+            chrf_counting.chrf_segment_statistics("ab", "ab", 2, False),
         )
         monkeypatch.undo()
     with kernel_switch(True):
         assert native.active()
-        assert ChrfStatistics((1, 0), (1, 0), (1, 0)) == counting.chrf_segment_statistics(
+        assert ChrfStatistics((1, 0), (1, 0), (1, 0)) == chrf_counting.chrf_segment_statistics(
             "a", "a", 2, False
         )
 
@@ -178,7 +180,7 @@ def test_chrf_segment_statistics_equal_pure(
     """The seam segment_statistics gives the pure counts, for any order 1..10."""
     hypothesis, reference = pair
     with kernel_switch(True):
-        actual = counting.chrf_segment_statistics(hypothesis, reference, char_order, lowercase)
+        actual = chrf_counting.chrf_segment_statistics(hypothesis, reference, char_order, lowercase)
     assert segment_statistics(hypothesis, reference, char_order, lowercase) == actual
 
 
@@ -189,7 +191,7 @@ def test_chrf_statistics_many_equal_pure(pairs: list[tuple[str, str]], char_orde
     hyps, refs = [h for h, _ in pairs], [r for _, r in pairs]
     expected = [segment_statistics(h, r, char_order) for h, r in pairs]
     with kernel_switch(True):
-        assert expected == counting.chrf_statistics_many(hyps, refs, char_order, threads=1)
+        assert expected == chrf_counting.chrf_statistics_many(hyps, refs, char_order, threads=1)
 
 
 @pytest.mark.parametrize("path", ["kernel", "pure"])
@@ -203,7 +205,7 @@ def test_chrf_statistics_and_total_equal_pure(
     expected = [segment_statistics(h, r, char_order, lowercase) for h, r in pairs]
     total = reduce(add, expected, ChrfStatistics.zero(char_order))
     with kernel_switch(path == "kernel"):
-        actual = counting.chrf_statistics_and_total(hyps, refs, char_order, lowercase)
+        actual = chrf_counting.chrf_statistics_and_total(hyps, refs, char_order, lowercase)
     assert (expected, total) == actual
 
 
@@ -235,9 +237,9 @@ def test_chrf_ratios_equal_pure(
     hyps, refs = [h for h, _ in pairs], [r for _, r in pairs]
     rows = [segment_statistics(h, r, char_order, lowercase) for h, r in pairs]
     total = reduce(add, rows, ChrfStatistics.zero(char_order))
-    expected = (chrf.chrf_ratio(total, beta), [chrf.chrf_ratio(s, beta) for s in rows])
+    expected = (ngrams.chrf_ratio(total, beta), [ngrams.chrf_ratio(s, beta) for s in rows])
     with kernel_switch(path == "kernel"):
-        assert expected == counting.chrf_ratios(hyps, refs, beta, char_order, lowercase)
+        assert expected == chrf_counting.chrf_ratios(hyps, refs, beta, char_order, lowercase)
 
 
 @pytest.mark.skipif(not native.AVAILABLE, reason="built without the C kernel")
@@ -250,14 +252,14 @@ def test_chrf_ratios_past_128_bits_are_finished_in_python() -> None:
     refs = ["".join(rng.choice("abcdefgh") for _ in range(n)) for n in (163, 149, 41)]
     rows = [segment_statistics(h, r, 10) for h, r in zip(hyps, refs, strict=True)]
     total = ChrfStatistics.total(rows, 10)
-    expected = (chrf.chrf_ratio(total, 2), [chrf.chrf_ratio(s, 2) for s in rows])
+    expected = (ngrams.chrf_ratio(total, 2), [ngrams.chrf_ratio(s, 2) for s in rows])
     with kernel_switch(True):
         buffer, _ = native.ext.chrf_counts(hyps, refs, 10, True)
         kernel_total, kernel_rows = native.ext.chrf_ratios(buffer, 10, 2)
         assert ([None, None, expected[1][2]], None, expected) == (
             kernel_rows,
             kernel_total,
-            counting.chrf_ratios(hyps, refs, 2, 10),
+            chrf_counting.chrf_ratios(hyps, refs, 2, 10),
         )
 
 
@@ -276,7 +278,7 @@ def test_kernel_chrf_ratios_are_the_python_ratios(rows: list[ChrfStatistics], be
     summed = ChrfStatistics.total(rows, order)
     rows = [summed, *rows]
     ours = [total, *ours]
-    expected = [chrf.chrf_ratio(s, beta) for s in rows]
+    expected = [ngrams.chrf_ratio(s, beta) for s in rows]
     small = [max((*s.hypothesis, *s.reference, *s.matches)) < 32 for s in rows]
     assert (expected, [False] * len(rows)) == (
         [e if o is None else o for e, o in zip(expected, ours, strict=True)],
@@ -295,7 +297,7 @@ def test_chrf_long_repetitive_texts() -> None:
     ]
     expected = [segment_statistics(h, r, 8) for h, r in pairs]
     with kernel_switch(True):
-        actual = counting.chrf_statistics_many([h for h, _ in pairs], [r for _, r in pairs], 8)
+        actual = chrf_counting.chrf_statistics_many([h for h, _ in pairs], [r for _, r in pairs], 8)
     assert expected == actual
 
 
@@ -317,7 +319,7 @@ def test_chrf_statistics_equal_pure_on_wmt(pair: str, system: str, lowercase: bo
     refs = wmt_lines(f"{pair}/ref.A.txt")[:300]
     expected = [segment_statistics(h, r, 6, lowercase) for h, r in zip(hyps, refs, strict=True)]
     with kernel_switch(True):
-        assert expected == counting.chrf_statistics_many(hyps, refs, 6, lowercase)
+        assert expected == chrf_counting.chrf_statistics_many(hyps, refs, 6, lowercase)
 
 
 def test_chrf_totals_and_scores_equal_pure_on_wmt() -> None:
@@ -333,7 +335,7 @@ def test_chrf_totals_and_scores_equal_pure_on_wmt() -> None:
     for beta in (1, 2, 3, 16):
         expected = (total, tuple(float(chrf_fraction(s, beta)) for s in stats))
         with kernel_switch(True):
-            assert expected == counting.chrf_totals(hyps, refs, segment_beta=beta)
+            assert expected == chrf_counting.chrf_totals(hyps, refs, segment_beta=beta)
 
 
 # --- exact sentence chrF ---------------------------------------------------------------------
@@ -377,8 +379,8 @@ def test_pairwise_equals_pure_on_generated_texts() -> None:
             for h in segments
         ]
         with kernel_switch(True):
-            assert expected == counting.chrf_pairwise_matrix(segments, segments, beta)
-            assert expected[:7] == counting.chrf_pairwise_matrix(segments[:7], segments, beta)
+            assert expected == chrf_counting.chrf_pairwise_matrix(segments, segments, beta)
+            assert expected[:7] == chrf_counting.chrf_pairwise_matrix(segments[:7], segments, beta)
 
 
 def test_pairwise_long_segments_fall_back_exactly() -> None:
@@ -388,7 +390,7 @@ def test_pairwise_long_segments_fall_back_exactly() -> None:
     mixed = [*long, "abcdefgh" * 10, "short"]
     expected = [[float(chrf_fraction(segment_statistics(h, r), 2)) for r in mixed] for h in mixed]
     with kernel_switch(True):
-        assert expected == counting.chrf_pairwise_matrix(mixed, mixed, 2, threads=1)
+        assert expected == chrf_counting.chrf_pairwise_matrix(mixed, mixed, 2, threads=1)
 
 
 @pytest.mark.parametrize(
@@ -410,7 +412,7 @@ def test_pairwise_equals_pure_on_wmt(pair: str, system: str) -> None:
             [float(chrf_fraction(segment_statistics(h, r), 2)) for r in others] for h in hyps
         ]
         with kernel_switch(True):
-            assert expected == counting.chrf_pairwise_matrix(hyps, others, 2)
+            assert expected == chrf_counting.chrf_pairwise_matrix(hyps, others, 2)
 
 
 # --- BLEU statistics -------------------------------------------------------------------------
@@ -619,11 +621,11 @@ def test_thread_counts_never_change_results() -> None:
     with kernel_switch(True):
         results = [
             (
-                counting.chrf_statistics_many(hyps, refs, threads=t),
-                counting.chrf_totals(hyps, refs, lowercase=True, segment_beta=2, threads=t),
+                chrf_counting.chrf_statistics_many(hyps, refs, threads=t),
+                chrf_counting.chrf_totals(hyps, refs, lowercase=True, segment_beta=2, threads=t),
                 counting.bleu_statistics_many(hyp_tokens, ref_tokens, threads=t),
                 counting.bleu_totals(hyp_tokens, ref_tokens, validate=True, threads=t),
-                counting.chrf_pairwise_matrix(block, block, threads=t),
+                chrf_counting.chrf_pairwise_matrix(block, block, threads=t),
             )
             for t in (1, 2, 5)
         ]
@@ -638,11 +640,12 @@ def test_concurrent_calls_from_many_threads() -> None:
     tokens = [h.split() for h in hyps]
     ref_tokens = [[r.split()] for r in refs]
     with kernel_switch(True):
-        expected_chrf = counting.chrf_statistics_many(hyps, refs, threads=1)
+        expected_chrf = chrf_counting.chrf_statistics_many(hyps, refs, threads=1)
         expected_bleu = counting.bleu_statistics_many(tokens, ref_tokens, threads=1)
         with ThreadPoolExecutor(max_workers=6) as pool:
             chrf_jobs = [
-                pool.submit(counting.chrf_statistics_many, hyps, refs, threads=1) for _ in range(6)
+                pool.submit(chrf_counting.chrf_statistics_many, hyps, refs, threads=1)
+                for _ in range(6)
             ]
             bleu_jobs = [
                 pool.submit(counting.bleu_statistics_many, tokens, ref_tokens, threads=1)
@@ -678,7 +681,7 @@ def test_sentence_score_by_hand() -> None:
     """chrF3 of "aa" against "ab": P = R = 1/2 on the one effective order... 25 exactly."""
     stats = segment_statistics("aa", "ab", 6)
     with kernel_switch(True):
-        _, scores = counting.chrf_totals(["aa"], ["ab"], segment_beta=3)
+        _, scores = chrf_counting.chrf_totals(["aa"], ["ab"], segment_beta=3)
     assert (Fraction(25), (25.0,)) == (chrf_fraction(stats, 3), scores)
 
 

@@ -18,7 +18,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mtcompute import native, scoring
-from mtcompute.batch import corpus_bleu, corpus_bleu_lines, corpus_chrf, corpus_chrf_lines
+from mtcompute.batch import corpus_bleu, corpus_bleu_lines
+from mtcompute.metrics.chrf.corpus import corpus_chrf, corpus_chrf_lines
+from mtcompute.metrics.chrf.score import ChrfOptions
 from mtcompute.streaming import split_lines
 from tests.conftest import WMT, kernel_switch
 from tests.kernel_wmt import PAIRS
@@ -223,14 +225,14 @@ def test_corpus_bleu_lines_is_corpus_bleu(options: scoring.BleuOptions) -> None:
 
 
 CHRF_OPTIONS = [
-    scoring.ChrfOptions(),
-    scoring.ChrfOptions(word_order=2, beta=3),
-    scoring.ChrfOptions(whitespace=True, eps_smoothing=True),
+    ChrfOptions(),
+    ChrfOptions(word_order=2, beta=3),
+    ChrfOptions(whitespace=True, eps_smoothing=True),
 ]
 
 
 @pytest.mark.parametrize("options", CHRF_OPTIONS, ids=["chrf", "chrf++-beta3", "space-eps"])
-def test_corpus_chrf_lines_is_corpus_chrf(options: scoring.ChrfOptions) -> None:
+def test_corpus_chrf_lines_is_corpus_chrf(options: ChrfOptions) -> None:
     """The first 300 lines of en-de Online-B (of the in-repo sample, its 200) against both
     references, with segment scores:
     corpus_chrf's result, field for field."""
@@ -257,11 +259,11 @@ def test_corpus_chrf_lines_leaves_to_the_text_path() -> None:
     """None for lowercase, the contract rule, a line that is not UTF-8, and without the
     kernel."""
     lines = (b"a b\n", [b"a c\n"], 1)
-    assert corpus_chrf_lines(*lines, scoring.ChrfOptions(lowercase=True)) is None
-    assert corpus_chrf_lines(*lines, scoring.ChrfOptions(), rules="contract") is None
-    assert corpus_chrf_lines(b"a\xff\n", [b"a\n"], 1, scoring.ChrfOptions()) is None
+    assert corpus_chrf_lines(*lines, ChrfOptions(lowercase=True)) is None
+    assert corpus_chrf_lines(*lines, ChrfOptions(), rules="contract") is None
+    assert corpus_chrf_lines(b"a\xff\n", [b"a\n"], 1, ChrfOptions()) is None
     with kernel_switch(False):
-        assert corpus_chrf_lines(*lines, scoring.ChrfOptions()) is None
+        assert corpus_chrf_lines(*lines, ChrfOptions()) is None
 
 
 def test_corpus_bleu_lines_leaves_to_the_text_path() -> None:

@@ -1,4 +1,5 @@
-"""sacreBLEU's chrF and chrF++ statistics (:func:`mtcompute.counting.sacrebleu_chrf_statistics`,
+"""sacreBLEU's chrF and chrF++ statistics
+(:func:`mtcompute.metrics.chrf.sacrebleu_statistics.sacrebleu_chrf_statistics`,
 the kernel's ``sacrebleu_chrf_counts`` and the pure path) against sacreBLEU 2.6.0's
 ``CHRF._extract_corpus_statistics`` (the oracle, imported only by tests).
 
@@ -20,7 +21,8 @@ from hypothesis import strategies as st
 from sacrebleu.metrics.chrf import CHRF
 
 from mtcompute import counting, native
-from mtcompute.core.chrf_words import split_words
+from mtcompute.metrics.chrf.ngrams import split_words
+from mtcompute.metrics.chrf.sacrebleu_statistics import sacrebleu_chrf_statistics
 from mtcompute.native import ext
 from tests.conftest import at_least, kernel_switch
 from tests.kernel_wmt import PAIRS, SYSTEMS, pair
@@ -67,7 +69,7 @@ def ours(
     **options: bool,
 ) -> tuple[list[int], list[list[int]]]:
     """sacrebleu_chrf_statistics: the total and each segment."""
-    total, each = counting.sacrebleu_chrf_statistics(
+    total, each = sacrebleu_chrf_statistics(
         hyps, refs, char_order, word_order, beta, per_segment=True, threads=threads, **options
     )
     assert each is not None
@@ -261,7 +263,7 @@ def test_thread_counts_never_change_results() -> None:
 def test_totals_without_segments() -> None:
     """Without per_segment the totals are the same and no segments come back."""
     hyps, refs = ["The cat sat.", "A dog"], [["The cat sat on the mat."], ["A dog.", "Dogs"]]
-    total, each = counting.sacrebleu_chrf_statistics(hyps, refs, 6, 2, 2)
+    total, each = sacrebleu_chrf_statistics(hyps, refs, 6, 2, 2)
     assert (ours(hyps, refs)[0], None) == (total, each)
 
 
@@ -275,10 +277,10 @@ def test_no_segments() -> None:
 def test_refuses_malformed_input() -> None:
     """A segment without references, or a non-str, is an error naming the place."""
     with pytest.raises(ValueError, match="reference") as caught:
-        counting.sacrebleu_chrf_statistics(["a"], [[]], 6, 2, 2)
+        sacrebleu_chrf_statistics(["a"], [[]], 6, 2, 2)
     assert "references[0] has no reference" == str(caught.value)
     with pytest.raises(TypeError, match="str") as type_error:
-        counting.sacrebleu_chrf_statistics(["a"], [["a", 3]], 6, 2, 2)  # type: ignore[list-item]
+        sacrebleu_chrf_statistics(["a"], [["a", 3]], 6, 2, 2)  # type: ignore[list-item]
     assert "references[0][1] must be a str, got int" == str(type_error.value)
 
 

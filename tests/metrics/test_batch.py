@@ -23,12 +23,15 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import mtcompute
-from mtcompute import __version__, counting, native, scoring
-from mtcompute.batch import CorpusBleu, CorpusChrf, chrf_pairwise, corpus_bleu, corpus_chrf
+from mtcompute import __version__, native
+from mtcompute.batch import CorpusBleu, corpus_bleu
 from mtcompute.core import sacre
 from mtcompute.core.bleu import BleuStatistics
-from mtcompute.core.chrf import chrf_fraction, format_score
 from mtcompute.errors import InvalidInput, MtcomputeError, UnsupportedInput
+from mtcompute.metrics.chrf.corpus import CorpusChrf, chrf_pairwise, corpus_chrf
+from mtcompute.metrics.chrf.ngrams import chrf_fraction, format_score
+from mtcompute.metrics.chrf.score import ChrfOptions
+from mtcompute.metrics.chrf.statistics import chrf_segment_statistics
 from tests.conftest import kernel_switch, wmt_lines, wmt_window
 from tests.oracle import assert_sacrebleu
 from tests.strategies import bleu_segments, chrf_inputs, texts
@@ -163,7 +166,7 @@ def test_corpus_chrf_result_fields() -> None:
     its float; the sacreBLEU one the float alone."""
     contract = corpus_chrf(["aa"], ["ab"], beta=3, rules="contract")
     stats = (2, 2, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-    options = scoring.ChrfOptions(beta=3)
+    options = ChrfOptions(beta=3)
     assert CorpusChrf(25.0, stats, options, "contract", 1, None, Fraction(25)) == contract
     assert CorpusChrf(25.0, stats, options, "sacrebleu", 1) == corpus_chrf(["aa"], ["ab"], beta=3)
     assert type(contract.fraction) is Fraction
@@ -235,10 +238,9 @@ def test_corpus_chrf_fraction_is_reduced() -> None:
 def test_chrf_pairwise_equals_sentence_fractions(
     path: str, hyps: list[str], refs: list[str], beta: int
 ) -> None:
-    """Each entry is float(chrf_fraction(counting.chrf_segment_statistics(h, r), beta))."""
+    """Each entry is float(chrf_fraction(chrf_segment_statistics(h, r), beta))."""
     expected = [
-        [float(chrf_fraction(counting.chrf_segment_statistics(h, r), beta)) for r in refs]
-        for h in hyps
+        [float(chrf_fraction(chrf_segment_statistics(h, r), beta)) for r in refs] for h in hyps
     ]
     with kernel_switch(path == "kernel"):
         assert expected == chrf_pairwise(hyps, refs, beta=beta)
@@ -258,8 +260,7 @@ def test_chrf_pairwise_matches_sacrebleu_on_wmt(path: str, pair: str, system: st
         with kernel_switch(path == "kernel"):
             actual = chrf_pairwise(block, others)
         exact = [
-            [float(chrf_fraction(counting.chrf_segment_statistics(h, r), 2)) for r in others]
-            for h in block
+            [float(chrf_fraction(chrf_segment_statistics(h, r), 2)) for r in others] for h in block
         ]
         theirs = [[sacrebleu.sentence_chrf(h, [r]).score for r in others] for h in block]
         assert exact == actual

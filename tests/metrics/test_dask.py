@@ -30,7 +30,9 @@ distributed = pytest.importorskip("distributed", reason="the dask extra is not i
 from mtcompute import _ranges, batch, cli  # noqa: E402
 from mtcompute import dask as md  # noqa: E402
 from mtcompute.cli._files import split_segments  # noqa: E402
-from mtcompute.scoring import BleuOptions, ChrfOptions, TerOptions  # noqa: E402
+from mtcompute.metrics.chrf import corpus as chrf_corpus  # noqa: E402
+from mtcompute.metrics.chrf.score import ChrfOptions  # noqa: E402
+from mtcompute.scoring import BleuOptions, TerOptions  # noqa: E402
 from tests.conftest import WMT, free_port, run_cli  # noqa: E402
 
 EN_DE = WMT / "generaltest2022" / "en-de"
@@ -85,7 +87,7 @@ def test_bleu_options_of_bags(client: distributed.Client) -> None:
 def test_chrf_of_bags(client: distributed.Client, word_order: int) -> None:
     """Corpus chrF and chrF++ of bags are the batch results, whole."""
     hyps, refs = _bags()
-    expected = batch.corpus_chrf(HYPS, REFS, word_order=word_order)
+    expected = chrf_corpus.corpus_chrf(HYPS, REFS, word_order=word_order)
     assert expected == md.corpus_chrf(hyps, refs, word_order=word_order)
 
 
@@ -129,7 +131,7 @@ def test_empty_partitions_add_nothing(client: distributed.Client) -> None:
     references are the batch results."""
     hyps = _with_an_empty_partition(HYPS)
     refs = [_with_an_empty_partition(REF_A), _with_an_empty_partition(REF_B)]
-    expected = batch.corpus_chrf(HYPS, REFS, segment_scores=True)
+    expected = chrf_corpus.corpus_chrf(HYPS, REFS, segment_scores=True)
     assert expected == md.corpus_chrf(hyps, refs, segment_scores=True)
     assert batch.corpus_ter(HYPS, REFS).to_dict() == md.corpus_ter(hyps, refs).to_dict()
 
@@ -144,7 +146,7 @@ def test_empty_bags_are_refused(client: distributed.Client) -> None:
 
 def test_paths_are_read_by_the_workers(client: distributed.Client) -> None:
     """Paths (read in line-aligned ranges by the workers) give the batch results."""
-    assert batch.corpus_chrf(HYPS, REFS, word_order=2) == md.corpus_chrf(
+    assert chrf_corpus.corpus_chrf(HYPS, REFS, word_order=2) == md.corpus_chrf(
         PATHS[0], PATHS[1:], word_order=2
     )
     assert batch.corpus_bleu(HYPS, REF_A) == md.corpus_bleu(PATHS[0], PATHS[1])
@@ -195,7 +197,7 @@ def test_segment_scores_bag(client: distributed.Client, metric: str) -> None:
         expected = functions[metric](HYPS, REFS, segment_scores=True)  # type: ignore[operator]
     else:
         order = 2 if metric == "chrf++" else 0
-        expected = batch.corpus_chrf(HYPS, REFS, word_order=order, segment_scores=True)
+        expected = chrf_corpus.corpus_chrf(HYPS, REFS, word_order=order, segment_scores=True)
     assert list(expected.segment_scores) == md.segment_scores(hyps, refs, metric).compute()
 
 
@@ -203,7 +205,7 @@ def test_segment_scores_written(client: distributed.Client, tmp_path: Path) -> N
     """Segment scores written by the workers, one file per range, are `mtcompute score
     --segments`'s lines."""
     written = md.write_segment_scores(str(tmp_path / "*.txt"), PATHS[0], PATHS[1:], "chrf")
-    expected = batch.corpus_chrf(HYPS, REFS, segment_scores=True).segment_scores or ()
+    expected = chrf_corpus.corpus_chrf(HYPS, REFS, segment_scores=True).segment_scores or ()
     found = "".join(Path(name).read_text() for name in written)
     assert "".join(f"{score:.6f}\n" for score in expected) == found
 
@@ -212,11 +214,11 @@ def test_segment_scores_written(client: distributed.Client, tmp_path: Path) -> N
 
 
 def test_mbr_pairwise_and_utilities(client: distributed.Client) -> None:
-    """All-pairs chrF of each candidate list is batch.chrf_pairwise's matrix; the expected
+    """All-pairs chrF of each candidate list is chrf_pairwise's matrix; the expected
     utilities are the matrix rows' correctly rounded means."""
     lists = [HYPS[i : i + 8] for i in range(0, 64, 8)]
     candidates = db.from_sequence(lists, npartitions=3)
-    matrices = [batch.chrf_pairwise(texts, texts, beta=3) for texts in lists]
+    matrices = [chrf_corpus.chrf_pairwise(texts, texts, beta=3) for texts in lists]
     assert matrices == md.chrf_pairwise(candidates, beta=3).compute()
     utilities = [[math.fsum(row) / len(row) for row in m] for m in matrices]
     assert utilities == md.mbr_utilities(candidates, beta=3).compute()
@@ -267,8 +269,8 @@ def test_score_files_two_systems_all_metrics(client: distributed.Client) -> None
     expected = [
         [
             batch.corpus_bleu(hyps, REFS),
-            batch.corpus_chrf(hyps, REFS),
-            batch.corpus_chrf(hyps, REFS, word_order=2),
+            chrf_corpus.corpus_chrf(hyps, REFS),
+            chrf_corpus.corpus_chrf(hyps, REFS, word_order=2),
             batch.corpus_ter(hyps, REFS),
         ]
         for hyps in (HYPS, second)

@@ -36,7 +36,7 @@ from jsonschema import Draft202012Validator
 
 import mtcompute
 from mtcompute.core.bleu import sentence_statistics
-from mtcompute.core.chrf import (
+from mtcompute.metrics.chrf.ngrams import (
     ChrfStatistics,
     chrf_fraction,
     chrf_ratio,

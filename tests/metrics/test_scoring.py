@@ -1,5 +1,6 @@
-"""mtcompute.scoring and mtcompute.core.sacre against sacreBLEU 2.6.0: its float steps for
-arbitrary statistics, and corpus BLEU/chrF/chrF++ of a WMT test set with two references."""
+"""mtcompute.scoring, mtcompute.metrics.chrf.score and mtcompute.core.sacre against sacreBLEU
+2.6.0: its float steps for arbitrary statistics, and corpus BLEU/chrF/chrF++ of a WMT test set
+with two references."""
 
 from __future__ import annotations
 
@@ -15,6 +16,8 @@ from sacrebleu.metrics.ter import TER
 
 from mtcompute import native, scoring
 from mtcompute.core import sacre
+from mtcompute.metrics.chrf import score as chrf_scoring
+from mtcompute.metrics.chrf.sacrebleu_statistics import chrf_f_score
 from tests.conftest import wmt_lines
 from tests.oracle import answer
 
@@ -74,7 +77,7 @@ def test_chrf_f_score_is_sacrebleus(stats: tuple[list[int], int], beta: int, eps
     """CHRF._compute_f_score, bit for bit, with and without epsilon smoothing."""
     flat, order = stats
     metric = CHRF(char_order=order, word_order=0, beta=beta, eps_smoothing=eps)
-    assert metric._compute_f_score(flat) == sacre.chrf_f_score(flat, order, beta, eps)
+    assert metric._compute_f_score(flat) == chrf_f_score(flat, order, beta, eps)
 
 
 def _two_references(pair: str) -> tuple[list[str], list[str], list[str]]:
@@ -97,20 +100,20 @@ def test_corpus_bleu_and_chrf_with_two_references_are_sacrebleus() -> None:
             BLEU(lowercase=True, smooth_method="floor"),
             scoring.BleuOptions(lowercase=True, smooth_method="floor"),
         ),
-        (CHRF(), scoring.ChrfOptions()),
-        (CHRF(word_order=2), scoring.ChrfOptions(word_order=2)),
-        (CHRF(beta=3, eps_smoothing=True), scoring.ChrfOptions(beta=3, eps_smoothing=True)),
+        (CHRF(), chrf_scoring.ChrfOptions()),
+        (CHRF(word_order=2), chrf_scoring.ChrfOptions(word_order=2)),
+        (CHRF(beta=3, eps_smoothing=True), chrf_scoring.ChrfOptions(beta=3, eps_smoothing=True)),
     ]
     for metric, options in cases:
         if isinstance(options, scoring.BleuOptions):
-            ours: scoring.BleuResult | scoring.ChrfResult = scoring.corpus_bleu(
+            ours: scoring.BleuResult | chrf_scoring.ChrfResult = scoring.corpus_bleu(
                 hyps, per_segment, options
             )
             fields = scoring.bleu_signature_fields(options, 2, options.tokenizer().signature)
         else:
-            assert isinstance(options, scoring.ChrfOptions)
-            ours = scoring.corpus_chrf(hyps, per_segment, options)
-            fields = scoring.chrf_signature_fields(options, 2)
+            assert isinstance(options, chrf_scoring.ChrfOptions)
+            ours = chrf_scoring.corpus_chrf(hyps, per_segment, options)
+            fields = chrf_scoring.chrf_signature_fields(options, 2)
 
         def sacrebleus(metric: Any = metric) -> tuple[float, str, str, str, str]:
             theirs = metric.corpus_score(hyps, [ref_a, ref_b])
@@ -259,15 +262,15 @@ def test_chrf_references_once_equal_chrf_statistics(monkeypatch: pytest.MonkeyPa
     for pure in ("0", "1"):
         monkeypatch.setattr(native, "use_kernel", native.AVAILABLE and pure == "0")
         for options in (
-            scoring.ChrfOptions(),
-            scoring.ChrfOptions(word_order=2, lowercase=True),
-            scoring.ChrfOptions(beta=3, whitespace=True, lowercase=True),
+            chrf_scoring.ChrfOptions(),
+            chrf_scoring.ChrfOptions(word_order=2, lowercase=True),
+            chrf_scoring.ChrfOptions(beta=3, whitespace=True, lowercase=True),
         ):
-            prepared = scoring.chrf_references(refs, options)
+            prepared = chrf_scoring.chrf_references(refs, options)
             for hyps in systems:
-                expected = scoring.chrf_statistics(hyps, refs, options, per_segment=True)
-                found = scoring.chrf_statistics_of(hyps, prepared, per_segment=True)
-                total, rows = scoring.chrf_rows_of(hyps, prepared)
+                expected = chrf_scoring.chrf_statistics(hyps, refs, options, per_segment=True)
+                found = chrf_scoring.chrf_statistics_of(hyps, prepared, per_segment=True)
+                total, rows = chrf_scoring.chrf_rows_of(hyps, prepared)
                 width = 3 * (options.char_order + options.word_order)
                 assert (pure, options, expected, expected) == (
                     pure,
@@ -280,10 +283,10 @@ def test_chrf_references_once_equal_chrf_statistics(monkeypatch: pytest.MonkeyPa
 def test_references_once_refuse_another_length() -> None:
     """Hypotheses and prepared references of different lengths: ValueError saying both."""
     bleu = scoring.bleu_references([["a"], ["b"]], scoring.BleuOptions())
-    chrf = scoring.chrf_references([["a"], ["b"]], scoring.ChrfOptions())
+    chrf = chrf_scoring.chrf_references([["a"], ["b"]], chrf_scoring.ChrfOptions())
     expected = "1 hypotheses but 2 reference lists (one list per segment expected)"
     with pytest.raises(ValueError, match=r"^1 hypotheses but 2 reference lists") as bleu_error:
         scoring.bleu_statistics_of(["a"], bleu)
     with pytest.raises(ValueError, match=r"^1 hypotheses but 2 reference lists") as chrf_error:
-        scoring.chrf_statistics_of(["a"], chrf)
+        chrf_scoring.chrf_statistics_of(["a"], chrf)
     assert [expected, expected] == [str(bleu_error.value), str(chrf_error.value)]

@@ -21,6 +21,8 @@ from threadpoolctl import threadpool_info, threadpool_limits  # type: ignore[imp
 
 from mtcompute import scoring
 from mtcompute import significance as sg
+from mtcompute.metrics.chrf.resample import ChrfMetric
+from mtcompute.metrics.chrf.score import ChrfOptions
 from tests.conftest import WMT_IS_SAMPLE, wmt_lines, wmt_window
 
 PAIR = "generaltest2022/en-de"
@@ -189,17 +191,17 @@ METRICS: list[tuple[str, Callable[[], SacrebleuMetric], sg.Metric, Callable[...,
         sg.BleuMetric(scoring.BleuOptions(smooth_method="none")),
         _bleu_statistics,
     ),
-    ("chrf", GivenCHRF, sg.ChrfMetric(), _chrf_statistics),
+    ("chrf", GivenCHRF, ChrfMetric(), _chrf_statistics),
     (
         "chrf++-eps",
         lambda: GivenCHRF(word_order=2, eps_smoothing=True),
-        sg.ChrfMetric(scoring.ChrfOptions(word_order=2, eps_smoothing=True)),
+        ChrfMetric(ChrfOptions(word_order=2, eps_smoothing=True)),
         lambda rng, n: _chrf_statistics(rng, n, order=8),
     ),
     (
         "chrf-beta1-char3",
         lambda: GivenCHRF(char_order=3, beta=1),
-        sg.ChrfMetric(scoring.ChrfOptions(char_order=3, beta=1)),
+        ChrfMetric(ChrfOptions(char_order=3, beta=1)),
         lambda rng, n: _chrf_statistics(rng, n, order=3),
     ),
     ("ter", GivenTER, sg.TerMetric(), _ter_statistics),
@@ -399,7 +401,7 @@ def test_float32_sums_past_2_24_are_sacrebleus() -> None:
     assert sum(row[0] for row in systems[0]) > 2**24
     expected = _paired_test(GivenCHRF(), systems, "bs", 100)
     actual = sg.paired_bootstrap(
-        [sg.Table(sg.ChrfMetric(), systems)], samples=100, arithmetic="sacrebleu"
+        [sg.Table(ChrfMetric(), systems)], samples=100, arithmetic="sacrebleu"
     )
     assert expected == _rows(actual[0])
 
@@ -427,8 +429,8 @@ def _wmt(start: int, stop: int) -> tuple[list[list[str]], list[str]]:
 
 WMT_METRICS: list[tuple[str, Callable[[], SacrebleuMetric], sg.Metric]] = [
     ("bleu", BLEU, sg.BleuMetric()),
-    ("chrf", CHRF, sg.ChrfMetric()),
-    ("chrf++", lambda: CHRF(word_order=2), sg.ChrfMetric(scoring.ChrfOptions(word_order=2))),
+    ("chrf", CHRF, ChrfMetric()),
+    ("chrf++", lambda: CHRF(word_order=2), ChrfMetric(ChrfOptions(word_order=2))),
     ("ter", TER, sg.TerMetric()),
 ]
 
@@ -479,8 +481,7 @@ def _issue_tables() -> list[sg.Table]:
     hyps, ref = _wmt(0, 2037)
     refs = [[line] for line in ref]
     return [
-        sg.Table(m, [m.statistics(h, refs) for h in hyps])
-        for m in (sg.BleuMetric(), sg.ChrfMetric())
+        sg.Table(m, [m.statistics(h, refs) for h in hyps]) for m in (sg.BleuMetric(), ChrfMetric())
     ]
 
 
@@ -620,7 +621,7 @@ BLEU_ROWS = _bleu_statistics(np.random.default_rng(1), 3)
             "tables[0].statistics[1]: 2 segments, expected 3 (as tables[0].statistics[0])",
         ),
         (
-            lambda: sg.paired_bootstrap([sg.Table(sg.ChrfMetric(), [BLEU_ROWS, BLEU_ROWS])]),
+            lambda: sg.paired_bootstrap([sg.Table(ChrfMetric(), [BLEU_ROWS, BLEU_ROWS])]),
             "tables[0].statistics[0]: expected one row of 18 numbers per segment for chrF2",
         ),
         (

@@ -14,8 +14,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mtcompute import scoring, streaming
-from mtcompute.batch import corpus_bleu, corpus_chrf, corpus_ter
+from mtcompute.batch import corpus_bleu, corpus_ter
 from mtcompute.errors import InvalidInput
+from mtcompute.metrics.chrf import score as chrf_scoring
+from mtcompute.metrics.chrf.corpus import corpus_chrf
 from tests.strategies import texts
 
 CORPUS_FUNCTIONS: dict[str, Callable[..., Any]] = {
@@ -67,21 +69,21 @@ def test_scoring_statistics_of_generators(corpus: tuple[list[str], list[str]]) -
     """mtcompute.scoring's statistics and corpus scores of generators are the lists'."""
     hyps, flat = corpus
     refs = [[text] for text in flat]
-    bleu, chrf, ter = scoring.BleuOptions(), scoring.ChrfOptions(), scoring.TerOptions()
+    bleu, chrf, ter = scoring.BleuOptions(), chrf_scoring.ChrfOptions(), scoring.TerOptions()
     expected = (
         scoring.bleu_statistics(hyps, refs, bleu, per_segment=True),
-        scoring.chrf_statistics(hyps, refs, chrf, per_segment=True),
+        chrf_scoring.chrf_statistics(hyps, refs, chrf, per_segment=True),
         scoring.ter_statistics(hyps, refs, ter),
         scoring.corpus_bleu(hyps, refs, bleu),
-        scoring.corpus_chrf(hyps, refs, chrf),
+        chrf_scoring.corpus_chrf(hyps, refs, chrf),
         scoring.corpus_ter(hyps, refs, ter),
     )
     assert expected == (
         scoring.bleu_statistics(iter(hyps), iter(refs), bleu, per_segment=True),
-        scoring.chrf_statistics(iter(hyps), iter(refs), chrf, per_segment=True),
+        chrf_scoring.chrf_statistics(iter(hyps), iter(refs), chrf, per_segment=True),
         scoring.ter_statistics(iter(hyps), iter(refs), ter),
         scoring.corpus_bleu(iter(hyps), iter(refs), bleu),
-        scoring.corpus_chrf(iter(hyps), iter(refs), chrf),
+        chrf_scoring.corpus_chrf(iter(hyps), iter(refs), chrf),
         scoring.corpus_ter(iter(hyps), iter(refs), ter),
     )
 

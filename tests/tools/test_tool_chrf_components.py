@@ -19,8 +19,7 @@ from sacrebleu.utils import sum_of_lists
 
 import mtcompute
 from mtcompute.contracts import contract
-from mtcompute.core.chrf import CHRF_WHITESPACE, format_score
-from mtcompute.core.chrf_words import EPSILON, split_words
+from mtcompute.metrics.chrf.ngrams import CHRF_WHITESPACE, EPSILON, format_score, split_words
 from mtcompute.tools.chrf_components import ChrfComponents, ChrfOrder, chrf_components
 from tests import strategies as sts
 from tests.harness import (

@@ -10,7 +10,7 @@ import pytest
 
 import mtcompute
 from mtcompute.contracts import contract
-from mtcompute.core.chrf import CHRF_WHITESPACE, format_score
+from mtcompute.metrics.chrf.ngrams import CHRF_WHITESPACE, format_score
 from tests.harness import ToolHarness, scored
 from tests.harness import contract_whitespace as whitespace_listed
 

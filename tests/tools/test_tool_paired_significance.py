@@ -19,8 +19,10 @@ import sacrebleu.significance as sb
 from sacrebleu.metrics import BLEU, CHRF, TER
 
 import mtcompute
-from mtcompute import scoring, significance
+from mtcompute import significance
 from mtcompute.contracts import contract
+from mtcompute.metrics.chrf.resample import ChrfMetric
+from mtcompute.metrics.chrf.score import ChrfOptions
 from mtcompute.tools import get_tool
 from mtcompute.tools.paired_significance import paired_significance
 from tests.conftest import WMT, WMT_IS_SAMPLE
@@ -224,8 +226,8 @@ def test_method_samples_and_seed(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_the_seed_is_mtcompute_significance_seed() -> None:
     """The result is mtcompute.significance's, in sacrebleu arithmetic, over mtcompute.scoring's
     statistics, for the seed given (0 here)."""
-    options = scoring.ChrfOptions(word_order=2)
-    metric = significance.ChrfMetric(options)
+    options = ChrfOptions(word_order=2)
+    metric = ChrfMetric(options)
     texts = [BASELINE, SYSTEM_B, SYSTEM_C]
     table = significance.Table(metric, [metric.statistics(t, REFS) for t in texts])
     direct = significance.paired_bootstrap([table], samples=300, seed=0, arithmetic="sacrebleu")

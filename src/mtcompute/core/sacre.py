@@ -1,4 +1,4 @@
-"""sacreBLEU 2.6.0's floating-point steps for BLEU and chrF, in its operation order.
+"""sacreBLEU 2.6.0's floating-point steps for BLEU, in its operation order.
 
 The tools, the library and the command lines that promise sacreBLEU's numbers
 (docs/decisions.md, "Two families") compute the statistics exactly, as integers, then
@@ -7,12 +7,11 @@ score them here as sacreBLEU does on CPython: Python floats and :mod:`math`, ste
 * :func:`compute_bleu` is ``BLEU.compute_bleu`` (``sacrebleu/metrics/bleu.py``): Papineni et
   al. 2002 §2.1-2.3 with the smoothing methods of Chen & Cherry 2014 §2 that sacreBLEU names
   ``floor`` (method 1), ``add-k`` (method 2) and ``exp`` (method 3, mteval-v13a's).
-* :func:`chrf_f_score` is ``CHRF._compute_f_score`` (``sacrebleu/metrics/chrf.py``): Popović
-  2015 §2 (chrF) and 2017 (chrF++), averaged over the orders with both sides present
-  (sacreBLEU's effective order) or, with ``eps_smoothing``, chrF++.py's epsilon rule.
 
-Statistics are sacreBLEU's flat lists: BLEU ``[sys_len, ref_len, correct_1..N, total_1..N]``,
-chrF ``[n_hyp, n_ref, n_match]`` per order.
+chrF's, ``CHRF._compute_f_score``, is
+:func:`mtcompute.metrics.chrf.sacrebleu_statistics.chrf_f_score`.
+
+Statistics are sacreBLEU's flat lists: ``[sys_len, ref_len, correct_1..N, total_1..N]``.
 """
 
 from __future__ import annotations
@@ -21,7 +20,6 @@ __all__ = [
     "BLEU_SMOOTHING",
     "SMOOTH_DEFAULTS",
     "BleuParts",
-    "chrf_f_score",
     "compute_bleu",
     "my_log",
 ]
@@ -110,45 +108,3 @@ def compute_bleu(
 
     score = bp * math.exp(sum([my_log(p) for p in precisions[:eff_order]]) / eff_order)
     return BleuParts(score, tuple(correct), tuple(total), tuple(precisions), bp, sys_len, ref_len)
-
-
-def chrf_f_score(
-    statistics: Sequence[int], order: int, beta: int, eps_smoothing: bool = False
-) -> float:
-    """chrF (0..100) of flat ``[n_hyp, n_ref, n_match]`` statistics for ``order`` orders, as
-    ``CHRF._compute_f_score`` computes it.
-
-    >>> chrf_f_score([2, 2, 1], 1, 2)
-    50.0
-    """
-    eps = 1e-16
-    score = 0.0
-    effective_order = 0
-    factor = beta**2
-    avg_prec, avg_rec = 0.0, 0.0
-
-    for i in range(order):
-        n_hyp, n_ref, n_match = statistics[3 * i : 3 * i + 3]
-        prec = n_match / n_hyp if n_hyp > 0 else eps
-        rec = n_match / n_ref if n_ref > 0 else eps
-        denom = factor * prec + rec
-        score += ((1 + factor) * prec * rec / denom) if denom > 0 else eps
-        if n_hyp > 0 and n_ref > 0:
-            avg_prec += prec
-            avg_rec += rec
-            effective_order += 1
-
-    if eps_smoothing:
-        return 100 * score / order
-
-    if effective_order == 0:
-        avg_prec = avg_rec = 0.0
-    else:
-        avg_prec /= effective_order
-        avg_rec /= effective_order
-
-    if avg_prec + avg_rec:
-        score = (1 + factor) * avg_prec * avg_rec
-        score /= (factor * avg_prec) + avg_rec
-        return 100 * score
-    return 0.0

@@ -5,7 +5,7 @@
 (Koehn 2004, §3-4) or approximate randomization (Riezler & Maxwell 2005, §3) in the native
 arithmetic of :mod:`mtcompute.significance` (exact sums, float64 scores), and each segment's
 sentence chrF (sacreBLEU's ``sentence_chrf``: the segment's own statistics, from its best
-reference, scored by :func:`mtcompute.scoring.chrf_score`). :func:`render` turns a
+reference, scored by :func:`mtcompute.metrics.chrf.score.chrf_score`). :func:`render` turns a
 :class:`Comparison` into one HTML5 document: the Jinja2 templates of ``report/templates/``
 (autoescaped), the CSS written into the page, the charts inline SVG drawn by the template
 from the coordinates computed here. No script, no font, no request of any kind.
@@ -33,6 +33,8 @@ from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescap
 
 from mtcompute import scoring
 from mtcompute._version import __version__
+from mtcompute.metrics.chrf.resample import ChrfMetric
+from mtcompute.metrics.chrf.score import ChrfOptions, chrf_score, chrf_signature_fields
 from mtcompute.report import (
     CONFIDENCE_SAMPLES,
     DEFAULT_SAMPLES,
@@ -43,7 +45,7 @@ from mtcompute.report import (
     paired,
 )
 from mtcompute.report.paired import AnyMetric
-from mtcompute.significance import BleuMetric, ChrfMetric, Result, TerMetric
+from mtcompute.significance import BleuMetric, Result, TerMetric
 
 EXAMPLES = 5
 """Segments shown per system among its largest wins, and as many among its losses."""
@@ -61,15 +63,15 @@ def _signature(metric: AnyMetric, nrefs: int) -> str:
         fields = scoring.bleu_signature_fields(metric.options, nrefs, tokenizer)
         return scoring.format_signature(fields)
     if isinstance(metric, ChrfMetric):
-        return scoring.format_signature(scoring.chrf_signature_fields(metric.options, nrefs))
+        return scoring.format_signature(chrf_signature_fields(metric.options, nrefs))
     assert isinstance(metric, TerMetric)
     return scoring.format_signature(scoring.ter_signature_fields(metric.options, nrefs))
 
 
 def sentence_chrf(statistics: Sequence[Sequence[int]]) -> list[float]:
     """Each segment's chrF2 from its own statistics (sacreBLEU's ``sentence_chrf``)."""
-    options = scoring.ChrfOptions()
-    return [scoring.chrf_score(row, options).score for row in statistics]
+    options = ChrfOptions()
+    return [chrf_score(row, options).score for row in statistics]
 
 
 @dataclass(frozen=True, slots=True)

@@ -4,7 +4,8 @@ path of ``mtcompute score --paired-bs / --paired-ar / --ci`` and of ``mtcompute 
 :func:`tables` extracts each system's per-segment sufficient statistics once per metric
 (:mod:`mtcompute.scoring`, sacreBLEU 2.6.0's statistics), the references prepared once per
 metric for all systems (:func:`mtcompute.scoring.bleu_references`,
-:func:`~mtcompute.scoring.chrf_references`, :func:`~mtcompute.scoring.ter_references`).
+:func:`mtcompute.metrics.chrf.score.chrf_references`,
+:func:`~mtcompute.scoring.ter_references`).
 :func:`run` runs paired bootstrap resampling (Koehn 2004, §3-4), paired approximate
 randomization (Riezler & Maxwell 2005, §3) or bootstrap intervals alone (sacreBLEU's
 ``--confidence``) in the native arithmetic of :mod:`mtcompute.significance`: exact sums,
@@ -30,8 +31,10 @@ from typing import Any, Literal
 import numpy as np
 
 from mtcompute import scoring, significance
+from mtcompute.metrics.chrf.resample import ChrfMetric
+from mtcompute.metrics.chrf.score import ChrfOptions, chrf_references, chrf_rows_of
 from mtcompute.report import METRICS
-from mtcompute.significance import BleuMetric, ChrfMetric, Result, Table, TerMetric
+from mtcompute.significance import BleuMetric, Result, Table, TerMetric
 
 AnyMetric = BleuMetric | ChrfMetric | TerMetric
 Method = Literal["bootstrap", "ar"]
@@ -42,7 +45,7 @@ def metric(
     name: str,
     *,
     bleu: scoring.BleuOptions | None = None,
-    chrf: scoring.ChrfOptions | None = None,
+    chrf: ChrfOptions | None = None,
     ter: scoring.TerOptions | None = None,
 ) -> AnyMetric:
     """The significance metric of a command-line name (:data:`mtcompute.report.METRICS`)
@@ -51,9 +54,9 @@ def metric(
     if name == "bleu":
         return BleuMetric(bleu or scoring.BleuOptions())
     if name in WORD_ORDERS:
-        base = chrf or scoring.ChrfOptions()
+        base = chrf or ChrfOptions()
         return ChrfMetric(
-            scoring.ChrfOptions(
+            ChrfOptions(
                 base.char_order,
                 WORD_ORDERS[name],
                 base.beta,
@@ -102,9 +105,9 @@ def _rows(
             rows.append(_matrix(buffer, chosen.width))
             totals.append(total)
     elif isinstance(chosen, ChrfMetric):
-        chrf_refs = scoring.chrf_references(references, chosen.options)
+        chrf_refs = chrf_references(references, chosen.options)
         for system in hypotheses:
-            total, buffer = scoring.chrf_rows_of(system, chrf_refs)
+            total, buffer = chrf_rows_of(system, chrf_refs)
             rows.append(_matrix(buffer, chosen.width))
             totals.append(total)
     else:

@@ -3,9 +3,10 @@
 Per order (character orders 1..char_order, then word orders 1..word_order): the n-gram counts
 summed over segments, whether the order is effective, and its exact precision, recall and F;
 then the averaged precision and recall, the score and each segment's score, under one of two
-averagings (:func:`mtcompute.core.chrf_words.chrf_score`): ``effective_order`` (chrf-compute's
-rule) or ``per_order_f`` (chrF++.py / sacreBLEU ``eps_smoothing``). ``sacrebleu_compatible``
-zeroes a segment's hypothesis count for an order its reference lacks, as sacreBLEU 2.x does.
+averagings (:func:`mtcompute.metrics.chrf.statistics.chrf_by_order`): ``effective_order``
+(chrf-compute's rule) or ``per_order_f`` (chrF++.py / sacreBLEU ``eps_smoothing``).
+``sacrebleu_compatible`` zeroes a segment's hypothesis count for an order its reference
+lacks, as sacreBLEU 2.x does.
 
 Validation: chrf-compute's order (its :func:`text_steps`, ``beta`` and ``lowercase``), then
 char_order, word_order, averaging, sacrebleu_compatible.
@@ -21,9 +22,8 @@ from fractions import Fraction
 from typing import Any
 
 from mtcompute.contracts.validate import Boolean, Choice, Field, InputSpec, Integer, contract_limits
-from mtcompute.core.chrf import format_fraction
-from mtcompute.core.chrf_words import AVERAGINGS, Averaging, chrf_score
-from mtcompute.counting import chrf_corpus_statistics
+from mtcompute.metrics.chrf.ngrams import AVERAGINGS, Averaging, format_fraction
+from mtcompute.metrics.chrf.statistics import chrf_by_order
 from mtcompute.tools import Tool
 from mtcompute.tools._cost import integer, member, size
 from mtcompute.tools._results import chrf_order
@@ -117,10 +117,16 @@ def _compute(values: Mapping[str, Any]) -> ChrfComponents:
     beta, lowercase = values["beta"], values["lowercase"]
     char_order, word_order = values["char_order"], values["word_order"]
     averaging, compatible = values["averaging"], values["sacrebleu_compatible"]
-    total, segments = chrf_corpus_statistics(
-        values["hypotheses"], values["references"], char_order, word_order, lowercase, compatible
+    total, scored, segments = chrf_by_order(
+        values["hypotheses"],
+        values["references"],
+        beta,
+        char_order,
+        word_order,
+        lowercase,
+        averaging,
+        compatible,
     )
-    scored = chrf_score(total, beta, averaging)
     orders = tuple(
         ChrfOrder(
             *chrf_order(i, char_order),
@@ -146,7 +152,7 @@ def _compute(values: Mapping[str, Any]) -> ChrfComponents:
         scored.precision,
         scored.recall,
         scored.score.as_integer_ratio(),
-        tuple(chrf_score(s, beta, averaging).score.as_integer_ratio() for s in segments),
+        tuple(score.as_integer_ratio() for score in segments),
     )
 
 

@@ -1,4 +1,5 @@
-"""chrf-compute@1.0.0: exact chrF (Popović 2015 §2), corpus and per segment.
+"""chrf-compute@1.0.0: exact chrF (Popović 2015 §2), corpus and per segment
+(:func:`mtcompute.metrics.chrf.statistics.chrf_ratios`).
 
 Validation follows the contract's order exactly (its last semantics line, refined by
 docs/decisions.md): plain object, unknown keys, missing keys, hypotheses then references (array,
@@ -27,9 +28,10 @@ from mtcompute.contracts.validate import (
     same_count,
     utf8_length,
 )
-from mtcompute.core.chrf import format_ratio
-from mtcompute.counting import chrf_ratios, first_lone_surrogate
+from mtcompute.counting import first_lone_surrogate
 from mtcompute.errors import InvalidInput, LimitExceeded
+from mtcompute.metrics.chrf.ngrams import format_ratio
+from mtcompute.metrics.chrf.statistics import chrf_ratios
 from mtcompute.tools import Tool
 from mtcompute.tools._cost import linear
 

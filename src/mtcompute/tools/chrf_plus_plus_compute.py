@@ -1,8 +1,9 @@
 """chrf-plus-plus-compute@1.0.0: exact chrF++ (Popović 2017 §2), corpus and per segment.
 
 Character 1- to 6-grams as chrf-compute, word unigrams and bigrams of
-:func:`mtcompute.core.chrf_words.split_words`, the 8 orders averaged together under
-chrf-compute's effective-order rule, counts summed over segments literally. Input, limits,
+:func:`mtcompute.metrics.chrf.ngrams.split_words`, the 8 orders averaged together under
+chrf-compute's effective-order rule, counts summed over segments literally
+(:func:`mtcompute.metrics.chrf.statistics.chrf_ratios` with ``word_order``). Input, limits,
 validation order and output shape are chrf-compute's (its :func:`text_steps`, ``beta`` and
 ``lowercase``), with ``metric`` "chrF++" and ``word_order`` 2.
 """
@@ -16,8 +17,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from mtcompute.contracts.validate import InputSpec, contract_limits
-from mtcompute.core.chrf import chrf_ratio
-from mtcompute.counting import chrf_corpus_statistics
+from mtcompute.metrics.chrf.statistics import chrf_ratios
 from mtcompute.tools import Tool
 from mtcompute.tools._cost import linear
 from mtcompute.tools.chrf_compute import BETA, LOWERCASE, ScoredTexts, text_steps
@@ -38,15 +38,15 @@ class ChrfPlusPlusResult(ScoredTexts):
 
 def _compute(values: Mapping[str, Any]) -> ChrfPlusPlusResult:
     beta, lowercase = values["beta"], values["lowercase"]
-    total, segments = chrf_corpus_statistics(
-        values["hypotheses"], values["references"], CHAR_ORDER, WORD_ORDER, lowercase
-    )
-    return ChrfPlusPlusResult(
+    corpus, segments = chrf_ratios(
+        values["hypotheses"],
+        values["references"],
         beta,
+        CHAR_ORDER,
         lowercase,
-        chrf_ratio(total, beta),
-        tuple(chrf_ratio(stats, beta) for stats in segments),
+        word_order=WORD_ORDER,
     )
+    return ChrfPlusPlusResult(beta, lowercase, corpus, tuple(segments))
 
 
 def chrf_plus_plus(

@@ -54,6 +54,8 @@ from mtcompute.contracts.validate import (
     where,
 )
 from mtcompute.errors import InvalidInput, LimitExceeded
+from mtcompute.metrics.chrf.resample import ChrfMetric
+from mtcompute.metrics.chrf.score import ChrfOptions, chrf_signature_fields
 from mtcompute.tools import Tool
 from mtcompute.tools._results import Output, omitted_when_none
 from mtcompute.tools._sacre_common import (
@@ -270,7 +272,7 @@ class PairedSignificanceResult(Output):
     ter: MetricComparison | None = omitted_when_none()  # noqa: RUF009
 
 
-_Metric = significance.BleuMetric | significance.ChrfMetric | significance.TerMetric
+_Metric = significance.BleuMetric | ChrfMetric | significance.TerMetric
 
 
 def _metric(
@@ -282,8 +284,8 @@ def _metric(
         bleu, _, fields = bleu_setup(raw, refs)
         return significance.BleuMetric(bleu), fields
     if name == "chrf":
-        chrf = scoring.ChrfOptions(**raw)
-        return significance.ChrfMetric(chrf), scoring.chrf_signature_fields(chrf, refs)
+        chrf = ChrfOptions(**raw)
+        return ChrfMetric(chrf), chrf_signature_fields(chrf, refs)
     ter = scoring.TerOptions(**raw)
     return significance.TerMetric(ter), scoring.ter_signature_fields(ter, refs)
 

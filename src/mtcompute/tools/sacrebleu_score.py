@@ -4,11 +4,12 @@
 BLEU is Papineni et al. 2002 (§2.1 clipped counts, §2.2.2 the corpus brevity penalty) with
 sacreBLEU's tokenizers and Chen & Cherry 2014's smoothing (§2: floor, add-k, exp); chrF is
 Popović 2015 §2, chrF++ Popović 2017 (word n-grams); TER is Snover et al. 2006 §2-3 (edits
-with greedy block shifts). The computation is :mod:`mtcompute.scoring` (statistics counted
-exactly, then sacreBLEU's float steps); this module declares the input (references laid out
-per segment, as bleu-corpus-compute's; one options object per metric, with sacreBLEU's names
-and defaults) and writes the scores, their text, signature and statistics. Validation follows
-the contract's order (its last semantics line). A version's answers never change: 1.1.0 adds
+with greedy block shifts). The computation is :mod:`mtcompute.scoring` and
+:mod:`mtcompute.metrics.chrf.score` (statistics counted exactly, then sacreBLEU's float
+steps); this module declares the input (references laid out per segment, as
+bleu-corpus-compute's; one options object per metric, with sacreBLEU's names and defaults)
+and writes the scores, their text, signature and statistics. Validation follows the
+contract's order (its last semantics line). A version's answers never change: 1.1.0 adds
 ``ter`` to what 1.0.0 accepts, and answers every 1.0.0 input as 1.0.0 does.
 """
 
@@ -55,6 +56,12 @@ from mtcompute.contracts.validate import (
     same_count,
 )
 from mtcompute.errors import InvalidInput
+from mtcompute.metrics.chrf.score import (
+    ChrfOptions,
+    chrf_score,
+    chrf_signature_fields,
+    chrf_statistics,
+)
 from mtcompute.tokenizers import TOKENIZE, Tokenizer, get_tokenizer
 from mtcompute.tools import Tool
 from mtcompute.tools._cost import TOKENIZER_COST, choice, member, pair_products, size
@@ -300,10 +307,10 @@ def _orders(statistics: Sequence[int], char_order: int) -> tuple[ChrfOrder, ...]
 def _chrf(
     hypotheses: Sequence[str], references: Sequence[Sequence[str]], raw: Mapping[str, Any]
 ) -> ChrfScore:
-    options = scoring.ChrfOptions(**raw)
-    total, _ = scoring.chrf_statistics(hypotheses, references, options)
-    result = scoring.chrf_score(total, options)
-    fields_ = scoring.chrf_signature_fields(options, nrefs(references))
+    options = ChrfOptions(**raw)
+    total, _ = chrf_statistics(hypotheses, references, options)
+    result = chrf_score(total, options)
+    fields_ = chrf_signature_fields(options, nrefs(references))
     return ChrfScore(
         result.name,
         result.score,

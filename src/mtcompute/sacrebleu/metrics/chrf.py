@@ -1,7 +1,7 @@
 """sacreBLEU 2.6.0's ``metrics/chrf.py``: chrF (Popović 2015) and chrF++ (Popović 2017, with
 ``word_order=2``), sacreBLEU's corpus rule (statistics summed over segments, each segment's
 from its best reference) and its two smoothings (effective order by default,
-``eps_smoothing`` as chrF++.py), as a thin facade over :mod:`mtcompute.scoring`.
+``eps_smoothing`` as chrF++.py), as a thin facade over :mod:`mtcompute.metrics.chrf.score`.
 
 sacreBLEU checks none of the constructor's arguments; the facade refuses at once the values it
 cannot score (orders that are not ints or are negative, no order at all, a ``beta`` that is
@@ -16,8 +16,14 @@ __all__ = ["CHRF", "CHRFScore", "CHRFSignature"]
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from mtcompute import scoring
-from mtcompute.core import sacre
+from mtcompute.metrics.chrf.sacrebleu_statistics import chrf_f_score
+from mtcompute.metrics.chrf.score import (
+    ChrfOptions,
+    ChrfResult,
+    chrf_score,
+    chrf_signature_fields,
+    chrf_statistics,
+)
 from mtcompute.sacrebleu._errors import ArgumentError
 from mtcompute.sacrebleu.metrics.base import Metric, Score, Signature
 
@@ -25,9 +31,9 @@ if TYPE_CHECKING:  # imported when resampling (numpy)
     from mtcompute import significance
 
 
-def _options(args: Mapping[str, Any]) -> scoring.ChrfOptions:
-    """The :class:`mtcompute.scoring.ChrfOptions` of a CHRF's attributes."""
-    return scoring.ChrfOptions(
+def _options(args: Mapping[str, Any]) -> ChrfOptions:
+    """The :class:`mtcompute.metrics.chrf.score.ChrfOptions` of a CHRF's attributes."""
+    return ChrfOptions(
         char_order=args["char_order"],
         word_order=args["word_order"],
         beta=args["beta"],
@@ -43,7 +49,7 @@ class CHRFSignature(Signature):
     def __init__(self, args: Mapping[str, Any]) -> None:
         super().__init__(args)
         self._abbr.update({"case": "c", "eff": "e", "nc": "nc", "nw": "nw", "space": "s"})
-        self._metric_fields(scoring.chrf_signature_fields(_options(args), self.info["nrefs"]))
+        self._metric_fields(chrf_signature_fields(_options(args), self.info["nrefs"]))
 
 
 class CHRFScore(Score):
@@ -54,9 +60,7 @@ class CHRFScore(Score):
         self.beta = beta
         self.char_order = char_order
         self.word_order = word_order
-        result = scoring.ChrfResult(
-            score=score, char_order=char_order, word_order=word_order, beta=beta
-        )
+        result = ChrfResult(score=score, char_order=char_order, word_order=word_order, beta=beta)
         super().__init__(result.name, score)
 
 
@@ -111,31 +115,29 @@ class CHRF(Metric[CHRFScore]):
             self._check_references(references, "references")
             self._ref_cache = self._cache_references(references)
 
-    def _options(self) -> scoring.ChrfOptions:
+    def _options(self) -> ChrfOptions:
         return _options(self.__dict__)
 
     def _compute_f_score(self, statistics: Sequence[int]) -> float:
         """chrF of flat ``[n_hyp, n_ref, n_match] * order`` statistics (0-100)."""
-        return sacre.chrf_f_score(list(statistics), self.order, self.beta, self.eps_smoothing)
+        return chrf_f_score(list(statistics), self.order, self.beta, self.eps_smoothing)
 
     def _statistics(
         self, hypotheses: Sequence[str], references: list[list[str]], per_segment: bool
     ) -> tuple[list[int], list[list[int]] | None]:
-        return scoring.chrf_statistics(
-            hypotheses, references, self._options(), per_segment=per_segment
-        )
+        return chrf_statistics(hypotheses, references, self._options(), per_segment=per_segment)
 
     def _compute_score_from_stats(self, stats: Sequence[int]) -> CHRFScore:
         """The chrF score of corpus statistics."""
-        result = scoring.chrf_score(list(stats), self._options())
+        result = chrf_score(list(stats), self._options())
         return CHRFScore(result.score, self.char_order, self.word_order, self.beta)
 
     def _significance_metric(self) -> significance.Metric:
         """CHRF's scoring of summed statistics for :mod:`mtcompute.significance`."""
         # Imported here: numpy only when resampling (see Metric.corpus_score).
-        from mtcompute import significance  # noqa: PLC0415
+        from mtcompute.metrics.chrf.resample import ChrfMetric  # noqa: PLC0415
 
-        return significance.ChrfMetric(self._options())
+        return ChrfMetric(self._options())
 
     def get_signature(self) -> CHRFSignature:
         """``nrefs:1|case:mixed|eff:yes|nc:6|nw:0|space:no|version:2.6.0`` and the like."""
