@@ -28,6 +28,7 @@ from mtcompute import counting, native, streaming
 from mtcompute.core import jsjson, tokenizers
 from mtcompute.metrics.chrf import sacrebleu_statistics as sacre_chrf
 from mtcompute.metrics.chrf import statistics as chrf_counting
+from mtcompute.metrics.ter import statistics as ter_statistics
 from mtcompute.tokenizers import get_tokenizer
 
 REPO = Path(__file__).resolve().parents[1]
@@ -164,8 +165,8 @@ def rows(
             wmt_work + ", chrF++",
             lambda: sacre_chrf.sacrebleu_chrf_statistics(hyps, refs1, 6, 2, 2),
         ),
-        ("ter_edits", wmt_work + ", word ids", lambda: counting.ter_statistics(id_h, id_r)),
-        ("ter_statistics_text", wmt_work, lambda: counting.ter_text_statistics(hyps, refs1)),
+        ("ter_edits", wmt_work + ", word ids", lambda: ter_statistics.id_statistics(id_h, id_r)),
+        ("ter_statistics_text", wmt_work, lambda: ter_statistics.text_statistics(hyps, refs1)),
         (
             "first_lone_surrogate",
             wmt_work + ", both sides",

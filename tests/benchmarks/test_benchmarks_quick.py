@@ -5,6 +5,8 @@ from __future__ import annotations
 import subprocess
 import sys
 
+import pytest
+
 from tests.conftest import REPO, SAMPLE_WMT
 
 
@@ -37,3 +39,43 @@ def test_quick_benchmark_passes_its_identity_checks() -> None:
         passed == total != "",
         "| corpus chrF2" if "| corpus chrF2" in out else out[-2000:] + proc.stderr.decode()[-2000:],
     )
+
+
+def test_twins_rows_cover_every_export_with_the_same_answer() -> None:
+    """``benchmarks/twins.py``'s short pass (20 lines of the in-repo sample, one run): one
+    row for each function the kernel exports, each with the same answer on both paths. The
+    ratios come from the full run (benchmarks/RESULTS.md)."""
+    from mtcompute import native  # noqa: PLC0415
+
+    if not native.AVAILABLE:
+        pytest.skip("the kernel is not built")
+    exports = sorted(
+        name
+        for name in dir(native.ext)
+        if not name.startswith("_") and callable(getattr(native.ext, name))
+    )
+    proc = subprocess.run(
+        [
+            sys.executable,
+            str(REPO / "benchmarks" / "twins.py"),
+            "--wmt",
+            str(SAMPLE_WMT),
+            "--lines",
+            "20",
+            "--repeat",
+            "1",
+        ],
+        capture_output=True,
+        timeout=600,
+        check=False,
+    )
+    rows = [
+        [cell.strip() for cell in line.split("|")[1:-1]]
+        for line in proc.stdout.decode().splitlines()
+        if line.startswith("| ") and not line.startswith("| export")
+    ]
+    assert (0, exports, []) == (
+        proc.returncode,
+        sorted(row[0] for row in rows),
+        [row[0] for row in rows if row[-1] != "yes"],
+    ), proc.stderr.decode()[-3000:]
