@@ -7,6 +7,7 @@ import sys
 
 import pytest
 
+from mtcompute import native
 from tests.conftest import REPO, SAMPLE_WMT
 
 
@@ -45,8 +46,6 @@ def test_twins_rows_cover_every_export_with_the_same_answer() -> None:
     """``benchmarks/twins.py``'s short pass (20 lines of the in-repo sample, one run): one
     row for each function the kernel exports, each with the same answer on both paths. The
     ratios come from the full run (benchmarks/RESULTS.md)."""
-    from mtcompute import native  # noqa: PLC0415
-
     if not native.AVAILABLE:
         pytest.skip("the kernel is not built")
     exports = sorted(
