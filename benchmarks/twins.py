@@ -27,6 +27,8 @@ from typing import Any
 from mtcompute import counting, native
 from mtcompute.cli import _common
 from mtcompute.core import jsjson, tokenizers
+from mtcompute.metrics.bleu import counts as bleu_counts
+from mtcompute.metrics.bleu import texts as bleu_texts
 from mtcompute.tokenizers import get_tokenizer
 
 REPO = Path(__file__).resolve().parents[1]
@@ -95,13 +97,15 @@ def rows(
     def pure_line_bleu() -> object:
         hyp_lines = hyp_data.decode("utf-8").split("\n")[:n]
         ref_lines = ref_data.decode("utf-8").split("\n")[:n]
-        total, buffer = counting.bleu_text_rows(
+        total, buffer = bleu_texts.bleu_text_rows(
             hyp_lines, [[r] for r in ref_lines], tokenizer=tok13a
         )
         return total, buffer
 
     def kernel_line_bleu() -> object:
-        return counting.bleu_line_rows(hyp_data, [ref_data], n, per_segment=True, tokenizer=tok13a)
+        return bleu_texts.bleu_line_rows(
+            hyp_data, [ref_data], n, per_segment=True, tokenizer=tok13a
+        )
 
     def pure_line_chrf() -> object:
         hyp_lines = hyp_data.decode("utf-8").split("\n")[:n]
@@ -138,20 +142,20 @@ def rows(
         (
             "bleu_counts",
             wmt_work + ", split tokens",
-            lambda: counting.bleu_statistics_many(tok_h, tok_r, 4),
+            lambda: bleu_counts.bleu_statistics_many(tok_h, tok_r, 4),
         ),
         (
             "bleu_sentence",
             wmt_work + ", one call a segment",
             lambda: [
-                counting.bleu_sentence_statistics(h, r, 4)
+                bleu_counts.bleu_sentence_statistics(h, r, 4)
                 for h, r in zip(tok_h, tok_r, strict=True)
             ],
         ),
         (
             "bleu_counts_text",
             wmt_work + ", 13a",
-            lambda: counting.bleu_text_statistics(
+            lambda: bleu_texts.bleu_text_statistics(
                 hyps, refs1, 4, per_segment=True, tokenizer=tok13a
             ),
         ),

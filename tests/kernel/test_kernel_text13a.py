@@ -22,8 +22,9 @@ from sacrebleu.metrics.bleu import BLEU
 from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a
 
 from mtcompute import counting, native
-from mtcompute.core.bleu import BleuStatistics
 from mtcompute.core.tokenizers import tokenize_13a
+from mtcompute.metrics.bleu import texts as bleu_texts
+from mtcompute.metrics.bleu.statistics import BleuStatistics
 from mtcompute.native import ext
 from mtcompute.tokenizers import get_tokenizer
 from tests.conftest import WMT, at_least, kernel_switch
@@ -181,8 +182,8 @@ def sacrebleu_segments(hyps: list[str], refs: list[list[str]], lowercase: bool) 
 def ours(
     hyps: list[str], refs: list[list[str]], lowercase: bool = False, threads: int | None = 1
 ) -> tuple[list[int], list[list[int]]]:
-    """counting.bleu_text_statistics with 13a: the total and each segment, flat."""
-    total, each = counting.bleu_text_statistics(
+    """bleu_texts.bleu_text_statistics with 13a: the total and each segment, flat."""
+    total, each = bleu_texts.bleu_text_statistics(
         hyps,
         refs,
         4,
@@ -294,7 +295,7 @@ def test_bleu_other_tokenizers_run_in_python(tokenize: str) -> None:
     ]
     for on in (True, False):
         with kernel_switch(on):
-            _, each = counting.bleu_text_statistics(
+            _, each = bleu_texts.bleu_text_statistics(
                 hyps, refs, 4, per_segment=True, tokenizer=get_tokenizer(tokenize)
             )
         assert each is not None
@@ -304,8 +305,8 @@ def test_bleu_other_tokenizers_run_in_python(tokenize: str) -> None:
 def test_bleu_without_tokenizer_splits_on_whitespace() -> None:
     """No tokenizer is today's whitespace split, and ``none`` counts the same."""
     hyps, refs = ["a b, c.", " x  y "], [["a b c ."], ["x y z"]]
-    plain = counting.bleu_text_statistics(hyps, refs, 2, per_segment=True)
-    none = counting.bleu_text_statistics(
+    plain = bleu_texts.bleu_text_statistics(hyps, refs, 2, per_segment=True)
+    none = bleu_texts.bleu_text_statistics(
         hyps, refs, 2, per_segment=True, tokenizer=get_tokenizer("none")
     )
     assert plain == none

@@ -35,7 +35,6 @@ from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 
 import mtcompute
-from mtcompute.core.bleu import sentence_statistics
 from mtcompute.core.chrf import (
     ChrfStatistics,
     chrf_fraction,
@@ -43,6 +42,7 @@ from mtcompute.core.chrf import (
     format_ratio,
     segment_statistics,
 )
+from mtcompute.metrics.bleu.statistics import sentence_statistics
 from tests import strategies as sts
 
 PROPERTY = settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -39,13 +39,13 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Literal
 
-from mtcompute.core.bleu import ngram_counts
 from mtcompute.core.chrf import (
     CHRF_WHITESPACE,
     ChrfStatistics,
     order_statistics,
     segment_statistics,
 )
+from mtcompute.core.text import ngram_counts
 
 Averaging = Literal["effective_order", "per_order_f"]
 AVERAGINGS: tuple[Averaging, ...] = ("effective_order", "per_order_f")

@@ -30,6 +30,7 @@ from typing import Any, Literal
 import numpy as np
 
 from mtcompute import scoring, significance
+from mtcompute.metrics.bleu import score as sacre_bleu
 from mtcompute.report import METRICS
 from mtcompute.significance import BleuMetric, ChrfMetric, Result, Table, TerMetric
 
@@ -41,7 +42,7 @@ WORD_ORDERS = {"chrf": 0, "chrf++": 2}  # the chrF metrics' word n-gram orders
 def metric(
     name: str,
     *,
-    bleu: scoring.BleuOptions | None = None,
+    bleu: sacre_bleu.BleuOptions | None = None,
     chrf: scoring.ChrfOptions | None = None,
     ter: scoring.TerOptions | None = None,
 ) -> AnyMetric:
@@ -49,7 +50,7 @@ def metric(
     with the settings given (sacreBLEU's defaults otherwise; chrF's word order is the
     name's: 0 for ``chrf``, 2 for ``chrf++``)."""
     if name == "bleu":
-        return BleuMetric(bleu or scoring.BleuOptions())
+        return BleuMetric(bleu or sacre_bleu.BleuOptions())
     if name in WORD_ORDERS:
         base = chrf or scoring.ChrfOptions()
         return ChrfMetric(
@@ -96,9 +97,9 @@ def _rows(
     rows: list[Rows] = []
     totals: list[Totals] = []
     if isinstance(chosen, BleuMetric):
-        bleu_refs = scoring.bleu_references(references, chosen.options)
+        bleu_refs = sacre_bleu.bleu_references(references, chosen.options)
         for system in hypotheses:
-            total, buffer = scoring.bleu_rows_of(system, bleu_refs)
+            total, buffer = sacre_bleu.bleu_rows_of(system, bleu_refs)
             rows.append(_matrix(buffer, chosen.width))
             totals.append(total)
     elif isinstance(chosen, ChrfMetric):
