@@ -1,7 +1,7 @@
 """The kernel's 13a text path against sacreBLEU 2.6.0 (the oracle, imported only by tests):
 ``mtcompute._kernel.tokenize_13a`` (the tokenizer alone, equal to
 :func:`mtcompute.core.tokenizers.tokenize_13a`) and BLEU statistics from raw text through
-:func:`mtcompute.counting.bleu_text_statistics` with the 13a tokenizer (``str.lower`` when
+:func:`mtcompute.metrics.bleu.texts.bleu_text_statistics` with the 13a tokenizer (``str.lower`` when
 asked, ``rstrip``, 13a and ``split`` inside the kernel).
 
 Every line of every WMT file in use (raw, right-stripped, lowercased); every pair and system

@@ -3,7 +3,7 @@ path of ``mtcompute score --paired-bs / --paired-ar / --ci`` and of ``mtcompute 
 
 :func:`tables` extracts each system's per-segment sufficient statistics once per metric
 (:mod:`mtcompute.scoring`, sacreBLEU 2.6.0's statistics), the references prepared once per
-metric for all systems (:func:`mtcompute.scoring.bleu_references`,
+metric for all systems (:func:`mtcompute.metrics.bleu.score.bleu_references`,
 :func:`~mtcompute.scoring.chrf_references`, :func:`~mtcompute.scoring.ter_references`).
 :func:`run` runs paired bootstrap resampling (Koehn 2004, §3-4), paired approximate
 randomization (Riezler & Maxwell 2005, §3) or bootstrap intervals alone (sacreBLEU's
