@@ -1,5 +1,5 @@
 """Micro-benchmark of the kernel's sacreBLEU-exact text paths (issue 11's speed rows at the
-counting layer, one thread): BLEU from raw text with 13a (``bleu_texts.bleu_text_statistics``
+counting layer, one thread): BLEU from raw text with 13a (``bleu_counts.bleu_text_statistics``
 with the 13a tokenizer, tokenizing included, then ``metrics.bleu.score.compute_bleu``) against
 sacreBLEU ``BLEU().corpus_score`` with a cold tokenizer cache and bleuscore (if installed),
 and chrF++ (``counting.sacrebleu_chrf_statistics``, then ``core.sacre.chrf_f_score``) against
@@ -28,7 +28,7 @@ from pathlib import Path
 
 from mtcompute import counting
 from mtcompute.core.sacre import chrf_f_score
-from mtcompute.metrics.bleu import texts as bleu_texts
+from mtcompute.metrics.bleu import counts as bleu_counts
 from mtcompute.metrics.bleu.score import compute_bleu
 from mtcompute.tokenizers import get_tokenizer
 
@@ -63,7 +63,7 @@ def main() -> int:
     tok = get_tokenizer("13a")
 
     def bleu() -> float:
-        total, _ = bleu_texts.bleu_text_statistics(hyp, refs, 4, tokenizer=tok, threads=1)
+        total, _ = bleu_counts.bleu_text_statistics(hyp, refs, 4, tokenizer=tok, threads=1)
         return compute_bleu(
             total.matches, total.totals, total.candidate_length, total.reference_length, "exp"
         ).score

@@ -1491,7 +1491,7 @@ def check_chrf(
 def check_bleu(pair: Pair, anchors: dict[str, ModuleType | None], report: Report) -> None:
     """BLEU: statistics = sacreBLEU's counts; score = sacreBLEU, NLTK; bleuscore on 13a."""
     from mtcompute.batch import corpus_bleu
-    from mtcompute.metrics.bleu.texts import bleu_text_statistics
+    from mtcompute.metrics.bleu.counts import bleu_text_statistics
 
     hyps, refs = pair.hypotheses, pair.references
     ours = corpus_bleu(

@@ -28,7 +28,6 @@ from mtcompute import counting, native
 from mtcompute.cli import _common
 from mtcompute.core import jsjson, tokenizers
 from mtcompute.metrics.bleu import counts as bleu_counts
-from mtcompute.metrics.bleu import texts as bleu_texts
 from mtcompute.tokenizers import get_tokenizer
 
 REPO = Path(__file__).resolve().parents[1]
@@ -97,13 +96,13 @@ def rows(
     def pure_line_bleu() -> object:
         hyp_lines = hyp_data.decode("utf-8").split("\n")[:n]
         ref_lines = ref_data.decode("utf-8").split("\n")[:n]
-        total, buffer = bleu_texts.bleu_text_rows(
+        total, buffer = bleu_counts.bleu_text_rows(
             hyp_lines, [[r] for r in ref_lines], tokenizer=tok13a
         )
         return total, buffer
 
     def kernel_line_bleu() -> object:
-        return bleu_texts.bleu_line_rows(
+        return bleu_counts.bleu_line_rows(
             hyp_data, [ref_data], n, per_segment=True, tokenizer=tok13a
         )
 
@@ -155,7 +154,7 @@ def rows(
         (
             "bleu_counts_text",
             wmt_work + ", 13a",
-            lambda: bleu_texts.bleu_text_statistics(
+            lambda: bleu_counts.bleu_text_statistics(
                 hyps, refs1, 4, per_segment=True, tokenizer=tok13a
             ),
         ),

@@ -91,7 +91,6 @@ from mtcompute.core.chrf import ChrfStatistics, chrf_ratio, format_ratio
 from mtcompute.errors import InvalidInput, MtcomputeError, json_pointer
 from mtcompute.metrics.bleu import counts as bleu_counts
 from mtcompute.metrics.bleu import score as sacre_bleu
-from mtcompute.metrics.bleu import texts as bleu_texts
 from mtcompute.metrics.bleu.statistics import BleuStatistics
 from mtcompute.metrics.ter.edits import sum_statistics
 from mtcompute.metrics.ter.score import (
@@ -852,7 +851,7 @@ def corpus_bleu_lines(
 ) -> CorpusBleu | None:
     """:func:`corpus_bleu` with ``options`` of ``count`` undecoded lines (one reference of
     every segment in each ``references`` item; a line what the score command decodes:
-    :func:`mtcompute.metrics.bleu.texts.bleu_line_rows`), counted by the kernel without a str per
+    :func:`mtcompute.metrics.bleu.counts.bleu_line_rows`), counted by the kernel without a str per
     text; ``None`` where it does not count them (lowercase, which is Python's
     ``str.lower``; a tokenizer or lines it does not take): the caller decodes the lines and
     calls :func:`corpus_bleu`, which gives the same result.
@@ -865,7 +864,7 @@ def corpus_bleu_lines(
         return None
     tokenizer = get_tokenizer(options.tokenize, "/tokenize")
     options = replace(options, tokenize=tokenizer.name)  # as corpus_bleu names it
-    found = bleu_texts.bleu_line_rows(
+    found = bleu_counts.bleu_line_rows(
         hypotheses,
         references,
         count,
@@ -1307,6 +1306,6 @@ def text_bleu_statistics(
     for i, texts in enumerate(references):
         _no_lone_surrogates(texts, "references", i)
     max_order = fields.MAX_ORDER.parse(max_order, "/max_order")
-    return bleu_texts.bleu_text_statistics(
+    return bleu_counts.bleu_text_statistics(
         hypotheses, references, max_order, per_segment=FLAG.parse(per_segment, "/per_segment")
     )

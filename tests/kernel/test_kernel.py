@@ -37,7 +37,6 @@ from mtcompute.core.chrf import (
     segment_statistics,
 )
 from mtcompute.metrics.bleu import counts as bleu_counts
-from mtcompute.metrics.bleu import texts as bleu_texts
 from mtcompute.metrics.bleu.statistics import BleuStatistics, sentence_statistics
 from tests.conftest import at_least, kernel_switch, wmt_lines
 from tests.strategies import WHITESPACE, bleu_segments, chrf_segments
@@ -516,11 +515,11 @@ def test_bleu_text_statistics_equal_pure_split(
     total, each = split_statistics(hyps, refs, max_order)
     expected = (total, each if per_segment else None)
     with kernel_switch(True):
-        assert expected == bleu_texts.bleu_text_statistics(
+        assert expected == bleu_counts.bleu_text_statistics(
             hyps, refs, max_order, per_segment=per_segment
         )
     with kernel_switch(False):
-        assert expected == bleu_texts.bleu_text_statistics(
+        assert expected == bleu_counts.bleu_text_statistics(
             hyps, refs, max_order, per_segment=per_segment
         )
 
@@ -531,7 +530,7 @@ def test_bleu_text_tokens_of_different_kinds_are_equal() -> None:
     hyps = ["the cat é", "the cat 中", "the 😀 cat"]
     refs = [["the cat é 中"], ["the cat é"], ["the cat 😀 x"]]
     with kernel_switch(True):
-        assert split_statistics(hyps, refs, 4) == bleu_texts.bleu_text_statistics(
+        assert split_statistics(hyps, refs, 4) == bleu_counts.bleu_text_statistics(
             hyps, refs, 4, per_segment=True
         )
 
@@ -545,11 +544,11 @@ def test_bleu_text_inputs_the_kernel_refuses_are_split_in_python() -> None:
     hyps = [Text("a b"), "c d"]
     refs = [["a b"], ["c"]]
     with kernel_switch(True):
-        assert split_statistics(hyps, refs, 2) == bleu_texts.bleu_text_statistics(
+        assert split_statistics(hyps, refs, 2) == bleu_counts.bleu_text_statistics(
             hyps, refs, 2, per_segment=True
         )
         with pytest.raises(ValueError, match=r"references\[0\] has no reference"):
-            bleu_texts.bleu_text_statistics(["a"], [[]], 2)
+            bleu_counts.bleu_text_statistics(["a"], [[]], 2)
 
 
 @pytest.mark.parametrize(("pair", "system", "references"), BLEU_WMT_CASES)
@@ -565,7 +564,7 @@ def test_bleu_text_statistics_equal_pure_on_wmt(
     refs = [[column[i] for column in columns] for i in range(len(hyps))]
     expected = split_statistics(hyps, refs, 4)
     with kernel_switch(True):
-        assert expected == bleu_texts.bleu_text_statistics(
+        assert expected == bleu_counts.bleu_text_statistics(
             hyps, refs, 4, per_segment=True, threads=threads
         )
 
@@ -701,7 +700,7 @@ def test_bleu_text_statistics_refuses_malformed_input(
     """A reference given as a bare str (not a list of str) would be read one character per
     reference: it is refused, as every other malformed layout, on both paths."""
     with kernel_switch(on), pytest.raises(error, match=message):
-        bleu_texts.bleu_text_statistics(hyps, refs, 2)
+        bleu_counts.bleu_text_statistics(hyps, refs, 2)
 
 
 class _Stop(BaseException):

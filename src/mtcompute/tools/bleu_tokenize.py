@@ -18,7 +18,7 @@ from typing import Any
 
 from mtcompute.contracts import fields
 from mtcompute.contracts.validate import Boolean, Field, InputSpec, contract_limits
-from mtcompute.metrics.bleu.texts import tokenize_segments
+from mtcompute.metrics.bleu.counts import tokenize_segments
 from mtcompute.tokenizers import TOKENIZE, get_tokenizer
 from mtcompute.tools import Tool
 from mtcompute.tools._cost import TOKENIZER_COST, choice, size

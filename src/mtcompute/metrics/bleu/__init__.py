@@ -6,10 +6,9 @@ contracts' (exact counts, JavaScript's float steps) and sacreBLEU 2.6.0's.
 * :mod:`~mtcompute.metrics.bleu.statistics`: the pure definition of one segment's statistics
   (clipped matches, totals, candidate and closest reference lengths), the clipping table, the
   brevity penalty and the contracts' smoothing and score;
-* :mod:`~mtcompute.metrics.bleu.counts`: the statistics of token lists at scale (the C kernel
-  on threads, or the pure definition), and the first fault of token input;
-* :mod:`~mtcompute.metrics.bleu.texts`: the statistics of raw texts at scale, tokenized as
-  sacreBLEU's ``BLEU`` tokenizes them (the kernel applying 13a itself);
+* :mod:`~mtcompute.metrics.bleu.counts`: the statistics at scale (the C kernel on threads,
+  or the pure definition) of token lists, with the first fault of token input, and of raw
+  texts tokenized as sacreBLEU's ``BLEU`` tokenizes them (the kernel applying 13a itself);
 * :mod:`~mtcompute.metrics.bleu.score`: sacreBLEU's ``BLEU`` from raw text (options,
   preprocessing, statistics, ``compute_bleu``'s float steps, result, signature fields);
 * :mod:`~mtcompute.metrics.bleu.resample`: the resampling terms of the significance tests.

@@ -1,6 +1,6 @@
 """BLEU under sacreBLEU 2.6.0's rules, from raw text: its ``BLEU`` settings, preprocessing
 (``str.lower`` when asked, each line right-stripped and tokenized, then split), statistics
-(exact integers, :mod:`mtcompute.metrics.bleu.texts`), the float steps of
+(exact integers, :mod:`mtcompute.metrics.bleu.counts`), the float steps of
 ``BLEU.compute_bleu`` on their sums (Papineni et al. 2002 §2.1-2.3 with the smoothing
 methods of Chen & Cherry 2014 §2 that sacreBLEU names ``floor`` (method 1), ``add-k``
 (method 2) and ``exp`` (method 3, mteval-v13a's)), the result and its signature fields.
@@ -38,8 +38,8 @@ from typing import cast
 
 from mtcompute import native, streaming
 from mtcompute.metrics._base import Formatted, common_fields, summed_in_chunks
+from mtcompute.metrics.bleu.counts import KERNEL_TOKENIZERS, bleu_text_rows, bleu_text_statistics
 from mtcompute.metrics.bleu.statistics import BleuStatistics
-from mtcompute.metrics.bleu.texts import KERNEL_TOKENIZERS, bleu_text_rows, bleu_text_statistics
 from mtcompute.tokenizers import Tokenizer, get_tokenizer
 
 # --- sacreBLEU's float steps ------------------------------------------------------------------
