@@ -1,6 +1,6 @@
 """Micro-benchmark of the kernel's sacreBLEU-exact text paths (issue 11's speed rows at the
-counting layer, one thread): BLEU from raw text with 13a (``counting.bleu_text_statistics``
-with the 13a tokenizer, tokenizing included, then ``core.sacre.compute_bleu``) against
+counting layer, one thread): BLEU from raw text with 13a (``bleu_counts.bleu_text_statistics``
+with the 13a tokenizer, tokenizing included, then ``metrics.bleu.score.compute_bleu``) against
 sacreBLEU ``BLEU().corpus_score`` with a cold tokenizer cache and bleuscore (if installed),
 and chrF++ (``sacrebleu_chrf_statistics``, then ``chrf_f_score``) against
 sacreBLEU ``CHRF(word_order=2).corpus_score``. Same scores are checked first.
@@ -26,8 +26,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from mtcompute import counting
-from mtcompute.core.sacre import compute_bleu
+from mtcompute.metrics.bleu import counts as bleu_counts
+from mtcompute.metrics.bleu.score import compute_bleu
 from mtcompute.metrics.chrf.sacrebleu_statistics import chrf_f_score, sacrebleu_chrf_statistics
 from mtcompute.tokenizers import get_tokenizer
 
@@ -62,7 +62,7 @@ def main() -> int:
     tok = get_tokenizer("13a")
 
     def bleu() -> float:
-        total, _ = counting.bleu_text_statistics(hyp, refs, 4, tokenizer=tok, threads=1)
+        total, _ = bleu_counts.bleu_text_statistics(hyp, refs, 4, tokenizer=tok, threads=1)
         return compute_bleu(
             total.matches, total.totals, total.candidate_length, total.reference_length, "exp"
         ).score

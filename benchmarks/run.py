@@ -602,15 +602,15 @@ def bench_sacrebleu_exact(
     """sacreBLEU's numbers from raw text through mtcompute.scoring: BLEU with the 13a
     tokenizer (tokenizing both sides included; sacreBLEU with a cold tokenizer cache) and
     corpus chrF++, one reference."""
-    from mtcompute import scoring
+    from mtcompute.metrics.bleu import score as sacre_bleu
     from mtcompute.metrics.chrf import score as chrf_scoring
 
     hyps, refs = pair.hypotheses, pair.references
     per_segment = [[r] for r in refs]
     subject = f"{pair.name} ({len(hyps)} seg)"
     section = "BLEU 13a raw"
-    options = scoring.BleuOptions()
-    base = median_seconds(lambda: scoring.corpus_bleu(hyps, per_segment, options), repeats)
+    options = sacre_bleu.BleuOptions()
+    base = median_seconds(lambda: sacre_bleu.corpus_bleu(hyps, per_segment, options), repeats)
     report.rows.append(Row(section, subject, "mtcompute scoring.corpus_bleu", base))
     sacrebleu = anchors["sacrebleu"]
     if sacrebleu is not None:
@@ -620,7 +620,7 @@ def bench_sacrebleu_exact(
             Tokenizer13a.__call__.cache_clear()  # its lru_cache is shared by every instance
             return sacrebleu.metrics.BLEU().corpus_score(hyps, [refs])
 
-        ours, theirs = scoring.corpus_bleu(hyps, per_segment, options), cold()
+        ours, theirs = sacre_bleu.corpus_bleu(hyps, per_segment, options), cold()
         report.check(
             f"BLEU 13a {pair.name}: scoring.corpus_bleu = sacreBLEU BLEU()",
             (ours.score, ours.counts, ours.totals)
@@ -1494,7 +1494,7 @@ def check_chrf(
 def check_bleu(pair: Pair, anchors: dict[str, ModuleType | None], report: Report) -> None:
     """BLEU: statistics = sacreBLEU's counts; score = sacreBLEU, NLTK; bleuscore on 13a."""
     from mtcompute.batch import corpus_bleu
-    from mtcompute.counting import bleu_text_statistics
+    from mtcompute.metrics.bleu.counts import bleu_text_statistics
 
     hyps, refs = pair.hypotheses, pair.references
     ours = corpus_bleu(
@@ -1531,7 +1531,7 @@ def check_bleu(pair: Pair, anchors: dict[str, ModuleType | None], report: Report
         )
     nltk_bleu = anchors["nltk"]
     if nltk_bleu is not None:
-        from mtcompute.core.bleu import smooth_and_score
+        from mtcompute.metrics.bleu.statistics import smooth_and_score
 
         hyp_tokens = [h.split() for h in hyps]
         theirs_nltk = nltk_bleu.corpus_bleu([[r.split()] for r in refs], hyp_tokens)

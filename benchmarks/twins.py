@@ -26,6 +26,7 @@ from typing import Any
 
 from mtcompute import counting, native, streaming
 from mtcompute.core import jsjson, tokenizers
+from mtcompute.metrics.bleu import counts as bleu_counts
 from mtcompute.metrics.chrf import sacrebleu_statistics as sacre_chrf
 from mtcompute.metrics.chrf import statistics as chrf_counting
 from mtcompute.metrics.ter import statistics as ter_statistics
@@ -97,13 +98,15 @@ def rows(
     def pure_line_bleu() -> object:
         hyp_lines = hyp_data.decode("utf-8").split("\n")[:n]
         ref_lines = ref_data.decode("utf-8").split("\n")[:n]
-        total, buffer = counting.bleu_text_rows(
+        total, buffer = bleu_counts.bleu_text_rows(
             hyp_lines, [[r] for r in ref_lines], tokenizer=tok13a
         )
         return total, buffer
 
     def kernel_line_bleu() -> object:
-        return counting.bleu_line_rows(hyp_data, [ref_data], n, per_segment=True, tokenizer=tok13a)
+        return bleu_counts.bleu_line_rows(
+            hyp_data, [ref_data], n, per_segment=True, tokenizer=tok13a
+        )
 
     def pure_line_chrf() -> object:
         hyp_lines = hyp_data.decode("utf-8").split("\n")[:n]
@@ -143,20 +146,20 @@ def rows(
         (
             "bleu_counts",
             wmt_work + ", split tokens",
-            lambda: counting.bleu_statistics_many(tok_h, tok_r, 4),
+            lambda: bleu_counts.bleu_statistics_many(tok_h, tok_r, 4),
         ),
         (
             "bleu_sentence",
             wmt_work + ", one call a segment",
             lambda: [
-                counting.bleu_sentence_statistics(h, r, 4)
+                bleu_counts.bleu_sentence_statistics(h, r, 4)
                 for h, r in zip(tok_h, tok_r, strict=True)
             ],
         ),
         (
             "bleu_counts_text",
             wmt_work + ", 13a",
-            lambda: counting.bleu_text_statistics(
+            lambda: bleu_counts.bleu_text_statistics(
                 hyps, refs1, 4, per_segment=True, tokenizer=tok13a
             ),
         ),

@@ -71,7 +71,6 @@ from mtcompute.contracts.validate import (
     Token,
     check_same_count,
 )
-from mtcompute.core.bleu import BleuStatistics
 from mtcompute.errors import MtcomputeError, json_pointer
 
 # What the corpus APIs share, under this module's former names for it.
@@ -90,6 +89,9 @@ from mtcompute.metrics._corpus import no_lone_surrogates as _no_lone_surrogates
 from mtcompute.metrics._corpus import no_lone_surrogates_in as _no_lone_surrogates_in
 from mtcompute.metrics._corpus import nrefs_of as _nrefs
 from mtcompute.metrics._corpus import signature_of as _signature
+from mtcompute.metrics.bleu import counts as bleu_counts
+from mtcompute.metrics.bleu import score as sacre_bleu
+from mtcompute.metrics.bleu.statistics import BleuStatistics
 
 # CorpusChrf and corpus_chrf_lines: re-exported for cli/ until it imports from metrics.chrf
 from mtcompute.metrics.chrf.corpus import CorpusChrf, corpus_chrf, corpus_chrf_lines
@@ -151,7 +153,7 @@ class CorpusBleu:
     sys_len: int
     ref_len: int
     statistics: tuple[int, ...]
-    options: scoring.BleuOptions
+    options: sacre_bleu.BleuOptions
     tokenizer_signature: str
     nrefs: int
     segment_scores: tuple[float, ...] | None = None
@@ -162,14 +164,14 @@ class CorpusBleu:
     def from_statistics(
         cls,
         statistics: Sequence[int],
-        options: scoring.BleuOptions,
+        options: sacre_bleu.BleuOptions,
         tokenizer_signature: str,
         nrefs: int,
         segment_scores: tuple[float, ...] | None = None,
     ) -> CorpusBleu:
         """The result for summed ``statistics``: sacreBLEU's ``compute_bleu``."""
         flat = tuple(statistics)
-        r = scoring.bleu_score(flat, options)
+        r = sacre_bleu.bleu_score(flat, options)
         return cls(
             r.score,
             r.counts,
@@ -186,8 +188,8 @@ class CorpusBleu:
         )
 
     @property
-    def _parts(self) -> scoring.BleuResult:
-        return scoring.BleuResult(
+    def _parts(self) -> sacre_bleu.BleuResult:
+        return sacre_bleu.BleuResult(
             self.score,
             self.counts,
             self.totals,
@@ -212,7 +214,7 @@ class CorpusBleu:
         """sacreBLEU's signature of the settings (``nrefs:1|case:mixed|eff:no|tok:13a|
         smooth:exp|version:2.6.0``), then ``mtcompute:<version>``."""
         return _signature(
-            scoring.bleu_signature_fields(self.options, self.nrefs, self.tokenizer_signature)
+            sacre_bleu.bleu_signature_fields(self.options, self.nrefs, self.tokenizer_signature)
         )
 
     @property
@@ -259,7 +261,7 @@ class CorpusBleu:
 
 
 def _token_error(
-    problem: counting.TokenProblem, hypotheses: Sequence[object], references: Sequence[object]
+    problem: bleu_counts.TokenProblem, hypotheses: Sequence[object], references: Sequence[object]
 ) -> MtcomputeError:
     """The error the declared types give for the first fault the token scan found."""
     field, *indices = problem.path
@@ -294,15 +296,15 @@ def _token_statistics(
     the tokens checked in reading order (a str, non-empty, without lone surrogates)."""
     if not lowercase and not with_segments:
         try:
-            return counting.bleu_totals(hypotheses, references, max_order, validate=True), None
-        except counting.TokenProblem as problem:
+            return bleu_counts.bleu_totals(hypotheses, references, max_order, validate=True), None
+        except bleu_counts.TokenProblem as problem:
             raise _token_error(problem, hypotheses, references) from None
     hyps = HYPOTHESES.parse(hypotheses, "/hypotheses")
     refs = REFERENCES.parse(references, "/references")
     if lowercase:
         hyps = [[token.lower() for token in tokens] for tokens in hyps]
         refs = [[[token.lower() for token in tokens] for tokens in segment] for segment in refs]
-    each = counting.bleu_statistics_many(hyps, refs, max_order)
+    each = bleu_counts.bleu_statistics_many(hyps, refs, max_order)
     total = BleuStatistics(0, 0, (0,) * max_order, (0,) * max_order)
     for stats in each:
         total = total + stats
@@ -387,7 +389,7 @@ def corpus_bleu(
     if smooth_value is not None:
         smooth_value = SMOOTH_VALUE.parse(smooth_value, "/smooth_value")
         fields.check_smooth_value(smooth_method, smooth_value, "/smooth_value")
-    options = scoring.BleuOptions(
+    options = sacre_bleu.BleuOptions(
         "none" if tokenizer is None else tokenizer.name,
         lowercase,
         smooth_method,
@@ -412,7 +414,7 @@ def corpus_bleu(
         if not plain:
             _no_lone_surrogates(hyp_texts, "hypotheses")
             _no_lone_surrogates_in(texts, isinstance(references[0], str))
-        flat_total, segments_list = scoring.bleu_statistics(
+        flat_total, segments_list = sacre_bleu.bleu_statistics(
             hyp_texts,
             texts,
             options,
@@ -423,7 +425,7 @@ def corpus_bleu(
         signature, nrefs = tokenizer.signature, _nrefs(texts)
     scores = None
     if segments is not None:
-        scores = tuple(scoring.bleu_score(s, options).score for s in segments)
+        scores = tuple(sacre_bleu.bleu_score(s, options).score for s in segments)
     return CorpusBleu.from_statistics(total, options, signature, nrefs, scores)
 
 
@@ -431,18 +433,18 @@ def corpus_bleu_lines(
     hypotheses: bytes,
     references: Sequence[bytes],
     count: int,
-    options: scoring.BleuOptions,
+    options: sacre_bleu.BleuOptions,
     *,
     segment_scores: bool = False,
 ) -> CorpusBleu | None:
     """:func:`corpus_bleu` with ``options`` of ``count`` undecoded lines (one reference of
     every segment in each ``references`` item; a line what the score command decodes:
-    :func:`mtcompute.counting.bleu_line_rows`), counted by the kernel without a str per
+    :func:`mtcompute.metrics.bleu.counts.bleu_line_rows`), counted by the kernel without a str per
     text; ``None`` where it does not count them (lowercase, which is Python's
     ``str.lower``; a tokenizer or lines it does not take): the caller decodes the lines and
     calls :func:`corpus_bleu`, which gives the same result.
 
-    >>> found = corpus_bleu_lines(b"The cat sat.\\n", [b"The cat.\\n"], 1, scoring.BleuOptions())
+    >>> found = corpus_bleu_lines(b"The cat sat.\\n", [b"The cat.\\n"], 1, sacre_bleu.BleuOptions())
     >>> found is None or found.score == corpus_bleu(["The cat sat."], ["The cat."]).score
     True
     """
@@ -450,7 +452,7 @@ def corpus_bleu_lines(
         return None
     tokenizer = get_tokenizer(options.tokenize, "/tokenize")
     options = replace(options, tokenize=tokenizer.name)  # as corpus_bleu names it
-    found = counting.bleu_line_rows(
+    found = bleu_counts.bleu_line_rows(
         hypotheses,
         references,
         count,
@@ -466,7 +468,7 @@ def corpus_bleu_lines(
         values = memoryview(rows).cast("q").tolist()
         width = 2 + 2 * options.max_ngram_order
         scores = tuple(
-            scoring.bleu_score(values[at : at + width], options).score
+            sacre_bleu.bleu_score(values[at : at + width], options).score
             for at in range(0, len(values), width)
         )
     return CorpusBleu.from_statistics(
@@ -843,6 +845,6 @@ def text_bleu_statistics(
     for i, texts in enumerate(references):
         _no_lone_surrogates(texts, "references", i)
     max_order = fields.MAX_ORDER.parse(max_order, "/max_order")
-    return counting.bleu_text_statistics(
+    return bleu_counts.bleu_text_statistics(
         hypotheses, references, max_order, per_segment=FLAG.parse(per_segment, "/per_segment")
     )

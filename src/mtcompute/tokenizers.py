@@ -15,8 +15,8 @@ sacreBLEU downloads on first use; mtcompute never downloads, so they are refused
 freed).
 
 ``kernel`` names the tokenizer the compiled kernel's text path applies itself (tokenizing and
-counting in one pass, :func:`mtcompute.counting.bleu_text_statistics`); for the others the
-caller tokenizes in Python and the kernel splits on whitespace.
+counting in one pass, :func:`mtcompute.metrics.bleu.counts.bleu_text_statistics`); for the
+others the caller tokenizes in Python and the kernel splits on whitespace.
 """
 
 from __future__ import annotations

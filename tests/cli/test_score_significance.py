@@ -16,6 +16,7 @@ import pytest
 
 from mtcompute import __version__, scoring, significance
 from mtcompute.batch import corpus_bleu, corpus_ter
+from mtcompute.metrics.bleu import score as sacre_bleu
 from mtcompute.metrics.chrf.corpus import corpus_chrf
 from mtcompute.metrics.chrf.resample import ChrfMetric
 from mtcompute.metrics.chrf.score import ChrfOptions
@@ -161,7 +162,7 @@ def test_options_reach_the_tests(short: dict[str, str]) -> None:
         "--case-sensitive", "--no-punct", "--paired-bs", "--paired-bs-n", "50",
     )  # fmt: skip
     chosen = [
-        BleuMetric(scoring.BleuOptions("intl", True, "floor")),
+        BleuMetric(sacre_bleu.BleuOptions("intl", True, "floor")),
         ChrfMetric(ChrfOptions(beta=3, lowercase=True)),
         TerMetric(scoring.TerOptions(no_punct=True, case_sensitive=True)),
     ]

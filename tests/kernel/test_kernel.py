@@ -31,7 +31,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from mtcompute import counting, native
-from mtcompute.core.bleu import BleuStatistics, sentence_statistics
+from mtcompute.metrics.bleu import counts as bleu_counts
+from mtcompute.metrics.bleu.statistics import BleuStatistics, sentence_statistics
 from mtcompute.metrics.chrf import ngrams
 from mtcompute.metrics.chrf import statistics as chrf_counting
 from mtcompute.metrics.chrf.ngrams import (
@@ -427,7 +428,7 @@ def test_bleu_sentence_statistics_equal_pure(
     look-alike tokens included: tokens compare as Python str do)."""
     hypothesis, references = segment
     with kernel_switch(True):
-        actual = counting.bleu_sentence_statistics(hypothesis, references, max_order)
+        actual = bleu_counts.bleu_sentence_statistics(hypothesis, references, max_order)
     assert sentence_statistics(hypothesis, references, max_order) == actual
 
 
@@ -440,7 +441,7 @@ def test_bleu_statistics_many_equal_pure(
     hyps, refs = [h for h, _ in segments], [r for _, r in segments]
     expected = [sentence_statistics(h, r, max_order) for h, r in segments]
     with kernel_switch(True):
-        assert expected == counting.bleu_statistics_many(hyps, refs, max_order, threads=1)
+        assert expected == bleu_counts.bleu_statistics_many(hyps, refs, max_order, threads=1)
 
 
 def test_bleu_str_subclass_and_non_str_tokens_use_the_pure_path() -> None:
@@ -452,10 +453,10 @@ def test_bleu_str_subclass_and_non_str_tokens_use_the_pure_path() -> None:
     hypothesis = [Word("a"), "b", Word("a")]
     references = [["a", Word("b")], ["a", "a"]]
     with kernel_switch(True):
-        assert sentence_statistics(hypothesis, references, 2) == counting.bleu_sentence_statistics(
+        assert sentence_statistics(
             hypothesis, references, 2
-        )
-        numbers = counting.bleu_sentence_statistics([1, 2, 1], [[1, 2]], 2)  # type: ignore[list-item]
+        ) == bleu_counts.bleu_sentence_statistics(hypothesis, references, 2)
+        numbers = bleu_counts.bleu_sentence_statistics([1, 2, 1], [[1, 2]], 2)  # type: ignore[list-item]
     assert BleuStatistics(3, 2, (2, 1), (3, 2)) == numbers
 
 
@@ -469,7 +470,7 @@ def test_bleu_statistics_equal_pure_on_wmt(
     refs = [[column[i].split() for column in columns] for i in range(len(hyps))]
     expected = [sentence_statistics(h, r, 4) for h, r in zip(hyps, refs, strict=True)]
     with kernel_switch(True):
-        assert expected == counting.bleu_statistics_many(hyps, refs, 4)
+        assert expected == bleu_counts.bleu_statistics_many(hyps, refs, 4)
 
 
 # --- BLEU on texts split by the kernel (str.split() tokens) ---------------------------------
@@ -516,11 +517,11 @@ def test_bleu_text_statistics_equal_pure_split(
     total, each = split_statistics(hyps, refs, max_order)
     expected = (total, each if per_segment else None)
     with kernel_switch(True):
-        assert expected == counting.bleu_text_statistics(
+        assert expected == bleu_counts.bleu_text_statistics(
             hyps, refs, max_order, per_segment=per_segment
         )
     with kernel_switch(False):
-        assert expected == counting.bleu_text_statistics(
+        assert expected == bleu_counts.bleu_text_statistics(
             hyps, refs, max_order, per_segment=per_segment
         )
 
@@ -531,7 +532,7 @@ def test_bleu_text_tokens_of_different_kinds_are_equal() -> None:
     hyps = ["the cat é", "the cat 中", "the 😀 cat"]
     refs = [["the cat é 中"], ["the cat é"], ["the cat 😀 x"]]
     with kernel_switch(True):
-        assert split_statistics(hyps, refs, 4) == counting.bleu_text_statistics(
+        assert split_statistics(hyps, refs, 4) == bleu_counts.bleu_text_statistics(
             hyps, refs, 4, per_segment=True
         )
 
@@ -545,11 +546,11 @@ def test_bleu_text_inputs_the_kernel_refuses_are_split_in_python() -> None:
     hyps = [Text("a b"), "c d"]
     refs = [["a b"], ["c"]]
     with kernel_switch(True):
-        assert split_statistics(hyps, refs, 2) == counting.bleu_text_statistics(
+        assert split_statistics(hyps, refs, 2) == bleu_counts.bleu_text_statistics(
             hyps, refs, 2, per_segment=True
         )
         with pytest.raises(ValueError, match=r"references\[0\] has no reference"):
-            counting.bleu_text_statistics(["a"], [[]], 2)
+            bleu_counts.bleu_text_statistics(["a"], [[]], 2)
 
 
 @pytest.mark.parametrize(("pair", "system", "references"), BLEU_WMT_CASES)
@@ -565,7 +566,7 @@ def test_bleu_text_statistics_equal_pure_on_wmt(
     refs = [[column[i] for column in columns] for i in range(len(hyps))]
     expected = split_statistics(hyps, refs, 4)
     with kernel_switch(True):
-        assert expected == counting.bleu_text_statistics(
+        assert expected == bleu_counts.bleu_text_statistics(
             hyps, refs, 4, per_segment=True, threads=threads
         )
 
@@ -589,8 +590,8 @@ def test_token_problems_found_in_reading_order(
     hyps: list[object], refs: list[object], expected: tuple[object, ...], on: bool
 ) -> None:
     """Both paths report the same first fault: all hypotheses before any reference."""
-    with kernel_switch(on), pytest.raises(counting.TokenProblem) as caught:
-        counting.bleu_totals(hyps, refs, 4, validate=True)  # type: ignore[arg-type]
+    with kernel_switch(on), pytest.raises(bleu_counts.TokenProblem) as caught:
+        bleu_counts.bleu_totals(hyps, refs, 4, validate=True)  # type: ignore[arg-type]
     assert expected == (caught.value.code, caught.value.path, caught.value.position)
 
 
@@ -600,8 +601,8 @@ def test_token_problem_across_thread_chunks() -> None:
     refs: list[list[list[object]]] = [[["a"]]] * 1200
     hyps[1100] = ["x", ""]
     refs[3] = [["b", 5]]
-    with kernel_switch(True), pytest.raises(counting.TokenProblem) as caught:
-        counting.bleu_totals(hyps, refs, 4, validate=True, threads=4)  # type: ignore[arg-type]
+    with kernel_switch(True), pytest.raises(bleu_counts.TokenProblem) as caught:
+        bleu_counts.bleu_totals(hyps, refs, 4, validate=True, threads=4)  # type: ignore[arg-type]
     assert ("empty", ("hypotheses", 1100, 1)) == (caught.value.code, caught.value.path)
 
 
@@ -623,8 +624,8 @@ def test_thread_counts_never_change_results() -> None:
             (
                 chrf_counting.chrf_statistics_many(hyps, refs, threads=t),
                 chrf_counting.chrf_totals(hyps, refs, lowercase=True, segment_beta=2, threads=t),
-                counting.bleu_statistics_many(hyp_tokens, ref_tokens, threads=t),
-                counting.bleu_totals(hyp_tokens, ref_tokens, validate=True, threads=t),
+                bleu_counts.bleu_statistics_many(hyp_tokens, ref_tokens, threads=t),
+                bleu_counts.bleu_totals(hyp_tokens, ref_tokens, validate=True, threads=t),
                 chrf_counting.chrf_pairwise_matrix(block, block, threads=t),
             )
             for t in (1, 2, 5)
@@ -641,14 +642,14 @@ def test_concurrent_calls_from_many_threads() -> None:
     ref_tokens = [[r.split()] for r in refs]
     with kernel_switch(True):
         expected_chrf = chrf_counting.chrf_statistics_many(hyps, refs, threads=1)
-        expected_bleu = counting.bleu_statistics_many(tokens, ref_tokens, threads=1)
+        expected_bleu = bleu_counts.bleu_statistics_many(tokens, ref_tokens, threads=1)
         with ThreadPoolExecutor(max_workers=6) as pool:
             chrf_jobs = [
                 pool.submit(chrf_counting.chrf_statistics_many, hyps, refs, threads=1)
                 for _ in range(6)
             ]
             bleu_jobs = [
-                pool.submit(counting.bleu_statistics_many, tokens, ref_tokens, threads=1)
+                pool.submit(bleu_counts.bleu_statistics_many, tokens, ref_tokens, threads=1)
                 for _ in range(6)
             ]
             chrf_results = [job.result() for job in chrf_jobs]
@@ -702,7 +703,7 @@ def test_bleu_text_statistics_refuses_malformed_input(
     """A reference given as a bare str (not a list of str) would be read one character per
     reference: it is refused, as every other malformed layout, on both paths."""
     with kernel_switch(on), pytest.raises(error, match=message):
-        counting.bleu_text_statistics(hyps, refs, 2)
+        bleu_counts.bleu_text_statistics(hyps, refs, 2)
 
 
 class _Stop(BaseException):

@@ -17,8 +17,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mtcompute import native, scoring
+from mtcompute import native
 from mtcompute.batch import corpus_bleu, corpus_bleu_lines
+from mtcompute.metrics.bleu import score as sacre_bleu
 from mtcompute.metrics.chrf.corpus import corpus_chrf, corpus_chrf_lines
 from mtcompute.metrics.chrf.score import ChrfOptions
 from mtcompute.streaming import split_lines
@@ -193,14 +194,14 @@ def test_bad_arguments_are_value_errors() -> None:
 
 
 OPTIONS = [
-    scoring.BleuOptions(),
-    scoring.BleuOptions(tokenize="none", smooth_method="floor", smooth_value=0.5),
-    scoring.BleuOptions(max_ngram_order=2, effective_order=True, smooth_method="add-k"),
+    sacre_bleu.BleuOptions(),
+    sacre_bleu.BleuOptions(tokenize="none", smooth_method="floor", smooth_value=0.5),
+    sacre_bleu.BleuOptions(max_ngram_order=2, effective_order=True, smooth_method="add-k"),
 ]
 
 
 @pytest.mark.parametrize("options", OPTIONS, ids=["default", "none-floor", "order2-eff-addk"])
-def test_corpus_bleu_lines_is_corpus_bleu(options: scoring.BleuOptions) -> None:
+def test_corpus_bleu_lines_is_corpus_bleu(options: sacre_bleu.BleuOptions) -> None:
     """The first 300 lines of en-de Online-B (of the in-repo sample, its 200) against both
     references, with segment scores:
     corpus_bleu's result, field for field."""
@@ -270,8 +271,8 @@ def test_corpus_bleu_lines_leaves_to_the_text_path() -> None:
     """None for lowercase (Python's str.lower), a tokenizer the kernel does not apply, a
     line that is not UTF-8, and without the kernel."""
     lines = (b"a b\n", [b"a c\n"], 1)
-    assert corpus_bleu_lines(*lines, scoring.BleuOptions(lowercase=True)) is None
-    assert corpus_bleu_lines(*lines, scoring.BleuOptions(tokenize="char")) is None
-    assert corpus_bleu_lines(b"a\xff\n", [b"a\n"], 1, scoring.BleuOptions()) is None
+    assert corpus_bleu_lines(*lines, sacre_bleu.BleuOptions(lowercase=True)) is None
+    assert corpus_bleu_lines(*lines, sacre_bleu.BleuOptions(tokenize="char")) is None
+    assert corpus_bleu_lines(b"a\xff\n", [b"a\n"], 1, sacre_bleu.BleuOptions()) is None
     with kernel_switch(False):
-        assert corpus_bleu_lines(*lines, scoring.BleuOptions()) is None
+        assert corpus_bleu_lines(*lines, sacre_bleu.BleuOptions()) is None

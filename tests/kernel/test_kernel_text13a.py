@@ -1,8 +1,8 @@
 """The kernel's 13a text path against sacreBLEU 2.6.0 (the oracle, imported only by tests):
 ``mtcompute._kernel.tokenize_13a`` (the tokenizer alone, equal to
 :func:`mtcompute.core.tokenizers.tokenize_13a`) and BLEU statistics from raw text through
-:func:`mtcompute.counting.bleu_text_statistics` with the 13a tokenizer (``str.lower`` when
-asked, ``rstrip``, 13a and ``split`` inside the kernel).
+:func:`mtcompute.metrics.bleu.counts.bleu_text_statistics` with the 13a tokenizer
+(``str.lower`` when asked, ``rstrip``, 13a and ``split`` inside the kernel).
 
 Every line of every WMT file in use (raw, right-stripped, lowercased); every pair and system
 with all its references, and with the first alone lowercased; adversarial and generated strings
@@ -22,8 +22,9 @@ from sacrebleu.metrics.bleu import BLEU
 from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a
 
 from mtcompute import counting, native
-from mtcompute.core.bleu import BleuStatistics
 from mtcompute.core.tokenizers import tokenize_13a
+from mtcompute.metrics.bleu import counts as bleu_counts
+from mtcompute.metrics.bleu.statistics import BleuStatistics
 from mtcompute.native import ext
 from mtcompute.tokenizers import get_tokenizer
 from tests.conftest import WMT, at_least, kernel_switch
@@ -181,8 +182,8 @@ def sacrebleu_segments(hyps: list[str], refs: list[list[str]], lowercase: bool) 
 def ours(
     hyps: list[str], refs: list[list[str]], lowercase: bool = False, threads: int | None = 1
 ) -> tuple[list[int], list[list[int]]]:
-    """counting.bleu_text_statistics with 13a: the total and each segment, flat."""
-    total, each = counting.bleu_text_statistics(
+    """bleu_counts.bleu_text_statistics with 13a: the total and each segment, flat."""
+    total, each = bleu_counts.bleu_text_statistics(
         hyps,
         refs,
         4,
@@ -294,7 +295,7 @@ def test_bleu_other_tokenizers_run_in_python(tokenize: str) -> None:
     ]
     for on in (True, False):
         with kernel_switch(on):
-            _, each = counting.bleu_text_statistics(
+            _, each = bleu_counts.bleu_text_statistics(
                 hyps, refs, 4, per_segment=True, tokenizer=get_tokenizer(tokenize)
             )
         assert each is not None
@@ -304,8 +305,8 @@ def test_bleu_other_tokenizers_run_in_python(tokenize: str) -> None:
 def test_bleu_without_tokenizer_splits_on_whitespace() -> None:
     """No tokenizer is today's whitespace split, and ``none`` counts the same."""
     hyps, refs = ["a b, c.", " x  y "], [["a b c ."], ["x y z"]]
-    plain = counting.bleu_text_statistics(hyps, refs, 2, per_segment=True)
-    none = counting.bleu_text_statistics(
+    plain = bleu_counts.bleu_text_statistics(hyps, refs, 2, per_segment=True)
+    none = bleu_counts.bleu_text_statistics(
         hyps, refs, 2, per_segment=True, tokenizer=get_tokenizer("none")
     )
     assert plain == none

@@ -25,9 +25,9 @@ from hypothesis import strategies as st
 import mtcompute
 from mtcompute import __version__, native
 from mtcompute.batch import CorpusBleu, corpus_bleu
-from mtcompute.core import sacre
-from mtcompute.core.bleu import BleuStatistics
 from mtcompute.errors import InvalidInput, MtcomputeError, UnsupportedInput
+from mtcompute.metrics.bleu import score as sacre_bleu
+from mtcompute.metrics.bleu.statistics import BleuStatistics
 from mtcompute.metrics.chrf.corpus import CorpusChrf, chrf_pairwise, corpus_chrf
 from mtcompute.metrics.chrf.ngrams import chrf_fraction, format_score
 from mtcompute.metrics.chrf.score import ChrfOptions
@@ -36,7 +36,7 @@ from tests.conftest import kernel_switch, wmt_lines, wmt_window
 from tests.oracle import assert_sacrebleu
 from tests.strategies import bleu_segments, chrf_inputs, texts
 
-BLEU_SMOOTHING = sacre.BLEU_SMOOTHING
+BLEU_SMOOTHING = sacre_bleu.BLEU_SMOOTHING
 
 PATHS = [
     pytest.param(
@@ -392,7 +392,7 @@ def test_corpus_bleu_of_tokens_equals_summed_tool_statistics(
     total = BleuStatistics(0, 0, (0,) * max_order, (0,) * max_order)
     for p in parts:
         total = total + BleuStatistics(p.candidate_length, p.reference_length, p.matches, p.totals)
-    expected = sacre.compute_bleu(
+    expected = sacre_bleu.compute_bleu(
         total.matches,
         total.totals,
         total.candidate_length,

@@ -57,7 +57,7 @@ from hypothesis import strategies as st
 from nltk.translate import bleu_score as nltk_bleu
 
 import mtcompute
-from mtcompute.core.bleu import BleuStatistics, sentence_statistics
+from mtcompute.metrics.bleu.statistics import BleuStatistics, sentence_statistics
 from tests import strategies as sts
 from tests.conftest import WMT
 

@@ -77,7 +77,7 @@ from hypothesis import strategies as st
 from sacrebleu.metrics import BLEU, CHRF
 
 import mtcompute
-from mtcompute.core.bleu import BleuStatistics, sentence_statistics
+from mtcompute.metrics.bleu.statistics import BleuStatistics, sentence_statistics
 from mtcompute.metrics.chrf.ngrams import ChrfStatistics, chrf_fraction, segment_statistics
 from tests import strategies as sts
 from tests.conftest import WMT

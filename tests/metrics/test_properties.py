@@ -35,7 +35,7 @@ from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 
 import mtcompute
-from mtcompute.core.bleu import sentence_statistics
+from mtcompute.metrics.bleu.statistics import sentence_statistics
 from mtcompute.metrics.chrf.ngrams import (
     ChrfStatistics,
     chrf_fraction,

@@ -15,14 +15,14 @@ from sacrebleu.metrics.chrf import CHRF
 from sacrebleu.metrics.ter import TER
 
 from mtcompute import native, scoring
-from mtcompute.core import sacre
+from mtcompute.metrics.bleu import score as sacre_bleu
 from mtcompute.metrics.chrf import score as chrf_scoring
 from mtcompute.metrics.chrf.sacrebleu_statistics import chrf_f_score
 from tests.conftest import wmt_lines
 from tests.oracle import answer
 
 COUNT = st.integers(0, 50)
-SMOOTHING = st.sampled_from(sacre.BLEU_SMOOTHING)
+SMOOTHING = st.sampled_from(sacre_bleu.BLEU_SMOOTHING)
 SMOOTH_VALUE = st.none() | st.sampled_from([0, 1, 2, 0.01, 0.5, 0.1])
 
 
@@ -47,7 +47,9 @@ def test_compute_bleu_is_sacrebleus(
     theirs = BLEU.compute_bleu(
         list(correct), list(totals), sys_len, ref_len, method, value, effective, order
     )
-    ours = sacre.compute_bleu(correct, totals, sys_len, ref_len, method, value, effective, order)
+    ours = sacre_bleu.compute_bleu(
+        correct, totals, sys_len, ref_len, method, value, effective, order
+    )
     expected = (theirs.score, theirs.counts, theirs.totals, theirs.precisions, theirs.bp)
     assert expected == (
         ours.score,
@@ -56,7 +58,7 @@ def test_compute_bleu_is_sacrebleus(
         list(ours.precisions),
         ours.bp,
     )
-    result = scoring.BleuResult(
+    result = sacre_bleu.BleuResult(
         ours.score, ours.counts, ours.totals, ours.precisions, ours.bp, sys_len, ref_len
     )
     assert str(theirs) == str(result)
@@ -95,21 +97,21 @@ def test_corpus_bleu_and_chrf_with_two_references_are_sacrebleus() -> None:
     hyps, ref_a, ref_b = _two_references("en-de")
     per_segment = [list(refs) for refs in zip(ref_a, ref_b, strict=True)]
     cases: list[tuple[object, object]] = [
-        (BLEU(), scoring.BleuOptions()),
+        (BLEU(), sacre_bleu.BleuOptions()),
         (
             BLEU(lowercase=True, smooth_method="floor"),
-            scoring.BleuOptions(lowercase=True, smooth_method="floor"),
+            sacre_bleu.BleuOptions(lowercase=True, smooth_method="floor"),
         ),
         (CHRF(), chrf_scoring.ChrfOptions()),
         (CHRF(word_order=2), chrf_scoring.ChrfOptions(word_order=2)),
         (CHRF(beta=3, eps_smoothing=True), chrf_scoring.ChrfOptions(beta=3, eps_smoothing=True)),
     ]
     for metric, options in cases:
-        if isinstance(options, scoring.BleuOptions):
-            ours: scoring.BleuResult | chrf_scoring.ChrfResult = scoring.corpus_bleu(
+        if isinstance(options, sacre_bleu.BleuOptions):
+            ours: sacre_bleu.BleuResult | chrf_scoring.ChrfResult = sacre_bleu.corpus_bleu(
                 hyps, per_segment, options
             )
-            fields = scoring.bleu_signature_fields(options, 2, options.tokenizer().signature)
+            fields = sacre_bleu.bleu_signature_fields(options, 2, options.tokenizer().signature)
         else:
             assert isinstance(options, chrf_scoring.ChrfOptions)
             ours = chrf_scoring.corpus_chrf(hyps, per_segment, options)
@@ -239,12 +241,12 @@ def test_bleu_references_once_equal_bleu_statistics(monkeypatch: pytest.MonkeyPa
         monkeypatch.setattr(native, "use_kernel", native.AVAILABLE and pure == "0")
         for tokenize in ("13a", "none", "intl", "zh", "char"):
             for lowercase in (False, True):
-                options = scoring.BleuOptions(tokenize, lowercase)
-                prepared = scoring.bleu_references(refs, options)
+                options = sacre_bleu.BleuOptions(tokenize, lowercase)
+                prepared = sacre_bleu.bleu_references(refs, options)
                 for hyps in systems:
-                    expected = scoring.bleu_statistics(hyps, refs, options, per_segment=True)
-                    found = scoring.bleu_statistics_of(hyps, prepared, per_segment=True)
-                    total, rows = scoring.bleu_rows_of(hyps, prepared)
+                    expected = sacre_bleu.bleu_statistics(hyps, refs, options, per_segment=True)
+                    found = sacre_bleu.bleu_statistics_of(hyps, prepared, per_segment=True)
+                    total, rows = sacre_bleu.bleu_rows_of(hyps, prepared)
                     assert (pure, tokenize, lowercase, expected, expected) == (
                         pure,
                         tokenize,
@@ -282,11 +284,11 @@ def test_chrf_references_once_equal_chrf_statistics(monkeypatch: pytest.MonkeyPa
 
 def test_references_once_refuse_another_length() -> None:
     """Hypotheses and prepared references of different lengths: ValueError saying both."""
-    bleu = scoring.bleu_references([["a"], ["b"]], scoring.BleuOptions())
+    bleu = sacre_bleu.bleu_references([["a"], ["b"]], sacre_bleu.BleuOptions())
     chrf = chrf_scoring.chrf_references([["a"], ["b"]], chrf_scoring.ChrfOptions())
     expected = "1 hypotheses but 2 reference lists (one list per segment expected)"
     with pytest.raises(ValueError, match=r"^1 hypotheses but 2 reference lists") as bleu_error:
-        scoring.bleu_statistics_of(["a"], bleu)
+        sacre_bleu.bleu_statistics_of(["a"], bleu)
     with pytest.raises(ValueError, match=r"^1 hypotheses but 2 reference lists") as chrf_error:
         chrf_scoring.chrf_statistics_of(["a"], chrf)
     assert [expected, expected] == [str(bleu_error.value), str(chrf_error.value)]

@@ -19,8 +19,8 @@ from sacrebleu.metrics import BLEU, CHRF, TER
 from sacrebleu.metrics.base import Metric as SacrebleuMetric
 from threadpoolctl import threadpool_info, threadpool_limits  # type: ignore[import-untyped]
 
-from mtcompute import scoring
 from mtcompute import significance as sg
+from mtcompute.metrics.bleu import score as sacre_bleu
 from mtcompute.metrics.chrf.resample import ChrfMetric
 from mtcompute.metrics.chrf.score import ChrfOptions
 from tests.conftest import WMT_IS_SAMPLE, wmt_lines, wmt_window
@@ -176,19 +176,19 @@ METRICS: list[tuple[str, Callable[[], SacrebleuMetric], sg.Metric, Callable[...,
     (
         "bleu-floor-effective",
         lambda: GivenBLEU(smooth_method="floor", effective_order=True),
-        sg.BleuMetric(scoring.BleuOptions(smooth_method="floor", effective_order=True)),
+        sg.BleuMetric(sacre_bleu.BleuOptions(smooth_method="floor", effective_order=True)),
         _bleu_statistics,
     ),
     (
         "bleu-add-k-0.5",
         lambda: GivenBLEU(smooth_method="add-k", smooth_value=0.5),
-        sg.BleuMetric(scoring.BleuOptions(smooth_method="add-k", smooth_value=0.5)),
+        sg.BleuMetric(sacre_bleu.BleuOptions(smooth_method="add-k", smooth_value=0.5)),
         _bleu_statistics,
     ),
     (
         "bleu-none",
         lambda: GivenBLEU(smooth_method="none"),
-        sg.BleuMetric(scoring.BleuOptions(smooth_method="none")),
+        sg.BleuMetric(sacre_bleu.BleuOptions(smooth_method="none")),
         _bleu_statistics,
     ),
     ("chrf", GivenCHRF, ChrfMetric(), _chrf_statistics),

@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from mtcompute import scoring, streaming
 from mtcompute.batch import corpus_bleu, corpus_ter
 from mtcompute.errors import InvalidInput
+from mtcompute.metrics.bleu import score as sacre_bleu
 from mtcompute.metrics.chrf import score as chrf_scoring
 from mtcompute.metrics.chrf.corpus import corpus_chrf
 from tests.strategies import texts
@@ -69,20 +70,20 @@ def test_scoring_statistics_of_generators(corpus: tuple[list[str], list[str]]) -
     """mtcompute.scoring's statistics and corpus scores of generators are the lists'."""
     hyps, flat = corpus
     refs = [[text] for text in flat]
-    bleu, chrf, ter = scoring.BleuOptions(), chrf_scoring.ChrfOptions(), scoring.TerOptions()
+    bleu, chrf, ter = sacre_bleu.BleuOptions(), chrf_scoring.ChrfOptions(), scoring.TerOptions()
     expected = (
-        scoring.bleu_statistics(hyps, refs, bleu, per_segment=True),
+        sacre_bleu.bleu_statistics(hyps, refs, bleu, per_segment=True),
         chrf_scoring.chrf_statistics(hyps, refs, chrf, per_segment=True),
         scoring.ter_statistics(hyps, refs, ter),
-        scoring.corpus_bleu(hyps, refs, bleu),
+        sacre_bleu.corpus_bleu(hyps, refs, bleu),
         chrf_scoring.corpus_chrf(hyps, refs, chrf),
         scoring.corpus_ter(hyps, refs, ter),
     )
     assert expected == (
-        scoring.bleu_statistics(iter(hyps), iter(refs), bleu, per_segment=True),
+        sacre_bleu.bleu_statistics(iter(hyps), iter(refs), bleu, per_segment=True),
         chrf_scoring.chrf_statistics(iter(hyps), iter(refs), chrf, per_segment=True),
         scoring.ter_statistics(iter(hyps), iter(refs), ter),
-        scoring.corpus_bleu(iter(hyps), iter(refs), bleu),
+        sacre_bleu.corpus_bleu(iter(hyps), iter(refs), bleu),
         chrf_scoring.corpus_chrf(iter(hyps), iter(refs), chrf),
         scoring.corpus_ter(iter(hyps), iter(refs), ter),
     )
@@ -129,7 +130,7 @@ def test_a_chunk_s_type_error_in_scoring_names_the_whole_index() -> None:
     """mtcompute.scoring on generators: the kernel's checks name the index in the input."""
     refs: list[Any] = [["a"]] * 4 + [["a", 3]]
     with pytest.raises(TypeError) as raised:
-        scoring.bleu_statistics(iter(["a"] * 5), iter(refs), scoring.BleuOptions())
+        sacre_bleu.bleu_statistics(iter(["a"] * 5), iter(refs), sacre_bleu.BleuOptions())
     assert "references[4][1] must be a str, got int" == str(raised.value)
 
 

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 import mtcompute
 from mtcompute.errors import LimitExceeded
-from mtcompute.tools._bleu_common import corpus_statistics
+from mtcompute.metrics.bleu.counts import corpus_statistics
 from mtcompute.tools.bleu_ngrams_count import INPUT, _segments, bleu_ngrams_count
 from tests.harness import (
     ToolHarness,

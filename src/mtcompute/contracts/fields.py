@@ -42,9 +42,9 @@ from mtcompute.contracts.validate import (
     figure,
     where,
 )
-from mtcompute.core.bleu import SMOOTHINGS, UNSUPPORTED_SMOOTHINGS
-from mtcompute.core.sacre import BLEU_SMOOTHING, SMOOTH_DEFAULTS
 from mtcompute.errors import InvalidInput
+from mtcompute.metrics.bleu.score import BLEU_SMOOTHING, SMOOTH_DEFAULTS
+from mtcompute.metrics.bleu.statistics import SMOOTHINGS, UNSUPPORTED_SMOOTHINGS
 
 # --- chrF -----------------------------------------------------------------------------------
 

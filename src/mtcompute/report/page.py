@@ -33,6 +33,7 @@ from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescap
 
 from mtcompute import scoring
 from mtcompute._version import __version__
+from mtcompute.metrics.bleu import score as sacre_bleu
 from mtcompute.metrics.chrf.resample import ChrfMetric
 from mtcompute.metrics.chrf.score import ChrfOptions, chrf_score, chrf_signature_fields
 from mtcompute.report import (
@@ -60,7 +61,7 @@ _METHOD_NAMES = {
 def _signature(metric: AnyMetric, nrefs: int) -> str:
     if isinstance(metric, BleuMetric):
         tokenizer = metric.options.tokenizer().signature
-        fields = scoring.bleu_signature_fields(metric.options, nrefs, tokenizer)
+        fields = sacre_bleu.bleu_signature_fields(metric.options, nrefs, tokenizer)
         return scoring.format_signature(fields)
     if isinstance(metric, ChrfMetric):
         return scoring.format_signature(chrf_signature_fields(metric.options, nrefs))

@@ -3,7 +3,7 @@ path of ``mtcompute score --paired-bs / --paired-ar / --ci`` and of ``mtcompute 
 
 :func:`tables` extracts each system's per-segment sufficient statistics once per metric
 (:mod:`mtcompute.scoring`, sacreBLEU 2.6.0's statistics), the references prepared once per
-metric for all systems (:func:`mtcompute.scoring.bleu_references`,
+metric for all systems (:func:`mtcompute.metrics.bleu.score.bleu_references`,
 :func:`mtcompute.metrics.chrf.score.chrf_references`,
 :func:`~mtcompute.scoring.ter_references`).
 :func:`run` runs paired bootstrap resampling (Koehn 2004, §3-4), paired approximate
@@ -31,6 +31,7 @@ from typing import Any, Literal
 import numpy as np
 
 from mtcompute import scoring, significance
+from mtcompute.metrics.bleu import score as sacre_bleu
 from mtcompute.metrics.chrf.resample import ChrfMetric
 from mtcompute.metrics.chrf.score import ChrfOptions, chrf_references, chrf_rows_of
 from mtcompute.report import METRICS
@@ -44,7 +45,7 @@ WORD_ORDERS = {"chrf": 0, "chrf++": 2}  # the chrF metrics' word n-gram orders
 def metric(
     name: str,
     *,
-    bleu: scoring.BleuOptions | None = None,
+    bleu: sacre_bleu.BleuOptions | None = None,
     chrf: ChrfOptions | None = None,
     ter: scoring.TerOptions | None = None,
 ) -> AnyMetric:
@@ -52,7 +53,7 @@ def metric(
     with the settings given (sacreBLEU's defaults otherwise; chrF's word order is the
     name's: 0 for ``chrf``, 2 for ``chrf++``)."""
     if name == "bleu":
-        return BleuMetric(bleu or scoring.BleuOptions())
+        return BleuMetric(bleu or sacre_bleu.BleuOptions())
     if name in WORD_ORDERS:
         base = chrf or ChrfOptions()
         return ChrfMetric(
@@ -99,9 +100,9 @@ def _rows(
     rows: list[Rows] = []
     totals: list[Totals] = []
     if isinstance(chosen, BleuMetric):
-        bleu_refs = scoring.bleu_references(references, chosen.options)
+        bleu_refs = sacre_bleu.bleu_references(references, chosen.options)
         for system in hypotheses:
-            total, buffer = scoring.bleu_rows_of(system, bleu_refs)
+            total, buffer = sacre_bleu.bleu_rows_of(system, bleu_refs)
             rows.append(_matrix(buffer, chosen.width))
             totals.append(total)
     elif isinstance(chosen, ChrfMetric):

@@ -1,6 +1,6 @@
 """The part of sacreBLEU 2.6.0's ``utils.py`` that its metrics use: ``my_log`` (sacreBLEU's
-floored logarithm, from :mod:`mtcompute.core.sacre`) and ``sum_of_lists`` (segment statistics
-added up)."""
+floored logarithm, from :mod:`mtcompute.metrics.bleu.score`) and ``sum_of_lists`` (segment
+statistics added up)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ __all__ = ["my_log", "sum_of_lists"]
 
 from collections.abc import Sequence
 
-from mtcompute.core.sacre import my_log
+from mtcompute.metrics.bleu.score import my_log
 
 
 def sum_of_lists(lists: Sequence[Sequence[int]]) -> list[int]:

@@ -12,8 +12,9 @@ Chen & Cherry 2014 §2.2 for the smoothing):
 This module declares their shared input steps once (a sentence or a corpus of token lists, the
 scoring options, the total-size limits, the epsilon rule), so that one rule has one message
 everywhere, and writes the clipping-table rows as bleu-sentence-components writes them. The
-counting is :mod:`mtcompute.counting` (the definition: :func:`mtcompute.core.bleu.
-sentence_statistics`); the scoring is :func:`mtcompute.core.bleu.smooth_and_score`.
+counting is :mod:`mtcompute.metrics.bleu.counts` (the definition:
+:func:`mtcompute.metrics.bleu.statistics.sentence_statistics`); the scoring is
+:func:`mtcompute.metrics.bleu.statistics.smooth_and_score`.
 """
 
 from __future__ import annotations
@@ -21,7 +22,6 @@ from __future__ import annotations
 __all__ = [
     "DEFAULT_EPSILON",
     "EPSILON_RULE",
-    "corpus_statistics",
     "corpus_steps",
     "score",
     "scored_fields",
@@ -30,14 +30,13 @@ __all__ = [
     "totals_rule",
 ]
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
 from mtcompute.contracts import fields
 from mtcompute.contracts.validate import REQUIRED, Array, Field, Limit, Rule, same_count
-from mtcompute.core.bleu import BleuStatistics, SmoothedBleu, Smoothing
-from mtcompute.counting import bleu_statistics_many
 from mtcompute.errors import InvalidInput, LimitExceeded
+from mtcompute.metrics.bleu.statistics import BleuStatistics, SmoothedBleu, Smoothing
 
 DEFAULT_EPSILON = 0.1
 
@@ -139,21 +138,7 @@ def _check_epsilon(values: Mapping[str, Any]) -> None:
 EPSILON_RULE = Rule(_check_epsilon)  # epsilon is accepted only with method1
 
 
-# --- counting and scoring ---------------------------------------------------------------------
-
-
-def corpus_statistics(
-    hypotheses: Sequence[Sequence[str]],
-    references: Sequence[Sequence[Sequence[str]]],
-    max_order: int,
-) -> tuple[list[BleuStatistics], BleuStatistics]:
-    """Each segment's statistics, in input order, as bleu-sentence-components counts them,
-    and their exact sum (Papineni 2002 §2.1.1, §2.2.2); at least one segment."""
-    segments = bleu_statistics_many(hypotheses, references, max_order)
-    total = segments[0]
-    for stats in segments[1:]:
-        total = total + stats
-    return segments, total
+# --- scoring ---------------------------------------------------------------------------------
 
 
 def score(stats: BleuStatistics, values: Mapping[str, Any]) -> SmoothedBleu:

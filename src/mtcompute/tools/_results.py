@@ -14,7 +14,7 @@ __all__ = ["Output", "chrf_order", "json_value", "ngram_row", "omitted_when_none
 from dataclasses import Field, field, fields
 from typing import Any, ClassVar
 
-from mtcompute.core.bleu import NgramEntry
+from mtcompute.metrics.bleu.statistics import NgramEntry
 
 _OMIT = "omitted when None"
 

@@ -1,9 +1,9 @@
 """bleu-brevity-penalty@1.0.0: the BLEU corpus brevity penalty (Papineni et al. 2002 §2.2.2).
 
 Per segment the closest reference length, ties to the shorter
-(:func:`mtcompute.core.bleu.closest_reference_length`, as mteval-v13a, NLTK and sacreBLEU);
-c and r the exact sums; the penalty by bleu-smoothing-compute's rule
-(:func:`mtcompute.core.bleu.brevity_penalty`: 0 when c = 0, 1 when c > r, else
+(:func:`mtcompute.metrics.bleu.statistics.closest_reference_length`, as mteval-v13a, NLTK
+and sacreBLEU); c and r the exact sums; the penalty by bleu-smoothing-compute's rule
+(:func:`mtcompute.metrics.bleu.statistics.brevity_penalty`: 0 when c = 0, 1 when c > r, else
 ``exp(1 - r/c)`` with JavaScript's ``Math.exp``); ``ratio = c / r`` in double precision.
 Validation follows the contract's order (its last semantics line).
 """
@@ -25,8 +25,7 @@ from mtcompute.contracts.validate import (
     contract_limits,
     same_count,
 )
-from mtcompute.core.bleu import brevity_penalty, closest_reference_length
-from mtcompute.core.jsmath import round_to_fixed
+from mtcompute.metrics.bleu.statistics import corpus_brevity_penalty
 from mtcompute.tools import Tool
 from mtcompute.tools._cost import linear
 from mtcompute.tools._results import Output
@@ -73,22 +72,11 @@ class BrevityPenaltyResult(Output):
 
 
 def _compute(values: Mapping[str, Any]) -> BrevityPenaltyResult:
-    candidates, references, decimals = (
-        values["candidate_lengths"],
-        values["reference_lengths"],
-        values["decimals"],
+    return BrevityPenaltyResult(
+        *corpus_brevity_penalty(
+            values["candidate_lengths"], values["reference_lengths"], values["decimals"]
+        )
     )
-    closest = tuple(
-        closest_reference_length(c, refs) for c, refs in zip(candidates, references, strict=True)
-    )
-    c, r = sum(candidates), sum(closest)
-    bp = brevity_penalty(c, r)
-    # The one float step of its own: c / r in double precision (both exact below 2^53).
-    ratio = float(c) / float(r) if r else None
-    if decimals is not None:
-        bp = round_to_fixed(bp, decimals)
-        ratio = None if ratio is None else round_to_fixed(ratio, decimals)
-    return BrevityPenaltyResult(c, r, closest, bp, ratio)
 
 
 def bleu_brevity_penalty(

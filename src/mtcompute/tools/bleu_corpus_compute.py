@@ -1,13 +1,14 @@
 """bleu-corpus-compute@1.0.0: corpus BLEU from tokenized segments (Papineni et al. 2002).
 
 Per segment the statistics of bleu-sentence-components (§2.1,
-:func:`mtcompute.core.bleu.sentence_statistics`), summed over the corpus as exact integers
-(§2.1.1 modified precision on blocks of text, §2.2.2 the corpus brevity penalty), then
-bleu-smoothing-compute's rules on the sums (Chen & Cherry 2014 §2.2 when smoothed;
-:func:`mtcompute.core.bleu.smooth_and_score`). This is exactly bleu-ngrams-count followed by
-bleu-smoothing-compute on its summed statistics: the summed statistics always satisfy the
-scoring tool's rules (``m_n <= l_n``; a corpus ``m_1 = 0`` means every segment's ``m_1 = 0``,
-so every ``m_n = 0``; 500,000 tokens keep every count far below 10^12).
+:func:`mtcompute.metrics.bleu.statistics.sentence_statistics`), summed over the corpus as
+exact integers (§2.1.1 modified precision on blocks of text, §2.2.2 the corpus brevity
+penalty), then bleu-smoothing-compute's rules on the sums (Chen & Cherry 2014 §2.2 when
+smoothed; :func:`mtcompute.metrics.bleu.statistics.smooth_and_score`). This is exactly
+bleu-ngrams-count followed by bleu-smoothing-compute on its summed statistics: the summed
+statistics always satisfy the scoring tool's rules (``m_n <= l_n``; a corpus ``m_1 = 0``
+means every segment's ``m_1 = 0``, so every ``m_n = 0``; 500,000 tokens keep every count far
+below 10^12).
 Validation follows the contract's order (its last semantics line).
 """
 
@@ -21,11 +22,11 @@ from typing import Any
 
 from mtcompute.contracts import fields
 from mtcompute.contracts.validate import Field, InputSpec, contract_limits
-from mtcompute.core.bleu import Smoothing
+from mtcompute.metrics.bleu.counts import corpus_statistics
+from mtcompute.metrics.bleu.statistics import Smoothing
 from mtcompute.tools import Tool
 from mtcompute.tools._bleu_common import (
     EPSILON_RULE,
-    corpus_statistics,
     corpus_steps,
     scored_fields,
     scoring_fields,

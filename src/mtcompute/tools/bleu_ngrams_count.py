@@ -1,9 +1,9 @@
 """bleu-ngrams-count@1.0.0: BLEU clipped n-gram counts per segment and summed (Papineni 2002).
 
 Each segment is counted as bleu-sentence-components counts it (§2.1:
-:func:`mtcompute.core.bleu.sentence_statistics`, and with ``include_ngrams`` its
-:func:`mtcompute.core.bleu.clipping_table`); the top-level figures are their exact integer
-sums (§2.1.1, §2.2.2), the inputs of bleu-smoothing-compute for corpus BLEU.
+:func:`mtcompute.metrics.bleu.statistics.sentence_statistics`, and with ``include_ngrams`` its
+:func:`mtcompute.metrics.bleu.statistics.clipping_table`); the top-level figures are their
+exact integer sums (§2.1.1, §2.2.2), the inputs of bleu-smoothing-compute for corpus BLEU.
 
 The output limit (1,000,000 UTF-8 bytes of compact JSON) can only be reached with
 ``include_ngrams``: without tables a result of 4096 segments, 8 orders and every number at
@@ -25,11 +25,12 @@ from typing import Any
 
 from mtcompute.contracts import fields
 from mtcompute.contracts.validate import Boolean, Field, InputSpec, contract_limits
-from mtcompute.core.bleu import BleuStatistics, NgramEntry, clipping_table
 from mtcompute.core.jsjson import dumps
 from mtcompute.errors import LimitExceeded
+from mtcompute.metrics.bleu.counts import corpus_statistics
+from mtcompute.metrics.bleu.statistics import BleuStatistics, NgramEntry, clipping_table
 from mtcompute.tools import Tool
-from mtcompute.tools._bleu_common import corpus_statistics, corpus_steps, totals_rule
+from mtcompute.tools._bleu_common import corpus_steps, totals_rule
 from mtcompute.tools._cost import integer, member, size
 from mtcompute.tools._results import Output, omitted_when_none
 

@@ -1,7 +1,7 @@
 """bleu-sentence-components@1.0.0: sentence BLEU statistics (Papineni et al. 2002 §2.1).
 
 Validation in the contract's order (its last semantics line), then
-:func:`mtcompute.core.bleu.sentence_statistics` and, when asked, the clipping table.
+:func:`mtcompute.metrics.bleu.statistics.sentence_statistics` and, when asked, the clipping table.
 """
 
 from __future__ import annotations
@@ -14,10 +14,10 @@ from typing import Any
 
 from mtcompute.contracts import fields
 from mtcompute.contracts.validate import Boolean, Field, InputSpec, contract_limits
-from mtcompute.core.bleu import NgramEntry, clipping_table
 from mtcompute.core.jsjson import dumps
-from mtcompute.counting import bleu_sentence_statistics
 from mtcompute.errors import LimitExceeded
+from mtcompute.metrics.bleu.counts import bleu_sentence_statistics
+from mtcompute.metrics.bleu.statistics import NgramEntry, clipping_table
 from mtcompute.tools import Tool
 from mtcompute.tools._bleu_common import sentence_fields, totals_rule
 from mtcompute.tools._cost import integer, member, size

@@ -1,8 +1,9 @@
 """bleu-sentence-compute@1.0.0: sentence BLEU with none or Chen & Cherry 2014 §2.2 smoothing.
 
 The composition of two tools (Papineni et al. 2002 §2.1 counting, then scoring): the
-statistics of bleu-sentence-components (:func:`mtcompute.core.bleu.sentence_statistics`),
-then bleu-smoothing-compute's rules on them (:func:`mtcompute.core.bleu.smooth_and_score`).
+statistics of bleu-sentence-components
+(:func:`mtcompute.metrics.bleu.statistics.sentence_statistics`), then bleu-smoothing-compute's
+rules on them (:func:`mtcompute.metrics.bleu.statistics.smooth_and_score`).
 The statistics of one segment always satisfy the scoring tool's rules (``m_n <= l_n``;
 ``m_1 = 0`` implies every ``m_n = 0``), so the result is exactly what calling the two tools
 in sequence gives. Validation follows the contract's order (its last semantics line).
@@ -18,8 +19,8 @@ from typing import Any
 
 from mtcompute.contracts import fields
 from mtcompute.contracts.validate import Field, InputSpec, contract_limits
-from mtcompute.core.bleu import Smoothing
-from mtcompute.counting import bleu_sentence_statistics
+from mtcompute.metrics.bleu.counts import bleu_sentence_statistics
+from mtcompute.metrics.bleu.statistics import Smoothing
 from mtcompute.tools import Tool
 from mtcompute.tools._bleu_common import (
     EPSILON_RULE,

@@ -1,7 +1,7 @@
 """bleu-smoothing-compute@1.0.0: BLEU from sufficient statistics, Chen & Cherry 2014 §2.2.
 
 Validation in the contract's order (its last semantics line), then
-:func:`mtcompute.core.bleu.smooth_and_score`.
+:func:`mtcompute.metrics.bleu.statistics.smooth_and_score`.
 """
 
 from __future__ import annotations
@@ -22,8 +22,8 @@ from mtcompute.contracts.validate import (
     contract_limits,
     same_count,
 )
-from mtcompute.core.bleu import BleuStatistics, Smoothing
 from mtcompute.errors import InvalidInput
+from mtcompute.metrics.bleu.statistics import BleuStatistics, Smoothing
 from mtcompute.tools import Tool
 from mtcompute.tools._bleu_common import EPSILON_RULE, score, scoring_fields
 from mtcompute.tools._cost import linear

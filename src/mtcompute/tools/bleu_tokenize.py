@@ -18,7 +18,8 @@ from typing import Any
 
 from mtcompute.contracts import fields
 from mtcompute.contracts.validate import Boolean, Field, InputSpec, contract_limits
-from mtcompute.tokenizers import TOKENIZE, Tokenizer, get_tokenizer
+from mtcompute.metrics.bleu.counts import tokenize_segments
+from mtcompute.tokenizers import TOKENIZE, get_tokenizer
 from mtcompute.tools import Tool
 from mtcompute.tools._cost import TOKENIZER_COST, choice, size
 from mtcompute.tools._sacre_common import (
@@ -70,16 +71,6 @@ class TokenizeResult:
             "segment_count": self.segment_count,
             "tokens": [list(tokens) for tokens in self.tokens],
         }
-
-
-def tokenize_segments(
-    segments: Sequence[str], tokenizer: Tokenizer, lowercase: bool
-) -> tuple[list[str], ...]:
-    """Each segment as sacreBLEU's BLEU counts it: lowercased when asked, rstripped,
-    tokenized, split on whitespace."""
-    if lowercase:
-        return tuple(tokenizer(segment.lower().rstrip()).split() for segment in segments)
-    return tuple(tokenizer(segment.rstrip()).split() for segment in segments)
 
 
 def _compute(values: Mapping[str, Any]) -> TokenizeResult:

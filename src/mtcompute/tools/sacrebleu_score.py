@@ -56,6 +56,7 @@ from mtcompute.contracts.validate import (
     same_count,
 )
 from mtcompute.errors import InvalidInput
+from mtcompute.metrics.bleu import score as sacre_bleu
 from mtcompute.metrics.chrf.score import (
     ChrfOptions,
     chrf_score,
@@ -269,20 +270,20 @@ class SacrebleuResult(Output):
 
 def bleu_setup(
     raw: Mapping[str, Any], refs: int | str
-) -> tuple[scoring.BleuOptions, Tokenizer, dict[str, object]]:
+) -> tuple[sacre_bleu.BleuOptions, Tokenizer, dict[str, object]]:
     """BLEU's options from its checked options object, its tokenizer and sacreBLEU's
     signature fields (``refs``: the signature's nrefs); here and in paired-significance."""
-    options = scoring.BleuOptions(**raw)
+    options = sacre_bleu.BleuOptions(**raw)
     tokenizer = get_tokenizer(options.tokenize, "/bleu/tokenize")
-    return options, tokenizer, scoring.bleu_signature_fields(options, refs, tokenizer.signature)
+    return options, tokenizer, sacre_bleu.bleu_signature_fields(options, refs, tokenizer.signature)
 
 
 def _bleu(
     hypotheses: Sequence[str], references: Sequence[Sequence[str]], raw: Mapping[str, Any]
 ) -> BleuScore:
     options, tokenizer, fields_ = bleu_setup(raw, nrefs(references))
-    total, _ = scoring.bleu_statistics(hypotheses, references, options, tokenizer=tokenizer)
-    result = scoring.bleu_score(total, options)
+    total, _ = sacre_bleu.bleu_statistics(hypotheses, references, options, tokenizer=tokenizer)
+    result = sacre_bleu.bleu_score(total, options)
     return BleuScore(
         result.name,
         result.score,

@@ -62,7 +62,7 @@ from math import gcd
 from operator import add
 from typing import Literal, TypeVar
 
-from mtcompute.core.bleu import ngram_counts
+from mtcompute.core.text import ngram_counts
 
 S = TypeVar("S", bound=Sequence[object])  # what is split into n-grams: a str, a word list
 K = TypeVar("K", bound=Hashable)  # an n-gram

@@ -27,8 +27,7 @@ from collections.abc import Mapping, Sequence
 from importlib import import_module
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from mtcompute import scoring
-from mtcompute.core import sacre
+from mtcompute.metrics.bleu import score as sacre_bleu
 from mtcompute.sacrebleu._errors import ArgumentError, TokenizerError, UnknownTokenizer
 from mtcompute.sacrebleu.metrics.base import Metric, Score, Signature
 from mtcompute.sacrebleu.tokenizers.tokenizer_base import BaseTokenizer, RegistryTokenizer
@@ -87,9 +86,9 @@ def _registry_tokenizer(tokenizer: BaseTokenizer) -> Tokenizer:
     return Tokenizer("custom", tokenizer.signature(), tokenizer)
 
 
-def _options(args: Mapping[str, Any]) -> scoring.BleuOptions:
+def _options(args: Mapping[str, Any]) -> sacre_bleu.BleuOptions:
     """The :class:`mtcompute.scoring.BleuOptions` of a BLEU's attributes."""
-    return scoring.BleuOptions(
+    return sacre_bleu.BleuOptions(
         lowercase=bool(args["lowercase"]),
         smooth_method=args["smooth_method"],
         smooth_value=args["smooth_value"],
@@ -105,7 +104,7 @@ class BLEUSignature(Signature):
         super().__init__(args)
         self._abbr.update({"case": "c", "eff": "e", "tok": "tok", "smooth": "s"})
         self._metric_fields(
-            scoring.bleu_signature_fields(
+            sacre_bleu.bleu_signature_fields(
                 _options(args), self.info["nrefs"], args["tokenizer_signature"]
             )
         )
@@ -132,7 +131,7 @@ class BLEUScore(Score):
         self.sys_len = sys_len
         self.ref_len = ref_len
         self.precisions = precisions
-        result = scoring.BleuResult(
+        result = sacre_bleu.BleuResult(
             score=score,
             counts=tuple(counts),
             totals=tuple(totals),
@@ -146,7 +145,7 @@ class BLEUScore(Score):
         self._verbose = result.verbose
 
     @classmethod
-    def _of(cls, result: scoring.BleuResult | sacre.BleuParts) -> BLEUScore:
+    def _of(cls, result: sacre_bleu.BleuResult | sacre_bleu.BleuParts) -> BLEUScore:
         return cls(
             result.score,
             list(result.counts),
@@ -172,7 +171,7 @@ class BLEU(Metric[BLEUScore]):
     :param references: reference streams to keep for ``corpus_score(hyps, None)``.
     """
 
-    SMOOTH_DEFAULTS: ClassVar[dict[str, float | None]] = dict(sacre.SMOOTH_DEFAULTS)
+    SMOOTH_DEFAULTS: ClassVar[dict[str, float | None]] = dict(sacre_bleu.SMOOTH_DEFAULTS)
     TOKENIZERS = _TOKENIZERS.keys()
     TOKENIZER_DEFAULT = "13a"
     _TOKENIZER_MAP: ClassVar[dict[str, str]] = {"zh": "zh", "ja": "ja-mecab", "ko": "ko-mecab"}
@@ -237,7 +236,7 @@ class BLEU(Metric[BLEUScore]):
         given are not changed: the score's ``counts`` and ``totals`` hold add-k's values)."""
         _check_smoothing(smooth_method, smooth_value)
         return BLEUScore._of(
-            sacre.compute_bleu(
+            sacre_bleu.compute_bleu(
                 list(correct),
                 list(total),
                 sys_len,
@@ -249,13 +248,13 @@ class BLEU(Metric[BLEUScore]):
             )
         )
 
-    def _options(self) -> scoring.BleuOptions:
+    def _options(self) -> sacre_bleu.BleuOptions:
         return _options(self.__dict__)
 
     def _statistics(
         self, hypotheses: Sequence[str], references: list[list[str]], per_segment: bool
     ) -> tuple[list[int], list[list[int]] | None]:
-        return scoring.bleu_statistics(
+        return sacre_bleu.bleu_statistics(
             hypotheses,
             references,
             self._options(),
@@ -265,7 +264,7 @@ class BLEU(Metric[BLEUScore]):
 
     def _compute_score_from_stats(self, stats: Sequence[int]) -> BLEUScore:
         """The BLEU score of corpus statistics ``[sys_len, ref_len, correct..., total...]``."""
-        return BLEUScore._of(scoring.bleu_score(list(stats), self._options()))
+        return BLEUScore._of(sacre_bleu.bleu_score(list(stats), self._options()))
 
     def sentence_score(self, hypothesis: str, references: Sequence[str]) -> BLEUScore:
         """BLEU of one hypothesis (warns, as sacreBLEU, without ``effective_order``)."""
@@ -288,10 +287,10 @@ class BLEU(Metric[BLEUScore]):
 
 
 def _check_smoothing(smooth_method: object, smooth_value: object) -> None:
-    if not isinstance(smooth_method, str) or smooth_method not in sacre.SMOOTH_DEFAULTS:
+    if not isinstance(smooth_method, str) or smooth_method not in sacre_bleu.SMOOTH_DEFAULTS:
         raise ArgumentError(
             f"BLEU: unknown smooth_method {smooth_method!r}: expected one of "
-            f"{', '.join(sacre.SMOOTH_DEFAULTS)}."
+            f"{', '.join(sacre_bleu.SMOOTH_DEFAULTS)}."
         )
     if smooth_value is not None and (
         isinstance(smooth_value, bool) or not isinstance(smooth_value, int | float)

@@ -5,7 +5,7 @@ Two pure steps with the sufficient statistics as the seam between them:
 * :func:`sentence_statistics` counts one segment: clipped n-gram matches, n-gram totals, the
   candidate length and the closest reference length (ties to the shorter, as mteval-v13a,
   NLTK and sacreBLEU). It is the definition that the compiled kernel, through
-  :mod:`mtcompute.counting`, reproduces.
+  :mod:`mtcompute.metrics.bleu.counts`, reproduces.
 * :func:`smooth_and_score` turns (corpus-summed) statistics into smoothed counts, the brevity
   penalty and BLEU, with the float operations in the order the bleu-smoothing-compute
   contract gives and JavaScript's ``Math.log``/``Math.exp`` (fdlibm ports in
@@ -23,19 +23,20 @@ __all__ = [
     "NgramEntry",
     "SmoothedBleu",
     "Smoothing",
+    "brevity_penalty",
     "clipping_table",
     "closest_reference_length",
-    "ngram_counts",
+    "corpus_brevity_penalty",
     "sentence_statistics",
     "smooth_and_score",
 ]
 
-from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
 from mtcompute.core.jsmath import js_exp, js_logs, round_to_fixed
+from mtcompute.core.text import ngram_counts
 
 Smoothing = Literal["none", "method1", "method2", "method3"]
 SMOOTHINGS: tuple[Smoothing, ...] = ("none", "method1", "method2", "method3")
@@ -104,14 +105,6 @@ class NgramEntry:
 def closest_reference_length(candidate_length: int, reference_lengths: Sequence[int]) -> int:
     """The reference length closest to the candidate's; on a tie the shorter one wins."""
     return min(reference_lengths, key=lambda r: (abs(r - candidate_length), r))
-
-
-def ngram_counts(tokens: Sequence[str], n: int) -> Counter[tuple[str, ...]]:
-    """Counts of the n-grams (tuples of n consecutive items) of ``tokens``, in first-occurrence
-    order: the one token n-gram counter (BLEU tokens, chrF++ words)."""
-    if n == 1:
-        return Counter((t,) for t in tokens)
-    return Counter(zip(*(tokens[i:] for i in range(n)), strict=False))
 
 
 def _max_reference_counts(
@@ -208,6 +201,33 @@ def brevity_penalty(candidate_length: int, reference_length: int) -> float:
         return 1.0
     # Float steps named by the contract: r/c in double precision, 1 - that, then exp.
     return js_exp(1.0 - float(r) / float(c))
+
+
+def corpus_brevity_penalty(
+    candidate_lengths: Sequence[int],
+    reference_lengths: Sequence[Sequence[int]],
+    decimals: int | None = None,
+) -> tuple[int, int, tuple[int, ...], float, float | None]:
+    """The corpus brevity penalty of per-segment lengths (Papineni 2002 §2.2.2), as
+    bleu-brevity-penalty reports it: the summed candidate lengths c, the summed closest
+    reference lengths r, each segment's closest reference length, :func:`brevity_penalty` of
+    c and r, and c / r (``None`` when r = 0); the last two rounded to ``decimals`` if given.
+
+    >>> corpus_brevity_penalty([6, 6, 3], [[8], [6, 7], [2, 4]])[:3]
+    (15, 16, (8, 6, 2))
+    """
+    closest = tuple(
+        closest_reference_length(c, refs)
+        for c, refs in zip(candidate_lengths, reference_lengths, strict=True)
+    )
+    c, r = sum(candidate_lengths), sum(closest)
+    bp = brevity_penalty(c, r)
+    # The one float step of its own: c / r in double precision (both exact below 2^53).
+    ratio = float(c) / float(r) if r else None
+    if decimals is not None:
+        bp = round_to_fixed(bp, decimals)
+        ratio = None if ratio is None else round_to_fixed(ratio, decimals)
+    return c, r, closest, bp, ratio
 
 
 def smooth_and_score(
