@@ -62,13 +62,14 @@ from distributed import Client, LocalCluster
 
 from mtcompute import batch
 from mtcompute._ranges import DecodeProblem, boundary, count_segments, decode_segments, skip_lines
-from mtcompute.batch import CorpusBleu, CorpusTer
+from mtcompute.batch import CorpusTer
+from mtcompute.metrics.bleu.corpus import CorpusBleu
+from mtcompute.metrics.bleu.score import BleuOptions
 from mtcompute.metrics.chrf import corpus as chrf_corpus
 from mtcompute.metrics.chrf.corpus import CorpusChrf
 from mtcompute.metrics.chrf.score import ChrfOptions
 from mtcompute.metrics.ter.edits import sum_statistics
 from mtcompute.metrics.ter.score import TerOptions, ter_score
-from mtcompute.scoring import BleuOptions
 from mtcompute.tokenizers import get_tokenizer
 
 CHUNK_BYTES = 16 << 20  # at most this many bytes of each file in one range (one task)
