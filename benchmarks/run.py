@@ -436,7 +436,7 @@ def bench_bleu(
     pair: Pair, anchors: dict[str, ModuleType | None], repeats: int, report: Report
 ) -> None:
     """Corpus BLEU statistics on whitespace tokens, max order 4, every row from strings."""
-    from mtcompute.batch import corpus_bleu
+    from mtcompute.metrics.bleu.corpus import corpus_bleu
 
     section = "BLEU stats"
     hyps, refs = pair.hypotheses, pair.references
@@ -1493,7 +1493,7 @@ def check_chrf(
 
 def check_bleu(pair: Pair, anchors: dict[str, ModuleType | None], report: Report) -> None:
     """BLEU: statistics = sacreBLEU's counts; score = sacreBLEU, NLTK; bleuscore on 13a."""
-    from mtcompute.batch import corpus_bleu
+    from mtcompute.metrics.bleu.corpus import corpus_bleu
     from mtcompute.metrics.bleu.counts import bleu_text_statistics
 
     hyps, refs = pair.hypotheses, pair.references
@@ -1577,7 +1577,7 @@ def check_bleu(pair: Pair, anchors: dict[str, ModuleType | None], report: Report
 
 def check_pure(pair: Pair, block: list[str], report: Report) -> None:
     """The C kernel and the pure-Python path give identical numbers (en-de)."""
-    from mtcompute.batch import corpus_bleu
+    from mtcompute.metrics.bleu.corpus import corpus_bleu
     from mtcompute.metrics.chrf.corpus import chrf_pairwise, corpus_chrf
 
     hyps, refs = pair.hypotheses, pair.references

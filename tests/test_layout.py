@@ -41,7 +41,13 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "mtcompute.search",
     ),
     ("mtcompute",),
-    ("mtcompute.server", "mtcompute.sacrebleu", "mtcompute.report", "mtcompute.dask"),
+    (
+        "mtcompute.server",
+        "mtcompute.sacrebleu",
+        "mtcompute.report",
+        "mtcompute.dask",
+        "mtcompute._dask_files",
+    ),
     ("mtcompute.cli", "mtcompute.__main__"),
 )
 

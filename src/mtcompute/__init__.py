@@ -67,13 +67,7 @@ __all__ = [
 
 if TYPE_CHECKING:
     from mtcompute._execute import execute, execute_json
-    from mtcompute.batch import (
-        CorpusBleu,
-        CorpusTer,
-        corpus_bleu,
-        corpus_ter,
-        text_bleu_statistics,
-    )
+    from mtcompute.batch import CorpusTer, corpus_ter
     from mtcompute.core.jsjson import dumps, loads
     from mtcompute.envelope import Envelope
     from mtcompute.errors import (
@@ -83,6 +77,7 @@ if TYPE_CHECKING:
         NotFound,
         UnsupportedInput,
     )
+    from mtcompute.metrics.bleu.corpus import CorpusBleu, corpus_bleu, text_bleu_statistics
     from mtcompute.metrics.chrf.corpus import CorpusChrf, chrf_pairwise, corpus_chrf
     from mtcompute.tools.bleu_brevity_penalty import BrevityPenaltyResult, bleu_brevity_penalty
     from mtcompute.tools.bleu_corpus_compute import CorpusBleuResult, bleu_corpus
@@ -115,7 +110,7 @@ _SOURCES: dict[str, str] = {
     "ChrfOrder": "mtcompute.tools.chrf_components",
     "ChrfPlusPlusResult": "mtcompute.tools.chrf_plus_plus_compute",
     "ChrfResult": "mtcompute.tools.chrf_compute",
-    "CorpusBleu": "mtcompute.batch",
+    "CorpusBleu": "mtcompute.metrics.bleu.corpus",
     "CorpusBleuResult": "mtcompute.tools.bleu_corpus_compute",
     "CorpusChrf": "mtcompute.metrics.chrf.corpus",
     "CorpusTer": "mtcompute.batch",
@@ -139,7 +134,7 @@ _SOURCES: dict[str, str] = {
     "chrf_components": "mtcompute.tools.chrf_components",
     "chrf_pairwise": "mtcompute.metrics.chrf.corpus",
     "chrf_plus_plus": "mtcompute.tools.chrf_plus_plus_compute",
-    "corpus_bleu": "mtcompute.batch",
+    "corpus_bleu": "mtcompute.metrics.bleu.corpus",
     "corpus_chrf": "mtcompute.metrics.chrf.corpus",
     "corpus_ter": "mtcompute.batch",
     "dumps": "mtcompute.core.jsjson",
@@ -149,7 +144,7 @@ _SOURCES: dict[str, str] = {
     "sacrebleu_score": "mtcompute.tools.sacrebleu_score",
     "sentence_bleu": "mtcompute.tools.bleu_sentence_compute",
     "ter_compute": "mtcompute.tools.ter_compute",
-    "text_bleu_statistics": "mtcompute.batch",
+    "text_bleu_statistics": "mtcompute.metrics.bleu.corpus",
 }
 
 

@@ -1,26 +1,18 @@
-"""Batch APIs: corpus BLEU and corpus TER, any size, and what every metric's corpus API adds
-up and runs from its options (:func:`corpus_result`, :class:`ResultSum`). Corpus chrF and
-chrF++ and all-pairs sentence chrF (MBR) are :mod:`mtcompute.metrics.chrf.corpus`'s.
+"""Batch APIs: corpus TER, any size, and what every metric's corpus API adds up and runs from
+its options (:func:`corpus_result`, :class:`ResultSum`). Corpus BLEU is
+:mod:`mtcompute.metrics.bleu.corpus`'s; corpus chrF and chrF++ and all-pairs sentence chrF
+(MBR) are :mod:`mtcompute.metrics.chrf.corpus`'s.
 
 Two families of rules (docs/decisions.md, "Two families of rules"), one score scale: every corpus
 score here is a float on the 0..100 scale, and ``str(result)`` is a one-line summary with the
 settings' signature.
 
-* :func:`corpus_bleu` is Papineni et al. 2002 §2 as sacreBLEU 2.6.0's ``BLEU(...).corpus_score``
-  computes it (:mod:`mtcompute.scoring`): raw text through sacreBLEU's tokenizer
-  (``tokenize``, default ``13a``), clipped matches against every reference, closest
-  reference length, sacreBLEU's smoothing (``exp`` by default; Chen & Cherry 2014 §2).
-  ``tokenize=None`` takes token lists instead (the pre-tokenized form: each segment's tokens
-  counted as given, scored by the same arithmetic). BLEU has this one rule: the catalog
-  contracts' BLEU arithmetic is the bleu-* tools' (:func:`mtcompute.bleu_corpus`).
 * :func:`corpus_ter` is Snover et al. 2006 §2 (TER, translation edit rate with block shifts)
   as sacreBLEU 2.6.0's ``TER(...).corpus_score`` computes it (:mod:`mtcompute.scoring`):
   raw text through its tercom tokenizer (``normalized``, ``no_punct``, ``asian_support``,
   ``case_sensitive``), each segment's fewest edits over its references and the average of
   their lengths, then total edits over the total of the average lengths (added in segment
   order, as sacreBLEU adds them).
-* :func:`text_bleu_statistics` (BLEU statistics of whitespace-split texts) is an exact
-  contract-family building block.
 
 References are laid out per segment, as the catalog's tools lay them out: ``references[i]``
 is segment ``i``'s reference. Raw-text references are either flat, one string per segment
@@ -47,54 +39,34 @@ __all__ = [
     "SMOOTH_METHOD",
     "SMOOTH_VALUE",
     "WORD_ORDER",
-    "CorpusBleu",
-    "CorpusChrf",  # re-exported for cli/
     "CorpusTer",
     "ReferenceTexts",
     "ResultSum",
-    "corpus_bleu",
-    "corpus_bleu_lines",
-    "corpus_chrf_lines",  # re-exported for cli/
     "corpus_result",
     "corpus_ter",
-    "text_bleu_statistics",
 ]
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar, cast
 
-from mtcompute import counting, scoring, streaming
+from mtcompute import streaming
 from mtcompute.contracts import fields
-from mtcompute.contracts.validate import (
-    Array,
-    Token,
-    check_same_count,
-)
-from mtcompute.errors import MtcomputeError, json_pointer
 
 # What the corpus APIs share, under this module's former names for it.
 from mtcompute.metrics._corpus import (
     FLAG,
     REFERENCE_TEXTS,
-    TEXT_REFERENCES,
-    TEXTS,
     ReferenceTexts,
     scored_chunks,
 )
 from mtcompute.metrics._corpus import checked_texts as _checked_texts
-from mtcompute.metrics._corpus import joined as _joined
 from mtcompute.metrics._corpus import joined_nrefs_and_segments as _joined_nrefs_and_segments
-from mtcompute.metrics._corpus import no_lone_surrogates as _no_lone_surrogates
-from mtcompute.metrics._corpus import no_lone_surrogates_in as _no_lone_surrogates_in
 from mtcompute.metrics._corpus import nrefs_of as _nrefs
 from mtcompute.metrics._corpus import signature_of as _signature
-from mtcompute.metrics.bleu import counts as bleu_counts
-from mtcompute.metrics.bleu import score as sacre_bleu
-from mtcompute.metrics.bleu.statistics import BleuStatistics
-
-# CorpusChrf and corpus_chrf_lines: re-exported for cli/ until it imports from metrics.chrf
-from mtcompute.metrics.chrf.corpus import CorpusChrf, corpus_chrf, corpus_chrf_lines
+from mtcompute.metrics.bleu.corpus import CorpusBleu, corpus_bleu
+from mtcompute.metrics.bleu.score import BleuOptions
+from mtcompute.metrics.chrf.corpus import CorpusChrf, corpus_chrf
 from mtcompute.metrics.chrf.score import ChrfOptions
 from mtcompute.metrics.ter.edits import sum_statistics
 from mtcompute.metrics.ter.score import (
@@ -104,7 +76,6 @@ from mtcompute.metrics.ter.score import (
     ter_signature_fields,
     ter_statistics,
 )
-from mtcompute.tokenizers import get_tokenizer
 
 PRETOKENIZED = "pretokenized"  # the signature's tok: value for tokenize=None (token lists)
 
@@ -116,366 +87,6 @@ RULES = fields.RULES
 WORD_ORDER = fields.WORD_ORDER
 SMOOTH_METHOD = fields.SMOOTH_METHOD
 SMOOTH_VALUE = fields.SMOOTH_VALUE
-TOKEN = Token()
-HYPOTHESIS = Array(TOKEN, "a token list (an array)")
-REFERENCE = Array(TOKEN, "a reference token list (an array)")
-SEGMENT_REFERENCES = Array(REFERENCE, "an array of token lists", "reference", 1)
-HYPOTHESES = Array(HYPOTHESIS, "an array of token lists", "segment", 1)
-REFERENCES = Array(SEGMENT_REFERENCES, "an array of reference lists", "segment", 1)
-
-
-# --- corpus BLEU -----------------------------------------------------------------------------
-
-
-def _flat_bleu(stats: BleuStatistics) -> tuple[int, ...]:
-    """sacreBLEU's layout of BLEU statistics: ``[sys_len, ref_len, correct_1..N, total_1..N]``."""
-    return (stats.candidate_length, stats.reference_length, *stats.matches, *stats.totals)
-
-
-@dataclass(frozen=True, slots=True)
-class CorpusBleu:
-    """Corpus BLEU: ``score`` (a float, 0..100) and what sacreBLEU's ``BLEUScore`` holds
-    beside it (``counts``, ``totals``, ``precisions``, ``bp``, ``sys_len``, ``ref_len``).
-
-    ``statistics`` are the summed counts in sacreBLEU's layout (``[sys_len, ref_len,
-    correct_1..N, total_1..N]``); ``options`` the settings (sacreBLEU's names;
-    ``tokenize`` is ``"none"`` there for token lists, and ``tokenizer_signature``
-    ``"pretokenized"``); ``nrefs`` the references per segment (-1 when it varies);
-    ``segment_scores`` each segment's BLEU with the same settings, when asked for. Two
-    results of the same settings add up.
-    """
-
-    score: float
-    counts: tuple[int | float, ...]
-    totals: tuple[int | float, ...]
-    precisions: tuple[float, ...]
-    bp: float
-    sys_len: int
-    ref_len: int
-    statistics: tuple[int, ...]
-    options: sacre_bleu.BleuOptions
-    tokenizer_signature: str
-    nrefs: int
-    segment_scores: tuple[float, ...] | None = None
-
-    name = "BLEU"
-
-    @classmethod
-    def from_statistics(
-        cls,
-        statistics: Sequence[int],
-        options: sacre_bleu.BleuOptions,
-        tokenizer_signature: str,
-        nrefs: int,
-        segment_scores: tuple[float, ...] | None = None,
-    ) -> CorpusBleu:
-        """The result for summed ``statistics``: sacreBLEU's ``compute_bleu``."""
-        flat = tuple(statistics)
-        r = sacre_bleu.bleu_score(flat, options)
-        return cls(
-            r.score,
-            r.counts,
-            r.totals,
-            r.precisions,
-            r.bp,
-            r.sys_len,
-            r.ref_len,
-            flat,
-            options,
-            tokenizer_signature,
-            nrefs,
-            segment_scores,
-        )
-
-    @property
-    def _parts(self) -> sacre_bleu.BleuResult:
-        return sacre_bleu.BleuResult(
-            self.score,
-            self.counts,
-            self.totals,
-            self.precisions,
-            self.bp,
-            self.sys_len,
-            self.ref_len,
-        )
-
-    @property
-    def ratio(self) -> float:
-        """sys_len / ref_len (0 when ref_len is 0), as sacreBLEU computes it."""
-        return self._parts.ratio
-
-    @property
-    def verbose(self) -> str:
-        """What sacreBLEU prints after the score: ``67.0/41.2/27.3/18.5 (BP = 1.000 ...)``."""
-        return self._parts.verbose
-
-    @property
-    def signature(self) -> str:
-        """sacreBLEU's signature of the settings (``nrefs:1|case:mixed|eff:no|tok:13a|
-        smooth:exp|version:2.6.0``), then ``mtcompute:<version>``."""
-        return _signature(
-            sacre_bleu.bleu_signature_fields(self.options, self.nrefs, self.tokenizer_signature)
-        )
-
-    @property
-    def score_text(self) -> str:
-        """sacreBLEU's two-decimal score."""
-        return f"{self.score:.2f}"
-
-    def __str__(self) -> str:
-        return self._parts.format(signature=self.signature)
-
-    def to_dict(self) -> dict[str, object]:
-        """The result as JSON-ready data (the ``score`` command's ``--format json``)."""
-        out: dict[str, object] = {
-            "name": self.name,
-            "score": self.score,
-            "score_text": self.score_text,
-            "signature": self.signature,
-            "tokenize": self.tokenizer_signature,
-            "lowercase": self.options.lowercase,
-            "smooth_method": self.options.smooth_method,
-            "smooth_value": self.options.smooth_value,
-            "max_order": self.options.max_ngram_order,
-            "effective_order": self.options.effective_order,
-            "nrefs": self.nrefs if self.nrefs >= 0 else "var",
-            "counts": list(self.counts),
-            "totals": list(self.totals),
-            "precisions": list(self.precisions),
-            "bp": self.bp,
-            "ratio": self.ratio,
-            "sys_len": self.sys_len,
-            "ref_len": self.ref_len,
-        }
-        if self.segment_scores is not None:
-            out["segment_scores"] = list(self.segment_scores)
-        return out
-
-    def __add__(self, other: CorpusBleu) -> CorpusBleu:
-        if (self.options, self.tokenizer_signature) != (other.options, other.tokenizer_signature):
-            raise ValueError("cannot add BLEU results of different settings")
-        summed, nrefs, segments = _joined(self, other)
-        return CorpusBleu.from_statistics(
-            summed, self.options, self.tokenizer_signature, nrefs, segments
-        )
-
-
-def _token_error(
-    problem: bleu_counts.TokenProblem, hypotheses: Sequence[object], references: Sequence[object]
-) -> MtcomputeError:
-    """The error the declared types give for the first fault the token scan found."""
-    field, *indices = problem.path
-    value: object = hypotheses if field == "hypotheses" else references
-    for index in indices:  # the scan walked this path: lists and tuples all the way
-        if isinstance(value, list | tuple):
-            value = value[int(index)]
-    pointer = json_pointer(*problem.path)
-    shapes: dict[tuple[str, int], Array[Any]] = {
-        ("hypotheses", 1): HYPOTHESIS,
-        ("references", 1): SEGMENT_REFERENCES,
-        ("references", 2): REFERENCE,
-    }
-    try:
-        if problem.code in ("not_array", "no_references"):
-            shapes[(str(field), len(indices))].check_shape(value, pointer)
-        else:
-            TOKEN.parse(value, pointer)
-    except MtcomputeError as error:
-        return error
-    raise RuntimeError(f"the token scan reported {problem.code} at {pointer}, the types did not")
-
-
-def _token_statistics(
-    hypotheses: Sequence[Sequence[str]],
-    references: Sequence[Sequence[Sequence[str]]],
-    max_order: int,
-    lowercase: bool,
-    with_segments: bool,
-) -> tuple[BleuStatistics, list[BleuStatistics] | None]:
-    """The statistics of token lists as given (``str.lower`` of each token first if asked);
-    the tokens checked in reading order (a str, non-empty, without lone surrogates)."""
-    if not lowercase and not with_segments:
-        try:
-            return bleu_counts.bleu_totals(hypotheses, references, max_order, validate=True), None
-        except bleu_counts.TokenProblem as problem:
-            raise _token_error(problem, hypotheses, references) from None
-    hyps = HYPOTHESES.parse(hypotheses, "/hypotheses")
-    refs = REFERENCES.parse(references, "/references")
-    if lowercase:
-        hyps = [[token.lower() for token in tokens] for tokens in hyps]
-        refs = [[[token.lower() for token in tokens] for tokens in segment] for segment in refs]
-    each = bleu_counts.bleu_statistics_many(hyps, refs, max_order)
-    total = BleuStatistics(0, 0, (0,) * max_order, (0,) * max_order)
-    for stats in each:
-        total = total + stats
-    return total, (each if with_segments else None)
-
-
-def corpus_bleu(
-    hypotheses: Iterable[str] | Iterable[Sequence[str]],
-    references: Iterable[str] | Iterable[Sequence[str]] | Iterable[Sequence[Sequence[str]]],
-    *,
-    tokenize: str | None = "13a",
-    lowercase: bool = False,
-    smooth_method: str = "exp",
-    smooth_value: float | None = None,
-    max_order: int = 4,
-    effective_order: bool = False,
-    segment_scores: bool = False,
-) -> CorpusBleu:
-    """Corpus BLEU (0..100) as sacreBLEU 2.6.0's ``BLEU(tokenize=..., lowercase=...,
-    smooth_method=..., smooth_value=..., max_ngram_order=max_order,
-    effective_order=...).corpus_score`` gives it.
-
-    With a ``tokenize`` name (sacreBLEU's: ``13a``, ``zh``, ``char``, ``none``, ...) the
-    segments are raw text: ``hypotheses`` strings, ``references`` flat (one string per
-    segment) or nested (a list of one or more strings per segment). With ``tokenize=None``
-    they are token lists, as before: ``hypotheses[i]`` a token list, ``references[i]`` a list
-    of one or more token lists; the tokens are counted as given (``lowercase`` lowers each).
-    ``smooth_value`` is floor's or add-k's (default 0.1 and 1); segment scores are each
-    segment's BLEU with the same settings.
-
-    Validation, first fault wins: tokenize (it decides what the segments are; a tokenizer
-    that cannot run here is unsupported), hypotheses and references (their shape, at least
-    one segment), equal counts, lowercase, smooth_method, smooth_value (0..100, for floor and
-    add-k only), max_order (1..8), effective_order, segment_scores, then the texts (lone
-    surrogates) or every token in reading order (a str, non-empty, without lone surrogates;
-    every segment with at least one reference).
-
-    >>> print(corpus_bleu(["The cat sat on the mat."], ["The cat sat on the mat."]))
-    ... # doctest: +ELLIPSIS
-    BLEU|nrefs:1|case:mixed|eff:no|tok:13a|smooth:exp|version:2.6.0|mtcompute:... = 100.00 ...
-    >>> corpus_bleu([["the", "cat"]], [[["the", "cat"]]], tokenize=None, max_order=2).score
-    100.00000000000004
-    """
-    if streaming.is_stream(hypotheses) or streaming.is_stream(references):
-
-        def score(hyps: list[Any], refs: list[Any]) -> CorpusBleu:
-            return corpus_bleu(
-                hyps,
-                refs,
-                tokenize=tokenize,
-                lowercase=lowercase,
-                smooth_method=smooth_method,
-                smooth_value=smooth_value,
-                max_order=max_order,
-                effective_order=effective_order,
-                segment_scores=segment_scores,
-            )
-
-        raw = tokenize is not None
-        return _chunked(score, hypotheses, references, unit="segments", texts=raw)
-    # a list or a tuple from here on (anything else is refused by the checks below)
-    hypotheses = cast("Sequence[str] | Sequence[Sequence[str]]", hypotheses)
-    references = cast(
-        "Sequence[str] | Sequence[Sequence[str]] | Sequence[Sequence[Sequence[str]]]", references
-    )
-    tokenizer = None if tokenize is None else get_tokenizer(tokenize, "/tokenize")
-    plain = tokenizer is not None and counting.plain_texts(hypotheses, references)
-    if tokenizer is None:
-        HYPOTHESES.check_shape(hypotheses, "/hypotheses")
-        REFERENCES.check_shape(references, "/references")
-        hyp_texts: list[str] = []
-        texts: list[list[str]] = []
-    elif plain:  # every check of the texts passes (the lone surrogates' below too)
-        hyp_texts = cast("list[str]", hypotheses)
-        texts = cast("list[list[str]]", references)
-    else:
-        hyp_texts = TEXTS.parse(hypotheses, "/hypotheses")
-        texts = REFERENCE_TEXTS.parse(references, "/references")
-    check_same_count("hypotheses", hypotheses, "references", references, "segments")
-    lowercase = FLAG.parse(lowercase, "/lowercase")
-    smooth_method = SMOOTH_METHOD.parse(smooth_method, "/smooth_method")
-    if smooth_value is not None:
-        smooth_value = SMOOTH_VALUE.parse(smooth_value, "/smooth_value")
-        fields.check_smooth_value(smooth_method, smooth_value, "/smooth_value")
-    options = sacre_bleu.BleuOptions(
-        "none" if tokenizer is None else tokenizer.name,
-        lowercase,
-        smooth_method,
-        smooth_value,
-        fields.MAX_ORDER.parse(max_order, "/max_order"),
-        FLAG.parse(effective_order, "/effective_order"),
-    )
-    with_segments = FLAG.parse(segment_scores, "/segment_scores")
-    segments: Sequence[Sequence[int]] | None
-    if tokenizer is None:
-        stats, each = _token_statistics(
-            hypotheses,  # token lists: checked while counted
-            references,
-            options.max_ngram_order,
-            lowercase,
-            with_segments,
-        )
-        total = _flat_bleu(stats)
-        segments = None if each is None else [_flat_bleu(s) for s in each]
-        signature, nrefs = PRETOKENIZED, _nrefs(references)
-    else:
-        if not plain:
-            _no_lone_surrogates(hyp_texts, "hypotheses")
-            _no_lone_surrogates_in(texts, isinstance(references[0], str))
-        flat_total, segments_list = sacre_bleu.bleu_statistics(
-            hyp_texts,
-            texts,
-            options,
-            per_segment=with_segments,
-            tokenizer=tokenizer,
-        )
-        total, segments = tuple(flat_total), segments_list
-        signature, nrefs = tokenizer.signature, _nrefs(texts)
-    scores = None
-    if segments is not None:
-        scores = tuple(sacre_bleu.bleu_score(s, options).score for s in segments)
-    return CorpusBleu.from_statistics(total, options, signature, nrefs, scores)
-
-
-def corpus_bleu_lines(
-    hypotheses: bytes,
-    references: Sequence[bytes],
-    count: int,
-    options: sacre_bleu.BleuOptions,
-    *,
-    segment_scores: bool = False,
-) -> CorpusBleu | None:
-    """:func:`corpus_bleu` with ``options`` of ``count`` undecoded lines (one reference of
-    every segment in each ``references`` item; a line what the score command decodes:
-    :func:`mtcompute.metrics.bleu.counts.bleu_line_rows`), counted by the kernel without a str per
-    text; ``None`` where it does not count them (lowercase, which is Python's
-    ``str.lower``; a tokenizer or lines it does not take): the caller decodes the lines and
-    calls :func:`corpus_bleu`, which gives the same result.
-
-    >>> found = corpus_bleu_lines(b"The cat sat.\\n", [b"The cat.\\n"], 1, sacre_bleu.BleuOptions())
-    >>> found is None or found.score == corpus_bleu(["The cat sat."], ["The cat."]).score
-    True
-    """
-    if options.lowercase:
-        return None
-    tokenizer = get_tokenizer(options.tokenize, "/tokenize")
-    options = replace(options, tokenize=tokenizer.name)  # as corpus_bleu names it
-    found = bleu_counts.bleu_line_rows(
-        hypotheses,
-        references,
-        count,
-        options.max_ngram_order,
-        per_segment=segment_scores,
-        tokenizer=tokenizer,
-    )
-    if found is None:
-        return None
-    total, rows = found
-    scores = None
-    if rows is not None:
-        values = memoryview(rows).cast("q").tolist()
-        width = 2 + 2 * options.max_ngram_order
-        scores = tuple(
-            sacre_bleu.bleu_score(values[at : at + width], options).score
-            for at in range(0, len(values), width)
-        )
-    return CorpusBleu.from_statistics(
-        _flat_bleu(total), options, tokenizer.signature, len(references), scores
-    )
-
-
 # --- corpus TER ------------------------------------------------------------------------------
 
 
@@ -654,7 +265,7 @@ AnyResult = CorpusBleu | CorpusChrf | CorpusTer
 def corpus_result(
     hypotheses: Iterable[str],
     references: Iterable[str] | Iterable[Sequence[str]],
-    options: scoring.BleuOptions | ChrfOptions | TerOptions,
+    options: BleuOptions | ChrfOptions | TerOptions,
     *,
     rules: str = "sacrebleu",
     segment_scores: bool = False,
@@ -667,7 +278,7 @@ def corpus_result(
     >>> print(corpus_result(["aa"], ["ab"], ChrfOptions(beta=3)))  # doctest: +ELLIPSIS
     chrF3|nrefs:1|case:mixed|eff:yes|nc:6|nw:0|space:no|version:2.6.0|mtcompute:... = 25.00
     """
-    if isinstance(options, scoring.BleuOptions):
+    if isinstance(options, BleuOptions):
         return corpus_bleu(
             hypotheses,
             references,
@@ -812,39 +423,3 @@ def _chunked(
     if isinstance(result, CorpusTer) and each:
         result = replace(result, segment_statistics=tuple(each))
     return cast(R, result)  # the type of score's results, which total() adds up
-
-
-# --- the exact building blocks -----------------------------------------------------------------
-
-
-def text_bleu_statistics(
-    hypotheses: Sequence[str],
-    references: Sequence[Sequence[str]],
-    *,
-    max_order: int = 4,
-    per_segment: bool = False,
-) -> tuple[BleuStatistics, list[BleuStatistics] | None]:
-    """BLEU statistics of texts tokenized on whitespace, exactly as ``str.split()`` splits
-    them (sacreBLEU's ``tokenize='none'``): their sum over the segments and, with
-    ``per_segment``, each segment's. ``references[i]`` holds the one or more reference texts
-    of segment ``i``. The same as :func:`corpus_bleu`'s statistics of the split texts; the
-    kernel splits the texts itself, without making a str per token.
-
-    Validation, first fault wins: hypotheses (an array of str, at least one), references (an
-    array of at least one array of at least one str per segment), equal counts, lone
-    surrogates, max_order (an integer 1..8).
-
-    >>> total, each = text_bleu_statistics(["a b c"], [["a b d"]], max_order=2, per_segment=True)
-    >>> total.matches, total.totals, each == [total]
-    ((2, 1), (3, 2), True)
-    """
-    TEXTS.parse(hypotheses, "/hypotheses")
-    TEXT_REFERENCES.parse(references, "/references")
-    check_same_count("hypotheses", hypotheses, "references", references, "segments")
-    _no_lone_surrogates(hypotheses, "hypotheses")
-    for i, texts in enumerate(references):
-        _no_lone_surrogates(texts, "references", i)
-    max_order = fields.MAX_ORDER.parse(max_order, "/max_order")
-    return bleu_counts.bleu_text_statistics(
-        hypotheses, references, max_order, per_segment=FLAG.parse(per_segment, "/per_segment")
-    )

@@ -49,7 +49,6 @@ import logging
 import math
 import os
 from array import array
-from bisect import bisect_right
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import partial, reduce
@@ -57,22 +56,30 @@ from typing import Any, cast
 
 import dask
 import dask.bag as db
-import fsspec  # type: ignore[import-untyped]  # no stubs, no py.typed
 from distributed import Client, LocalCluster
 
 from mtcompute import batch
-from mtcompute._ranges import DecodeProblem, boundary, count_segments, decode_segments, skip_lines
-from mtcompute.batch import CorpusBleu, CorpusTer
+from mtcompute._dask_files import (
+    CHUNK_BYTES,
+    Failure,
+    Range,
+    ScoreFilesError,
+    aligned_bags,
+    first_failure,
+    line_ranges,
+    read,
+    url_of,
+    worker_threads,
+)
+from mtcompute.batch import CorpusTer
+from mtcompute.metrics.bleu.corpus import CorpusBleu
+from mtcompute.metrics.bleu.score import BleuOptions
 from mtcompute.metrics.chrf import corpus as chrf_corpus
 from mtcompute.metrics.chrf.corpus import CorpusChrf
 from mtcompute.metrics.chrf.score import ChrfOptions
 from mtcompute.metrics.ter.edits import sum_statistics
 from mtcompute.metrics.ter.score import TerOptions, ter_score
-from mtcompute.scoring import BleuOptions
 from mtcompute.tokenizers import get_tokenizer
-
-CHUNK_BYTES = 16 << 20  # at most this many bytes of each file in one range (one task)
-RANGES_PER_THREAD = 2  # at least this many ranges per worker thread, for balance
 
 Result = CorpusBleu | CorpusChrf | CorpusTer
 Lines = db.Bag | str
@@ -91,16 +98,6 @@ def _any(bag: db.Bag) -> Any:
 
 class MisalignedError(ValueError):
     """Bags of hypotheses and references that are not partitioned alike (line-aligned)."""
-
-
-class ScoreFilesError(Exception):
-    """Files that cannot be scored, with ``mtcompute score``'s message and exit status (2: a
-    file that cannot be read; 1: a data error)."""
-
-    def __init__(self, message: str, exit_code: int) -> None:
-        super().__init__(message)
-        self.message = message
-        self.exit_code = exit_code
 
 
 # --- the metrics' settings -------------------------------------------------------------------
@@ -440,240 +437,6 @@ def mbr_utilities(candidates: db.Bag, *, beta: int = 2) -> db.Bag:
     return cast(db.Bag, _any(chrf_pairwise(candidates, beta=beta)).map(_utilities))
 
 
-# --- files: line-aligned ranges that the workers read ------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class _Failure:
-    """Why files cannot be scored, found on a worker: file ``file`` (its index) cannot be
-    read (``read_error``, its ``strerror``) or is not UTF-8 at byte ``offset``. Of several,
-    the first file's (then the first offset) is reported, as one process reads them."""
-
-    file: int
-    offset: int
-    read_error: str = ""
-    decode: DecodeProblem | None = None
-
-    def error(self, names: Sequence[str]) -> ScoreFilesError:
-        if self.decode is not None:
-            return ScoreFilesError(self.decode.message(names[self.file]), 1)
-        return ScoreFilesError(f"cannot read {names[self.file]}: {self.read_error}", 2)
-
-
-def _first(found: Iterable[Any]) -> _Failure | None:
-    failures = [f for f in found if isinstance(f, _Failure)]
-    return min(failures, key=lambda f: (f.file, f.offset)) if failures else None
-
-
-@dataclass(frozen=True, slots=True)
-class _Chunk:
-    """Bytes ``[start, end)`` of a file of ``size`` bytes, holding ``lines`` segments."""
-
-    start: int
-    end: int
-    lines: int
-    size: int
-
-
-@dataclass(frozen=True, slots=True)
-class _Range:
-    """Lines ``first_line`` (from 0) to ``first_line + lines`` of every file: in file ``j``,
-    they start ``starts[j][1]`` lines after byte ``starts[j][0]``."""
-
-    urls: tuple[str, ...]
-    sizes: tuple[int, ...]
-    starts: tuple[tuple[int, int], ...]
-    first_line: int
-    lines: int
-
-
-def _opened(url: str) -> Any:
-    return fsspec.open(url, "rb").open()
-
-
-def _size(file: int, url: str) -> int | _Failure:
-    try:
-        fs, path = fsspec.core.url_to_fs(url)
-        return int(fs.size(path))
-    except OSError as exc:
-        return _Failure(file, -1, str(exc.strerror or exc))
-
-
-def _count(file: int, url: str, size: int, index: int, count: int) -> _Chunk | _Failure:
-    """Range ``index`` of ``count`` of a file and its segments (counted, not decoded)."""
-    try:
-        with _opened(url) as f:
-            start = boundary(f, index * size // count, size)
-            end = boundary(f, (index + 1) * size // count, size)
-            return _Chunk(start, end, count_segments(f, start, end, size), size)
-    except OSError as exc:
-        return _Failure(file, -1, str(exc.strerror or exc))
-
-
-def _decoded(file: int, url: str, chunk: _Chunk, first_line: int) -> _Failure | None:
-    """Where a range is not UTF-8 (None when it is)."""
-    with _opened(url) as f:
-        found = decode_segments(f, chunk.start, chunk.end, first_line + 1)
-    if isinstance(found, DecodeProblem):
-        return _Failure(file, found.offset, decode=found)
-    return None
-
-
-def _read(r: _Range) -> list[list[str]] | _Failure:
-    """Every file's segments of the range, or the first problem in them."""
-    texts = []
-    for file, (url, size, (byte, skip)) in enumerate(zip(r.urls, r.sizes, r.starts, strict=True)):
-        try:
-            with _opened(url) as f:
-                start = skip_lines(f, byte, skip)
-                end = boundary(f, skip_lines(f, start, r.lines - 1) + 1, size)
-                found = decode_segments(f, start, end, r.first_line + 1)
-        except OSError as exc:
-            return _Failure(file, -1, str(exc.strerror or exc))
-        if isinstance(found, DecodeProblem):
-            return _Failure(file, found.offset, decode=found)
-        if len(found) != r.lines:
-            raise RuntimeError(f"{url} changed while it was read: lines {r.first_line}+")
-        texts.append(found)
-    return texts
-
-
-def _plan(
-    names: Sequence[str], urls: Sequence[str], ranges: int | None, threads: int
-) -> list[_Range]:
-    """The line-aligned ranges of the files (all of the same length), or the error: the files'
-    sizes, then each file's ranges counted on the workers."""
-    sizes = _dask.compute(*[_dask.delayed(_size)(i, u) for i, u in enumerate(urls)])
-    failure = _first(sizes)
-    if failure is not None:
-        raise failure.error(names)
-    largest = max(cast("tuple[int, ...]", sizes))
-    count = ranges or max(RANGES_PER_THREAD * threads, -(-largest // CHUNK_BYTES), 1)
-    counted = _dask.compute(
-        *[
-            [_dask.delayed(_count)(i, u, s, k, count) for k in range(count)]
-            for i, (u, s) in enumerate(zip(urls, sizes, strict=True))
-        ]
-    )
-    failure = _first(c for chunks in counted for c in chunks)
-    if failure is not None:
-        raise failure.error(names)
-    chunks = cast("list[list[_Chunk]]", counted)
-    firsts = [_starts(file) for file in chunks]
-    totals = [sum(c.lines for c in file) for file in chunks]
-    if len(set(totals)) > 1 or not totals[0]:
-        _refuse(names, urls, chunks, firsts, totals)
-    out = []
-    for k, chunk in enumerate(chunks[0]):
-        if not chunk.lines:
-            continue
-        line = firsts[0][k]
-        starts = []
-        for file, lines_at in zip(chunks, firsts, strict=True):
-            at = bisect_right(lines_at, line) - 1
-            starts.append((file[at].start, line - lines_at[at]))
-        out.append(
-            _Range(tuple(urls), tuple(c[0].size for c in chunks), tuple(starts), line, chunk.lines)
-        )
-    return out
-
-
-def _starts(chunks: Sequence[_Chunk]) -> list[int]:
-    """The line number (from 0) at each chunk's start."""
-    found, at = [], 0
-    for chunk in chunks:
-        found.append(at)
-        at += chunk.lines
-    return found
-
-
-def _refuse(
-    names: Sequence[str],
-    urls: Sequence[str],
-    chunks: Sequence[Sequence[_Chunk]],
-    firsts: Sequence[Sequence[int]],
-    totals: Sequence[int],
-) -> None:
-    """Files of different lengths, or none with a segment: the first byte that is not UTF-8
-    if there is one (one process decodes every file before it compares them), else the
-    length or emptiness, in ``mtcompute score``'s words."""
-    decoded = _dask.compute(
-        *[
-            _dask.delayed(_decoded)(i, urls[i], chunk, firsts[i][k])
-            for i, file in enumerate(chunks)
-            for k, chunk in enumerate(file)
-        ]
-    )
-    failure = _first(decoded)
-    if failure is not None:
-        raise failure.error(names)
-    for name, total in zip(names[1:], totals[1:], strict=True):
-        if total != totals[0]:
-            raise ScoreFilesError(
-                f"the files have different numbers of lines: {names[0]} has {totals[0]}, "
-                f"{name} has {total}; every file needs one line per segment",
-                1,
-            )
-    raise ScoreFilesError(f"no segments to score: {names[0]} is empty", 1)
-
-
-def _threads() -> int:
-    """The worker threads of the current distributed client (1 without one)."""
-    try:
-        client = _Client.current()
-    except ValueError:
-        return os.cpu_count() or 1
-    workers = client.scheduler_info()["workers"].values()
-    return max(sum(int(w["nthreads"]) for w in workers), 1)
-
-
-def _url(name: str) -> str:
-    """A local path made absolute (workers may start elsewhere); URLs as they are."""
-    return name if "://" in name else os.path.abspath(name)
-
-
-def _expanded(urlpath: str) -> list[str]:
-    """The files a path, glob or fsspec URL names, in order (a glob's matches sorted)."""
-    if not fsspec.core.has_magic(urlpath):
-        return [_url(urlpath)]
-    fs, pattern = fsspec.core.url_to_fs(urlpath)
-    found = sorted(fs.glob(pattern))
-    if not found:
-        raise ScoreFilesError(f"cannot read {urlpath}: no file matches it", 2)
-    return [str(fs.unstrip_protocol(path)) for path in found]
-
-
-def aligned_bags(paths: Sequence[str], *, ranges: int | None = None) -> list[db.Bag]:
-    """One bag of segments per path (hypotheses then references: one segment per line,
-    read as ``mtcompute score`` reads them), partitioned alike by line number: the workers
-    count each file's ranges, then each reads its lines of every file (``ranges``: how many
-    a file; default about two per worker thread and at most :data:`CHUNK_BYTES` each).
-    A glob names parts in order (``sys.*.txt`` beside ``ref.*.txt``): each must match as
-    many files, and the n-th files of all have the same number of lines
-    (:class:`ScoreFilesError` otherwise)."""
-    files = [_expanded(path) for path in paths]
-    for path, found in zip(paths[1:], files[1:], strict=True):
-        if len(found) != len(files[0]):
-            raise ScoreFilesError(
-                f"{paths[0]} names {len(files[0])} files but {path} names {len(found)}: "
-                "each part needs its line-aligned file in every stream",
-                1,
-            )
-    plan = []
-    for group in zip(*files, strict=True):
-        names = [name.removeprefix("file://") for name in group]
-        plan += _plan(names, group, ranges, _threads())
-    texts = _db.from_sequence(plan, npartitions=len(plan)).map(_checked_read)
-    return [cast(db.Bag, texts.pluck(i).flatten()) for i in range(len(paths))]
-
-
-def _checked_read(r: _Range) -> list[list[str]]:
-    found = _read(r)
-    if isinstance(found, _Failure):
-        raise found.error([url.removeprefix("file://") for url in r.urls])
-    return found
-
-
 # --- mtcompute score --scheduler ---------------------------------------------------------------
 
 
@@ -701,20 +464,20 @@ def local_client(workers: int, threads: int | None = None) -> Client:
 
 
 def _score_range(
-    settings: Sequence[Setting], systems: int, each: bool, r: _Range
-) -> list[list[_Partial]] | _Failure:
+    settings: Sequence[Setting], systems: int, each: bool, r: Range
+) -> list[list[_Partial]] | Failure:
     """A range's statistics for every system and setting, or the first problem in it."""
-    found = _read(r)
-    if isinstance(found, _Failure):
+    found = read(r)
+    if isinstance(found, Failure):
         return found
     refs = [list(segment) for segment in zip(*found[systems:], strict=True)]
     return [[_partial(s, hyps, refs, each) for s in settings] for hyps in found[:systems]]
 
 
-def _add_outcomes(parts: Iterable[list[list[_Partial]] | _Failure]) -> Any:
+def _add_outcomes(parts: Iterable[list[list[_Partial]] | Failure]) -> Any:
     """The sum of consecutive ranges' statistics, or their first problem."""
     found = list(parts)
-    failure = _first(found)
+    failure = first_failure(found)
     if failure is not None:
         return failure
     rows = cast("list[list[list[_Partial]]]", found)
@@ -740,12 +503,12 @@ def score_files(
     statistics come back. Raises :class:`ScoreFilesError` with ``mtcompute score``'s message
     for files it refuses."""
     names = [*systems, *references]
-    plan = _plan(names, [_url(n) for n in names], ranges, _threads())
+    plan = line_ranges(names, [url_of(n) for n in names], ranges, worker_threads())
     bag = _db.from_sequence(plan, npartitions=len(plan))
-    score: Callable[[_Range], Any] = lambda r: _score_range(settings, len(systems), segments, r)  # noqa: E731
+    score: Callable[[Range], Any] = lambda r: _score_range(settings, len(systems), segments, r)  # noqa: E731
     total = bag.map(score).reduction(_add_outcomes, _add_outcomes, split_every=split_every)
     (found,) = _dask.compute(total)
-    if isinstance(found, _Failure):
+    if isinstance(found, Failure):
         raise found.error(names)
     nrefs = len(references)
     results = [[_result(s, t, nrefs) for s, t in zip(settings, row, strict=True)] for row in found]

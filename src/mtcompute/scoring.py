@@ -3,8 +3,8 @@ live in its own package (:mod:`mtcompute.metrics.bleu.score`,
 :mod:`mtcompute.metrics.chrf.score`, :mod:`mtcompute.metrics.ter.score`), and the score line
 and signature strings in :mod:`mtcompute.metrics._base`.
 
-The names below are bound here while the command lines, the tools, the report and the
-sacreBLEU facade still import them as ``scoring.*``; new code imports from the metric
+The names below (TER's, the score line's) are bound here while the tools, the report and
+the sacreBLEU facade still import them as ``scoring.*``; new code imports from the metric
 packages.
 """
 
@@ -13,13 +13,9 @@ from __future__ import annotations
 __all__ = [
     "SACREBLEU_VERSION",
     "TER_ABBREVIATIONS",
-    "BleuOptions",
-    "ChrfOptions",
     "TerOptions",
     "TerReferences",
     "TerResult",
-    "bleu_signature_fields",
-    "chrf_signature_fields",
     "corpus_ter",
     "format_score",
     "format_signature",
@@ -32,8 +28,6 @@ __all__ = [
 ]
 
 from mtcompute.metrics._base import SACREBLEU_VERSION, format_score, format_signature
-from mtcompute.metrics.bleu.score import BleuOptions, bleu_signature_fields
-from mtcompute.metrics.chrf.score import ChrfOptions, chrf_signature_fields
 from mtcompute.metrics.ter.score import (
     TER_ABBREVIATIONS,
     TerOptions,

@@ -18,8 +18,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mtcompute import native
-from mtcompute.batch import corpus_bleu, corpus_bleu_lines
 from mtcompute.metrics.bleu import score as sacre_bleu
+from mtcompute.metrics.bleu.corpus import corpus_bleu, corpus_bleu_lines
 from mtcompute.metrics.chrf.corpus import corpus_chrf, corpus_chrf_lines
 from mtcompute.metrics.chrf.score import ChrfOptions
 from mtcompute.streaming import split_lines

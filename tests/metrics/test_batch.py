@@ -24,9 +24,9 @@ from hypothesis import strategies as st
 
 import mtcompute
 from mtcompute import __version__, native
-from mtcompute.batch import CorpusBleu, corpus_bleu
 from mtcompute.errors import InvalidInput, MtcomputeError, UnsupportedInput
 from mtcompute.metrics.bleu import score as sacre_bleu
+from mtcompute.metrics.bleu.corpus import CorpusBleu, corpus_bleu
 from mtcompute.metrics.bleu.statistics import BleuStatistics
 from mtcompute.metrics.chrf.corpus import CorpusChrf, chrf_pairwise, corpus_chrf
 from mtcompute.metrics.chrf.ngrams import chrf_fraction, format_score

@@ -30,9 +30,11 @@ distributed = pytest.importorskip("distributed", reason="the dask extra is not i
 from mtcompute import _ranges, batch, cli  # noqa: E402
 from mtcompute import dask as md  # noqa: E402
 from mtcompute.cli._files import split_segments  # noqa: E402
+from mtcompute.metrics.bleu import corpus as bleu_corpus  # noqa: E402
+from mtcompute.metrics.bleu.score import BleuOptions  # noqa: E402
 from mtcompute.metrics.chrf import corpus as chrf_corpus  # noqa: E402
 from mtcompute.metrics.chrf.score import ChrfOptions  # noqa: E402
-from mtcompute.scoring import BleuOptions, TerOptions  # noqa: E402
+from mtcompute.scoring import TerOptions  # noqa: E402
 from tests.conftest import WMT, free_port, run_cli  # noqa: E402
 
 EN_DE = WMT / "generaltest2022" / "en-de"
@@ -72,14 +74,14 @@ def _bags(partitions: int = 5) -> tuple[db.Bag, list[db.Bag]]:
 def test_bleu_of_bags(client: distributed.Client) -> None:
     """Corpus BLEU of bags (two reference streams) is the batch result, whole."""
     hyps, refs = _bags()
-    assert batch.corpus_bleu(HYPS, REFS) == md.corpus_bleu(hyps, refs)
+    assert bleu_corpus.corpus_bleu(HYPS, REFS) == md.corpus_bleu(hyps, refs)
 
 
 def test_bleu_options_of_bags(client: distributed.Client) -> None:
     """BLEU with intl, lowercase, floor smoothing, order 3, one reference: the batch result."""
     hyps, (ref_a, _) = _bags(3)
     options = {"tokenize": "intl", "lowercase": True, "smooth_method": "floor", "max_order": 3}
-    expected = batch.corpus_bleu(HYPS, REF_A, **options)  # type: ignore[arg-type]
+    expected = bleu_corpus.corpus_bleu(HYPS, REF_A, **options)  # type: ignore[arg-type]
     assert expected == md.corpus_bleu(hyps, ref_a, **options)  # type: ignore[arg-type]
 
 
@@ -149,7 +151,7 @@ def test_paths_are_read_by_the_workers(client: distributed.Client) -> None:
     assert chrf_corpus.corpus_chrf(HYPS, REFS, word_order=2) == md.corpus_chrf(
         PATHS[0], PATHS[1:], word_order=2
     )
-    assert batch.corpus_bleu(HYPS, REF_A) == md.corpus_bleu(PATHS[0], PATHS[1])
+    assert bleu_corpus.corpus_bleu(HYPS, REF_A) == md.corpus_bleu(PATHS[0], PATHS[1])
 
 
 def test_aligned_bags_hold_the_lines(client: distributed.Client) -> None:
@@ -169,7 +171,7 @@ def test_globs_name_parts_in_order(client: distributed.Client, tmp_path: Path) -
         (tmp_path / f"h.{k}.txt").write_text("".join(f"{line}\n" for line in hyps))
         (tmp_path / f"r.{k}.txt").write_text("".join(f"{line}\n" for line in refs))
     found = md.corpus_bleu(str(tmp_path / "h.*.txt"), str(tmp_path / "r.*.txt"))
-    assert batch.corpus_bleu(HYPS, REF_A) == found
+    assert bleu_corpus.corpus_bleu(HYPS, REF_A) == found
 
 
 def test_globs_of_different_counts_are_refused(client: distributed.Client, tmp_path: Path) -> None:
@@ -192,7 +194,7 @@ def test_globs_of_different_counts_are_refused(client: distributed.Client, tmp_p
 def test_segment_scores_bag(client: distributed.Client, metric: str) -> None:
     """The bag of segment scores holds the batch API's segment scores, in order."""
     hyps, refs = _bags(4)
-    functions = {"bleu": batch.corpus_bleu, "ter": batch.corpus_ter}
+    functions = {"bleu": bleu_corpus.corpus_bleu, "ter": batch.corpus_ter}
     if metric in functions:
         expected = functions[metric](HYPS, REFS, segment_scores=True)  # type: ignore[operator]
     else:
@@ -268,7 +270,7 @@ def test_score_files_two_systems_all_metrics(client: distributed.Client) -> None
     second = split_segments(SYS_2.read_bytes(), str(SYS_2))
     expected = [
         [
-            batch.corpus_bleu(hyps, REFS),
+            bleu_corpus.corpus_bleu(hyps, REFS),
             chrf_corpus.corpus_chrf(hyps, REFS),
             chrf_corpus.corpus_chrf(hyps, REFS, word_order=2),
             batch.corpus_ter(hyps, REFS),

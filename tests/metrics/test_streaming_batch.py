@@ -14,9 +14,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mtcompute import scoring, streaming
-from mtcompute.batch import corpus_bleu, corpus_ter
+from mtcompute.batch import corpus_ter
 from mtcompute.errors import InvalidInput
 from mtcompute.metrics.bleu import score as sacre_bleu
+from mtcompute.metrics.bleu.corpus import corpus_bleu
 from mtcompute.metrics.chrf import score as chrf_scoring
 from mtcompute.metrics.chrf.corpus import corpus_chrf
 from tests.strategies import texts

@@ -22,7 +22,9 @@ from mtcompute.cli._common import EXIT_USAGE, CommandError
 
 if TYPE_CHECKING:
     from mtcompute.dask import Result
-    from mtcompute.scoring import BleuOptions, ChrfOptions, TerOptions
+    from mtcompute.metrics.bleu.score import BleuOptions
+    from mtcompute.metrics.chrf.score import ChrfOptions
+    from mtcompute.scoring import TerOptions
 
 CONNECT_SECONDS = 10  # how long to try to reach a scheduler before giving up
 

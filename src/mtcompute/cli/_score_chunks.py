@@ -38,8 +38,12 @@ from mtcompute.streaming import chunk_size
 if TYPE_CHECKING:
     from concurrent.futures import Future
 
-    from mtcompute.batch import CorpusBleu, CorpusChrf, CorpusTer
-    from mtcompute.scoring import BleuOptions, ChrfOptions, TerOptions
+    from mtcompute.batch import CorpusTer
+    from mtcompute.metrics.bleu.corpus import CorpusBleu
+    from mtcompute.metrics.bleu.score import BleuOptions
+    from mtcompute.metrics.chrf.corpus import CorpusChrf
+    from mtcompute.metrics.chrf.score import ChrfOptions
+    from mtcompute.scoring import TerOptions
 
 PROGRESS_MIN_SEGMENTS = 10_000  # a bar only for inputs longer than this (and a TTY stderr)
 WORD_ORDERS = {"chrf": 0, "chrf++": 2}  # the chrF metrics' word n-gram orders
@@ -279,8 +283,10 @@ def _lines_result(
     """One metric of one system's chunk from its undecoded lines where the kernel counts
     them so (BLEU, chrF and chrF++: :func:`mtcompute.batch.corpus_bleu_lines`,
     :func:`~mtcompute.batch.corpus_chrf_lines`), else None."""
-    from mtcompute.batch import corpus_bleu_lines, corpus_chrf_lines  # noqa: PLC0415
-    from mtcompute.scoring import BleuOptions, ChrfOptions  # noqa: PLC0415
+    from mtcompute.metrics.bleu.corpus import corpus_bleu_lines  # noqa: PLC0415
+    from mtcompute.metrics.bleu.score import BleuOptions  # noqa: PLC0415
+    from mtcompute.metrics.chrf.corpus import corpus_chrf_lines  # noqa: PLC0415
+    from mtcompute.metrics.chrf.score import ChrfOptions  # noqa: PLC0415
 
     options = _metric_options(args, metric)
     hyps, refs = raw.pieces[system], raw.pieces[len(args.hypotheses) :]
@@ -359,7 +365,9 @@ def _spools(args: argparse.Namespace) -> list[list[_Segments]] | None:
 
 def _options(args: argparse.Namespace) -> tuple[BleuOptions, ChrfOptions, TerOptions]:
     """The metrics' settings: the options given, else the batch APIs' defaults."""
-    from mtcompute.scoring import BleuOptions, ChrfOptions, TerOptions  # noqa: PLC0415
+    from mtcompute.metrics.bleu.score import BleuOptions  # noqa: PLC0415
+    from mtcompute.metrics.chrf.score import ChrfOptions  # noqa: PLC0415
+    from mtcompute.scoring import TerOptions  # noqa: PLC0415
 
     bleu = BleuOptions(
         args.tokenize or "13a",

@@ -28,7 +28,9 @@ from mtcompute.cli._score_chunks import (
 from mtcompute.report import DEFAULT_SAMPLES, DEFAULT_SEED, is_significant
 
 if TYPE_CHECKING:
-    from mtcompute.scoring import BleuOptions, ChrfOptions, TerOptions
+    from mtcompute.metrics.bleu.score import BleuOptions
+    from mtcompute.metrics.chrf.score import ChrfOptions
+    from mtcompute.scoring import TerOptions
     from mtcompute.significance import Result as TestResult
 
 
@@ -202,8 +204,12 @@ def _from_totals(
 ) -> Result:
     """The batch result of one system's summed statistics for ``metric`` (TER: of its
     segments' statistics, which it sums in segment order)."""
-    from mtcompute.batch import CorpusBleu, CorpusChrf, CorpusTer  # noqa: PLC0415
-    from mtcompute.scoring import BleuOptions, ChrfOptions, TerOptions  # noqa: PLC0415
+    from mtcompute.batch import CorpusTer  # noqa: PLC0415
+    from mtcompute.metrics.bleu.corpus import CorpusBleu  # noqa: PLC0415
+    from mtcompute.metrics.bleu.score import BleuOptions  # noqa: PLC0415
+    from mtcompute.metrics.chrf.corpus import CorpusChrf  # noqa: PLC0415
+    from mtcompute.metrics.chrf.score import ChrfOptions  # noqa: PLC0415
+    from mtcompute.scoring import TerOptions  # noqa: PLC0415
     from mtcompute.tokenizers import get_tokenizer  # noqa: PLC0415
 
     if metric == "bleu":
@@ -220,13 +226,11 @@ def _from_totals(
 
 def _tested_signature(result: Result, settings: _Settings) -> str:
     """The result's signature with the test's fields (``nrefs:1|bs:1000|seed:12345|...``)."""
-    from mtcompute.batch import CorpusBleu, CorpusChrf  # noqa: PLC0415
-    from mtcompute.scoring import (  # noqa: PLC0415
-        bleu_signature_fields,
-        chrf_signature_fields,
-        format_signature,
-        ter_signature_fields,
-    )
+    from mtcompute.metrics.bleu.corpus import CorpusBleu  # noqa: PLC0415
+    from mtcompute.metrics.bleu.score import bleu_signature_fields  # noqa: PLC0415
+    from mtcompute.metrics.chrf.corpus import CorpusChrf  # noqa: PLC0415
+    from mtcompute.metrics.chrf.score import chrf_signature_fields  # noqa: PLC0415
+    from mtcompute.scoring import format_signature, ter_signature_fields  # noqa: PLC0415
 
     if isinstance(result, CorpusBleu):
         found = bleu_signature_fields(result.options, result.nrefs, result.tokenizer_signature)
@@ -241,7 +245,7 @@ def _tested_line(result: Result, test: TestResult, settings: _Settings, baseline
     """sacreBLEU's ``--confidence`` line (``= 37.79 (μ = 37.80 ± 0.99)``, then BLEU's
     verbose part) with the test's signature; then, in a paired test, ``(baseline)`` or
     ``p = 0.0310`` and ``*`` when p <= 0.05."""
-    from mtcompute.batch import CorpusBleu  # noqa: PLC0415
+    from mtcompute.metrics.bleu.corpus import CorpusBleu  # noqa: PLC0415
 
     interval = "" if test.mean is None else f" (μ = {test.mean:.2f} ± {test.ci:.2f})"
     verbose = f" {result.verbose}" if isinstance(result, CorpusBleu) else ""

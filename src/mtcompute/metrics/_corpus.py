@@ -1,7 +1,8 @@
 """What every metric's library corpus API shares (:mod:`mtcompute.batch`,
-:mod:`mtcompute.metrics.chrf.corpus`): the raw-text arguments' field types without the
-service limits, the raw-text checks in their order, the signature with mtcompute's version,
-what two results of the same settings join to, and a corpus scored a chunk at a time.
+:mod:`mtcompute.metrics.bleu.corpus`, :mod:`mtcompute.metrics.chrf.corpus`): the raw-text
+arguments' field types without the service limits, the raw-text checks in their order, the
+signature with mtcompute's version, what two results of the same settings join to, and a
+corpus scored a chunk at a time and added up.
 
 Below the metric packages' corpus modules and :mod:`mtcompute.batch`, which import it: the
 batch layer adds the results of every metric up (``ResultSum``) and names them all, so what a
@@ -16,9 +17,11 @@ __all__ = [
     "SEGMENT_TEXTS",
     "TEXTS",
     "TEXT_REFERENCES",
+    "Addable",
     "Joinable",
     "ReferenceTexts",
     "Summable",
+    "added_up",
     "checked_texts",
     "joined",
     "joined_nrefs_and_segments",
@@ -30,8 +33,8 @@ __all__ = [
 ]
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass
-from typing import Any, Protocol, TypeVar, cast
+from dataclasses import dataclass, replace
+from typing import Any, Protocol, Self, TypeVar, cast
 
 from mtcompute import counting, streaming
 from mtcompute._version import __version__
@@ -253,3 +256,27 @@ def scored_chunks(
             "hypotheses", range(mismatch.first), "references", range(mismatch.second), unit
         )
         raise  # check_same_count raised: the counts differ
+
+
+class Addable(Joinable, Protocol):
+    """A corpus result (a dataclass) that adds to another of the same settings."""
+
+    def __add__(self, other: Self) -> Self: ...
+
+
+A = TypeVar("A", bound=Addable)
+
+
+def added_up(parts: Iterable[A]) -> A:
+    """The results of a corpus' consecutive chunks added up (``a + b + ...``) in bounded
+    memory: a running total without segment scores, and the chunks' segment scores, when
+    they have them, gathered once."""
+    total: A | None = None
+    scores: list[float] = []
+    for part in parts:
+        scores += part.segment_scores or ()
+        bare = replace(part, segment_scores=None)  # type: ignore[type-var]  # a dataclass
+        total = bare if total is None else total + bare
+    if total is None:  # streaming.in_chunks gives a first chunk always
+        raise ValueError("no chunk to add up")
+    return replace(total, segment_scores=tuple(scores) if scores else None)  # type: ignore[type-var]

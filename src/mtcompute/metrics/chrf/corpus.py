@@ -37,6 +37,7 @@ from mtcompute.contracts.validate import Array, Text
 from mtcompute.errors import InvalidInput
 from mtcompute.metrics._corpus import (
     FLAG,
+    added_up,
     checked_texts,
     joined,
     no_lone_surrogates,
@@ -258,7 +259,7 @@ def corpus_chrf(
                 segment_scores=segment_scores,
             )
 
-        return _added_up(scored_chunks(score, hypotheses, references, unit=None, texts=True))
+        return added_up(scored_chunks(score, hypotheses, references, unit=None, texts=True))
     # a list or a tuple from here on (anything else is refused by the checks below)
     hypotheses = cast("Sequence[str]", hypotheses)
     references = cast("Sequence[str] | Sequence[Sequence[str]]", references)
@@ -283,21 +284,6 @@ def corpus_chrf(
     if each is not None:
         scores = tuple(chrf_score(stats, options).score for stats in each)
     return CorpusChrf.from_statistics(total, options, rules, nrefs, scores)
-
-
-def _added_up(parts: Iterable[CorpusChrf]) -> CorpusChrf:
-    """The results of a corpus' consecutive chunks added up (``a + b + ...``) in bounded
-    memory: a running total without segment scores, and the chunks' segment scores, when
-    they have them, gathered once."""
-    total: CorpusChrf | None = None
-    scores: list[float] = []
-    for part in parts:
-        scores += part.segment_scores or ()
-        bare = replace(part, segment_scores=None)
-        total = bare if total is None else total + bare
-    if total is None:  # streaming.in_chunks gives a first chunk always
-        raise ValueError("no chunk to add up")
-    return replace(total, segment_scores=tuple(scores) if scores else None)
 
 
 def corpus_chrf_lines(
