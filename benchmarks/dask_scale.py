@@ -42,8 +42,9 @@ import dask
 from distributed import Client, LocalCluster
 
 from mtcompute import dask as md
+from mtcompute.metrics.bleu.score import BleuOptions
 from mtcompute.metrics.chrf.score import ChrfOptions
-from mtcompute.scoring import BleuOptions, TerOptions
+from mtcompute.scoring import TerOptions
 
 ROOT = Path(__file__).resolve().parents[1]
 SETTINGS = {
