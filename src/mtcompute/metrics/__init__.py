@@ -1,6 +1,7 @@
 """The metrics, one package each: everything one metric is (options, statistics, scores
 under each rule set, results, signature fields, resampling terms) in one place.
 
+* :mod:`mtcompute.metrics.bleu`: BLEU;
 * :mod:`mtcompute.metrics.chrf`: chrF and chrF++;
 * :mod:`mtcompute.metrics.ter`: translation edit rate;
 * :mod:`mtcompute.metrics._base`: what every metric's results share (sacreBLEU's score line
@@ -10,6 +11,6 @@ under each rule set, results, signature fields, resampling terms) in one place.
 * :mod:`mtcompute.metrics._resample`: the :class:`~mtcompute.metrics._resample.Metric`
   protocol the significance tests run every metric through.
 
-BLEU still lives in :mod:`mtcompute.counting`, :mod:`mtcompute.scoring`,
-:mod:`mtcompute.batch` and :mod:`mtcompute.significance` while it moves here.
+TER's library corpus API (``CorpusTer``, ``corpus_ter``) is still :mod:`mtcompute.batch`'s,
+beside what adds every metric's results up.
 """

@@ -11,9 +11,11 @@ contracts' (exact counts, JavaScript's float steps) and sacreBLEU 2.6.0's.
   texts tokenized as sacreBLEU's ``BLEU`` tokenizes them (the kernel applying 13a itself);
 * :mod:`~mtcompute.metrics.bleu.score`: sacreBLEU's ``BLEU`` from raw text (options,
   preprocessing, statistics, ``compute_bleu``'s float steps, result, signature fields);
+* :mod:`~mtcompute.metrics.bleu.corpus`: the library's corpus API
+  (:func:`mtcompute.corpus_bleu`, :class:`mtcompute.CorpusBleu`), of texts, token lists or
+  undecoded lines, any size;
 * :mod:`~mtcompute.metrics.bleu.resample`: the resampling terms of the significance tests.
 
-The library's corpus API (:func:`mtcompute.corpus_bleu`, :class:`mtcompute.CorpusBleu`) is
-still :mod:`mtcompute.batch`'s. The submodules are imported by name: this package imports
-none of them, so that importing one loads only what it needs.
+The submodules are imported by name: this package imports none of them, so that importing
+one loads only what it needs.
 """
