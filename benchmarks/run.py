@@ -611,7 +611,7 @@ def bench_sacrebleu_exact(
     section = "BLEU 13a raw"
     options = sacre_bleu.BleuOptions()
     base = median_seconds(lambda: sacre_bleu.corpus_bleu(hyps, per_segment, options), repeats)
-    report.rows.append(Row(section, subject, "mtcompute scoring.corpus_bleu", base))
+    report.rows.append(Row(section, subject, "mtcompute metrics.bleu.score.corpus_bleu", base))
     sacrebleu = anchors["sacrebleu"]
     if sacrebleu is not None:
         from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a
@@ -622,7 +622,7 @@ def bench_sacrebleu_exact(
 
         ours, theirs = sacre_bleu.corpus_bleu(hyps, per_segment, options), cold()
         report.check(
-            f"BLEU 13a {pair.name}: scoring.corpus_bleu = sacreBLEU BLEU()",
+            f"BLEU 13a {pair.name}: metrics.bleu.score.corpus_bleu = sacreBLEU BLEU()",
             (ours.score, ours.counts, ours.totals)
             == (theirs.score, *map(tuple, (theirs.counts, theirs.totals))),
             f"{ours.score!r} vs {theirs.score!r}",
@@ -657,13 +657,13 @@ def bench_sacrebleu_exact(
     base = median_seconds(
         lambda: chrf_scoring.corpus_chrf(hyps, per_segment, chrf_options), repeats
     )
-    report.rows.append(Row(section, subject, "mtcompute scoring.corpus_chrf", base))
+    report.rows.append(Row(section, subject, "mtcompute metrics.chrf.score.corpus_chrf", base))
     if sacrebleu is not None:
         metric = sacrebleu.metrics.CHRF(word_order=2)
         ours_chrf = chrf_scoring.corpus_chrf(hyps, per_segment, chrf_options).score
         theirs_chrf = metric.corpus_score(hyps, [refs]).score
         report.check(
-            f"chrF++ {pair.name}: scoring.corpus_chrf = sacreBLEU CHRF(word_order=2)",
+            f"chrF++ {pair.name}: metrics.chrf.score.corpus_chrf = sacreBLEU CHRF(word_order=2)",
             ours_chrf == theirs_chrf,
             f"{ours_chrf!r} vs {theirs_chrf!r}",
         )

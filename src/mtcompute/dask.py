@@ -3,9 +3,10 @@ collections or of files the workers read themselves, and all-pairs chrF for MBR.
 
 The seam is sacreBLEU's (and :mod:`mtcompute.scoring`'s): statistics per segment are
 independent integers, so a corpus scored in partitions is the same integer sum as one pass.
-Each partition is scored on a worker by the batch API (:func:`mtcompute.batch.corpus_bleu`,
-:func:`mtcompute.corpus_chrf`, :func:`~mtcompute.batch.corpus_ter`: their checks,
-sacreBLEU's tokenizers, the compiled kernel), only its summed statistics travel back, a tree
+Each partition is scored on a worker by the corpus API
+(:func:`mtcompute.metrics.bleu.corpus.corpus_bleu`, :func:`mtcompute.corpus_chrf`,
+:func:`~mtcompute.batch.corpus_ter`: their checks, sacreBLEU's tokenizers, the compiled
+kernel), only its summed statistics travel back, a tree
 reduction adds them, and the score is computed once from the total by the batch results' own
 ``from_statistics``. Nothing here counts or scores a segment itself.
 
@@ -295,7 +296,7 @@ def corpus_bleu(
     segment_scores: bool = False,
     split_every: int | None = None,
 ) -> CorpusBleu:
-    """:func:`mtcompute.batch.corpus_bleu` of a bag of hypotheses against one bag per
+    """:func:`mtcompute.metrics.bleu.corpus.corpus_bleu` of a bag of hypotheses against one bag per
     reference stream (or paths): sacreBLEU 2.6.0's ``BLEU(...).corpus_score``, the same result.
 
     ``split_every``: the tree reduction's fan-in (Dask's default when None)."""

@@ -5,8 +5,8 @@ or ``sacrebleu_chrf_counts``, the same buffer and totals, on every WMT pair's fi
 (13a and ``none``; chrF, chrF++ and words alone; every reference file) and on generated lines
 (bytes that are not UTF-8, ``\\r``, every whitespace, entities, astral characters, a missing
 final newline, one to three references); ``None`` for input the text path must decide; and
-:func:`mtcompute.batch.corpus_bleu_lines` and ``corpus_chrf_lines`` against
-:func:`~mtcompute.batch.corpus_bleu` and ``corpus_chrf``.
+:func:`mtcompute.metrics.bleu.corpus.corpus_bleu_lines` and ``corpus_chrf_lines`` against
+:func:`~mtcompute.metrics.bleu.corpus.corpus_bleu` and ``corpus_chrf``.
 """
 
 from __future__ import annotations

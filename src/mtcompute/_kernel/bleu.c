@@ -1,8 +1,8 @@
 /*
  * bleu.c: BLEU sentence statistics (Papineni et al. 2002, section 2.1) from token lists or from
  * texts split on whitespace or with 13a: bleu_counts, bleu_counts_text, bleu_sentence.
- * Python twin: mtcompute.core.bleu.sentence_statistics (through mtcompute.counting's BLEU
- * functions; texts tokenized by mtcompute.core.tokenizers first).
+ * Python twin: mtcompute.metrics.bleu.statistics.sentence_statistics (through mtcompute.counting's
+ * BLEU functions; texts tokenized by mtcompute.core.tokenizers first).
  */
 #include "common.h"
 

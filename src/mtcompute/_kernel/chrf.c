@@ -1,7 +1,7 @@
 /*
  * chrf.c: chrF statistics (Popovic 2015, section 2) and exact sentence chrF: chrf_counts,
  * chrf_segment, chrf_scores, chrf_ratios, with the correctly rounded u128 division.
- * Python twins: mtcompute.core.chrf.segment_statistics, chrf_fraction and chrf_ratio
+ * Python twins: mtcompute.metrics.chrf.ngrams.segment_statistics, chrf_fraction and chrf_ratio
  * (through mtcompute.counting's chrF functions).
  */
 #include "common.h"
@@ -154,7 +154,7 @@ gcd128(u128 a, u128 b)
 
 /*
  * The exact chrF of one segment's counts (chrf_sums) as a reduced fraction *num / *den
- * (0 is 0/1), what mtcompute.core.chrf.chrf_ratio gives.  1 when set, 0 when Python must
+ * (0 is 0/1), what mtcompute.metrics.chrf.ngrams.chrf_ratio gives.  1 when set, 0 when Python must
  * finish it.
  */
 static int
@@ -526,8 +526,8 @@ done:
 }
 
 /* ---------------------------------------------------------------------------------------
- * chrf_ratios: mtcompute.core.chrf.chrf_ratio of a counts buffer's total and of each of its
- * segments, as reduced (numerator, denominator) pairs, in unsigned __int128 through the lcm
+ * chrf_ratios: mtcompute.metrics.chrf.ngrams.chrf_ratio of a counts buffer's total and of each of
+ * its segments, as reduced (numerator, denominator) pairs, in unsigned __int128 through the lcm
  * form of mtk_chrf_exact; None where a product would overflow (Python's integers finish it: the
  * reduced fraction is the same either way).
  * ------------------------------------------------------------------------------------- */
@@ -563,7 +563,8 @@ ratio_pair(u128 num, u128 den)
 PyDoc_STRVAR(
     chrf_ratios_doc,
     "chrf_ratios(counts, char_order, beta, /)\n--\n\n"
-    "mtcompute.core.chrf.chrf_ratio of the counts summed over the segments of a chrf_counts\n"
+    "mtcompute.metrics.chrf.ngrams.chrf_ratio of the counts summed over the segments of a "
+    "chrf_counts\n"
     "buffer, and of each segment's: (total, [segment, ...]), each a reduced (numerator,\n"
     "denominator) pair, or None where the exact integers do not fit 128 bits (or a sum 64 bits):\n"
     "Python finishes those.");

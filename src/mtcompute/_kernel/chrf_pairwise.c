@@ -1,7 +1,7 @@
 /*
  * chrf_pairwise.c: chrF of every hypothesis/reference pair (MBR): chrf_pairwise.
- * Python twin: chrf_fraction(segment_statistics(h, r)) of mtcompute.core.chrf for each pair
- * (mtcompute.counting.chrf_pairwise_matrix's pure path).
+ * Python twin: chrf_fraction(segment_statistics(h, r)) of mtcompute.metrics.chrf.ngrams for each
+ * pair (mtcompute.metrics.chrf.statistics.chrf_pairwise_matrix's pure path).
  */
 #include "common.h"
 

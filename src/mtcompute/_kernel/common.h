@@ -7,9 +7,9 @@
  *   - chrF (Popovic 2015, section 2): per segment and order n = 1..N, the hypothesis
  *     n-grams, the reference n-grams and the clipped matches (the sum over n-grams g of
  *     min(hyp count, ref count)), over Unicode code points after removing the 29
- *     whitespace code points of the chrf-compute contract (mtcompute.core.chrf);
+ *     whitespace code points of the chrf-compute contract (mtcompute.metrics.chrf.ngrams);
  *   - sentence chrF scores as the double nearest (ties to even) to the exact rational of
- *     mtcompute.core.chrf.chrf_fraction, from counts or for every hypothesis/reference
+ *     mtcompute.metrics.chrf.ngrams.chrf_fraction, from counts or for every hypothesis/reference
  *     pair (MBR), in unsigned __int128 with a correctly rounded division; a pair whose
  *     integers would not fit is handed back to Python, which finishes it with Fraction;
  *   - BLEU sentence statistics (Papineni et al. 2002, section 2.1): clipped n-gram

@@ -2,7 +2,8 @@
  * lines_metrics.c: BLEU and sacreBLEU chrF statistics straight from undecoded UTF-8 lines:
  * bleu_counts_lines, sacrebleu_chrf_lines.
  * Python twins: decoding the lines (lines.c's twins), then bleu_counts_text's and
- * sacrebleu_chrf_counts' twins (mtcompute.counting.bleu_line_rows, sacrebleu_chrf_line_rows).
+ * sacrebleu_chrf_counts' twins (mtcompute.metrics.bleu.counts.bleu_line_rows,
+ * sacrebleu_chrf_line_rows).
  */
 #include "common.h"
 

@@ -1,8 +1,8 @@
 /*
  * sacre_chrf.c: sacreBLEU 2.6.0's chrF and chrF++ segment statistics, best reference and f-score in
  * doubles: sacrebleu_chrf_counts.
- * Python twin: mtcompute.counting._sacrebleu_chrf_segment (the pure path of
- * sacrebleu_chrf_statistics).
+ * Python twin: mtcompute.metrics.chrf.sacrebleu_statistics._sacrebleu_chrf_segment (the pure path
+ * of sacrebleu_chrf_statistics).
  */
 #include "common.h"
 

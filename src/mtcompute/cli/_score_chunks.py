@@ -255,7 +255,7 @@ def _chunk_results(args: argparse.Namespace, chunk: Chunk) -> list[list[Result]]
 def _raw_results(args: argparse.Namespace, raw: RawChunk) -> list[list[Result]] | None:
     """:func:`_chunk_results` of a chunk as read, each call counting on this thread alone:
     BLEU from the undecoded lines where the kernel counts them
-    (:func:`mtcompute.batch.corpus_bleu_lines`), the rest from the lines decoded here;
+    (:func:`mtcompute.metrics.bleu.corpus.corpus_bleu_lines`), the rest from the lines decoded here;
     None when a line is not UTF-8."""
     from mtcompute.counting import threads_in_context  # noqa: PLC0415
 
@@ -281,8 +281,8 @@ def _lines_result(
     args: argparse.Namespace, metric: str, raw: RawChunk, system: int
 ) -> Result | None:
     """One metric of one system's chunk from its undecoded lines where the kernel counts
-    them so (BLEU, chrF and chrF++: :func:`mtcompute.batch.corpus_bleu_lines`,
-    :func:`~mtcompute.batch.corpus_chrf_lines`), else None."""
+    them so (BLEU, chrF and chrF++: :func:`mtcompute.metrics.bleu.corpus.corpus_bleu_lines`,
+    :func:`~mtcompute.metrics.chrf.corpus.corpus_chrf_lines`), else None."""
     from mtcompute.metrics.bleu.corpus import corpus_bleu_lines  # noqa: PLC0415
     from mtcompute.metrics.bleu.score import BleuOptions  # noqa: PLC0415
     from mtcompute.metrics.chrf.corpus import corpus_chrf_lines  # noqa: PLC0415

@@ -296,10 +296,10 @@ def corpus_chrf_lines(
     segment_scores: bool = False,
 ) -> CorpusChrf | None:
     """:func:`corpus_chrf` with ``options`` (its ``char_order`` is 6 there) of ``count``
-    undecoded lines, as :func:`mtcompute.batch.corpus_bleu_lines` takes them, counted by the
-    kernel without a str per text; ``None`` where it does not count them (lowercase, which is
-    Python's ``str.lower``; the contract rule; lines it does not take): the caller decodes the
-    lines and calls :func:`corpus_chrf`, which gives the same result.
+    undecoded lines, as :func:`mtcompute.metrics.bleu.corpus.corpus_bleu_lines` takes them,
+    counted by the kernel without a str per text; ``None`` where it does not count them
+    (lowercase, which is Python's ``str.lower``; the contract rule; lines it does not take):
+    the caller decodes the lines and calls :func:`corpus_chrf`, which gives the same result.
 
     >>> found = corpus_chrf_lines(b"aa\\n", [b"ab\\n"], 1, ChrfOptions(beta=3))
     >>> found is None or found.score == corpus_chrf(["aa"], ["ab"], beta=3).score

@@ -98,7 +98,7 @@ def sacrebleu_chrf_rows(
 ) -> tuple[list[int], bytes]:
     """:func:`sacrebleu_chrf_statistics` with each segment's statistics as one buffer of
     native int64 values, ``3 * (char_order + word_order)`` a segment: the kernel's own buffer,
-    without a list per segment (as :func:`mtcompute.counting.bleu_text_rows`).
+    without a list per segment (as :func:`mtcompute.metrics.bleu.counts.bleu_text_rows`).
 
     >>> total, rows = sacrebleu_chrf_rows(["a b"], [["a c"]], 1, 1, 2)
     >>> memoryview(rows).cast("q").tolist()
@@ -135,9 +135,9 @@ def sacrebleu_chrf_line_rows(
     per_segment: bool = False,
 ) -> tuple[list[int], bytes | None] | None:
     """:func:`sacrebleu_chrf_rows` (``per_segment``: with the buffer, else None in its place)
-    of ``count`` undecoded lines, as :func:`mtcompute.counting.bleu_line_rows` takes them: the
-    kernel checks, decodes and counts them without the GIL and without a str per text.
-    ``None`` where it does not (not active, settings it does not take, a line that is not
+    of ``count`` undecoded lines, as :func:`mtcompute.metrics.bleu.counts.bleu_line_rows` takes
+    them: the kernel checks, decodes and counts them without the GIL and without a str per
+    text. ``None`` where it does not (not active, settings it does not take, a line that is not
     UTF-8, inputs of other line counts, a line too long for it): the caller decodes the lines
     and takes :func:`sacrebleu_chrf_rows`' path, which gives the same numbers.
 

@@ -87,7 +87,7 @@ def _registry_tokenizer(tokenizer: BaseTokenizer) -> Tokenizer:
 
 
 def _options(args: Mapping[str, Any]) -> sacre_bleu.BleuOptions:
-    """The :class:`mtcompute.scoring.BleuOptions` of a BLEU's attributes."""
+    """The :class:`mtcompute.metrics.bleu.score.BleuOptions` of a BLEU's attributes."""
     return sacre_bleu.BleuOptions(
         lowercase=bool(args["lowercase"]),
         smooth_method=args["smooth_method"],
