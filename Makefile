@@ -13,10 +13,13 @@ help:
 	@echo "make serve    set up .venv and run the main job"
 	@echo "make lint     ruff and mypy --strict"
 
+# The extras installed with the package (CI adds fuzz, ja and ko in the same one install).
+EXTRAS ?= test,lint,docs
+
 $(STAMP): $(BUILD_INPUTS)
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[test,lint,docs]'
+	$(BIN)/python -m pip install --quiet -e '.[$(EXTRAS)]'
 	rm -f $(VENV)/.installed-*
 	touch $@
 
