@@ -1372,16 +1372,15 @@ def bench_healthz_under_burst(
 
 @contextlib.contextmanager
 def pure_path() -> Iterator[None]:
-    """Force the pure-Python path: :data:`mtcompute.native.use_kernel` off (the seam is
-    decided at import, so the environment variable would do nothing here)."""
+    """Force the pure-Python path: every twin switched by :func:`mtcompute.native.switch`
+    (the path is chosen at import, so the environment variable would do nothing here)."""
     from mtcompute import native
 
-    saved = native.use_kernel
-    native.use_kernel = False
+    saved = native.switch(False)
     try:
         yield
     finally:
-        native.use_kernel = saved
+        native.switch(saved)
 
 
 def sacrebleu_adjusted_chrf(hyps: Sequence[str], refs: Sequence[str]) -> tuple[float, int]:

@@ -2,9 +2,10 @@
 
 A C function stays only where it is at least 2x faster than its Python twin on a real
 workload. Each row times one export through the function that calls it, once on the
-kernel's path and once on the pure path (``mtcompute.native.use_kernel`` switched in
-process), on a WMT file pair (generaltest2022 en-de: the JDExploreAcademy system against
-reference A, the first ``--lines`` segments) or on the contract examples in ``examples/``.
+kernel's path and once on the pure path (every twin switched in process by
+``mtcompute.native.switch``), on a WMT file pair (generaltest2022 en-de: the
+JDExploreAcademy system against reference A, the first ``--lines`` segments) or on the
+contract examples in ``examples/``.
 Both paths must give the same answer; the row says so. One thread (``MTCOMPUTE_THREADS=1``),
 best of ``--repeat`` runs.
 
@@ -51,12 +52,11 @@ def on_path(kernel: bool, func: Callable[[], object]) -> Callable[[], object]:
     """``func`` run with the kernel's path on or off."""
 
     def run() -> object:
-        saved = native.use_kernel
-        native.use_kernel = kernel
+        saved = native.switch(kernel)
         try:
             return func()
         finally:
-            native.use_kernel = saved
+            native.switch(saved)
 
     return run
 

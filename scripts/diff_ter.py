@@ -195,7 +195,7 @@ def kernel_figures(
 ) -> Figures:
     """The surfaces' path with the kernel on: ``scoring.ter_statistics`` per segment (one
     thread) and ``scoring.ter_score`` of each; ``scoring.corpus_ter`` for the corpus."""
-    if not native.active():
+    if not native.kernel_in_use():
         raise SystemExit("--kernel: the C kernel is not active (not built, or MTCOMPUTE_PURE=1)")
     ter_options = scoring.TerOptions(**options)
     statistics = scoring.ter_statistics(hypotheses, per_segment, ter_options, threads=1)

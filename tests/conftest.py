@@ -352,11 +352,13 @@ def read_raw_response(
 
 @contextmanager
 def kernel_switch(on: bool) -> Iterator[None]:
-    """Run the block with the C kernel on or off (:data:`mtcompute.native.use_kernel`, the
-    seam decided at import; on only where the kernel is built), restored after."""
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(native, "use_kernel", on and native.AVAILABLE)
+    """Run the block with every twin on the C kernel's path or on the pure path
+    (:func:`mtcompute.native.switch`; the kernel's only where it is built), restored after."""
+    previous = native.switch(on)
+    try:
         yield
+    finally:
+        native.switch(previous)
 
 
 @pytest.fixture(params=["kernel", "pure"])

@@ -163,3 +163,34 @@ def test_the_checks_see_what_they_look_for() -> None:
     assert not HTML_TAG.search("<stdin>")
     assert _layer("mtcompute.cli.score") > _layer("mtcompute.metrics.chrf.ngrams")
     assert "mtcompute.metrics.chrf.ngrams" in GRAPH["mtcompute.metrics.chrf.statistics"]
+
+
+def _asks_the_path(source: str) -> list[str]:
+    """The calls and names in code (not docstrings) that ask which path runs."""
+    tree = ast.parse(source)
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute | ast.Name):
+            name = node.func.attr if isinstance(node.func, ast.Attribute) else node.func.id
+            if name in {"kernel_in_use", "active"}:
+                found.append(name)
+        elif isinstance(node, ast.Attribute | ast.Name):
+            name = node.attr if isinstance(node, ast.Attribute) else node.id
+            if name in {"_use_kernel", "use_kernel"}:
+                found.append(name)
+    return found
+
+
+@pytest.mark.parametrize("module", sorted(set(MODULES) - {"mtcompute.native"}))
+def test_no_call_site_asks_kernel_or_pure(module: str) -> None:
+    """The kernel or the pure path is chosen once, in mtcompute.native: no other module asks
+    which path runs (its twins are bound to the chosen one)."""
+    assert [] == _asks_the_path(MODULES[module].read_text(encoding="utf-8"))
+
+
+def test_the_path_check_sees_a_call_site_that_asks() -> None:
+    """The check finds a call site that asks, in any of the forms it looks for."""
+    source = "if native.kernel_in_use() and active() and native._use_kernel:\n    pass\n"
+    assert ["kernel_in_use", "active", "_use_kernel"] == sorted(
+        _asks_the_path(source), key=["kernel_in_use", "active", "_use_kernel"].index
+    )

@@ -1,7 +1,7 @@
 """What every metric's counting at scale shares: the thread count (:func:`thread_count`,
 :func:`threads_in_context`), work split over threads (:func:`map_spans`), and the raw-text
 checks (:func:`plain_texts`, :func:`first_lone_surrogate`, ``_check_texts``), made by the C
-kernel (:mod:`mtcompute.native`) in one call when it is active.
+kernel (:mod:`mtcompute.native`) in one call on its path.
 
 The statistics themselves are each metric's: :mod:`mtcompute.metrics.bleu.counts`,
 :mod:`mtcompute.metrics.chrf.statistics`, :mod:`mtcompute.metrics.chrf.sacrebleu_statistics`
@@ -26,14 +26,13 @@ __all__ = [
 
 import os
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import TypeVar
 
 from mtcompute.core.text import first_lone_surrogate as _first_surrogate_py
-from mtcompute.native import active
 from mtcompute.native import ext as _ext
+from mtcompute.native import kernel_test, twin
 
 T = TypeVar("T")
 U = TypeVar("U")
@@ -106,6 +105,8 @@ def map_spans(
     spans = _spans(n, parts)
     if parts == 1:
         return [(0, work(0, n))]
+    from concurrent.futures import ThreadPoolExecutor  # noqa: PLC0415  # only when work is split
+
     with ThreadPoolExecutor(max_workers=parts - 1) as pool:
         futures = [pool.submit(work, start, stop) for start, stop in spans[1:]]
         first = work(*spans[0])
@@ -120,27 +121,33 @@ def _int64s(buffer: bytes | None) -> list[int]:
 # --- raw-text checks ---------------------------------------------------------------------
 
 
+@kernel_test
 def plain_texts(hypotheses: object, references: object) -> bool:
-    """Whether the kernel is active and finds ``hypotheses`` a non-empty list of exact str
+    """Whether the kernel runs and finds ``hypotheses`` a non-empty list of exact str
     and ``references`` a list of as many lists of one or more exact str each, none of the texts
     with a lone surrogate: input every check of the raw-text functions passes (they run
     their checks one by one otherwise, to find and report the fault).
 
-    >>> plain_texts(["a"], [["b"]]) == active(), plain_texts(["a"], [[]])
+    >>> from mtcompute.native import kernel_in_use
+    >>> plain_texts(["a"], [["b"]]) == kernel_in_use(), plain_texts(["a"], [[]])
     (True, False)
     """
-    return active() and _ext.plain_texts(hypotheses, references)
+    return _ext.plain_texts(hypotheses, references)
 
 
-def first_lone_surrogate(texts: Sequence[str]) -> tuple[int, int] | None:
-    """(index of the first text holding a lone surrogate, its position in it), or ``None``."""
-    if active():
-        return _ext.first_lone_surrogate(texts)
+def _pure_first_lone_surrogate(texts: Sequence[str]) -> tuple[int, int] | None:
+    """:func:`first_lone_surrogate` in Python."""
     for i, text in enumerate(texts):
         at = _first_surrogate_py(text)
         if at >= 0:
             return i, at
     return None
+
+
+@twin(_pure_first_lone_surrogate)
+def first_lone_surrogate(texts: Sequence[str]) -> tuple[int, int] | None:
+    """(index of the first text holding a lone surrogate, its position in it), or ``None``."""
+    return _ext.first_lone_surrogate(texts)
 
 
 # --- texts ---------------------------------------------------------------------------------

@@ -14,8 +14,8 @@ they share:
   UTF-8): :func:`split_lines` decodes them, :func:`skip_lines` only counts them, and
   :func:`decode_lines` takes every line of a whole piece.
 
-The kernel's ``skip_lines`` runs when it is active (:func:`mtcompute.native.active`); its
-Python twin here gives the same answers. ``split_lines`` is Python only: ``bytes.decode``
+``skip_lines`` is a twin (:mod:`mtcompute.native`): the kernel's path, or its Python twin
+here, which gives the same answers. ``split_lines`` is Python only: ``bytes.decode``
 and ``str.split`` are C already, and a kernel twin was under 2x faster.
 """
 
@@ -42,6 +42,7 @@ from typing import TypeVar
 
 from mtcompute import native
 from mtcompute.errors import MtcomputeError
+from mtcompute.native import twin
 
 T = TypeVar("T")
 U = TypeVar("U")
@@ -180,16 +181,8 @@ def split_lines(data: bytes, start: int, count: int, final: bool) -> tuple[list[
     return lines, stop, -1
 
 
-def skip_lines(data: bytes, start: int, count: int, final: bool) -> tuple[int, int]:
-    """The lines :func:`split_lines` would take, neither checked nor decoded: ``(stop,
-    found)``, the offset after the last and their number. The kernel's ``skip_lines``
-    (without the GIL) when it is active, else the same in Python.
-
-    >>> skip_lines(b"a\\n\\nb", 0, 10, False), skip_lines(b"a\\n\\nb", 0, 10, True)
-    ((3, 2), (4, 3))
-    """
-    if native.active():
-        return native.ext.skip_lines(data, start, count, final)
+def _pure_skip_lines(data: bytes, start: int, count: int, final: bool) -> tuple[int, int]:
+    """:func:`skip_lines` in Python."""
     stop, found = start, 0
     while found < count and stop < len(data):
         newline = data.find(b"\n", stop)
@@ -199,6 +192,18 @@ def skip_lines(data: bytes, start: int, count: int, final: bool) -> tuple[int, i
             break
         stop, found = newline + 1, found + 1
     return stop, found
+
+
+@twin(_pure_skip_lines)
+def skip_lines(data: bytes, start: int, count: int, final: bool) -> tuple[int, int]:
+    """The lines :func:`split_lines` would take, neither checked nor decoded: ``(stop,
+    found)``, the offset after the last and their number; the kernel's path runs without the
+    GIL.
+
+    >>> skip_lines(b"a\\n\\nb", 0, 10, False), skip_lines(b"a\\n\\nb", 0, 10, True)
+    ((3, 2), (4, 3))
+    """
+    return native.ext.skip_lines(data, start, count, final)
 
 
 def decode_lines(data: bytes, count: int | None = None) -> list[str] | None:

@@ -120,49 +120,59 @@ class _NoKernel:
 
 
 def test_pure_switch_at_run_time(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Switching native.use_kernel off turns the kernel off for the next call, and on again
-    turns it on."""
+    """native.switch(False) puts every twin on the pure path for the next call, and
+    native.switch(True) on the kernel's again."""
     expected = ChrfStatistics((2, 1), (2, 1), (2, 1))
     with kernel_switch(False):
         monkeypatch.setattr(chrf_counting, "_ext", _NoKernel())
         assert (False, expected) == (
-            native.active(),
+            native.kernel_in_use(),
             chrf_counting.chrf_segment_statistics("ab", "ab", 2, False),
         )
         monkeypatch.undo()
     with kernel_switch(True):
-        assert native.active()
+        assert native.kernel_in_use()
         assert ChrfStatistics((1, 0), (1, 0), (1, 0)) == chrf_counting.chrf_segment_statistics(
             "a", "a", 2, False
         )
 
 
 @pytest.mark.skipif(not native.AVAILABLE, reason="built without the C kernel")
-def test_active_is_decided_at_import(monkeypatch: pytest.MonkeyPatch) -> None:
-    """native.active() is the state set at import: MTCOMPUTE_PURE set or deleted later in
-    the process changes nothing; native.use_kernel switches it."""
+def test_the_path_is_decided_at_import(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The path is the one chosen at import: MTCOMPUTE_PURE set or deleted later in the
+    process changes nothing; native.switch changes it."""
+    at_import = native.kernel_in_use()
     seen = []
     for value in ("1", "0", None):
         if value is None:
             monkeypatch.delenv("MTCOMPUTE_PURE")
         else:
             monkeypatch.setenv("MTCOMPUTE_PURE", value)  # os.environ[...] = value, undone after
-        seen.append(native.active())
-    monkeypatch.setattr(native, "use_kernel", False)
-    seen.append(native.active())
-    monkeypatch.setattr(native, "use_kernel", True)
-    seen.append(native.active())
-    assert [True, True, True, False, True] == seen
+        seen.append(native.kernel_in_use())
+    with kernel_switch(False):
+        seen.append(native.kernel_in_use())
+        with kernel_switch(True):
+            seen.append(native.kernel_in_use())
+    assert [at_import, at_import, at_import, False, True] == seen
 
 
 def test_kernel_and_pure_sets_the_seam(kernel_and_pure: str) -> None:
-    """conftest's kernel_and_pure runs a test once per path: native.active() says which."""
-    assert (kernel_and_pure, kernel_and_pure == "kernel") == (kernel_and_pure, native.active())
+    """conftest's kernel_and_pure runs a test once per path: native.kernel_in_use() says
+    which, and every twin made so far runs that path."""
+    kernel = kernel_and_pure == "kernel"
+    paths = {
+        repr(each): each.chosen is (each.kernel if kernel else each.pure) for each in native.twins()
+    }
+    assert (kernel_and_pure, kernel, dict.fromkeys(paths, True)) == (
+        kernel_and_pure,
+        native.kernel_in_use(),
+        paths,
+    )
 
 
 def test_pure_switch_at_import_time() -> None:
     """A fresh interpreter started with MTCOMPUTE_PURE=1 has the kernel built but inactive."""
-    code = "from mtcompute import native; print(native.AVAILABLE, native.active())"
+    code = "from mtcompute import native; print(native.AVAILABLE, native.kernel_in_use())"
     env = {**os.environ, "MTCOMPUTE_PURE": "1"}
     out = subprocess.run(
         [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True

@@ -29,6 +29,7 @@ from mtcompute.cli._files import (
     split_segments,
 )
 from mtcompute.streaming import skip_lines, split_lines
+from tests.conftest import kernel_switch
 
 pytestmark = pytest.mark.skipif(not native.AVAILABLE, reason="the kernel is not built")
 
@@ -95,8 +96,7 @@ def test_skip_lines_takes_the_lines_split_lines_takes(
     starts = [0] + [i + 1 for i, byte in enumerate(data) if byte == 0x0A]
     at = starts[start % len(starts)]
     stop, found = native.ext.skip_lines(data, at, count, final)
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(native, "use_kernel", False)
+    with kernel_switch(False):
         assert (stop, found) == skip_lines(data, at, count, final)
     lines, split_stop, bad = split_lines(data, at, count, final)
     if bad < 0:
@@ -150,10 +150,8 @@ def test_chunks_over_small_blocks_are_read_segments(
         path = folder / f"f{i}.txt"
         path.write_bytes(data)
         names.append(str(path))
-    with pytest.MonkeyPatch.context() as patch:
+    with pytest.MonkeyPatch.context() as patch, kernel_switch(not pure):
         patch.setattr(_files, "READ_BYTES", block)
-        if pure:
-            patch.setattr(native, "use_kernel", False)
         assert read_whole(names) == read_all(names, size)
 
 
@@ -201,10 +199,8 @@ def test_raw_chunks_decode_to_segment_chunks(
         path = folder / f"f{i}.txt"
         path.write_bytes(data)
         names.append(str(path))
-    with pytest.MonkeyPatch.context() as patch:
+    with pytest.MonkeyPatch.context() as patch, kernel_switch(not pure):
         patch.setattr(_files, "READ_BYTES", block)
-        if pure:
-            patch.setattr(native, "use_kernel", False)
         assert read_all(names, size) == read_raw(names, size)
 
 

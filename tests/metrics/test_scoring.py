@@ -14,11 +14,11 @@ from sacrebleu.metrics.bleu import BLEU
 from sacrebleu.metrics.chrf import CHRF
 from sacrebleu.metrics.ter import TER
 
-from mtcompute import native, scoring
+from mtcompute import scoring
 from mtcompute.metrics.bleu import score as sacre_bleu
 from mtcompute.metrics.chrf import score as chrf_scoring
 from mtcompute.metrics.chrf.sacrebleu_statistics import chrf_f_score
-from tests.conftest import wmt_lines
+from tests.conftest import kernel_switch, wmt_lines
 from tests.oracle import answer
 
 COUNT = st.integers(0, 50)
@@ -231,55 +231,55 @@ def _int64_rows(buffer: bytes, width: int) -> list[list[int]]:
     return [values[i : i + width] for i in range(0, len(values), width)]
 
 
-def test_bleu_references_once_equal_bleu_statistics(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_bleu_references_once_equal_bleu_statistics() -> None:
     """bleu_statistics_of (and bleu_rows_of, its rows as one int64 buffer) against
     bleu_references gives bleu_statistics's totals and segment rows for each system, every
     tokenizer the kernel applies or not (13a, none, intl, zh, char), lowercased or not, two
     references, kernel and pure path."""
     systems, refs = _once_input()
     for pure in ("0", "1"):
-        monkeypatch.setattr(native, "use_kernel", native.AVAILABLE and pure == "0")
-        for tokenize in ("13a", "none", "intl", "zh", "char"):
-            for lowercase in (False, True):
-                options = sacre_bleu.BleuOptions(tokenize, lowercase)
-                prepared = sacre_bleu.bleu_references(refs, options)
-                for hyps in systems:
-                    expected = sacre_bleu.bleu_statistics(hyps, refs, options, per_segment=True)
-                    found = sacre_bleu.bleu_statistics_of(hyps, prepared, per_segment=True)
-                    total, rows = sacre_bleu.bleu_rows_of(hyps, prepared)
-                    assert (pure, tokenize, lowercase, expected, expected) == (
-                        pure,
-                        tokenize,
-                        lowercase,
-                        found,
-                        (total, _int64_rows(rows, 2 + 2 * options.max_ngram_order)),
-                    )
+        with kernel_switch(pure == "0"):
+            for tokenize in ("13a", "none", "intl", "zh", "char"):
+                for lowercase in (False, True):
+                    options = sacre_bleu.BleuOptions(tokenize, lowercase)
+                    prepared = sacre_bleu.bleu_references(refs, options)
+                    for hyps in systems:
+                        expected = sacre_bleu.bleu_statistics(hyps, refs, options, per_segment=True)
+                        found = sacre_bleu.bleu_statistics_of(hyps, prepared, per_segment=True)
+                        total, rows = sacre_bleu.bleu_rows_of(hyps, prepared)
+                        assert (pure, tokenize, lowercase, expected, expected) == (
+                            pure,
+                            tokenize,
+                            lowercase,
+                            found,
+                            (total, _int64_rows(rows, 2 + 2 * options.max_ngram_order)),
+                        )
 
 
-def test_chrf_references_once_equal_chrf_statistics(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_chrf_references_once_equal_chrf_statistics() -> None:
     """chrf_statistics_of (and chrf_rows_of, its rows as one int64 buffer) against
     chrf_references gives chrf_statistics's totals and segment rows (chrF and chrF++,
     lowercased or not, whitespace kept or not), kernel and pure."""
     systems, refs = _once_input()
     for pure in ("0", "1"):
-        monkeypatch.setattr(native, "use_kernel", native.AVAILABLE and pure == "0")
-        for options in (
-            chrf_scoring.ChrfOptions(),
-            chrf_scoring.ChrfOptions(word_order=2, lowercase=True),
-            chrf_scoring.ChrfOptions(beta=3, whitespace=True, lowercase=True),
-        ):
-            prepared = chrf_scoring.chrf_references(refs, options)
-            for hyps in systems:
-                expected = chrf_scoring.chrf_statistics(hyps, refs, options, per_segment=True)
-                found = chrf_scoring.chrf_statistics_of(hyps, prepared, per_segment=True)
-                total, rows = chrf_scoring.chrf_rows_of(hyps, prepared)
-                width = 3 * (options.char_order + options.word_order)
-                assert (pure, options, expected, expected) == (
-                    pure,
-                    options,
-                    found,
-                    (total, _int64_rows(rows, width)),
-                )
+        with kernel_switch(pure == "0"):
+            for options in (
+                chrf_scoring.ChrfOptions(),
+                chrf_scoring.ChrfOptions(word_order=2, lowercase=True),
+                chrf_scoring.ChrfOptions(beta=3, whitespace=True, lowercase=True),
+            ):
+                prepared = chrf_scoring.chrf_references(refs, options)
+                for hyps in systems:
+                    expected = chrf_scoring.chrf_statistics(hyps, refs, options, per_segment=True)
+                    found = chrf_scoring.chrf_statistics_of(hyps, prepared, per_segment=True)
+                    total, rows = chrf_scoring.chrf_rows_of(hyps, prepared)
+                    width = 3 * (options.char_order + options.word_order)
+                    assert (pure, options, expected, expected) == (
+                        pure,
+                        options,
+                        found,
+                        (total, _int64_rows(rows, width)),
+                    )
 
 
 def test_references_once_refuse_another_length() -> None:

@@ -25,6 +25,7 @@ from collections.abc import Mapping, Sequence
 
 from mtcompute import native
 from mtcompute.core.jsmath import number_to_string
+from mtcompute.native import twin
 
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 # What json.JSONEncoder(ensure_ascii=False).encode returns for a str: the C escaper itself.
@@ -129,30 +130,30 @@ def _write_sequence(value: Sequence[object], out: list[str]) -> None:
     out.append("[]" if separator == "[" else "]")
 
 
-def dumps(value: object) -> str:
-    """Compact JSON text of ``value``, byte for byte what ``JSON.stringify`` writes."""
-    if native.active():  # the kernel's writer, for values of exact JSON types
-        data = native.ext.js_dumps(value)
-        if data is not None:
-            return data.decode("utf-8")
-    return _dumps(value)
-
-
-def dumps_bytes(value: object) -> bytes:
-    """:func:`dumps` as UTF-8 bytes (what HTTP sends and the CLI prints)."""
-    if native.active():
-        data = native.ext.js_dumps(value)
-        if data is not None:
-            return data
-    return _dumps(value).encode("utf-8")
-
-
 def _dumps(value: object) -> str:
     """:func:`dumps` in Python: the definition, for every value (the kernel's ``js_dumps``
     writes the same text for the values of exact JSON types, and declines the others)."""
     out: list[str] = []
     _write(value, out)
     return "".join(out)
+
+
+def _dumps_bytes(value: object) -> bytes:
+    return _dumps(value).encode("utf-8")
+
+
+@twin(_dumps)
+def dumps(value: object) -> str:
+    """Compact JSON text of ``value``, byte for byte what ``JSON.stringify`` writes."""
+    data = native.ext.js_dumps(value)  # the kernel's writer, for values of exact JSON types
+    return _dumps(value) if data is None else data.decode("utf-8")
+
+
+@twin(_dumps_bytes)
+def dumps_bytes(value: object) -> bytes:
+    """:func:`dumps` as UTF-8 bytes (what HTTP sends and the CLI prints)."""
+    data = native.ext.js_dumps(value)
+    return _dumps_bytes(value) if data is None else data
 
 
 def _parse_float(text: str) -> int | float:

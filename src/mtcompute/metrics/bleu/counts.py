@@ -4,9 +4,9 @@ segment or many, each segment's or their sum; of token lists, or of raw texts to
 sacreBLEU 2.6.0's ``BLEU`` tokenizes them (``str.lower`` when asked,
 ``tokenizer(text.rstrip())``, ``str.split()``).
 
-The C kernel (:mod:`mtcompute.native`) counts when it is active (:func:`mtcompute.native.active`,
-read at every call), on several threads (:func:`mtcompute.counting.map_spans`; it releases
-the GIL), else the pure definition
+The C kernel (:mod:`mtcompute.native`) counts where the path chosen at import is the
+kernel's (these functions are twins), on several threads
+(:func:`mtcompute.counting.map_spans`; it releases the GIL), else the pure definition
 (:func:`~mtcompute.metrics.bleu.statistics.sentence_statistics`): both give the same
 integers. Input the kernel does not take (a str subclass, more tokens than it indexes) is
 counted by the pure path; with ``validate``, the first fault of the input is raised as a
@@ -28,6 +28,7 @@ __all__ = [
     "bleu_text_statistics",
     "bleu_totals",
     "corpus_statistics",
+    "kernel_tokenizes",
     "tokenize_segments",
 ]
 
@@ -37,8 +38,8 @@ from collections.abc import Sequence
 from mtcompute.core.text import first_lone_surrogate as _first_surrogate_py
 from mtcompute.counting import MIN_SEGMENTS_PER_THREAD, _check_texts, _int64s, map_spans
 from mtcompute.metrics.bleu.statistics import BleuStatistics, sentence_statistics
-from mtcompute.native import active
 from mtcompute.native import ext as _ext
+from mtcompute.native import kernel_step, kernel_test, twin
 from mtcompute.tokenizers import Tokenizer
 
 
@@ -68,15 +69,16 @@ class TokenProblem(ValueError):
         return (0 if field == "hypotheses" else 1, *(int(x) for x in rest))
 
 
+@twin(sentence_statistics)
 def bleu_sentence_statistics(
     hypothesis: Sequence[str], references: Sequence[Sequence[str]], max_order: int
 ) -> BleuStatistics:
-    """:func:`~mtcompute.core.sentence_statistics` of one segment.
+    """:func:`~mtcompute.metrics.bleu.statistics.sentence_statistics` of one segment.
 
     >>> bleu_sentence_statistics(["a", "b"], [["a", "b", "c"]], 2).matches
     (2, 1)
     """
-    if active() and type(max_order) is int:
+    if type(max_order) is int:
         stats = _ext.bleu_sentence(hypothesis, references, max_order)
         if stats is not None:
             return BleuStatistics(*stats)
@@ -119,11 +121,11 @@ def _find_token_problem(
     return None
 
 
+@kernel_test
 def _bleu_kernel_ok(hypotheses: object, references: object, max_order: int) -> bool:
     """Whether the BLEU kernel takes these arguments (else the pure path answers)."""
     return (
-        active()
-        and type(max_order) is int
+        type(max_order) is int
         and 1 <= max_order <= _ext.MAX_ORDER
         and isinstance(hypotheses, list | tuple)
         and isinstance(references, list | tuple)
@@ -280,7 +282,7 @@ def bleu_text_statistics(
     A text's tokens are what sacreBLEU 2.6.0's ``BLEU`` counts: ``str.lower`` when
     ``lowercase``, then, with a ``tokenizer``, ``tokenizer(text.rstrip())``, then
     ``str.split()``; without one (``None``), the text is split on whitespace as it is (as
-    ``none`` does). When the kernel is active and the tokenizer's ``kernel`` is ``13a`` or
+    ``none`` does). On the kernel's path, when the tokenizer's ``kernel`` is ``13a`` or
     ``none``, the kernel tokenizes and counts in one pass without making a str per token;
     other tokenizers run in Python and the kernel splits their output. The answer is
     :func:`bleu_totals` and :func:`bleu_statistics_many` of the tokens, whichever path
@@ -329,6 +331,7 @@ def bleu_text_rows(
     return total, buffer
 
 
+@kernel_step
 def bleu_line_rows(
     hypotheses: bytes,
     references: Sequence[bytes],
@@ -343,7 +346,7 @@ def bleu_line_rows(
     ``references`` item those of one reference of every segment, a line what
     :func:`mtcompute.streaming.split_lines` decodes; the kernel checks, decodes,
     tokenizes and counts them without the GIL and without a str per text. ``None`` where
-    it does not (not active, a tokenizer it does not apply, an order it does not take, a
+    it does not (the pure path, a tokenizer it does not apply, an order it does not take, a
     line that is not UTF-8, inputs of other line counts, a text too long for it): the
     caller decodes the lines and takes :func:`bleu_text_rows`' path, which gives the same
     numbers.
@@ -354,8 +357,7 @@ def bleu_line_rows(
     """
     kernel = "none" if tokenizer is None else tokenizer.kernel
     if not (
-        active()
-        and kernel in KERNEL_TOKENIZERS
+        kernel in KERNEL_TOKENIZERS
         and type(max_order) is int
         and 1 <= max_order <= _ext.MAX_ORDER
         and references
@@ -387,7 +389,7 @@ def _bleu_text(
         hypotheses = [text.lower() for text in hypotheses]
         references = [[text.lower() for text in texts] for texts in references]
     kernel = "none" if tokenizer is None else tokenizer.kernel
-    if tokenizer is not None and (kernel not in KERNEL_TOKENIZERS or not active()):
+    if tokenizer is not None and not kernel_tokenizes(tokenizer):
         hypotheses, references = _tokenized(tokenizer, hypotheses, references)
         kernel = "none"
     counts = None
@@ -419,6 +421,12 @@ def _bleu_text(
         return total, None, (each if per_segment else None)
     buffer, totals = counts
     return _bleu_stats(totals, max_order), (buffer if per_segment else None), None
+
+
+@kernel_test
+def kernel_tokenizes(tokenizer: Tokenizer) -> bool:
+    """Whether the kernel applies this tokenizer itself while it counts."""
+    return tokenizer.kernel in KERNEL_TOKENIZERS
 
 
 def _tokenized(

@@ -36,9 +36,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import cast
 
-from mtcompute import native, streaming
+from mtcompute import streaming
 from mtcompute.metrics._base import Formatted, common_fields, summed_in_chunks
-from mtcompute.metrics.bleu.counts import KERNEL_TOKENIZERS, bleu_text_rows, bleu_text_statistics
+from mtcompute.metrics.bleu.counts import bleu_text_rows, bleu_text_statistics, kernel_tokenizes
 from mtcompute.metrics.bleu.statistics import BleuStatistics
 from mtcompute.tokenizers import Tokenizer, get_tokenizer
 
@@ -214,11 +214,6 @@ class BleuReferences:
     tokenized: bool
 
 
-def _kernel_tokenizes(tokenizer: Tokenizer) -> bool:
-    """Whether the kernel applies this tokenizer itself while it counts."""
-    return tokenizer.kernel in KERNEL_TOKENIZERS and native.active()
-
-
 def _bleu_texts(
     lines: Sequence[str], options: BleuOptions, tokenizer: Tokenizer, tokenized: bool
 ) -> list[str]:
@@ -238,7 +233,7 @@ def bleu_references(
     prepares references, for :func:`bleu_statistics_of` (``tokenizer``: an instance of
     ``options.tokenize`` to use, else a new one)."""
     tokenizer = tokenizer if tokenizer is not None else options.tokenizer()
-    tokenized = not _kernel_tokenizes(tokenizer)
+    tokenized = not kernel_tokenizes(tokenizer)
     counts = [len(segment) for segment in references]
     flat = _bleu_texts(
         [line for segment in references for line in segment], options, tokenizer, tokenized

@@ -7,7 +7,7 @@ first, then word orders. Of several references a segment keeps the first whose
 :func:`chrf_f_score` is strictly the greatest (sacreBLEU's best reference); ``n_hyp`` is 0
 where the reference has no n-gram of the order.
 
-The C kernel (:mod:`mtcompute.native`) counts when it is active, on several threads
+The C kernel (:mod:`mtcompute.native`) counts on its path (chosen at import), on several threads
 (:func:`mtcompute.counting.map_spans`; it releases the GIL), or straight from undecoded lines
 (:func:`sacrebleu_chrf_line_rows`), else the pure path here: both give the same numbers.
 """
@@ -28,8 +28,8 @@ from collections.abc import Sequence
 
 from mtcompute.counting import MIN_SEGMENTS_PER_THREAD, _check_texts, _int64s, map_spans
 from mtcompute.metrics.chrf.ngrams import split_words
-from mtcompute.native import active
 from mtcompute.native import ext as _ext
+from mtcompute.native import kernel_step, kernel_test
 
 # The largest beta the kernel takes (its f-score squares it in 64 bits).
 MAX_SACREBLEU_BETA = 10**6
@@ -122,6 +122,7 @@ def sacrebleu_chrf_rows(
     return total, buffer
 
 
+@kernel_step
 def sacrebleu_chrf_line_rows(
     hypotheses: bytes,
     references: Sequence[bytes],
@@ -137,7 +138,7 @@ def sacrebleu_chrf_line_rows(
     """:func:`sacrebleu_chrf_rows` (``per_segment``: with the buffer, else None in its place)
     of ``count`` undecoded lines, as :func:`mtcompute.metrics.bleu.counts.bleu_line_rows` takes
     them: the kernel checks, decodes and counts them without the GIL and without a str per
-    text. ``None`` where it does not (not active, settings it does not take, a line that is not
+    text. ``None`` where it does not (the pure path, settings it does not take, a line that is not
     UTF-8, inputs of other line counts, a line too long for it): the caller decodes the lines
     and takes :func:`sacrebleu_chrf_rows`' path, which gives the same numbers.
 
@@ -145,15 +146,7 @@ def sacrebleu_chrf_line_rows(
     >>> found is None or memoryview(found[1]).cast("q").tolist() == [2, 2, 1, 2, 2, 1]
     True
     """
-    if not (
-        active()
-        and all(type(x) is int for x in (char_order, word_order, beta))
-        and 0 <= char_order <= _ext.MAX_ORDER
-        and 0 <= word_order <= _ext.MAX_ORDER
-        and char_order + word_order > 0
-        and 0 <= beta <= MAX_SACREBLEU_BETA
-        and references
-    ):
+    if not (references and _kernel_takes(char_order, word_order, beta)):
         return None
     found = _ext.sacrebleu_chrf_lines(
         hypotheses,
@@ -170,6 +163,18 @@ def sacrebleu_chrf_line_rows(
         return None
     buffer, totals = found
     return list(totals), buffer
+
+
+@kernel_test
+def _kernel_takes(char_order: int, word_order: int, beta: int) -> bool:
+    """Whether the kernel counts with these settings (else the pure path does)."""
+    return (
+        all(type(x) is int for x in (char_order, word_order, beta))
+        and 0 <= char_order <= _ext.MAX_ORDER
+        and 0 <= word_order <= _ext.MAX_ORDER
+        and char_order + word_order > 0
+        and 0 <= beta <= MAX_SACREBLEU_BETA
+    )
 
 
 def _sacrebleu_chrf(
@@ -191,14 +196,7 @@ def _sacrebleu_chrf(
         hypotheses = [text.lower() for text in hypotheses]
         references = [[text.lower() for text in texts] for texts in references]
     order = char_order + word_order
-    if (
-        active()
-        and all(type(x) is int for x in (char_order, word_order, beta))
-        and 0 <= char_order <= _ext.MAX_ORDER
-        and 0 <= word_order <= _ext.MAX_ORDER
-        and order > 0
-        and 0 <= beta <= MAX_SACREBLEU_BETA
-    ):
+    if _kernel_takes(char_order, word_order, beta):
         hyps, refs = hypotheses, references
 
         def work(start: int, stop: int) -> tuple[bytes | None, tuple[int, ...]]:

@@ -3,7 +3,7 @@
 :func:`~mtcompute.metrics.chrf.ngrams.word_statistics` for many segments, and the exact
 scores of the seed contracts (chrf-compute, chrf-plus-plus-compute, chrf-components) from them.
 
-The C kernel (:mod:`mtcompute.native`) counts when it is active, on several threads
+The C kernel (:mod:`mtcompute.native`) counts on its path (chosen at import), on several threads
 (:func:`mtcompute.counting.map_spans`; it releases the GIL), else the pure core: both give
 the same integers, and for sentence chrF the same float, the double nearest to the exact
 :func:`~mtcompute.metrics.chrf.ngrams.chrf_fraction`. ``threads=None`` means
@@ -52,13 +52,14 @@ from mtcompute.metrics.chrf.ngrams import (
     segment_statistics,
     word_statistics,
 )
-from mtcompute.native import active
 from mtcompute.native import ext as _ext
+from mtcompute.native import kernel_test, twin
 
 MIN_ROWS_PER_THREAD = 16
 """Hypothesis rows per thread for the pairwise matrix."""
 
 
+@twin(segment_statistics)
 def chrf_segment_statistics(
     hypothesis: str, reference: str, char_order: int = 6, lowercase: bool = False
 ) -> ChrfStatistics:
@@ -68,8 +69,7 @@ def chrf_segment_statistics(
     (2, 1)
     """
     if (
-        active()
-        and isinstance(hypothesis, str)
+        isinstance(hypothesis, str)
         and isinstance(reference, str)
         and type(char_order) is int
         and 1 <= char_order <= _ext.MAX_ORDER
@@ -82,12 +82,10 @@ def chrf_segment_statistics(
     return segment_statistics(hypothesis, reference, char_order, lowercase)
 
 
+@kernel_test
 def _chrf_kernel_ok(hypotheses: Sequence[str], references: Sequence[str], order: int) -> bool:
     return (
-        active()
-        and type(order) is int
-        and 1 <= order <= _ext.MAX_ORDER
-        and len(hypotheses) == len(references)
+        type(order) is int and 1 <= order <= _ext.MAX_ORDER and len(hypotheses) == len(references)
     )
 
 
@@ -120,6 +118,25 @@ def _chrf_counts(
         return buffer or b"", list(counts)
     totals = [sum(column) for column in zip(*(t for _, (_, t) in parts), strict=True)]
     return b"".join(buf or b"" for _, (buf, _) in parts), totals
+
+
+@kernel_test
+def _kernel_beta(beta: int) -> bool:
+    """Whether the kernel scores with this beta (else Python's exact integers do)."""
+    return 1 <= beta <= _ext.MAX_BETA
+
+
+@kernel_test
+def _pairwise_kernel_ok(
+    hypotheses: Sequence[str], references: Sequence[str], char_order: int, beta: int
+) -> bool:
+    return (
+        type(char_order) is int
+        and 1 <= char_order <= _ext.MAX_ORDER
+        and type(beta) is int
+        and 1 <= beta <= _ext.MAX_BETA
+        and all(isinstance(text, str) for text in (*hypotheses, *references))
+    )
 
 
 def _stats(values: Sequence[int], order: int) -> ChrfStatistics:
@@ -207,7 +224,7 @@ def chrf_ratios(
         )
         return chrf_ratio(summed, beta), [chrf_ratio(stats, beta) for stats in segments]
     counts = None
-    if active() and type(beta) is int and 1 <= beta <= _ext.MAX_BETA:
+    if type(beta) is int and _kernel_beta(beta):
         counts = _chrf_counts(hypotheses, references, char_order, lowercase, True, threads)
     if counts is None:
         rows, summed = chrf_statistics_and_total(
@@ -238,7 +255,7 @@ def chrf_totals(
     """The per-order counts summed over all segments and, when ``segment_beta`` is given, each
     segment's chrF as ``float(chrf_fraction(its statistics, segment_beta))``."""
     counts = None
-    if segment_beta is None or (active() and 1 <= segment_beta <= _ext.MAX_BETA):
+    if segment_beta is None or _kernel_beta(segment_beta):
         counts = _chrf_counts(
             hypotheses, references, char_order, lowercase, segment_beta is not None, threads
         )
@@ -348,14 +365,7 @@ def chrf_pairwise_matrix(
 ) -> list[list[float]]:
     """Sentence chrF of every hypothesis against every reference: row i, column j is
     ``float(chrf_fraction(segment_statistics(hypotheses[i], references[j]), beta))``."""
-    if (
-        active()
-        and type(char_order) is int
-        and 1 <= char_order <= _ext.MAX_ORDER
-        and type(beta) is int
-        and 1 <= beta <= _ext.MAX_BETA
-        and all(isinstance(text, str) for text in (*hypotheses, *references))
-    ):
+    if _pairwise_kernel_ok(hypotheses, references, char_order, beta):
 
         def work(start: int, stop: int) -> list[list[float]]:
             whole = (start, stop) == (0, len(hypotheses))  # keeps `hypotheses is references`

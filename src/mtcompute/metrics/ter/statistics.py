@@ -2,7 +2,7 @@
 fewest edits over its references (:func:`~mtcompute.metrics.ter.edits.translation_edit_rate`,
 the first of equals) and the average reference length.
 
-The C kernel (:mod:`mtcompute.native`) counts when it is active, on several threads
+The C kernel (:mod:`mtcompute.native`) counts on its path (chosen at import), on several threads
 (:func:`mtcompute.counting.map_spans`; it releases the GIL), else the pure core: both give
 the same numbers. :func:`id_statistics` takes interned word ids, :func:`text_statistics`
 whitespace-tokenized texts (the kernel splits and interns the words itself) and
@@ -22,8 +22,8 @@ from collections.abc import Sequence
 
 from mtcompute.counting import map_spans, plain_texts
 from mtcompute.metrics.ter import edits
-from mtcompute.native import active
 from mtcompute.native import ext as _ext
+from mtcompute.native import kernel_step, twin
 
 MIN_SEGMENTS_PER_THREAD = 64
 """Segments per thread below which another thread costs more than it saves (tens of
@@ -81,6 +81,22 @@ def _best_of(pairs: Sequence[tuple[int, int]]) -> tuple[int, float]:
     return best, lengths / len(pairs)
 
 
+def _pure_id_statistics(
+    hypotheses_ids: IdLists,
+    references_ids: Sequence[IdLists],
+    *,
+    threads: int | None = None,  # noqa: ARG001  # the kernel path's signature; one thread here
+) -> list[tuple[int, float]]:
+    """:func:`id_statistics` on the pure path."""
+    _check_ter_layout(hypotheses_ids, references_ids)
+    _check_ter_ids(hypotheses_ids, references_ids)
+    return [
+        _best_of([edits.translation_edit_rate(hypothesis, r) for r in segment_references])
+        for hypothesis, segment_references in zip(hypotheses_ids, references_ids, strict=True)
+    ]
+
+
+@twin(_pure_id_statistics)
 def id_statistics(
     hypotheses_ids: IdLists,
     references_ids: Sequence[IdLists],
@@ -99,26 +115,19 @@ def id_statistics(
     [(1, 4.5)]
     """
     _check_ter_layout(hypotheses_ids, references_ids)
-    if active():
-        hyps, refs = hypotheses_ids, references_ids
+    hyps, refs = hypotheses_ids, references_ids
 
-        def work(start: int, stop: int) -> list[tuple[tuple[int, int], ...]]:
-            return _ext.ter_edits(hyps[start:stop], refs[start:stop])
+    def work(start: int, stop: int) -> list[tuple[tuple[int, int], ...]]:
+        return _ext.ter_edits(hyps[start:stop], refs[start:stop])
 
-        try:
-            parts = map_spans(work, len(hyps), threads, MIN_SEGMENTS_PER_THREAD)
-        except OverflowError:  # an id beyond 64 bits: the pure path (ints of any size)
-            pass
-        except (TypeError, ValueError):  # raised again with the index in the whole input
-            _check_ter_ids(hyps, refs)
-            raise
-        else:
-            return [_best_of(pairs) for _, segments in parts for pairs in segments]
-    _check_ter_ids(hypotheses_ids, references_ids)
-    return [
-        _best_of([edits.translation_edit_rate(hypothesis, r) for r in segment_references])
-        for hypothesis, segment_references in zip(hypotheses_ids, references_ids, strict=True)
-    ]
+    try:
+        parts = map_spans(work, len(hyps), threads, MIN_SEGMENTS_PER_THREAD)
+    except OverflowError:  # an id beyond 64 bits: the pure path (ints of any size)
+        return _pure_id_statistics(hyps, refs)
+    except (TypeError, ValueError):  # raised again with the index in the whole input
+        _check_ter_ids(hyps, refs)
+        raise
+    return [_best_of(pairs) for _, segments in parts for pairs in segments]
 
 
 def _check_ter_texts(hypotheses: Sequence[object], references: Sequence[object]) -> None:
@@ -139,6 +148,7 @@ def _check_ter_texts(hypotheses: Sequence[object], references: Sequence[object])
                 raise TypeError(f"references[{i}][{j}] must be a str, got {_type_name(text)}")
 
 
+@kernel_step
 def lowered_statistics(
     hypotheses: list[str], references: list[list[str]], *, threads: int | None = None
 ) -> list[tuple[int, float]] | None:
@@ -147,12 +157,13 @@ def lowered_statistics(
     the texts that hold a code point of U+0100 or more lowered in Python: the kernel lowers
     the others while it splits them, without the GIL and without a new str (see
     the kernel's ``lower1`` (``_kernel/text.c``); the words of a text do not depend on its trailing
-    whitespace). ``None`` where the kernel does not do this (not active, not
+    whitespace). ``None`` where the kernel does not do this (the pure path, not
     :func:`~mtcompute.counting.plain_texts`, or a Python whose ``str.lower`` it cannot
     fold): the caller takes the general path.
 
+    >>> from mtcompute.native import kernel_in_use
     >>> found = lowered_statistics(["Über \u03a3 A"], [["über \u03c3 a"]])
-    >>> found == ([(0, 3.0)] if active() else None)
+    >>> found == ([(0, 3.0)] if kernel_in_use() else None)
     True
     """
     if not plain_texts(hypotheses, references):
@@ -180,6 +191,25 @@ def lowered_statistics(
     return [row for _, rows in parts for row in rows]
 
 
+def _pure_text_statistics(
+    hypotheses: Sequence[str],
+    references: Sequence[Sequence[str]],
+    *,
+    threads: int | None = None,  # noqa: ARG001  # the kernel path's signature; one thread here
+) -> list[tuple[int, float]]:
+    """:func:`text_statistics` on the pure path."""
+    _check_ter_layout(hypotheses, references)
+    _check_ter_texts(hypotheses, references)
+    statistics = []
+    for hypothesis, segment in zip(hypotheses, references, strict=True):
+        vocabulary: dict[str, int] = {}
+        words = edits.intern_words(hypothesis.split(), vocabulary)
+        ids = [edits.intern_words(text.split(), vocabulary) for text in segment]
+        statistics.append(_best_of([edits.translation_edit_rate(words, r) for r in ids]))
+    return statistics
+
+
+@twin(_pure_text_statistics)
 def text_statistics(
     hypotheses: Sequence[str],
     references: Sequence[Sequence[str]],
@@ -196,23 +226,14 @@ def text_statistics(
     [(1, 3.5)]
     """
     _check_ter_layout(hypotheses, references)
-    if active():
-        hyps, refs = hypotheses, references
+    hyps, refs = hypotheses, references
 
-        def work(start: int, stop: int) -> list[tuple[int, float]]:
-            return _ext.ter_statistics_text(hyps[start:stop], refs[start:stop])
+    def work(start: int, stop: int) -> list[tuple[int, float]]:
+        return _ext.ter_statistics_text(hyps[start:stop], refs[start:stop])
 
-        try:
-            parts = map_spans(work, len(hyps), threads, MIN_SEGMENTS_PER_THREAD)
-        except (TypeError, ValueError):  # raised again with the index in the whole input
-            _check_ter_texts(hyps, refs)
-            raise
-        return [row for _, rows in parts for row in rows]
-    _check_ter_texts(hypotheses, references)
-    statistics = []
-    for hypothesis, segment in zip(hypotheses, references, strict=True):
-        vocabulary: dict[str, int] = {}
-        words = edits.intern_words(hypothesis.split(), vocabulary)
-        ids = [edits.intern_words(text.split(), vocabulary) for text in segment]
-        statistics.append(_best_of([edits.translation_edit_rate(words, r) for r in ids]))
-    return statistics
+    try:
+        parts = map_spans(work, len(hyps), threads, MIN_SEGMENTS_PER_THREAD)
+    except (TypeError, ValueError):  # raised again with the index in the whole input
+        _check_ter_texts(hyps, refs)
+        raise
+    return [row for _, rows in parts for row in rows]
