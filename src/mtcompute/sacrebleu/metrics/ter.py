@@ -111,7 +111,7 @@ class TER(Metric[TERScore]):
         self._ref_words: scoring.TerReferences | None = None
 
         self._keep_references(references)
-        if self._ref_cache is not None:  # kept tokenized
+        if self._ref_cache is not None:  # the cache, also kept tokenized
             self._ref_words = scoring.ter_references(self._ref_cache, self._options())
 
     def _options(self) -> scoring.TerOptions:
