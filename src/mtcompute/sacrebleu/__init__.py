@@ -29,28 +29,10 @@ clearer messages, and errors instead of wrong scores where it has none
 
 from __future__ import annotations
 
-__all__ = [
-    "BLEU",
-    "CHRF",
-    "TER",
-    "__version__",
-    "corpus_bleu",
-    "corpus_chrf",
-    "corpus_ter",
-    "raw_corpus_bleu",
-    "sentence_bleu",
-    "sentence_chrf",
-    "sentence_ter",
-]
-
-from mtcompute.sacrebleu.compat import (
-    corpus_bleu,
-    corpus_chrf,
-    corpus_ter,
-    raw_corpus_bleu,
-    sentence_bleu,
-    sentence_chrf,
-    sentence_ter,
-)
+from mtcompute.sacrebleu import compat
+from mtcompute.sacrebleu.compat import *  # noqa: F403 (the function API: compat.__all__)
 from mtcompute.sacrebleu.metrics import BLEU, CHRF, TER
 from mtcompute.sacrebleu.version import __version__
+
+__all__ = ["BLEU", "CHRF", "TER", "__version__"]
+__all__ += compat.__all__

@@ -139,6 +139,7 @@ def _type_name(value: object) -> str:
 
 
 ScoreT = TypeVar("ScoreT", bound=Score)
+ErrorT = TypeVar("ErrorT", bound=Exception)
 
 
 class Metric(Generic[ScoreT], metaclass=ABCMeta):
@@ -162,97 +163,107 @@ class Metric(Generic[ScoreT], metaclass=ABCMeta):
 
     # --- argument checks ----------------------------------------------------------------
 
+    def _error(self, kind: type[ErrorT], message: str) -> ErrorT:
+        """A ``kind`` error whose message names the metric first (``BLEU: ...``)."""
+        return kind(f"{type(self).__name__}: {message}")
+
+    def _check_sequence(
+        self, value: object, subject: str, expected: str, least: str, text: bool = True
+    ) -> Sequence[Any]:
+        """``value`` (``subject`` in the messages), a sequence (``expected``; a string only if
+        ``text``) that is not empty (``least``: of what at least one is needed)."""
+        if (isinstance(value, str) and not text) or not isinstance(value, Sequence):
+            raise self._error(
+                TypeError, f"{subject} should be {expected}, got {_type_name(value)}."
+            )
+        if len(value) == 0:
+            raise self._error(EmptyInput, f"{subject} is empty: give at least {least}.")
+        return value
+
+    def _check_strings(
+        self, items: Sequence[object], subject: str, expected: str, name: str, none: str = ""
+    ) -> None:
+        """Each of ``items`` (``name[i]``) is a string or None (None refused with the message
+        ``none`` when given), else ``subject should be expected``."""
+        for index, item in enumerate(items):
+            if item is None and none:
+                raise self._error(TypeError, f"{none}: `{name}[{index}]` is None.")
+            if item is not None and not isinstance(item, str):
+                raise self._error(
+                    TypeError,
+                    f"{subject} should be {expected}; `{name}[{index}]` is {_type_name(item)}.",
+                )
+
     def _check_sentence_score_args(self, hyp: object, refs: object) -> None:
         """sacreBLEU's checks of ``sentence_score``'s arguments, every reference checked."""
-        prefix = type(self).__name__
         if not isinstance(hyp, str):
-            raise TypeError(
-                f"{prefix}: The argument `hyp` should be a string, got {_type_name(hyp)}."
+            raise self._error(
+                TypeError, f"The argument `hyp` should be a string, got {_type_name(hyp)}."
             )
-        if isinstance(refs, str) or not isinstance(refs, Sequence):
-            raise TypeError(
-                f"{prefix}: The argument `refs` should be a sequence of strings, "
-                f"got {_type_name(refs)}."
-            )
-        if len(refs) == 0:
-            raise EmptyInput(
-                f"{prefix}: The argument `refs` is empty: give at least one reference."
-            )
-        for index, ref in enumerate(refs):
-            if ref is not None and not isinstance(ref, str):
-                raise TypeError(
-                    f"{prefix}: Each element of `refs` should be a string; "
-                    f"`refs[{index}]` is {_type_name(ref)}."
-                )
+        lines = self._check_sequence(
+            refs, "The argument `refs`", "a sequence of strings", "one reference", text=False
+        )
+        self._check_strings(lines, "Each element of `refs`", "a string", "refs")
 
     def _check_references(self, refs: object, name: str) -> None:
         """``refs`` is a non-empty sequence of sequences of strings (or None) of one length."""
-        prefix = type(self).__name__
-        if not isinstance(refs, Sequence):
-            raise TypeError(
-                f"{prefix}: `{name}` should be a sequence of sequence of strings, "
-                f"got {_type_name(refs)}."
-            )
-        if len(refs) == 0:
-            raise EmptyInput(
-                f"{prefix}: `{name}` is empty: give at least one reference stream "
-                "(a sequence with one reference per hypothesis)."
-            )
-        for j, stream in enumerate(refs):
+        streams = self._check_sequence(
+            refs,
+            f"`{name}`",
+            "a sequence of sequence of strings",
+            "one reference stream (a sequence with one reference per hypothesis)",
+        )
+        for j, stream in enumerate(streams):
             if not isinstance(stream, Sequence):
-                raise TypeError(
-                    f"{prefix}: Each element of `{name}` should be a sequence of strings; "
-                    f"`{name}[{j}]` is {_type_name(stream)}."
+                raise self._error(
+                    TypeError,
+                    f"Each element of `{name}` should be a sequence of strings; "
+                    f"`{name}[{j}]` is {_type_name(stream)}.",
                 )
-            for i, ref in enumerate(stream):
-                if ref is not None and not isinstance(ref, str):
-                    raise TypeError(
-                        f"{prefix}: `{name}` should be a sequence of sequence of strings; "
-                        f"`{name}[{j}][{i}]` is {_type_name(ref)}."
-                    )
-        for j, stream in enumerate(refs[1:], start=1):
-            if len(stream) != len(refs[0]):
-                raise LengthMismatch(
-                    f"{prefix}: the reference streams differ in length: `{name}[0]` has "
-                    f"{len(refs[0])} segments, `{name}[{j}]` has {len(stream)}."
+            self._check_strings(
+                stream, f"`{name}`", "a sequence of sequence of strings", f"{name}[{j}]"
+            )
+        for j, stream in enumerate(streams[1:], start=1):
+            if len(stream) != len(streams[0]):
+                raise self._error(
+                    LengthMismatch,
+                    f"the reference streams differ in length: `{name}[0]` has "
+                    f"{len(streams[0])} segments, `{name}[{j}]` has {len(stream)}.",
                 )
 
     def _check_corpus_score_args(self, hyps: object, refs: object) -> None:
         """sacreBLEU's checks of ``corpus_score``'s arguments, every element checked."""
-        prefix = type(self).__name__
-        if not isinstance(hyps, Sequence):
-            raise TypeError(
-                f"{prefix}: `hyps` should be a sequence of strings, got {_type_name(hyps)}."
-            )
-        if len(hyps) == 0:
-            raise EmptyInput(f"{prefix}: `hyps` is empty: give at least one hypothesis.")
-        for index, hyp in enumerate(hyps):
-            if hyp is None:
-                raise TypeError(
-                    f"{prefix}: Undefined line in hypotheses stream: `hyps[{index}]` is None."
-                )
-            if not isinstance(hyp, str):
-                raise TypeError(
-                    f"{prefix}: Each element of `hyps` should be a string; "
-                    f"`hyps[{index}]` is {_type_name(hyp)}."
-                )
+        lines = self._check_sequence(hyps, "`hyps`", "a sequence of strings", "one hypothesis")
+        self._check_strings(
+            lines,
+            "Each element of `hyps`",
+            "a string",
+            "hyps",
+            none="Undefined line in hypotheses stream",
+        )
         if refs is not None:
             self._check_references(refs, "refs")
 
     # --- references ----------------------------------------------------------------------
 
+    def _keep_references(self, references: Sequence[Sequence[str | None]] | None) -> None:
+        """The constructor's ``references=``, when given: checked, then cached per segment
+        for ``corpus_score(hyps, None)``."""
+        if references is not None:
+            self._check_references(references, "references")
+            self._ref_cache = self._cache_references(references)
+
     def _cache_references(self, references: Sequence[Sequence[str | None]]) -> list[list[str]]:
         """The references per segment (sacreBLEU's streams turned around, ``None`` dropped);
         sets ``num_refs`` (-1 when segments have different numbers of references)."""
-        prefix = type(self).__name__
         segments: list[list[str]] = []
         counts: set[int] = set()
         for index, refs in enumerate(zip(*references, strict=True)):
             lines = [ref for ref in refs if ref is not None]
             if not lines:
-                raise MissingReference(
-                    f"{prefix}: segment {index} has no reference: every reference stream "
-                    "has None there."
+                raise self._error(
+                    MissingReference,
+                    f"segment {index} has no reference: every reference stream has None there.",
                 )
             counts.add(len(lines))
             segments.append(lines)
@@ -264,20 +275,21 @@ class Metric(Generic[ScoreT], metaclass=ABCMeta):
     ) -> list[list[str]]:
         """The references of each hypothesis: those given (``num_refs`` set from them), else
         the constructor's cache (as sacreBLEU, any empty ``references`` means the cache)."""
-        prefix = type(self).__name__
         if references:
             segments = self._cache_references(references)
         elif self._ref_cache:
             segments = self._ref_cache
         else:
-            raise RuntimeError(
-                f"{prefix}: No references provided and the cache is empty: give `refs`, or "
-                "`references=` to the constructor."
+            raise self._error(
+                RuntimeError,
+                "No references provided and the cache is empty: give `refs`, or "
+                "`references=` to the constructor.",
             )
         if len(segments) != len(hypotheses):
-            raise LengthMismatch(
-                f"{prefix}: {len(hypotheses)} hypotheses but {len(segments)} reference "
-                "segments: every reference stream needs one line per hypothesis."
+            raise self._error(
+                LengthMismatch,
+                f"{len(hypotheses)} hypotheses but {len(segments)} reference "
+                "segments: every reference stream needs one line per hypothesis.",
             )
         return segments
 
@@ -357,9 +369,8 @@ class Metric(Generic[ScoreT], metaclass=ABCMeta):
         (``None`` entries where a segment has fewer), or is ``None`` for the cache."""
         self._check_corpus_score_args(hypotheses, references)
         if isinstance(n_bootstrap, bool) or not isinstance(n_bootstrap, int):
-            raise TypeError(
-                f"{type(self).__name__}: n_bootstrap should be an int, "
-                f"got {_type_name(n_bootstrap)}."
+            raise self._error(
+                TypeError, f"n_bootstrap should be an int, got {_type_name(n_bootstrap)}."
             )
         segments = self._segment_references(hypotheses, references)
         self._warn_tokenized(hypotheses)

@@ -217,9 +217,7 @@ class BLEU(Metric[BLEUScore]):
         self.tokenizer: BaseTokenizer = _get_tokenizer(best_tokenizer)()
         self.tokenizer_signature = self.tokenizer.signature()
 
-        if references is not None:
-            self._check_references(references, "references")
-            self._ref_cache = self._cache_references(references)
+        self._keep_references(references)
 
     @staticmethod
     def compute_bleu(

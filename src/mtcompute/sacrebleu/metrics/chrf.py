@@ -111,9 +111,7 @@ class CHRF(Metric[CHRFScore]):
         self.whitespace = whitespace
         self.eps_smoothing = eps_smoothing
 
-        if references is not None:
-            self._check_references(references, "references")
-            self._ref_cache = self._cache_references(references)
+        self._keep_references(references)
 
     def _options(self) -> ChrfOptions:
         return _options(self.__dict__)

@@ -110,9 +110,8 @@ class TER(Metric[TERScore]):
         self.tokenizer_signature = self.tokenizer.signature()
         self._ref_words: scoring.TerReferences | None = None
 
-        if references is not None:
-            self._check_references(references, "references")
-            self._ref_cache = self._cache_references(references)
+        self._keep_references(references)
+        if self._ref_cache is not None:  # the cache, also kept tokenized
             self._ref_words = scoring.ter_references(self._ref_cache, self._options())
 
     def _options(self) -> scoring.TerOptions:
