@@ -18,7 +18,7 @@ __all__ = [
     "text_statistics",
 ]
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from mtcompute.counting import map_spans, plain_texts
 from mtcompute.metrics.ter import edits
@@ -54,20 +54,36 @@ def _check_id_list(ids: object, path: str) -> None:
             raise TypeError(f"{path}[{k}] must be an int, got {_type_name(value)}")
 
 
-def _check_ter_ids(hypotheses: Sequence[object], references: Sequence[object]) -> None:
-    """The kernel's checks, in its order and with its messages: every hypothesis, then every
-    segment's references (a list or tuple of one or more id lists)."""
-    for i, ids in enumerate(hypotheses):
-        _check_id_list(ids, f"hypotheses[{i}]")
+def _check_str(text: object, path: str) -> None:
+    if not isinstance(text, str):
+        raise TypeError(f"{path} must be a str, got {_type_name(text)}")
+
+
+def _check_items(
+    hypotheses: Sequence[object],
+    references: Sequence[object],
+    check: Callable[[object, str], None],
+    items: str,
+) -> None:
+    """The kernel's checks, in its order and with its messages: ``check`` of every
+    hypothesis, then every segment's references (a list or tuple of one or more ``items``),
+    each checked."""
+    for i, item in enumerate(hypotheses):
+        check(item, f"hypotheses[{i}]")
     for i, segment in enumerate(references):
         if not isinstance(segment, list | tuple):
             raise TypeError(
-                f"references[{i}] must be a list or tuple of id lists, got {_type_name(segment)}"
+                f"references[{i}] must be a list or tuple of {items}, got {_type_name(segment)}"
             )
         if not segment:
             raise ValueError(f"references[{i}] has no reference")
-        for j, ids in enumerate(segment):
-            _check_id_list(ids, f"references[{i}][{j}]")
+        for j, item in enumerate(segment):
+            check(item, f"references[{i}][{j}]")
+
+
+def _check_ter_ids(hypotheses: Sequence[object], references: Sequence[object]) -> None:
+    """Every hypothesis an id list, every segment's references one or more id lists."""
+    _check_items(hypotheses, references, _check_id_list, "id lists")
 
 
 def _best_of(pairs: Sequence[tuple[int, int]]) -> tuple[int, float]:
@@ -131,21 +147,8 @@ def id_statistics(
 
 
 def _check_ter_texts(hypotheses: Sequence[object], references: Sequence[object]) -> None:
-    """The kernel's checks of texts, in its order and with its messages: every hypothesis a
-    str, then every segment's references (a list or tuple of one or more str)."""
-    for i, text in enumerate(hypotheses):
-        if not isinstance(text, str):
-            raise TypeError(f"hypotheses[{i}] must be a str, got {_type_name(text)}")
-    for i, segment in enumerate(references):
-        if not isinstance(segment, list | tuple):
-            raise TypeError(
-                f"references[{i}] must be a list or tuple of str, got {_type_name(segment)}"
-            )
-        if not segment:
-            raise ValueError(f"references[{i}] has no reference")
-        for j, text in enumerate(segment):
-            if not isinstance(text, str):
-                raise TypeError(f"references[{i}][{j}] must be a str, got {_type_name(text)}")
+    """Every hypothesis a str, every segment's references one or more str."""
+    _check_items(hypotheses, references, _check_str, "str")
 
 
 @kernel_step
