@@ -60,6 +60,7 @@ import subprocess
 import tempfile
 import threading
 import time
+import urllib.error
 import urllib.request
 from collections.abc import Awaitable, Callable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -111,6 +112,8 @@ TARGETS = {
     # during a burst of the heaviest valid inputs (ratio = budget / p99: 1x meets it).
     ("HTTP", "bare"): 0.5,
     ("HTTP /healthz p99", "budget"): 1.0,
+    # A body nested 100,000 levels deep is refused (400) within a second, whole round trip.
+    ("HTTP hostile input", "budget"): 1.0,
 }
 # Seconds for the whole process (issue 25 item 6; issue 10 section 4 for score).
 STARTUP_BUDGETS = {"import mtcompute": 0.030, "--help": 0.060, "score": 0.100}
@@ -1213,7 +1216,51 @@ def bench_http(
             )
         if burst_seconds:
             bench_healthz_under_burst(serve_url, burst_seconds, burst_clients, quick, report)
+        bench_deep_nesting(serve_url, report)
     bench_inline_budget(report)
+
+
+def bench_deep_nesting(serve_url: str, report: Report) -> None:
+    """The whole answer to JSON nested 100,000 levels deep (arrays, objects, and under a known
+    key of chrf-compute): 400 invalid_input, the slowest of the three against a budget of one
+    second (ratio = 1 s / time). tests/server/test_hostile_http.py checks the answer."""
+    endpoint = f"{serve_url}/v1/tools/chrf-compute/versions/1.0.0/execute"
+    bodies = {
+        "arrays": b"[" * 100_000 + b"1" + b"]" * 100_000,
+        "objects": b'{"a":' * 100_000 + b"1" + b"}" * 100_000,
+        "under a known key": b'{"hypotheses":'
+        + b"[" * 100_000
+        + b"1"
+        + b"]" * 100_000
+        + b',"references":["a"]}',
+    }
+    slowest, name, statuses = 0.0, "", []
+    for label, body in bodies.items():
+        request = urllib.request.Request(
+            endpoint, data=body, headers={"content-type": "application/json"}
+        )
+        start = time.perf_counter()
+        try:
+            with urllib.request.urlopen(request, timeout=30) as response:
+                statuses.append(response.status)
+        except urllib.error.HTTPError as error:
+            error.read()
+            statuses.append(error.code)
+        seconds = time.perf_counter() - start
+        if seconds > slowest:
+            slowest, name = seconds, label
+    report.check("HTTP 100k-deep JSON: every answer 400", statuses == [400] * 3, f"{statuses}")
+    report.rows.append(
+        Row(
+            "HTTP hostile input",
+            "JSON nested 100,000 levels",
+            "slowest 400 answer",
+            seconds=slowest,
+            ratio=1.0 / slowest,
+            target=TARGETS[("HTTP hostile input", "budget")],
+            note=f"{name}; ratio = 1 s / time",
+        )
+    )
 
 
 def _words(count: int, width: int) -> list[str]:

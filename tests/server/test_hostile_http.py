@@ -294,17 +294,15 @@ def error_of(response: httpx.Response) -> tuple[int, str, str]:
     ],
     ids=["arrays", "objects", "under a known key"],
 )
-def test_100k_levels_of_nesting_are_invalid_input_fast(
+def test_100k_levels_of_nesting_are_invalid_input(
     server_url: str, prefix: bytes, opening: bytes, closing: bytes, suffix: bytes
 ) -> None:
-    """JSON nested 100,000 levels deep: 400 invalid_input at the top, in well under a second."""
+    """JSON nested 100,000 levels deep: 400 invalid_input at the top, and the server goes on
+    serving (how fast: the "HTTP hostile input" row of benchmarks/run.py, budget 1 s)."""
     body = prefix + opening * 100_000 + b"1" + closing * 100_000 + suffix
-    start = time.monotonic()
     response = post(server_url, body)
-    elapsed = time.monotonic() - start
     assert (400, "invalid_input", "") == error_of(response)
     assert "nested too deeply" in response.json()["error"]["message"]
-    assert elapsed < 1
     assert_serving(server_url)
 
 
