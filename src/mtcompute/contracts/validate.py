@@ -42,6 +42,7 @@ __all__ = [
     "describe",
     "figure",
     "first_lone_surrogate",
+    "one_to",
     "quote",
     "require_object",
     "same_count",
@@ -428,6 +429,12 @@ class Array(FieldType[list[T]]):
             out["maxItems"] = figure(self.max_items)
         out["items"] = self.items.schema()
         return out
+
+
+def one_to(bound: Bound, items: FieldType[T], what: str, noun: str) -> Array[T]:
+    """An array of 1 to ``bound`` ``items``, each a ``noun`` in messages, the array named
+    ``an array of 1 to {bound} {what}``."""
+    return Array(items, f"an array of 1 to {figure(bound)} {what}", noun, 1, bound)
 
 
 # --- an input, declared -------------------------------------------------------------------

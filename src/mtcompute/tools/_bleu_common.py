@@ -34,7 +34,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from mtcompute.contracts import fields
-from mtcompute.contracts.validate import REQUIRED, Array, Field, Limit, Rule, same_count
+from mtcompute.contracts.validate import REQUIRED, Field, Limit, Rule, one_to, same_count
 from mtcompute.errors import InvalidInput, LimitExceeded
 from mtcompute.metrics.bleu.statistics import BleuStatistics, SmoothedBleu, Smoothing
 
@@ -57,20 +57,9 @@ def corpus_steps(limits: Mapping[str, Limit]) -> tuple[Field[Any] | Rule, ...]:
     """hypotheses, then references (each: an array of at most ``max segments`` (limit), at
     least one, then each segment in order), then equal segment counts."""
     token_bytes, most = limits["max_token_bytes"], limits["max_segments"]
-    hypotheses = Array(
-        fields.hypothesis_tokens(token_bytes),
-        f"an array of 1 to {most.value} token lists",
-        "segment",
-        1,
-        most,
-    )
-    references = Array(
-        fields.references(limits["max_references"], token_bytes),
-        f"an array of 1 to {most.value} reference lists",
-        "segment",
-        1,
-        most,
-    )
+    hypotheses = one_to(most, fields.hypothesis_tokens(token_bytes), "token lists", "segment")
+    per_segment = fields.references(limits["max_references"], token_bytes)
+    references = one_to(most, per_segment, "reference lists", "segment")
     return (
         Field("hypotheses", hypotheses),
         Field("references", references),
