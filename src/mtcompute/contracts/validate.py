@@ -37,6 +37,7 @@ __all__ = [
     "Rule",
     "Text",
     "Token",
+    "check_no_lone_surrogate",
     "check_same_count",
     "contract_limits",
     "describe",
@@ -72,6 +73,18 @@ MAX_ECHOED_KEY = 256  # an unknown key longer than this is not repeated in the e
 def where(path: str) -> str:
     """``at /beta``, or ``at the top level`` for the whole input."""
     return f"at {path}" if path else "at the top level"
+
+
+def check_no_lone_surrogate(text: str, what: str, path: str) -> None:
+    """``invalid_input`` at ``path`` naming the first lone surrogate of ``text``, if any
+    (``what`` names the string: ``a token``)."""
+    at = first_lone_surrogate(text)
+    if at >= 0:
+        raise InvalidInput(
+            f"Expected {what} without lone surrogates {where(path)}, "
+            f"got U+{ord(text[at]):04X} at index {at}.",
+            path,
+        )
 
 
 def quote(text: str) -> str:
@@ -336,13 +349,7 @@ class Token(FieldType[str]):
             raise InvalidInput(
                 f"Expected a non-empty token {where(path)}, got the empty string.", path
             )
-        at = first_lone_surrogate(value)
-        if at >= 0:
-            raise InvalidInput(
-                f"Expected a token without lone surrogates {where(path)}, "
-                f"got U+{ord(value[at]):04X} at index {at}.",
-                path,
-            )
+        check_no_lone_surrogate(value, "a token", path)
         if self.max_bytes is None:
             return value
         size = utf8_length(value)

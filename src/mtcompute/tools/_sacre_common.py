@@ -45,8 +45,8 @@ from mtcompute.contracts.validate import (
     Limit,
     Rule,
     Text,
+    check_no_lone_surrogate,
     describe,
-    first_lone_surrogate,
     one_to,
     quote,
     same_count,
@@ -81,13 +81,8 @@ def no_lone_surrogates(texts: Texts) -> Rule:
 
     def check(values: Mapping[str, Any]) -> None:
         for path, text in texts(values):
-            at = -1 if text.isascii() else first_lone_surrogate(text)
-            if at >= 0:
-                raise InvalidInput(
-                    f"Expected text without lone surrogates at {path}, "
-                    f"got U+{ord(text[at]):04X} at index {at}.",
-                    path,
-                )
+            if not text.isascii():
+                check_no_lone_surrogate(text, "text", path)
 
     return Rule(check)
 

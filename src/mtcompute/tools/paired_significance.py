@@ -46,10 +46,10 @@ from mtcompute.contracts.validate import (
     InputSpec,
     Integer,
     Rule,
+    check_no_lone_surrogate,
     check_same_count,
     contract_limits,
     describe,
-    first_lone_surrogate,
     one_to,
     where,
 )
@@ -111,13 +111,7 @@ class _Name(FieldType[str]):
                 f"{where(path)}, got {len(value)}.",
                 path,
             )
-        at = first_lone_surrogate(value)
-        if at >= 0:
-            raise InvalidInput(
-                f"Expected a system name without lone surrogates {where(path)}, "
-                f"got U+{ord(value[at]):04X} at index {at}.",
-                path,
-            )
+        check_no_lone_surrogate(value, "a system name", path)
         return value
 
     def schema(self) -> dict[str, object]:
