@@ -13,8 +13,7 @@ This module declares their shared input steps once (a sentence or a corpus of to
 scoring options, the total-size limits, the epsilon rule: :func:`counting_input` and
 :func:`scoring_input` put them in order), so that one rule has one message everywhere, and
 the result fields their results share (:class:`CountFields`, :class:`ScoreFields`,
-:class:`SmoothedFields`). The
-counting is :mod:`mtcompute.metrics.bleu.counts` (the definition:
+:class:`SmoothedFields`). The counting is :mod:`mtcompute.metrics.bleu.counts` (the definition:
 :func:`mtcompute.metrics.bleu.statistics.sentence_statistics`); the scoring is
 :func:`mtcompute.metrics.bleu.statistics.smooth_and_score`.
 """
@@ -42,15 +41,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from mtcompute.contracts import fields
-from mtcompute.contracts.validate import (
-    REQUIRED,
-    Field,
-    InputSpec,
-    Limit,
-    Rule,
-    one_to,
-    same_count,
-)
+from mtcompute.contracts.validate import REQUIRED, Field, InputSpec, Limit, Rule, one_to, same_count
 from mtcompute.errors import InvalidInput, LimitExceeded
 from mtcompute.metrics.bleu.statistics import BleuStatistics, SmoothedBleu, Smoothing
 
