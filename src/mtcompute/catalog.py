@@ -9,7 +9,7 @@ version are spelled.
 
 from __future__ import annotations
 
-__all__ = ["CatalogEntry", "catalog_entries", "catalog_entry"]
+__all__ = ["CatalogEntry", "ToolPaths", "catalog_entries", "catalog_entry"]
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -20,20 +20,12 @@ from mtcompute.contracts import contract, contract_text
 from mtcompute.tools import get_tool, list_tools
 
 
-@dataclass(frozen=True, slots=True)
-class CatalogEntry:
-    """One tool version: its id, version, the contract's summary fields and the contract."""
+class ToolPaths:
+    """Mixin: the URL paths of a tool version, from its ``id`` and ``version``."""
 
+    __slots__ = ()
     id: str
     version: str
-    description: str
-    """The contract's one-line ``description``."""
-    supported_operations: tuple[str, ...]
-    unsupported_operations: tuple[str, ...]
-    document: Mapping[str, Any] = field(compare=False, repr=False)
-    """The contract document, parsed (shared and cached: do not mutate)."""
-    text: str = field(compare=False, repr=False)
-    """The contract document exactly as shipped (what ``GET`` of the contract answers)."""
 
     @property
     def contract_path(self) -> str:
@@ -49,6 +41,30 @@ class CatalogEntry:
     def page_path(self) -> str:
         """``/tools/{id}/{version}``: the tool page's URL path."""
         return f"/tools/{self.id}/{self.version}"
+
+    def links(self, base_url: str = "") -> dict[str, str]:
+        """``{"contract", "execute", "page"}``: the three paths after ``base_url``."""
+        return {
+            "contract": base_url + self.contract_path,
+            "execute": base_url + self.execute_path,
+            "page": base_url + self.page_path,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class CatalogEntry(ToolPaths):
+    """One tool version: its id, version, the contract's summary fields and the contract."""
+
+    id: str
+    version: str
+    description: str
+    """The contract's one-line ``description``."""
+    supported_operations: tuple[str, ...]
+    unsupported_operations: tuple[str, ...]
+    document: Mapping[str, Any] = field(compare=False, repr=False)
+    """The contract document, parsed (shared and cached: do not mutate)."""
+    text: str = field(compare=False, repr=False)
+    """The contract document exactly as shipped (what ``GET`` of the contract answers)."""
 
     def summary(self) -> dict[str, str]:
         """``{"id", "version", "description"}``, the fields every listing starts with."""

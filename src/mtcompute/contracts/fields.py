@@ -39,7 +39,7 @@ from mtcompute.contracts.validate import (
     Text,
     Token,
     describe,
-    figure,
+    one_to,
     where,
 )
 from mtcompute.errors import InvalidInput
@@ -96,13 +96,7 @@ def reference_tokens(max_token_bytes: Bound) -> Array[str]:
 
 def references(max_references: Bound, max_token_bytes: Bound) -> Array[list[str]]:
     """The references of one segment: 1 to ``max_references`` token lists."""
-    return Array(
-        reference_tokens(max_token_bytes),
-        f"an array of 1 to {figure(max_references)} token lists",
-        "reference",
-        1,
-        max_references,
-    )
+    return one_to(max_references, reference_tokens(max_token_bytes), "token lists", "reference")
 
 
 # --- the sacreBLEU-rules family (sacrebleu-score, the batch APIs, mtcompute score) ----------

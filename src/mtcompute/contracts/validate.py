@@ -37,11 +37,13 @@ __all__ = [
     "Rule",
     "Text",
     "Token",
+    "check_no_lone_surrogate",
     "check_same_count",
     "contract_limits",
     "describe",
     "figure",
     "first_lone_surrogate",
+    "one_to",
     "quote",
     "require_object",
     "same_count",
@@ -71,6 +73,18 @@ MAX_ECHOED_KEY = 256  # an unknown key longer than this is not repeated in the e
 def where(path: str) -> str:
     """``at /beta``, or ``at the top level`` for the whole input."""
     return f"at {path}" if path else "at the top level"
+
+
+def check_no_lone_surrogate(text: str, what: str, path: str) -> None:
+    """``invalid_input`` at ``path`` naming the first lone surrogate of ``text``, if any
+    (``what`` names the string: ``a token``)."""
+    at = first_lone_surrogate(text)
+    if at >= 0:
+        raise InvalidInput(
+            f"Expected {what} without lone surrogates {where(path)}, "
+            f"got U+{ord(text[at]):04X} at index {at}.",
+            path,
+        )
 
 
 def quote(text: str) -> str:
@@ -335,13 +349,7 @@ class Token(FieldType[str]):
             raise InvalidInput(
                 f"Expected a non-empty token {where(path)}, got the empty string.", path
             )
-        at = first_lone_surrogate(value)
-        if at >= 0:
-            raise InvalidInput(
-                f"Expected a token without lone surrogates {where(path)}, "
-                f"got U+{ord(value[at]):04X} at index {at}.",
-                path,
-            )
+        check_no_lone_surrogate(value, "a token", path)
         if self.max_bytes is None:
             return value
         size = utf8_length(value)
@@ -428,6 +436,12 @@ class Array(FieldType[list[T]]):
             out["maxItems"] = figure(self.max_items)
         out["items"] = self.items.schema()
         return out
+
+
+def one_to(bound: Bound, items: FieldType[T], what: str, noun: str) -> Array[T]:
+    """An array of 1 to ``bound`` ``items``, each a ``noun`` in messages, the array named
+    ``an array of 1 to {bound} {what}``."""
+    return Array(items, f"an array of 1 to {figure(bound)} {what}", noun, 1, bound)
 
 
 # --- an input, declared -------------------------------------------------------------------

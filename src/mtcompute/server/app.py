@@ -235,11 +235,7 @@ def catalog(base_url: str = "") -> list[dict[str, Any]]:
     return [
         {
             **entry.summary(),
-            "links": {
-                "contract": base_url + entry.contract_path,
-                "execute": base_url + entry.execute_path,
-                "page": base_url + entry.page_path,
-            },
+            "links": entry.links(base_url),
         }
         for entry in catalog_entries()
     ]
@@ -250,11 +246,7 @@ def search_results(query: str, base_url: str = "") -> list[dict[str, Any]]:
     return [
         {
             **hit.as_json(),
-            "links": {
-                "contract": base_url + hit.entry.contract_path,
-                "execute": base_url + hit.entry.execute_path,
-                "page": base_url + hit.entry.page_path,
-            },
+            "links": hit.entry.links(base_url),
         }
         for hit in search_catalog(query)
     ]

@@ -73,12 +73,15 @@ _ENVELOPE_SCHEMA: Final = {
 }
 
 
+_STRING: Final = {"type": "string"}
+_SUMMARY_PROPERTIES: Final = {"id": _STRING, "version": _STRING, "description": _STRING}
+"""The fields every listing starts with (:meth:`~mtcompute.catalog.CatalogEntry.summary`)."""
+_STRINGS: Final = {"type": "array", "items": _STRING}
+
 _SEARCH_HIT_SCHEMA: Final = {
     "type": "object",
     "properties": {
-        "id": {"type": "string"},
-        "version": {"type": "string"},
-        "description": {"type": "string"},
+        **_SUMMARY_PROPERTIES,
         "score": {"type": "number"},
         "matched": {
             "type": "array",
@@ -273,17 +276,9 @@ def tool_definitions() -> tuple[types.Tool, ...]:
                         "items": {
                             "type": "object",
                             "properties": {
-                                "id": {"type": "string"},
-                                "version": {"type": "string"},
-                                "description": {"type": "string"},
-                                "supported_operations": {
-                                    "type": "array",
-                                    "items": {"type": "string"},
-                                },
-                                "unsupported_operations": {
-                                    "type": "array",
-                                    "items": {"type": "string"},
-                                },
+                                **_SUMMARY_PROPERTIES,
+                                "supported_operations": _STRINGS,
+                                "unsupported_operations": _STRINGS,
                             },
                             "required": [
                                 "id",
@@ -312,9 +307,7 @@ def tool_definitions() -> tuple[types.Tool, ...]:
             output_schema=_or_error(
                 "The contract document.",
                 {
-                    "id": {"type": "string"},
-                    "version": {"type": "string"},
-                    "description": {"type": "string"},
+                    **_SUMMARY_PROPERTIES,
                     "input_schema": {"type": "object"},
                     "output_schema": {"type": "object"},
                     "examples": {"type": "array"},

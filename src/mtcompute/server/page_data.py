@@ -38,6 +38,7 @@ from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescap
 from markupsafe import Markup
 
 from mtcompute._version import __version__
+from mtcompute.catalog import ToolPaths
 from mtcompute.core.jsjson import dumps, loads
 from mtcompute.errors import TOOL_ERRORS, LimitExceeded
 from mtcompute.server.page_text import (
@@ -51,22 +52,15 @@ from mtcompute.server.page_text import (
 
 
 @dataclass(frozen=True, slots=True)
-class ToolLink:
-    """A tool version as the index cards and the related-tools list show it."""
+class ToolLink(ToolPaths):
+    """A tool version as the index cards and the related-tools list show it (and where its
+    page and contract are: :class:`~mtcompute.catalog.ToolPaths`)."""
 
     id: str
     version: str
     title: str
     description: str
     category: str
-
-    @property
-    def page_url(self) -> str:
-        return f"/tools/{self.id}/{self.version}"
-
-    @property
-    def contract_url(self) -> str:
-        return f"/v1/tools/{self.id}/versions/{self.version}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -272,15 +266,13 @@ def tool_link(tool_id: str, version: str, document: Mapping[str, Any]) -> ToolLi
 
 def call_texts(base: str, tool_id: str, version: str, sample_input: object) -> Calls:
     mcp_call: dict[str, object] = {"id": tool_id, "version": version, "input": sample_input}
+    run_arguments = (
+        f"{shell_quote(tool_id)} {shell_quote(version)} "
+        f"--input input.json --base-url {shell_quote(base)}"
+    )
     return Calls(
         mcp=pretty_json(mcp_call),
         curl=curl_command(base, tool_id, version, sample_input),
-        node_cli=(
-            f"node cli.mjs run {shell_quote(tool_id)} {shell_quote(version)} "
-            f"--input input.json --base-url {shell_quote(base)}"
-        ),
-        cli=(
-            f"mtcompute run {shell_quote(tool_id)} {shell_quote(version)} "
-            f"--input input.json --base-url {shell_quote(base)}"
-        ),
+        node_cli=f"node cli.mjs run {run_arguments}",
+        cli=f"mtcompute run {run_arguments}",
     )

@@ -10,9 +10,10 @@ Chen & Cherry 2014 §2.2 for the smoothing):
   exactly what calling the two steps in sequence gives.
 
 This module declares their shared input steps once (a sentence or a corpus of token lists, the
-scoring options, the total-size limits, the epsilon rule), so that one rule has one message
-everywhere, and writes the clipping-table rows as bleu-sentence-components writes them. The
-counting is :mod:`mtcompute.metrics.bleu.counts` (the definition:
+scoring options, the total-size limits, the epsilon rule: :func:`counting_input` and
+:func:`scoring_input` put them in order), so that one rule has one message everywhere, and
+the result fields their results share (:class:`CountFields`, :class:`ScoreFields`,
+:class:`SmoothedFields`). The counting is :mod:`mtcompute.metrics.bleu.counts` (the definition:
 :func:`mtcompute.metrics.bleu.statistics.sentence_statistics`); the scoring is
 :func:`mtcompute.metrics.bleu.statistics.smooth_and_score`.
 """
@@ -22,19 +23,25 @@ from __future__ import annotations
 __all__ = [
     "DEFAULT_EPSILON",
     "EPSILON_RULE",
+    "CountFields",
+    "ScoreFields",
+    "SmoothedFields",
     "corpus_steps",
+    "counting_input",
     "score",
     "scored_fields",
     "scoring_fields",
+    "scoring_input",
     "sentence_fields",
     "totals_rule",
 ]
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from mtcompute.contracts import fields
-from mtcompute.contracts.validate import REQUIRED, Array, Field, Limit, Rule, same_count
+from mtcompute.contracts.validate import REQUIRED, Field, InputSpec, Limit, Rule, one_to, same_count
 from mtcompute.errors import InvalidInput, LimitExceeded
 from mtcompute.metrics.bleu.statistics import BleuStatistics, SmoothedBleu, Smoothing
 
@@ -57,20 +64,9 @@ def corpus_steps(limits: Mapping[str, Limit]) -> tuple[Field[Any] | Rule, ...]:
     """hypotheses, then references (each: an array of at most ``max segments`` (limit), at
     least one, then each segment in order), then equal segment counts."""
     token_bytes, most = limits["max_token_bytes"], limits["max_segments"]
-    hypotheses = Array(
-        fields.hypothesis_tokens(token_bytes),
-        f"an array of 1 to {most.value} token lists",
-        "segment",
-        1,
-        most,
-    )
-    references = Array(
-        fields.references(limits["max_references"], token_bytes),
-        f"an array of 1 to {most.value} reference lists",
-        "segment",
-        1,
-        most,
-    )
+    hypotheses = one_to(most, fields.hypothesis_tokens(token_bytes), "token lists", "segment")
+    per_segment = fields.references(limits["max_references"], token_bytes)
+    references = one_to(most, per_segment, "reference lists", "segment")
     return (
         Field("hypotheses", hypotheses),
         Field("references", references),
@@ -136,6 +132,88 @@ def _check_epsilon(values: Mapping[str, Any]) -> None:
 
 
 EPSILON_RULE = Rule(_check_epsilon)  # epsilon is accepted only with method1
+
+
+def counting_input(
+    limits: Mapping[str, Limit],
+    corpus: bool,
+    *options: Field[Any],
+    last: tuple[Rule, ...] = (),
+) -> InputSpec:
+    """A counting tool's input: the corpus (:func:`corpus_steps`) or the segment
+    (:func:`sentence_fields`), max_order (4 when omitted), the ``options``, the totals
+    (:func:`totals_rule`), then the ``last`` rules."""
+    if corpus:
+        texts, sides = corpus_steps(limits), "the hypotheses and references"
+    else:
+        texts, sides = sentence_fields(limits), "the hypothesis and references"
+    return InputSpec(
+        *texts,
+        Field("max_order", fields.MAX_ORDER, default=4),
+        *options,
+        totals_rule(limits, sides),
+        *last,
+    )
+
+
+def scoring_input(
+    limits: Mapping[str, Limit],
+    corpus: bool,
+    tool: str,
+    smoothing: Smoothing | None = "none",
+) -> InputSpec:
+    """A counting-then-scoring tool's input: :func:`counting_input` with the
+    :func:`scoring_fields` as its options (methods 4 to 7 refused: the tool scores its
+    statistics with bleu-smoothing-compute's methods) and the epsilon rule last."""
+    statistics = "the corpus-summed statistics" if corpus else "a sentence's statistics"
+    reason = (
+        f"this version scores {statistics} with bleu-smoothing-compute's methods, "
+        "and methods 4 to 7 are not among them"
+    )
+    return counting_input(
+        limits, corpus, *scoring_fields(tool, reason, smoothing), last=(EPSILON_RULE,)
+    )
+
+
+# --- the results ------------------------------------------------------------------------------
+# Mixins of result fields: a result dataclass (frozen, with slots) lists them as its bases and
+# its fields, the output's keys, come in the reverse order of its bases (dataclass fields follow
+# the method resolution order from its end). They hold no slots of their own (``__slots__ =
+# ()``), so that a result may take several.
+
+
+@dataclass(frozen=True)
+class CountFields:
+    """candidate_length, reference_length, matches, totals: BLEU statistics as results write
+    them (one segment's or a corpus's sums)."""
+
+    __slots__ = ()
+
+    candidate_length: int
+    reference_length: int
+    matches: tuple[int, ...]
+    totals: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class SmoothedFields(CountFields):
+    """The statistics, then smoothed_matches and smoothed_totals: what was scored."""
+
+    __slots__ = ()
+
+    smoothed_matches: tuple[int | float, ...]
+    smoothed_totals: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class ScoreFields:
+    """bleu, brevity_penalty, orders_used: the score of bleu-smoothing-compute's rules."""
+
+    __slots__ = ()
+
+    bleu: float
+    brevity_penalty: float
+    orders_used: int
 
 
 # --- scoring ---------------------------------------------------------------------------------

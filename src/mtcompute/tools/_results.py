@@ -2,9 +2,10 @@
 
 A tool's result is a frozen dataclass whose fields are the output schema's properties, in its
 order; :class:`Output` writes them as the ``result`` object: tuples as arrays, nested results
-as objects, clipping-table entries as bleu-sentence-components' ``ngrams`` rows, and a field
-declared with :func:`omitted_when_none` left out while it is ``None`` (any other ``None`` is
-JSON ``null``). A result with computed keys writes its own ``to_dict``.
+as objects, clipping-table entries as bleu-sentence-components' ``ngrams`` rows, exact
+fractions as ``"n/d"`` texts, and a field declared with :func:`omitted_when_none` left out
+while it is ``None`` (any other ``None`` is JSON ``null``). A result whose output has computed
+keys (properties) names its keys in order in ``OUTPUT_KEYS``.
 """
 
 from __future__ import annotations
@@ -12,9 +13,11 @@ from __future__ import annotations
 __all__ = ["Output", "chrf_order", "json_value", "ngram_row", "omitted_when_none"]
 
 from dataclasses import Field, field, fields
+from fractions import Fraction
 from typing import Any, ClassVar
 
 from mtcompute.metrics.bleu.statistics import NgramEntry
+from mtcompute.metrics.chrf.ngrams import format_fraction
 
 _OMIT = "omitted when None"
 
@@ -54,14 +57,19 @@ def json_value(value: object) -> object:
         return ngram_row(value)
     if isinstance(value, Output):
         return value.to_dict()
+    if isinstance(value, Fraction):
+        return format_fraction(value)
     return value
 
 
 class Output:
-    """Mixin for a result dataclass: :meth:`to_dict` from the fields, in their order."""
+    """Mixin for a result dataclass: :meth:`to_dict` from the fields, in their order, or from
+    the attributes ``OUTPUT_KEYS`` names."""
 
     __slots__ = ()
     __dataclass_fields__: ClassVar[dict[str, Field[Any]]]
+    OUTPUT_KEYS: ClassVar[tuple[str, ...]] = ()
+    """The output's keys in order, when they are not the fields (empty: the fields)."""
 
     def to_dict(self) -> dict[str, object]:
         """The contract's output object, keys in the output schema's order."""
@@ -78,10 +86,13 @@ _FIELDS: dict[type, tuple[tuple[str, bool], ...]] = {}
 
 
 def _output_fields(result: Output) -> tuple[tuple[str, bool], ...]:
-    """The result class's field names in order, each with whether it is left out while None
+    """The result class's output keys in order, each with whether it is left out while None
     (read from the class once, not per result)."""
     known = _FIELDS.get(type(result))
     if known is None:
-        known = tuple((f.name, bool(f.metadata.get(_OMIT))) for f in fields(result))
+        if result.OUTPUT_KEYS:
+            known = tuple((name, False) for name in result.OUTPUT_KEYS)
+        else:
+            known = tuple((f.name, bool(f.metadata.get(_OMIT))) for f in fields(result))
         _FIELDS[type(result)] = known
     return known

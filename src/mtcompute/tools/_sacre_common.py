@@ -29,6 +29,7 @@ __all__ = [
     "ter_word_limits",
     "ter_words",
     "text_bytes",
+    "text_steps",
 ]
 
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -44,9 +45,11 @@ from mtcompute.contracts.validate import (
     Limit,
     Rule,
     Text,
+    check_no_lone_surrogate,
     describe,
-    first_lone_surrogate,
+    one_to,
     quote,
+    same_count,
     total_over,
     utf8_length,
     where,
@@ -78,13 +81,8 @@ def no_lone_surrogates(texts: Texts) -> Rule:
 
     def check(values: Mapping[str, Any]) -> None:
         for path, text in texts(values):
-            at = -1 if text.isascii() else first_lone_surrogate(text)
-            if at >= 0:
-                raise InvalidInput(
-                    f"Expected text without lone surrogates at {path}, "
-                    f"got U+{ord(text[at]):04X} at index {at}.",
-                    path,
-                )
+            if not text.isascii():
+                check_no_lone_surrogate(text, "text", path)
 
     return Rule(check)
 
@@ -105,27 +103,27 @@ def indexed(key: str, values: Mapping[str, Any]) -> Iterator[tuple[str, str]]:
         yield f"/{key}/{i}", text
 
 
-def hypotheses(max_segments: Limit) -> Array[str]:
-    """``hypotheses``: 1 to ``max_segments`` raw texts, one per segment."""
-    return Array(
-        Text(), f"an array of 1 to {max_segments.value} strings", "segment", 1, max_segments
-    )
+def hypotheses(limits: Mapping[str, Limit]) -> Array[str]:
+    """``hypotheses``: 1 to ``max segments`` (limit) raw texts, one per segment."""
+    return one_to(limits["max_segments"], Text(), "strings", "segment")
 
 
-def references_per_segment(max_segments: Limit, max_references: Limit) -> Array[list[str]]:
-    """``references``: per segment, 1 to ``max_references`` raw reference texts."""
-    return Array(
-        Array(
-            Text(),
-            f"an array of 1 to {max_references.value} reference strings",
-            "reference",
-            1,
-            max_references,
-        ),
-        f"an array of 1 to {max_segments.value} reference lists",
-        "segment",
-        1,
-        max_segments,
+def references_per_segment(limits: Mapping[str, Limit]) -> Array[list[str]]:
+    """``references``: per segment (1 to ``max segments``), 1 to ``max references`` (limits)
+    raw reference texts."""
+    texts = one_to(limits["max_references"], Text(), "reference strings", "reference")
+    return one_to(limits["max_segments"], texts, "reference lists", "segment")
+
+
+def text_steps(limits: Mapping[str, Limit]) -> tuple[Field[Any] | Rule, ...]:
+    """hypotheses, references per segment, equal segment counts, then the texts' total size
+    and no lone surrogates: the raw-text input ter-compute and sacrebleu-score open with."""
+    return (
+        Field("hypotheses", hypotheses(limits)),
+        Field("references", references_per_segment(limits)),
+        same_count("hypotheses", "references", "segments"),
+        text_bytes(limits["max_text_bytes"], hypotheses_and_references),
+        no_lone_surrogates(hypotheses_and_references),
     )
 
 
@@ -214,18 +212,20 @@ def ter_words(text: str, options: scoring.TerOptions, *, reference: bool) -> int
 
 
 def ter_word_limits(
-    segment_words: Limit,
-    aligned_words: Limit,
+    limits: Mapping[str, Limit],
     options: Callable[[Mapping[str, Any]], scoring.TerOptions | None],
     texts: Texts = hypotheses_and_references,
 ) -> Rule:
-    """Each hypothesis and reference at most ``segment_words`` words after TER's tokenization
-    (the first over it named, in the order of ``texts``: hypotheses then references), then
-    the aligned words (each hypothesis's words times its segment's references, summed) at
-    most ``aligned_words``; ``options(values)`` gives the TER options, or None when TER is
-    not computed. ``texts`` yields every hypothesis and reference with its JSON Pointer: a
-    reference's starts with ``/references/``, and a hypothesis's ends with its segment's
-    index (``/hypotheses/3``, or paired-significance's ``/systems/0/hypotheses/3``)."""
+    """Each hypothesis and reference at most ``max segment words`` (limit) words after TER's
+    tokenization (the first over it named, in the order of ``texts``: hypotheses then
+    references), then the aligned words (each hypothesis's words times its segment's
+    references, summed) at most ``max aligned words``; ``options(values)`` gives the TER
+    options, or None when TER is not computed. ``texts`` yields every hypothesis and reference
+    with its JSON Pointer: a reference's starts with ``/references/``, and a hypothesis's ends
+    with its segment's index (``/hypotheses/3``, or paired-significance's
+    ``/systems/0/hypotheses/3``)."""
+
+    segment_words, aligned_words = limits["max_segment_words"], limits["max_aligned_words"]
 
     def check(values: Mapping[str, Any]) -> None:
         ter_options = options(values)

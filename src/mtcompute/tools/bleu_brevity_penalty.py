@@ -18,11 +18,11 @@ from typing import Any
 
 from mtcompute.contracts import fields
 from mtcompute.contracts.validate import (
-    Array,
     Field,
     InputSpec,
     Integer,
     contract_limits,
+    one_to,
     same_count,
 )
 from mtcompute.metrics.bleu.statistics import corpus_brevity_penalty
@@ -32,28 +32,13 @@ from mtcompute.tools._results import Output
 
 ID, VERSION = "bleu-brevity-penalty", "1.0.0"
 LIMITS = contract_limits(ID, VERSION)
-_MOST, _REFERENCES = LIMITS["max_segments"], LIMITS["max_references"]
 LENGTH = Integer(0, LIMITS["max_length_value"])
+_LENGTHS = one_to(LIMITS["max_references"], LENGTH, "reference lengths", "reference")
 INPUT = InputSpec(
-    Field(
-        "candidate_lengths",
-        Array(LENGTH, f"an array of 1 to {_MOST.value} lengths", "segment", 1, _MOST),
-    ),
+    Field("candidate_lengths", one_to(LIMITS["max_segments"], LENGTH, "lengths", "segment")),
     Field(
         "reference_lengths",
-        Array(
-            Array(
-                LENGTH,
-                f"an array of 1 to {_REFERENCES.value} reference lengths",
-                "reference",
-                1,
-                _REFERENCES,
-            ),
-            f"an array of 1 to {_MOST.value} reference-length lists",
-            "segment",
-            1,
-            _MOST,
-        ),
+        one_to(LIMITS["max_segments"], _LENGTHS, "reference-length lists", "segment"),
     ),
     same_count("candidate_lengths", "reference_lengths", "segments"),
     Field("decimals", fields.DECIMALS, default=None),

@@ -20,50 +20,30 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from mtcompute.contracts import fields
-from mtcompute.contracts.validate import Field, InputSpec, contract_limits
+from mtcompute.contracts.validate import contract_limits
 from mtcompute.metrics.bleu.counts import corpus_statistics
 from mtcompute.metrics.bleu.statistics import Smoothing
 from mtcompute.tools import Tool
-from mtcompute.tools._bleu_common import (
-    EPSILON_RULE,
-    corpus_steps,
-    scored_fields,
-    scoring_fields,
-    totals_rule,
-)
+from mtcompute.tools._bleu_common import ScoreFields, SmoothedFields, scored_fields, scoring_input
 from mtcompute.tools._cost import ngram_cost
 from mtcompute.tools._results import Output
 
 ID, VERSION = "bleu-corpus-compute", "1.0.0"
 LIMITS = contract_limits(ID, VERSION)
-UNSUPPORTED_REASON = (
-    "this version scores the corpus-summed statistics with bleu-smoothing-compute's methods, "
-    "and methods 4 to 7 are not among them"
-)
-INPUT = InputSpec(
-    *corpus_steps(LIMITS),
-    Field("max_order", fields.MAX_ORDER, default=4),
-    *scoring_fields(f"{ID}@{VERSION}", UNSUPPORTED_REASON),
-    totals_rule(LIMITS, "the hypotheses and references"),
-    EPSILON_RULE,
-)
+INPUT = scoring_input(LIMITS, True, f"{ID}@{VERSION}")
+
+
+@dataclass(frozen=True)
+class _CorpusScoreFields(ScoreFields):
+    __slots__ = ()
+
+    segment_count: int
 
 
 @dataclass(frozen=True, slots=True)
-class CorpusBleuResult(Output):
-    """Corpus BLEU, its brevity penalty, the summed statistics and the smoothed counts."""
-
-    bleu: float
-    brevity_penalty: float
-    orders_used: int
-    segment_count: int
-    candidate_length: int
-    reference_length: int
-    matches: tuple[int, ...]
-    totals: tuple[int, ...]
-    smoothed_matches: tuple[int | float, ...]
-    smoothed_totals: tuple[int, ...]
+class CorpusBleuResult(SmoothedFields, _CorpusScoreFields, Output):
+    """Corpus BLEU, its brevity penalty, the summed statistics and the smoothed counts: bleu,
+    brevity_penalty, orders_used, segment_count, then :class:`SmoothedFields`."""
 
 
 def _compute(values: Mapping[str, Any]) -> CorpusBleuResult:

@@ -23,49 +23,42 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from mtcompute.contracts import fields
-from mtcompute.contracts.validate import Boolean, Field, InputSpec, contract_limits
+from mtcompute.contracts.validate import Boolean, Field, contract_limits
 from mtcompute.core.jsjson import dumps
 from mtcompute.errors import LimitExceeded
 from mtcompute.metrics.bleu.counts import corpus_statistics
 from mtcompute.metrics.bleu.statistics import BleuStatistics, NgramEntry, clipping_table
 from mtcompute.tools import Tool
-from mtcompute.tools._bleu_common import corpus_steps, totals_rule
+from mtcompute.tools._bleu_common import CountFields, counting_input
 from mtcompute.tools._cost import integer, member, size
 from mtcompute.tools._results import Output, omitted_when_none
 
 ID, VERSION = "bleu-ngrams-count", "1.0.0"
 LIMITS = contract_limits(ID, VERSION)
 MAX_OUTPUT_BYTES = LIMITS["max_output_bytes"]
-INPUT = InputSpec(
-    *corpus_steps(LIMITS),
-    Field("max_order", fields.MAX_ORDER, default=4),
-    Field("include_ngrams", Boolean(), default=False),
-    totals_rule(LIMITS, "the hypotheses and references"),
-)
+INPUT = counting_input(LIMITS, True, Field("include_ngrams", Boolean(), default=False))
 
 
 @dataclass(frozen=True, slots=True)
-class BleuSegmentCounts(Output):
-    """One segment's statistics and, when asked, its clipping table."""
+class BleuSegmentCounts(CountFields, Output):
+    """One segment's statistics (:class:`CountFields`) and, when asked, its clipping table."""
 
-    candidate_length: int
-    reference_length: int
-    matches: tuple[int, ...]
-    totals: tuple[int, ...]
     ngrams: tuple[NgramEntry, ...] | None = omitted_when_none()
 
 
-@dataclass(frozen=True, slots=True)
-class BleuNgramCounts(Output):
-    """Summed statistics of a corpus and every segment's own, in input order."""
+@dataclass(frozen=True)
+class _CorpusFields:
+    __slots__ = ()
 
     segment_count: int
     max_order: int
-    candidate_length: int
-    reference_length: int
-    matches: tuple[int, ...]
-    totals: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class BleuNgramCounts(CountFields, _CorpusFields, Output):
+    """Summed statistics of a corpus and every segment's own, in input order: segment_count,
+    max_order, the sums (:class:`CountFields`), then segments."""
+
     segments: tuple[BleuSegmentCounts, ...]
 
 

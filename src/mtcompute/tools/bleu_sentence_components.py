@@ -12,25 +12,19 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from mtcompute.contracts import fields
-from mtcompute.contracts.validate import Boolean, Field, InputSpec, contract_limits
+from mtcompute.contracts.validate import Boolean, Field, contract_limits
 from mtcompute.core.jsjson import dumps
 from mtcompute.errors import LimitExceeded
 from mtcompute.metrics.bleu.counts import bleu_sentence_statistics
 from mtcompute.metrics.bleu.statistics import NgramEntry, clipping_table
 from mtcompute.tools import Tool
-from mtcompute.tools._bleu_common import sentence_fields, totals_rule
+from mtcompute.tools._bleu_common import counting_input
 from mtcompute.tools._cost import integer, member, size
 from mtcompute.tools._results import Output, omitted_when_none
 
 ID, VERSION = "bleu-sentence-components", "1.0.0"
 LIMITS = contract_limits(ID, VERSION)
-INPUT = InputSpec(
-    *sentence_fields(LIMITS),
-    Field("max_order", fields.MAX_ORDER, default=4),
-    Field("include_ngrams", Boolean(), default=False),
-    totals_rule(LIMITS, "the hypothesis and references"),
-)
+INPUT = counting_input(LIMITS, False, Field("include_ngrams", Boolean(), default=False))
 
 
 @dataclass(frozen=True, slots=True)

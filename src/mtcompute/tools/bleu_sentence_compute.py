@@ -17,49 +17,23 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from mtcompute.contracts import fields
-from mtcompute.contracts.validate import Field, InputSpec, contract_limits
+from mtcompute.contracts.validate import contract_limits
 from mtcompute.metrics.bleu.counts import bleu_sentence_statistics
 from mtcompute.metrics.bleu.statistics import Smoothing
 from mtcompute.tools import Tool
-from mtcompute.tools._bleu_common import (
-    EPSILON_RULE,
-    scored_fields,
-    scoring_fields,
-    sentence_fields,
-    totals_rule,
-)
+from mtcompute.tools._bleu_common import ScoreFields, SmoothedFields, scored_fields, scoring_input
 from mtcompute.tools._cost import ngram_cost
 from mtcompute.tools._results import Output
 
 ID, VERSION = "bleu-sentence-compute", "1.0.0"
 LIMITS = contract_limits(ID, VERSION)
-UNSUPPORTED_REASON = (
-    "this version scores a sentence's statistics with bleu-smoothing-compute's methods, "
-    "and methods 4 to 7 are not among them"
-)
-INPUT = InputSpec(
-    *sentence_fields(LIMITS),
-    Field("max_order", fields.MAX_ORDER, default=4),
-    *scoring_fields(f"{ID}@{VERSION}", UNSUPPORTED_REASON, smoothing=None),
-    totals_rule(LIMITS, "the hypothesis and references"),
-    EPSILON_RULE,
-)
+INPUT = scoring_input(LIMITS, False, f"{ID}@{VERSION}", smoothing=None)
 
 
 @dataclass(frozen=True, slots=True)
-class SentenceBleuResult(Output):
-    """Sentence BLEU, its brevity penalty, the statistics and the smoothed counts."""
-
-    bleu: float
-    brevity_penalty: float
-    orders_used: int
-    candidate_length: int
-    reference_length: int
-    matches: tuple[int, ...]
-    totals: tuple[int, ...]
-    smoothed_matches: tuple[int | float, ...]
-    smoothed_totals: tuple[int, ...]
+class SentenceBleuResult(SmoothedFields, ScoreFields, Output):
+    """Sentence BLEU, its brevity penalty, the statistics and the smoothed counts:
+    :class:`ScoreFields`, then :class:`SmoothedFields`."""
 
 
 def _compute(values: Mapping[str, Any]) -> SentenceBleuResult:

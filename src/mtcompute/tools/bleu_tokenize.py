@@ -22,6 +22,7 @@ from mtcompute.metrics.bleu.counts import tokenize_segments
 from mtcompute.tokenizers import TOKENIZE, get_tokenizer
 from mtcompute.tools import Tool
 from mtcompute.tools._cost import TOKENIZER_COST, choice, size
+from mtcompute.tools._results import Output
 from mtcompute.tools._sacre_common import (
     available_tokenizer,
     indexed,
@@ -48,9 +49,11 @@ INPUT = InputSpec(
 
 
 @dataclass(frozen=True, slots=True)
-class TokenizeResult:
+class TokenizeResult(Output):
     """The tokenizer and its signature, whether the text was lowercased, and each segment's
     tokens in input order."""
+
+    OUTPUT_KEYS = ("tokenizer", "signature", "lowercase", "segment_count", "tokens")
 
     tokenizer: str
     signature: str
@@ -61,16 +64,6 @@ class TokenizeResult:
     def segment_count(self) -> int:
         """The number of segments."""
         return len(self.tokens)
-
-    def to_dict(self) -> dict[str, object]:
-        """The contract's output object, keys in the output schema's order."""
-        return {
-            "tokenizer": self.tokenizer,
-            "signature": self.signature,
-            "lowercase": self.lowercase,
-            "segment_count": self.segment_count,
-            "tokens": [list(tokens) for tokens in self.tokens],
-        }
 
 
 def _compute(values: Mapping[str, Any]) -> TokenizeResult:

@@ -22,11 +22,11 @@ from fractions import Fraction
 from typing import Any
 
 from mtcompute.contracts.validate import Boolean, Choice, Field, InputSpec, Integer, contract_limits
-from mtcompute.metrics.chrf.ngrams import AVERAGINGS, Averaging, format_fraction
+from mtcompute.metrics.chrf.ngrams import AVERAGINGS, Averaging
 from mtcompute.metrics.chrf.statistics import chrf_by_order
 from mtcompute.tools import Tool
 from mtcompute.tools._cost import integer, member, size
-from mtcompute.tools._results import chrf_order
+from mtcompute.tools._results import Output, chrf_order
 from mtcompute.tools.chrf_compute import BETA, LOWERCASE, ExactScores, text_steps
 
 ID, VERSION = "chrf-components", "1.0.0"
@@ -41,13 +41,21 @@ INPUT = InputSpec(
 )
 
 
-def _fraction_text(value: Fraction | None) -> str | None:
-    return None if value is None else format_fraction(value)
-
-
 @dataclass(frozen=True, slots=True)
-class ChrfOrder:
+class ChrfOrder(Output):
     """One order: corpus counts and its exact precision, recall and F (``None``: undefined)."""
+
+    OUTPUT_KEYS = (
+        "kind",
+        "n",
+        "hypothesis_ngrams",
+        "reference_ngrams",
+        "matches",
+        "effective",
+        "precision",
+        "recall",
+        "f",
+    )
 
     kind: str
     n: int
@@ -63,24 +71,26 @@ class ChrfOrder:
         """Whether both sides have an n-gram of this order."""
         return self.hypothesis_ngrams > 0 and self.reference_ngrams > 0
 
-    def to_dict(self) -> dict[str, object]:
-        """The order's object in the output, keys in the output schema's order."""
-        return {
-            "kind": self.kind,
-            "n": self.n,
-            "hypothesis_ngrams": self.hypothesis_ngrams,
-            "reference_ngrams": self.reference_ngrams,
-            "matches": self.matches,
-            "effective": self.effective,
-            "precision": _fraction_text(self.precision),
-            "recall": _fraction_text(self.recall),
-            "f": _fraction_text(self.f),
-        }
-
 
 @dataclass(frozen=True, slots=True)
-class ChrfComponents(ExactScores):
+class ChrfComponents(ExactScores, Output):
     """The per-order breakdown, averages, corpus score and segment scores."""
+
+    OUTPUT_KEYS = (
+        "char_order",
+        "word_order",
+        "beta",
+        "lowercase",
+        "averaging",
+        "sacrebleu_compatible",
+        "segment_count",
+        "orders",
+        "precision",
+        "recall",
+        "score",
+        "score_fraction",
+        "segment_scores",
+    )
 
     char_order: int
     word_order: int
@@ -93,24 +103,6 @@ class ChrfComponents(ExactScores):
     recall: Fraction | None
     ratio: tuple[int, int]
     segment_ratios: tuple[tuple[int, int], ...]
-
-    def to_dict(self) -> dict[str, object]:
-        """The contract's output object, keys in the output schema's order."""
-        return {
-            "char_order": self.char_order,
-            "word_order": self.word_order,
-            "beta": self.beta,
-            "lowercase": self.lowercase,
-            "averaging": self.averaging,
-            "sacrebleu_compatible": self.sacrebleu_compatible,
-            "segment_count": len(self.segment_ratios),
-            "orders": [o.to_dict() for o in self.orders],
-            "precision": _fraction_text(self.precision),
-            "recall": _fraction_text(self.recall),
-            "score": self.score,
-            "score_fraction": self.score_fraction,
-            "segment_scores": list(self.segment_scores),
-        }
 
 
 def _compute(values: Mapping[str, Any]) -> ChrfComponents:

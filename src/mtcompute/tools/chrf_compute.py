@@ -15,7 +15,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import starmap
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Self
 
 from mtcompute.contracts import fields
 from mtcompute.contracts.validate import (
@@ -70,6 +70,11 @@ class ExactScores:
         return f"{numerator}/{denominator}"
 
     @property
+    def segment_count(self) -> int:
+        """The number of segments."""
+        return len(self.segment_ratios)
+
+    @property
     def segment_scores(self) -> tuple[str, ...]:
         """Each segment's score, rounded as :attr:`score`, in input order."""
         return tuple(starmap(format_ratio, self.segment_ratios))
@@ -96,11 +101,26 @@ class ScoredTexts(ExactScores):
             "word_order": self.WORD_ORDER,
             "beta": self.beta,
             "lowercase": self.lowercase,
-            "segment_count": len(self.segment_ratios),
+            "segment_count": self.segment_count,
             "score": self.score,
             "score_fraction": self.score_fraction,
             "segment_scores": list(self.segment_scores),
         }
+
+    @classmethod
+    def compute(cls, values: Mapping[str, Any]) -> Self:
+        """The result for checked values: six character orders and ``WORD_ORDER`` word
+        orders, over each segment and the corpus."""
+        beta, lowercase = values["beta"], values["lowercase"]
+        corpus, segments = chrf_ratios(
+            values["hypotheses"],
+            values["references"],
+            beta,
+            CHAR_ORDER,
+            lowercase,
+            word_order=cls.WORD_ORDER,
+        )
+        return cls(beta, lowercase, corpus, tuple(segments))
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,14 +176,6 @@ LOWERCASE = Field("lowercase", Boolean(), default=False)
 INPUT = InputSpec(*text_steps(contract_limits(ID, VERSION)), BETA, LOWERCASE)
 
 
-def _compute(values: Mapping[str, Any]) -> ChrfResult:
-    beta, lowercase = values["beta"], values["lowercase"]
-    corpus, segments = chrf_ratios(
-        values["hypotheses"], values["references"], beta, CHAR_ORDER, lowercase
-    )
-    return ChrfResult(beta, lowercase, corpus, tuple(segments))
-
-
 def chrf(
     hypotheses: Sequence[str],
     references: Sequence[str],
@@ -175,8 +187,8 @@ def chrf(
     >>> chrf(["aa"], ["ab"], beta=3).score
     '25.000000'
     """
-    return _compute(INPUT.call(**locals()))
+    return ChrfResult.compute(INPUT.call(**locals()))
 
 
 # Six character orders over each text, exact fractions per segment: 3 units per size unit.
-TOOL = Tool(ID, VERSION, INPUT, _compute, chrf, linear(3))
+TOOL = Tool(ID, VERSION, INPUT, ChrfResult.compute, chrf, linear(3))

@@ -12,18 +12,16 @@ from __future__ import annotations
 
 __all__ = ["ChrfPlusPlusResult", "chrf_plus_plus"]
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from mtcompute.contracts.validate import InputSpec, contract_limits
-from mtcompute.metrics.chrf.statistics import chrf_ratios
 from mtcompute.tools import Tool
 from mtcompute.tools._cost import linear
 from mtcompute.tools.chrf_compute import BETA, LOWERCASE, ScoredTexts, text_steps
 
 ID, VERSION = "chrf-plus-plus-compute", "1.0.0"
-CHAR_ORDER = 6
 WORD_ORDER = 2
 INPUT = InputSpec(*text_steps(contract_limits(ID, VERSION)), BETA, LOWERCASE)
 
@@ -34,19 +32,6 @@ class ChrfPlusPlusResult(ScoredTexts):
 
     METRIC: ClassVar[str] = "chrF++"
     WORD_ORDER: ClassVar[int] = WORD_ORDER
-
-
-def _compute(values: Mapping[str, Any]) -> ChrfPlusPlusResult:
-    beta, lowercase = values["beta"], values["lowercase"]
-    corpus, segments = chrf_ratios(
-        values["hypotheses"],
-        values["references"],
-        beta,
-        CHAR_ORDER,
-        lowercase,
-        word_order=WORD_ORDER,
-    )
-    return ChrfPlusPlusResult(beta, lowercase, corpus, tuple(segments))
 
 
 def chrf_plus_plus(
@@ -60,8 +45,8 @@ def chrf_plus_plus(
     >>> chrf_plus_plus(["The cat sat."], ["The cat sat on the mat."]).score
     '49.405777'
     """
-    return _compute(INPUT.call(**locals()))
+    return ChrfPlusPlusResult.compute(INPUT.call(**locals()))
 
 
 # Six character and two word orders over each text: 3 units per size unit.
-TOOL = Tool(ID, VERSION, INPUT, _compute, chrf_plus_plus, linear(3))
+TOOL = Tool(ID, VERSION, INPUT, ChrfPlusPlusResult.compute, chrf_plus_plus, linear(3))

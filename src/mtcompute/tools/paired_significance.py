@@ -40,17 +40,17 @@ import numpy as np
 
 from mtcompute import scoring, significance
 from mtcompute.contracts.validate import (
-    Array,
     Choice,
     Field,
     FieldType,
     InputSpec,
     Integer,
     Rule,
+    check_no_lone_surrogate,
     check_same_count,
     contract_limits,
     describe,
-    first_lone_surrogate,
+    one_to,
     where,
 )
 from mtcompute.errors import InvalidInput, LimitExceeded
@@ -83,8 +83,6 @@ from mtcompute.tools.sacrebleu_score import (
 
 ID, VERSION = "paired-significance", "1.0.0"
 LIMITS = contract_limits(ID, VERSION)
-_MOST, _REFERENCES = LIMITS["max_segments"], LIMITS["max_references"]
-_SEGMENT_WORDS, _ALIGNED_WORDS = LIMITS["max_segment_words"], LIMITS["max_aligned_words"]
 
 METHODS = ("bootstrap", "approximate_randomization")
 """``method``: paired bootstrap resampling, or approximate randomization."""
@@ -113,13 +111,7 @@ class _Name(FieldType[str]):
                 f"{where(path)}, got {len(value)}.",
                 path,
             )
-        at = first_lone_surrogate(value)
-        if at >= 0:
-            raise InvalidInput(
-                f"Expected a system name without lone surrogates {where(path)}, "
-                f"got U+{ord(value[at]):04X} at index {at}.",
-                path,
-            )
+        check_no_lone_surrogate(value, "a system name", path)
         return value
 
     def schema(self) -> dict[str, object]:
@@ -128,7 +120,7 @@ class _Name(FieldType[str]):
 
 SYSTEM = Options(
     "system fields (name, hypotheses)",
-    (Field("name", _Name()), Field("hypotheses", hypotheses(_MOST))),
+    (Field("name", _Name()), Field("hypotheses", hypotheses(LIMITS))),
 )
 """One system: its name and its output, one string per segment."""
 
@@ -194,20 +186,14 @@ def _metric_field(name: str) -> Field[Any]:
     return next(f for f in SACREBLEU_INPUT.fields if f.name == name)
 
 
+_SYSTEMS = "systems (name and hypotheses)"
 INPUT = InputSpec(
-    Field("baseline", hypotheses(_MOST)),
+    Field("baseline", hypotheses(LIMITS)),
     Field(
-        "systems",
-        Array(
-            SYSTEM,
-            f"an array of 1 to {LIMITS['max_systems'].value} systems (name and hypotheses)",
-            "system",
-            1,
-            LIMITS["max_systems"],
-        ),
+        "systems", one_to(LIMITS["max_systems"], SYSTEM, "systems (name and hypotheses)", "system")
     ),
     Rule(_distinct_names),
-    Field("references", references_per_segment(_MOST, _REFERENCES)),
+    Field("references", references_per_segment(LIMITS)),
     Rule(_same_counts),
     text_bytes(LIMITS["max_text_bytes"], _texts),
     no_lone_surrogates(_texts),
@@ -218,7 +204,7 @@ INPUT = InputSpec(
     Field("method", Choice(METHODS)),
     Field("samples", Integer(1, LIMITS["max_samples"]), default=None),
     Field("seed", Integer(0, MAX_SEED), default=significance.DEFAULT_SEED),
-    ter_word_limits(_SEGMENT_WORDS, _ALIGNED_WORDS, ter_options, _texts),
+    ter_word_limits(LIMITS, ter_options, _texts),
     Rule(_work),
 )
 

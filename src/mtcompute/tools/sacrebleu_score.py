@@ -53,7 +53,6 @@ from mtcompute.contracts.validate import (
     InputSpec,
     Rule,
     contract_limits,
-    same_count,
 )
 from mtcompute.errors import InvalidInput
 from mtcompute.metrics.bleu import score as sacre_bleu
@@ -70,13 +69,9 @@ from mtcompute.tools._results import Output, chrf_order, omitted_when_none
 from mtcompute.tools._sacre_common import (
     Options,
     available_tokenizer,
-    hypotheses,
-    hypotheses_and_references,
-    no_lone_surrogates,
     nrefs,
-    references_per_segment,
     ter_word_limits,
-    text_bytes,
+    text_steps,
 )
 
 ID, VERSION = "sacrebleu-score", "1.1.0"
@@ -174,13 +169,8 @@ def input_spec(version: str) -> InputSpec:
     with TER's word limits), with that contract's limits."""
     limits = contract_limits(ID, version)
     metrics = METRICS if version != "1.0.0" else METRICS[:2]
-    most, references = limits["max_segments"], limits["max_references"]
     steps: list[Field[Any] | Rule] = [
-        Field("hypotheses", hypotheses(most)),
-        Field("references", references_per_segment(most, references)),
-        same_count("hypotheses", "references", "segments"),
-        text_bytes(limits["max_text_bytes"], hypotheses_and_references),
-        no_lone_surrogates(hypotheses_and_references),
+        *text_steps(limits),
         Field(
             "metrics",
             Array(
@@ -196,8 +186,7 @@ def input_spec(version: str) -> InputSpec:
         options_only_for(metrics),
     ]
     if "ter" in metrics:
-        words = limits["max_segment_words"], limits["max_aligned_words"]
-        steps.append(ter_word_limits(*words, ter_options))
+        steps.append(ter_word_limits(limits, ter_options))
     return InputSpec(*steps)
 
 

@@ -22,26 +22,15 @@ from dataclasses import dataclass
 from typing import Any
 
 from mtcompute import scoring
-from mtcompute.contracts.validate import Boolean, Field, InputSpec, contract_limits, same_count
+from mtcompute.contracts.validate import Boolean, Field, InputSpec, contract_limits
 from mtcompute.metrics.ter import edits as ter
 from mtcompute.tools import Tool
 from mtcompute.tools._cost import member, pair_products, size
 from mtcompute.tools._results import Output
-from mtcompute.tools._sacre_common import (
-    hypotheses,
-    hypotheses_and_references,
-    no_lone_surrogates,
-    nrefs,
-    references_per_segment,
-    ter_word_limits,
-    ter_words,
-    text_bytes,
-)
+from mtcompute.tools._sacre_common import nrefs, ter_word_limits, ter_words, text_steps
 
 ID, VERSION = "ter-compute", "1.0.0"
 LIMITS = contract_limits(ID, VERSION)
-_MOST, _REFERENCES = LIMITS["max_segments"], LIMITS["max_references"]
-_SEGMENT_WORDS, _ALIGNED_WORDS = LIMITS["max_segment_words"], LIMITS["max_aligned_words"]
 OPTIONS = ("case_sensitive", "normalized", "no_punct", "asian_support")
 """sacreBLEU's TER options, in the contract's order (each omitted false)."""
 
@@ -51,13 +40,9 @@ def _options(values: Mapping[str, Any]) -> scoring.TerOptions:
 
 
 INPUT = InputSpec(
-    Field("hypotheses", hypotheses(_MOST)),
-    Field("references", references_per_segment(_MOST, _REFERENCES)),
-    same_count("hypotheses", "references", "segments"),
-    text_bytes(LIMITS["max_text_bytes"], hypotheses_and_references),
-    no_lone_surrogates(hypotheses_and_references),
+    *text_steps(LIMITS),
     *(Field(name, Boolean(), default=False) for name in OPTIONS),
-    ter_word_limits(_SEGMENT_WORDS, _ALIGNED_WORDS, _options),
+    ter_word_limits(LIMITS, _options),
 )
 
 
