@@ -29,7 +29,7 @@ __all__ = ["METRICS", "add_parser", "run"]
 
 import argparse
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, cast
 
 from mtcompute._version import __version__
 from mtcompute.cli import _scheduler
@@ -161,6 +161,29 @@ def _checked(name: str, flag: str) -> Callable[[str], object]:
     return parse
 
 
+class _CheckedWhenGiven(argparse.Action):
+    """Store the option's value as ``check`` (a ``type=`` function) reads it, when the option
+    is given, with the message ``type=`` would give. A ``type=`` would not do for an option
+    with a str default: argparse passes that default through it at every parse, and
+    :func:`_checked` imports the field types (with the metrics they name) for it."""
+
+    def __init__(self, *args: Any, check: Callable[[str], object], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.check = check
+
+    def __call__(
+        self,
+        _parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: object,
+        _option_string: str | None = None,
+    ) -> None:
+        try:
+            setattr(namespace, self.dest, self.check(cast("str", values)))
+        except argparse.ArgumentTypeError as error:
+            raise argparse.ArgumentError(self, str(error)) from None
+
+
 def _tokenizer(text: str) -> str:
     """argparse ``type=`` of --tokenize: a tokenizer name that can run here
     (:func:`mtcompute.tokenizers.get_tokenizer`'s checks and messages)."""
@@ -215,7 +238,8 @@ def add_parser(subparsers: Subparsers) -> None:
     )
     parser.add_argument(
         "--rules",
-        type=_checked("RULES", "--rules"),
+        action=_CheckedWhenGiven,
+        check=_checked("RULES", "--rules"),
         default="sacrebleu",
         help="sacrebleu (default): sacreBLEU 2.6.0's numbers; contract: the catalog "
         "contracts' exact chrF corpus rule (chrF and chrF++ only, one reference file)",
