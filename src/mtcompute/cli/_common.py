@@ -15,8 +15,13 @@ __all__ = [
     "SACREBLEU_FORMATS",
     "STDIN",
     "CommandError",
+    "Options",
     "Subparsers",
     "add_command",
+    "add_count",
+    "add_files",
+    "add_metrics",
+    "add_switches",
     "fail",
     "integer",
     "label",
@@ -28,8 +33,8 @@ __all__ = [
 
 import argparse
 import sys
-from collections.abc import Callable, Sequence
-from typing import TypeAlias
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any, TypeAlias
 
 EXIT_OK, EXIT_TOOL_ERROR, EXIT_USAGE = 0, 1, 2
 EXIT_DATA_ERROR = EXIT_TOOL_ERROR  # 1: files that cannot be scored (score and compare run no tool)
@@ -43,6 +48,8 @@ SACREBLEU_FORMATS = ("json", "text", "latex")  # sacrebleu -f's choices, and SAC
 # What ``ArgumentParser.add_subparsers()`` returns: each command module's ``add_parser`` adds
 # its sub-command to it.
 Subparsers: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
+# What options are added to: a parser, an argument group or a mutually exclusive group.
+Options: TypeAlias = "argparse._ActionsContainer"
 
 
 def usage_error(message: str) -> int:
@@ -100,6 +107,58 @@ def integer(minimum: int, what: str) -> Callable[[str], int]:
         return value
 
     return parse
+
+
+def add_files(options: Options, flags: tuple[str, str], help_text: str) -> None:
+    """Add ``flags FILE [FILE ...]`` to ``options``: one or more segment files, required
+    (``score``'s and ``compare``'s ``-H`` and ``-r``)."""
+    options.add_argument(*flags, required=True, nargs="+", metavar="FILE", help=help_text)
+
+
+def add_metrics(
+    options: Options, choices: Sequence[str], default: list[str], help_text: str
+) -> None:
+    """Add ``--metric/-m METRIC [METRIC ...]`` to ``options``: one or more of ``choices``,
+    ``default`` when not given (``score``'s and ``compare``'s)."""
+    options.add_argument(
+        "--metric",
+        "-m",
+        nargs="+",
+        choices=choices,
+        default=default,
+        metavar="METRIC",
+        help=help_text,
+    )
+
+
+def add_switches(
+    options: Options, switches: Iterable[tuple[str | tuple[str, ...], str]], **settings: Any
+) -> None:
+    """Add each of ``switches`` (its flag, or its flags, and its help) to ``options``, in
+    order: an option without a value, True when given; ``settings`` are the other argparse
+    keywords of all of them (``default=None``: None when not given)."""
+    for flags, help_text in switches:
+        names = (flags,) if isinstance(flags, str) else flags
+        options.add_argument(*names, action="store_true", help=help_text, **settings)
+
+
+# What add_count's integers are, by their least value, in their messages.
+_COUNTS = {0: "a non-negative integer", 1: "a positive integer"}
+
+
+def add_count(
+    options: Options, flag: str, help_text: str, *, minimum: int = 1, default: int | None = None
+) -> None:
+    """Add ``flag N`` to ``options``: an integer of at least ``minimum``, 1 (a number of
+    resamples or trials) or 0 (a seed), checked by :func:`integer`; ``default`` when not
+    given."""
+    options.add_argument(
+        flag,
+        type=integer(minimum, _COUNTS[minimum]),
+        default=default,
+        metavar="N",
+        help=help_text,
+    )
 
 
 # -- errors of mtcompute score and mtcompute compare ----------------------------------------

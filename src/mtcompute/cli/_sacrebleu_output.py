@@ -143,19 +143,6 @@ def _print_single_scores(
         session.print("No subset information found. Consider using --origlang argument.")
 
 
-def _scores(
-    args: argparse.Namespace,
-    metrics: dict[str, Any],
-    systems: Sequence[list[str]],
-    names: list[str],
-) -> tuple[dict[str, str], dict[str, list[Any]]]:
-    """sacreBLEU's multi-system scores without paired tests: the signatures and the columns
-    (``System``, then each score's name), the scores formatted."""
-    return _score_columns(
-        args, metrics, names, lambda s, name: metrics[name].corpus_score(systems[s], None)
-    )
-
-
 def _score_columns(
     args: argparse.Namespace,
     metrics: dict[str, Any],
@@ -174,14 +161,19 @@ def _score_columns(
     return signatures, scores
 
 
-def _paired_test(
+def _columns(
     args: argparse.Namespace,
     metrics: dict[str, Any],
     systems: Sequence[list[str]],
     names: list[str],
 ) -> tuple[dict[str, str], dict[str, list[Any]]]:
-    """sacreBLEU's ``PairedTest`` of the systems against the first: the signatures and the
-    columns of results."""
+    """sacreBLEU's multi-system results: the signatures and the columns (``System``, then
+    each score's name), the scores formatted; with -pbs or -par its ``PairedTest`` of the
+    systems against the first."""
+    if not _paired(args):
+        return _score_columns(
+            args, metrics, names, lambda s, name: metrics[name].corpus_score(systems[s], None)
+        )
     # Imported here: numpy only for the tests, so that scoring starts as fast as before.
     from mtcompute.sacrebleu.significance import PairedTest  # noqa: PLC0415
 

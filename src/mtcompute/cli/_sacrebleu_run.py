@@ -24,14 +24,13 @@ from mtcompute.cli._sacrebleu_output import (
     RESET,
     Session,
     Stop,
+    _columns,
     _fail,
     _paired,
-    _paired_test,
     _print_results,
     _print_single,
     _print_single_scores,
     _score_columns,
-    _scores,
 )
 from mtcompute.errors import MtcomputeError
 from mtcompute.streaming import chunk_size, decode_lines
@@ -363,10 +362,7 @@ def _main(session: Session, args: argparse.Namespace) -> int:
         _print_single(session, args, metrics, systems[0])
         return EXIT_OK
     session.log(f"Found {len(systems)} systems.", info=True)
-    if paired:
-        signatures, columns = _paired_test(args, metrics, systems, names)
-    else:
-        signatures, columns = _scores(args, metrics, systems, names)
+    signatures, columns = _columns(args, metrics, systems, names)
     _print_results(session, args, columns, signatures)
     return EXIT_OK
 

@@ -16,10 +16,9 @@ import os
 import sys
 from collections import deque
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import IO, TYPE_CHECKING, TypeAlias
 
-from mtcompute.cli import _cluster
 from mtcompute.cli._common import STDIN, label
 from mtcompute.cli._files import (
     Chunk,
@@ -116,12 +115,11 @@ def _metric_options(
     args: argparse.Namespace, metric: str
 ) -> BleuOptions | ChrfOptions | TerOptions:
     """The settings of one metric (chrF and chrF++: the chrF options, with their word order)."""
-    bleu, chrf, ter = _options(args)
     if metric == "bleu":
-        return bleu
+        return _bleu_options(args)
     if metric == "ter":
-        return ter
-    return replace(chrf, word_order=WORD_ORDERS[metric])
+        return _ter_options(args)
+    return _chrf_options(args, metric)
 
 
 class _Segments:
@@ -283,18 +281,18 @@ def _lines_result(
     """One metric of one system's chunk from its undecoded lines where the kernel counts
     them so (BLEU, chrF and chrF++: :func:`mtcompute.metrics.bleu.corpus.corpus_bleu_lines`,
     :func:`~mtcompute.metrics.chrf.corpus.corpus_chrf_lines`), else None."""
-    from mtcompute.metrics.bleu.corpus import corpus_bleu_lines  # noqa: PLC0415
-    from mtcompute.metrics.bleu.score import BleuOptions  # noqa: PLC0415
-    from mtcompute.metrics.chrf.corpus import corpus_chrf_lines  # noqa: PLC0415
-    from mtcompute.metrics.chrf.score import ChrfOptions  # noqa: PLC0415
-
-    options = _metric_options(args, metric)
     hyps, refs = raw.pieces[system], raw.pieces[len(args.hypotheses) :]
-    if isinstance(options, BleuOptions):
-        return corpus_bleu_lines(hyps, refs, raw.count, options, segment_scores=args.segments)
-    if isinstance(options, ChrfOptions):
+    if metric == "bleu":
+        from mtcompute.metrics.bleu.corpus import corpus_bleu_lines  # noqa: PLC0415
+
+        bleu = _bleu_options(args)
+        return corpus_bleu_lines(hyps, refs, raw.count, bleu, segment_scores=args.segments)
+    if metric in WORD_ORDERS:
+        from mtcompute.metrics.chrf.corpus import corpus_chrf_lines  # noqa: PLC0415
+
+        chrf = _chrf_options(args, metric)
         return corpus_chrf_lines(
-            hyps, refs, raw.count, options, rules=args.rules, segment_scores=args.segments
+            hyps, refs, raw.count, chrf, rules=args.rules, segment_scores=args.segments
         )
     return None
 
@@ -345,6 +343,8 @@ def _on_cluster(args: argparse.Namespace) -> _Run:
     """Every system and metric scored on the Dask cluster ``--scheduler`` names (the
     results come back whole, segment scores included when asked for: written out as one
     chunk's)."""
+    from mtcompute.cli import _cluster  # noqa: PLC0415
+
     options = {name: _metric_options(args, name) for name in args.metric}
     results, count = _cluster.score(args, options)
     segments = _spools(args)
@@ -364,12 +364,19 @@ def _spools(args: argparse.Namespace) -> list[list[_Segments]] | None:
 
 
 def _options(args: argparse.Namespace) -> tuple[BleuOptions, ChrfOptions, TerOptions]:
-    """The metrics' settings: the options given, else the batch APIs' defaults."""
-    from mtcompute.metrics.bleu.score import BleuOptions  # noqa: PLC0415
-    from mtcompute.metrics.chrf.score import ChrfOptions  # noqa: PLC0415
-    from mtcompute.scoring import TerOptions  # noqa: PLC0415
+    """The three metrics' settings (chrF's without word n-grams, as the significance tests
+    take them)."""
+    return _bleu_options(args), _chrf_options(args, "chrf"), _ter_options(args)
 
-    bleu = BleuOptions(
+
+# The settings of each metric: the options given, else the batch APIs' defaults (each
+# metric's options class imported when it is asked for).
+
+
+def _bleu_options(args: argparse.Namespace) -> BleuOptions:
+    from mtcompute.metrics.bleu.score import BleuOptions  # noqa: PLC0415
+
+    return BleuOptions(
         args.tokenize or "13a",
         bool(args.lowercase),
         args.smooth_method or "exp",
@@ -377,11 +384,25 @@ def _options(args: argparse.Namespace) -> tuple[BleuOptions, ChrfOptions, TerOpt
         4 if args.max_order is None else args.max_order,
         bool(args.effective_order),
     )
-    chrf = ChrfOptions(beta=2 if args.beta is None else args.beta, lowercase=bool(args.lowercase))
-    ter = TerOptions(
+
+
+def _chrf_options(args: argparse.Namespace, metric: str) -> ChrfOptions:
+    """chrF's or chrF++'s (``metric``: its word order)."""
+    from mtcompute.metrics.chrf.score import ChrfOptions  # noqa: PLC0415
+
+    return ChrfOptions(
+        word_order=WORD_ORDERS[metric],
+        beta=2 if args.beta is None else args.beta,
+        lowercase=bool(args.lowercase),
+    )
+
+
+def _ter_options(args: argparse.Namespace) -> TerOptions:
+    from mtcompute.scoring import TerOptions  # noqa: PLC0415
+
+    return TerOptions(
         bool(args.normalized),
         bool(args.no_punct),
         bool(args.asian_support),
         bool(args.case_sensitive),
     )
-    return bleu, chrf, ter

@@ -27,8 +27,10 @@ from mtcompute.cli._common import (
     CommandError,
     Subparsers,
     add_command,
+    add_count,
+    add_files,
+    add_metrics,
     fail,
-    integer,
     label,
     repeated,
 )
@@ -83,33 +85,24 @@ _TEXTS = (  # help, description, epilog
 def add_parser(subparsers: Subparsers) -> None:
     """Register the ``compare`` sub-command."""
     parser = add_command(subparsers, "compare", run, _TEXTS)
-    parser.add_argument(
-        "--references",
-        "-r",
-        required=True,
-        nargs="+",
-        metavar="FILE",
-        help="reference file(s), line-aligned with the systems ('-' for stdin)",
+    add_files(
+        parser,
+        ("--references", "-r"),
+        "reference file(s), line-aligned with the systems ('-' for stdin)",
     )
     parser.add_argument(
         "--baseline", "-b", required=True, metavar="FILE", help="the baseline system's output"
     )
-    parser.add_argument(
-        "--hypotheses",
-        "-H",
-        required=True,
-        nargs="+",
-        metavar="FILE",
-        help="the output file(s) of the systems compared with the baseline",
+    add_files(
+        parser,
+        ("--hypotheses", "-H"),
+        "the output file(s) of the systems compared with the baseline",
     )
-    parser.add_argument(
-        "--metric",
-        "-m",
-        nargs="+",
-        choices=METRICS,
-        default=["bleu", "chrf"],
-        metavar="METRIC",
-        help="bleu, chrf, chrf++, ter: one or more (default bleu chrf)",
+    add_metrics(
+        parser,
+        METRICS,
+        ["bleu", "chrf"],
+        "bleu, chrf, chrf++, ter: one or more (default bleu chrf)",
     )
     parser.add_argument(
         "--method",
@@ -117,19 +110,15 @@ def add_parser(subparsers: Subparsers) -> None:
         default="bootstrap",
         help="bootstrap (paired bootstrap resampling, default) or ar (approximate randomization)",
     )
-    parser.add_argument(
-        "--samples",
-        type=integer(1, "a positive integer"),
-        default=None,
-        metavar="N",
-        help="resamples (bootstrap, default 1000) or trials (ar, default 10000)",
+    add_count(
+        parser, "--samples", "resamples (bootstrap, default 1000) or trials (ar, default 10000)"
     )
-    parser.add_argument(
+    add_count(
+        parser,
         "--seed",
-        type=integer(0, "a non-negative integer"),
+        f"the random generator's seed (default {DEFAULT_SEED}; 0 is a seed)",
+        minimum=0,
         default=DEFAULT_SEED,
-        metavar="N",
-        help=f"the random generator's seed (default {DEFAULT_SEED}; 0 is a seed)",
     )
     parser.add_argument("--report", metavar="FILE", help="also write the HTML report to FILE")
     parser.add_argument(

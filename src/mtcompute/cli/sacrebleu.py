@@ -37,7 +37,7 @@ __all__ = ["add_parser", "run"]
 
 import argparse
 
-from mtcompute.cli._common import SACREBLEU_FORMATS, Subparsers, add_command
+from mtcompute.cli._common import SACREBLEU_FORMATS, Subparsers, add_command, add_switches
 from mtcompute.tokenizer_names import DOWNLOADING, NAMES
 
 # This module is the parser, which every mtcompute command builds: the reading, the scoring
@@ -131,8 +131,7 @@ def add_parser(subparsers: Subparsers) -> None:
     sacreBLEU's does), and their help adapted."""
     p = add_command(subparsers, "sacrebleu", run, _TEXTS)
     no_test_sets = "Not available: mtcompute does not fetch test sets (exit 2)."
-    p.add_argument("--citation", "--cite", default=False, action="store_true", help=no_test_sets)
-    p.add_argument("--list", default=False, action="store_true", help=no_test_sets)
+    add_switches(p, [(("--citation", "--cite"), no_test_sets), ("--list", no_test_sets)])
     p.add_argument("--test-set", "-t", type=str, default=None, help=no_test_sets)
     p.add_argument(
         "--language-pair",
@@ -255,52 +254,29 @@ def add_parser(subparsers: Subparsers) -> None:
         default=BETA,
         help="Determine the importance of recall w.r.t precision. (Default: %(default)s)",
     )
-    chrf.add_argument(
-        "--chrf-whitespace",
-        action="store_true",
-        default=False,
-        help="Include whitespaces when extracting character n-grams. (Default: %(default)s)",
+    chrf_switches = (
+        ("--chrf-whitespace", "Include whitespaces when extracting character n-grams."),
+        ("--chrf-lowercase", "Enable case-insensitivity."),
+        (
+            "--chrf-eps-smoothing",
+            "Enables epsilon smoothing similar to chrF++.py, NLTK and Moses; instead of "
+            "effective order smoothing.",
+        ),
     )
-    chrf.add_argument(
-        "--chrf-lowercase",
-        action="store_true",
-        default=False,
-        help="Enable case-insensitivity. (Default: %(default)s)",
-    )
-    chrf.add_argument(
-        "--chrf-eps-smoothing",
-        action="store_true",
-        default=False,
-        help="Enables epsilon smoothing similar to chrF++.py, NLTK and Moses; instead of "
-        "effective order smoothing. (Default: %(default)s)",
-    )
+    add_switches(chrf, ((flag, f"{text} (Default: %(default)s)") for flag, text in chrf_switches))
 
     ter = p.add_argument_group("TER related arguments (The defaults replicate TERCOM's behavior)")
-    ter.add_argument(
-        "--ter-case-sensitive",
-        action="store_true",
-        help="Enables case sensitivity. (Default: %(default)s)",
+    ter_switches = (
+        ("--ter-case-sensitive", "Enables case sensitivity."),
+        ("--ter-asian-support", "Enables special treatment of Asian characters."),
+        ("--ter-no-punct", "Removes punctuation."),
+        ("--ter-normalized", "Applies basic normalization and tokenization."),
     )
-    ter.add_argument(
-        "--ter-asian-support",
-        action="store_true",
-        help="Enables special treatment of Asian characters. (Default: %(default)s)",
-    )
-    ter.add_argument(
-        "--ter-no-punct", action="store_true", help="Removes punctuation. (Default: %(default)s)"
-    )
-    ter.add_argument(
-        "--ter-normalized",
-        action="store_true",
-        help="Applies basic normalization and tokenization. (Default: %(default)s)",
-    )
+    add_switches(ter, ((flag, f"{text} (Default: %(default)s)") for flag, text in ter_switches))
 
     ci = p.add_argument_group("Confidence interval (CI) estimation for single-system evaluation")
-    ci.add_argument(
-        "--confidence",
-        "-ci",
-        action="store_true",
-        help="Report confidence interval using bootstrap resampling.",
+    add_switches(
+        ci, [(("--confidence", "-ci"), "Report confidence interval using bootstrap resampling.")]
     )
     ci.add_argument(
         "--confidence-n",
@@ -311,20 +287,20 @@ def add_parser(subparsers: Subparsers) -> None:
     )
     paired = p.add_argument_group("Paired significance testing for multi-system evaluation")
     choice = paired.add_mutually_exclusive_group()
-    choice.add_argument(
-        "--paired-ar",
-        "-par",
-        action="store_true",
-        help="Perform paired test using approximate randomization (AR). This option is "
-        "mutually exclusive with --paired-bs (Default: %(default)s).",
+    exclusive = "This option is mutually exclusive with"
+    paired_tests = (
+        (
+            ("--paired-ar", "-par"),
+            "Perform paired test using approximate randomization (AR). "
+            f"{exclusive} --paired-bs (Default: %(default)s).",
+        ),
+        (
+            ("--paired-bs", "-pbs"),
+            "Perform paired test using bootstrap resampling. "
+            f"{exclusive} --paired-ar (Default: %(default)s).",
+        ),
     )
-    choice.add_argument(
-        "--paired-bs",
-        "-pbs",
-        action="store_true",
-        help="Perform paired test using bootstrap resampling. This option is mutually "
-        "exclusive with --paired-ar (Default: %(default)s).",
-    )
+    add_switches(choice, paired_tests)
     paired.add_argument(
         "--paired-ar-n",
         "-parn",
@@ -351,40 +327,24 @@ def add_parser(subparsers: Subparsers) -> None:
     )
 
     report = p.add_argument_group("Reporting related arguments")
-    report.add_argument(
-        "--quiet", "-q", default=False, action="store_true", help="Suppress verbose messages."
+    report_switches = (
+        (("--quiet", "-q"), "Suppress verbose messages."),
+        (("--short", "-sh"), "Produce a shorter (less human readable) signature."),
+        (("--score-only", "-b"), "Print only the computed score."),
     )
-    report.add_argument(
-        "--short",
-        "-sh",
-        default=False,
-        action="store_true",
-        help="Produce a shorter (less human readable) signature.",
-    )
-    report.add_argument(
-        "--score-only",
-        "-b",
-        default=False,
-        action="store_true",
-        help="Print only the computed score.",
-    )
+    add_switches(report, report_switches)
     report.add_argument(
         "--width", "-w", type=int, default=1, help="Floating point width (Default: %(default)s)."
     )
-    report.add_argument(
-        "--detail",
-        "-d",
-        default=False,
-        action="store_true",
-        help="Print detailed information (split test sets based on origlang; without a test "
-        "set, a line saying there is no subset information).",
+    detail_switches = (
+        (
+            ("--detail", "-d"),
+            "Print detailed information (split test sets based on origlang; without a test "
+            "set, a line saying there is no subset information).",
+        ),
+        (("--no-color", "-nc"), "Disable the occasional use of terminal colors."),
     )
-    report.add_argument(
-        "--no-color",
-        "-nc",
-        action="store_true",
-        help="Disable the occasional use of terminal colors.",
-    )
+    add_switches(report, detail_switches)
     report.add_argument(
         "--format",
         "-f",

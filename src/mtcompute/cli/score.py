@@ -29,11 +29,20 @@ __all__ = ["METRICS", "add_parser", "run"]
 
 import argparse
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, cast
 
 from mtcompute._version import __version__
 from mtcompute.cli import _scheduler
-from mtcompute.cli._common import CI_SAMPLES, Subparsers, add_command, integer
+from mtcompute.cli._common import (
+    CI_SAMPLES,
+    Options,
+    Subparsers,
+    add_command,
+    add_count,
+    add_files,
+    add_metrics,
+    add_switches,
+)
 from mtcompute.errors import MtcomputeError
 from mtcompute.report import DEFAULT_SAMPLES, DEFAULT_SEED
 
@@ -132,9 +141,10 @@ cannot be read, '-' given twice, options that do not apply to the metrics asked 
 {"error":{"code","message","path"}}."""
 
 
-def _checked(name: str, flag: str) -> Callable[[str], object]:
+def _checked(flag: str) -> Callable[[str], object]:
     """argparse ``type=``: the option's text (read as a number, unless the field is a choice
-    of names), then checked by the field type ``name`` of :mod:`mtcompute.contracts.fields`,
+    of names), then checked by the field type of :mod:`mtcompute.contracts.fields` that the
+    option names (``--max-order``: ``MAX_ORDER``),
     the one the tools and the batch APIs check (one rule, one message: ``--beta 17`` is
     refused as ``corpus_chrf(..., beta=17)`` and chrf-compute refuse it). The field types are
     imported when an option is given, not when the parser is built (``--help`` needs none)."""
@@ -143,7 +153,7 @@ def _checked(name: str, flag: str) -> Callable[[str], object]:
         from mtcompute.contracts import fields  # noqa: PLC0415
         from mtcompute.contracts.validate import Choice  # noqa: PLC0415
 
-        field_type: FieldType[object] = getattr(fields, name)
+        field_type: FieldType[object] = getattr(fields, flag[2:].upper().replace("-", "_"))
         value: object = text
         if not isinstance(field_type, Choice):
             try:
@@ -159,6 +169,34 @@ def _checked(name: str, flag: str) -> Callable[[str], object]:
             raise argparse.ArgumentTypeError(error.message) from None
 
     return parse
+
+
+class _CheckedWhenGiven(argparse.Action):
+    """Store the option's value as ``check`` (a ``type=`` function) reads it, when the option
+    is given, with the message ``type=`` would give. A ``type=`` would not do for an option
+    with a str default: argparse passes that default through it at every parse, and
+    :func:`_checked` imports the field types (with the metrics they name) for it."""
+
+    def __init__(self, *args: Any, check: Callable[[str], object], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.check = check
+
+    def __call__(
+        self,
+        _parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: object,
+        _option_string: str | None = None,
+    ) -> None:
+        try:
+            setattr(namespace, self.dest, self.check(cast("str", values)))
+        except argparse.ArgumentTypeError as error:
+            raise argparse.ArgumentError(self, str(error)) from None
+
+
+def _add_checked(options: Options, flag: str, help_text: str, metavar: str | None = None) -> None:
+    """Add the metric option ``flag``, checked by :func:`_checked`, None when not given."""
+    options.add_argument(flag, type=_checked(flag), default=None, metavar=metavar, help=help_text)
 
 
 def _tokenizer(text: str) -> str:
@@ -188,52 +226,32 @@ def add_parser(subparsers: Subparsers) -> None:
     The metric options default to None, not to their values, so that :func:`run` can tell
     an option given for a metric that was not asked for."""
     parser = add_command(subparsers, "score", run, _TEXTS)
-    parser.add_argument(
-        "--hypotheses",
-        "-H",
-        required=True,
-        nargs="+",
-        metavar="FILE",
-        help="system output file(s), one segment per line ('-' for stdin)",
+    add_files(
+        parser,
+        ("--hypotheses", "-H"),
+        "system output file(s), one segment per line ('-' for stdin)",
     )
-    parser.add_argument(
-        "--references",
-        "-r",
-        required=True,
-        nargs="+",
-        metavar="FILE",
-        help="reference file(s), line-aligned with the hypotheses ('-' for stdin)",
+    add_files(
+        parser,
+        ("--references", "-r"),
+        "reference file(s), line-aligned with the hypotheses ('-' for stdin)",
     )
-    parser.add_argument(
-        "--metric",
-        "-m",
-        nargs="+",
-        choices=METRICS,
-        default=["chrf"],
-        metavar="METRIC",
-        help="bleu, chrf, chrf++, ter: one or more (default chrf)",
-    )
+    add_metrics(parser, METRICS, ["chrf"], "bleu, chrf, chrf++, ter: one or more (default chrf)")
     parser.add_argument(
         "--rules",
-        type=_checked("RULES", "--rules"),
+        action=_CheckedWhenGiven,
+        check=_checked("--rules"),
         default="sacrebleu",
         help="sacrebleu (default): sacreBLEU 2.6.0's numbers; contract: the catalog "
         "contracts' exact chrF corpus rule (chrF and chrF++ only, one reference file)",
     )
-    parser.add_argument(
+    lowercase = (
         "--lowercase",
-        action="store_true",
-        default=None,
-        help="lowercase both sides first (BLEU, chrF, chrF++; TER lowercases unless "
-        "--case-sensitive)",
+        "lowercase both sides first (BLEU, chrF, chrF++; TER lowercases unless --case-sensitive)",
     )
+    add_switches(parser, [lowercase], default=None)
     chrf = parser.add_argument_group("chrF options")
-    chrf.add_argument(
-        "--beta",
-        type=_checked("BETA", "--beta"),
-        default=None,
-        help="recall weight, 1..16 (default 2)",
-    )
+    _add_checked(chrf, "--beta", "recall weight, 1..16 (default 2)")
     bleu = parser.add_argument_group("BLEU options")
     bleu.add_argument(
         "--tokenize",
@@ -242,106 +260,66 @@ def add_parser(subparsers: Subparsers) -> None:
         metavar="NAME",
         help="sacreBLEU's tokenizer: 13a (default), intl, zh, char, none, ja-mecab, ko-mecab",
     )
-    bleu.add_argument(
+    _add_checked(
+        bleu,
         "--smooth-method",
-        type=_checked("SMOOTH_METHOD", "--smooth-method"),
-        default=None,
+        "sacreBLEU's smoothing: exp (default), floor, add-k, none",
         metavar="METHOD",
-        help="sacreBLEU's smoothing: exp (default), floor, add-k, none",
     )
-    bleu.add_argument(
+    _add_checked(
+        bleu,
         "--smooth-value",
-        type=_checked("SMOOTH_VALUE", "--smooth-value"),
-        default=None,
+        "floor's or add-k's value, 0..100 (defaults 0.1 and 1)",
         metavar="VALUE",
-        help="floor's or add-k's value, 0..100 (defaults 0.1 and 1)",
     )
-    bleu.add_argument(
-        "--max-order",
-        type=_checked("MAX_ORDER", "--max-order"),
-        default=None,
-        help="highest n-gram order, 1..8 (default 4)",
-    )
-    bleu.add_argument(
+    _add_checked(bleu, "--max-order", "highest n-gram order, 1..8 (default 4)")
+    effective_order = (
         "--effective-order",
-        action="store_true",
-        default=None,
-        help="average only the orders with a positive total (sacreBLEU's effective order)",
+        "average only the orders with a positive total (sacreBLEU's effective order)",
     )
+    add_switches(bleu, [effective_order], default=None)
     ter = parser.add_argument_group(
         "TER options", "sacreBLEU's TER() settings, by their names (each off by default)"
     )
-    ter.add_argument(
-        "--normalized",
-        action="store_true",
-        default=None,
-        help="tercom's normalization (entities, punctuation split off; CJK characters split "
-        "with --asian-support)",
+    ter_switches = (
+        (
+            "--normalized",
+            "tercom's normalization (entities, punctuation split off; CJK characters split "
+            "with --asian-support)",
+        ),
+        (
+            "--no-punct",
+            "remove punctuation (CJK and full-width punctuation too with --asian-support)",
+        ),
+        ("--asian-support", "treat CJK text apart, with --normalized or --no-punct"),
+        ("--case-sensitive", "keep the case (TER lowercases otherwise)"),
     )
-    ter.add_argument(
-        "--no-punct",
-        action="store_true",
-        default=None,
-        help="remove punctuation (CJK and full-width punctuation too with --asian-support)",
-    )
-    ter.add_argument(
-        "--asian-support",
-        action="store_true",
-        default=None,
-        help="treat CJK text apart, with --normalized or --no-punct",
-    )
-    ter.add_argument(
-        "--case-sensitive",
-        action="store_true",
-        default=None,
-        help="keep the case (TER lowercases otherwise)",
-    )
+    add_switches(ter, ter_switches, default=None)
     tests = parser.add_argument_group(
         "significance", "paired tests against the first -H file, and bootstrap intervals"
     )
-    paired = tests.add_mutually_exclusive_group()
-    paired.add_argument(
-        "--paired-bs",
-        action="store_true",
-        help="paired bootstrap resampling (Koehn 2004): p-values, means and 95%% intervals",
+    paired = (
+        (
+            "--paired-bs",
+            "paired bootstrap resampling (Koehn 2004): p-values, means and 95%% intervals",
+        ),
+        ("--paired-ar", "paired approximate randomization (Riezler and Maxwell 2005): p-values"),
     )
-    paired.add_argument(
-        "--paired-ar",
-        action="store_true",
-        help="paired approximate randomization (Riezler and Maxwell 2005): p-values",
+    add_switches(tests.add_mutually_exclusive_group(), paired)
+    add_count(
+        tests, "--paired-bs-n", f"resamples of --paired-bs (default {DEFAULT_SAMPLES['bootstrap']})"
     )
-    tests.add_argument(
-        "--paired-bs-n",
-        type=integer(1, "a positive integer"),
-        default=None,
-        metavar="N",
-        help=f"resamples of --paired-bs (default {DEFAULT_SAMPLES['bootstrap']})",
+    add_count(tests, "--paired-ar-n", f"trials of --paired-ar (default {DEFAULT_SAMPLES['ar']})")
+    add_switches(
+        tests,
+        [("--ci", "each system's bootstrap mean and 95%% interval (alone or with --paired-ar)")],
     )
-    tests.add_argument(
-        "--paired-ar-n",
-        type=integer(1, "a positive integer"),
-        default=None,
-        metavar="N",
-        help=f"trials of --paired-ar (default {DEFAULT_SAMPLES['ar']})",
-    )
-    tests.add_argument(
-        "--ci",
-        action="store_true",
-        help="each system's bootstrap mean and 95%% interval (alone or with --paired-ar)",
-    )
-    tests.add_argument(
-        "--ci-n",
-        type=integer(1, "a positive integer"),
-        default=None,
-        metavar="N",
-        help=f"resamples of --ci (default {CI_SAMPLES})",
-    )
-    tests.add_argument(
+    add_count(tests, "--ci-n", f"resamples of --ci (default {CI_SAMPLES})")
+    add_count(
+        tests,
         "--seed",
-        type=integer(0, "a non-negative integer"),
-        default=None,
-        metavar="N",
-        help=f"the random generator's seed (default {DEFAULT_SEED}, sacreBLEU's; 0 is a seed)",
+        f"the random generator's seed (default {DEFAULT_SEED}, sacreBLEU's; 0 is a seed)",
+        minimum=0,
     )
     parser.add_argument(
         "--scheduler",

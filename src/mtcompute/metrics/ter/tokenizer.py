@@ -20,18 +20,21 @@ from __future__ import annotations
 
 __all__ = ["TercomTokenizer"]
 
+import functools
 import re
 from dataclasses import dataclass
+
+Steps = tuple[tuple[str, str], ...]  # regular expressions and their replacements, in order
 
 # The general (language-independent) and Western normalization, after the line breaks and the
 # four entities: the line padded with one space each side, then these in this order.
 _WESTERN_STEPS = (
-    (re.compile(r"([{-~[-` -&(-+:-@/])"), r" \1 "),  # punctuation and symbols apart
-    (re.compile(r"'s "), r" 's "),  # possessives
-    (re.compile(r"'s$"), r" 's"),
-    (re.compile(r"([^0-9])([\.,])"), r"\1 \2 "),  # period, comma apart unless after a digit
-    (re.compile(r"([\.,])([^0-9])"), r" \1 \2"),  # ... unless before a digit
-    (re.compile(r"([0-9])(-)"), r"\1 \2 "),  # a dash after a digit apart
+    (r"([{-~[-` -&(-+:-@/])", r" \1 "),  # punctuation and symbols apart
+    (r"'s ", r" 's "),  # possessives
+    (r"'s$", r" 's"),
+    (r"([^0-9])([\.,])", r"\1 \2 "),  # period, comma apart unless after a digit
+    (r"([\.,])([^0-9])", r" \1 \2"),  # ... unless before a digit
+    (r"([0-9])(-)", r"\1 \2 "),  # a dash after a digit apart
 )
 
 _ASIAN_PUNCT = r"([\u3001\u3002\u3008-\u3011\u3014-\u301f\uff61-\uff65\u30fb])"
@@ -43,41 +46,40 @@ _FULL_WIDTH_PUNCT = r"([\uff0e\uff0c\uff1f\uff1a\uff1b\uff01\uff02\uff08\uff09])
 # ends it (sacreBLEU's patterns, whose ``^`` inside the alternatives never matches past the
 # start, say so); then Asian and full-width punctuation.
 _ASIAN_STEPS = (
-    (re.compile(r"([\u4e00-\u9fff\u3400-\u4dbf])"), r" \1 "),
-    (re.compile(r"([\u31c0-\u31ef\u2e80-\u2eff])"), r" \1 "),
-    (re.compile(r"([\u3300-\u33ff\uf900-\ufaff\ufe30-\ufe4f])"), r" \1 "),
-    (re.compile(r"([\u3200-\u3f22])"), r" \1 "),
-    (re.compile(r"(^|^[\u3040-\u309f])([\u3040-\u309f]+)(?=$|^[\u3040-\u309f])"), r"\1 \2 "),
-    (re.compile(r"(^|^[\u30a0-\u30ff])([\u30a0-\u30ff]+)(?=$|^[\u30a0-\u30ff])"), r"\1 \2 "),
-    (re.compile(r"(^|^[\u31f0-\u31ff])([\u31f0-\u31ff]+)(?=$|^[\u31f0-\u31ff])"), r"\1 \2 "),
-    (re.compile(_ASIAN_PUNCT), r" \1 "),
-    (re.compile(_FULL_WIDTH_PUNCT), r" \1 "),
+    (r"([\u4e00-\u9fff\u3400-\u4dbf])", r" \1 "),
+    (r"([\u31c0-\u31ef\u2e80-\u2eff])", r" \1 "),
+    (r"([\u3300-\u33ff\uf900-\ufaff\ufe30-\ufe4f])", r" \1 "),
+    (r"([\u3200-\u3f22])", r" \1 "),
+    (r"(^|^[\u3040-\u309f])([\u3040-\u309f]+)(?=$|^[\u3040-\u309f])", r"\1 \2 "),
+    (r"(^|^[\u30a0-\u30ff])([\u30a0-\u30ff]+)(?=$|^[\u30a0-\u30ff])", r"\1 \2 "),
+    (r"(^|^[\u31f0-\u31ff])([\u31f0-\u31ff]+)(?=$|^[\u31f0-\u31ff])", r"\1 \2 "),
+    (_ASIAN_PUNCT, r" \1 "),
+    (_FULL_WIDTH_PUNCT, r" \1 "),
 )
 
-_PUNCT = re.compile(r"[\.,\?:;!\"\(\)]")
-_ASIAN_PUNCT_STEPS = (re.compile(_ASIAN_PUNCT), re.compile(_FULL_WIDTH_PUNCT))
+_PUNCT_STEPS = ((r"[\.,\?:;!\"\(\)]", ""),)
+_ASIAN_PUNCT_STEPS = ((_ASIAN_PUNCT, ""), (_FULL_WIDTH_PUNCT, ""))
+
+
+@functools.cache
+def _compiled(steps: Steps) -> tuple[tuple[re.Pattern[str], str], ...]:
+    """``steps`` with their patterns compiled, on first use (not at import: a process that
+    imports TER without tokenizing with these options, ``mtcompute score -m chrf`` among them,
+    compiles none of the eighteen)."""
+    return tuple((re.compile(pattern), replacement) for pattern, replacement in steps)
+
+
+def _apply(steps: Steps, line: str) -> str:
+    for pattern, replacement in _compiled(steps):
+        line = pattern.sub(replacement, line)
+    return line
 
 
 def _normalize_general_and_western(line: str) -> str:
     line = line.replace("\n-", "").replace("\n", " ")  # end-of-line hyphenation, line breaks
     line = line.replace("&quot;", '"').replace("&amp;", "&")
     line = line.replace("&lt;", "<").replace("&gt;", ">")
-    line = f" {line} "
-    for pattern, replacement in _WESTERN_STEPS:
-        line = pattern.sub(replacement, line)
-    return line
-
-
-def _normalize_asian(line: str) -> str:
-    for pattern, replacement in _ASIAN_STEPS:
-        line = pattern.sub(replacement, line)
-    return line
-
-
-def _remove_asian_punct(line: str) -> str:
-    for pattern in _ASIAN_PUNCT_STEPS:
-        line = pattern.sub("", line)
-    return line
+    return _apply(_WESTERN_STEPS, f" {line} ")
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,11 +106,11 @@ class TercomTokenizer:
         if self.normalized:
             line = _normalize_general_and_western(line)
             if self.asian_support:
-                line = _normalize_asian(line)
+                line = _apply(_ASIAN_STEPS, line)
         if self.no_punct:
-            line = _PUNCT.sub("", line)
+            line = _apply(_PUNCT_STEPS, line)
             if self.asian_support:
-                line = _remove_asian_punct(line)
+                line = _apply(_ASIAN_PUNCT_STEPS, line)
         return " ".join(line.split())
 
     def signature(self) -> str:
