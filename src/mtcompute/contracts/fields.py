@@ -43,8 +43,12 @@ from mtcompute.contracts.validate import (
     where,
 )
 from mtcompute.errors import InvalidInput
-from mtcompute.metrics.bleu.score import BLEU_SMOOTHING, SMOOTH_DEFAULTS
-from mtcompute.metrics.bleu.statistics import SMOOTHINGS, UNSUPPORTED_SMOOTHINGS
+from mtcompute.metrics.bleu.statistics import (
+    BLEU_SMOOTHING,
+    SMOOTH_DEFAULTS,
+    SMOOTHINGS,
+    UNSUPPORTED_SMOOTHINGS,
+)
 
 # --- chrF -----------------------------------------------------------------------------------
 

@@ -39,15 +39,10 @@ from typing import cast
 from mtcompute import streaming
 from mtcompute.metrics._base import Formatted, common_fields, summed_in_chunks
 from mtcompute.metrics.bleu.counts import bleu_text_rows, bleu_text_statistics, kernel_tokenizes
-from mtcompute.metrics.bleu.statistics import BleuStatistics
+from mtcompute.metrics.bleu.statistics import BLEU_SMOOTHING, SMOOTH_DEFAULTS, BleuStatistics
 from mtcompute.tokenizers import Tokenizer, get_tokenizer
 
 # --- sacreBLEU's float steps ------------------------------------------------------------------
-
-SMOOTH_DEFAULTS: dict[str, float | None] = {"none": None, "floor": 0.1, "add-k": 1, "exp": None}
-"""sacreBLEU's smoothing methods and the value each uses when none is given."""
-
-BLEU_SMOOTHING: tuple[str, ...] = tuple(SMOOTH_DEFAULTS)
 
 
 def my_log(x: float) -> float:

@@ -17,7 +17,9 @@ Counts are ints throughout; the only float steps are in :func:`smooth_and_score`
 from __future__ import annotations
 
 __all__ = [
+    "BLEU_SMOOTHING",
     "SMOOTHINGS",
+    "SMOOTH_DEFAULTS",
     "UNSUPPORTED_SMOOTHINGS",
     "BleuStatistics",
     "NgramEntry",
@@ -45,6 +47,11 @@ SMOOTHINGS: tuple[Smoothing, ...] = ("none", "method1", "method2", "method3")
 # Chen & Cherry 2014 methods 4-7 need more than the sufficient statistics (lengths of the
 # source or of the corpus): refused as unsupported_input, never computed.
 UNSUPPORTED_SMOOTHINGS = ("method4", "method5", "method6", "method7")
+
+# sacreBLEU's smoothing methods (its BLEU, metrics/bleu/score.py) and the value each uses when
+# none is given: here, with the catalog's, so that declaring an option does not import scoring.
+SMOOTH_DEFAULTS: dict[str, float | None] = {"none": None, "floor": 0.1, "add-k": 1, "exp": None}
+BLEU_SMOOTHING: tuple[str, ...] = tuple(SMOOTH_DEFAULTS)
 Number = int | float
 
 
