@@ -138,24 +138,43 @@ def test_sacrebleu_imports_its_run_modules_not_score_s(tmp_path: Path) -> None:
     assert [] == among(modules, tuple(m for m in SCORE_RUN if m != "mtcompute.cli._files"))
 
 
-def _type_checking_imports() -> dict[str, str]:
-    """Name -> module of the ``if TYPE_CHECKING:`` imports of ``mtcompute/__init__.py``."""
-    tree = ast.parse((REPO / "src" / "mtcompute" / "__init__.py").read_text(encoding="utf-8"))
-    block = next(node for node in tree.body if isinstance(node, ast.If))
+def _stub_imports() -> dict[str, str]:
+    """Name -> module of the imports of ``mtcompute/__init__.pyi`` (what mypy reads)."""
+    tree = ast.parse((REPO / "src" / "mtcompute" / "__init__.pyi").read_text(encoding="utf-8"))
     return {
         alias.asname or alias.name: str(node.module)
-        for node in block.body
+        for node in tree.body
         if isinstance(node, ast.ImportFrom)
         for alias in node.names
     }
 
 
-def test_the_lazy_table_matches_the_type_checking_imports() -> None:
-    """The table of name -> module and the imports mypy reads list the same names, every
-    name of ``__all__`` but ``__version__``."""
+def test_the_lazy_table_matches_the_stub() -> None:
+    """The table of name -> module and the stub mypy reads list the same names, every name of
+    ``__all__`` but ``__version__``, and the stub's ``__all__`` is the package's."""
     public = sorted(set(mtcompute.__all__) - {"__version__"})
-    assert public == sorted(_type_checking_imports())
-    assert _type_checking_imports() == mtcompute._SOURCES
+    stub = ast.parse((REPO / "src" / "mtcompute" / "__init__.pyi").read_text(encoding="utf-8"))
+    stub_all = next(
+        ast.literal_eval(node.value)
+        for node in stub.body
+        if isinstance(node, ast.Assign) and getattr(node.targets[0], "id", "") == "__all__"
+    )
+    assert public == sorted(_stub_imports())
+    assert _stub_imports() == mtcompute._SOURCES
+    assert mtcompute.__all__ == stub_all
+
+
+def test_importing_the_package_imports_no_typing() -> None:
+    """``import mtcompute`` alone loads neither ``typing`` nor any module of the package but
+    its version: the names come on first use."""
+    code = (
+        "import sys; import mtcompute; "
+        "print(sorted(m for m in sys.modules if m == 'typing' or m.startswith('mtcompute')))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout
+    assert "['mtcompute', 'mtcompute._version']" == out.strip()
 
 
 @pytest.mark.parametrize("name", mtcompute.__all__)

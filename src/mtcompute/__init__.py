@@ -13,7 +13,6 @@ what it uses.
 from __future__ import annotations
 
 import importlib
-from typing import TYPE_CHECKING, Any
 
 from mtcompute._version import __version__
 
@@ -65,40 +64,6 @@ __all__ = [
     "text_bleu_statistics",
 ]
 
-if TYPE_CHECKING:
-    from mtcompute._execute import execute, execute_json
-    from mtcompute.batch import CorpusTer, corpus_ter
-    from mtcompute.core.jsjson import dumps, loads
-    from mtcompute.envelope import Envelope
-    from mtcompute.errors import (
-        InvalidInput,
-        LimitExceeded,
-        MtcomputeError,
-        NotFound,
-        UnsupportedInput,
-    )
-    from mtcompute.metrics.bleu.corpus import CorpusBleu, corpus_bleu, text_bleu_statistics
-    from mtcompute.metrics.chrf.corpus import CorpusChrf, chrf_pairwise, corpus_chrf
-    from mtcompute.tools.bleu_brevity_penalty import BrevityPenaltyResult, bleu_brevity_penalty
-    from mtcompute.tools.bleu_corpus_compute import CorpusBleuResult, bleu_corpus
-    from mtcompute.tools.bleu_ngrams_count import (
-        BleuNgramCounts,
-        BleuSegmentCounts,
-        bleu_ngrams_count,
-    )
-    from mtcompute.tools.bleu_sentence_components import (
-        BleuSentenceComponents,
-        bleu_sentence_components,
-    )
-    from mtcompute.tools.bleu_sentence_compute import SentenceBleuResult, sentence_bleu
-    from mtcompute.tools.bleu_smoothing_compute import BleuSmoothingResult, bleu_from_statistics
-    from mtcompute.tools.bleu_tokenize import TokenizeResult, bleu_tokenize
-    from mtcompute.tools.chrf_components import ChrfComponents, ChrfOrder, chrf_components
-    from mtcompute.tools.chrf_compute import ChrfResult, chrf
-    from mtcompute.tools.chrf_plus_plus_compute import ChrfPlusPlusResult, chrf_plus_plus
-    from mtcompute.tools.sacrebleu_score import SacrebleuResult, sacrebleu_score
-    from mtcompute.tools.ter_compute import TerComputeResult, ter_compute
-
 # Where each public name is defined: imported on first access, then kept in the module.
 _SOURCES: dict[str, str] = {
     "BleuNgramCounts": "mtcompute.tools.bleu_ngrams_count",
@@ -148,7 +113,7 @@ _SOURCES: dict[str, str] = {
 }
 
 
-def __getattr__(name: str) -> Any:
+def __getattr__(name: str) -> object:
     """Import a public name from its module on first access (PEP 562)."""
     try:
         module = _SOURCES[name]
