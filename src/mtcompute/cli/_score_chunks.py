@@ -302,14 +302,25 @@ def _in_parallel(args: argparse.Namespace, add: Callable[[int, list[list[Result]
     thread taking whole chunks (decoded, counted and scored there, see :func:`_raw_results`)
     while a reader thread cuts the next ones from the files (:func:`byte_chunks`, undecoded);
     each chunk's count and results handed to ``add`` in the files' order, at most one chunk
-    more than there are threads in flight. A fault (files of different lengths, a line that
+    more than there are threads in flight (with one thread, chunk after chunk on this one,
+    without the reader thread). A fault (files of different lengths, a line that
     is not UTF-8, no line) is the error reading the files chunk after chunk reports."""
-    from concurrent.futures import ThreadPoolExecutor  # noqa: PLC0415
-
     from mtcompute.counting import thread_count  # noqa: PLC0415
 
     workers = thread_count()
     names = [*args.hypotheses, *args.references]
+    if workers == 1:  # chunk after chunk on this thread: no pool to start (nor to import)
+        try:
+            for raw in byte_chunks(names):
+                results = _raw_results(args, raw)
+                if results is None:
+                    raise Uneven
+                add(raw.count, results)
+        except Uneven:
+            raise reported_fault(args.hypotheses, args.references) from None
+        return
+    from concurrent.futures import ThreadPoolExecutor  # noqa: PLC0415
+
     pending: deque[tuple[int, Future[list[list[Result]] | None]]] = deque()
     with ThreadPoolExecutor(workers, thread_name_prefix="mtcompute-chunk") as pool:
         try:
