@@ -69,9 +69,11 @@ def _flat_bleu(stats: BleuStatistics) -> tuple[int, ...]:
 
 
 @dataclass(frozen=True, slots=True)
-class CorpusBleu:
+class CorpusBleu(sacre_bleu.BleuResult):
     """Corpus BLEU: ``score`` (a float, 0..100) and what sacreBLEU's ``BLEUScore`` holds
-    beside it (``counts``, ``totals``, ``precisions``, ``bp``, ``sys_len``, ``ref_len``).
+    beside it (``counts``, ``totals``, ``precisions``, ``bp``, ``sys_len``, ``ref_len``:
+    :class:`~mtcompute.metrics.bleu.score.BleuResult`'s fields, its ``ratio`` and its
+    ``verbose`` line, ``67.0/41.2/27.3/18.5 (BP = 1.000 ...)``).
 
     ``statistics`` are the summed counts in sacreBLEU's layout (``[sys_len, ref_len,
     correct_1..N, total_1..N]``); ``options`` the settings (sacreBLEU's names;
@@ -81,20 +83,11 @@ class CorpusBleu:
     results of the same settings add up.
     """
 
-    score: float
-    counts: tuple[int | float, ...]
-    totals: tuple[int | float, ...]
-    precisions: tuple[float, ...]
-    bp: float
-    sys_len: int
-    ref_len: int
     statistics: tuple[int, ...]
     options: sacre_bleu.BleuOptions
     tokenizer_signature: str
     nrefs: int
     segment_scores: tuple[float, ...] | None = None
-
-    name = "BLEU"
 
     @classmethod
     def from_statistics(
@@ -107,43 +100,14 @@ class CorpusBleu:
     ) -> CorpusBleu:
         """The result for summed ``statistics``: sacreBLEU's ``compute_bleu``."""
         flat = tuple(statistics)
-        r = sacre_bleu.bleu_score(flat, options)
         return cls(
-            r.score,
-            r.counts,
-            r.totals,
-            r.precisions,
-            r.bp,
-            r.sys_len,
-            r.ref_len,
-            flat,
-            options,
-            tokenizer_signature,
-            nrefs,
-            segment_scores,
+            **sacre_bleu.bleu_fields(sacre_bleu.bleu_score(flat, options)),
+            statistics=flat,
+            options=options,
+            tokenizer_signature=tokenizer_signature,
+            nrefs=nrefs,
+            segment_scores=segment_scores,
         )
-
-    @property
-    def _parts(self) -> sacre_bleu.BleuResult:
-        return sacre_bleu.BleuResult(
-            self.score,
-            self.counts,
-            self.totals,
-            self.precisions,
-            self.bp,
-            self.sys_len,
-            self.ref_len,
-        )
-
-    @property
-    def ratio(self) -> float:
-        """sys_len / ref_len (0 when ref_len is 0), as sacreBLEU computes it."""
-        return self._parts.ratio
-
-    @property
-    def verbose(self) -> str:
-        """What sacreBLEU prints after the score: ``67.0/41.2/27.3/18.5 (BP = 1.000 ...)``."""
-        return self._parts.verbose
 
     @property
     def signature(self) -> str:
@@ -159,7 +123,7 @@ class CorpusBleu:
         return f"{self.score:.2f}"
 
     def __str__(self) -> str:
-        return self._parts.format(signature=self.signature)
+        return self.format(signature=self.signature)
 
     def to_dict(self) -> dict[str, object]:
         """The result as JSON-ready data (the ``score`` command's ``--format json``)."""

@@ -20,6 +20,7 @@ __all__ = [
     "BleuParts",
     "BleuReferences",
     "BleuResult",
+    "bleu_fields",
     "bleu_references",
     "bleu_rows_of",
     "bleu_score",
@@ -33,8 +34,8 @@ __all__ = [
 
 import math
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
-from typing import cast
+from dataclasses import dataclass, fields
+from typing import Any, cast
 
 from mtcompute import native, streaming
 from mtcompute.metrics._base import Formatted, common_fields, summed_in_chunks
@@ -126,6 +127,12 @@ def compute_bleu(
     return BleuParts(score, tuple(correct), tuple(total), tuple(precisions), bp, sys_len, ref_len)
 
 
+def bleu_fields(parts: BleuParts) -> dict[str, Any]:
+    """The :class:`BleuParts` fields of ``parts`` by name, for a record that extends it
+    (:class:`BleuResult`, :class:`mtcompute.CorpusBleu`)."""
+    return {field.name: getattr(parts, field.name) for field in fields(BleuParts)}
+
+
 # --- raw text ---------------------------------------------------------------------------------
 
 
@@ -146,16 +153,8 @@ class BleuOptions:
 
 
 @dataclass(frozen=True, slots=True)
-class BleuResult(Formatted):
-    """What sacreBLEU's ``BLEUScore`` holds, and its strings."""
-
-    score: float
-    counts: tuple[int | float, ...]
-    totals: tuple[int | float, ...]
-    precisions: tuple[float, ...]
-    bp: float
-    sys_len: int
-    ref_len: int
+class BleuResult(BleuParts, Formatted):
+    """What sacreBLEU's ``BLEUScore`` holds (:class:`BleuParts`' fields), and its strings."""
 
     name = "BLEU"
 
@@ -339,15 +338,7 @@ def bleu_score(statistics: Sequence[int | float], options: BleuOptions) -> BleuR
         options.effective_order,
         n,
     )
-    return BleuResult(
-        parts.score,
-        parts.counts,
-        parts.totals,
-        parts.precisions,
-        parts.bp,
-        parts.sys_len,
-        parts.ref_len,
-    )
+    return BleuResult(**bleu_fields(parts))
 
 
 def corpus_bleu(
