@@ -58,6 +58,7 @@ from mtcompute.metrics._corpus import (
     FLAG,
     REFERENCE_TEXTS,
     ReferenceTexts,
+    chunk_scorer,
     scored_chunks,
 )
 from mtcompute.metrics._corpus import checked_texts as _checked_texts
@@ -226,18 +227,7 @@ def corpus_ter(
     (2, 2.0)
     """
     if streaming.is_stream(hypotheses) or streaming.is_stream(references):
-
-        def score(hyps: list[str], refs: list[Any]) -> CorpusTer:
-            return corpus_ter(
-                hyps,
-                refs,
-                normalized=normalized,
-                no_punct=no_punct,
-                asian_support=asian_support,
-                case_sensitive=case_sensitive,
-                segment_scores=segment_scores,
-            )
-
+        score = chunk_scorer(corpus_ter, locals())
         return _chunked(score, hypotheses, references, unit="segments", texts=True)
     # a list or a tuple from here on (anything else is refused by the checks below)
     hypotheses = cast("Sequence[str]", hypotheses)

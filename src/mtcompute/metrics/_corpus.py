@@ -23,6 +23,7 @@ __all__ = [
     "Summable",
     "added_up",
     "checked_texts",
+    "chunk_scorer",
     "joined",
     "joined_nrefs_and_segments",
     "no_lone_surrogates",
@@ -32,7 +33,7 @@ __all__ = [
     "signature_of",
 ]
 
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Protocol, Self, TypeVar, cast
 
@@ -220,6 +221,20 @@ def _same_form(first: object, item: object, path: str) -> None:
         TEXTS.items.parse(item, path)
     else:
         SEGMENT_TEXTS.parse(item, path)
+
+
+def chunk_scorer(
+    corpus: Callable[..., R], arguments: Mapping[str, Any]
+) -> Callable[[list[Any], list[Any]], R]:
+    """A metric's corpus function ``corpus`` of one chunk's hypotheses and references, for
+    :func:`scored_chunks`, with the settings of the call whose arguments ``arguments`` holds
+    (its ``locals()`` on entry): every one but ``hypotheses`` and ``references``, by name."""
+    settings = {k: v for k, v in arguments.items() if k not in ("hypotheses", "references")}
+
+    def score(hyps: list[Any], refs: list[Any]) -> R:
+        return corpus(hyps, refs, **settings)
+
+    return score
 
 
 def scored_chunks(

@@ -39,6 +39,7 @@ from mtcompute.metrics._corpus import (
     TEXT_REFERENCES,
     TEXTS,
     added_up,
+    chunk_scorer,
     joined,
     no_lone_surrogates,
     no_lone_surrogates_in,
@@ -249,20 +250,7 @@ def corpus_bleu(
     100.00000000000004
     """
     if streaming.is_stream(hypotheses) or streaming.is_stream(references):
-
-        def score(hyps: list[Any], refs: list[Any]) -> CorpusBleu:
-            return corpus_bleu(
-                hyps,
-                refs,
-                tokenize=tokenize,
-                lowercase=lowercase,
-                smooth_method=smooth_method,
-                smooth_value=smooth_value,
-                max_order=max_order,
-                effective_order=effective_order,
-                segment_scores=segment_scores,
-            )
-
+        score = chunk_scorer(corpus_bleu, locals())
         raw = tokenize is not None
         return added_up(scored_chunks(score, hypotheses, references, unit="segments", texts=raw))
     # a list or a tuple from here on (anything else is refused by the checks below)

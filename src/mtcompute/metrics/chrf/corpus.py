@@ -29,7 +29,7 @@ __all__ = ["CHAR_ORDER", "CorpusChrf", "chrf_pairwise", "corpus_chrf", "corpus_c
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
-from typing import Any, cast
+from typing import cast
 
 from mtcompute import streaming
 from mtcompute.contracts.fields import BETA, RULES, WORD_ORDER
@@ -39,6 +39,7 @@ from mtcompute.metrics._corpus import (
     FLAG,
     added_up,
     checked_texts,
+    chunk_scorer,
     joined,
     no_lone_surrogates,
     nrefs_of,
@@ -245,20 +246,7 @@ def corpus_chrf(
     Fraction(25, 1)
     """
     if streaming.is_stream(hypotheses) or streaming.is_stream(references):
-
-        def score(hyps: list[str], refs: list[Any]) -> CorpusChrf:
-            return corpus_chrf(
-                hyps,
-                refs,
-                word_order=word_order,
-                beta=beta,
-                lowercase=lowercase,
-                whitespace=whitespace,
-                eps_smoothing=eps_smoothing,
-                rules=rules,
-                segment_scores=segment_scores,
-            )
-
+        score = chunk_scorer(corpus_chrf, locals())
         return added_up(scored_chunks(score, hypotheses, references, unit=None, texts=True))
     # a list or a tuple from here on (anything else is refused by the checks below)
     hypotheses = cast("Sequence[str]", hypotheses)
