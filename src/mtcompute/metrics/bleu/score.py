@@ -21,9 +21,11 @@ __all__ = [
     "BleuReferences",
     "BleuResult",
     "bleu_fields",
+    "bleu_of_options",
     "bleu_references",
     "bleu_rows_of",
     "bleu_score",
+    "bleu_setup",
     "bleu_signature_fields",
     "bleu_statistics",
     "bleu_statistics_of",
@@ -33,12 +35,12 @@ __all__ = [
 ]
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, fields
 from typing import Any, cast
 
 from mtcompute import native, streaming
-from mtcompute.metrics._base import Formatted, common_fields, summed_in_chunks
+from mtcompute.metrics._base import Formatted, common_fields, format_signature, summed_in_chunks
 from mtcompute.metrics.bleu.counts import KERNEL_TOKENIZERS, bleu_text_rows, bleu_text_statistics
 from mtcompute.metrics.bleu.statistics import BleuStatistics
 from mtcompute.tokenizers import Tokenizer, get_tokenizer
@@ -192,6 +194,17 @@ def bleu_signature_fields(
         "tok": tokenizer_signature,
         "smooth": smooth,
     }
+
+
+def bleu_setup(
+    raw: Mapping[str, Any], refs: int | str
+) -> tuple[BleuOptions, Tokenizer, dict[str, object]]:
+    """BLEU's options from a tool's checked options object (sacreBLEU's names), its
+    tokenizer (a fault named at ``/bleu/tokenize``) and sacreBLEU's signature fields
+    (``refs``: the signature's nrefs): sacrebleu-score's and paired-significance's."""
+    options = BleuOptions(**raw)
+    tokenizer = get_tokenizer(options.tokenize, "/bleu/tokenize")
+    return options, tokenizer, bleu_signature_fields(options, refs, tokenizer.signature)
 
 
 def _flat_bleu(stats: BleuStatistics) -> list[int]:
@@ -352,3 +365,16 @@ def corpus_bleu(
     """
     total, _ = bleu_statistics(hypotheses, references, options)
     return bleu_score(total, options)
+
+
+def bleu_of_options(
+    hypotheses: Sequence[str],
+    references: Sequence[Sequence[str]],
+    raw: Mapping[str, Any],
+    refs: int | str,
+) -> tuple[BleuResult, str]:
+    """Corpus BLEU with a tool's checked options object (:func:`bleu_setup`; ``refs``: the
+    signature's nrefs), and sacreBLEU's signature string: sacrebleu-score's BLEU."""
+    options, tokenizer, fields = bleu_setup(raw, refs)
+    total, _ = bleu_statistics(hypotheses, references, options, tokenizer=tokenizer)
+    return bleu_score(total, options), format_signature(fields)
