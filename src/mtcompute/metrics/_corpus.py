@@ -29,6 +29,7 @@ __all__ = [
     "no_lone_surrogates",
     "no_lone_surrogates_in",
     "nrefs_of",
+    "row_scores",
     "scored_chunks",
     "signature_of",
 ]
@@ -163,6 +164,17 @@ def signature_of(sacrebleu_fields: dict[str, object], rules: str = "sacrebleu") 
     computed the score, then ``mtcompute:<version>``."""
     extra = "|rules:contract" if rules == "contract" else ""
     return f"{format_signature(sacrebleu_fields)}{extra}|mtcompute:{__version__}"
+
+
+def row_scores(
+    rows: bytes | None, width: int, score: Callable[[list[int]], float]
+) -> tuple[float, ...] | None:
+    """Each segment's ``score`` of a kernel buffer of per-segment statistics (native int64
+    values, ``width`` a segment), in order; ``None`` without a buffer."""
+    if rows is None:
+        return None
+    values = memoryview(rows).cast("q").tolist()
+    return tuple(score(values[at : at + width]) for at in range(0, len(values), width))
 
 
 class Joinable(Protocol):

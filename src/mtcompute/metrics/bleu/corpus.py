@@ -44,6 +44,7 @@ from mtcompute.metrics._corpus import (
     no_lone_surrogates,
     no_lone_surrogates_in,
     nrefs_of,
+    row_scores,
     scored_chunks,
     signature_of,
 )
@@ -351,14 +352,8 @@ def corpus_bleu_lines(
     if found is None:
         return None
     total, rows = found
-    scores = None
-    if rows is not None:
-        values = memoryview(rows).cast("q").tolist()
-        width = 2 + 2 * options.max_ngram_order
-        scores = tuple(
-            sacre_bleu.bleu_score(values[at : at + width], options).score
-            for at in range(0, len(values), width)
-        )
+    width = 2 + 2 * options.max_ngram_order
+    scores = row_scores(rows, width, lambda row: sacre_bleu.bleu_score(row, options).score)
     return CorpusBleu.from_statistics(
         _flat_bleu(total), options, tokenizer.signature, len(references), scores
     )

@@ -43,6 +43,7 @@ from mtcompute.metrics._corpus import (
     joined,
     no_lone_surrogates,
     nrefs_of,
+    row_scores,
     scored_chunks,
     signature_of,
 )
@@ -296,28 +297,13 @@ def corpus_chrf_lines(
     if options.lowercase or rules != "sacrebleu":
         return None
     options = replace(options, char_order=CHAR_ORDER)  # as corpus_chrf sets it
-    found = sacrebleu_chrf_line_rows(
-        hypotheses,
-        references,
-        count,
-        options.char_order,
-        options.word_order,
-        options.beta,
-        whitespace=options.whitespace,
-        eps_smoothing=options.eps_smoothing,
-        per_segment=segment_scores,
+    found = options.counted(
+        sacrebleu_chrf_line_rows, hypotheses, references, count, per_segment=segment_scores
     )
     if found is None:
         return None
     total, rows = found
-    scores = None
-    if rows is not None:
-        values = memoryview(rows).cast("q").tolist()
-        width = 3 * options.order
-        scores = tuple(
-            chrf_score(values[at : at + width], options).score
-            for at in range(0, len(values), width)
-        )
+    scores = row_scores(rows, 3 * options.order, lambda row: chrf_score(row, options).score)
     return CorpusChrf.from_statistics(total, options, rules, len(references), scores)
 
 
