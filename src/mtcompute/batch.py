@@ -78,8 +78,6 @@ from mtcompute.metrics.ter.score import (
     ter_statistics,
 )
 
-PRETOKENIZED = "pretokenized"  # the signature's tok: value for tokenize=None (token lists)
-
 # --- field types -----------------------------------------------------------------------------
 # The arguments' types: the tools' field types, without the service limits, and the few the
 # sacreBLEU-rules arguments add (declared here once; candidates for contracts/fields.py).
