@@ -30,6 +30,7 @@ __all__ = [
     "no_lone_surrogates_in",
     "nrefs_of",
     "row_scores",
+    "same_settings",
     "scored_chunks",
     "signature_of",
 ]
@@ -178,7 +179,13 @@ def row_scores(
 
 
 class Joinable(Protocol):
-    """What any corpus result joins by: its reference count and its segment scores."""
+    """What any corpus result joins by: its reference count and its segment scores; and
+    what two results must share to be added (``settings``)."""
+
+    @property
+    def settings(self) -> tuple[object, ...]:
+        """The result's class and its settings."""
+        ...
 
     @property
     def nrefs(self) -> int:
@@ -212,11 +219,21 @@ def joined_nrefs_and_segments(
     return first.nrefs if first.nrefs == second.nrefs else -1, segments
 
 
-def joined(first: Summable, second: Summable) -> tuple[list[int], int, tuple[float, ...] | None]:
-    """What two results of the same settings add up to: summed statistics (integer counts,
-    so any grouping gives the same sums), the reference count and the segment scores
-    (:func:`joined_nrefs_and_segments`). TER's lengths are floats, summed in segment order
-    instead (``CorpusTer.__add__``)."""
+def same_settings(first: Joinable, second: Joinable, metric: str) -> None:
+    """ValueError unless two results of ``metric`` (its name in the message) have the same
+    settings, as adding them requires."""
+    if first.settings != second.settings:
+        raise ValueError(f"cannot add {metric} results of different settings")
+
+
+def joined(
+    first: Summable, second: Summable, metric: str
+) -> tuple[list[int], int, tuple[float, ...] | None]:
+    """What two results of ``metric`` add up to, once :func:`same_settings` found their
+    settings the same: summed statistics (integer counts, so any grouping gives the same
+    sums), the reference count and the segment scores (:func:`joined_nrefs_and_segments`).
+    TER's lengths are floats, summed in segment order instead (``CorpusTer.__add__``)."""
+    same_settings(first, second, metric)
     summed = [a + b for a, b in zip(first.statistics, second.statistics, strict=True)]
     return summed, *joined_nrefs_and_segments(first, second)
 

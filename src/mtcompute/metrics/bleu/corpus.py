@@ -153,10 +153,13 @@ class CorpusBleu(sacre_bleu.BleuResult):
             out["segment_scores"] = list(self.segment_scores)
         return out
 
+    @property
+    def settings(self) -> tuple[object, ...]:
+        """What two results must share to be added: the metric and its settings."""
+        return (CorpusBleu, self.options, self.tokenizer_signature)
+
     def __add__(self, other: CorpusBleu) -> CorpusBleu:
-        if (self.options, self.tokenizer_signature) != (other.options, other.tokenizer_signature):
-            raise ValueError("cannot add BLEU results of different settings")
-        summed, nrefs, segments = joined(self, other)
+        summed, nrefs, segments = joined(self, other, "BLEU")
         return CorpusBleu.from_statistics(
             summed, self.options, self.tokenizer_signature, nrefs, segments
         )

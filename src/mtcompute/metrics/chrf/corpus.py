@@ -177,10 +177,13 @@ class CorpusChrf:
             out["segment_scores"] = list(self.segment_scores)
         return out
 
+    @property
+    def settings(self) -> tuple[object, ...]:
+        """What two results must share to be added: the metric and its settings."""
+        return (CorpusChrf, self.options, self.rules)
+
     def __add__(self, other: CorpusChrf) -> CorpusChrf:
-        if (self.options, self.rules) != (other.options, other.rules):
-            raise ValueError("cannot add chrF results of different settings")
-        summed, nrefs, segments = joined(self, other)
+        summed, nrefs, segments = joined(self, other, "chrF")
         return CorpusChrf.from_statistics(summed, self.options, self.rules, nrefs, segments)
 
 
