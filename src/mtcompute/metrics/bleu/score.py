@@ -37,7 +37,7 @@ __all__ = [
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, fields
-from typing import Any, cast
+from typing import Any, TypeVar, cast
 
 from mtcompute import native, streaming
 from mtcompute.metrics._base import Formatted, common_fields, format_signature, summed_in_chunks
@@ -89,6 +89,35 @@ def compute_bleu(
     >>> round(compute_bleu([3, 1, 0, 0], [4, 3, 2, 1], 4, 5, "exp").score, 6)
     27.534766
     """
+    return _compute_bleu(
+        BleuParts,
+        correct,
+        total,
+        sys_len,
+        ref_len,
+        smooth_method,
+        smooth_value,
+        effective_order,
+        max_ngram_order,
+    )
+
+
+P = TypeVar("P", bound=BleuParts)
+
+
+def _compute_bleu(
+    result: type[P],
+    correct: Sequence[int | float],
+    total: Sequence[int | float],
+    sys_len: int,
+    ref_len: int,
+    smooth_method: str,
+    smooth_value: float | None,
+    effective_order: bool,
+    max_ngram_order: int,
+) -> P:
+    """:func:`compute_bleu`, its result a ``result`` (:class:`BleuParts` or a record that
+    extends it without new fields)."""
     if smooth_method not in SMOOTH_DEFAULTS:
         raise ValueError(f"Unknown smooth_method {smooth_method!r}")
     if smooth_value is None:
@@ -104,7 +133,7 @@ def compute_bleu(
     precisions = [0.0] * max_ngram_order
 
     if not any(correct):  # sacreBLEU's early stop (its issue #141)
-        return BleuParts(0.0, tuple(correct), tuple(total), tuple(precisions), bp, sys_len, ref_len)
+        return result(0.0, tuple(correct), tuple(total), tuple(precisions), bp, sys_len, ref_len)
 
     smooth_mteval = 1.0
     eff_order = max_ngram_order
@@ -126,12 +155,12 @@ def compute_bleu(
             precisions[n - 1] = 100.0 * correct[n - 1] / total[n - 1]
 
     score = bp * math.exp(sum([my_log(p) for p in precisions[:eff_order]]) / eff_order)
-    return BleuParts(score, tuple(correct), tuple(total), tuple(precisions), bp, sys_len, ref_len)
+    return result(score, tuple(correct), tuple(total), tuple(precisions), bp, sys_len, ref_len)
 
 
 def bleu_fields(parts: BleuParts) -> dict[str, Any]:
     """The :class:`BleuParts` fields of ``parts`` by name, for a record that extends it
-    (:class:`BleuResult`, :class:`mtcompute.CorpusBleu`)."""
+    (:class:`mtcompute.CorpusBleu`)."""
     return {field.name: getattr(parts, field.name) for field in fields(BleuParts)}
 
 
@@ -341,7 +370,8 @@ def bleu_statistics(
 def bleu_score(statistics: Sequence[int | float], options: BleuOptions) -> BleuResult:
     """sacreBLEU's ``BLEU._compute_score_from_stats`` of summed statistics."""
     n = options.max_ngram_order
-    parts = compute_bleu(
+    return _compute_bleu(
+        BleuResult,
         statistics[2 : 2 + n],
         statistics[2 + n :],
         int(statistics[0]),
@@ -351,7 +381,6 @@ def bleu_score(statistics: Sequence[int | float], options: BleuOptions) -> BleuR
         options.effective_order,
         n,
     )
-    return BleuResult(**bleu_fields(parts))
 
 
 def corpus_bleu(
