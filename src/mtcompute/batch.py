@@ -58,11 +58,13 @@ from mtcompute.metrics._corpus import (
     FLAG,
     REFERENCE_TEXTS,
     ReferenceTexts,
+    chunk_scorer,
     scored_chunks,
 )
 from mtcompute.metrics._corpus import checked_texts as _checked_texts
 from mtcompute.metrics._corpus import joined_nrefs_and_segments as _joined_nrefs_and_segments
 from mtcompute.metrics._corpus import nrefs_of as _nrefs
+from mtcompute.metrics._corpus import same_settings as _same_settings
 from mtcompute.metrics._corpus import signature_of as _signature
 from mtcompute.metrics.bleu.corpus import CorpusBleu, corpus_bleu
 from mtcompute.metrics.bleu.score import BleuOptions
@@ -76,8 +78,6 @@ from mtcompute.metrics.ter.score import (
     ter_signature_fields,
     ter_statistics,
 )
-
-PRETOKENIZED = "pretokenized"  # the signature's tok: value for tokenize=None (token lists)
 
 # --- field types -----------------------------------------------------------------------------
 # The arguments' types: the tools' field types, without the service limits, and the few the
@@ -187,9 +187,13 @@ class CorpusTer:
             out["segment_ref_lengths"] = [length for _, length in self.segment_statistics]
         return out
 
+    @property
+    def settings(self) -> tuple[object, ...]:
+        """What two results must share to be added: the metric and its settings."""
+        return (CorpusTer, self.options)
+
     def __add__(self, other: CorpusTer) -> CorpusTer:
-        if self.options != other.options:
-            raise ValueError("cannot add TER results of different settings")
+        _same_settings(self, other, "TER")
         nrefs, segments = _joined_nrefs_and_segments(self, other)
         joined = self.segment_statistics + other.segment_statistics
         return CorpusTer.from_statistics(joined, self.options, nrefs, segments)
@@ -226,18 +230,7 @@ def corpus_ter(
     (2, 2.0)
     """
     if streaming.is_stream(hypotheses) or streaming.is_stream(references):
-
-        def score(hyps: list[str], refs: list[Any]) -> CorpusTer:
-            return corpus_ter(
-                hyps,
-                refs,
-                normalized=normalized,
-                no_punct=no_punct,
-                asian_support=asian_support,
-                case_sensitive=case_sensitive,
-                segment_scores=segment_scores,
-            )
-
+        score = chunk_scorer(corpus_ter, locals())
         return _chunked(score, hypotheses, references, unit="segments", texts=True)
     # a list or a tuple from here on (anything else is refused by the checks below)
     hypotheses = cast("Sequence[str]", hypotheses)
@@ -344,7 +337,7 @@ class ResultSum:
         if first is None:
             self._first, self._nrefs = part, part.nrefs
         else:
-            if _settings(first) != _settings(part):
+            if first.settings != part.settings:
                 raise ValueError("cannot add results of different metrics or settings")
             self._nrefs = self._nrefs if self._nrefs == part.nrefs else -1
         if isinstance(part, CorpusTer):
@@ -380,15 +373,6 @@ class ResultSum:
         return CorpusChrf.from_statistics(
             self._statistics, first.options, first.rules, self._nrefs, segment_scores
         )
-
-
-def _settings(result: AnyResult) -> tuple[object, ...]:
-    """What two results must share to be added: the metric and its settings."""
-    if isinstance(result, CorpusBleu):
-        return (CorpusBleu, result.options, result.tokenizer_signature)
-    if isinstance(result, CorpusChrf):
-        return (CorpusChrf, result.options, result.rules)
-    return (CorpusTer, result.options)
 
 
 # --- iterables: in chunks ---------------------------------------------------------------------

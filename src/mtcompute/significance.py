@@ -202,6 +202,8 @@ def _totals(matrix: Array) -> list[int | float]:
 
 
 def _prepare(tables: Sequence[Table]) -> list[list[_Series]]:
+    """Each table's series, one per system: checked, each system's score computed; every
+    table of the same systems (their count), every series of the same segments."""
     if not tables:
         raise ValueError("tables: at least one metric's statistics expected")
     prepared: list[list[_Series]] = []
@@ -224,6 +226,8 @@ def _prepare(tables: Sequence[Table]) -> list[list[_Series]]:
                 )
             row.append(_Series(table.metric, matrix, table.metric.score(_totals(matrix))))
         prepared.append(row)
+    if any(len(row) != len(prepared[0]) for row in prepared):
+        raise ValueError("tables: every metric needs the statistics of the same systems")
     return prepared
 
 
@@ -455,8 +459,6 @@ def paired_bootstrap(
     _check_arithmetic(arithmetic)
     prepared = _prepare(tables)
     systems = len(prepared[0])
-    if any(len(row) != systems for row in prepared):
-        raise ValueError("tables: every metric needs the statistics of the same systems")
     results: list[list[Result | None]] = [[None] * systems for _ in prepared]
     if seed is None:  # the baseline's interval from its own draw
         base = _Resampler([row[0] for row in prepared], arithmetic).scores(_rng(None), samples)
@@ -572,8 +574,6 @@ def paired_approximate_randomization(
     _check_arithmetic(arithmetic)
     prepared = _prepare(tables)
     systems = len(prepared[0])
-    if any(len(row) != systems for row in prepared):
-        raise ValueError("tables: every metric needs the statistics of the same systems")
     segments = prepared[0][0].matrix.shape[0]
     results: list[list[Result | None]] = [[None] * systems for _ in prepared]
     base_ci: list[tuple[float | None, float | None]] = [(None, None)] * len(prepared)

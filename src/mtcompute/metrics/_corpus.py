@@ -23,16 +23,19 @@ __all__ = [
     "Summable",
     "added_up",
     "checked_texts",
+    "chunk_scorer",
     "joined",
     "joined_nrefs_and_segments",
     "no_lone_surrogates",
     "no_lone_surrogates_in",
     "nrefs_of",
+    "row_scores",
+    "same_settings",
     "scored_chunks",
     "signature_of",
 ]
 
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Protocol, Self, TypeVar, cast
 
@@ -164,8 +167,25 @@ def signature_of(sacrebleu_fields: dict[str, object], rules: str = "sacrebleu") 
     return f"{format_signature(sacrebleu_fields)}{extra}|mtcompute:{__version__}"
 
 
+def row_scores(
+    rows: bytes | None, width: int, score: Callable[[list[int]], float]
+) -> tuple[float, ...] | None:
+    """Each segment's ``score`` of a kernel buffer of per-segment statistics (native int64
+    values, ``width`` a segment), in order; ``None`` without a buffer."""
+    if rows is None:
+        return None
+    values = memoryview(rows).cast("q").tolist()
+    return tuple(score(values[at : at + width]) for at in range(0, len(values), width))
+
+
 class Joinable(Protocol):
-    """What any corpus result joins by: its reference count and its segment scores."""
+    """What any corpus result joins by: its reference count and its segment scores; and
+    what two results must share to be added (``settings``)."""
+
+    @property
+    def settings(self) -> tuple[object, ...]:
+        """The result's class and its settings."""
+        ...
 
     @property
     def nrefs(self) -> int:
@@ -199,11 +219,21 @@ def joined_nrefs_and_segments(
     return first.nrefs if first.nrefs == second.nrefs else -1, segments
 
 
-def joined(first: Summable, second: Summable) -> tuple[list[int], int, tuple[float, ...] | None]:
-    """What two results of the same settings add up to: summed statistics (integer counts,
-    so any grouping gives the same sums), the reference count and the segment scores
-    (:func:`joined_nrefs_and_segments`). TER's lengths are floats, summed in segment order
-    instead (``CorpusTer.__add__``)."""
+def same_settings(first: Joinable, second: Joinable, metric: str) -> None:
+    """ValueError unless two results of ``metric`` (its name in the message) have the same
+    settings, as adding them requires."""
+    if first.settings != second.settings:
+        raise ValueError(f"cannot add {metric} results of different settings")
+
+
+def joined(
+    first: Summable, second: Summable, metric: str
+) -> tuple[list[int], int, tuple[float, ...] | None]:
+    """What two results of ``metric`` add up to, once :func:`same_settings` found their
+    settings the same: summed statistics (integer counts, so any grouping gives the same
+    sums), the reference count and the segment scores (:func:`joined_nrefs_and_segments`).
+    TER's lengths are floats, summed in segment order instead (``CorpusTer.__add__``)."""
+    same_settings(first, second, metric)
     summed = [a + b for a, b in zip(first.statistics, second.statistics, strict=True)]
     return summed, *joined_nrefs_and_segments(first, second)
 
@@ -220,6 +250,20 @@ def _same_form(first: object, item: object, path: str) -> None:
         TEXTS.items.parse(item, path)
     else:
         SEGMENT_TEXTS.parse(item, path)
+
+
+def chunk_scorer(
+    corpus: Callable[..., R], arguments: Mapping[str, Any]
+) -> Callable[[list[Any], list[Any]], R]:
+    """A metric's corpus function ``corpus`` of one chunk's hypotheses and references, for
+    :func:`scored_chunks`, with the settings of the call whose arguments ``arguments`` holds
+    (its ``locals()`` on entry): every one but ``hypotheses`` and ``references``, by name."""
+    settings = {k: v for k, v in arguments.items() if k not in ("hypotheses", "references")}
+
+    def score(hyps: list[Any], refs: list[Any]) -> R:
+        return corpus(hyps, refs, **settings)
+
+    return score
 
 
 def scored_chunks(

@@ -5,15 +5,16 @@ which it is, and the numpy steps that give sacreBLEU's float types.
 
 from __future__ import annotations
 
-__all__ = ["Array", "Metric", "float_type", "typed"]
+__all__ = ["Array", "Metric", "each_segment", "float_type", "typed"]
 
-from collections.abc import Sequence
-from typing import Any, Protocol
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol, TypeVar
 
 import numpy as np
 import numpy.typing as npt
 
 Array = npt.NDArray[Any]
+S = TypeVar("S")
 
 
 class Metric(Protocol):
@@ -42,6 +43,19 @@ class Metric(Protocol):
     def scores(self, sums: Array) -> Array:
         """The score of each row of summed statistics (see the class docstring)."""
         ...
+
+
+def each_segment(
+    count: Callable[..., tuple[object, list[S] | None]],
+    hypotheses: Sequence[str],
+    references: Sequence[Sequence[str]],
+    options: object,
+) -> list[S]:
+    """Each segment's statistics: ``count`` (a metric's statistics function, which sums them
+    and, with ``per_segment``, lists each segment's) with ``options``."""
+    _, each = count(hypotheses, references, options, per_segment=True)
+    assert each is not None
+    return each
 
 
 def float_type(sums: Array) -> type[np.floating[Any]]:

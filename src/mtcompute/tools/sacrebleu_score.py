@@ -56,13 +56,14 @@ from mtcompute.contracts.validate import (
 )
 from mtcompute.errors import InvalidInput
 from mtcompute.metrics.bleu import score as sacre_bleu
+from mtcompute.metrics.bleu.score import bleu_setup
 from mtcompute.metrics.chrf.score import (
     ChrfOptions,
     chrf_score,
     chrf_signature_fields,
     chrf_statistics,
 )
-from mtcompute.tokenizers import TOKENIZE, Tokenizer, get_tokenizer
+from mtcompute.tokenizers import TOKENIZE
 from mtcompute.tools import Tool
 from mtcompute.tools._cost import TOKENIZER_COST, choice, member, pair_products, size
 from mtcompute.tools._results import Output, chrf_order, omitted_when_none
@@ -257,27 +258,15 @@ class SacrebleuResult(Output):
     ter: TerScore | None = omitted_when_none()  # noqa: RUF009
 
 
-def bleu_setup(
-    raw: Mapping[str, Any], refs: int | str
-) -> tuple[sacre_bleu.BleuOptions, Tokenizer, dict[str, object]]:
-    """BLEU's options from its checked options object, its tokenizer and sacreBLEU's
-    signature fields (``refs``: the signature's nrefs); here and in paired-significance."""
-    options = sacre_bleu.BleuOptions(**raw)
-    tokenizer = get_tokenizer(options.tokenize, "/bleu/tokenize")
-    return options, tokenizer, sacre_bleu.bleu_signature_fields(options, refs, tokenizer.signature)
-
-
 def _bleu(
     hypotheses: Sequence[str], references: Sequence[Sequence[str]], raw: Mapping[str, Any]
 ) -> BleuScore:
-    options, tokenizer, fields_ = bleu_setup(raw, nrefs(references))
-    total, _ = sacre_bleu.bleu_statistics(hypotheses, references, options, tokenizer=tokenizer)
-    result = sacre_bleu.bleu_score(total, options)
+    result, signature = sacre_bleu.bleu_of_options(hypotheses, references, raw, nrefs(references))
     return BleuScore(
         result.name,
         result.score,
         str(result),
-        scoring.format_signature(fields_),
+        signature,
         result.counts,
         result.totals,
         result.precisions,

@@ -39,10 +39,12 @@ from mtcompute.metrics._corpus import (
     TEXT_REFERENCES,
     TEXTS,
     added_up,
+    chunk_scorer,
     joined,
     no_lone_surrogates,
     no_lone_surrogates_in,
     nrefs_of,
+    row_scores,
     scored_chunks,
     signature_of,
 )
@@ -69,9 +71,11 @@ def _flat_bleu(stats: BleuStatistics) -> tuple[int, ...]:
 
 
 @dataclass(frozen=True, slots=True)
-class CorpusBleu:
+class CorpusBleu(sacre_bleu.BleuResult):
     """Corpus BLEU: ``score`` (a float, 0..100) and what sacreBLEU's ``BLEUScore`` holds
-    beside it (``counts``, ``totals``, ``precisions``, ``bp``, ``sys_len``, ``ref_len``).
+    beside it (``counts``, ``totals``, ``precisions``, ``bp``, ``sys_len``, ``ref_len``:
+    :class:`~mtcompute.metrics.bleu.score.BleuResult`'s fields, its ``ratio`` and its
+    ``verbose`` line, ``67.0/41.2/27.3/18.5 (BP = 1.000 ...)``).
 
     ``statistics`` are the summed counts in sacreBLEU's layout (``[sys_len, ref_len,
     correct_1..N, total_1..N]``); ``options`` the settings (sacreBLEU's names;
@@ -81,20 +85,11 @@ class CorpusBleu:
     results of the same settings add up.
     """
 
-    score: float
-    counts: tuple[int | float, ...]
-    totals: tuple[int | float, ...]
-    precisions: tuple[float, ...]
-    bp: float
-    sys_len: int
-    ref_len: int
     statistics: tuple[int, ...]
     options: sacre_bleu.BleuOptions
     tokenizer_signature: str
     nrefs: int
     segment_scores: tuple[float, ...] | None = None
-
-    name = "BLEU"
 
     @classmethod
     def from_statistics(
@@ -107,43 +102,14 @@ class CorpusBleu:
     ) -> CorpusBleu:
         """The result for summed ``statistics``: sacreBLEU's ``compute_bleu``."""
         flat = tuple(statistics)
-        r = sacre_bleu.bleu_score(flat, options)
         return cls(
-            r.score,
-            r.counts,
-            r.totals,
-            r.precisions,
-            r.bp,
-            r.sys_len,
-            r.ref_len,
-            flat,
-            options,
-            tokenizer_signature,
-            nrefs,
-            segment_scores,
+            **sacre_bleu.bleu_fields(sacre_bleu.bleu_score(flat, options)),
+            statistics=flat,
+            options=options,
+            tokenizer_signature=tokenizer_signature,
+            nrefs=nrefs,
+            segment_scores=segment_scores,
         )
-
-    @property
-    def _parts(self) -> sacre_bleu.BleuResult:
-        return sacre_bleu.BleuResult(
-            self.score,
-            self.counts,
-            self.totals,
-            self.precisions,
-            self.bp,
-            self.sys_len,
-            self.ref_len,
-        )
-
-    @property
-    def ratio(self) -> float:
-        """sys_len / ref_len (0 when ref_len is 0), as sacreBLEU computes it."""
-        return self._parts.ratio
-
-    @property
-    def verbose(self) -> str:
-        """What sacreBLEU prints after the score: ``67.0/41.2/27.3/18.5 (BP = 1.000 ...)``."""
-        return self._parts.verbose
 
     @property
     def signature(self) -> str:
@@ -159,7 +125,7 @@ class CorpusBleu:
         return f"{self.score:.2f}"
 
     def __str__(self) -> str:
-        return self._parts.format(signature=self.signature)
+        return self.format(signature=self.signature)
 
     def to_dict(self) -> dict[str, object]:
         """The result as JSON-ready data (the ``score`` command's ``--format json``)."""
@@ -187,10 +153,13 @@ class CorpusBleu:
             out["segment_scores"] = list(self.segment_scores)
         return out
 
+    @property
+    def settings(self) -> tuple[object, ...]:
+        """What two results must share to be added: the metric and its settings."""
+        return (CorpusBleu, self.options, self.tokenizer_signature)
+
     def __add__(self, other: CorpusBleu) -> CorpusBleu:
-        if (self.options, self.tokenizer_signature) != (other.options, other.tokenizer_signature):
-            raise ValueError("cannot add BLEU results of different settings")
-        summed, nrefs, segments = joined(self, other)
+        summed, nrefs, segments = joined(self, other, "BLEU")
         return CorpusBleu.from_statistics(
             summed, self.options, self.tokenizer_signature, nrefs, segments
         )
@@ -285,20 +254,7 @@ def corpus_bleu(
     100.00000000000004
     """
     if streaming.is_stream(hypotheses) or streaming.is_stream(references):
-
-        def score(hyps: list[Any], refs: list[Any]) -> CorpusBleu:
-            return corpus_bleu(
-                hyps,
-                refs,
-                tokenize=tokenize,
-                lowercase=lowercase,
-                smooth_method=smooth_method,
-                smooth_value=smooth_value,
-                max_order=max_order,
-                effective_order=effective_order,
-                segment_scores=segment_scores,
-            )
-
+        score = chunk_scorer(corpus_bleu, locals())
         raw = tokenize is not None
         return added_up(scored_chunks(score, hypotheses, references, unit="segments", texts=raw))
     # a list or a tuple from here on (anything else is refused by the checks below)
@@ -399,14 +355,8 @@ def corpus_bleu_lines(
     if found is None:
         return None
     total, rows = found
-    scores = None
-    if rows is not None:
-        values = memoryview(rows).cast("q").tolist()
-        width = 2 + 2 * options.max_ngram_order
-        scores = tuple(
-            sacre_bleu.bleu_score(values[at : at + width], options).score
-            for at in range(0, len(values), width)
-        )
+    width = 2 + 2 * options.max_ngram_order
+    scores = row_scores(rows, width, lambda row: sacre_bleu.bleu_score(row, options).score)
     return CorpusBleu.from_statistics(
         _flat_bleu(total), options, tokenizer.signature, len(references), scores
     )

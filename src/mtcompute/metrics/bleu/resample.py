@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from mtcompute.metrics._resample import Array, float_type
+from mtcompute.metrics._resample import Array, each_segment, float_type
 from mtcompute.metrics.bleu.score import SMOOTH_DEFAULTS, BleuOptions, bleu_score, bleu_statistics
 
 _LOG_ZERO = -9999999999  # sacreBLEU's my_log(0)
@@ -39,9 +39,7 @@ class BleuMetric:
         self, hypotheses: Sequence[str], references: Sequence[Sequence[str]]
     ) -> list[list[int]]:
         """Each segment's statistics (:func:`mtcompute.bleu_statistics`)."""
-        _, each = bleu_statistics(hypotheses, references, self.options, per_segment=True)
-        assert each is not None
-        return each
+        return each_segment(bleu_statistics, hypotheses, references, self.options)
 
     def score(self, totals: Sequence[int | float]) -> float:
         """:func:`mtcompute.bleu_score`."""

@@ -20,9 +20,12 @@ __all__ = [
     "BleuParts",
     "BleuReferences",
     "BleuResult",
+    "bleu_fields",
+    "bleu_of_options",
     "bleu_references",
     "bleu_rows_of",
     "bleu_score",
+    "bleu_setup",
     "bleu_signature_fields",
     "bleu_statistics",
     "bleu_statistics_of",
@@ -32,12 +35,12 @@ __all__ = [
 ]
 
 import math
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
-from typing import cast
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, fields
+from typing import Any, TypeVar, cast
 
 from mtcompute import streaming
-from mtcompute.metrics._base import Formatted, common_fields, summed_in_chunks
+from mtcompute.metrics._base import Formatted, common_fields, format_signature, summed_in_chunks
 from mtcompute.metrics.bleu.counts import bleu_text_rows, bleu_text_statistics, kernel_tokenizes
 from mtcompute.metrics.bleu.statistics import BLEU_SMOOTHING, SMOOTH_DEFAULTS, BleuStatistics
 from mtcompute.tokenizers import Tokenizer, get_tokenizer
@@ -81,6 +84,35 @@ def compute_bleu(
     >>> round(compute_bleu([3, 1, 0, 0], [4, 3, 2, 1], 4, 5, "exp").score, 6)
     27.534766
     """
+    return _compute_bleu(
+        BleuParts,
+        correct,
+        total,
+        sys_len,
+        ref_len,
+        smooth_method,
+        smooth_value,
+        effective_order,
+        max_ngram_order,
+    )
+
+
+P = TypeVar("P", bound=BleuParts)
+
+
+def _compute_bleu(
+    result: type[P],
+    correct: Sequence[int | float],
+    total: Sequence[int | float],
+    sys_len: int,
+    ref_len: int,
+    smooth_method: str,
+    smooth_value: float | None,
+    effective_order: bool,
+    max_ngram_order: int,
+) -> P:
+    """:func:`compute_bleu`, its result a ``result`` (:class:`BleuParts` or a record that
+    extends it without new fields)."""
     if smooth_method not in SMOOTH_DEFAULTS:
         raise ValueError(f"Unknown smooth_method {smooth_method!r}")
     if smooth_value is None:
@@ -96,7 +128,7 @@ def compute_bleu(
     precisions = [0.0] * max_ngram_order
 
     if not any(correct):  # sacreBLEU's early stop (its issue #141)
-        return BleuParts(0.0, tuple(correct), tuple(total), tuple(precisions), bp, sys_len, ref_len)
+        return result(0.0, tuple(correct), tuple(total), tuple(precisions), bp, sys_len, ref_len)
 
     smooth_mteval = 1.0
     eff_order = max_ngram_order
@@ -118,7 +150,13 @@ def compute_bleu(
             precisions[n - 1] = 100.0 * correct[n - 1] / total[n - 1]
 
     score = bp * math.exp(sum([my_log(p) for p in precisions[:eff_order]]) / eff_order)
-    return BleuParts(score, tuple(correct), tuple(total), tuple(precisions), bp, sys_len, ref_len)
+    return result(score, tuple(correct), tuple(total), tuple(precisions), bp, sys_len, ref_len)
+
+
+def bleu_fields(parts: BleuParts) -> dict[str, Any]:
+    """The :class:`BleuParts` fields of ``parts`` by name, for a record that extends it
+    (:class:`mtcompute.CorpusBleu`)."""
+    return {field.name: getattr(parts, field.name) for field in fields(BleuParts)}
 
 
 # --- raw text ---------------------------------------------------------------------------------
@@ -141,16 +179,8 @@ class BleuOptions:
 
 
 @dataclass(frozen=True, slots=True)
-class BleuResult(Formatted):
-    """What sacreBLEU's ``BLEUScore`` holds, and its strings."""
-
-    score: float
-    counts: tuple[int | float, ...]
-    totals: tuple[int | float, ...]
-    precisions: tuple[float, ...]
-    bp: float
-    sys_len: int
-    ref_len: int
+class BleuResult(BleuParts, Formatted):
+    """What sacreBLEU's ``BLEUScore`` holds (:class:`BleuParts`' fields), and its strings."""
 
     name = "BLEU"
 
@@ -188,6 +218,17 @@ def bleu_signature_fields(
         "tok": tokenizer_signature,
         "smooth": smooth,
     }
+
+
+def bleu_setup(
+    raw: Mapping[str, Any], refs: int | str
+) -> tuple[BleuOptions, Tokenizer, dict[str, object]]:
+    """BLEU's options from a tool's checked options object (sacreBLEU's names), its
+    tokenizer (a fault named at ``/bleu/tokenize``) and sacreBLEU's signature fields
+    (``refs``: the signature's nrefs): sacrebleu-score's and paired-significance's."""
+    options = BleuOptions(**raw)
+    tokenizer = get_tokenizer(options.tokenize, "/bleu/tokenize")
+    return options, tokenizer, bleu_signature_fields(options, refs, tokenizer.signature)
 
 
 def _flat_bleu(stats: BleuStatistics) -> list[int]:
@@ -319,7 +360,8 @@ def bleu_statistics(
 def bleu_score(statistics: Sequence[int | float], options: BleuOptions) -> BleuResult:
     """sacreBLEU's ``BLEU._compute_score_from_stats`` of summed statistics."""
     n = options.max_ngram_order
-    parts = compute_bleu(
+    return _compute_bleu(
+        BleuResult,
         statistics[2 : 2 + n],
         statistics[2 + n :],
         int(statistics[0]),
@@ -328,15 +370,6 @@ def bleu_score(statistics: Sequence[int | float], options: BleuOptions) -> BleuR
         options.smooth_value,
         options.effective_order,
         n,
-    )
-    return BleuResult(
-        parts.score,
-        parts.counts,
-        parts.totals,
-        parts.precisions,
-        parts.bp,
-        parts.sys_len,
-        parts.ref_len,
     )
 
 
@@ -351,3 +384,16 @@ def corpus_bleu(
     """
     total, _ = bleu_statistics(hypotheses, references, options)
     return bleu_score(total, options)
+
+
+def bleu_of_options(
+    hypotheses: Sequence[str],
+    references: Sequence[Sequence[str]],
+    raw: Mapping[str, Any],
+    refs: int | str,
+) -> tuple[BleuResult, str]:
+    """Corpus BLEU with a tool's checked options object (:func:`bleu_setup`; ``refs``: the
+    signature's nrefs), and sacreBLEU's signature string: sacrebleu-score's BLEU."""
+    options, tokenizer, fields = bleu_setup(raw, refs)
+    total, _ = bleu_statistics(hypotheses, references, options, tokenizer=tokenizer)
+    return bleu_score(total, options), format_signature(fields)

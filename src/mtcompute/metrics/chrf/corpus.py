@@ -29,7 +29,7 @@ __all__ = ["CHAR_ORDER", "CorpusChrf", "chrf_pairwise", "corpus_chrf", "corpus_c
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
-from typing import Any, cast
+from typing import cast
 
 from mtcompute import streaming
 from mtcompute.contracts.fields import BETA, RULES, WORD_ORDER
@@ -39,9 +39,11 @@ from mtcompute.metrics._corpus import (
     FLAG,
     added_up,
     checked_texts,
+    chunk_scorer,
     joined,
     no_lone_surrogates,
     nrefs_of,
+    row_scores,
     scored_chunks,
     signature_of,
 )
@@ -175,10 +177,13 @@ class CorpusChrf:
             out["segment_scores"] = list(self.segment_scores)
         return out
 
+    @property
+    def settings(self) -> tuple[object, ...]:
+        """What two results must share to be added: the metric and its settings."""
+        return (CorpusChrf, self.options, self.rules)
+
     def __add__(self, other: CorpusChrf) -> CorpusChrf:
-        if (self.options, self.rules) != (other.options, other.rules):
-            raise ValueError("cannot add chrF results of different settings")
-        summed, nrefs, segments = joined(self, other)
+        summed, nrefs, segments = joined(self, other, "chrF")
         return CorpusChrf.from_statistics(summed, self.options, self.rules, nrefs, segments)
 
 
@@ -245,20 +250,7 @@ def corpus_chrf(
     Fraction(25, 1)
     """
     if streaming.is_stream(hypotheses) or streaming.is_stream(references):
-
-        def score(hyps: list[str], refs: list[Any]) -> CorpusChrf:
-            return corpus_chrf(
-                hyps,
-                refs,
-                word_order=word_order,
-                beta=beta,
-                lowercase=lowercase,
-                whitespace=whitespace,
-                eps_smoothing=eps_smoothing,
-                rules=rules,
-                segment_scores=segment_scores,
-            )
-
+        score = chunk_scorer(corpus_chrf, locals())
         return added_up(scored_chunks(score, hypotheses, references, unit=None, texts=True))
     # a list or a tuple from here on (anything else is refused by the checks below)
     hypotheses = cast("Sequence[str]", hypotheses)
@@ -308,28 +300,13 @@ def corpus_chrf_lines(
     if options.lowercase or rules != "sacrebleu":
         return None
     options = replace(options, char_order=CHAR_ORDER)  # as corpus_chrf sets it
-    found = sacrebleu_chrf_line_rows(
-        hypotheses,
-        references,
-        count,
-        options.char_order,
-        options.word_order,
-        options.beta,
-        whitespace=options.whitespace,
-        eps_smoothing=options.eps_smoothing,
-        per_segment=segment_scores,
+    found = options.counted(
+        sacrebleu_chrf_line_rows, hypotheses, references, count, per_segment=segment_scores
     )
     if found is None:
         return None
     total, rows = found
-    scores = None
-    if rows is not None:
-        values = memoryview(rows).cast("q").tolist()
-        width = 3 * options.order
-        scores = tuple(
-            chrf_score(values[at : at + width], options).score
-            for at in range(0, len(values), width)
-        )
+    scores = row_scores(rows, 3 * options.order, lambda row: chrf_score(row, options).score)
     return CorpusChrf.from_statistics(total, options, rules, len(references), scores)
 
 

@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from mtcompute.metrics._resample import Array, float_type, typed
+from mtcompute.metrics._resample import Array, each_segment, float_type, typed
 from mtcompute.metrics.chrf.score import ChrfOptions, ChrfResult, chrf_score, chrf_statistics
 
 
@@ -43,9 +43,7 @@ class ChrfMetric:
         self, hypotheses: Sequence[str], references: Sequence[Sequence[str]]
     ) -> list[list[int]]:
         """Each segment's statistics (:func:`~mtcompute.metrics.chrf.score.chrf_statistics`)."""
-        _, each = chrf_statistics(hypotheses, references, self.options, per_segment=True)
-        assert each is not None
-        return each
+        return each_segment(chrf_statistics, hypotheses, references, self.options)
 
     def score(self, totals: Sequence[int | float]) -> float:
         """:func:`~mtcompute.metrics.chrf.score.chrf_score`."""

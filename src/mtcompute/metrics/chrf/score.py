@@ -26,9 +26,9 @@ __all__ = [
     "corpus_chrf",
 ]
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import cast
+from typing import Any, TypeVar, cast
 
 from mtcompute import streaming
 from mtcompute.metrics._base import Formatted, common_fields, summed_in_chunks
@@ -37,6 +37,8 @@ from mtcompute.metrics.chrf.sacrebleu_statistics import (
     sacrebleu_chrf_rows,
     sacrebleu_chrf_statistics,
 )
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,6 +56,20 @@ class ChrfOptions:
     def order(self) -> int:
         """Character orders plus word orders."""
         return self.char_order + self.word_order
+
+    def counted(self, count: Callable[..., T], *texts: Any, **extra: Any) -> T:
+        """``count`` (a counting function of
+        :mod:`~mtcompute.metrics.chrf.sacrebleu_statistics`) of ``texts`` with these orders,
+        beta, whitespace and eps_smoothing (and its other keywords, ``extra``)."""
+        return count(
+            *texts,
+            self.char_order,
+            self.word_order,
+            self.beta,
+            whitespace=self.whitespace,
+            eps_smoothing=self.eps_smoothing,
+            **extra,
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,15 +123,10 @@ def chrf_statistics_of(
 ) -> tuple[list[int], list[list[int]] | None]:
     """:func:`chrf_statistics` against references prepared by :func:`chrf_references`
     (their options apply to the hypotheses too)."""
-    options = references.options
-    return sacrebleu_chrf_statistics(
+    return references.options.counted(
+        sacrebleu_chrf_statistics,
         _chrf_hypotheses(hypotheses, references),
         references.texts,
-        options.char_order,
-        options.word_order,
-        options.beta,
-        whitespace=options.whitespace,
-        eps_smoothing=options.eps_smoothing,
         per_segment=per_segment,
     )
 
@@ -125,15 +136,8 @@ def chrf_rows_of(hypotheses: Sequence[str], references: ChrfReferences) -> tuple
     one buffer of native int64 values, ``3 * (char_order + word_order)`` a segment
     (:func:`~mtcompute.metrics.chrf.sacrebleu_statistics.sacrebleu_chrf_rows`): no list per
     segment."""
-    options = references.options
-    return sacrebleu_chrf_rows(
-        _chrf_hypotheses(hypotheses, references),
-        references.texts,
-        options.char_order,
-        options.word_order,
-        options.beta,
-        whitespace=options.whitespace,
-        eps_smoothing=options.eps_smoothing,
+    return references.options.counted(
+        sacrebleu_chrf_rows, _chrf_hypotheses(hypotheses, references), references.texts
     )
 
 
@@ -169,15 +173,11 @@ def chrf_statistics(
         return summed_in_chunks(count, hypotheses, references)
     hypotheses = cast("Sequence[str]", hypotheses)  # a list or a tuple from here on
     references = cast("Sequence[Sequence[str]]", references)
-    return sacrebleu_chrf_statistics(
+    return options.counted(
+        sacrebleu_chrf_statistics,
         hypotheses,
         references,
-        options.char_order,
-        options.word_order,
-        options.beta,
         lowercase=options.lowercase,
-        whitespace=options.whitespace,
-        eps_smoothing=options.eps_smoothing,
         per_segment=per_segment,
     )
 
