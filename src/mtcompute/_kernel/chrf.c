@@ -196,42 +196,33 @@ is_ws(u32 c)
            c == 0x202F || c == 0x205F || c == 0x3000;
 }
 
+/* mtk_strip_text's loop over code units of one kind (a constant where it is inlined). */
+static inline __attribute__((always_inline)) size_t
+strip_units(const void *data, int kind, Py_ssize_t len, u32 *out)
+{
+    size_t n = 0;
+    for (Py_ssize_t i = 0; i < len; i++) {
+        u32 c = PyUnicode_READ(kind, data, i);
+        out[n] = c;
+        n += !is_ws(c);
+    }
+    return n;
+}
+
 /* The code points of `s` without whitespace, into out (room for len(s)); their count. */
 size_t
 mtk_strip_text(PyObject *s, u32 *out)
 {
-    size_t n = 0;
     Py_ssize_t len = PyUnicode_GET_LENGTH(s);
+    const void *data = PyUnicode_DATA(s);
     switch (PyUnicode_KIND(s)) {
-    case PyUnicode_1BYTE_KIND: {
-        const Py_UCS1 *p = PyUnicode_1BYTE_DATA(s);
-        for (Py_ssize_t i = 0; i < len; i++) {
-            u32 c = p[i];
-            out[n] = c;
-            n += !WS_LATIN1[c];
-        }
-        break;
+    case PyUnicode_1BYTE_KIND:
+        return strip_units(data, PyUnicode_1BYTE_KIND, len, out);
+    case PyUnicode_2BYTE_KIND:
+        return strip_units(data, PyUnicode_2BYTE_KIND, len, out);
+    default:
+        return strip_units(data, PyUnicode_4BYTE_KIND, len, out);
     }
-    case PyUnicode_2BYTE_KIND: {
-        const Py_UCS2 *p = PyUnicode_2BYTE_DATA(s);
-        for (Py_ssize_t i = 0; i < len; i++) {
-            u32 c = p[i];
-            out[n] = c;
-            n += !is_ws(c);
-        }
-        break;
-    }
-    default: {
-        const Py_UCS4 *p = PyUnicode_4BYTE_DATA(s);
-        for (Py_ssize_t i = 0; i < len; i++) {
-            u32 c = p[i];
-            out[n] = c;
-            n += !is_ws(c);
-        }
-        break;
-    }
-    }
-    return n;
 }
 
 /*
@@ -348,6 +339,16 @@ mtk_tuple_of(const i64 *v, int n)
     return t;
 }
 
+/* (buffer or None, the k totals as a tuple of int): the answer of the counting exports;
+ * NULL with an exception. */
+PyObject *
+mtk_counts_answer(PyObject *buf, const i64 *totals, int k)
+{
+    PyObject *tot = mtk_tuple_of(totals, k);
+    if (!tot) return NULL;
+    return Py_BuildValue("(ON)", buf ? buf : Py_None, tot);
+}
+
 PyDoc_STRVAR(
     chrf_counts_doc,
     "chrf_counts(hypotheses, references, char_order, per_segment, /)\n--\n\n"
@@ -365,10 +366,7 @@ py_chrf_counts(PyObject *self, PyObject *args)
     int N, per_segment;
     (void)self;
     if (!PyArg_ParseTuple(args, "OOip:chrf_counts", &hyps, &refs, &N, &per_segment)) return NULL;
-    if (N < 1 || N > MAX_ORDER) {
-        PyErr_SetString(PyExc_ValueError, "char_order out of range for the kernel");
-        return NULL;
-    }
+    if (in_range(order_ok(N), "char_order") < 0) return NULL;
     hf = PySequence_Fast(hyps, "hypotheses must be a sequence");
     if (!hf) return NULL;
     rf = PySequence_Fast(refs, "references must be a sequence");
@@ -387,12 +385,8 @@ py_chrf_counts(PyObject *self, PyObject *args)
     if (mtk_hold_texts(hf, "hypotheses", held, 0, 2, &maxlen, &total) < 0) goto done;
     if (mtk_hold_texts(rf, "references", held, 1, 2, &maxlen, &total) < 0) goto done;
 
-    i64 *seg = NULL;
-    if (per_segment) {
-        buf = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)((size_t)n * 3 * N * sizeof(i64)));
-        if (!buf) goto done;
-        seg = (i64 *)PyBytes_AS_STRING(buf);
-    }
+    i64 *seg;
+    if (segment_rows(per_segment, n, 3 * (size_t)N, &buf, &seg) < 0) goto done;
     i64 totals[3 * MAX_ORDER];
     i64 one[3 * MAX_ORDER];
     memset(totals, 0, sizeof totals);
@@ -414,10 +408,7 @@ py_chrf_counts(PyObject *self, PyObject *args)
     if (ts) PyEval_RestoreThread(ts);
     mtk_work_put(w);
 
-    PyObject *tot = mtk_tuple_of(totals, 3 * N);
-    if (!tot) goto done;
-    result = PyTuple_Pack(2, buf ? buf : Py_None, tot);
-    Py_DECREF(tot);
+    result = mtk_counts_answer(buf, totals, 3 * N);
 done:
     Py_XDECREF(buf);
     Py_XDECREF(hf);
@@ -439,10 +430,7 @@ py_chrf_segment(PyObject *self, PyObject *args)
     int N;
     (void)self;
     if (!PyArg_ParseTuple(args, "UUi:chrf_segment", &h, &r, &N)) return NULL;
-    if (N < 1 || N > MAX_ORDER) {
-        PyErr_SetString(PyExc_ValueError, "char_order out of range for the kernel");
-        return NULL;
-    }
+    if (in_range(order_ok(N), "char_order") < 0) return NULL;
     if (ready(h) < 0 || ready(r) < 0) return NULL;
     size_t lh0 = (size_t)PyUnicode_GET_LENGTH(h), lr0 = (size_t)PyUnicode_GET_LENGTH(r);
     if (lh0 >= MAX_TEXT || lr0 >= MAX_TEXT) {
@@ -476,10 +464,7 @@ py_chrf_segment(PyObject *self, PyObject *args)
 static Py_ssize_t
 counts_rows(const Py_buffer *view, int N, int beta)
 {
-    if (N < 1 || N > MAX_ORDER || beta < 1 || beta > MAX_BETA) {
-        PyErr_SetString(PyExc_ValueError, "char_order or beta out of range for the kernel");
-        return -1;
-    }
+    if (in_range(order_ok(N) && beta_ok(beta), "char_order or beta") < 0) return -1;
     Py_ssize_t stride = 3 * (Py_ssize_t)N * (Py_ssize_t)sizeof(i64);
     if (view->len % stride) {
         PyErr_SetString(PyExc_ValueError, "counts buffer has a partial segment");

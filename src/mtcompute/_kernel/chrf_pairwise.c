@@ -65,18 +65,8 @@ typedef struct {
 static void
 pairs_free(Pairs *p)
 {
-    free(p->cps);
-    free(p->prefix);
-    free(p->list);
-    free(p->start);
-    free(p->len);
-    free(p->eoff);
-    free(p->ecnt);
-    free(p->ent);
-    free(p->tab);
-    free(p->touched);
-    free(p->lcm);
-    free(p->mult);
+    FREE_EACH(free, p->cps, p->prefix, p->list, p->start, p->len, p->eoff, p->ecnt, p->ent, p->tab,
+              p->touched, p->lcm, p->mult);
 }
 
 /* Strip and intern every text (no GIL needed); -1 on memory failure. */
@@ -180,11 +170,7 @@ pairwise_free(Pairwise *pw)
     Py_XDECREF(pw->rf);
     mtk_release_held(pw->held, pw->nseg);
     pairs_free(&pw->P);
-    free(pw->pstart);
-    free(pw->post);
-    free(pw->acc);
-    free(pw->scores);
-    free(pw->pmatch);
+    FREE_EACH(free, pw->pstart, pw->post, pw->acc, pw->scores, pw->pmatch);
 }
 
 /* Build (with the GIL): hold the texts of the arguments and allocate what scoring needs
@@ -430,10 +416,7 @@ py_chrf_pairwise(PyObject *self, PyObject *args)
     Pairwise pw = {0};
     (void)self;
     if (!PyArg_ParseTuple(args, "OOii:chrf_pairwise", &hyps, &refs, &pw.N, &beta)) return NULL;
-    if (pw.N < 1 || pw.N > MAX_ORDER || beta < 1 || beta > MAX_BETA) {
-        PyErr_SetString(PyExc_ValueError, "char_order or beta out of range for the kernel");
-        return NULL;
-    }
+    if (in_range(order_ok(pw.N) && beta_ok(beta), "char_order or beta") < 0) return NULL;
     pw.beta = (u32)beta;
     if (pairwise_build(&pw, hyps, refs) == 0) {
         PyThreadState *ts = NULL;

@@ -36,12 +36,7 @@ jsb_reserve(JsBuffer *b, Py_ssize_t more)
         }
         capacity *= 2;
     }
-    char *data = PyMem_Realloc(b->data, (size_t)capacity);
-    if (!data) {
-        PyErr_NoMemory();
-        return -1;
-    }
-    b->data = data;
+    if (pymem_resize((void **)&b->data, (size_t)capacity, 1) < 0) return -1;
     b->capacity = capacity;
     return 0;
 }
