@@ -687,14 +687,13 @@ PyDoc_STRVAR(
     "surrogate (position = index in the token).");
 
 static PyObject *
-py_bleu_counts(PyObject *self, PyObject *args)
+py_bleu_counts(PyObject *Py_UNUSED(module), PyObject *args)
 {
     PyObject *hyps, *refs;
     int N, per_segment, validate;
     BleuIn b = {0};
     Problem pb = {0};
     pb.pos = -1;
-    (void)self;
     if (!PyArg_ParseTuple(args, "OOipp:bleu_counts", &hyps, &refs, &N, &per_segment, &validate))
         return NULL;
     if (check_bleu_args(hyps, refs, N) < 0) return NULL;
@@ -716,7 +715,7 @@ PyDoc_STRVAR(
     "problem) with code not_array, no_references, not_str, str_subclass or too_long.");
 
 static PyObject *
-py_bleu_counts_text(PyObject *self, PyObject *args)
+py_bleu_counts_text(PyObject *Py_UNUSED(module), PyObject *args)
 {
     PyObject *hyps, *refs;
     const char *tokenizer = "none";
@@ -724,7 +723,6 @@ py_bleu_counts_text(PyObject *self, PyObject *args)
     BleuIn b = {0};
     Problem pb = {0};
     pb.pos = -1;
-    (void)self;
     if (!PyArg_ParseTuple(args, "OOip|s:bleu_counts_text", &hyps, &refs, &N, &per_segment,
                           &tokenizer))
         return NULL;
@@ -744,13 +742,12 @@ PyDoc_STRVAR(bleu_sentence_doc,
              "not lists of exact str with at least one reference (the pure path handles those).");
 
 static PyObject *
-py_bleu_sentence(PyObject *self, PyObject *args)
+py_bleu_sentence(PyObject *Py_UNUSED(module), PyObject *args)
 {
     PyObject *hyp, *refs, *result = NULL;
     int N;
     BleuIn b = {0};
     Problem pb = {0};
-    (void)self;
     if (!PyArg_ParseTuple(args, "OOi:bleu_sentence", &hyp, &refs, &N)) return NULL;
     if (!order_ok(N) || !mtk_is_array(hyp) || !mtk_is_array(refs)) Py_RETURN_NONE;
     PyObject *h1 = PyTuple_Pack(1, hyp), *r1 = PyTuple_Pack(1, refs);
@@ -776,8 +773,8 @@ done:
 }
 
 PyMethodDef mtk_bleu_methods[] = {
-    {"bleu_counts", py_bleu_counts, METH_VARARGS, bleu_counts_doc},
-    {"bleu_counts_text", py_bleu_counts_text, METH_VARARGS, bleu_counts_text_doc},
-    {"bleu_sentence", py_bleu_sentence, METH_VARARGS, bleu_sentence_doc},
-    {NULL, NULL, 0, NULL},
+    KERNEL_METHOD(bleu_counts, METH_VARARGS),
+    KERNEL_METHOD(bleu_counts_text, METH_VARARGS),
+    KERNEL_METHOD(bleu_sentence, METH_VARARGS),
+    KERNEL_METHODS_END,
 };

@@ -358,13 +358,12 @@ PyDoc_STRVAR(
     "ints).  Texts are str (lowercase them first if wanted); whitespace is removed here.");
 
 static PyObject *
-py_chrf_counts(PyObject *self, PyObject *args)
+py_chrf_counts(PyObject *Py_UNUSED(module), PyObject *args)
 {
     PyObject *hyps, *refs, *hf = NULL, *rf = NULL, *buf = NULL, *result = NULL;
     PyObject **held = NULL;
     Py_ssize_t n = 0;
     int N, per_segment;
-    (void)self;
     if (!PyArg_ParseTuple(args, "OOip:chrf_counts", &hyps, &refs, &N, &per_segment)) return NULL;
     if (in_range(order_ok(N), "char_order") < 0) return NULL;
     hf = PySequence_Fast(hyps, "hypotheses must be a sequence");
@@ -424,11 +423,10 @@ PyDoc_STRVAR(
     "tuple of char_order ints.");
 
 static PyObject *
-py_chrf_segment(PyObject *self, PyObject *args)
+py_chrf_segment(PyObject *Py_UNUSED(module), PyObject *args)
 {
     PyObject *h, *r;
     int N;
-    (void)self;
     if (!PyArg_ParseTuple(args, "UUi:chrf_segment", &h, &r, &N)) return NULL;
     if (in_range(order_ok(N), "char_order") < 0) return NULL;
     if (ready(h) < 0 || ready(r) < 0) return NULL;
@@ -458,19 +456,54 @@ py_chrf_segment(PyObject *self, PyObject *args)
     return res;
 }
 
-/* The segments of a chrf_counts buffer of char_order N, to be scored with beta; -1 with
- * ValueError set when N or beta is out of the kernel's range or the buffer has a partial
- * segment. */
-static Py_ssize_t
-counts_rows(const Py_buffer *view, int N, int beta)
+/* The arguments (counts, char_order, beta) of chrf_scores and chrf_ratios: the n segments
+ * of a chrf_counts buffer of char_order N, to be scored with beta. */
+typedef struct {
+    Py_buffer view;
+    int N, beta;
+    Py_ssize_t n;
+} CountsArgs;
+
+/* Parse args (format: "y*ii:" and the export's name) into *a; -1 with an exception (and
+ * nothing held): ValueError when N or beta is out of the kernel's range or the buffer has a
+ * partial segment.  Release a->view after use. */
+static int
+counts_args(PyObject *args, const char *format, CountsArgs *a)
 {
-    if (in_range(order_ok(N) && beta_ok(beta), "char_order or beta") < 0) return -1;
-    Py_ssize_t stride = 3 * (Py_ssize_t)N * (Py_ssize_t)sizeof(i64);
-    if (view->len % stride) {
-        PyErr_SetString(PyExc_ValueError, "counts buffer has a partial segment");
+    if (!PyArg_ParseTuple(args, format, &a->view, &a->N, &a->beta)) return -1;
+    Py_ssize_t stride = 3 * (Py_ssize_t)a->N * (Py_ssize_t)sizeof(i64);
+    if (in_range(order_ok(a->N) && beta_ok(a->beta), "char_order or beta") < 0) {
+        PyBuffer_Release(&a->view);
         return -1;
     }
-    return view->len / stride;
+    if (a->view.len % stride) {
+        PyErr_SetString(PyExc_ValueError, "counts buffer has a partial segment");
+        PyBuffer_Release(&a->view);
+        return -1;
+    }
+    a->n = a->view.len / stride;
+    return 0;
+}
+
+/* The list of item(a, counts of segment i, ctx) over the segments of a; NULL with an
+ * exception (item's NULL ends it). */
+static PyObject *
+counts_list(const CountsArgs *a, PyObject *(*item)(const CountsArgs *, const i64 *, void *),
+            void *ctx)
+{
+    size_t stride = 3 * (size_t)a->N * sizeof(i64);
+    PyObject *list = PyList_New(a->n);
+    for (Py_ssize_t i = 0; list && i < a->n; i++) {
+        i64 c[3 * MAX_ORDER];
+        memcpy(c, (const char *)a->view.buf + (size_t)i * stride, stride);
+        PyObject *x = item(a, c, ctx);
+        if (!x) {
+            Py_CLEAR(list);
+            break;
+        }
+        PyList_SET_ITEM(list, i, x);
+    }
+    return list;
 }
 
 PyDoc_STRVAR(
@@ -480,33 +513,23 @@ PyDoc_STRVAR(
     "to the exact chrf_fraction; NaN where the exact integers do not fit 128 bits (finish\n"
     "those in Python).");
 
+/* chrf_scores' item: the score of counts c, NaN where Python must finish it. */
 static PyObject *
-py_chrf_scores(PyObject *self, PyObject *args)
+score_item(const CountsArgs *a, const i64 *c, void *ctx)
 {
-    Py_buffer view;
-    int N, beta;
-    (void)self;
-    if (!PyArg_ParseTuple(args, "y*ii:chrf_scores", &view, &N, &beta)) return NULL;
-    PyObject *out = NULL;
-    Py_ssize_t n = counts_rows(&view, N, beta);
-    if (n < 0) goto done;
-    size_t stride = 3 * (size_t)N * sizeof(i64);
-    out = PyList_New(n);
-    if (!out) goto done;
-    for (Py_ssize_t i = 0; i < n; i++) {
-        i64 c[3 * MAX_ORDER];
-        memcpy(c, (const char *)view.buf + (size_t)i * stride, stride);
-        double d;
-        if (!chrf_score_counts(c, c + N, c + 2 * N, N, (u32)beta, &d)) d = Py_NAN;
-        PyObject *f = PyFloat_FromDouble(d);
-        if (!f) {
-            Py_CLEAR(out);
-            goto done;
-        }
-        PyList_SET_ITEM(out, i, f);
-    }
-done:
-    PyBuffer_Release(&view);
+    (void)ctx;
+    double d;
+    if (!chrf_score_counts(c, c + a->N, c + 2 * a->N, a->N, (u32)a->beta, &d)) d = Py_NAN;
+    return PyFloat_FromDouble(d);
+}
+
+static PyObject *
+py_chrf_scores(PyObject *Py_UNUSED(module), PyObject *args)
+{
+    CountsArgs a;
+    if (counts_args(args, "y*ii:chrf_scores", &a) < 0) return NULL;
+    PyObject *out = counts_list(&a, score_item, NULL);
+    PyBuffer_Release(&a.view);
     return out;
 }
 
@@ -554,52 +577,52 @@ PyDoc_STRVAR(
     "denominator) pair, or None where the exact integers do not fit 128 bits (or a sum 64 bits):\n"
     "Python finishes those.");
 
+/* The chrf_ratio of counts c as a (num, den) pair of int, or None where Python must finish
+ * it. */
 static PyObject *
-py_chrf_ratios(PyObject *self, PyObject *args)
+ratio_or_none(const i64 *c, int N, int beta)
 {
-    Py_buffer view;
-    int N, beta;
-    (void)self;
-    if (!PyArg_ParseTuple(args, "y*ii:chrf_ratios", &view, &N, &beta)) return NULL;
-    PyObject *out = NULL, *list = NULL, *total = NULL;
-    Py_ssize_t n = counts_rows(&view, N, beta);
-    if (n < 0) goto done;
-    size_t stride = 3 * (size_t)N * sizeof(i64);
-    list = PyList_New(n);
-    if (!list) goto done;
-    i64 sums[3 * MAX_ORDER] = {0};
-    int summed = 1;
     u128 num, den;
-    for (Py_ssize_t i = 0; i < n; i++) {
-        i64 c[3 * MAX_ORDER];
-        memcpy(c, (const char *)view.buf + (size_t)i * stride, stride);
-        for (int k = 0; k < 3 * N; k++) summed &= !__builtin_add_overflow(sums[k], c[k], &sums[k]);
-        PyObject *pair;
-        if (chrf_ratio_counts(c, c + N, c + 2 * N, N, (u32)beta, &num, &den)) {
-            pair = ratio_pair(num, den);
-        } else {
-            pair = Py_NewRef(Py_None);
-        }
-        if (!pair) goto done;
-        PyList_SET_ITEM(list, i, pair);
-    }
-    if (summed && chrf_ratio_counts(sums, sums + N, sums + 2 * N, N, (u32)beta, &num, &den)) {
-        total = ratio_pair(num, den);
-    } else {
-        total = Py_NewRef(Py_None);
-    }
+    if (chrf_ratio_counts(c, c + N, c + 2 * N, N, (u32)beta, &num, &den))
+        return ratio_pair(num, den);
+    return Py_NewRef(Py_None);
+}
+
+/* The counts summed over the segments so far, while no sum overflows. */
+typedef struct {
+    i64 sums[3 * MAX_ORDER];
+    int summed;
+} CountsSum;
+
+/* chrf_ratios' item: ratio_or_none of counts c, added to the CountsSum ctx. */
+static PyObject *
+ratio_item(const CountsArgs *a, const i64 *c, void *ctx)
+{
+    CountsSum *t = ctx;
+    for (int k = 0; k < 3 * a->N; k++)
+        t->summed &= !__builtin_add_overflow(t->sums[k], c[k], &t->sums[k]);
+    return ratio_or_none(c, a->N, a->beta);
+}
+
+static PyObject *
+py_chrf_ratios(PyObject *Py_UNUSED(module), PyObject *args)
+{
+    CountsArgs a;
+    if (counts_args(args, "y*ii:chrf_ratios", &a) < 0) return NULL;
+    CountsSum t = {.summed = 1};
+    PyObject *out = NULL, *list = counts_list(&a, ratio_item, &t), *total = NULL;
+    if (list) total = t.summed ? ratio_or_none(t.sums, a.N, a.beta) : Py_NewRef(Py_None);
     if (total) out = PyTuple_Pack(2, total, list);
-done:
     Py_XDECREF(total);
     Py_XDECREF(list);
-    PyBuffer_Release(&view);
+    PyBuffer_Release(&a.view);
     return out;
 }
 
 PyMethodDef mtk_chrf_methods[] = {
-    {"chrf_counts", py_chrf_counts, METH_VARARGS, chrf_counts_doc},
-    {"chrf_segment", py_chrf_segment, METH_VARARGS, chrf_segment_doc},
-    {"chrf_scores", py_chrf_scores, METH_VARARGS, chrf_scores_doc},
-    {"chrf_ratios", py_chrf_ratios, METH_VARARGS, chrf_ratios_doc},
-    {NULL, NULL, 0, NULL},
+    KERNEL_METHOD(chrf_counts, METH_VARARGS),
+    KERNEL_METHOD(chrf_segment, METH_VARARGS),
+    KERNEL_METHOD(chrf_scores, METH_VARARGS),
+    KERNEL_METHOD(chrf_ratios, METH_VARARGS),
+    KERNEL_METHODS_END,
 };

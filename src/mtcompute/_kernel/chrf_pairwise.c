@@ -409,12 +409,11 @@ PyDoc_STRVAR(
     "bits, left as NaN in rows for Python to finish.");
 
 static PyObject *
-py_chrf_pairwise(PyObject *self, PyObject *args)
+py_chrf_pairwise(PyObject *Py_UNUSED(module), PyObject *args)
 {
     PyObject *hyps, *refs, *result = NULL;
     int beta;
     Pairwise pw = {0};
-    (void)self;
     if (!PyArg_ParseTuple(args, "OOii:chrf_pairwise", &hyps, &refs, &pw.N, &beta)) return NULL;
     if (in_range(order_ok(pw.N) && beta_ok(beta), "char_order or beta") < 0) return NULL;
     pw.beta = (u32)beta;
@@ -433,6 +432,6 @@ py_chrf_pairwise(PyObject *self, PyObject *args)
 }
 
 PyMethodDef mtk_chrf_pairwise_methods[] = {
-    {"chrf_pairwise", py_chrf_pairwise, METH_VARARGS, chrf_pairwise_doc},
-    {NULL, NULL, 0, NULL},
+    KERNEL_METHOD(chrf_pairwise, METH_VARARGS),
+    KERNEL_METHODS_END,
 };

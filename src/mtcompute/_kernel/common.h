@@ -399,6 +399,13 @@ typedef struct {
     const struct LinesIn *lines; /* sacrebleu_chrf_lines: the texts as lines, not held */
 } Sacre;
 
+/* An entry of a file's method table: the export NAME, its C function py_NAME (METH_O or
+ * METH_VARARGS, as FLAGS says) and its docstring NAME_doc; KERNEL_METHODS_END ends a table. */
+/* clang-format off */
+#define KERNEL_METHOD(NAME, FLAGS) {#NAME, py_##NAME, FLAGS, NAME##_doc}
+#define KERNEL_METHODS_END {NULL, NULL, 0, NULL}
+/* clang-format on */
+
 /* work.c */
 MTK_INTERNAL Work *mtk_work_get(void);
 MTK_INTERNAL void mtk_work_put(Work *w);

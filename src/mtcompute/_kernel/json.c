@@ -234,9 +234,8 @@ PyDoc_STRVAR(
     "None for any other value (the pure writer decides it).");
 
 static PyObject *
-py_js_dumps(PyObject *self, PyObject *value)
+py_js_dumps(PyObject *Py_UNUSED(module), PyObject *value)
 {
-    (void)self;
     JsBuffer b = {NULL, 0, 0};
     int status = js_write(&b, value, 0);
     PyObject *res = NULL;
@@ -251,6 +250,6 @@ py_js_dumps(PyObject *self, PyObject *value)
 }
 
 PyMethodDef mtk_json_methods[] = {
-    {"js_dumps", py_js_dumps, METH_O, js_dumps_doc},
-    {NULL, NULL, 0, NULL},
+    KERNEL_METHOD(js_dumps, METH_O),
+    KERNEL_METHODS_END,
 };

@@ -172,14 +172,8 @@ bleu_lines_alloc(BleuIn *b, size_t n, size_t nref, size_t units, size_t bound, s
 static void
 bleu_lines_free(BleuIn *b, LinesIn *L)
 {
-    PyMem_RawFree(b->text);
-    PyMem_RawFree(b->tpos);
-    PyMem_RawFree(b->tlen);
-    PyMem_RawFree(b->hash);
-    PyMem_RawFree(b->hoff);
-    PyMem_RawFree(b->rseg);
-    PyMem_RawFree(b->roff);
-    PyMem_RawFree(b->scratch);
+    FREE_EACH(PyMem_RawFree, b->text, b->tpos, b->tlen, b->hash, b->hoff, b->rseg, b->roff,
+              b->scratch);
     for (Py_ssize_t f = 0; f < L->inputs; f++) {
         free(L->spans[f]);
         L->spans[f] = NULL;
@@ -187,13 +181,12 @@ bleu_lines_free(BleuIn *b, LinesIn *L)
 }
 
 static PyObject *
-py_bleu_counts_lines(PyObject *self, PyObject *args)
+py_bleu_counts_lines(PyObject *Py_UNUSED(module), PyObject *args)
 {
     PyObject *hyps, *refs, *buf = NULL, *result = NULL;
     Py_ssize_t n;
     int N, per_segment, tok13a;
     const char *tokenizer;
-    (void)self;
     if (!PyArg_ParseTuple(args, "OO!nips:bleu_counts_lines", &hyps, &PyTuple_Type, &refs, &n, &N,
                           &per_segment, &tokenizer))
         return NULL;
@@ -251,14 +244,13 @@ PyDoc_STRVAR(
     "GIL is released while the lines are checked, decoded and counted.");
 
 static PyObject *
-py_sacrebleu_chrf_lines(PyObject *self, PyObject *args)
+py_sacrebleu_chrf_lines(PyObject *Py_UNUSED(module), PyObject *args)
 {
     PyObject *hyps, *refs, *result = NULL;
     Py_ssize_t n;
     int per_segment;
     Sacre S = {0};
     LinesIn L = {0};
-    (void)self;
     if (!PyArg_ParseTuple(args, "OO!niiippp:sacrebleu_chrf_lines", &hyps, &PyTuple_Type, &refs, &n,
                           &S.C, &S.W, &S.beta, &S.whitespace, &S.eps_smoothing, &per_segment))
         return NULL;
@@ -298,7 +290,7 @@ done:
 }
 
 PyMethodDef mtk_lines_metrics_methods[] = {
-    {"bleu_counts_lines", py_bleu_counts_lines, METH_VARARGS, bleu_counts_lines_doc},
-    {"sacrebleu_chrf_lines", py_sacrebleu_chrf_lines, METH_VARARGS, sacrebleu_chrf_lines_doc},
-    {NULL, NULL, 0, NULL},
+    KERNEL_METHOD(bleu_counts_lines, METH_VARARGS),
+    KERNEL_METHOD(sacrebleu_chrf_lines, METH_VARARGS),
+    KERNEL_METHODS_END,
 };

@@ -359,12 +359,11 @@ PyDoc_STRVAR(
     "strictly greatest CHRF._compute_f_score; totals are their sums.");
 
 static PyObject *
-py_sacrebleu_chrf_counts(PyObject *self, PyObject *args)
+py_sacrebleu_chrf_counts(PyObject *Py_UNUSED(module), PyObject *args)
 {
     PyObject *hyps, *refs, *result = NULL;
     int per_segment;
     Sacre S = {0};
-    (void)self;
     if (!PyArg_ParseTuple(args, "OOiiippp:sacrebleu_chrf_counts", &hyps, &refs, &S.C, &S.W, &S.beta,
                           &S.whitespace, &S.eps_smoothing, &per_segment))
         return NULL;
@@ -376,6 +375,6 @@ py_sacrebleu_chrf_counts(PyObject *self, PyObject *args)
 }
 
 PyMethodDef mtk_sacre_chrf_methods[] = {
-    {"sacrebleu_chrf_counts", py_sacrebleu_chrf_counts, METH_VARARGS, sacrebleu_chrf_counts_doc},
-    {NULL, NULL, 0, NULL},
+    KERNEL_METHOD(sacrebleu_chrf_counts, METH_VARARGS),
+    KERNEL_METHODS_END,
 };

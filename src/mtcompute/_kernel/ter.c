@@ -568,10 +568,9 @@ PyDoc_STRVAR(
     "while computing.");
 
 static PyObject *
-py_ter_edits(PyObject *self, PyObject *args)
+py_ter_edits(PyObject *Py_UNUSED(module), PyObject *args)
 {
     PyObject *hyps, *refs, *result = NULL;
-    (void)self;
     if (!PyArg_ParseTuple(args, "OO:ter_edits", &hyps, &refs)) return NULL;
     Py_ssize_t n = ter_segment_count(hyps, refs);
     if (n < 0) return NULL;
@@ -869,11 +868,10 @@ PyDoc_STRVAR(
     "splitting, interning and computing.");
 
 static PyObject *
-py_ter_statistics_text(PyObject *self, PyObject *args)
+py_ter_statistics_text(PyObject *Py_UNUSED(module), PyObject *args)
 {
     PyObject *hyps, *refs, *result = NULL;
     int lower = 0;
-    (void)self;
     if (!PyArg_ParseTuple(args, "OO|p:ter_statistics_text", &hyps, &refs, &lower)) return NULL;
     if (lower && !mtk_lower1_ok) {
         PyErr_SetString(PyExc_ValueError, "this Python's str.lower cannot be folded here");
@@ -936,7 +934,7 @@ done:
 }
 
 PyMethodDef mtk_ter_methods[] = {
-    {"ter_edits", py_ter_edits, METH_VARARGS, ter_edits_doc},
-    {"ter_statistics_text", py_ter_statistics_text, METH_VARARGS, ter_statistics_text_doc},
-    {NULL, NULL, 0, NULL},
+    KERNEL_METHOD(ter_edits, METH_VARARGS),
+    KERNEL_METHOD(ter_statistics_text, METH_VARARGS),
+    KERNEL_METHODS_END,
 };

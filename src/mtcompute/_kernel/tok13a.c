@@ -260,9 +260,8 @@ PyDoc_STRVAR(
     "rstrips before the tokenizer; bleu_counts_text with '13a' does both).");
 
 static PyObject *
-py_tokenize_13a(PyObject *self, PyObject *arg)
+py_tokenize_13a(PyObject *Py_UNUSED(module), PyObject *arg)
 {
-    (void)self;
     if (!PyUnicode_Check(arg)) {
         PyErr_SetString(PyExc_TypeError, "text must be a str");
         return NULL;
@@ -286,6 +285,6 @@ py_tokenize_13a(PyObject *self, PyObject *arg)
 }
 
 PyMethodDef mtk_tok13a_methods[] = {
-    {"tokenize_13a", py_tokenize_13a, METH_O, tokenize_13a_doc},
-    {NULL, NULL, 0, NULL},
+    KERNEL_METHOD(tokenize_13a, METH_O),
+    KERNEL_METHODS_END,
 };
