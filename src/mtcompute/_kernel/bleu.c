@@ -54,19 +54,9 @@ tok_eq(PyObject *a, PyObject *b)
 static void
 bleu_in_free(BleuIn *b)
 {
-    if (b->tok)
-        for (size_t i = 0; i < b->ntok; i++) Py_DECREF(b->tok[i]);
-    PyMem_Free(b->tok);
-    PyMem_Free(b->text);
-    PyMem_Free(b->tpos);
-    PyMem_Free(b->tlen);
-    PyMem_Free(b->hoff);
-    PyMem_Free(b->rseg);
-    PyMem_Free(b->roff);
-    PyMem_Free(b->hash);
-    if (b->held)
-        for (size_t i = 0; i < b->nheld; i++) Py_DECREF(b->held[i]);
-    PyMem_Free(b->held);
+    mtk_release_held(b->tok, (Py_ssize_t)b->ntok);
+    FREE_EACH(PyMem_Free, b->text, b->tpos, b->tlen, b->hoff, b->rseg, b->roff, b->hash);
+    mtk_release_held(b->held, (Py_ssize_t)b->nheld);
     PyMem_Free(b->scratch);
 }
 
@@ -89,12 +79,9 @@ push_tok(BleuIn *b, PyObject *t)
     }
     if (b->ntok == b->tok_cap) {
         size_t c = b->tok_cap ? b->tok_cap * 2 : 256;
-        PyObject **p = PyMem_Realloc(b->tok, c * sizeof(PyObject *));
-        if (!p) return -1;
-        b->tok = p;
-        u64 *h = PyMem_Realloc(b->hash, c * sizeof(u64));
-        if (!h) return -1;
-        b->hash = h;
+        if (pymem_resize((void **)&b->tok, c, sizeof(PyObject *)) < 0 ||
+            pymem_resize((void **)&b->hash, c, sizeof(u64)) < 0)
+            return -1;
         b->tok_cap = c;
     }
     Py_INCREF(t);
@@ -242,12 +229,7 @@ reserve_reference(BleuIn *b)
 {
     if (b->nref + 1 < b->ref_cap) return 0;
     size_t c = b->ref_cap ? b->ref_cap * 2 : 1024;
-    size_t *r = PyMem_Realloc(b->roff, c * sizeof(size_t));
-    if (!r) {
-        PyErr_NoMemory();
-        return -1;
-    }
-    b->roff = r;
+    if (pymem_resize((void **)&b->roff, c, sizeof(size_t)) < 0) return -1;
     b->ref_cap = c;
     return 0;
 }
@@ -636,22 +618,24 @@ mtk_bleu_count_loop(Work *w, const BleuIn *b, Py_ssize_t n, int N, i64 *seg, i64
     }
 }
 
-/* mtk_bleu_count_loop with a workspace of the pool, without the GIL for enough tokens.  -1 on
- * memory failure. */
+/* The texts of b tokenized first when tok13a >= 0 (mtk_bleu_tokenize: bleu_counts_text),
+ * then every segment counted (mtk_bleu_count_loop), with a workspace of the pool and without
+ * the GIL when nogil.  0, 1 with a problem in *pb (from tokenizing), or -1 with MemoryError. */
 static int
-bleu_count_all(const BleuIn *b, Py_ssize_t n, int N, i64 *seg, i64 *totals)
+bleu_count_all(BleuIn *b, Problem *pb, Py_ssize_t n, int N, int tok13a, int nogil, i64 *seg,
+               i64 *totals)
 {
     Work *w = mtk_work_get();
-    if (!w || mtk_work_bleu(w, b->maxhyp, b->maxrefsum) < 0) {
-        mtk_work_put(w);
-        return -1;
-    }
+    int rc = w ? 0 : -1;
     PyThreadState *ts = NULL;
-    if (b->ntok >= NOGIL_WORK / 4) ts = PyEval_SaveThread();
-    mtk_bleu_count_loop(w, b, n, N, seg, totals);
+    if (w && nogil) ts = PyEval_SaveThread();
+    if (rc == 0 && tok13a >= 0) rc = mtk_bleu_tokenize(b, n, tok13a, pb);
+    if (rc == 0 && mtk_work_bleu(w, b->maxhyp, b->maxrefsum) < 0) rc = -1;
+    if (rc == 0) mtk_bleu_count_loop(w, b, n, N, seg, totals);
     if (ts) PyEval_RestoreThread(ts);
     mtk_work_put(w);
-    return 0;
+    if (rc < 0) PyErr_NoMemory();
+    return rc;
 }
 
 /* The arguments bleu_counts and bleu_counts_text share: 0 when fine, else -1 with
@@ -659,10 +643,7 @@ bleu_count_all(const BleuIn *b, Py_ssize_t n, int N, i64 *seg, i64 *totals)
 static int
 check_bleu_args(PyObject *hyps, PyObject *refs, int N)
 {
-    if (N < 1 || N > MAX_ORDER) {
-        PyErr_SetString(PyExc_ValueError, "max_order out of range for the kernel");
-        return -1;
-    }
+    if (in_range(order_ok(N), "max_order") < 0) return -1;
     if (!mtk_is_array(hyps) || !mtk_is_array(refs) ||
         mtk_array_size(hyps) != mtk_array_size(refs)) {
         PyErr_SetString(PyExc_ValueError,
@@ -672,30 +653,24 @@ check_bleu_args(PyObject *hyps, PyObject *refs, int N)
     return 0;
 }
 
-/* The answer of bleu_counts and bleu_counts_text after reading (rc as the readers return):
- * (buffer or None, totals, None), (None, None, problem), or NULL with an exception. */
+/* The answer of bleu_counts and bleu_counts_text after reading (rc as the readers return),
+ * counting by bleu_count_all (tok13a and nogil as there): (buffer or None, totals, None),
+ * (None, None, problem), or NULL with an exception. */
 static PyObject *
-bleu_counts_result(const BleuIn *b, const Problem *pb, int rc, Py_ssize_t n, int N, int per_segment)
+bleu_counts_result(BleuIn *b, Problem *pb, int rc, Py_ssize_t n, int N, int per_segment, int tok13a,
+                   int nogil)
 {
-    if (rc < 0) return NULL;
+    PyObject *buf = NULL, *result = NULL;
+    i64 totals[2 + 2 * MAX_ORDER] = {0}, *seg = NULL;
+    if (rc == 0) rc = segment_rows(per_segment, n, 2 + 2 * (size_t)N, &buf, &seg);
+    if (rc == 0) rc = bleu_count_all(b, pb, n, N, tok13a, nogil, seg, totals);
     if (rc > 0) {
         PyObject *p = problem_tuple(pb);
-        return p ? Py_BuildValue("(OON)", Py_None, Py_None, p) : NULL;
+        if (p) result = Py_BuildValue("(OON)", Py_None, Py_None, p);
+    } else if (rc == 0) {
+        PyObject *tot = mtk_tuple_of(totals, 2 + 2 * N);
+        if (tot) result = Py_BuildValue("(ONO)", buf ? buf : Py_None, tot, Py_None);
     }
-    PyObject *buf = NULL, *result = NULL;
-    i64 *seg = NULL;
-    if (per_segment) {
-        buf = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)((size_t)n * (2 + 2 * N) * sizeof(i64)));
-        if (!buf) return NULL;
-        seg = (i64 *)PyBytes_AS_STRING(buf);
-    }
-    i64 totals[2 + 2 * MAX_ORDER] = {0};
-    if (bleu_count_all(b, n, N, seg, totals) < 0) {
-        Py_XDECREF(buf);
-        return PyErr_NoMemory();
-    }
-    PyObject *tot = mtk_tuple_of(totals, 2 + 2 * N);
-    if (tot) result = Py_BuildValue("(ONO)", buf ? buf : Py_None, tot, Py_None);
     Py_XDECREF(buf);
     return result;
 }
@@ -712,19 +687,19 @@ PyDoc_STRVAR(
     "surrogate (position = index in the token).");
 
 static PyObject *
-py_bleu_counts(PyObject *self, PyObject *args)
+py_bleu_counts(PyObject *Py_UNUSED(module), PyObject *args)
 {
     PyObject *hyps, *refs;
     int N, per_segment, validate;
     BleuIn b = {0};
     Problem pb = {0};
     pb.pos = -1;
-    (void)self;
     if (!PyArg_ParseTuple(args, "OOipp:bleu_counts", &hyps, &refs, &N, &per_segment, &validate))
         return NULL;
     if (check_bleu_args(hyps, refs, N) < 0) return NULL;
     int rc = bleu_read(hyps, refs, validate, &b, &pb);
-    PyObject *result = bleu_counts_result(&b, &pb, rc, mtk_array_size(hyps), N, per_segment);
+    PyObject *result = bleu_counts_result(&b, &pb, rc, mtk_array_size(hyps), N, per_segment, -1,
+                                          b.ntok >= NOGIL_WORK / 4);
     bleu_in_free(&b);
     return result;
 }
@@ -740,63 +715,23 @@ PyDoc_STRVAR(
     "problem) with code not_array, no_references, not_str, str_subclass or too_long.");
 
 static PyObject *
-py_bleu_counts_text(PyObject *self, PyObject *args)
+py_bleu_counts_text(PyObject *Py_UNUSED(module), PyObject *args)
 {
-    PyObject *hyps, *refs, *buf = NULL, *result = NULL;
+    PyObject *hyps, *refs;
     const char *tokenizer = "none";
     int N, per_segment, tok13a;
     BleuIn b = {0};
     Problem pb = {0};
     pb.pos = -1;
-    (void)self;
     if (!PyArg_ParseTuple(args, "OOip|s:bleu_counts_text", &hyps, &refs, &N, &per_segment,
                           &tokenizer))
         return NULL;
-    if (strcmp(tokenizer, "none") == 0)
-        tok13a = 0;
-    else if (strcmp(tokenizer, "13a") == 0)
-        tok13a = 1;
-    else {
-        PyErr_SetString(PyExc_ValueError, "the kernel's tokenizers are 'none' and '13a'");
-        return NULL;
-    }
+    if ((tok13a = mtk_tok13a_named(tokenizer)) < 0) return NULL;
     if (check_bleu_args(hyps, refs, N) < 0) return NULL;
-    Py_ssize_t n = mtk_array_size(hyps);
-    i64 totals[2 + 2 * MAX_ORDER] = {0}, *seg = NULL;
     int rc = mtk_bleu_read_text(hyps, refs, tok13a, &b, &pb);
-    if (rc == 0 && per_segment) {
-        buf = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)((size_t)n * (2 + 2 * N) * sizeof(i64)));
-        if (!buf)
-            rc = -1;
-        else
-            seg = (i64 *)PyBytes_AS_STRING(buf);
-    }
-    if (rc == 0) {
-        /* the texts are held: tokenize and count without the GIL */
-        Work *w = mtk_work_get();
-        int nomem = !w;
-        PyThreadState *ts = NULL;
-        if (w && b.units >= NOGIL_WORK) ts = PyEval_SaveThread();
-        if (w) rc = mtk_bleu_tokenize(&b, n, tok13a, &pb);
-        if (w && rc == 0) {
-            nomem = mtk_work_bleu(w, b.maxhyp, b.maxrefsum) < 0;
-            if (!nomem) mtk_bleu_count_loop(w, &b, n, N, seg, totals);
-        }
-        if (ts) PyEval_RestoreThread(ts);
-        mtk_work_put(w);
-        if (nomem) {
-            PyErr_NoMemory();
-            rc = -1;
-        }
-    }
-    if (rc > 0) {
-        PyObject *p = problem_tuple(&pb);
-        if (p) result = Py_BuildValue("(OON)", Py_None, Py_None, p);
-    } else if (rc == 0) {
-        PyObject *tot = mtk_tuple_of(totals, 2 + 2 * N);
-        if (tot) result = Py_BuildValue("(ONO)", buf ? buf : Py_None, tot, Py_None);
-    }
-    Py_XDECREF(buf);
+    /* the texts are held: tokenized and counted without the GIL */
+    PyObject *result = bleu_counts_result(&b, &pb, rc, mtk_array_size(hyps), N, per_segment, tok13a,
+                                          b.units >= NOGIL_WORK);
     bleu_in_free(&b);
     return result;
 }
@@ -807,15 +742,14 @@ PyDoc_STRVAR(bleu_sentence_doc,
              "not lists of exact str with at least one reference (the pure path handles those).");
 
 static PyObject *
-py_bleu_sentence(PyObject *self, PyObject *args)
+py_bleu_sentence(PyObject *Py_UNUSED(module), PyObject *args)
 {
     PyObject *hyp, *refs, *result = NULL;
     int N;
     BleuIn b = {0};
     Problem pb = {0};
-    (void)self;
     if (!PyArg_ParseTuple(args, "OOi:bleu_sentence", &hyp, &refs, &N)) return NULL;
-    if (N < 1 || N > MAX_ORDER || !mtk_is_array(hyp) || !mtk_is_array(refs)) Py_RETURN_NONE;
+    if (!order_ok(N) || !mtk_is_array(hyp) || !mtk_is_array(refs)) Py_RETURN_NONE;
     PyObject *h1 = PyTuple_Pack(1, hyp), *r1 = PyTuple_Pack(1, refs);
     if (!h1 || !r1) goto done;
     int rc = bleu_read(h1, r1, 0, &b, &pb);
@@ -826,10 +760,7 @@ py_bleu_sentence(PyObject *self, PyObject *args)
         goto done;
     }
     i64 totals[2 + 2 * MAX_ORDER] = {0};
-    if (bleu_count_all(&b, 1, N, NULL, totals) < 0) {
-        PyErr_NoMemory();
-        goto done;
-    }
+    if (bleu_count_all(&b, &pb, 1, N, -1, b.ntok >= NOGIL_WORK / 4, NULL, totals) < 0) goto done;
     PyObject *m = mtk_tuple_of(totals + 2, N), *t = mtk_tuple_of(totals + 2 + N, N);
     if (m && t) result = Py_BuildValue("(LLOO)", totals[0], totals[1], m, t);
     Py_XDECREF(m);
@@ -842,8 +773,8 @@ done:
 }
 
 PyMethodDef mtk_bleu_methods[] = {
-    {"bleu_counts", py_bleu_counts, METH_VARARGS, bleu_counts_doc},
-    {"bleu_counts_text", py_bleu_counts_text, METH_VARARGS, bleu_counts_text_doc},
-    {"bleu_sentence", py_bleu_sentence, METH_VARARGS, bleu_sentence_doc},
-    {NULL, NULL, 0, NULL},
+    KERNEL_METHOD(bleu_counts, METH_VARARGS),
+    KERNEL_METHOD(bleu_counts_text, METH_VARARGS),
+    KERNEL_METHOD(bleu_sentence, METH_VARARGS),
+    KERNEL_METHODS_END,
 };

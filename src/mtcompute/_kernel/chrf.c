@@ -196,42 +196,33 @@ is_ws(u32 c)
            c == 0x202F || c == 0x205F || c == 0x3000;
 }
 
+/* mtk_strip_text's loop over code units of one kind (a constant where it is inlined). */
+static inline __attribute__((always_inline)) size_t
+strip_units(const void *data, int kind, Py_ssize_t len, u32 *out)
+{
+    size_t n = 0;
+    for (Py_ssize_t i = 0; i < len; i++) {
+        u32 c = PyUnicode_READ(kind, data, i);
+        out[n] = c;
+        n += !is_ws(c);
+    }
+    return n;
+}
+
 /* The code points of `s` without whitespace, into out (room for len(s)); their count. */
 size_t
 mtk_strip_text(PyObject *s, u32 *out)
 {
-    size_t n = 0;
     Py_ssize_t len = PyUnicode_GET_LENGTH(s);
+    const void *data = PyUnicode_DATA(s);
     switch (PyUnicode_KIND(s)) {
-    case PyUnicode_1BYTE_KIND: {
-        const Py_UCS1 *p = PyUnicode_1BYTE_DATA(s);
-        for (Py_ssize_t i = 0; i < len; i++) {
-            u32 c = p[i];
-            out[n] = c;
-            n += !WS_LATIN1[c];
-        }
-        break;
+    case PyUnicode_1BYTE_KIND:
+        return strip_units(data, PyUnicode_1BYTE_KIND, len, out);
+    case PyUnicode_2BYTE_KIND:
+        return strip_units(data, PyUnicode_2BYTE_KIND, len, out);
+    default:
+        return strip_units(data, PyUnicode_4BYTE_KIND, len, out);
     }
-    case PyUnicode_2BYTE_KIND: {
-        const Py_UCS2 *p = PyUnicode_2BYTE_DATA(s);
-        for (Py_ssize_t i = 0; i < len; i++) {
-            u32 c = p[i];
-            out[n] = c;
-            n += !is_ws(c);
-        }
-        break;
-    }
-    default: {
-        const Py_UCS4 *p = PyUnicode_4BYTE_DATA(s);
-        for (Py_ssize_t i = 0; i < len; i++) {
-            u32 c = p[i];
-            out[n] = c;
-            n += !is_ws(c);
-        }
-        break;
-    }
-    }
-    return n;
 }
 
 /*
@@ -348,6 +339,16 @@ mtk_tuple_of(const i64 *v, int n)
     return t;
 }
 
+/* (buffer or None, the k totals as a tuple of int): the answer of the counting exports;
+ * NULL with an exception. */
+PyObject *
+mtk_counts_answer(PyObject *buf, const i64 *totals, int k)
+{
+    PyObject *tot = mtk_tuple_of(totals, k);
+    if (!tot) return NULL;
+    return Py_BuildValue("(ON)", buf ? buf : Py_None, tot);
+}
+
 PyDoc_STRVAR(
     chrf_counts_doc,
     "chrf_counts(hypotheses, references, char_order, per_segment, /)\n--\n\n"
@@ -357,18 +358,14 @@ PyDoc_STRVAR(
     "ints).  Texts are str (lowercase them first if wanted); whitespace is removed here.");
 
 static PyObject *
-py_chrf_counts(PyObject *self, PyObject *args)
+py_chrf_counts(PyObject *Py_UNUSED(module), PyObject *args)
 {
     PyObject *hyps, *refs, *hf = NULL, *rf = NULL, *buf = NULL, *result = NULL;
     PyObject **held = NULL;
     Py_ssize_t n = 0;
     int N, per_segment;
-    (void)self;
     if (!PyArg_ParseTuple(args, "OOip:chrf_counts", &hyps, &refs, &N, &per_segment)) return NULL;
-    if (N < 1 || N > MAX_ORDER) {
-        PyErr_SetString(PyExc_ValueError, "char_order out of range for the kernel");
-        return NULL;
-    }
+    if (in_range(order_ok(N), "char_order") < 0) return NULL;
     hf = PySequence_Fast(hyps, "hypotheses must be a sequence");
     if (!hf) return NULL;
     rf = PySequence_Fast(refs, "references must be a sequence");
@@ -387,12 +384,8 @@ py_chrf_counts(PyObject *self, PyObject *args)
     if (mtk_hold_texts(hf, "hypotheses", held, 0, 2, &maxlen, &total) < 0) goto done;
     if (mtk_hold_texts(rf, "references", held, 1, 2, &maxlen, &total) < 0) goto done;
 
-    i64 *seg = NULL;
-    if (per_segment) {
-        buf = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)((size_t)n * 3 * N * sizeof(i64)));
-        if (!buf) goto done;
-        seg = (i64 *)PyBytes_AS_STRING(buf);
-    }
+    i64 *seg;
+    if (segment_rows(per_segment, n, 3 * (size_t)N, &buf, &seg) < 0) goto done;
     i64 totals[3 * MAX_ORDER];
     i64 one[3 * MAX_ORDER];
     memset(totals, 0, sizeof totals);
@@ -414,10 +407,7 @@ py_chrf_counts(PyObject *self, PyObject *args)
     if (ts) PyEval_RestoreThread(ts);
     mtk_work_put(w);
 
-    PyObject *tot = mtk_tuple_of(totals, 3 * N);
-    if (!tot) goto done;
-    result = PyTuple_Pack(2, buf ? buf : Py_None, tot);
-    Py_DECREF(tot);
+    result = mtk_counts_answer(buf, totals, 3 * N);
 done:
     Py_XDECREF(buf);
     Py_XDECREF(hf);
@@ -433,16 +423,12 @@ PyDoc_STRVAR(
     "tuple of char_order ints.");
 
 static PyObject *
-py_chrf_segment(PyObject *self, PyObject *args)
+py_chrf_segment(PyObject *Py_UNUSED(module), PyObject *args)
 {
     PyObject *h, *r;
     int N;
-    (void)self;
     if (!PyArg_ParseTuple(args, "UUi:chrf_segment", &h, &r, &N)) return NULL;
-    if (N < 1 || N > MAX_ORDER) {
-        PyErr_SetString(PyExc_ValueError, "char_order out of range for the kernel");
-        return NULL;
-    }
+    if (in_range(order_ok(N), "char_order") < 0) return NULL;
     if (ready(h) < 0 || ready(r) < 0) return NULL;
     size_t lh0 = (size_t)PyUnicode_GET_LENGTH(h), lr0 = (size_t)PyUnicode_GET_LENGTH(r);
     if (lh0 >= MAX_TEXT || lr0 >= MAX_TEXT) {
@@ -470,22 +456,54 @@ py_chrf_segment(PyObject *self, PyObject *args)
     return res;
 }
 
-/* The segments of a chrf_counts buffer of char_order N, to be scored with beta; -1 with
- * ValueError set when N or beta is out of the kernel's range or the buffer has a partial
- * segment. */
-static Py_ssize_t
-counts_rows(const Py_buffer *view, int N, int beta)
+/* The arguments (counts, char_order, beta) of chrf_scores and chrf_ratios: the n segments
+ * of a chrf_counts buffer of char_order N, to be scored with beta. */
+typedef struct {
+    Py_buffer view;
+    int N, beta;
+    Py_ssize_t n;
+} CountsArgs;
+
+/* Parse args (format: "y*ii:" and the export's name) into *a; -1 with an exception (and
+ * nothing held): ValueError when N or beta is out of the kernel's range or the buffer has a
+ * partial segment.  Release a->view after use. */
+static int
+counts_args(PyObject *args, const char *format, CountsArgs *a)
 {
-    if (N < 1 || N > MAX_ORDER || beta < 1 || beta > MAX_BETA) {
-        PyErr_SetString(PyExc_ValueError, "char_order or beta out of range for the kernel");
+    if (!PyArg_ParseTuple(args, format, &a->view, &a->N, &a->beta)) return -1;
+    Py_ssize_t stride = 3 * (Py_ssize_t)a->N * (Py_ssize_t)sizeof(i64);
+    if (in_range(order_ok(a->N) && beta_ok(a->beta), "char_order or beta") < 0) {
+        PyBuffer_Release(&a->view);
         return -1;
     }
-    Py_ssize_t stride = 3 * (Py_ssize_t)N * (Py_ssize_t)sizeof(i64);
-    if (view->len % stride) {
+    if (a->view.len % stride) {
         PyErr_SetString(PyExc_ValueError, "counts buffer has a partial segment");
+        PyBuffer_Release(&a->view);
         return -1;
     }
-    return view->len / stride;
+    a->n = a->view.len / stride;
+    return 0;
+}
+
+/* The list of item(a, counts of segment i, ctx) over the segments of a; NULL with an
+ * exception (item's NULL ends it). */
+static PyObject *
+counts_list(const CountsArgs *a, PyObject *(*item)(const CountsArgs *, const i64 *, void *),
+            void *ctx)
+{
+    size_t stride = 3 * (size_t)a->N * sizeof(i64);
+    PyObject *list = PyList_New(a->n);
+    for (Py_ssize_t i = 0; list && i < a->n; i++) {
+        i64 c[3 * MAX_ORDER];
+        memcpy(c, (const char *)a->view.buf + (size_t)i * stride, stride);
+        PyObject *x = item(a, c, ctx);
+        if (!x) {
+            Py_CLEAR(list);
+            break;
+        }
+        PyList_SET_ITEM(list, i, x);
+    }
+    return list;
 }
 
 PyDoc_STRVAR(
@@ -495,33 +513,23 @@ PyDoc_STRVAR(
     "to the exact chrf_fraction; NaN where the exact integers do not fit 128 bits (finish\n"
     "those in Python).");
 
+/* chrf_scores' item: the score of counts c, NaN where Python must finish it. */
 static PyObject *
-py_chrf_scores(PyObject *self, PyObject *args)
+score_item(const CountsArgs *a, const i64 *c, void *ctx)
 {
-    Py_buffer view;
-    int N, beta;
-    (void)self;
-    if (!PyArg_ParseTuple(args, "y*ii:chrf_scores", &view, &N, &beta)) return NULL;
-    PyObject *out = NULL;
-    Py_ssize_t n = counts_rows(&view, N, beta);
-    if (n < 0) goto done;
-    size_t stride = 3 * (size_t)N * sizeof(i64);
-    out = PyList_New(n);
-    if (!out) goto done;
-    for (Py_ssize_t i = 0; i < n; i++) {
-        i64 c[3 * MAX_ORDER];
-        memcpy(c, (const char *)view.buf + (size_t)i * stride, stride);
-        double d;
-        if (!chrf_score_counts(c, c + N, c + 2 * N, N, (u32)beta, &d)) d = Py_NAN;
-        PyObject *f = PyFloat_FromDouble(d);
-        if (!f) {
-            Py_CLEAR(out);
-            goto done;
-        }
-        PyList_SET_ITEM(out, i, f);
-    }
-done:
-    PyBuffer_Release(&view);
+    (void)ctx;
+    double d;
+    if (!chrf_score_counts(c, c + a->N, c + 2 * a->N, a->N, (u32)a->beta, &d)) d = Py_NAN;
+    return PyFloat_FromDouble(d);
+}
+
+static PyObject *
+py_chrf_scores(PyObject *Py_UNUSED(module), PyObject *args)
+{
+    CountsArgs a;
+    if (counts_args(args, "y*ii:chrf_scores", &a) < 0) return NULL;
+    PyObject *out = counts_list(&a, score_item, NULL);
+    PyBuffer_Release(&a.view);
     return out;
 }
 
@@ -569,52 +577,52 @@ PyDoc_STRVAR(
     "denominator) pair, or None where the exact integers do not fit 128 bits (or a sum 64 bits):\n"
     "Python finishes those.");
 
+/* The chrf_ratio of counts c as a (num, den) pair of int, or None where Python must finish
+ * it. */
 static PyObject *
-py_chrf_ratios(PyObject *self, PyObject *args)
+ratio_or_none(const i64 *c, int N, int beta)
 {
-    Py_buffer view;
-    int N, beta;
-    (void)self;
-    if (!PyArg_ParseTuple(args, "y*ii:chrf_ratios", &view, &N, &beta)) return NULL;
-    PyObject *out = NULL, *list = NULL, *total = NULL;
-    Py_ssize_t n = counts_rows(&view, N, beta);
-    if (n < 0) goto done;
-    size_t stride = 3 * (size_t)N * sizeof(i64);
-    list = PyList_New(n);
-    if (!list) goto done;
-    i64 sums[3 * MAX_ORDER] = {0};
-    int summed = 1;
     u128 num, den;
-    for (Py_ssize_t i = 0; i < n; i++) {
-        i64 c[3 * MAX_ORDER];
-        memcpy(c, (const char *)view.buf + (size_t)i * stride, stride);
-        for (int k = 0; k < 3 * N; k++) summed &= !__builtin_add_overflow(sums[k], c[k], &sums[k]);
-        PyObject *pair;
-        if (chrf_ratio_counts(c, c + N, c + 2 * N, N, (u32)beta, &num, &den)) {
-            pair = ratio_pair(num, den);
-        } else {
-            pair = Py_NewRef(Py_None);
-        }
-        if (!pair) goto done;
-        PyList_SET_ITEM(list, i, pair);
-    }
-    if (summed && chrf_ratio_counts(sums, sums + N, sums + 2 * N, N, (u32)beta, &num, &den)) {
-        total = ratio_pair(num, den);
-    } else {
-        total = Py_NewRef(Py_None);
-    }
+    if (chrf_ratio_counts(c, c + N, c + 2 * N, N, (u32)beta, &num, &den))
+        return ratio_pair(num, den);
+    return Py_NewRef(Py_None);
+}
+
+/* The counts summed over the segments so far, while no sum overflows. */
+typedef struct {
+    i64 sums[3 * MAX_ORDER];
+    int summed;
+} CountsSum;
+
+/* chrf_ratios' item: ratio_or_none of counts c, added to the CountsSum ctx. */
+static PyObject *
+ratio_item(const CountsArgs *a, const i64 *c, void *ctx)
+{
+    CountsSum *t = ctx;
+    for (int k = 0; k < 3 * a->N; k++)
+        t->summed &= !__builtin_add_overflow(t->sums[k], c[k], &t->sums[k]);
+    return ratio_or_none(c, a->N, a->beta);
+}
+
+static PyObject *
+py_chrf_ratios(PyObject *Py_UNUSED(module), PyObject *args)
+{
+    CountsArgs a;
+    if (counts_args(args, "y*ii:chrf_ratios", &a) < 0) return NULL;
+    CountsSum t = {.summed = 1};
+    PyObject *out = NULL, *list = counts_list(&a, ratio_item, &t), *total = NULL;
+    if (list) total = t.summed ? ratio_or_none(t.sums, a.N, a.beta) : Py_NewRef(Py_None);
     if (total) out = PyTuple_Pack(2, total, list);
-done:
     Py_XDECREF(total);
     Py_XDECREF(list);
-    PyBuffer_Release(&view);
+    PyBuffer_Release(&a.view);
     return out;
 }
 
 PyMethodDef mtk_chrf_methods[] = {
-    {"chrf_counts", py_chrf_counts, METH_VARARGS, chrf_counts_doc},
-    {"chrf_segment", py_chrf_segment, METH_VARARGS, chrf_segment_doc},
-    {"chrf_scores", py_chrf_scores, METH_VARARGS, chrf_scores_doc},
-    {"chrf_ratios", py_chrf_ratios, METH_VARARGS, chrf_ratios_doc},
-    {NULL, NULL, 0, NULL},
+    KERNEL_METHOD(chrf_counts, METH_VARARGS),
+    KERNEL_METHOD(chrf_segment, METH_VARARGS),
+    KERNEL_METHOD(chrf_scores, METH_VARARGS),
+    KERNEL_METHOD(chrf_ratios, METH_VARARGS),
+    KERNEL_METHODS_END,
 };

@@ -65,18 +65,8 @@ typedef struct {
 static void
 pairs_free(Pairs *p)
 {
-    free(p->cps);
-    free(p->prefix);
-    free(p->list);
-    free(p->start);
-    free(p->len);
-    free(p->eoff);
-    free(p->ecnt);
-    free(p->ent);
-    free(p->tab);
-    free(p->touched);
-    free(p->lcm);
-    free(p->mult);
+    FREE_EACH(free, p->cps, p->prefix, p->list, p->start, p->len, p->eoff, p->ecnt, p->ent, p->tab,
+              p->touched, p->lcm, p->mult);
 }
 
 /* Strip and intern every text (no GIL needed); -1 on memory failure. */
@@ -180,11 +170,7 @@ pairwise_free(Pairwise *pw)
     Py_XDECREF(pw->rf);
     mtk_release_held(pw->held, pw->nseg);
     pairs_free(&pw->P);
-    free(pw->pstart);
-    free(pw->post);
-    free(pw->acc);
-    free(pw->scores);
-    free(pw->pmatch);
+    FREE_EACH(free, pw->pstart, pw->post, pw->acc, pw->scores, pw->pmatch);
 }
 
 /* Build (with the GIL): hold the texts of the arguments and allocate what scoring needs
@@ -423,17 +409,13 @@ PyDoc_STRVAR(
     "bits, left as NaN in rows for Python to finish.");
 
 static PyObject *
-py_chrf_pairwise(PyObject *self, PyObject *args)
+py_chrf_pairwise(PyObject *Py_UNUSED(module), PyObject *args)
 {
     PyObject *hyps, *refs, *result = NULL;
     int beta;
     Pairwise pw = {0};
-    (void)self;
     if (!PyArg_ParseTuple(args, "OOii:chrf_pairwise", &hyps, &refs, &pw.N, &beta)) return NULL;
-    if (pw.N < 1 || pw.N > MAX_ORDER || beta < 1 || beta > MAX_BETA) {
-        PyErr_SetString(PyExc_ValueError, "char_order or beta out of range for the kernel");
-        return NULL;
-    }
+    if (in_range(order_ok(pw.N) && beta_ok(beta), "char_order or beta") < 0) return NULL;
     pw.beta = (u32)beta;
     if (pairwise_build(&pw, hyps, refs) == 0) {
         PyThreadState *ts = NULL;
@@ -450,6 +432,6 @@ py_chrf_pairwise(PyObject *self, PyObject *args)
 }
 
 PyMethodDef mtk_chrf_pairwise_methods[] = {
-    {"chrf_pairwise", py_chrf_pairwise, METH_VARARGS, chrf_pairwise_doc},
-    {NULL, NULL, 0, NULL},
+    KERNEL_METHOD(chrf_pairwise, METH_VARARGS),
+    KERNEL_METHODS_END,
 };

@@ -132,6 +132,65 @@ gcd64(u64 a, u64 b)
     return a << shift;
 }
 
+/* dealloc (free, PyMem_Free, ...) of each pointer given, in order; NULL ones are fine. */
+#define FREE_EACH(dealloc, ...)                                                                    \
+    do {                                                                                           \
+        void *free_each_[] = {__VA_ARGS__};                                                        \
+        for (size_t k_ = 0; k_ < sizeof free_each_ / sizeof free_each_[0]; k_++)                   \
+            dealloc(free_each_[k_]);                                                               \
+    } while (0)
+
+/* Resize the PyMem block *p to `count` items of `size` bytes, keeping its contents; -1 with
+ * MemoryError (and *p as it was) if out of memory. */
+static inline int
+pymem_resize(void **p, size_t count, size_t size)
+{
+    void *q = PyMem_Realloc(*p, count * size);
+    if (!q) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    *p = q;
+    return 0;
+}
+
+/* 0 when ok, else -1 with ValueError "<what> out of range for the kernel". */
+static inline int
+in_range(int ok, const char *what)
+{
+    if (ok) return 0;
+    PyErr_Format(PyExc_ValueError, "%s out of range for the kernel", what);
+    return -1;
+}
+
+/* Whether an n-gram order (char_order, max_order, word_order but 0) is one the kernel takes. */
+static inline int
+order_ok(int order)
+{
+    return order >= 1 && order <= MAX_ORDER;
+}
+
+/* Whether a chrF beta is one the exact scorers take. */
+static inline int
+beta_ok(int beta)
+{
+    return beta >= 1 && beta <= MAX_BETA;
+}
+
+/* When per_segment, a bytes object for n rows of `width` native int64 at *buf and its data at
+ * *seg; else both NULL.  -1 with an exception. */
+static inline int
+segment_rows(int per_segment, Py_ssize_t n, size_t width, PyObject **buf, i64 **seg)
+{
+    *buf = NULL;
+    *seg = NULL;
+    if (!per_segment) return 0;
+    *buf = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)((size_t)n * width * sizeof(i64)));
+    if (!*buf) return -1;
+    *seg = (i64 *)PyBytes_AS_STRING(*buf);
+    return 0;
+}
+
 /* Make sure `o` is a ready str (PEP 393); 0 on success. */
 static inline int
 ready(PyObject *o)
@@ -340,6 +399,13 @@ typedef struct {
     const struct LinesIn *lines; /* sacrebleu_chrf_lines: the texts as lines, not held */
 } Sacre;
 
+/* An entry of a file's method table: the export NAME, its C function py_NAME (METH_O or
+ * METH_VARARGS, as FLAGS says) and its docstring NAME_doc; KERNEL_METHODS_END ends a table. */
+/* clang-format off */
+#define KERNEL_METHOD(NAME, FLAGS) {#NAME, py_##NAME, FLAGS, NAME##_doc}
+#define KERNEL_METHODS_END {NULL, NULL, 0, NULL}
+/* clang-format on */
+
 /* work.c */
 MTK_INTERNAL Work *mtk_work_get(void);
 MTK_INTERNAL void mtk_work_put(Work *w);
@@ -358,6 +424,7 @@ MTK_INTERNAL int mtk_hold_texts(PyObject *seq, const char *what, PyObject **held
                                 Py_ssize_t step, size_t *maxlen, size_t *total);
 MTK_INTERNAL void mtk_release_held(PyObject **held, Py_ssize_t n);
 MTK_INTERNAL PyObject *mtk_tuple_of(const i64 *v, int n);
+MTK_INTERNAL PyObject *mtk_counts_answer(PyObject *buf, const i64 *totals, int k);
 MTK_INTERNAL extern PyMethodDef mtk_chrf_methods[];
 
 /* bleu.c */
@@ -385,12 +452,15 @@ MTK_INTERNAL extern PyMethodDef mtk_bleu_methods[];
 /* tok13a.c */
 MTK_INTERNAL void mtk_tok13a_text(BleuIn *b, PyObject *s, size_t *used);
 MTK_INTERNAL void mtk_tok13a_units(BleuIn *b, size_t n, size_t *used);
+MTK_INTERNAL int mtk_tok13a_named(const char *name);
 MTK_INTERNAL extern PyMethodDef mtk_tok13a_methods[];
 
 /* sacre_chrf.c */
 MTK_INTERNAL void mtk_sacre_free(Sacre *S);
 MTK_INTERNAL void mtk_sacre_segment(Sacre *S, Work *w, Py_ssize_t i, i64 *out);
 MTK_INTERNAL int mtk_sacre_scratch(Sacre *S);
+MTK_INTERNAL int mtk_sacre_options_ok(const Sacre *S);
+MTK_INTERNAL PyObject *mtk_sacre_answer(Sacre *S, int per_segment, int nogil);
 MTK_INTERNAL extern PyMethodDef mtk_sacre_chrf_methods[];
 
 /* text.c */

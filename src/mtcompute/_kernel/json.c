@@ -36,12 +36,7 @@ jsb_reserve(JsBuffer *b, Py_ssize_t more)
         }
         capacity *= 2;
     }
-    char *data = PyMem_Realloc(b->data, (size_t)capacity);
-    if (!data) {
-        PyErr_NoMemory();
-        return -1;
-    }
-    b->data = data;
+    if (pymem_resize((void **)&b->data, (size_t)capacity, 1) < 0) return -1;
     b->capacity = capacity;
     return 0;
 }
@@ -239,9 +234,8 @@ PyDoc_STRVAR(
     "None for any other value (the pure writer decides it).");
 
 static PyObject *
-py_js_dumps(PyObject *self, PyObject *value)
+py_js_dumps(PyObject *Py_UNUSED(module), PyObject *value)
 {
-    (void)self;
     JsBuffer b = {NULL, 0, 0};
     int status = js_write(&b, value, 0);
     PyObject *res = NULL;
@@ -256,6 +250,6 @@ py_js_dumps(PyObject *self, PyObject *value)
 }
 
 PyMethodDef mtk_json_methods[] = {
-    {"js_dumps", py_js_dumps, METH_O, js_dumps_doc},
-    {NULL, NULL, 0, NULL},
+    KERNEL_METHOD(js_dumps, METH_O),
+    KERNEL_METHODS_END,
 };

@@ -164,12 +164,11 @@ skip_scan(const unsigned char *data, size_t size, size_t at, size_t count, int f
 }
 
 static PyObject *
-py_skip_lines(PyObject *self, PyObject *args)
+py_skip_lines(PyObject *Py_UNUSED(module), PyObject *args)
 {
     Py_buffer view;
     Py_ssize_t start, count;
     int final;
-    (void)self;
     if (!PyArg_ParseTuple(args, "y*nnp:skip_lines", &view, &start, &count, &final)) return NULL;
     size_t size = (size_t)view.len, found = 0, stop;
     if (start < 0 || (size_t)start > size || count < 0) {
@@ -189,6 +188,6 @@ py_skip_lines(PyObject *self, PyObject *args)
 }
 
 PyMethodDef mtk_lines_methods[] = {
-    {"skip_lines", py_skip_lines, METH_VARARGS, skip_lines_doc},
-    {NULL, NULL, 0, NULL},
+    KERNEL_METHOD(skip_lines, METH_VARARGS),
+    KERNEL_METHODS_END,
 };

@@ -47,6 +47,29 @@ lines_free(LinesIn *L)
     PyMem_Free(L->caps);
 }
 
+/* LinesIn of a call's arguments (hypotheses bytes, references a tuple of bytes): the
+ * buffers taken.  -1 with an exception. */
+static int
+lines_open(LinesIn *L, PyObject *hyps, PyObject *refs)
+{
+    L->inputs = 1 + PyTuple_GET_SIZE(refs);
+    L->views = PyMem_Calloc((size_t)L->inputs, sizeof(Py_buffer));
+    L->spans = PyMem_Calloc((size_t)L->inputs, sizeof(LineSpan *));
+    L->caps = PyMem_Calloc((size_t)L->inputs, sizeof(size_t));
+    if (!L->views || !L->spans || !L->caps) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (Py_ssize_t f = 0; f < L->inputs; f++) {
+        PyObject *o = f ? PyTuple_GET_ITEM(refs, f - 1) : hyps;
+        if (PyObject_GetBuffer(o, &L->views[f], PyBUF_SIMPLE) < 0) {
+            L->views[f].obj = NULL;
+            return -1;
+        }
+    }
+    return 0;
+}
+
 /* Pass 1, without Python calls: every input split into exactly n checked lines.  1 when
  * one is not (a line that is not UTF-8, fewer or more lines, a line of 2^32 code points or
  * more), -1 on memory failure, else 0 with the sizes mtk_bleu_read_text's mtk_measure_text would
@@ -149,14 +172,8 @@ bleu_lines_alloc(BleuIn *b, size_t n, size_t nref, size_t units, size_t bound, s
 static void
 bleu_lines_free(BleuIn *b, LinesIn *L)
 {
-    PyMem_RawFree(b->text);
-    PyMem_RawFree(b->tpos);
-    PyMem_RawFree(b->tlen);
-    PyMem_RawFree(b->hash);
-    PyMem_RawFree(b->hoff);
-    PyMem_RawFree(b->rseg);
-    PyMem_RawFree(b->roff);
-    PyMem_RawFree(b->scratch);
+    FREE_EACH(PyMem_RawFree, b->text, b->tpos, b->tlen, b->hash, b->hoff, b->rseg, b->roff,
+              b->scratch);
     for (Py_ssize_t f = 0; f < L->inputs; f++) {
         free(L->spans[f]);
         L->spans[f] = NULL;
@@ -164,25 +181,17 @@ bleu_lines_free(BleuIn *b, LinesIn *L)
 }
 
 static PyObject *
-py_bleu_counts_lines(PyObject *self, PyObject *args)
+py_bleu_counts_lines(PyObject *Py_UNUSED(module), PyObject *args)
 {
     PyObject *hyps, *refs, *buf = NULL, *result = NULL;
     Py_ssize_t n;
     int N, per_segment, tok13a;
     const char *tokenizer;
-    (void)self;
     if (!PyArg_ParseTuple(args, "OO!nips:bleu_counts_lines", &hyps, &PyTuple_Type, &refs, &n, &N,
                           &per_segment, &tokenizer))
         return NULL;
-    if (strcmp(tokenizer, "none") == 0)
-        tok13a = 0;
-    else if (strcmp(tokenizer, "13a") == 0)
-        tok13a = 1;
-    else {
-        PyErr_SetString(PyExc_ValueError, "the kernel's tokenizers are 'none' and '13a'");
-        return NULL;
-    }
-    if (N < 1 || N > MAX_ORDER || n < 0 || PyTuple_GET_SIZE(refs) < 1) {
+    if ((tok13a = mtk_tok13a_named(tokenizer)) < 0) return NULL;
+    if (!order_ok(N) || n < 0 || PyTuple_GET_SIZE(refs) < 1) {
         PyErr_SetString(PyExc_ValueError, "max_order, count or references out of range");
         return NULL;
     }
@@ -191,21 +200,9 @@ py_bleu_counts_lines(PyObject *self, PyObject *args)
     Problem pb = {0};
     pb.pos = -1;
     Py_ssize_t nr = PyTuple_GET_SIZE(refs);
-    L.inputs = 1 + nr;
-    L.views = PyMem_Calloc((size_t)L.inputs, sizeof(Py_buffer));
-    L.spans = PyMem_Calloc((size_t)L.inputs, sizeof(LineSpan *));
-    L.caps = PyMem_Calloc((size_t)L.inputs, sizeof(size_t));
-    if (!L.views || !L.spans || !L.caps) {
+    if (lines_open(&L, hyps, refs) < 0) {
         lines_free(&L);
-        return PyErr_NoMemory();
-    }
-    for (Py_ssize_t f = 0; f < L.inputs; f++) {
-        PyObject *o = f ? PyTuple_GET_ITEM(refs, f - 1) : hyps;
-        if (PyObject_GetBuffer(o, &L.views[f], PyBUF_SIMPLE) < 0) {
-            L.views[f].obj = NULL;
-            lines_free(&L);
-            return NULL;
-        }
+        return NULL;
     }
     /* pass 1 without the GIL: the lines checked and measured, the arrays allocated */
     size_t units = 0, bound = 0, maxlen = 0, nref = (size_t)n * (size_t)nr;
@@ -215,13 +212,8 @@ py_bleu_counts_lines(PyObject *self, PyObject *args)
     if (rc == 0) rc = bleu_lines_alloc(&b, (size_t)n, nref, units, bound, maxlen);
     Py_END_ALLOW_THREADS i64 totals[2 + 2 * MAX_ORDER] = {0}, *seg = NULL;
     Work *w = NULL;
-    if (rc == 0 && per_segment) {
-        buf = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)((size_t)n * (2 + 2 * N) * sizeof(i64)));
-        if (buf)
-            seg = (i64 *)PyBytes_AS_STRING(buf);
-        else
-            rc = -2; /* the exception is set */
-    }
+    if (rc == 0 && segment_rows(per_segment, n, 2 + 2 * (size_t)N, &buf, &seg) < 0)
+        rc = -2; /* the exception is set */
     if (rc == 0 && !(w = mtk_work_get())) rc = -1;
     /* pass 2 without the GIL: decoded, tokenized and counted; then everything freed */
     Py_BEGIN_ALLOW_THREADS if (rc == 0) rc = bleu_tokenize_lines(&b, &L, n, tok13a, &pb);
@@ -235,36 +227,11 @@ py_bleu_counts_lines(PyObject *self, PyObject *args)
         PyErr_NoMemory();
     else if (rc > 0) /* not lines of UTF-8, or a text too long: the str path says which */
         result = Py_NewRef(Py_None);
-    else if (rc == 0) {
-        PyObject *tot = mtk_tuple_of(totals, 2 + 2 * N);
-        if (tot) result = Py_BuildValue("(ON)", buf ? buf : Py_None, tot);
-    }
+    else if (rc == 0)
+        result = mtk_counts_answer(buf, totals, 2 + 2 * N);
     Py_XDECREF(buf);
     lines_free(&L);
     return result;
-}
-
-/* LinesIn of a call's arguments (hypotheses bytes, references a tuple of bytes): the
- * buffers taken.  -1 with an exception. */
-static int
-lines_open(LinesIn *L, PyObject *hyps, PyObject *refs)
-{
-    L->inputs = 1 + PyTuple_GET_SIZE(refs);
-    L->views = PyMem_Calloc((size_t)L->inputs, sizeof(Py_buffer));
-    L->spans = PyMem_Calloc((size_t)L->inputs, sizeof(LineSpan *));
-    L->caps = PyMem_Calloc((size_t)L->inputs, sizeof(size_t));
-    if (!L->views || !L->spans || !L->caps) {
-        PyErr_NoMemory();
-        return -1;
-    }
-    for (Py_ssize_t f = 0; f < L->inputs; f++) {
-        PyObject *o = f ? PyTuple_GET_ITEM(refs, f - 1) : hyps;
-        if (PyObject_GetBuffer(o, &L->views[f], PyBUF_SIMPLE) < 0) {
-            L->views[f].obj = NULL;
-            return -1;
-        }
-    }
-    return 0;
 }
 
 PyDoc_STRVAR(
@@ -277,23 +244,19 @@ PyDoc_STRVAR(
     "GIL is released while the lines are checked, decoded and counted.");
 
 static PyObject *
-py_sacrebleu_chrf_lines(PyObject *self, PyObject *args)
+py_sacrebleu_chrf_lines(PyObject *Py_UNUSED(module), PyObject *args)
 {
-    PyObject *hyps, *refs, *buf = NULL, *result = NULL;
+    PyObject *hyps, *refs, *result = NULL;
     Py_ssize_t n;
     int per_segment;
     Sacre S = {0};
     LinesIn L = {0};
-    (void)self;
     if (!PyArg_ParseTuple(args, "OO!niiippp:sacrebleu_chrf_lines", &hyps, &PyTuple_Type, &refs, &n,
                           &S.C, &S.W, &S.beta, &S.whitespace, &S.eps_smoothing, &per_segment))
         return NULL;
-    if (S.C < 0 || S.C > MAX_ORDER || S.W < 0 || S.W > MAX_ORDER || S.C + S.W == 0 || S.beta < 0 ||
-        S.beta > 1000000 || n < 0 || PyTuple_GET_SIZE(refs) < 1) {
-        PyErr_SetString(PyExc_ValueError,
-                        "chrF orders, beta, count or references out of range for the kernel");
+    if (in_range(mtk_sacre_options_ok(&S) && n >= 0 && PyTuple_GET_SIZE(refs) >= 1,
+                 "chrF orders, beta, count or references") < 0)
         return NULL;
-    }
     Py_ssize_t nr = PyTuple_GET_SIZE(refs);
     S.n = n;
     S.rseg = PyMem_Malloc(((size_t)n + 1) * sizeof(size_t));
@@ -319,42 +282,15 @@ py_sacrebleu_chrf_lines(PyObject *self, PyObject *args)
     S.maxlen = maxlen;
     S.total = units;
     S.lines = &L;
-    if (mtk_sacre_scratch(&S) < 0) goto done;
-    int K = S.C + S.W;
-    i64 *seg = NULL, totals[6 * MAX_ORDER] = {0}, one[6 * MAX_ORDER];
-    if (per_segment) {
-        buf = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)((size_t)n * 3 * K * sizeof(i64)));
-        if (!buf) goto done;
-        seg = (i64 *)PyBytes_AS_STRING(buf);
-    }
-    Work *w = mtk_work_get();
-    if (!w || mtk_work_chrf(w, S.maxlen) < 0) {
-        mtk_work_put(w);
-        PyErr_NoMemory();
-        goto done;
-    }
-    Py_BEGIN_ALLOW_THREADS for (Py_ssize_t i = 0; i < n; i++)
-    {
-        i64 *o = seg ? seg + (size_t)i * 3 * K : one;
-        mtk_sacre_segment(&S, w, i, o);
-        for (int k = 0; k < 3 * K; k++) totals[k] += o[k];
-    }
-    for (Py_ssize_t f = 0; f < L.inputs; f++) {
-        free(L.spans[f]);
-        L.spans[f] = NULL;
-    }
-    Py_END_ALLOW_THREADS mtk_work_put(w);
-    PyObject *tot = mtk_tuple_of(totals, 3 * K);
-    if (tot) result = Py_BuildValue("(ON)", buf ? buf : Py_None, tot);
+    if (mtk_sacre_scratch(&S) == 0) result = mtk_sacre_answer(&S, per_segment, 1);
 done:
-    Py_XDECREF(buf);
     mtk_sacre_free(&S);
     lines_free(&L);
     return result;
 }
 
 PyMethodDef mtk_lines_metrics_methods[] = {
-    {"bleu_counts_lines", py_bleu_counts_lines, METH_VARARGS, bleu_counts_lines_doc},
-    {"sacrebleu_chrf_lines", py_sacrebleu_chrf_lines, METH_VARARGS, sacrebleu_chrf_lines_doc},
-    {NULL, NULL, 0, NULL},
+    KERNEL_METHOD(bleu_counts_lines, METH_VARARGS),
+    KERNEL_METHOD(sacrebleu_chrf_lines, METH_VARARGS),
+    KERNEL_METHODS_END,
 };

@@ -72,22 +72,12 @@ sacre_f_score(const i64 *st, int order, int beta, int eps_smoothing)
     return 0.0;
 }
 
-/* Line i of input f of sacrebleu_chrf_lines (see there) decoded into out; its count. */
 void
 mtk_sacre_free(Sacre *S)
 {
-    if (S->held)
-        for (size_t i = 0; i < S->nheld; i++) Py_DECREF(S->held[i]);
-    PyMem_Free(S->held);
+    mtk_release_held(S->held, (Py_ssize_t)S->nheld);
     PyMem_Free(S->rseg);
-    free(S->hw);
-    free(S->rw);
-    free(S->hid);
-    free(S->rid);
-    free(S->wpos);
-    free(S->wlen);
-    free(S->wtab);
-    free(S->wtouched);
+    FREE_EACH(free, S->hw, S->rw, S->hid, S->rid, S->wpos, S->wlen, S->wtab, S->wtouched);
 }
 
 /* The code points of s[0..n) but whitespace (''.join(s.split())) into out; their count. */
@@ -322,6 +312,42 @@ mtk_sacre_scratch(Sacre *S)
     return 0;
 }
 
+/* Whether the orders and beta of S are ones the kernel takes. */
+int
+mtk_sacre_options_ok(const Sacre *S)
+{
+    return S->C >= 0 && S->C <= MAX_ORDER && S->W >= 0 && S->W <= MAX_ORDER && S->C + S->W > 0 &&
+           S->beta >= 0 && S->beta <= 1000000;
+}
+
+/* Every segment of S (built, with its scratch) counted with a workspace of the pool, without
+ * the GIL when nogil: (buffer or None, totals), or NULL with an exception. */
+PyObject *
+mtk_sacre_answer(Sacre *S, int per_segment, int nogil)
+{
+    int K = S->C + S->W;
+    PyObject *buf, *result = NULL;
+    i64 *seg, totals[6 * MAX_ORDER] = {0}, one[6 * MAX_ORDER];
+    if (segment_rows(per_segment, S->n, 3 * (size_t)K, &buf, &seg) < 0) return NULL;
+    Work *w = mtk_work_get();
+    if (!w || mtk_work_chrf(w, S->maxlen) < 0) {
+        mtk_work_put(w);
+        Py_XDECREF(buf);
+        return PyErr_NoMemory();
+    }
+    PyThreadState *ts = nogil ? PyEval_SaveThread() : NULL;
+    for (Py_ssize_t i = 0; i < S->n; i++) {
+        i64 *o = seg ? seg + (size_t)i * 3 * K : one;
+        mtk_sacre_segment(S, w, i, o);
+        for (int k = 0; k < 3 * K; k++) totals[k] += o[k];
+    }
+    if (ts) PyEval_RestoreThread(ts);
+    mtk_work_put(w);
+    result = mtk_counts_answer(buf, totals, 3 * K);
+    Py_XDECREF(buf);
+    return result;
+}
+
 PyDoc_STRVAR(
     sacrebleu_chrf_counts_doc,
     "sacrebleu_chrf_counts(hypotheses, references, char_order, word_order, beta, whitespace,\n"
@@ -333,52 +359,22 @@ PyDoc_STRVAR(
     "strictly greatest CHRF._compute_f_score; totals are their sums.");
 
 static PyObject *
-py_sacrebleu_chrf_counts(PyObject *self, PyObject *args)
+py_sacrebleu_chrf_counts(PyObject *Py_UNUSED(module), PyObject *args)
 {
-    PyObject *hyps, *refs, *buf = NULL, *result = NULL;
+    PyObject *hyps, *refs, *result = NULL;
     int per_segment;
     Sacre S = {0};
-    (void)self;
     if (!PyArg_ParseTuple(args, "OOiiippp:sacrebleu_chrf_counts", &hyps, &refs, &S.C, &S.W, &S.beta,
                           &S.whitespace, &S.eps_smoothing, &per_segment))
         return NULL;
-    if (S.C < 0 || S.C > MAX_ORDER || S.W < 0 || S.W > MAX_ORDER || S.C + S.W == 0 || S.beta < 0 ||
-        S.beta > 1000000) {
-        PyErr_SetString(PyExc_ValueError, "chrF orders or beta out of range for the kernel");
-        return NULL;
-    }
-    if (sacre_build(&S, hyps, refs) < 0) goto done;
-    int K = S.C + S.W;
-    i64 *seg = NULL, totals[6 * MAX_ORDER] = {0}, one[6 * MAX_ORDER];
-    if (per_segment) {
-        buf = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)((size_t)S.n * 3 * K * sizeof(i64)));
-        if (!buf) goto done;
-        seg = (i64 *)PyBytes_AS_STRING(buf);
-    }
-    Work *w = mtk_work_get();
-    if (!w || mtk_work_chrf(w, S.maxlen) < 0) {
-        mtk_work_put(w);
-        PyErr_NoMemory();
-        goto done;
-    }
-    PyThreadState *ts = NULL;
-    if (S.total >= NOGIL_WORK) ts = PyEval_SaveThread();
-    for (Py_ssize_t i = 0; i < S.n; i++) {
-        i64 *o = seg ? seg + (size_t)i * 3 * K : one;
-        mtk_sacre_segment(&S, w, i, o);
-        for (int k = 0; k < 3 * K; k++) totals[k] += o[k];
-    }
-    if (ts) PyEval_RestoreThread(ts);
-    mtk_work_put(w);
-    PyObject *tot = mtk_tuple_of(totals, 3 * K);
-    if (tot) result = Py_BuildValue("(ON)", buf ? buf : Py_None, tot);
-done:
-    Py_XDECREF(buf);
+    if (in_range(mtk_sacre_options_ok(&S), "chrF orders or beta") < 0) return NULL;
+    if (sacre_build(&S, hyps, refs) == 0)
+        result = mtk_sacre_answer(&S, per_segment, S.total >= NOGIL_WORK);
     mtk_sacre_free(&S);
     return result;
 }
 
 PyMethodDef mtk_sacre_chrf_methods[] = {
-    {"sacrebleu_chrf_counts", py_sacrebleu_chrf_counts, METH_VARARGS, sacrebleu_chrf_counts_doc},
-    {NULL, NULL, 0, NULL},
+    KERNEL_METHOD(sacrebleu_chrf_counts, METH_VARARGS),
+    KERNEL_METHODS_END,
 };

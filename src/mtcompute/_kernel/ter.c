@@ -53,18 +53,8 @@ typedef struct {
 static void
 ter_free(Ter *T)
 {
-    free(T->lo);
-    free(T->hi);
-    free(T->off);
-    free(T->M);
-    free(T->S);
-    free(T->B);
-    free(T->words);
-    free(T->shifted);
-    free(T->align);
-    free(T->hyp_sum);
-    free(T->ref_sum);
-    free(T->ops);
+    FREE_EACH(free, T->lo, T->hi, T->off, T->M, T->S, T->B, T->words, T->shifted, T->align,
+              T->hyp_sum, T->ref_sum, T->ops);
     memset(T, 0, sizeof *T);
 }
 
@@ -533,6 +523,39 @@ ter_segment_count(PyObject *hyps, PyObject *refs)
     return n;
 }
 
+/* A check of one item of a TER call's input (its index path a, b at depth in messages)
+ * that adds to *total what the call needs room for; -1 with an exception. */
+typedef int (*TerCheck)(PyObject *x, const char *field, Py_ssize_t a, Py_ssize_t b, int depth,
+                        size_t *total);
+
+/* Pass 1 of a TER call over its n segments: each hypothesis checked, each references[i] a
+ * list or tuple (`segment_type` in the TypeError) of at least one reference, each checked.
+ * The number of references, or -1 with an exception. */
+static Py_ssize_t
+ter_check_input(PyObject *hyps, PyObject *refs, Py_ssize_t n, const char *segment_type,
+                TerCheck check, size_t *total)
+{
+    Py_ssize_t nrefs = 0;
+    for (Py_ssize_t i = 0; i < n; i++)
+        if (check(seq_item(hyps, i), "hypotheses", i, 0, 1, total) < 0) return -1;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *segment = seq_item(refs, i);
+        if (!is_seq(segment)) {
+            ter_type_error(segment, segment_type, "references", i, 0, 0, 1);
+            return -1;
+        }
+        Py_ssize_t count = seq_len(segment);
+        if (count == 0) {
+            PyErr_Format(PyExc_ValueError, "references[%zd] has no reference", i);
+            return -1;
+        }
+        for (Py_ssize_t j = 0; j < count; j++)
+            if (check(seq_item(segment, j), "references", i, j, 2, total) < 0) return -1;
+        nrefs += count;
+    }
+    return nrefs;
+}
+
 PyDoc_STRVAR(
     ter_edits_doc,
     "ter_edits(hypotheses, references, /)\n--\n\n"
@@ -545,32 +568,18 @@ PyDoc_STRVAR(
     "while computing.");
 
 static PyObject *
-py_ter_edits(PyObject *self, PyObject *args)
+py_ter_edits(PyObject *Py_UNUSED(module), PyObject *args)
 {
     PyObject *hyps, *refs, *result = NULL;
-    (void)self;
     if (!PyArg_ParseTuple(args, "OO:ter_edits", &hyps, &refs)) return NULL;
     Py_ssize_t n = ter_segment_count(hyps, refs);
     if (n < 0) return NULL;
     /* pass 1: types and sizes */
-    size_t total = 0, pairs = 0;
-    for (Py_ssize_t i = 0; i < n; i++)
-        if (ter_check_ids(seq_item(hyps, i), "hypotheses", i, 0, 1, &total) < 0) return NULL;
-    for (Py_ssize_t i = 0; i < n; i++) {
-        PyObject *segment = seq_item(refs, i);
-        if (!is_seq(segment)) {
-            ter_type_error(segment, "a list or tuple of id lists", "references", i, 0, 0, 1);
-            return NULL;
-        }
-        Py_ssize_t count = seq_len(segment);
-        if (count == 0) {
-            PyErr_Format(PyExc_ValueError, "references[%zd] has no reference", i);
-            return NULL;
-        }
-        for (Py_ssize_t j = 0; j < count; j++)
-            if (ter_check_ids(seq_item(segment, j), "references", i, j, 2, &total) < 0) return NULL;
-        pairs += (size_t)count;
-    }
+    size_t total = 0;
+    Py_ssize_t nrefs =
+        ter_check_input(hyps, refs, n, "a list or tuple of id lists", ter_check_ids, &total);
+    if (nrefs < 0) return NULL;
+    size_t pairs = (size_t)nrefs;
     /* pass 2: the ids, flat; per pair its hypothesis, its reference and the edits */
     i64 *ids = malloc((total ? total : 1) * sizeof(i64));
     Py_ssize_t *hyp_at = malloc(((size_t)n + 1) * sizeof(Py_ssize_t));
@@ -641,12 +650,7 @@ py_ter_edits(PyObject *self, PyObject *args)
         }
     }
 done:
-    free(ids);
-    free(hyp_at);
-    free(pair_hyp);
-    free(ref_at);
-    free(ref_len);
-    free(edits);
+    FREE_EACH(free, ids, hyp_at, pair_hyp, ref_at, ref_len, edits);
     return result;
 }
 
@@ -687,12 +691,7 @@ ter_fold(const TerText *X, Py_UCS4 c)
 static void
 ter_text_free(TerText *X)
 {
-    free(X->ref_at);
-    free(X->text_word);
-    free(X->ids);
-    free(X->table);
-    free(X->edits);
-    free(X->lengths);
+    FREE_EACH(free, X->ref_at, X->text_word, X->ids, X->table, X->edits, X->lengths);
     ter_free(&X->work);
 }
 
@@ -841,10 +840,12 @@ ter_text_segments(TerText *X)
     return 0;
 }
 
-/* Check that `x` is a str (its index path in the message) and ready. */
+/* Check that `x` is a str (its index path in the message) and ready (a TerCheck: nothing
+ * to add to *total). */
 static int
-ter_check_text(PyObject *x, const char *field, Py_ssize_t a, Py_ssize_t b, int depth)
+ter_check_text(PyObject *x, const char *field, Py_ssize_t a, Py_ssize_t b, int depth, size_t *total)
 {
+    (void)total;
     if (!PyUnicode_Check(x)) {
         ter_type_error(x, "a str", field, a, b, 0, depth);
         return -1;
@@ -867,11 +868,10 @@ PyDoc_STRVAR(
     "splitting, interning and computing.");
 
 static PyObject *
-py_ter_statistics_text(PyObject *self, PyObject *args)
+py_ter_statistics_text(PyObject *Py_UNUSED(module), PyObject *args)
 {
     PyObject *hyps, *refs, *result = NULL;
     int lower = 0;
-    (void)self;
     if (!PyArg_ParseTuple(args, "OO|p:ter_statistics_text", &hyps, &refs, &lower)) return NULL;
     if (lower && !mtk_lower1_ok) {
         PyErr_SetString(PyExc_ValueError, "this Python's str.lower cannot be folded here");
@@ -884,27 +884,13 @@ py_ter_statistics_text(PyObject *self, PyObject *args)
     X.n = n;
     X.lower = lower;
     /* pass 1: types and sizes */
-    size_t nrefs = 0;
-    for (Py_ssize_t i = 0; i < n; i++)
-        if (ter_check_text(seq_item(hyps, i), "hypotheses", i, 0, 1) < 0) return NULL;
-    for (Py_ssize_t i = 0; i < n; i++) {
-        PyObject *segment = seq_item(refs, i);
-        if (!is_seq(segment)) {
-            ter_type_error(segment, "a list or tuple of str", "references", i, 0, 0, 1);
-            return NULL;
-        }
-        Py_ssize_t count = seq_len(segment);
-        if (count == 0) {
-            PyErr_Format(PyExc_ValueError, "references[%zd] has no reference", i);
-            return NULL;
-        }
-        for (Py_ssize_t j = 0; j < count; j++)
-            if (ter_check_text(seq_item(segment, j), "references", i, j, 2) < 0) return NULL;
-        nrefs += (size_t)count;
-    }
+    size_t unused = 0;
+    Py_ssize_t nrefs =
+        ter_check_input(hyps, refs, n, "a list or tuple of str", ter_check_text, &unused);
+    if (nrefs < 0) return NULL;
     /* pass 2: the texts, referenced for the call (the lists may change while the GIL is
      * released; the str objects cannot) */
-    X.texts = (size_t)n + nrefs;
+    X.texts = (size_t)n + (size_t)nrefs;
     X.held = malloc((X.texts ? X.texts : 1) * sizeof(PyObject *));
     X.ref_at = malloc(((size_t)n + 1) * sizeof(size_t));
     if (!X.held || !X.ref_at) {
@@ -948,7 +934,7 @@ done:
 }
 
 PyMethodDef mtk_ter_methods[] = {
-    {"ter_edits", py_ter_edits, METH_VARARGS, ter_edits_doc},
-    {"ter_statistics_text", py_ter_statistics_text, METH_VARARGS, ter_statistics_text_doc},
-    {NULL, NULL, 0, NULL},
+    KERNEL_METHOD(ter_edits, METH_VARARGS),
+    KERNEL_METHOD(ter_statistics_text, METH_VARARGS),
+    KERNEL_METHODS_END,
 };

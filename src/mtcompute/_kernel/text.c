@@ -36,9 +36,8 @@ PyDoc_STRVAR(
     "(index of the first text holding a code point U+D800..U+DFFF, its position), or None.");
 
 static PyObject *
-py_first_lone_surrogate(PyObject *self, PyObject *arg)
+py_first_lone_surrogate(PyObject *Py_UNUSED(module), PyObject *arg)
 {
-    (void)self;
     PyObject *seq = PySequence_Fast(arg, "texts must be a sequence");
     if (!seq) return NULL;
     Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
@@ -72,10 +71,9 @@ PyDoc_STRVAR(
     "report the fault).");
 
 static PyObject *
-py_plain_texts(PyObject *self, PyObject *args)
+py_plain_texts(PyObject *Py_UNUSED(module), PyObject *args)
 {
     PyObject *hyps, *refs;
-    (void)self;
     if (!PyArg_ParseTuple(args, "OO:plain_texts", &hyps, &refs)) return NULL;
     if (!PyList_CheckExact(hyps) || !PyList_CheckExact(refs) || PyList_GET_SIZE(hyps) == 0 ||
         PyList_GET_SIZE(hyps) != PyList_GET_SIZE(refs))
@@ -118,10 +116,9 @@ wide_text(PyObject *s)
 }
 
 static PyObject *
-py_wide_texts(PyObject *self, PyObject *args)
+py_wide_texts(PyObject *Py_UNUSED(module), PyObject *args)
 {
     PyObject *hyps, *refs, *hw = NULL, *rw = NULL, *x;
-    (void)self;
     if (!PyArg_ParseTuple(args, "O!O!:wide_texts", &PyList_Type, &hyps, &PyList_Type, &refs))
         return NULL;
     if (!(hw = PyList_New(0)) || !(rw = PyList_New(0))) goto fail;
@@ -195,8 +192,8 @@ mtk_lower1_init(void)
 }
 
 PyMethodDef mtk_text_methods[] = {
-    {"first_lone_surrogate", py_first_lone_surrogate, METH_O, first_lone_surrogate_doc},
-    {"plain_texts", py_plain_texts, METH_VARARGS, plain_texts_doc},
-    {"wide_texts", py_wide_texts, METH_VARARGS, wide_texts_doc},
-    {NULL, NULL, 0, NULL},
+    KERNEL_METHOD(first_lone_surrogate, METH_O),
+    KERNEL_METHOD(plain_texts, METH_VARARGS),
+    KERNEL_METHOD(wide_texts, METH_VARARGS),
+    KERNEL_METHODS_END,
 };

@@ -84,65 +84,37 @@ t13_out(T13 *t, u32 c)
     t->out[t->n++] = c;
 }
 
+/*
+ * A two-code-point stage k (2, 3 or 4): it holds at most one pending code point p (pk, hk);
+ * when (p, c) matches MATCH, the stage gives the four code points OUT to its NEXT stage and
+ * starts afresh; else it gives p on and holds c.
+ */
+#define T13_PAIR_STAGE(NAME, k, NEXT, MATCH, OUT1, OUT2, OUT3, OUT4)                               \
+    static inline void NAME(T13 *t, u32 c)                                                         \
+    {                                                                                              \
+        if (t->h##k) {                                                                             \
+            u32 p = t->p##k;                                                                       \
+            if (MATCH) {                                                                           \
+                t->h##k = 0;                                                                       \
+                NEXT(t, OUT1);                                                                     \
+                NEXT(t, OUT2);                                                                     \
+                NEXT(t, OUT3);                                                                     \
+                NEXT(t, OUT4);                                                                     \
+                return;                                                                            \
+            }                                                                                      \
+            NEXT(t, p);                                                                            \
+        }                                                                                          \
+        t->p##k = c;                                                                               \
+        t->h##k = 1;                                                                               \
+    }
+
 /* ([0-9])(-) -> r'\1 \2 ' */
-static inline void
-t13_s4(T13 *t, u32 c)
-{
-    if (t->h4) {
-        u32 p = t->p4;
-        if (is_digit(p) && c == '-') {
-            t->h4 = 0;
-            t13_out(t, p);
-            t13_out(t, ' ');
-            t13_out(t, c);
-            t13_out(t, ' ');
-            return;
-        }
-        t13_out(t, p);
-    }
-    t->p4 = c;
-    t->h4 = 1;
-}
-
+T13_PAIR_STAGE(t13_s4, 4, t13_out, is_digit(p) && c == '-', p, ' ', c, ' ')
 /* ([\.,])([^0-9]) -> r' \1 \2' */
-static inline void
-t13_s3(T13 *t, u32 c)
-{
-    if (t->h3) {
-        u32 p = t->p3;
-        if (is_dot_comma(p) && !is_digit(c)) {
-            t->h3 = 0;
-            t13_s4(t, ' ');
-            t13_s4(t, p);
-            t13_s4(t, ' ');
-            t13_s4(t, c);
-            return;
-        }
-        t13_s4(t, p);
-    }
-    t->p3 = c;
-    t->h3 = 1;
-}
-
+T13_PAIR_STAGE(t13_s3, 3, t13_s4, is_dot_comma(p) && !is_digit(c), ' ', p, ' ', c)
 /* ([^0-9])([\.,]) -> r'\1 \2 ' */
-static inline void
-t13_s2(T13 *t, u32 c)
-{
-    if (t->h2) {
-        u32 p = t->p2;
-        if (!is_digit(p) && is_dot_comma(c)) {
-            t->h2 = 0;
-            t13_s3(t, p);
-            t13_s3(t, ' ');
-            t13_s3(t, c);
-            t13_s3(t, ' ');
-            return;
-        }
-        t13_s3(t, p);
-    }
-    t->p2 = c;
-    t->h2 = 1;
-}
+T13_PAIR_STAGE(t13_s2, 2, t13_s3, !is_digit(p) && is_dot_comma(c), p, ' ', c, ' ')
+#undef T13_PAIR_STAGE
 
 /* ([\{-\~\[-\` -\&\(-\+\:-\@\/]) -> r' \1 ' */
 static inline void
@@ -268,6 +240,17 @@ mtk_tok13a_units(BleuIn *b, size_t n, size_t *used)
     *used += t.n;
 }
 
+/* The kernel's tokenizer named `name` (bleu_counts_text, bleu_counts_lines): 0 for "none",
+ * 1 for "13a", else -1 with ValueError. */
+int
+mtk_tok13a_named(const char *name)
+{
+    if (strcmp(name, "none") == 0) return 0;
+    if (strcmp(name, "13a") == 0) return 1;
+    PyErr_SetString(PyExc_ValueError, "the kernel's tokenizers are 'none' and '13a'");
+    return -1;
+}
+
 PyDoc_STRVAR(
     tokenize_13a_doc,
     "tokenize_13a(text, /)\n--\n\n"
@@ -277,9 +260,8 @@ PyDoc_STRVAR(
     "rstrips before the tokenizer; bleu_counts_text with '13a' does both).");
 
 static PyObject *
-py_tokenize_13a(PyObject *self, PyObject *arg)
+py_tokenize_13a(PyObject *Py_UNUSED(module), PyObject *arg)
 {
-    (void)self;
     if (!PyUnicode_Check(arg)) {
         PyErr_SetString(PyExc_TypeError, "text must be a str");
         return NULL;
@@ -303,6 +285,6 @@ py_tokenize_13a(PyObject *self, PyObject *arg)
 }
 
 PyMethodDef mtk_tok13a_methods[] = {
-    {"tokenize_13a", py_tokenize_13a, METH_O, tokenize_13a_doc},
-    {NULL, NULL, 0, NULL},
+    KERNEL_METHOD(tokenize_13a, METH_O),
+    KERNEL_METHODS_END,
 };

@@ -16,15 +16,7 @@ static void
 work_free(Work *w)
 {
     if (!w) return;
-    free(w->ctab);
-    free(w->btab);
-    free(w->ttab);
-    free(w->touched);
-    free(w->cpa);
-    free(w->cpb);
-    free(w->sa);
-    free(w->sb);
-    free(w);
+    FREE_EACH(free, w->ctab, w->btab, w->ttab, w->touched, w->cpa, w->cpb, w->sa, w->sb, w);
 }
 
 Work *
