@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -21,15 +22,25 @@ import sys
 import tempfile
 import time
 import urllib.request
-from collections.abc import Generator, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from types import ModuleType
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 import pytest
 
 from mtcompute import native
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser, Playwright
+
+# Issue 12's example (the ter-compute contract's): two segments, two references each.
+ISSUE_HYPOTHESES = ["The cat sat on mat.", "A quick brown fox jumps over the dog."]
+ISSUE_REFERENCES = [
+    ["The cat sat on the mat.", "There is a cat on the mat."],
+    ["A fast brown fox jumped over the lazy dog.", "The quick brown fox jumps over the lazy dog."],
+]
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED = REPO.parent / "shared"
@@ -174,6 +185,49 @@ def require_program(name: str) -> str:
     return found
 
 
+# The flags Chromium runs with in the page tests: headless, no sandbox (root), no network of
+# its own beyond the pages under test.
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+@contextmanager
+def chromium(driver: Playwright) -> Iterator[Browser]:
+    """Debian's Chromium, headless with :data:`CHROMIUM_ARGS`, launched through Playwright's
+    ``driver`` and closed after the block (skips without it, see :func:`require_program`)."""
+    launched = driver.chromium.launch(
+        executable_path=require_program("chromium"), headless=True, args=CHROMIUM_ARGS
+    )
+    try:
+        yield launched
+    finally:
+        launched.close()
+
+
+def runnable_tokenizers() -> list[str]:
+    """The names of mtcompute.tokenizers.NAMES that get_tokenizer does not refuse as
+    unsupported here (MeCab's dictionaries missing, a model sacreBLEU would download)."""
+    from mtcompute.errors import UnsupportedInput
+    from mtcompute.tokenizers import NAMES, get_tokenizer
+
+    runnable = []
+    for name in NAMES:
+        try:
+            get_tokenizer(name)
+        except UnsupportedInput:
+            continue
+        runnable.append(name)
+    return runnable
+
+
 def shared_file(relative: str) -> Path:
     """A file of the specification in ../shared (beside the repository, not part of it);
     skips the test, with the reason, when it is absent (a failure under
@@ -260,13 +314,17 @@ def free_port() -> int:
 
 
 def start_server(
-    *extra: str, env: dict[str, str] | None = None
+    *extra: str, env: dict[str, str] | None = None, stderr_path: Path | None = None
 ) -> tuple[subprocess.Popen[bytes], str]:
-    """Start `mtcompute serve` on a free port; return the process and its base URL once it
-    answers /healthz."""
+    """Start `mtcompute serve` on a free port, its stderr going to ``stderr_path`` (a
+    temporary file when None); return the process and its base URL once it answers
+    /healthz."""
     port = free_port()
-    fd, log_path = tempfile.mkstemp(prefix="mtcompute-serve-", suffix=".log")
-    with os.fdopen(fd, "wb") as log:  # a file, not a pipe: a full pipe would block the server
+    if stderr_path is None:
+        fd, log_path = tempfile.mkstemp(prefix="mtcompute-serve-", suffix=".log")
+        os.close(fd)
+        stderr_path = Path(log_path)
+    with stderr_path.open("wb") as log:  # a file, not a pipe: a full pipe would block the server
         proc = subprocess.Popen(
             [*cli_command(), "serve", "--port", str(port), "--log-level", "warning", *extra],
             stdout=subprocess.DEVNULL,
@@ -277,7 +335,7 @@ def start_server(
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         if proc.poll() is not None:
-            tail = Path(log_path).read_text(errors="replace")[-2000:]
+            tail = stderr_path.read_text(errors="replace")[-2000:]
             raise RuntimeError(f"server exited {proc.returncode}: {tail}")
         try:
             with urllib.request.urlopen(url + "/healthz", timeout=1) as response:
@@ -342,6 +400,21 @@ class RawResponses:
         return int(lines[0].split()[1]), headers, body
 
 
+def send_unsent_body(server_url: str, head: bytes, end: bytes) -> bytes:
+    """Send a request ``head`` whose body never follows on a raw socket to the server at
+    ``server_url``; the reply read until it holds ``end`` or the server closes."""
+    host, port = server_url.removeprefix("http://").split(":")
+    with socket.create_connection((host, int(port)), timeout=10) as sock:
+        sock.sendall(head)
+        reply = b""
+        while end not in reply:
+            chunk = sock.recv(65536)
+            if not chunk:
+                break
+            reply += chunk
+    return reply
+
+
 def read_raw_response(
     sock: socket.socket, timeout: float = 10
 ) -> tuple[int, dict[str, str], bytes]:
@@ -359,6 +432,26 @@ def kernel_switch(on: bool) -> Iterator[None]:
         yield
     finally:
         native.switch(previous)
+
+
+def assert_one_error(
+    message: str,
+    error: type[Exception],
+    kernel: Callable[..., object],
+    python: Callable[..., object],
+    *args: object,
+) -> None:
+    """``kernel(*args)``, and ``python(*args)`` with the kernel on and with it off, all raise
+    ``error`` with the whole ``message``."""
+    messages = []
+    with pytest.raises(error, match=re.escape(message)) as caught:
+        kernel(*args)
+    messages.append(str(caught.value))
+    for on in (True, False):
+        with kernel_switch(on), pytest.raises(error, match=re.escape(message)) as caught:
+            python(*args)
+        messages.append(str(caught.value))
+    assert [message] * 3 == messages
 
 
 @pytest.fixture(params=["kernel", "pure"])

@@ -27,7 +27,7 @@ from __future__ import annotations
 import json
 import math
 import re
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -38,9 +38,10 @@ from sacrebleu.metrics import BLEU
 
 import mtcompute
 from mtcompute.contracts import contract
-from tests.conftest import WMT
+from tests.conftest import ISSUE_REFERENCES, WMT
 
 __all__ = [
+    "COMMON_FAULTS",
     "EXCEPTIONS",
     "HARNESSES",
     "SACRE_METHOD",
@@ -51,6 +52,7 @@ __all__ = [
     "close",
     "contract_whitespace",
     "error_table",
+    "no_download",
     "read_lines",
     "result_of",
     "sacre_bleu",
@@ -77,6 +79,71 @@ TestFunction = TypeVar("TestFunction", bound=Callable[..., None])
 
 # One row of a tool's error table: field, code, case, raw input, path, whole message.
 ErrorRow = tuple[str, str, str, object, str, str]
+
+
+# The faults that several tools word alike: (field, case) -> (code, the keys changed in the base
+# input or None for the input null, path, whole message). The rows on references change a base
+# input whose references are the issue's example (ISSUE_REFERENCES: two segments); "text bytes"
+# puts 4194361 bytes in all.
+_MAX_ORDER = "Expected an integer of at %s at /max_order, got %s."
+_ONE_OVER = ["é" * (4_194_304 // 4)] * 2
+_NO_EPSILON = ("invalid_input", {"epsilon": 0.1}, "/epsilon", "Expected no epsilon with smoothing "
+               "none at /epsilon (epsilon applies to method1 only), got one.")  # fmt: skip
+COMMON_FAULTS: dict[tuple[str, str], tuple[str, dict[str, Any] | None, str, str]] = {
+    ("input", "null"): ("invalid_input", None, "",
+                        "Expected a JSON object as the input, got null."),
+    ("epsilon", "with smoothing omitted"): _NO_EPSILON,
+    ("epsilon", "without method1"): _NO_EPSILON,
+    ("total tokens", "500001"): ("limit_exceeded",
+        {"hypotheses": [["a"] * 250_000, ["b"]], "references": [[["c"] * 250_000], [[]]]}, "",
+        "Expected at most 500000 tokens in the hypotheses and references together "
+        "(limit max total tokens), got 500001."),
+    ("total token bytes", "262145"): ("limit_exceeded",
+        {"hypothesis": ["h" * 128] * 1024, "references": [["r" * 128] * 1024, ["s"]]}, "",
+        "Expected at most 262144 UTF-8 bytes of tokens in all (limit max total token bytes), "
+        "got 262145."),
+    ("max_order", "0"): ("invalid_input", {"max_order": 0}, "/max_order",
+                         _MAX_ORDER % ("least 1", 0)),
+    ("max_order", "9"): ("invalid_input", {"max_order": 9}, "/max_order",
+                         _MAX_ORDER % ("most 8", 9)),
+    ("max_order", "2.5"): ("invalid_input", {"max_order": 2.5}, "/max_order",
+                           "Expected an integer at /max_order, got 2.5."),
+    ("smoothing", "unknown method"): ("invalid_input", {"smoothing": "add-k"}, "/smoothing",
+        'Expected one of none, method1, method2, method3 at /smoothing, got the string "add-k".'),
+    ("decimals", "16"): ("invalid_input", {"decimals": 16}, "/decimals",
+                         "Expected an integer of at most 15 at /decimals, got 16."),
+    ("hypotheses", "empty"): ("invalid_input", {"hypotheses": []}, "/hypotheses",
+                              "Expected at least 1 segment at /hypotheses, got none."),
+    ("hypotheses", "not an array"): ("invalid_input", {"hypotheses": "a"}, "/hypotheses",
+        'Expected an array of 1 to 4096 strings at /hypotheses, got the string "a".'),
+    ("hypotheses", "4097"): ("limit_exceeded", {"hypotheses": ["a"] * 4097}, "/hypotheses",
+        "Expected at most 4096 segments at /hypotheses (limit max segments), got 4097."),
+    ("references", "segment not an array"): ("invalid_input", {"references": ["a", "b"]},
+        "/references/0",
+        'Expected an array of 1 to 8 reference strings at /references/0, got the string "a".'),
+    ("references", "9 references"): ("limit_exceeded",
+        {"references": [ISSUE_REFERENCES[0], ["a"] * 9]}, "/references/1",
+        "Expected at most 8 references at /references/1 (limit max references), got 9."),
+    ("references", "no reference"): ("invalid_input", {"references": [ISSUE_REFERENCES[0], []]},
+        "/references/1", "Expected at least 1 reference at /references/1, got none."),
+    ("references", "different counts"): ("invalid_input", {"references": ISSUE_REFERENCES[:1]},
+        "/references", "Expected references to have as many segments as hypotheses (2) at "
+        "/references, got 1."),
+    ("references", "text bytes"): ("limit_exceeded", {"references": [_ONE_OVER, ["a"]]}, "",
+        "Expected at most 4194304 UTF-8 bytes of text in all (limit max text bytes), got 4194361."),
+    ("references", "lone surrogate"): ("invalid_input",
+        {"references": [ISSUE_REFERENCES[0], ["a", "\udfff"]]}, "/references/1/1",
+        "Expected text without lone surrogates at /references/1/1, got U+DFFF at index 0."),
+}  # fmt: skip
+
+
+def no_download(tokenizer: str, path: str) -> str:
+    """The whole message refusing a tokenizer whose model sacreBLEU would download."""
+    return (
+        f"The {tokenizer} tokenizer at {path} needs a SentencePiece model that sacreBLEU "
+        "downloads; mtcompute never downloads models. Use 13a, intl, zh, char, none, ja-mecab or "
+        "ko-mecab."
+    )
 
 
 def result_of(tool: str, data: object, version: str = "1.0.0") -> dict[str, Any]:
@@ -146,9 +213,41 @@ class ToolHarness:
         message = f'Missing required key "{key}".'
         return key, "invalid_input", "missing", self.input_with(**{key: ...}), path, message
 
+    def common(self, field: str, *cases: str) -> list[ErrorRow]:
+        """The error table's rows for ``field``'s ``cases`` as :data:`COMMON_FAULTS` words
+        them, on this tool's base input."""
+        rows: list[ErrorRow] = []
+        for case in cases:
+            code, changes, path, message = COMMON_FAULTS[field, case]
+            raw = None if changes is None else self.input_with(**changes)
+            rows.append((field, code, case, raw, path, message))
+        return rows
+
     def run(self, **changes: Any) -> dict[str, Any]:
         """The result object for the base input with ``changes``."""
         return result_of(self.tool[0], self.input_with(**changes), self.tool[1])
+
+    def outputs(self, key: str, *changes: Mapping[str, Any]) -> list[Any]:
+        """The result's ``key`` for the base input with each of ``changes`` in turn."""
+        return [self.run(**c)[key] for c in changes]
+
+    def orders_used(self, data: Mapping[str, Any], max_order: int) -> list[Any]:
+        """A BLEU tool's orders_used for the base input with ``data``: as given, with
+        effective_order, with effective_order and method2, and with ``max_order``."""
+        effective = {**data, "effective_order": True}
+        return self.outputs(
+            "orders_used",
+            data,
+            effective,
+            {**effective, "smoothing": "method2"},
+            {**data, "max_order": max_order},
+        )
+
+    def smoothed(self, methods: Iterable[str], **changes: Any) -> dict[str, tuple[Any, Any]]:
+        """{method: (smoothed_matches, smoothed_totals)} of a BLEU tool's result for the base
+        input with ``changes`` and each smoothing method."""
+        results = {m: self.run(**changes, smoothing=m) for m in methods}
+        return {m: (r["smoothed_matches"], r["smoothed_totals"]) for m, r in results.items()}
 
     def error(self, raw: object) -> tuple[str, str, str]:
         """(code, path, message) of the error envelope for ``raw``."""
@@ -156,6 +255,51 @@ class ToolHarness:
         assert "error" in envelope, envelope
         e = envelope["error"]
         return e["code"], e["path"], e["message"]
+
+    def assert_codes(self, cases: Sequence[tuple[object, tuple[str, str]]]) -> None:
+        """Each raw input of ``cases`` gives an error envelope with its (code, path)."""
+        assert [expected for _, expected in cases] == [self.error(raw)[:2] for raw, _ in cases]
+
+    def validation_pair_test(
+        self, pairs: Sequence[tuple[str, object, str, str, str]]
+    ) -> Callable[..., None]:
+        """The test of ``pairs`` (case, a raw input that breaks two rules, and the code, path
+        and message of its error), one test per case: bind it to a ``test_`` name."""
+
+        @pytest.mark.parametrize(
+            ("case", "raw", "code", "path", "message"), pairs, ids=[p[0] for p in pairs]
+        )
+        def test_validation_order_pair(
+            case: str, raw: object, code: str, path: str, message: str
+        ) -> None:
+            """Two faults at once: the earlier check in the contract's order gives the error."""
+            assert (code, path, message) == self.error(raw)
+
+        return test_validation_order_pair
+
+    def typed_example(self, function: Callable[..., Any]) -> tuple[Any, Any]:
+        """(output, typed result): the contract's first example's output, and the typed
+        ``function`` called with that example's input keys."""
+        example = contract(*self.tool)["examples"][0]
+        return example["output"], function(**example["input"])
+
+    def corpus_order_cases(self, **fault: Any) -> list[tuple[object, str]]:
+        """(raw input, error path): the first validation order cases of the tools on texts
+        with references per segment (sacrebleu-score, ter-compute), each with ``fault`` (a
+        later option's fault) too; the base input's references are two segments'."""
+        first = self.base["references"][0]
+        return [
+            ({"zz": 1}, "/zz"),
+            ({"hypotheses": 1}, "/references"),  # every missing key before any value
+            (self.input_with(hypotheses=["\ud800"] * 4097, **fault), "/hypotheses"),
+            (self.input_with(references=[["\ud800"]], **fault), "/references"),  # counts first
+            (self.input_with(references=[_ONE_OVER, ["\ud800"]], **fault), ""),  # bytes first
+            (self.input_with(references=[first, ["\ud800"]], **fault), "/references/1/0"),
+        ]
+
+    def assert_paths(self, cases: Sequence[tuple[object, str]]) -> None:
+        """Each raw input of ``cases`` gives an error envelope with its path."""
+        assert [path for _, path in cases] == [self.error(raw)[1] for raw, _ in cases]
 
     def assert_raises_as_envelope(
         self, code: str, raw: Mapping[str, Any], function: Callable[..., object]

@@ -10,10 +10,12 @@ files of newstest2015-nltk100 are left out (they pair with each other, not with 
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from tests.conftest import WMT
+from mtcompute import counting
+from tests.conftest import WMT, at_least
 
 
 def read_segments(path: Path) -> list[str]:
@@ -63,3 +65,13 @@ PAIRS: list[str] = sorted(
 
 SYSTEMS: list[tuple[str, str]] = [(name, system) for name in PAIRS for system in pair(name).systems]
 """Every (pair, system) of the WMT data in use."""
+
+
+def assert_thread_counts_agree(ours: Callable[..., object]) -> None:
+    """``ours(hyps, refs, threads=k)`` is the same for 1, 2 and 3 threads, on the first pair's
+    first system repeated to fill three threads."""
+    corpus = pair(PAIRS[0])
+    hyps = at_least(corpus.system(corpus.systems[0]), 3 * counting.MIN_SEGMENTS_PER_THREAD)
+    refs = at_least(corpus.per_segment(), len(hyps))[: len(hyps)]
+    results = [ours(hyps, refs, threads=k) for k in (1, 2, 3)]
+    assert results[0] == results[1] == results[2]

@@ -25,7 +25,7 @@ What it draws, and why:
 from __future__ import annotations
 
 import string
-from typing import Any
+from typing import Any, NamedTuple
 
 from hypothesis import strategies as st
 
@@ -37,6 +37,8 @@ __all__ = [
     "TOOL_FIELDS",
     "VALID_INPUTS",
     "WHITESPACE",
+    "BleuCase",
+    "bleu_cases",
     "bleu_segments",
     "bleu_sentence_inputs",
     "bleu_smoothing_inputs",
@@ -170,6 +172,19 @@ def bleu_segments(
     hypothesis = draw(token_lists(max_size=max_tokens))
     references = draw(st.lists(variant_of(hypothesis), min_size=1, max_size=max_references))
     return hypothesis, references
+
+
+class BleuCase(NamedTuple):
+    """A hypothesis, its references and a max order."""
+
+    hypothesis: list[str]
+    references: list[list[str]]
+    max_order: int
+
+
+def bleu_cases() -> st.SearchStrategy[BleuCase]:
+    """A :func:`bleu_segments` draw with a max order from 1 to 8."""
+    return st.builds(lambda s, n: BleuCase(*s, n), bleu_segments(), st.integers(1, 8))
 
 
 @st.composite

@@ -7,8 +7,8 @@ The statistics themselves are each metric's: :mod:`mtcompute.metrics.bleu.counts
 :mod:`mtcompute.metrics.chrf.statistics`, :mod:`mtcompute.metrics.chrf.sacrebleu_statistics`
 and :mod:`mtcompute.metrics.ter.statistics`.
 
-The kernel is used when it was built and ``MTCOMPUTE_PURE`` is not ``1``
-(:func:`mtcompute.native.active`). Batch functions split their segments over ``threads``
+The kernel is used when it was built and ``MTCOMPUTE_PURE`` is not ``1`` at import
+(:mod:`mtcompute.native`). Batch functions split their segments over ``threads``
 threads of a :class:`concurrent.futures.ThreadPoolExecutor` (the kernel releases the GIL
 while counting); ``threads=None`` means ``MTCOMPUTE_THREADS`` if set, else
 :func:`os.cpu_count`. Results never depend on the thread count.

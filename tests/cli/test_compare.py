@@ -25,22 +25,12 @@ from mtcompute.metrics.chrf.resample import ChrfMetric
 from mtcompute.metrics.chrf.score import ChrfOptions
 from mtcompute.report import DEFAULT_SEED
 from mtcompute.report.page import compare, render, sentence_chrf
-from tests.conftest import WMT, WMT_IS_SAMPLE, require_program, run_cli, wmt_lines
+from tests.conftest import WMT, WMT_IS_SAMPLE, chromium, run_cli, wmt_lines
 
 PAIR = "generaltest2022/en-de"
 BASELINE = "JDExploreAcademy"
 SYSTEMS = ["Online-B", "Online-W", "OpenNMT", "PROMT"]
 ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts" / "compare"
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 DESKTOP = ViewportSize(width=1280, height=800)
 PHONE = ViewportSize(width=375, height=812)
 
@@ -481,15 +471,8 @@ def test_page_highlights_words_found_in_the_reference() -> None:
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
     """Debian's Chromium, headless, through Playwright (skipped without it)."""
-    chromium = require_program("chromium")
-    with sync_playwright() as driver:
-        launched = driver.chromium.launch(
-            executable_path=chromium, headless=True, args=CHROMIUM_ARGS
-        )
-        try:
-            yield launched
-        finally:
-            launched.close()
+    with sync_playwright() as driver, chromium(driver) as launched:
+        yield launched
 
 
 def test_page_in_chromium(browser: Browser, report: tuple[dict[str, Any], Path]) -> None:

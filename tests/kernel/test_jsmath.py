@@ -8,7 +8,7 @@ from __future__ import annotations
 import gzip
 import math
 import struct
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from decimal import ROUND_HALF_UP, Decimal, localcontext
 from functools import cache
 from pathlib import Path
@@ -81,52 +81,48 @@ _ANY_DOUBLE = st.integers(0, 2**64 - 1).map(
 )
 
 
+def _assert_vectors(
+    rows: Iterable[list[str]],
+    compute: Callable[[list[str]], str],
+    expect: Callable[[list[str]], str] = lambda row: row[-1],
+) -> None:
+    """``compute(row)`` equals ``expect(row)`` (the row's last field) on every row: the first
+    20 rows where it does not, each with what it computed, are none."""
+    bad = []
+    for row in rows:
+        actual = compute(row)
+        if actual != expect(row):
+            bad.append((*row, actual))
+    no_mismatches: list[tuple[str, ...]] = []
+    assert no_mismatches == bad[:20]
+
+
 def test_to_fixed_vectors() -> None:
     """to_fixed matches Node's Number.prototype.toFixed on every vector."""
     rows = list(_rows("to_fixed.txt.gz"))
     assert len(rows) >= 20_000
-    bad = []
-    for x_hex, digits, expected in rows:
-        actual = to_fixed(_from_hex(x_hex), int(digits))
-        if actual != expected:
-            bad.append((x_hex, digits, expected, actual))
-    no_mismatches: list[tuple[str, ...]] = []
-    assert no_mismatches == bad[:20]
+    _assert_vectors(rows, lambda row: to_fixed(_from_hex(row[0]), int(row[1])))
 
 
 def test_round_to_fixed_vectors() -> None:
     """round_to_fixed equals Number(x.toFixed(d)) on every vector."""
-    bad = []
-    for x_hex, digits, expected in _rows("to_fixed.txt.gz"):
-        actual = round_to_fixed(_from_hex(x_hex), int(digits))
-        if _to_hex(actual) != _to_hex(float(expected)):
-            bad.append((x_hex, digits, expected, _to_hex(actual)))
-    no_mismatches: list[tuple[str, ...]] = []
-    assert no_mismatches == bad[:20]
+    _assert_vectors(
+        _rows("to_fixed.txt.gz"),
+        lambda row: _to_hex(round_to_fixed(_from_hex(row[0]), int(row[1]))),
+        lambda row: _to_hex(float(row[2])),
+    )
 
 
 def test_number_to_string_vectors() -> None:
     """number_to_string matches Node's JSON.stringify on every double vector."""
     rows = list(_rows("number_to_string.txt.gz"))
     assert len(rows) >= 20_000
-    bad = []
-    for x_hex, expected in rows:
-        actual = number_to_string(_from_hex(x_hex))
-        if actual != expected:
-            bad.append((x_hex, expected, actual))
-    no_mismatches: list[tuple[str, ...]] = []
-    assert no_mismatches == bad[:20]
+    _assert_vectors(rows, lambda row: number_to_string(_from_hex(row[0])))
 
 
 def test_number_to_string_int_vectors() -> None:
     """number_to_string of Python ints matches JSON.stringify(Number(BigInt(i)))."""
-    bad = []
-    for text, expected in _rows("int_to_string.txt.gz"):
-        actual = number_to_string(int(text))
-        if actual != expected:
-            bad.append((text, expected, actual))
-    no_mismatches: list[tuple[str, ...]] = []
-    assert no_mismatches == bad[:20]
+    _assert_vectors(_rows("int_to_string.txt.gz"), lambda row: number_to_string(int(row[0])))
 
 
 def test_python_math_differs_from_js() -> None:

@@ -11,6 +11,7 @@ one-call check of the batch functions' texts.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -127,34 +128,6 @@ def read_whole(names: list[str]) -> tuple[list[str], list[list[str]]] | str:
     return hyps[0], refs
 
 
-@settings(max_examples=150, deadline=None)
-@given(
-    st.lists(data_strategy, min_size=2, max_size=3),
-    st.integers(1, 5),
-    st.integers(1, 9),
-    st.booleans(),
-)
-def test_chunks_over_small_blocks_are_read_segments(
-    tmp_path_factory: pytest.TempPathFactory,
-    files: list[bytes],
-    size: int,
-    block: int,
-    pure: bool,
-) -> None:
-    """Files read in blocks of a few bytes and chunks of a few lines, with the kernel or
-    without: read_segments' segments, or its error (the first file's bad line, with its
-    line number and offsets, before the lengths)."""
-    folder = tmp_path_factory.mktemp("lines")
-    names = []
-    for i, data in enumerate(files):
-        path = folder / f"f{i}.txt"
-        path.write_bytes(data)
-        names.append(str(path))
-    with pytest.MonkeyPatch.context() as patch, kernel_switch(not pure):
-        patch.setattr(_files, "READ_BYTES", block)
-        assert read_whole(names) == read_all(names, size)
-
-
 def read_raw(names: list[str], size: int) -> tuple[list[str], list[list[str]]] | str:
     """byte_chunks' chunks decoded by decode_chunk and laid end to end, or, at a fault
     (Uneven, or a chunk that does not decode), segment_chunks' error message."""
@@ -177,6 +150,25 @@ def read_raw(names: list[str], size: int) -> tuple[list[str], list[list[str]]] |
     return hyps, refs
 
 
+# What each chunked reader is held to on the same files: two sides that must be equal.
+CHUNKED_READERS: dict[str, Callable[[list[str], int], tuple[object, object]]] = {
+    # Files read in blocks of a few bytes and chunks of a few lines, with the kernel or
+    # without: read_segments' segments, or its error (the first file's bad line, with its line
+    # number and offsets, before the lengths).
+    "chunks_over_small_blocks_are_read_segments": lambda names, size: (
+        read_whole(names),
+        read_all(names, size),
+    ),
+    # Files cut into chunks without decoding (byte_chunks, blocks of a few bytes), each chunk
+    # decoded apart: segment_chunks' segments, or a fault where it has one.
+    "raw_chunks_decode_to_segment_chunks": lambda names, size: (
+        read_all(names, size),
+        read_raw(names, size),
+    ),
+}
+
+
+@pytest.mark.parametrize("reader", list(CHUNKED_READERS))
 @settings(max_examples=150, deadline=None)
 @given(
     st.lists(data_strategy, min_size=2, max_size=3),
@@ -184,16 +176,16 @@ def read_raw(names: list[str], size: int) -> tuple[list[str], list[list[str]]] |
     st.integers(1, 9),
     st.booleans(),
 )
-def test_raw_chunks_decode_to_segment_chunks(
+def test_chunked_reads_in_small_blocks(
     tmp_path_factory: pytest.TempPathFactory,
+    reader: str,
     files: list[bytes],
     size: int,
     block: int,
     pure: bool,
 ) -> None:
-    """Files cut into chunks without decoding (byte_chunks, blocks of a few bytes), each
-    chunk decoded apart: segment_chunks' segments, or a fault where it has one."""
-    folder = tmp_path_factory.mktemp("raw")
+    """Each chunked reader, over files read a few bytes at a time: what CHUNKED_READERS says."""
+    folder = tmp_path_factory.mktemp("lines")
     names = []
     for i, data in enumerate(files):
         path = folder / f"f{i}.txt"
@@ -201,7 +193,8 @@ def test_raw_chunks_decode_to_segment_chunks(
         names.append(str(path))
     with pytest.MonkeyPatch.context() as patch, kernel_switch(not pure):
         patch.setattr(_files, "READ_BYTES", block)
-        assert read_all(names, size) == read_raw(names, size)
+        expected, actual = CHUNKED_READERS[reader](names, size)
+        assert expected == actual
 
 
 def test_byte_chunks_refuse_standard_input() -> None:

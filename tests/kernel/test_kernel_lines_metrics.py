@@ -11,7 +11,9 @@ final newline, one to three references); ``None`` for input the text path must d
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -59,14 +61,10 @@ def text_path(
 ) -> tuple[bytes | None, tuple[int, ...]] | None:
     """What bleu_counts_lines stands for: the lines decoded (None when one is not UTF-8 or
     an input has another count of lines), then bleu_counts_text."""
-    decoded = []
-    for data in (hyps, *refs):
-        lines, stop, bad = split_lines(data, 0, count, True)
-        if bad >= 0 or len(lines) != count or stop != len(data):
-            return None
-        decoded.append(lines)
-    references = [list(segment) for segment in zip(*decoded[1:], strict=True)]
-    buffer, totals, problem = native.ext.bleu_counts_text(decoded[0], references, order, per, tok)
+    found = decoded_lines(hyps, refs, count)
+    if found is None:
+        return None
+    buffer, totals, problem = native.ext.bleu_counts_text(*found, order, per, tok)
     assert problem is None
     return buffer, totals
 
@@ -193,6 +191,37 @@ def test_bad_arguments_are_value_errors() -> None:
         native.ext.bleu_counts_lines(b"a\n", (), 1, 4, False, "13a")
 
 
+def online_b_head() -> tuple[bytes, list[bytes], int, list[str], list[list[str]]]:
+    """The first 300 lines of en-de Online-B (of the in-repo sample, its 200) and of both
+    references: as bytes, their count, and as segments and references per segment."""
+    folder = WMT / "generaltest2022" / "en-de"
+    count = min(300, len((folder / "sys.Online-B.txt").read_bytes().splitlines()))  # sample: 200
+
+    def head(name: str) -> bytes:
+        return b"".join((folder / name).read_bytes().splitlines(keepends=True)[:count])
+
+    hyps, refs = head("sys.Online-B.txt"), [head("ref.A.txt"), head("ref.B.txt")]
+    columns = (r.decode().split("\n")[:count] for r in refs)
+    per_segment = [list(pair) for pair in zip(*columns, strict=True)]
+    return hyps, refs, count, hyps.decode().split("\n")[:count], per_segment
+
+
+def assert_lines_agree(
+    lines: Callable[..., object],
+    options: object,
+    text: Callable[..., object],
+    *names: str,
+    **keywords: Any,
+) -> None:
+    """``lines`` on Online-B's head as bytes with ``options`` equals ``text`` on its segments
+    with ``keywords`` and the options ``names`` (as keywords of the same names), field for
+    field, segment scores included."""
+    keywords.update({name: getattr(options, name) for name in names})
+    hyps, refs, count, hyp_lines, ref_lines = online_b_head()
+    expected = text(hyp_lines, ref_lines, segment_scores=True, **keywords)
+    assert expected == lines(hyps, refs, count, options, segment_scores=True)
+
+
 OPTIONS = [
     sacre_bleu.BleuOptions(),
     sacre_bleu.BleuOptions(tokenize="none", smooth_method="floor", smooth_value=0.5),
@@ -202,27 +231,10 @@ OPTIONS = [
 
 @pytest.mark.parametrize("options", OPTIONS, ids=["default", "none-floor", "order2-eff-addk"])
 def test_corpus_bleu_lines_is_corpus_bleu(options: sacre_bleu.BleuOptions) -> None:
-    """The first 300 lines of en-de Online-B (of the in-repo sample, its 200) against both
-    references, with segment scores:
-    corpus_bleu's result, field for field."""
-    folder = WMT / "generaltest2022" / "en-de"
-    count = min(300, len((folder / "sys.Online-B.txt").read_bytes().splitlines()))  # sample: 200
-
-    def head(name: str) -> bytes:
-        return b"".join((folder / name).read_bytes().splitlines(keepends=True)[:count])
-
-    hyps, refs = head("sys.Online-B.txt"), [head("ref.A.txt"), head("ref.B.txt")]
-    expected = corpus_bleu(
-        hyps.decode().split("\n")[:count],
-        [list(pair) for pair in zip(*(r.decode().split("\n")[:count] for r in refs), strict=True)],
-        tokenize=options.tokenize,
-        smooth_method=options.smooth_method,
-        smooth_value=options.smooth_value,
-        max_order=options.max_ngram_order,
-        effective_order=options.effective_order,
-        segment_scores=True,
-    )
-    assert expected == corpus_bleu_lines(hyps, refs, count, options, segment_scores=True)
+    """Online-B's head (see online_b_head), with segment scores: corpus_bleu's result."""
+    names = ("tokenize", "smooth_method", "smooth_value", "effective_order")
+    keywords = {"max_order": options.max_ngram_order}
+    assert_lines_agree(corpus_bleu_lines, options, corpus_bleu, *names, **keywords)
 
 
 CHRF_OPTIONS = [
@@ -234,26 +246,9 @@ CHRF_OPTIONS = [
 
 @pytest.mark.parametrize("options", CHRF_OPTIONS, ids=["chrf", "chrf++-beta3", "space-eps"])
 def test_corpus_chrf_lines_is_corpus_chrf(options: ChrfOptions) -> None:
-    """The first 300 lines of en-de Online-B (of the in-repo sample, its 200) against both
-    references, with segment scores:
-    corpus_chrf's result, field for field."""
-    folder = WMT / "generaltest2022" / "en-de"
-    count = min(300, len((folder / "sys.Online-B.txt").read_bytes().splitlines()))  # sample: 200
-
-    def head(name: str) -> bytes:
-        return b"".join((folder / name).read_bytes().splitlines(keepends=True)[:count])
-
-    hyps, refs = head("sys.Online-B.txt"), [head("ref.A.txt"), head("ref.B.txt")]
-    expected = corpus_chrf(
-        hyps.decode().split("\n")[:count],
-        [list(pair) for pair in zip(*(r.decode().split("\n")[:count] for r in refs), strict=True)],
-        word_order=options.word_order,
-        beta=options.beta,
-        whitespace=options.whitespace,
-        eps_smoothing=options.eps_smoothing,
-        segment_scores=True,
-    )
-    assert expected == corpus_chrf_lines(hyps, refs, count, options, segment_scores=True)
+    """Online-B's head (see online_b_head), with segment scores: corpus_chrf's result."""
+    names = ("word_order", "beta", "whitespace", "eps_smoothing")
+    assert_lines_agree(corpus_chrf_lines, options, corpus_chrf, *names)
 
 
 def test_corpus_chrf_lines_leaves_to_the_text_path() -> None:

@@ -20,12 +20,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from sacrebleu.metrics.chrf import CHRF
 
-from mtcompute import counting, native
+from mtcompute import native
 from mtcompute.metrics.chrf.ngrams import split_words
 from mtcompute.metrics.chrf.sacrebleu_statistics import sacrebleu_chrf_statistics
 from mtcompute.native import ext
-from tests.conftest import at_least, kernel_switch
-from tests.kernel_wmt import PAIRS, SYSTEMS, pair
+from tests.conftest import kernel_switch
+from tests.kernel_wmt import PAIRS, SYSTEMS, assert_thread_counts_agree, pair
 from tests.oracle import assert_sacrebleu
 
 
@@ -212,24 +212,19 @@ def test_generated_segments(
     expected = sacrebleu_segments(CHRF(**options), hyps, refs)  # type: ignore[arg-type]
     orders = {k: int(options[k]) for k in ("char_order", "word_order", "beta")}
     flags = {k: bool(options[k]) for k in ("whitespace", "eps_smoothing", "lowercase")}
-    with kernel_switch(True):
-        on = ours(
-            hyps,
-            refs,
-            orders["word_order"],
-            char_order=orders["char_order"],
-            beta=orders["beta"],
-            **flags,
-        )
-    with kernel_switch(False):
-        off = ours(
-            hyps,
-            refs,
-            orders["word_order"],
-            char_order=orders["char_order"],
-            beta=orders["beta"],
-            **flags,
-        )
+
+    def both(kernel: bool) -> tuple[list[int], list[list[int]]]:
+        with kernel_switch(kernel):
+            return ours(
+                hyps,
+                refs,
+                orders["word_order"],
+                char_order=orders["char_order"],
+                beta=orders["beta"],
+                **flags,
+            )
+
+    on, off = both(True), both(False)
     assert expected == on[1]
     assert on == off
 
@@ -253,11 +248,7 @@ def test_ties_keep_the_first_reference() -> None:
 
 def test_thread_counts_never_change_results() -> None:
     """Split over 1, 2 or 3 threads, the statistics are the same."""
-    corpus = pair(PAIRS[0])
-    hyps = at_least(corpus.system(corpus.systems[0]), 3 * counting.MIN_SEGMENTS_PER_THREAD)
-    refs = at_least(corpus.per_segment(), len(hyps))[: len(hyps)]
-    results = [ours(hyps, refs, threads=k) for k in (1, 2, 3)]
-    assert results[0] == results[1] == results[2]
+    assert_thread_counts_agree(ours)
 
 
 def test_totals_without_segments() -> None:

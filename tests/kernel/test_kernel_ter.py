@@ -21,8 +21,15 @@ from mtcompute.metrics.ter import edits as ter
 from mtcompute.metrics.ter.statistics import id_statistics
 from mtcompute.metrics.ter.tokenizer import TercomTokenizer
 from mtcompute.native import ext
-from tests.conftest import at_least, kernel_switch
+from tests.conftest import (
+    ISSUE_HYPOTHESES,
+    ISSUE_REFERENCES,
+    assert_one_error,
+    at_least,
+    kernel_switch,
+)
 from tests.kernel_wmt import pair
+from tests.metrics.test_ter_core import sacrebleu_candidates
 
 
 @pytest.fixture(autouse=True)
@@ -205,21 +212,10 @@ def test_adversarial_inputs_give_sacrebleus_edits(
     assert_three_agree(hypothesis, references)
 
 
-def _sacrebleu_candidates(hypothesis: Words, reference: Words) -> tuple[int, int]:
-    """(shift candidates checked, gain of the last search) in sacreBLEU's own loop."""
-    distance = lib_ter.BeamEditDistance(reference)
-    checked, words = 0, hypothesis
-    while True:
-        gain, shifted, checked = lib_ter._shift(words, reference, distance, checked)
-        if checked >= lib_ter._MAX_SHIFT_CANDIDATES or gain <= 0:
-            return checked, gain
-        words = shifted
-
-
 def test_the_limit_case_reaches_the_candidate_limit_with_a_gain_left() -> None:
     """The repeated-blocks case stops at 1,000 candidates in sacreBLEU with a gain it leaves
     unapplied (so the adversarial test covers that rule; the long case does too)."""
-    checked, gain = _sacrebleu_candidates(REPEATED, list(reversed(REPEATED)))
+    checked, gain = sacrebleu_candidates(REPEATED, list(reversed(REPEATED)))
     assert (True, True) == (checked >= ter.MAX_SHIFT_CANDIDATES, gain > 0)
 
 
@@ -302,14 +298,7 @@ def test_threads_change_nothing() -> None:
 
 def test_the_issue_example() -> None:
     """Issue 12's example: edits 1 and 2, average lengths 6.5 and 9.0, TER 19.35483870967742."""
-    hypotheses = ["The cat sat on mat.", "A quick brown fox jumps over the dog."]
-    references = [
-        ["The cat sat on the mat.", "There is a cat on the mat."],
-        [
-            "A fast brown fox jumped over the lazy dog.",
-            "The quick brown fox jumps over the lazy dog.",
-        ],
-    ]
+    hypotheses, references = ISSUE_HYPOTHESES, ISSUE_REFERENCES
     expected = ([(1, 6.5), (2, 9.0)], 19.35483870967742)
     assert (expected, expected) == (
         ours(hypotheses, references, {}),
@@ -355,15 +344,7 @@ def test_bad_input_is_refused_with_one_message(
     message: str, error: type[Exception], hypotheses: object, references: object
 ) -> None:
     """The kernel, ter_statistics with the kernel on and with it off: the same error."""
-    messages = []
-    with pytest.raises(error, match=re.escape(message)) as caught:
-        ext.ter_edits(hypotheses, references)  # type: ignore[arg-type]
-    messages.append(str(caught.value))
-    for on in (True, False):
-        with kernel_switch(on), pytest.raises(error, match=re.escape(message)) as caught:
-            id_statistics(hypotheses, references)  # type: ignore[arg-type]
-        messages.append(str(caught.value))
-    assert [message] * 3 == messages
+    assert_one_error(message, error, ext.ter_edits, id_statistics, hypotheses, references)
 
 
 def test_a_bad_id_past_the_first_thread_is_named_in_the_whole_input() -> None:

@@ -21,14 +21,14 @@ from hypothesis import strategies as st
 from sacrebleu.metrics.bleu import BLEU
 from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a
 
-from mtcompute import counting, native
+from mtcompute import native
 from mtcompute.core.tokenizers import tokenize_13a
 from mtcompute.metrics.bleu import counts as bleu_counts
 from mtcompute.metrics.bleu.statistics import BleuStatistics
 from mtcompute.native import ext
 from mtcompute.tokenizers import get_tokenizer
-from tests.conftest import WMT, at_least, kernel_switch
-from tests.kernel_wmt import PAIRS, SYSTEMS, pair
+from tests.conftest import WMT, kernel_switch
+from tests.kernel_wmt import PAIRS, SYSTEMS, assert_thread_counts_agree, pair
 
 
 @pytest.fixture(autouse=True)
@@ -262,11 +262,7 @@ def test_bleu_13a_generated_segments(
 
 def test_bleu_13a_thread_counts_never_change_results() -> None:
     """Split over 1, 2 or 3 threads, the statistics are the same."""
-    corpus = pair(PAIRS[0])
-    hyps = at_least(corpus.system(corpus.systems[0]), 3 * counting.MIN_SEGMENTS_PER_THREAD)
-    refs = at_least(corpus.per_segment(), len(hyps))[: len(hyps)]
-    results = [ours(hyps, refs, threads=k) for k in (1, 2, 3)]
-    assert results[0] == results[1] == results[2]
+    assert_thread_counts_agree(ours)
 
 
 class Text(str):

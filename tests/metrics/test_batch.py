@@ -32,7 +32,7 @@ from mtcompute.metrics.chrf.corpus import CorpusChrf, chrf_pairwise, corpus_chrf
 from mtcompute.metrics.chrf.ngrams import chrf_fraction, format_score
 from mtcompute.metrics.chrf.score import ChrfOptions
 from mtcompute.metrics.chrf.statistics import chrf_segment_statistics
-from tests.conftest import kernel_switch, wmt_lines, wmt_window
+from tests.conftest import ISSUE_HYPOTHESES, ISSUE_REFERENCES, kernel_switch, wmt_lines, wmt_window
 from tests.oracle import assert_sacrebleu
 from tests.strategies import bleu_segments, chrf_inputs, texts
 
@@ -440,14 +440,7 @@ def test_corpus_bleu_empty_hypotheses(path: str) -> None:
 
 def test_corpus_bleu_str_and_data() -> None:
     """str() is sacreBLEU's line with the signature; to_dict the JSON-ready fields."""
-    hyps = ["The cat sat on mat.", "A quick brown fox jumps over the dog."]
-    refs = [
-        ["The cat sat on the mat.", "There is a cat on the mat."],
-        [
-            "A fast brown fox jumped over the lazy dog.",
-            "The quick brown fox jumps over the lazy dog.",
-        ],
-    ]
+    hyps, refs = ISSUE_HYPOTHESES, ISSUE_REFERENCES
     result = corpus_bleu(hyps, refs)
     signature = (
         f"nrefs:2|case:mixed|eff:no|tok:13a|smooth:exp|version:2.6.0|mtcompute:{__version__}"

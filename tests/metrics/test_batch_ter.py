@@ -23,7 +23,7 @@ from sacrebleu.metrics.ter import TER
 from mtcompute import __version__, native, scoring
 from mtcompute.batch import CorpusTer, corpus_ter
 from mtcompute.errors import InvalidInput
-from tests.conftest import kernel_switch, wmt_lines, wmt_window
+from tests.conftest import ISSUE_HYPOTHESES, ISSUE_REFERENCES, kernel_switch, wmt_lines, wmt_window
 from tests.oracle import assert_sacrebleu
 
 PATHS = [
@@ -40,11 +40,7 @@ COMBOS = [
 ]
 MTCOMPUTE = f"|mtcompute:{__version__}"
 
-EXAMPLE_HYPOTHESES = ["The cat sat on mat.", "A quick brown fox jumps over the dog."]
-EXAMPLE_REFERENCES = [
-    ["The cat sat on the mat.", "There is a cat on the mat."],
-    ["A fast brown fox jumped over the lazy dog.", "The quick brown fox jumps over the lazy dog."],
-]
+EXAMPLE_HYPOTHESES, EXAMPLE_REFERENCES = ISSUE_HYPOTHESES, ISSUE_REFERENCES
 
 Expected = tuple[float, int, float, tuple[tuple[float, int, float], ...], str]
 

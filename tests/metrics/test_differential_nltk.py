@@ -254,13 +254,11 @@ def test_published_multi_bleu_line_is_reproduced() -> None:
 
 
 @GENERATED
-@given(sts.bleu_segments(), st.integers(1, 8))
-def test_generated_modified_precision_and_lengths(
-    segment: tuple[list[str], list[list[str]]], max_order: int
-) -> None:
+@given(sts.bleu_cases())
+def test_generated_modified_precision_and_lengths(case: sts.BleuCase) -> None:
     """modified_precision, closest_ref_length and brevity_penalty agree on generated segments."""
-    hyp, refs = segment
-    stats = sentence_statistics(hyp, refs, max_order)
+    hyp, refs, max_order = case
+    stats = sentence_statistics(*case)
     precisions = [nltk_bleu.modified_precision(refs, hyp, n) for n in range(1, max_order + 1)]
     r = nltk_bleu.closest_ref_length(refs, len(hyp))
     bp = mtcompute.bleu_from_statistics(

@@ -532,12 +532,10 @@ def test_contract_notes_example_differs_from_sacrebleu_as_documented() -> None:
 
 
 @GENERATED
-@given(sts.bleu_segments(), st.integers(1, 8))
-def test_generated_bleu_statistics_equal_sacrebleu(
-    segment: tuple[list[str], list[list[str]]], max_order: int
-) -> None:
+@given(sts.bleu_cases())
+def test_generated_bleu_statistics_equal_sacrebleu(case: sts.BleuCase) -> None:
     """Statistics of generated token lists equal sacreBLEU's for max orders 1 to 8."""
-    hypothesis, references = segment
+    hypothesis, references, max_order = case
     theirs = BLEU(
         tokenize="none", force=True, max_ngram_order=max_order
     )._extract_corpus_statistics([" ".join(hypothesis)], [[" ".join(r)] for r in references])

@@ -116,25 +116,20 @@ def test_tool_statistics_equal_the_core_statistics(data: dict[str, Any]) -> None
 
 
 @PROPERTY
-@given(sts.bleu_segments(), st.integers(1, 8))
-def test_totals_are_c_minus_n_plus_1(
-    segment: tuple[list[str], list[list[str]]], max_order: int
-) -> None:
+@given(sts.bleu_cases())
+def test_totals_are_c_minus_n_plus_1(case: sts.BleuCase) -> None:
     """c is the hypothesis length and totals[n-1] = max(0, c - n + 1)."""
-    hypothesis, references = segment
-    stats = sentence_statistics(hypothesis, references, max_order)
-    c = len(hypothesis)
-    expected = (c, tuple(max(0, c - n + 1) for n in range(1, max_order + 1)))
+    stats = sentence_statistics(*case)
+    c = len(case.hypothesis)
+    expected = (c, tuple(max(0, c - n + 1) for n in range(1, case.max_order + 1)))
     assert expected == (stats.candidate_length, stats.totals)
 
 
 @PROPERTY
-@given(sts.bleu_segments(), st.integers(1, 8))
-def test_matches_are_between_zero_and_totals(
-    segment: tuple[list[str], list[list[str]]], max_order: int
-) -> None:
+@given(sts.bleu_cases())
+def test_matches_are_between_zero_and_totals(case: sts.BleuCase) -> None:
     """0 <= matches[n-1] <= totals[n-1] for every order."""
-    stats = sentence_statistics(*segment, max_order)
+    stats = sentence_statistics(*case)
     assert all(0 <= m <= t for m, t in zip(stats.matches, stats.totals, strict=True))
 
 
@@ -143,12 +138,10 @@ def _ngrams(tokens: list[str], n: int) -> Counter[tuple[str, ...]]:
 
 
 @PROPERTY
-@given(sts.bleu_segments(), st.integers(1, 8))
-def test_matches_equal_an_independent_clipped_count(
-    segment: tuple[list[str], list[list[str]]], max_order: int
-) -> None:
+@given(sts.bleu_cases())
+def test_matches_equal_an_independent_clipped_count(case: sts.BleuCase) -> None:
     """matches = |hyp n-grams & (ref_1 n-grams | ref_2 n-grams | ...)| (Counter min/max)."""
-    hypothesis, references = segment
+    hypothesis, references, max_order = case
     expected = tuple(
         sum(
             (

@@ -18,7 +18,7 @@ from mtcompute import scoring
 from mtcompute.metrics.bleu import score as sacre_bleu
 from mtcompute.metrics.chrf import score as chrf_scoring
 from mtcompute.metrics.chrf.sacrebleu_statistics import chrf_f_score
-from tests.conftest import kernel_switch, wmt_lines
+from tests.conftest import ISSUE_HYPOTHESES, ISSUE_REFERENCES, kernel_switch, wmt_lines
 from tests.oracle import answer
 
 COUNT = st.integers(0, 50)
@@ -190,14 +190,7 @@ def test_corpus_ter_with_two_references_is_sacrebleus() -> None:
 
 def test_ter_of_the_issue_example() -> None:
     """The ter-compute example: 19.35483870967742 from 3 edits over 15.5 words."""
-    hyps = ["The cat sat on mat.", "A quick brown fox jumps over the dog."]
-    refs = [
-        ["The cat sat on the mat.", "There is a cat on the mat."],
-        [
-            "A fast brown fox jumped over the lazy dog.",
-            "The quick brown fox jumps over the lazy dog.",
-        ],
-    ]
+    hyps, refs = ISSUE_HYPOTHESES, ISSUE_REFERENCES
     options = scoring.TerOptions()
     assert scoring.ter_statistics(hyps, refs, options) == [(1, 6.5), (2, 9.0)]
     assert scoring.corpus_ter(hyps, refs, options) == scoring.TerResult(19.35483870967742, 3, 15.5)

@@ -20,7 +20,7 @@ from sacrebleu.utils import sum_of_lists
 
 from mtcompute.metrics.ter import edits as ter
 from mtcompute.metrics.ter.tokenizer import TercomTokenizer
-from tests.conftest import WMT, load_script, wmt_lines
+from tests.conftest import ISSUE_HYPOTHESES, ISSUE_REFERENCES, WMT, load_script, wmt_lines
 from tests.oracle import assert_sacrebleu
 
 diff_ter = load_script("diff_ter")
@@ -29,11 +29,7 @@ PAIRS = sorted(f"{p.parent.parent.name}/{p.parent.name}" for p in WMT.glob("*/*/
 PAIRS = sorted(set(PAIRS))
 FILES = sorted(WMT.glob("*/*/*.txt"))
 
-EXAMPLE_HYPOTHESES = ["The cat sat on mat.", "A quick brown fox jumps over the dog."]
-EXAMPLE_REFERENCES = [
-    ["The cat sat on the mat.", "There is a cat on the mat."],
-    ["A fast brown fox jumped over the lazy dog.", "The quick brown fox jumps over the lazy dog."],
-]
+EXAMPLE_HYPOTHESES, EXAMPLE_REFERENCES = ISSUE_HYPOTHESES, ISSUE_REFERENCES
 
 
 def _transpose(references: list[list[str]]) -> list[list[str]]:
@@ -60,7 +56,7 @@ def _assert_same(hypotheses: list[str], references: list[list[str]], **options: 
     assert [] == _differences(hypotheses, references, (options,))
 
 
-def _sacrebleu_candidates(hypothesis: list[str], reference: list[str]) -> tuple[int, int]:
+def sacrebleu_candidates(hypothesis: list[str], reference: list[str]) -> tuple[int, int]:
     """(shift candidates checked, gain of the last search) in sacreBLEU's own loop."""
     distance = lib_ter.BeamEditDistance(reference)
     checked, words = 0, hypothesis
@@ -301,7 +297,7 @@ def test_the_candidate_limit_case_reaches_the_limit_with_a_gain_left() -> None:
     """The case that stops at 1,000 candidates does so with a positive gain, which sacreBLEU
     then leaves unapplied (so the adversarial test covers that rule)."""
     hypothesis = REPEATED.split()
-    checked, gain = _sacrebleu_candidates(hypothesis, list(reversed(hypothesis)))
+    checked, gain = sacrebleu_candidates(hypothesis, list(reversed(hypothesis)))
     assert (True, True) == (checked >= ter.MAX_SHIFT_CANDIDATES, gain > 0)
 
 

@@ -20,7 +20,7 @@ from mtcompute import native, scoring
 from mtcompute.metrics.ter import score as sacre_ter
 from mtcompute.metrics.ter.statistics import text_statistics
 from mtcompute.native import ext
-from tests.conftest import WMT, at_least, kernel_switch, load_script
+from tests.conftest import WMT, assert_one_error, at_least, kernel_switch, load_script
 from tests.kernel_wmt import PAIRS, pair, read_segments
 
 diff_ter = load_script("diff_ter")
@@ -303,15 +303,9 @@ def test_bad_input_is_refused_with_one_message(
 ) -> None:
     """The kernel, ter_text_statistics with the kernel on and with it off: the same error."""
     _needs_kernel()
-    messages = []
-    with pytest.raises(error, match=re.escape(message)) as caught:
-        ext.ter_statistics_text(hypotheses, references)  # type: ignore[arg-type]
-    messages.append(str(caught.value))
-    for on in (True, False):
-        with kernel_switch(on), pytest.raises(error, match=re.escape(message)) as caught:
-            text_statistics(hypotheses, references)  # type: ignore[arg-type]
-        messages.append(str(caught.value))
-    assert [message] * 3 == messages
+    assert_one_error(
+        message, error, ext.ter_statistics_text, text_statistics, hypotheses, references
+    )
 
 
 def test_a_bad_text_past_the_first_thread_is_named_in_the_whole_input() -> None:

@@ -64,7 +64,6 @@ from sacrebleu.tokenizers.tokenizer_ter import TercomTokenizer as SacreTercomTok
 
 import mtcompute.sacrebleu as facade
 from mtcompute import scoring
-from mtcompute.errors import MtcomputeError
 from mtcompute.metrics.ter import edits as core_ter
 from mtcompute.sacrebleu import compat, metrics
 from mtcompute.sacrebleu._errors import (
@@ -80,9 +79,9 @@ from mtcompute.sacrebleu.metrics import chrf as facade_chrf
 from mtcompute.sacrebleu.metrics import lib_ter as facade_lib_ter
 from mtcompute.sacrebleu.metrics import ter as facade_ter
 from mtcompute.sacrebleu.tokenizers import tokenizer_ter as facade_tokenizer_ter
-from mtcompute.tokenizers import DOWNLOADING, NAMES, get_tokenizer
+from mtcompute.tokenizers import DOWNLOADING
 from tests import strategies as sts
-from tests.conftest import WMT
+from tests.conftest import WMT, runnable_tokenizers
 from tests.oracle import sacrebleu_lines
 
 # --- the data ---------------------------------------------------------------------------------
@@ -148,15 +147,7 @@ def _reference_sets(corpus: System) -> list[tuple[tuple[str, ...], ...]]:
     return sets
 
 
-def _runnable(name: str) -> bool:
-    try:
-        get_tokenizer(name)
-    except MtcomputeError:
-        return False
-    return True
-
-
-TOKENIZERS = [name for name in NAMES if name not in DOWNLOADING and _runnable(name)]
+TOKENIZERS = [name for name in runnable_tokenizers() if name not in DOWNLOADING]
 """Every tokenizer the registry can run on this machine (the others are refused, tested)."""
 
 SMOOTHINGS: list[dict[str, Any]] = [

@@ -8,7 +8,6 @@ default server, a declared body over the default cap is refused before any of it
 from __future__ import annotations
 
 import json
-import socket
 from collections.abc import Iterator
 from typing import Any
 
@@ -18,6 +17,7 @@ import pytest
 from mcp import Client, MCPError
 
 from mtcompute.server.app import DEFAULT_MAX_BODY_BYTES
+from tests.conftest import send_unsent_body
 from tests.server.serving import serving
 
 CAP = 4096
@@ -94,19 +94,13 @@ def test_chunked_body_is_refused_once_it_passes_the_cap(small_cap_server: str) -
 
 def test_declared_body_over_the_default_cap_is_refused_unread(server_url: str) -> None:
     """The default server refuses a Content-Length over its cap before any byte is sent."""
-    host, port = server_url.removeprefix("http://").split(":")
-    with socket.create_connection((host, int(port)), timeout=10) as sock:
-        sock.sendall(
-            b"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
-            b"Accept: application/json\r\n"
-            + f"Content-Length: {DEFAULT_MAX_BODY_BYTES + 1}\r\n\r\n".encode()
-        )
-        reply = b""
-        while b"}}}" not in reply:
-            chunk = sock.recv(65536)
-            if not chunk:
-                break
-            reply += chunk
+    reply = send_unsent_body(
+        server_url,
+        b"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+        b"Accept: application/json\r\n"
+        + f"Content-Length: {DEFAULT_MAX_BODY_BYTES + 1}\r\n\r\n".encode(),
+        b"}}}",
+    )
     head, _, body = reply.partition(b"\r\n\r\n")
     message = (
         f"Expected a request body of at most {DEFAULT_MAX_BODY_BYTES} bytes, "

@@ -24,7 +24,6 @@ from mtcompute import cli
 from tests.conftest import (
     REPO,
     cli_command,
-    free_port,
     read_raw_response,
     start_server,
     stop_server,
@@ -73,32 +72,6 @@ def log_lines(path: Path, at_least: int, timeout: float = 10) -> list[dict[str, 
         time.sleep(0.05)
 
 
-def start_with_stderr(
-    stderr_path: Path, *extra: str, env: dict[str, str] | None = None
-) -> tuple[subprocess.Popen[bytes], str]:
-    """Like conftest.start_server, with the server's stderr going to ``stderr_path``."""
-    port = free_port()
-    with stderr_path.open("wb") as stderr:
-        proc = subprocess.Popen(
-            [*cli_command(), "serve", "--port", str(port), "--log-level", "warning", *extra],
-            stdout=subprocess.DEVNULL,
-            stderr=stderr,
-            env={**os.environ, **(env or {})},
-        )
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise RuntimeError(f"server exited {proc.returncode}: {stderr_path.read_text()}")
-        try:
-            if httpx.get(url + "/healthz", timeout=1).status_code == 200:
-                return proc, url
-        except httpx.HTTPError:
-            time.sleep(0.1)
-    proc.kill()
-    raise RuntimeError("server did not answer /healthz within 30 s")
-
-
 # Graceful shutdown
 
 
@@ -106,7 +79,7 @@ def test_sigterm_lets_the_in_flight_request_finish_then_exits_0(tmp_path: Path) 
     """SIGTERM while a request's body is still arriving: the server stops accepting, the
     request completes with 200 and the right bytes, the log line is written, exit status 0."""
     stderr = tmp_path / "stderr.log"
-    proc, url = start_with_stderr(stderr)  # the access log on stderr: the default
+    proc, url = start_server(stderr_path=stderr)  # the access log on stderr: the default
     try:
         body = json.dumps({"hypotheses": ["the cat sat"] * 50, "references": ["a cat sat"] * 50})
         raw = body.encode()

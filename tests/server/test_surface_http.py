@@ -14,7 +14,7 @@ from openapi_spec_validator import validate as validate_openapi
 import mtcompute
 from mtcompute.contracts import contract, contract_ids
 from mtcompute.server.app import DEFAULT_MAX_BODY_BYTES, search_results
-from tests.conftest import REPO, run_cli, shared_file
+from tests.conftest import REPO, run_cli, send_unsent_body, shared_file
 from tests.server.serving import serving
 
 EXAMPLES = [
@@ -329,20 +329,12 @@ def test_method_not_allowed_names_the_allowed_methods(client: httpx.Client) -> N
 
 def test_body_over_cap_refused_from_content_length_alone(server_url: str) -> None:
     """A declared Content-Length over the cap is refused before the body is sent."""
-    import socket
-
-    host, port = server_url.removeprefix("http://").split(":")
-    with socket.create_connection((host, int(port)), timeout=10) as sock:
-        sock.sendall(
-            b"POST /v1/tools/chrf-compute/versions/1.0.0/execute HTTP/1.1\r\n"
-            b"Host: x\r\nContent-Type: application/json\r\nContent-Length: 999999999\r\n\r\n"
-        )
-        reply = b""
-        while b'"}}' not in reply:
-            chunk = sock.recv(65536)
-            if not chunk:
-                break
-            reply += chunk
+    reply = send_unsent_body(
+        server_url,
+        b"POST /v1/tools/chrf-compute/versions/1.0.0/execute HTTP/1.1\r\n"
+        b"Host: x\r\nContent-Type: application/json\r\nContent-Length: 999999999\r\n\r\n",
+        b'"}}',
+    )
     assert reply.startswith(b"HTTP/1.1 413")
     assert b'"code":"limit_exceeded"' in reply
 

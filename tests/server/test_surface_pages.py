@@ -50,18 +50,8 @@ from mtcompute.server.pages import (
     tool_title,
 )
 from mtcompute.tools import list_tools
-from tests.conftest import require_program, shared_file
+from tests.conftest import chromium, shared_file
 
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts" / "pages"
 BASE = "http://127.0.0.1:8000"
 DESKTOP = ViewportSize(width=1280, height=800)
@@ -514,14 +504,8 @@ def playwright() -> Iterator[Playwright]:
 @pytest.fixture(scope="module")
 def browser(playwright: Playwright) -> Iterator[Browser]:
     """Debian's Chromium, headless (skipped without it; the CI script installs it)."""
-    chromium = require_program("chromium")
-    launched = playwright.chromium.launch(
-        executable_path=chromium, headless=True, args=CHROMIUM_ARGS
-    )
-    try:
+    with chromium(playwright) as launched:
         yield launched
-    finally:
-        launched.close()
 
 
 @pytest.fixture

@@ -22,6 +22,7 @@ from hypothesis import strategies as st
 import mtcompute
 from mtcompute.tools import list_tools
 from tests.conftest import load_script
+from tests.tools.test_reference_agreement_bleu import BS_EXAMPLE
 
 COUNT = 300  # inputs per tool in the short pass
 BOUND = 5.0  # seconds per input: generous, CI machines are shared
@@ -66,13 +67,7 @@ def test_registry_is_what_gets_fuzzed() -> None:
 
 
 SMOOTHING = "bleu-smoothing-compute"
-GOOD_INPUT = {
-    "matches": [9, 7, 5, 3],
-    "totals": [10, 8, 6, 4],
-    "candidate_length": 11,
-    "reference_length": 11,
-    "smoothing": "none",
-}
+GOOD_INPUT = {k: v for k, v in BS_EXAMPLE.items() if k != "decimals"}
 GOOD_RESULT = {
     "bleu": 0.5,
     "brevity_penalty": 1,

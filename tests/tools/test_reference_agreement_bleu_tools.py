@@ -45,6 +45,7 @@ from tests.reference.runner import (
     reference_run,
     select,
 )
+from tests.tools.test_tool_bleu_ngrams_count import unmatched_unigram_result
 
 SC = "bleu-sentence-compute"
 
@@ -404,37 +405,8 @@ def ngrams_output_size_cases() -> list[dict]:
     """bleu-ngrams-count inputs whose compact result is 999,999, 1,000,000 and 1,000,001 bytes,
     spread over many segments (max_order 1, empty references, distinct tokens)."""
 
-    def result(segs: list[list[str]]) -> dict:
-        return {
-            "segment_count": len(segs),
-            "max_order": 1,
-            "candidate_length": sum(len(s) for s in segs),
-            "reference_length": 0,
-            "matches": [0],
-            "totals": [sum(len(s) for s in segs)],
-            "segments": [
-                {
-                    "candidate_length": len(s),
-                    "reference_length": 0,
-                    "matches": [0],
-                    "totals": [len(s)],
-                    "ngrams": [
-                        {
-                            "order": 1,
-                            "ngram": [t],
-                            "count": 1,
-                            "max_reference_count": 0,
-                            "clipped_count": 0,
-                        }
-                        for t in s
-                    ],
-                }
-                for s in segs
-            ],
-        }
-
     def size(segs: list[list[str]]) -> int:
-        text = json.dumps(result(segs), ensure_ascii=False, separators=(",", ":"))
+        text = json.dumps(unmatched_unigram_result(segs), ensure_ascii=False, separators=(",", ":"))
         return len(text.encode("utf-8"))
 
     out = []

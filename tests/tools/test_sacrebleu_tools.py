@@ -32,9 +32,8 @@ import pytest
 from sacrebleu.metrics import BLEU, CHRF
 
 import mtcompute
-from mtcompute.errors import UnsupportedInput
-from mtcompute.tokenizers import NAMES, get_tokenizer
-from tests.conftest import WMT
+from mtcompute.tokenizers import NAMES
+from tests.conftest import WMT, runnable_tokenizers
 from tests.harness import read_lines, result_of, wmt_pairs
 from tests.oracle import assert_sacrebleu
 
@@ -42,15 +41,7 @@ PAIRS = wmt_pairs()
 TOKEN_LINES = 200  # per file in the tokens test (the in-repo sample's length: all of it there)
 
 
-def _runs(name: str) -> bool:
-    try:
-        get_tokenizer(name)
-    except UnsupportedInput:
-        return False
-    return True
-
-
-RUNNABLE = [name for name in NAMES if _runs(name)]
+RUNNABLE = runnable_tokenizers()
 """sacreBLEU's tokenizer names that this installation runs (the others are refused)."""
 
 

@@ -52,6 +52,7 @@ MAX_SEGMENTS = 4096
 
 HARNESS = ToolHarness(TOOL, BASE)
 run, input_with, error = HARNESS.run, HARNESS.input_with, HARNESS.error
+assert_codes = HARNESS.assert_codes
 
 
 def options_of(data: dict[str, Any]) -> dict[str, Any]:
@@ -292,12 +293,7 @@ def test_brevity_penalty_of_the_summed_lengths() -> None:
 def test_orders_used_and_effective_order() -> None:
     """orders_used = max_order, or the leading orders whose smoothed total is > 0."""
     short = {"hypotheses": [["a", "b"], ["c"]], "references": [[["a", "b"]], [["c"]]]}
-    assert (4, 2, 4, 1) == (
-        run(**short)["orders_used"],
-        run(**short, effective_order=True)["orders_used"],
-        run(**short, effective_order=True, smoothing="method2")["orders_used"],
-        run(**short, max_order=1)["orders_used"],
-    )
+    assert [4, 2, 4, 1] == HARNESS.orders_used(short, max_order=1)
 
 
 @HARNESS.semantics_line(6)
@@ -400,35 +396,32 @@ def test_nltk100_tokenized_pair_reproduces_multi_bleu() -> None:
 def test_limits_and_error_codes() -> None:
     """Each rule of the limits line gets its code (segments, references, tokens, bytes, ...)."""
     euro = "\u20ac"
-    assert [
-        ("limit_exceeded", "/hypotheses"),
-        ("limit_exceeded", "/references/1"),
-        ("limit_exceeded", "/hypotheses/0/0"),
-        ("limit_exceeded", ""),
-        ("limit_exceeded", ""),
-        ("invalid_input", "/hypotheses"),
-        ("invalid_input", "/references/0"),
-        ("invalid_input", "/references"),
-        ("invalid_input", "/max_order"),
-        ("unsupported_input", "/smoothing"),
-        ("invalid_input", "/epsilon"),
-        ("invalid_input", "/hypotheses/1/0"),
-        ("invalid_input", "/references/0/0/0"),
-    ] == [
-        error({"hypotheses": [[]] * 4097, "references": [[[]]] * 4097})[:2],
-        error(input_with(references=[[SEED_REF], [["a"]] * 9]))[:2],
-        error(input_with(hypotheses=[[euro * 43], CAT_HYP]))[:2],
-        error({"hypotheses": [["a"] * 250_000] * 2, "references": [[["b"]]] * 2})[:2],
-        error({"hypotheses": [["h" * 128] * 16384] * 2, "references": [[["\u00e9"]]] * 2})[:2],
-        error(input_with(hypotheses=[]))[:2],
-        error(input_with(references=[[], CAT_REFS]))[:2],
-        error(input_with(hypotheses=[SEED_HYP]))[:2],
-        error(input_with(max_order=0))[:2],
-        error(input_with(smoothing="method4"))[:2],
-        error(input_with(epsilon=0.1))[:2],
-        error(input_with(hypotheses=[SEED_HYP, ["\ud800"]]))[:2],
-        error(input_with(references=[[[""]], CAT_REFS]))[:2],
-    ]
+    assert_codes(
+        [
+            (
+                {"hypotheses": [[]] * 4097, "references": [[[]]] * 4097},
+                ("limit_exceeded", "/hypotheses"),
+            ),
+            (input_with(references=[[SEED_REF], [["a"]] * 9]), ("limit_exceeded", "/references/1")),
+            (input_with(hypotheses=[[euro * 43], CAT_HYP]), ("limit_exceeded", "/hypotheses/0/0")),
+            (
+                {"hypotheses": [["a"] * 250_000] * 2, "references": [[["b"]]] * 2},
+                ("limit_exceeded", ""),
+            ),
+            (
+                {"hypotheses": [["h" * 128] * 16384] * 2, "references": [[["\u00e9"]]] * 2},
+                ("limit_exceeded", ""),
+            ),
+            (input_with(hypotheses=[]), ("invalid_input", "/hypotheses")),
+            (input_with(references=[[], CAT_REFS]), ("invalid_input", "/references/0")),
+            (input_with(hypotheses=[SEED_HYP]), ("invalid_input", "/references")),
+            (input_with(max_order=0), ("invalid_input", "/max_order")),
+            (input_with(smoothing="method4"), ("unsupported_input", "/smoothing")),
+            (input_with(epsilon=0.1), ("invalid_input", "/epsilon")),
+            (input_with(hypotheses=[SEED_HYP, ["\ud800"]]), ("invalid_input", "/hypotheses/1/0")),
+            (input_with(references=[[[""]], CAT_REFS]), ("invalid_input", "/references/0/0/0")),
+        ]
+    )
     # At the limits exactly: 4096 segments of 8 references; 500,000 tokens; 4,194,304 bytes.
     at_limits = [
         run(hypotheses=[[]] * 4096, references=[[["a"]] * 8] * 4096, max_order=1),
@@ -472,7 +465,7 @@ def test_validation_order_first_failing_check_decides() -> None:
             ("limit_exceeded", ""),
         ),
     ]
-    assert [c[1] for c in cases] == [error(c[0])[:2] for c in cases]
+    assert_codes(cases)
     # total tokens before total bytes
     assert error({"hypotheses": [["h" * 128] * 40_000] * 13, "references": [[[]]] * 13})[
         2
@@ -570,7 +563,7 @@ def test_largest_valid_input_size() -> None:
 # --- one test per error code per input field -----------------------------------------------
 
 ERRORS = [
-    ("input", "invalid_input", "null", None, "", "Expected a JSON object as the input, got null."),
+    *HARNESS.common("input", "null"),
     (
         "input",
         "invalid_input",
@@ -589,14 +582,7 @@ ERRORS = [
         "/hypotheses",
         'Expected an array of 1 to 4096 token lists at /hypotheses, got the string "the cat".',
     ),
-    (
-        "hypotheses",
-        "invalid_input",
-        "empty",
-        input_with(hypotheses=[]),
-        "/hypotheses",
-        "Expected at least 1 segment at /hypotheses, got none.",
-    ),
+    *HARNESS.common("hypotheses", "empty"),
     (
         "hypotheses",
         "limit_exceeded",
@@ -728,30 +714,8 @@ ERRORS = [
         "Expected a token of at most 128 UTF-8 bytes at /references/1/0/0 "
         "(limit max token bytes), got 200 bytes.",
     ),
-    (
-        "max_order",
-        "invalid_input",
-        "9",
-        input_with(max_order=9),
-        "/max_order",
-        "Expected an integer of at most 8 at /max_order, got 9.",
-    ),
-    (
-        "max_order",
-        "invalid_input",
-        "2.5",
-        input_with(max_order=2.5),
-        "/max_order",
-        "Expected an integer at /max_order, got 2.5.",
-    ),
-    (
-        "smoothing",
-        "invalid_input",
-        "unknown method",
-        input_with(smoothing="add-k"),
-        "/smoothing",
-        'Expected one of none, method1, method2, method3 at /smoothing, got the string "add-k".',
-    ),
+    *HARNESS.common("max_order", "9", "2.5"),
+    *HARNESS.common("smoothing", "unknown method"),
     (
         "smoothing",
         "unsupported_input",
@@ -770,15 +734,7 @@ ERRORS = [
         "/epsilon",
         "Expected a number from 0 to 1 at /epsilon, got -0.5.",
     ),
-    (
-        "epsilon",
-        "invalid_input",
-        "with smoothing omitted",
-        input_with(epsilon=0.1),
-        "/epsilon",
-        "Expected no epsilon with smoothing none at /epsilon (epsilon applies to method1 only), "
-        "got one.",
-    ),
+    *HARNESS.common("epsilon", "with smoothing omitted"),
     (
         "effective_order",
         "invalid_input",
@@ -795,15 +751,7 @@ ERRORS = [
         "/decimals",
         "Expected an integer of at least 0 at /decimals, got -1.",
     ),
-    (
-        "total tokens",
-        "limit_exceeded",
-        "500001",
-        {"hypotheses": [["a"] * 250_000, ["b"]], "references": [[["c"] * 250_000], [[]]]},
-        "",
-        "Expected at most 500000 tokens in the hypotheses and references together "
-        "(limit max total tokens), got 500001.",
-    ),
+    *HARNESS.common("total tokens", "500001"),
     (
         "total token bytes",
         "limit_exceeded",

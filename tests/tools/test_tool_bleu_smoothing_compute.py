@@ -21,6 +21,12 @@ BASE: dict[str, Any] = {
 
 HARNESS = ToolHarness(TOOL, BASE)
 run, input_with, error = HARNESS.run, HARNESS.input_with, HARNESS.error
+assert_codes = HARNESS.assert_codes
+
+
+def stats(matches: list[int], totals: list[int], c: int, r: int, **options: Any) -> dict[str, Any]:
+    """The result for these matches and totals, candidate length c, reference length r."""
+    return run(matches=matches, totals=totals, candidate_length=c, reference_length=r, **options)
 
 
 # --- one test per semantics line ------------------------------------------------------------
@@ -29,12 +35,7 @@ run, input_with, error = HARNESS.run, HARNESS.input_with, HARNESS.error
 @HARNESS.semantics_line(0)
 def test_statistics_are_taken_as_given_including_corpus_sums() -> None:
     """matches/totals per order, N from the array length, lengths taken as given (line 1)."""
-    result = run(
-        matches=[900, 700],
-        totals=[1000, 800],
-        candidate_length=10**12,
-        reference_length=10**12 - 1,
-    )
+    result = stats([900, 700], [1000, 800], 10**12, 10**12 - 1)
     s = js_log(900 / 1000) + js_log(700 / 800)
     assert (2, 1, js_exp(s / 2)) == (
         result["orders_used"],
@@ -47,18 +48,12 @@ def test_statistics_are_taken_as_given_including_corpus_sums() -> None:
 def test_smoothed_counts_per_chen_cherry() -> None:
     """none keeps, method1 epsilon (default 0.1), method2 +1 from n = 2, method3 1/2^k (line 2)."""
     m, t = [3, 0, 2, 0], [5, 4, 3, 2]
-    expected = {
+    assert {
         "none": ([3, 0, 2, 0], [5, 4, 3, 2]),
         "method1": ([3, 0.1, 2, 0.1], [5, 4, 3, 2]),
         "method2": ([3, 1, 3, 1], [5, 5, 4, 3]),
         "method3": ([3, 0.5, 2, 0.25], [5, 4, 3, 2]),
-    }
-    actual = {
-        s: (r["smoothed_matches"], r["smoothed_totals"])
-        for s in expected
-        for r in [run(matches=m, totals=t, smoothing=s)]
-    }
-    assert expected == actual
+    } == HARNESS.smoothed(["none", "method1", "method2", "method3"], matches=m, totals=t)
     assert [3, 0.25, 2, 0.25] == run(matches=m, totals=t, smoothing="method1", epsilon=0.25)[
         "smoothed_matches"
     ]
@@ -104,13 +99,7 @@ def test_bleu_zero_rules() -> None:
 
 def test_bleu_is_bp_times_exp_mean_log_in_order() -> None:
     """Otherwise bleu = BP * exp(mean of ln(m_n/l_n)), summed n = 1..orders_used (line 4)."""
-    result = run(
-        matches=[5, 3, 1, 0],
-        totals=[6, 5, 4, 3],
-        candidate_length=6,
-        reference_length=8,
-        smoothing="method1",
-    )
+    result = stats([5, 3, 1, 0], [6, 5, 4, 3], 6, 8, smoothing="method1")
     s = 0.0
     for m, t in [(5, 6), (3, 5), (1, 4), (0.1, 3)]:
         s += js_log(m / t)
@@ -120,21 +109,8 @@ def test_bleu_is_bp_times_exp_mean_log_in_order() -> None:
 @HARNESS.semantics_line(5)
 def test_decimals_round_with_tofixed() -> None:
     """decimals rounds bleu and BP like toFixed; smoothed counts stay exact (line 6)."""
-    full = run(
-        matches=[5, 3, 1, 0],
-        totals=[6, 5, 4, 3],
-        candidate_length=6,
-        reference_length=8,
-        smoothing="method3",
-    )
-    rounded = run(
-        matches=[5, 3, 1, 0],
-        totals=[6, 5, 4, 3],
-        candidate_length=6,
-        reference_length=8,
-        smoothing="method3",
-        decimals=4,
-    )
+    full = stats([5, 3, 1, 0], [6, 5, 4, 3], 6, 8, smoothing="method3")
+    rounded = stats([5, 3, 1, 0], [6, 5, 4, 3], 6, 8, smoothing="method3", decimals=4)
     assert (
         float(f"{full['bleu']:.4f}"),
         float(f"{full['brevity_penalty']:.4f}"),
@@ -150,31 +126,21 @@ def test_decimals_round_with_tofixed() -> None:
 @HARNESS.semantics_line(6)
 def test_equal_lengths_epsilon_and_limits_rules() -> None:
     """Unequal lengths and epsilon without method1 are invalid; > 8 orders or 10^12 limited."""
-    assert [
-        ("invalid_input", "/totals"),
-        ("invalid_input", "/epsilon"),
-        ("limit_exceeded", "/matches"),
-        ("limit_exceeded", "/reference_length"),
-        ("unsupported_input", "/smoothing"),
-    ] == [
-        error(input_with(totals=[10, 8, 6]))[:2],
-        error(input_with(epsilon=0.1))[:2],
-        error(input_with(matches=[1] * 9, totals=[1] * 9))[:2],
-        error(input_with(reference_length=10**12 + 1))[:2],
-        error(input_with(smoothing="method5"))[:2],
-    ]
+    assert_codes(
+        [
+            (input_with(totals=[10, 8, 6]), ("invalid_input", "/totals")),
+            (input_with(epsilon=0.1), ("invalid_input", "/epsilon")),
+            (input_with(matches=[1] * 9, totals=[1] * 9), ("limit_exceeded", "/matches")),
+            (input_with(reference_length=10**12 + 1), ("limit_exceeded", "/reference_length")),
+            (input_with(smoothing="method5"), ("unsupported_input", "/smoothing")),
+        ]
+    )
 
 
 @HARNESS.semantics_line(7)
 def test_bp_zero_when_c_zero_even_if_r_zero_and_method3_counts_from_n1() -> None:
     """BP is 0 for c = 0 = r; method3 on all-zero matches gives 1/2, 1/4, 1/8, 1/16."""
-    result = run(
-        matches=[0, 0, 0, 0],
-        totals=[0, 0, 0, 0],
-        candidate_length=0,
-        reference_length=0,
-        smoothing="method3",
-    )
+    result = stats([0, 0, 0, 0], [0, 0, 0, 0], 0, 0, smoothing="method3")
     assert (0, [0.5, 0.25, 0.125, 0.0625], 0) == (
         result["brevity_penalty"],
         result["smoothed_matches"],
@@ -213,13 +179,13 @@ def test_validation_order_first_failing_check_decides() -> None:
         (input_with(totals=[1], matches=[5]), ("invalid_input", "/matches/0")),
         (input_with(matches=[0, 1], totals=[1, 1], epsilon=0.5), ("invalid_input", "/matches/1")),
     ]
-    assert [c[1] for c in cases] == [error(c[0])[:2] for c in cases]
+    assert_codes(cases)
 
 
 # --- one test per error code per input field -----------------------------------------------
 
 ERRORS = [
-    ("input", "invalid_input", "null", None, "", "Expected a JSON object as the input, got null."),
+    *HARNESS.common("input", "null"),
     (
         "input",
         "invalid_input",
@@ -363,14 +329,7 @@ ERRORS = [
         "Expected an integer of at most 1000000000000 at /reference_length (limit max count "
         "value), got 1000000000001.",
     ),
-    (
-        "smoothing",
-        "invalid_input",
-        "unknown method",
-        input_with(smoothing="add-k"),
-        "/smoothing",
-        'Expected one of none, method1, method2, method3 at /smoothing, got the string "add-k".',
-    ),
+    *HARNESS.common("smoothing", "unknown method"),
     (
         "smoothing",
         "unsupported_input",
@@ -389,15 +348,7 @@ ERRORS = [
         "/epsilon",
         "Expected a number from 0 to 1 at /epsilon, got 1.5.",
     ),
-    (
-        "epsilon",
-        "invalid_input",
-        "without method1",
-        input_with(epsilon=0.1),
-        "/epsilon",
-        "Expected no epsilon with smoothing none at /epsilon (epsilon applies to method1 only), "
-        "got one.",
-    ),
+    *HARNESS.common("epsilon", "without method1"),
     (
         "effective_order",
         "invalid_input",
@@ -406,14 +357,7 @@ ERRORS = [
         "/effective_order",
         'Expected true or false at /effective_order, got the string "yes".',
     ),
-    (
-        "decimals",
-        "invalid_input",
-        "16",
-        input_with(decimals=16),
-        "/decimals",
-        "Expected an integer of at most 15 at /decimals, got 16.",
-    ),
+    *HARNESS.common("decimals", "16"),
 ]
 
 

@@ -19,7 +19,7 @@ from mtcompute.contracts import contract
 from mtcompute.server.pages import tool_page
 from mtcompute.tokenizers import NAMES
 from mtcompute.tools import list_tools
-from tests.harness import ToolHarness, result_of
+from tests.harness import ToolHarness, no_download, result_of
 
 TOOL = ("bleu-tokenize", "1.0.0")
 BASE: dict[str, Any] = {"segments": ["Hello, world!", "It's 3.5-times &quot;better&quot;."]}
@@ -169,8 +169,7 @@ ERRORS = [
      "Expected one of none, zh, 13a, intl, char, ja-mecab, ko-mecab, spm, flores101, flores200, "
      "spBLEU-1K at /tokenizer, got null."),
     ("tokenizer", "unsupported_input", "spm", input_with(tokenizer="spm"), "/tokenizer",
-     "The spm tokenizer at /tokenizer needs a SentencePiece model that sacreBLEU downloads; "
-     "mtcompute never downloads models. Use 13a, intl, zh, char, none, ja-mecab or ko-mecab."),
+     no_download("spm", "/tokenizer")),
     ("lowercase", "invalid_input", "not a boolean", input_with(lowercase=1), "/lowercase",
      "Expected true or false at /lowercase, got 1."),
     ("", "invalid_input", "unknown key", input_with(tokenize="13a"), "/tokenize",

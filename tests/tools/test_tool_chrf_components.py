@@ -30,13 +30,12 @@ from tests.harness import (
     wmt_pairs,
     wmt_system,
 )
+from tests.tools.test_tool_chrf_compute import BASE
 from tests.tools.test_tool_chrf_compute import ERRORS as CHRF_ERRORS
 from tests.tools.test_tool_chrf_compute import VALIDATION_PAIRS as CHRF_VALIDATION_PAIRS
-from tests.tools.test_tool_chrf_plus_plus_compute import WORD_CASES
+from tests.tools.test_tool_chrf_plus_plus_compute import TOL, WORD_CASES
 
 TOOL = ("chrf-components", "1.0.0")
-BASE: dict[str, Any] = {"hypotheses": ["ab"], "references": ["abc"]}
-TOL = 1e-9  # the 0..100 scale: our exact fraction against sacreBLEU's floats
 PROPERTY = settings(deadline=None, suppress_health_check=[HealthCheck.too_slow], max_examples=60)
 KEYS = "hypotheses, references, beta, lowercase, char_order, word_order, averaging, "
 KEYS += "sacrebleu_compatible"
@@ -191,6 +190,18 @@ def test_counts_summed_literally_or_as_sacrebleu_and_effective() -> None:
     ]
 
 
+def as_texts(p: list[Any], r: list[Any], f: list[Any], *means: Fraction) -> tuple[Any, ...]:
+    """Per-order P, R, F and then the means (mean P, mean R, score) as fraction texts."""
+    return ([text(x) for x in p], [text(x) for x in r], [text(x) for x in f], *map(text, means))
+
+
+def averaged(result: dict[str, Any]) -> tuple[Any, ...]:
+    """A result's per-order precision, recall and F, then its precision, recall and
+    score_fraction."""
+    per_order = (field(result, "precision"), field(result, "recall"), field(result, "f"))
+    return (*per_order, result["precision"], result["recall"], result["score_fraction"])
+
+
 @HARNESS.semantics_line(3)
 def test_effective_order_averaging() -> None:
     """effective_order: P, R, F of effective orders, nulls elsewhere, means and score (line 4)."""
@@ -207,21 +218,8 @@ def test_effective_order_averaging() -> None:
     mean_p = (Fraction(3, 4) + Fraction(2, 3) + Fraction(1, 2)) / 4
     mean_r = Fraction(3, 4)
     score = 100 * f_beta(mean_p, mean_r)
-    assert (
-        [text(x) for x in p],
-        [text(x) for x in r],
-        [text(x) for x in f],
-        text(mean_p),
-        text(mean_r),
-        text(score),
-        format_score(score),
-    ) == (
-        field(result, "precision"),
-        field(result, "recall"),
-        field(result, "f"),
-        result["precision"],
-        result["recall"],
-        result["score_fraction"],
+    assert (*as_texts(p, r, f, mean_p, mean_r, score), format_score(score)) == (
+        *averaged(result),
         result["score"],
     )
     # No effective order: precision and recall null, score 0; both means 0: score 0.
@@ -249,21 +247,8 @@ def test_per_order_f_averaging() -> None:
     f = [f_beta(a, b) if a or b else EPSILON for a, b in zip(p, r, strict=True)]
     result = one("Hi!", "Hi there!", char_order=4, word_order=2, averaging="per_order_f")
     score = 100 * sum(f) / 6
-    assert (
-        [text(x) for x in p],
-        [text(x) for x in r],
-        [text(x) for x in f],
-        text(sum(p) / 6),
-        text(sum(r) / 6),
-        text(score),
-        "1/10000000000000000",
-    ) == (
-        field(result, "precision"),
-        field(result, "recall"),
-        field(result, "f"),
-        result["precision"],
-        result["recall"],
-        result["score_fraction"],
+    assert (*as_texts(p, r, f, sum(p) / 6, sum(r) / 6, score), "1/10000000000000000") == (
+        *averaged(result),
         text(EPSILON),
     )
     assert [Fraction(3, 7), Fraction(1, 6), EPSILON, Fraction(0), Fraction(5, 7), EPSILON] == f
@@ -602,14 +587,7 @@ VALIDATION_PAIRS = [
 ]
 
 
-@pytest.mark.parametrize(
-    ("case", "raw", "code", "path", "message"),
-    VALIDATION_PAIRS,
-    ids=[p[0] for p in VALIDATION_PAIRS],
-)
-def test_validation_order_pair(case: str, raw: object, code: str, path: str, message: str) -> None:
-    """Two faults at once: the earlier check in the contract's order gives the error."""
-    assert (code, path, message) == error(raw)
+test_validation_order_pair = HARNESS.validation_pair_test(VALIDATION_PAIRS)
 
 
 # --- one test per error code per input field -----------------------------------------------
@@ -753,14 +731,13 @@ HARNESS.declare(ERRORS, typed_faults=TYPED_FAULTS)
 
 def test_typed_function_returns_frozen_result() -> None:
     """chrf_components gives the first example's numbers in frozen objects."""
-    example = contract(*TOOL)["examples"][0]
-    result = chrf_components(**example["input"])
+    output, result = HARNESS.typed_example(chrf_components)
     assert (
         Fraction(2309500, 38891),
         Fraction(1),
         Fraction(4619, 8568),
         ("char", 1, 10, 18, 10, True, Fraction(1), Fraction(5, 9), Fraction(25, 41)),
-        example["output"],
+        output,
     ) == (
         result.fraction,
         result.precision,

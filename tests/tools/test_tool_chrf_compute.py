@@ -6,8 +6,6 @@ import unicodedata
 from fractions import Fraction
 from typing import Any
 
-import pytest
-
 import mtcompute
 from mtcompute.contracts import contract
 from mtcompute.metrics.chrf.ngrams import CHRF_WHITESPACE, format_score
@@ -366,20 +364,13 @@ VALIDATION_PAIRS = [
 ]
 
 
-@pytest.mark.parametrize(
-    ("case", "raw", "code", "path", "message"),
-    VALIDATION_PAIRS,
-    ids=[p[0] for p in VALIDATION_PAIRS],
-)
-def test_validation_order_pair(case: str, raw: object, code: str, path: str, message: str) -> None:
-    """Two faults at once: the earlier check in the contract's order gives the error."""
-    assert (code, path, message) == error(raw)
+test_validation_order_pair = HARNESS.validation_pair_test(VALIDATION_PAIRS)
 
 
 # --- one test per error code per input field -----------------------------------------------
 
 ERRORS = [
-    ("input", "invalid_input", "null", None, "", "Expected a JSON object as the input, got null."),
+    *HARNESS.common("input", "null"),
     (
         "input",
         "invalid_input",

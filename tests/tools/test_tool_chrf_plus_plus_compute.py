@@ -51,11 +51,11 @@ from tests.harness import (
     wmt_pairs,
     wmt_system,
 )
+from tests.tools.test_tool_chrf_compute import BASE
 from tests.tools.test_tool_chrf_compute import ERRORS as CHRF_ERRORS
 from tests.tools.test_tool_chrf_compute import VALIDATION_PAIRS as CHRF_VALIDATION_PAIRS
 
 TOOL = ("chrf-plus-plus-compute", "1.0.0")
-BASE: dict[str, Any] = {"hypotheses": ["ab"], "references": ["abc"]}
 TOL = 1e-9  # the 0..100 scale: our exact fraction against sacreBLEU's floats
 PROPERTY = settings(deadline=None, suppress_health_check=[HealthCheck.too_slow], max_examples=80)
 CAT = ("The cat sat.", "The cat sat on the mat.")
@@ -373,15 +373,14 @@ HARNESS.declare(CHRF_ERRORS, typed_faults=TYPED_FAULTS)
 
 def test_typed_function_returns_frozen_result() -> None:
     """chrf_plus_plus returns a frozen ChrfPlusPlusResult with the exact fractions."""
-    example = contract(*TOOL)["examples"][0]
-    result = chrf_plus_plus(**example["input"])
+    output, result = HARNESS.typed_example(chrf_plus_plus)
     assert (
         Fraction(40260030811255, 485806076756),
         "82.872637",
         ("83.308483", "82.578862"),
         2,
         False,
-        example["output"],
+        output,
     ) == (
         result.fraction,
         result.score,

@@ -235,35 +235,16 @@ LONG = " ".join(["a"] * (MAX_SEGMENT_WORDS + 1))
 ERRORS = [
     HARNESS.missing("hypotheses"),
     HARNESS.missing("references"),
-    ("hypotheses", "invalid_input", "not an array", input_with(hypotheses="a"), "/hypotheses",
-     'Expected an array of 1 to 4096 strings at /hypotheses, got the string "a".'),
-    ("hypotheses", "limit_exceeded", "4097", input_with(hypotheses=["a"] * 4097), "/hypotheses",
-     "Expected at most 4096 segments at /hypotheses (limit max segments), got 4097."),
-    ("hypotheses", "invalid_input", "empty", input_with(hypotheses=[]), "/hypotheses",
-     "Expected at least 1 segment at /hypotheses, got none."),
+    *HARNESS.common("hypotheses", "not an array", "4097", "empty"),
     ("hypotheses", "invalid_input", "not a string", input_with(hypotheses=["a", 1]),
      "/hypotheses/1", "Expected a string at /hypotheses/1, got 1."),
     ("hypotheses", "limit_exceeded", "1025 words", input_with(hypotheses=["a", LONG]),
      "/hypotheses/1", "Expected at most 1024 words at /hypotheses/1 after tercom tokenization "
      "(limit max segment words), got 1025."),
-    ("references", "invalid_input", "segment not an array", input_with(references=["a", "b"]),
-     "/references/0", 'Expected an array of 1 to 8 reference strings at /references/0, got the '
-     'string "a".'),
-    ("references", "limit_exceeded", "9 references", input_with(references=[REFS[0], ["a"] * 9]),
-     "/references/1", "Expected at most 8 references at /references/1 (limit max references), "
-     "got 9."),
-    ("references", "invalid_input", "no reference", input_with(references=[REFS[0], []]),
-     "/references/1", "Expected at least 1 reference at /references/1, got none."),
+    *HARNESS.common("references", "segment not an array", "9 references", "no reference",
+                    "different counts", "text bytes", "lone surrogate"),
     ("references", "invalid_input", "not a string", input_with(references=[REFS[0], [None]]),
      "/references/1/0", "Expected a string at /references/1/0, got null."),
-    ("references", "invalid_input", "different counts", input_with(references=REFS[:1]),
-     "/references", "Expected references to have as many segments as hypotheses (2) at "
-     "/references, got 1."),
-    ("references", "limit_exceeded", "text bytes", input_with(references=[ONE_OVER, ["a"]]), "",
-     "Expected at most 4194304 UTF-8 bytes of text in all (limit max text bytes), got 4194361."),
-    ("references", "invalid_input", "lone surrogate",
-     input_with(references=[REFS[0], ["a", "\udfff"]]), "/references/1/1",
-     "Expected text without lone surrogates at /references/1/1, got U+DFFF at index 0."),
     ("references", "limit_exceeded", "1025 words after tokenization",
      input_with(references=[REFS[0], ["a," * 513]], normalized=True), "/references/1/0",
      "Expected at most 1024 words at /references/1/0 after tercom tokenization (limit max "
@@ -347,18 +328,13 @@ def test_every_wmt_test_set_fits() -> None:
 def test_validation_order() -> None:
     """The first failing check in the contract's order decides the error."""
     cases = [
-        ({"zz": 1}, "/zz"),
-        ({"hypotheses": 1}, "/references"),  # every missing key before any value
-        (input_with(hypotheses=["\ud800"] * 4097, normalized="x"), "/hypotheses"),
-        (input_with(references=[["\ud800"]], normalized="x"), "/references"),  # counts first
-        (input_with(references=[ONE_OVER, ["\ud800"]], normalized="x"), ""),  # bytes first
-        (input_with(references=[REFS[0], ["\ud800"]], normalized="x"), "/references/1/0"),
+        *HARNESS.corpus_order_cases(normalized="x"),
         (input_with(hypotheses=[LONG, "a"], normalized="x", asian_support=1), "/normalized"),
         (input_with(hypotheses=[LONG, "a"], asian_support=1), "/asian_support"),
         (input_with(hypotheses=["a", LONG], references=[[LONG], ["a"]]), "/hypotheses/1"),
         (input_with(hypotheses=["a" * 8] * 17, references=[[LONG]] * 17), "/references/0/0"),
     ]
-    assert [path for _, path in cases] == [error(raw)[1] for raw, _ in cases]
+    HARNESS.assert_paths(cases)
 
 
 def test_the_result_is_frozen() -> None:
