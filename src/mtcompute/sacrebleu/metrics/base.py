@@ -32,6 +32,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
 from mtcompute import scoring
+from mtcompute.metrics._base import ABBREVIATIONS
 from mtcompute.sacrebleu._errors import EmptyInput, LengthMismatch, MissingReference
 from mtcompute.sacrebleu._seed import read_seed
 from mtcompute.sacrebleu.utils import sum_of_lists
@@ -87,17 +88,8 @@ class Signature:
     first, printed last); :meth:`format` writes ``nrefs:1|...|version:2.6.0``."""
 
     def __init__(self, args: Mapping[str, Any]) -> None:
-        self._abbr = {
-            "version": "v",
-            "nrefs": "#",
-            "test": "t",
-            "lang": "l",
-            "subset": "S",
-            "origlang": "o",
-            "bs": "bs",
-            "ar": "ar",
-            "seed": "rs",
-        }
+        shared = ("version", "nrefs", "test", "lang", "subset", "origlang", "bs", "ar", "seed")
+        self._abbr = {key: ABBREVIATIONS[key] for key in shared}
         if "num_refs" not in args:
             raise ValueError("Number of references unknown, please evaluate the metric first.")
         num_refs = args["num_refs"]

@@ -27,6 +27,7 @@ from collections.abc import Mapping, Sequence
 from importlib import import_module
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from mtcompute.metrics._base import ABBREVIATIONS
 from mtcompute.metrics.bleu import score as sacre_bleu
 from mtcompute.sacrebleu._errors import ArgumentError, TokenizerError, UnknownTokenizer
 from mtcompute.sacrebleu.metrics.base import Metric, Score, Signature
@@ -102,7 +103,7 @@ class BLEUSignature(Signature):
 
     def __init__(self, args: Mapping[str, Any]) -> None:
         super().__init__(args)
-        self._abbr.update({"case": "c", "eff": "e", "tok": "tok", "smooth": "s"})
+        self._abbr.update({key: ABBREVIATIONS[key] for key in ("case", "eff", "tok", "smooth")})
         self._metric_fields(
             sacre_bleu.bleu_signature_fields(
                 _options(args), self.info["nrefs"], args["tokenizer_signature"]

@@ -16,6 +16,7 @@ __all__ = ["CHRF", "CHRFScore", "CHRFSignature"]
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from mtcompute.metrics._base import ABBREVIATIONS
 from mtcompute.metrics.chrf.sacrebleu_statistics import chrf_f_score
 from mtcompute.metrics.chrf.score import (
     ChrfOptions,
@@ -48,7 +49,8 @@ class CHRFSignature(Signature):
 
     def __init__(self, args: Mapping[str, Any]) -> None:
         super().__init__(args)
-        self._abbr.update({"case": "c", "eff": "e", "nc": "nc", "nw": "nw", "space": "s"})
+        fields = ("case", "eff", "nc", "nw", "space")
+        self._abbr.update({key: ABBREVIATIONS[key] for key in fields})
         self._metric_fields(chrf_signature_fields(_options(args), self.info["nrefs"]))
 
 
