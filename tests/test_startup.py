@@ -115,13 +115,17 @@ def test_score_help_imports_no_metric() -> None:
 
 @pytest.mark.parametrize("metric", ["bleu", "chrf"])
 def test_score_imports_no_numpy_server_or_report(metric: str, tmp_path: Path) -> None:
-    """``mtcompute score`` on a small file pair imports the metrics it runs, and no numpy,
-    server, Jinja2, tool, significance test or sacreBLEU facade."""
+    """``mtcompute score`` on a small file pair imports the metric it runs and no other,
+    and no numpy, server, Jinja2, tool, significance test or sacreBLEU facade."""
     (tmp_path / "hyp.txt").write_text("The cat sat.\nA dog barked.\n", encoding="utf-8")
     (tmp_path / "ref.txt").write_text("The cat sat down.\nA dog barked.\n", encoding="utf-8")
     command = [*cli_command(), "score", "-H", "hyp.txt", "-r", "ref.txt", "-m", metric]
     modules = imported(command, cwd=tmp_path)
-    assert "mtcompute.batch" in modules
+    other = {"bleu": "chrf", "chrf": "bleu"}[metric]
+    assert f"mtcompute.metrics.{metric}.corpus" in modules
+    assert [] == among(
+        modules, (f"mtcompute.metrics.{other}.corpus", "mtcompute.metrics.ter", "mtcompute.batch")
+    )
     assert [] == among(modules, HEAVY)
     assert {"mtcompute.cli._score_run", "mtcompute.cli._files"} <= modules
     assert [] == among(modules, SACREBLEU_RUN)

@@ -4,8 +4,6 @@ is re-exported by its ``as`` (the package's ``__all__`` is in ``__init__.py``)."
 
 from mtcompute._execute import execute as execute
 from mtcompute._execute import execute_json as execute_json
-from mtcompute.batch import CorpusTer as CorpusTer
-from mtcompute.batch import corpus_ter as corpus_ter
 from mtcompute.core.jsjson import dumps as dumps
 from mtcompute.core.jsjson import loads as loads
 from mtcompute.envelope import Envelope as Envelope
@@ -42,6 +40,8 @@ from mtcompute.metrics.chrf.corpus import (
 from mtcompute.metrics.chrf.corpus import (
     corpus_chrf as corpus_chrf,
 )
+from mtcompute.metrics.ter.corpus import CorpusTer as CorpusTer
+from mtcompute.metrics.ter.corpus import corpus_ter as corpus_ter
 from mtcompute.tools.bleu_brevity_penalty import (
     BrevityPenaltyResult as BrevityPenaltyResult,
 )

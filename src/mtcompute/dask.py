@@ -5,7 +5,7 @@ The seam is sacreBLEU's (and :mod:`mtcompute.scoring`'s): statistics per segment
 independent integers, so a corpus scored in partitions is the same integer sum as one pass.
 Each partition is scored on a worker by the corpus API
 (:func:`mtcompute.metrics.bleu.corpus.corpus_bleu`, :func:`mtcompute.corpus_chrf`,
-:func:`~mtcompute.batch.corpus_ter`: their checks, sacreBLEU's tokenizers, the compiled
+:func:`~mtcompute.metrics.ter.corpus.corpus_ter`: their checks, sacreBLEU's tokenizers, the compiled
 kernel), only its summed statistics travel back, a tree
 reduction adds them, and the score is computed once from the total by the batch results' own
 ``from_statistics``. Nothing here counts or scores a segment itself.
@@ -72,12 +72,12 @@ from mtcompute._dask_files import (
     url_of,
     worker_threads,
 )
-from mtcompute.batch import CorpusTer
 from mtcompute.metrics.bleu.corpus import CorpusBleu
 from mtcompute.metrics.bleu.score import BleuOptions
 from mtcompute.metrics.chrf import corpus as chrf_corpus
 from mtcompute.metrics.chrf.corpus import CorpusChrf
 from mtcompute.metrics.chrf.score import ChrfOptions
+from mtcompute.metrics.ter.corpus import CorpusTer
 from mtcompute.metrics.ter.edits import sum_statistics
 from mtcompute.metrics.ter.score import TerOptions, ter_score
 from mtcompute.tokenizers import get_tokenizer
@@ -343,7 +343,7 @@ def corpus_ter(
     segment_scores: bool = False,
     split_every: int | None = None,
 ) -> CorpusTer:
-    """:func:`mtcompute.batch.corpus_ter` of a bag of hypotheses against one bag per
+    """:func:`mtcompute.metrics.ter.corpus.corpus_ter` of a bag of hypotheses against one bag per
     reference stream (or paths): the same score, edits and length (``segment_statistics``
     only with ``segment_scores``: without them, no per-segment data comes back)."""
     options = TerOptions(normalized, no_punct, asian_support, case_sensitive)

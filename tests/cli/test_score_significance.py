@@ -15,12 +15,12 @@ from typing import Any
 import pytest
 
 from mtcompute import __version__, scoring, significance
-from mtcompute.batch import corpus_ter
 from mtcompute.metrics.bleu import score as sacre_bleu
 from mtcompute.metrics.bleu.corpus import corpus_bleu
 from mtcompute.metrics.chrf.corpus import corpus_chrf
 from mtcompute.metrics.chrf.resample import ChrfMetric
 from mtcompute.metrics.chrf.score import ChrfOptions
+from mtcompute.metrics.ter.corpus import corpus_ter
 from mtcompute.significance import BleuMetric, Result, Table, TerMetric
 from tests import conftest
 from tests.conftest import WMT, run_cli

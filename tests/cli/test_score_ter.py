@@ -19,7 +19,7 @@ import pytest
 from sacrebleu.metrics.ter import TER
 
 from mtcompute import __version__
-from mtcompute.batch import corpus_ter
+from mtcompute.metrics.ter.corpus import corpus_ter
 from tests.cli.terminal import stderr_on_a_terminal
 from tests.conftest import WMT, at_least, run_cli
 from tests.oracle import answer

@@ -1,4 +1,4 @@
-"""The batch corpus TER (mtcompute.batch.corpus_ter) against sacreBLEU 2.6.0's ``TER``.
+"""The batch corpus TER (mtcompute.metrics.ter.corpus.corpus_ter) against sacreBLEU 2.6.0's ``TER``.
 
 Every test runs on both paths, the C kernel and the pure core (``MTCOMPUTE_PURE``): corpus
 and sentence scores equal as Python floats, the same edits and reference lengths (in total
@@ -21,8 +21,8 @@ from hypothesis import strategies as st
 from sacrebleu.metrics.ter import TER
 
 from mtcompute import __version__, native, scoring
-from mtcompute.batch import CorpusTer, corpus_ter
 from mtcompute.errors import InvalidInput
+from mtcompute.metrics.ter.corpus import CorpusTer, corpus_ter
 from tests.conftest import ISSUE_HYPOTHESES, ISSUE_REFERENCES, kernel_switch, wmt_lines, wmt_window
 from tests.oracle import assert_sacrebleu
 

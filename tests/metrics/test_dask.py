@@ -27,13 +27,14 @@ db = pytest.importorskip(
 )
 distributed = pytest.importorskip("distributed", reason="the dask extra is not installed")
 
-from mtcompute import _ranges, batch, cli  # noqa: E402
+from mtcompute import _ranges, cli  # noqa: E402
 from mtcompute import dask as md  # noqa: E402
 from mtcompute.cli._files import split_segments  # noqa: E402
 from mtcompute.metrics.bleu import corpus as bleu_corpus  # noqa: E402
 from mtcompute.metrics.bleu.score import BleuOptions  # noqa: E402
 from mtcompute.metrics.chrf import corpus as chrf_corpus  # noqa: E402
 from mtcompute.metrics.chrf.score import ChrfOptions  # noqa: E402
+from mtcompute.metrics.ter import corpus as ter_corpus  # noqa: E402
 from mtcompute.scoring import TerOptions  # noqa: E402
 from tests.conftest import WMT, free_port, run_cli  # noqa: E402
 
@@ -97,7 +98,7 @@ def test_ter_of_bags_two_references(client: distributed.Client) -> None:
     """Corpus TER against two references (the lengths added in segment order on the client):
     the batch result's score, edits and length, as the batch result prints and dumps them."""
     hyps, refs = _bags()
-    expected = batch.corpus_ter(HYPS, REFS)
+    expected = ter_corpus.corpus_ter(HYPS, REFS)
     found = md.corpus_ter(hyps, refs)
     assert (expected.score, expected.num_edits, expected.ref_length) == (
         found.score,
@@ -110,7 +111,7 @@ def test_ter_of_bags_two_references(client: distributed.Client) -> None:
 def test_ter_of_bags_one_reference(client: distributed.Client) -> None:
     """Corpus TER against one reference (integer length sums): the batch result's numbers."""
     hyps, (ref_a, _) = _bags()
-    expected = batch.corpus_ter(HYPS, REF_A, normalized=True)
+    expected = ter_corpus.corpus_ter(HYPS, REF_A, normalized=True)
     found = md.corpus_ter(hyps, ref_a, normalized=True)
     assert (str(expected), expected.to_dict()) == (str(found), found.to_dict())
 
@@ -118,7 +119,7 @@ def test_ter_of_bags_one_reference(client: distributed.Client) -> None:
 def test_ter_segment_scores_of_bags(client: distributed.Client) -> None:
     """Corpus TER with segment scores is the batch result, whole (segment statistics too)."""
     hyps, refs = _bags()
-    assert batch.corpus_ter(HYPS, REFS, segment_scores=True) == md.corpus_ter(
+    assert ter_corpus.corpus_ter(HYPS, REFS, segment_scores=True) == md.corpus_ter(
         hyps, refs, segment_scores=True
     )
 
@@ -135,7 +136,7 @@ def test_empty_partitions_add_nothing(client: distributed.Client) -> None:
     refs = [_with_an_empty_partition(REF_A), _with_an_empty_partition(REF_B)]
     expected = chrf_corpus.corpus_chrf(HYPS, REFS, segment_scores=True)
     assert expected == md.corpus_chrf(hyps, refs, segment_scores=True)
-    assert batch.corpus_ter(HYPS, REFS).to_dict() == md.corpus_ter(hyps, refs).to_dict()
+    assert ter_corpus.corpus_ter(HYPS, REFS).to_dict() == md.corpus_ter(hyps, refs).to_dict()
 
 
 def test_empty_bags_are_refused(client: distributed.Client) -> None:
@@ -194,7 +195,7 @@ def test_globs_of_different_counts_are_refused(client: distributed.Client, tmp_p
 def test_segment_scores_bag(client: distributed.Client, metric: str) -> None:
     """The bag of segment scores holds the batch API's segment scores, in order."""
     hyps, refs = _bags(4)
-    functions = {"bleu": bleu_corpus.corpus_bleu, "ter": batch.corpus_ter}
+    functions = {"bleu": bleu_corpus.corpus_bleu, "ter": ter_corpus.corpus_ter}
     if metric in functions:
         expected = functions[metric](HYPS, REFS, segment_scores=True)  # type: ignore[operator]
     else:
@@ -273,7 +274,7 @@ def test_score_files_two_systems_all_metrics(client: distributed.Client) -> None
             bleu_corpus.corpus_bleu(hyps, REFS),
             chrf_corpus.corpus_chrf(hyps, REFS),
             chrf_corpus.corpus_chrf(hyps, REFS, word_order=2),
-            batch.corpus_ter(hyps, REFS),
+            ter_corpus.corpus_ter(hyps, REFS),
         ]
         for hyps in (HYPS, second)
     ]

@@ -14,12 +14,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mtcompute import scoring, streaming
-from mtcompute.batch import corpus_ter
 from mtcompute.errors import InvalidInput
+from mtcompute.metrics._corpus import ResultSum
 from mtcompute.metrics.bleu import score as sacre_bleu
 from mtcompute.metrics.bleu.corpus import corpus_bleu
 from mtcompute.metrics.chrf import score as chrf_scoring
 from mtcompute.metrics.chrf.corpus import corpus_chrf
+from mtcompute.metrics.ter.corpus import corpus_ter
 from tests.strategies import texts
 
 CORPUS_FUNCTIONS: dict[str, Callable[..., Any]] = {
@@ -157,3 +158,37 @@ def test_peak_memory_does_not_grow_with_the_segments(
         peaks.append(tracemalloc.get_traced_memory()[1])
         tracemalloc.stop()
     assert (True, True) == (peaks[1] < 1.5 * peaks[0], peaks[0] > 0)
+
+
+@pytest.mark.parametrize("metric", sorted(CORPUS_FUNCTIONS))
+def test_a_result_sum_of_chunks_is_the_whole(metric: str) -> None:
+    """ResultSum of the results of consecutive chunks is the result of the whole corpus
+    (every metric; reference counts that vary where the rule allows), its segment scores
+    aside."""
+    corpus = CORPUS_FUNCTIONS[metric]
+    hyps = ["the cat sat", "a dog", "on the mat here", "x"]
+    refs = [["the cat sat down"], ["a dog", "the dog"], ["on a mat here"], ["y"]]
+    if metric == "chrf-contract":  # the contract's rule: one reference a segment
+        refs = [segment[:1] for segment in refs]
+    total: ResultSum[Any] = ResultSum()
+    for start in (0, 1, 3):
+        stop = {0: 1, 1: 3, 3: 4}[start]
+        total.add(corpus(hyps[start:stop], refs[start:stop]))
+    expected = corpus(hyps, refs)
+    assert (str(expected), expected.statistics) == (str(total.total()), total.total().statistics)
+
+
+def test_a_result_sum_refuses_what_does_not_add() -> None:
+    """ResultSum refuses a total before any result, results of other settings or metrics,
+    and a TER result without its segment statistics."""
+    empty: ResultSum[Any] = ResultSum()
+    with pytest.raises(ValueError, match=r"^no result added$"):
+        empty.total()
+    mixed: ResultSum[Any] = ResultSum()
+    mixed.add(corpus_chrf(["a b"], ["a c"]))
+    for other in (corpus_chrf(["a b"], ["a c"], beta=3), corpus_bleu(["a b"], ["a c"])):
+        with pytest.raises(ValueError, match=r"^cannot add results of different metrics or"):
+            mixed.add(other)
+    bare = corpus_ter(["a b"], ["a c"]).from_sum([1, 2.0], 1, None)
+    with pytest.raises(ValueError, match=r"^a TER result without its segment statistics"):
+        ResultSum().add(bare)

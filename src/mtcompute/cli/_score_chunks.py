@@ -37,11 +37,11 @@ from mtcompute.streaming import chunk_size
 if TYPE_CHECKING:
     from concurrent.futures import Future
 
-    from mtcompute.batch import CorpusTer
     from mtcompute.metrics.bleu.corpus import CorpusBleu
     from mtcompute.metrics.bleu.score import BleuOptions
     from mtcompute.metrics.chrf.corpus import CorpusChrf
     from mtcompute.metrics.chrf.score import ChrfOptions
+    from mtcompute.metrics.ter.corpus import CorpusTer
     from mtcompute.scoring import TerOptions
 
 PROGRESS_MIN_SEGMENTS = 10_000  # a bar only for inputs longer than this (and a TTY stderr)
@@ -142,8 +142,8 @@ class _Segments:
 
     def write(self, part: Result) -> None:
         """Write the segments of the next chunk's result."""
-        from mtcompute.batch import CorpusTer  # noqa: PLC0415
         from mtcompute.core.jsjson import dumps  # noqa: PLC0415
+        from mtcompute.metrics.ter.corpus import CorpusTer  # noqa: PLC0415
 
         scores = part.segment_scores or ()
         if not self.json:
@@ -202,12 +202,14 @@ GC_CHUNKS = 16  # the collector's first threshold while streaming: this many chu
 
 def _scored(args: argparse.Namespace) -> _Run:
     """Every system and metric, the files read in chunks, each chunk's results added up in
-    the files' order (:class:`mtcompute.batch.ResultSum`) and its segment scores written
-    out, then dropped: named files by :func:`_in_parallel`, standard input chunk after chunk
+    the files' order (:class:`mtcompute.metrics._corpus.ResultSum`) and its segment scores
+    written out, then dropped: named files by :func:`_in_parallel`, standard input chunk after chunk
     (the next read while this one is counted, on the kernel's threads)."""
-    from mtcompute.batch import ResultSum  # noqa: PLC0415
+    from mtcompute.metrics._corpus import ResultSum  # noqa: PLC0415
 
-    sums = [[ResultSum() for _ in args.metric] for _ in args.hypotheses]
+    sums: list[list[ResultSum[Result]]] = [
+        [ResultSum() for _ in args.metric] for _ in args.hypotheses
+    ]
     segments = _spools(args)
     progress = _progress(args, _bar_label(args))
     count = 0

@@ -140,7 +140,7 @@ def _tested(args: argparse.Namespace) -> tuple[_Run, list[list[TestResult]]]:
     # Imported here, not at the top: see the section's comment (numpy: the rows' matrices).
     import numpy as np  # noqa: PLC0415
 
-    from mtcompute.batch import ResultSum  # noqa: PLC0415
+    from mtcompute.metrics._corpus import ResultSum  # noqa: PLC0415
     from mtcompute.report import paired  # noqa: PLC0415
     from mtcompute.significance import Table  # noqa: PLC0415
 
@@ -153,7 +153,9 @@ def _tested(args: argparse.Namespace) -> tuple[_Run, list[list[TestResult]]]:
         "ter": ter,
     }
     nrefs = len(args.references)
-    sums = [[ResultSum() for _ in args.metric] for _ in args.hypotheses]
+    sums: list[list[ResultSum[Result]]] = [
+        [ResultSum() for _ in args.metric] for _ in args.hypotheses
+    ]
     rows = [[bytearray() for _ in args.hypotheses] for _ in metrics]  # [metric][system]
     shapes: list[tuple[Any, int]] = []  # each metric's row type and width
     segments = _spools(args)
@@ -204,11 +206,11 @@ def _from_totals(
 ) -> Result:
     """The batch result of one system's summed statistics for ``metric`` (TER: of its
     segments' statistics, which it sums in segment order)."""
-    from mtcompute.batch import CorpusTer  # noqa: PLC0415
     from mtcompute.metrics.bleu.corpus import CorpusBleu  # noqa: PLC0415
     from mtcompute.metrics.bleu.score import BleuOptions  # noqa: PLC0415
     from mtcompute.metrics.chrf.corpus import CorpusChrf  # noqa: PLC0415
     from mtcompute.metrics.chrf.score import ChrfOptions  # noqa: PLC0415
+    from mtcompute.metrics.ter.corpus import CorpusTer  # noqa: PLC0415
     from mtcompute.scoring import TerOptions  # noqa: PLC0415
     from mtcompute.tokenizers import get_tokenizer  # noqa: PLC0415
 

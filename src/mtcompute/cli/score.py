@@ -6,11 +6,11 @@ sacreBLEU 2.6.0's by default (docs/decisions.md, "Two families of rules"): BLEU 
 2002 §2) on sacreBLEU's tokenizers, chrF and chrF++ (Popović 2015 §2, 2017 §2) with its
 best-reference rule, TER (Snover et al. 2006 §2) with its tercom tokenizer, from
 :func:`mtcompute.metrics.bleu.corpus.corpus_bleu`,
-:func:`mtcompute.metrics.chrf.corpus.corpus_chrf` and :func:`mtcompute.batch.corpus_ter`,
-each printed with its signature. ``--rules contract`` gives the catalog contracts' exact
-chrF corpus rule instead (chrf-compute, chrf-plus-plus-compute); BLEU and TER have
-sacreBLEU's rule only (the contracts' BLEU arithmetic is the bleu-* tools'; ter-compute gives
-sacreBLEU's TER).
+:func:`mtcompute.metrics.chrf.corpus.corpus_chrf` and
+:func:`mtcompute.metrics.ter.corpus.corpus_ter`, each printed with its signature.
+``--rules contract`` gives the catalog contracts' exact chrF corpus rule instead
+(chrf-compute, chrf-plus-plus-compute); BLEU and TER have sacreBLEU's rule only (the
+contracts' BLEU arithmetic is the bleu-* tools'; ter-compute gives sacreBLEU's TER).
 
 This module declares the options and their help; :mod:`mtcompute.cli._score_run` (imported
 by :func:`run`) checks them and prints, :mod:`mtcompute.cli._score_chunks` reads the files and

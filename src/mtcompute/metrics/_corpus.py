@@ -17,10 +17,14 @@ __all__ = [
     "SEGMENT_TEXTS",
     "TEXTS",
     "TEXT_REFERENCES",
+    "Accumulable",
     "Addable",
     "Joinable",
     "ReferenceTexts",
+    "ResultSum",
+    "Running",
     "Summable",
+    "SummedCounts",
     "added_up",
     "checked_texts",
     "chunk_scorer",
@@ -37,7 +41,7 @@ __all__ = [
 
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any, Protocol, Self, TypeVar, cast
+from typing import Any, Generic, Protocol, Self, TypeVar, cast
 
 from mtcompute import counting, streaming
 from mtcompute._version import __version__
@@ -178,6 +182,10 @@ def row_scores(
     return tuple(score(values[at : at + width]) for at in range(0, len(values), width))
 
 
+Running = list[int | float]
+"""What :class:`ResultSum` keeps of the results added so far (each metric says what)."""
+
+
 class Joinable(Protocol):
     """What any corpus result joins by: its reference count and its segment scores; and
     what two results must share to be added (``settings``)."""
@@ -228,13 +236,13 @@ def same_settings(first: Joinable, second: Joinable, metric: str) -> None:
 
 def joined(
     first: Summable, second: Summable, metric: str
-) -> tuple[list[int], int, tuple[float, ...] | None]:
+) -> tuple[Running, int, tuple[float, ...] | None]:
     """What two results of ``metric`` add up to, once :func:`same_settings` found their
     settings the same: summed statistics (integer counts, so any grouping gives the same
     sums), the reference count and the segment scores (:func:`joined_nrefs_and_segments`).
     TER's lengths are floats, summed in segment order instead (``CorpusTer.__add__``)."""
     same_settings(first, second, metric)
-    summed = [a + b for a, b in zip(first.statistics, second.statistics, strict=True)]
+    summed: Running = [a + b for a, b in zip(first.statistics, second.statistics, strict=True)]
     return summed, *joined_nrefs_and_segments(first, second)
 
 
@@ -309,6 +317,72 @@ class Addable(Joinable, Protocol):
 
 
 A = TypeVar("A", bound=Addable)
+
+
+class Accumulable(Joinable, Protocol):
+    """A corpus result that adds itself to a running sum and makes the total from it."""
+
+    def add_to(self, running: Running | None) -> Running:
+        """The running sum with this result added (``None``: this is the first)."""
+        ...
+
+    def from_sum(
+        self, running: Running, nrefs: int, segment_scores: tuple[float, ...] | None
+    ) -> Self:
+        """The result of the running sum, with this result's settings."""
+        ...
+
+
+S = TypeVar("S", bound=Accumulable)
+
+
+class ResultSum(Generic[S]):
+    """The results of consecutive chunks of one corpus (same metric, same settings) added up
+    in bounded memory, in the order added, as each metric adds (:meth:`Accumulable.add_to`:
+    BLEU's and chrF's counts summed, TER's reference lengths one segment at a time); the
+    reference counts joined (-1 when they differ). :meth:`total` is what ``a + b + ...``
+    gives, without the segment scores (a caller that wants them keeps or writes each
+    chunk's) and, for TER, the segment statistics."""
+
+    __slots__ = ("_first", "_nrefs", "_running")
+
+    def __init__(self) -> None:
+        self._first: S | None = None
+        self._running: Running = []
+        self._nrefs = 0
+
+    def add(self, part: S) -> None:
+        """Add the result of the next chunk (ValueError for another metric or settings, or
+        what the metric cannot add)."""
+        first = self._first
+        if first is None:
+            self._first, self._nrefs = part, part.nrefs
+        else:
+            if first.settings != part.settings:
+                raise ValueError("cannot add results of different metrics or settings")
+            self._nrefs = self._nrefs if self._nrefs == part.nrefs else -1
+        self._running = part.add_to(None if first is None else self._running)
+
+    def total(self, segment_scores: tuple[float, ...] | None = None) -> S:
+        """The result of every chunk added (with ``segment_scores`` if given); ValueError
+        before any."""
+        if self._first is None:
+            raise ValueError("no result added")
+        return self._first.from_sum(self._running, self._nrefs, segment_scores)
+
+
+class SummedCounts:
+    """:class:`Accumulable` for a result whose statistics are integer counts (BLEU, chrF):
+    the running sum is their sum. The result rebuilds itself from counts by
+    ``from_counts``."""
+
+    __slots__ = ()
+
+    def add_to(self: Summable, running: Running | None) -> Running:
+        """The counts summed."""
+        if running is None:
+            return list(self.statistics)
+        return [a + b for a, b in zip(running, self.statistics, strict=True)]
 
 
 def added_up(parts: Iterable[A]) -> A:

@@ -38,6 +38,8 @@ from mtcompute.metrics._corpus import (
     REFERENCE_TEXTS,
     TEXT_REFERENCES,
     TEXTS,
+    Running,
+    SummedCounts,
     added_up,
     chunk_scorer,
     joined,
@@ -71,7 +73,7 @@ def _flat_bleu(stats: BleuStatistics) -> tuple[int, ...]:
 
 
 @dataclass(frozen=True, slots=True)
-class CorpusBleu(sacre_bleu.BleuResult):
+class CorpusBleu(sacre_bleu.BleuResult, SummedCounts):
     """Corpus BLEU: ``score`` (a float, 0..100) and what sacreBLEU's ``BLEUScore`` holds
     beside it (``counts``, ``totals``, ``precisions``, ``bp``, ``sys_len``, ``ref_len``:
     :class:`~mtcompute.metrics.bleu.score.BleuResult`'s fields, its ``ratio`` and its
@@ -158,11 +160,17 @@ class CorpusBleu(sacre_bleu.BleuResult):
         """What two results must share to be added: the metric and its settings."""
         return (CorpusBleu, self.options, self.tokenizer_signature)
 
-    def __add__(self, other: CorpusBleu) -> CorpusBleu:
-        summed, nrefs, segments = joined(self, other, "BLEU")
+    def from_sum(
+        self, running: Running, nrefs: int, segment_scores: tuple[float, ...] | None
+    ) -> CorpusBleu:
+        """The result of summed counts, with these settings."""
+        counts = cast("list[int]", running)
         return CorpusBleu.from_statistics(
-            summed, self.options, self.tokenizer_signature, nrefs, segments
+            counts, self.options, self.tokenizer_signature, nrefs, segment_scores
         )
+
+    def __add__(self, other: CorpusBleu) -> CorpusBleu:
+        return self.from_sum(*joined(self, other, "BLEU"))
 
 
 def _token_error(

@@ -37,6 +37,8 @@ from mtcompute.contracts.validate import Array, Text
 from mtcompute.errors import InvalidInput
 from mtcompute.metrics._corpus import (
     FLAG,
+    Running,
+    SummedCounts,
     added_up,
     checked_texts,
     chunk_scorer,
@@ -90,7 +92,7 @@ def _ratio_float(stats: ChrfStatistics, beta: int) -> float:
 
 
 @dataclass(frozen=True, slots=True)
-class CorpusChrf:
+class CorpusChrf(SummedCounts):
     """Corpus chrF or chrF++: ``score`` (a float, 0..100) and what it was computed from.
 
     ``statistics`` are the summed counts in sacreBLEU's layout (``[n_hyp, n_ref, n_match]``
@@ -182,9 +184,15 @@ class CorpusChrf:
         """What two results must share to be added: the metric and its settings."""
         return (CorpusChrf, self.options, self.rules)
 
+    def from_sum(
+        self, running: Running, nrefs: int, segment_scores: tuple[float, ...] | None
+    ) -> CorpusChrf:
+        """The result of summed counts, with these settings."""
+        counts = cast("list[int]", running)
+        return CorpusChrf.from_statistics(counts, self.options, self.rules, nrefs, segment_scores)
+
     def __add__(self, other: CorpusChrf) -> CorpusChrf:
-        summed, nrefs, segments = joined(self, other, "chrF")
-        return CorpusChrf.from_statistics(summed, self.options, self.rules, nrefs, segments)
+        return self.from_sum(*joined(self, other, "chrF"))
 
 
 # --- corpus chrF -----------------------------------------------------------------------------
