@@ -38,36 +38,11 @@ def corpus_result(
     >>> print(corpus_result(["aa"], ["ab"], ChrfOptions(beta=3)))  # doctest: +ELLIPSIS
     chrF3|nrefs:1|case:mixed|eff:yes|nc:6|nw:0|space:no|version:2.6.0|mtcompute:... = 25.00
     """
+    keywords = options.corpus_keywords()
     if isinstance(options, BleuOptions):
-        return corpus_bleu(
-            hypotheses,
-            references,
-            tokenize=options.tokenize,
-            lowercase=options.lowercase,
-            smooth_method=options.smooth_method,
-            smooth_value=options.smooth_value,
-            max_order=options.max_ngram_order,
-            effective_order=options.effective_order,
-            segment_scores=segment_scores,
-        )
+        return corpus_bleu(hypotheses, references, **keywords, segment_scores=segment_scores)
     if isinstance(options, ChrfOptions):
         return corpus_chrf(
-            hypotheses,
-            references,
-            word_order=options.word_order,
-            beta=options.beta,
-            lowercase=options.lowercase,
-            whitespace=options.whitespace,
-            eps_smoothing=options.eps_smoothing,
-            rules=rules,
-            segment_scores=segment_scores,
+            hypotheses, references, **keywords, rules=rules, segment_scores=segment_scores
         )
-    return corpus_ter(
-        hypotheses,
-        references,
-        normalized=options.normalized,
-        no_punct=options.no_punct,
-        asian_support=options.asian_support,
-        case_sensitive=options.case_sensitive,
-        segment_scores=segment_scores,
-    )
+    return corpus_ter(hypotheses, references, **keywords, segment_scores=segment_scores)

@@ -192,3 +192,20 @@ def test_a_result_sum_refuses_what_does_not_add() -> None:
     bare = corpus_ter(["a b"], ["a c"]).from_sum([1, 2.0], 1, None)
     with pytest.raises(ValueError, match=r"^a TER result without its segment statistics"):
         ResultSum().add(bare)
+
+
+@pytest.mark.parametrize(
+    ("corpus", "other", "metric"),
+    [(corpus_bleu, {"lowercase": True}, "BLEU"), (corpus_chrf, {"beta": 1}, "chrF")],
+    ids=["bleu", "chrf"],
+)
+def test_results_of_other_settings_do_not_add(
+    corpus: Callable[..., Any], other: dict[str, Any], metric: str
+) -> None:
+    """``a + b`` of BLEU or chrF results is the result of both corpora; of different settings
+    it is refused, naming the metric."""
+    first = corpus(["a b"], ["a c"])
+    with pytest.raises(ValueError, match=f"^cannot add {metric} results of different settings$"):
+        first + corpus(["a b"], ["a c"], **other)
+    both, whole = first + corpus(["d"], ["d e"]), corpus(["a b", "d"], ["a c", "d e"])
+    assert (str(whole), whole.statistics) == (str(both), both.statistics)

@@ -41,7 +41,7 @@ __all__ = [
 
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any, Generic, Protocol, Self, TypeVar, cast
+from typing import Any, ClassVar, Generic, Protocol, Self, TypeVar, cast
 
 from mtcompute import counting, streaming
 from mtcompute._version import __version__
@@ -371,18 +371,32 @@ class ResultSum(Generic[S]):
         return self._first.from_sum(self._running, self._nrefs, segment_scores)
 
 
+class _CountsResult(Summable, Accumulable, Protocol):
+    """A result whose statistics are integer counts, added to others by summing them."""
+
+    METRIC: ClassVar[str]
+
+
+C = TypeVar("C", bound=_CountsResult)
+
+
 class SummedCounts:
-    """:class:`Accumulable` for a result whose statistics are integer counts (BLEU, chrF):
-    the running sum is their sum. The result rebuilds itself from counts by
-    ``from_counts``."""
+    """:class:`Accumulable` and ``+`` for a result whose statistics are integer counts (BLEU,
+    chrF): the running sum is their sum, and the total the result its ``from_sum`` makes.
+    ``METRIC`` names the metric in messages."""
 
     __slots__ = ()
+    METRIC: ClassVar[str]
 
     def add_to(self: Summable, running: Running | None) -> Running:
         """The counts summed."""
         if running is None:
             return list(self.statistics)
         return [a + b for a, b in zip(running, self.statistics, strict=True)]
+
+    def __add__(self: C, other: C) -> C:
+        """The result of the segments of both, in order (same settings only)."""
+        return self.from_sum(*joined(self, other, type(self).METRIC))
 
 
 def added_up(parts: Iterable[A]) -> A:

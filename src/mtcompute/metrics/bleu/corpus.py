@@ -42,7 +42,6 @@ from mtcompute.metrics._corpus import (
     SummedCounts,
     added_up,
     chunk_scorer,
-    joined,
     no_lone_surrogates,
     no_lone_surrogates_in,
     nrefs_of,
@@ -86,6 +85,8 @@ class CorpusBleu(sacre_bleu.BleuResult, SummedCounts):
     ``segment_scores`` each segment's BLEU with the same settings, when asked for. Two
     results of the same settings add up.
     """
+
+    METRIC = "BLEU"
 
     statistics: tuple[int, ...]
     options: sacre_bleu.BleuOptions
@@ -168,9 +169,6 @@ class CorpusBleu(sacre_bleu.BleuResult, SummedCounts):
         return CorpusBleu.from_statistics(
             counts, self.options, self.tokenizer_signature, nrefs, segment_scores
         )
-
-    def __add__(self, other: CorpusBleu) -> CorpusBleu:
-        return self.from_sum(*joined(self, other, "BLEU"))
 
 
 def _token_error(

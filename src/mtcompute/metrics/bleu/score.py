@@ -177,6 +177,18 @@ class BleuOptions:
         """A new tokenizer of this name (:func:`mtcompute.tokenizers.get_tokenizer`)."""
         return get_tokenizer(self.tokenize)
 
+    def corpus_keywords(self) -> dict[str, Any]:
+        """These settings as the corpus API's keywords
+        (:func:`mtcompute.metrics.bleu.corpus.corpus_bleu`)."""
+        return {
+            "tokenize": self.tokenize,
+            "lowercase": self.lowercase,
+            "smooth_method": self.smooth_method,
+            "smooth_value": self.smooth_value,
+            "max_order": self.max_ngram_order,
+            "effective_order": self.effective_order,
+        }
+
 
 @dataclass(frozen=True, slots=True)
 class BleuResult(BleuParts, Formatted):

@@ -42,7 +42,6 @@ from mtcompute.metrics._corpus import (
     added_up,
     checked_texts,
     chunk_scorer,
-    joined,
     no_lone_surrogates,
     nrefs_of,
     row_scores,
@@ -103,6 +102,8 @@ class CorpusChrf(SummedCounts):
     arithmetic). Two results of the same settings add up: ``a + b`` is the result of the
     segments of both, in order.
     """
+
+    METRIC = "chrF"
 
     score: float
     statistics: tuple[int, ...]
@@ -190,9 +191,6 @@ class CorpusChrf(SummedCounts):
         """The result of summed counts, with these settings."""
         counts = cast("list[int]", running)
         return CorpusChrf.from_statistics(counts, self.options, self.rules, nrefs, segment_scores)
-
-    def __add__(self, other: CorpusChrf) -> CorpusChrf:
-        return self.from_sum(*joined(self, other, "chrF"))
 
 
 # --- corpus chrF -----------------------------------------------------------------------------

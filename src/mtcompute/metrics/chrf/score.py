@@ -57,6 +57,17 @@ class ChrfOptions:
         """Character orders plus word orders."""
         return self.char_order + self.word_order
 
+    def corpus_keywords(self) -> dict[str, Any]:
+        """These settings as the corpus API's keywords
+        (:func:`mtcompute.metrics.chrf.corpus.corpus_chrf`, whose character order is 6)."""
+        return {
+            "word_order": self.word_order,
+            "beta": self.beta,
+            "lowercase": self.lowercase,
+            "whitespace": self.whitespace,
+            "eps_smoothing": self.eps_smoothing,
+        }
+
     def counted(self, count: Callable[..., T], *texts: Any, **extra: Any) -> T:
         """``count`` (a counting function of
         :mod:`~mtcompute.metrics.chrf.sacrebleu_statistics`) of ``texts`` with these orders,

@@ -24,8 +24,8 @@ __all__ = [
 ]
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
-from typing import cast
+from dataclasses import dataclass, fields
+from typing import Any, cast
 
 from mtcompute import streaming
 from mtcompute.metrics._base import ABBREVIATIONS, Formatted, common_fields, summed_in_chunks
@@ -51,6 +51,11 @@ class TerOptions:
     no_punct: bool = False
     asian_support: bool = False
     case_sensitive: bool = False
+
+    def corpus_keywords(self) -> dict[str, Any]:
+        """These settings as the corpus API's keywords
+        (:func:`mtcompute.metrics.ter.corpus.corpus_ter`)."""
+        return {field.name: getattr(self, field.name) for field in fields(self)}
 
     def tokenizer(self) -> TercomTokenizer:
         """The tercom tokenizer of these settings."""
