@@ -44,7 +44,7 @@ from distributed import Client, LocalCluster
 from mtcompute import dask as md
 from mtcompute.metrics.bleu.score import BleuOptions
 from mtcompute.metrics.chrf.score import ChrfOptions
-from mtcompute.scoring import TerOptions
+from mtcompute.metrics.ter.score import TerOptions
 
 ROOT = Path(__file__).resolve().parents[1]
 SETTINGS = {

@@ -15,7 +15,7 @@ so 20x means mtcompute is twenty times faster):
 * corpus BLEU statistics, whitespace tokens, max order 4, on en-de;
 * ``mtcompute score`` as a whole process on en-de (chrF and BLEU) against its budget of
   100 ms (Python's own start-up, ``python -c pass``, timed beside it for reference);
-* sacreBLEU-exact scores from raw text (``mtcompute.scoring``): BLEU 13a, chrF++ and corpus
+* sacreBLEU-exact scores from raw text (``mtcompute.metrics``): BLEU 13a, chrF++ and corpus
   TER on en-de against sacreBLEU (cold tokenizer caches), one reference;
 * whole processes: ``mtcompute sacrebleu`` against ``sacrebleu`` with the same arguments on
   every en-de system, ``ref.A -m bleu chrf`` and ``ref.A ref.B -m bleu chrf ter``;
@@ -602,7 +602,7 @@ def bench_startup(pair: Pair, runs: int, report: Report) -> None:
 def bench_sacrebleu_exact(
     pair: Pair, anchors: dict[str, ModuleType | None], repeats: int, report: Report
 ) -> None:
-    """sacreBLEU's numbers from raw text through mtcompute.scoring: BLEU with the 13a
+    """sacreBLEU's numbers from raw text through mtcompute.metrics: BLEU with the 13a
     tokenizer (tokenizing both sides included; sacreBLEU with a cold tokenizer cache) and
     corpus chrF++, one reference."""
     from mtcompute.metrics.bleu import score as sacre_bleu
@@ -686,17 +686,17 @@ def bench_sacrebleu_exact(
 def bench_ter(
     pair: Pair, anchors: dict[str, ModuleType | None], repeats: int, report: Report
 ) -> None:
-    """Corpus TER from raw text through ``scoring.corpus_ter`` (tokenizing included) against
+    """Corpus TER from raw text through ``ter_scoring.corpus_ter`` (tokenizing included) against
     sacreBLEU's ``TER().corpus_score`` with a cold tokenizer cache, one reference."""
-    from mtcompute import scoring
+    from mtcompute.metrics.ter import score as ter_scoring
 
     hyps, refs = pair.hypotheses, pair.references
     per_segment = [[r] for r in refs]
     subject = f"{pair.name} ({len(hyps)} seg), 1 ref"
     section = "corpus TER"
-    options = scoring.TerOptions()
-    base = median_seconds(lambda: scoring.corpus_ter(hyps, per_segment, options), repeats)
-    report.rows.append(Row(section, subject, "mtcompute scoring.corpus_ter", base))
+    options = ter_scoring.TerOptions()
+    base = median_seconds(lambda: ter_scoring.corpus_ter(hyps, per_segment, options), repeats)
+    report.rows.append(Row(section, subject, "mtcompute ter_scoring.corpus_ter", base))
     sacrebleu = anchors["sacrebleu"]
     if sacrebleu is None:
         return
@@ -706,9 +706,9 @@ def bench_ter(
         TercomTokenizer.__call__.cache_clear()  # its lru_cache is shared by every instance
         return sacrebleu.metrics.TER().corpus_score(hyps, [refs])
 
-    ours, theirs = scoring.corpus_ter(hyps, per_segment, options), cold()
+    ours, theirs = ter_scoring.corpus_ter(hyps, per_segment, options), cold()
     report.check(
-        f"TER {pair.name}: scoring.corpus_ter = sacreBLEU TER()",
+        f"TER {pair.name}: ter_scoring.corpus_ter = sacreBLEU TER()",
         (ours.score, ours.num_edits, ours.ref_length)
         == (theirs.score, theirs.num_edits, theirs.ref_length),
         f"{ours.score!r} ({ours.num_edits} edits over {ours.ref_length!r}) vs {theirs.score!r}"

@@ -3,8 +3,8 @@
 one reference and two (the pair's first one or two by name, where it has two), under each of
 the 16 combinations of ``normalized``, ``no_punct``, ``asian_support`` and ``case_sensitive``.
 Ours is the pure core (``mtcompute.metrics.ter.edits``, ``.tokenizer``) by default, or with
-``--kernel`` the raw-text path every surface uses (``mtcompute.scoring.ter_statistics`` with
-the C kernel on, its text fast path included).
+``--kernel`` the raw-text path every surface uses
+(``mtcompute.metrics.ter.score.ter_statistics`` with the C kernel on, its text fast path included).
 
 Usage::
 
@@ -61,8 +61,9 @@ import sacrebleu.metrics.ter as sacrebleu_ter
 from sacrebleu.metrics.ter import TER
 from sacrebleu.tokenizers.tokenizer_ter import TercomTokenizer as SacrebleuTercomTokenizer
 
-from mtcompute import native, scoring
+from mtcompute import native
 from mtcompute.metrics.ter import edits as core_ter
+from mtcompute.metrics.ter import score as ter_scoring
 from mtcompute.metrics.ter.tokenizer import TercomTokenizer
 
 REPO = Path(__file__).resolve().parents[1]
@@ -193,15 +194,15 @@ def core_figures(
 def kernel_figures(
     hypotheses: Sequence[str], per_segment: Sequence[Sequence[str]], options: dict[str, bool]
 ) -> Figures:
-    """The surfaces' path with the kernel on: ``scoring.ter_statistics`` per segment (one
-    thread) and ``scoring.ter_score`` of each; ``scoring.corpus_ter`` for the corpus."""
+    """The surfaces' path with the kernel on: ``ter_scoring.ter_statistics`` per segment (one
+    thread) and ``ter_scoring.ter_score`` of each; ``ter_scoring.corpus_ter`` for the corpus."""
     if not native.kernel_in_use():
         raise SystemExit("--kernel: the C kernel is not active (not built, or MTCOMPUTE_PURE=1)")
-    ter_options = scoring.TerOptions(**options)
-    statistics = scoring.ter_statistics(hypotheses, per_segment, ter_options, threads=1)
-    corpus = scoring.corpus_ter(hypotheses, per_segment, ter_options)
+    ter_options = ter_scoring.TerOptions(**options)
+    statistics = ter_scoring.ter_statistics(hypotheses, per_segment, ter_options, threads=1)
+    corpus = ter_scoring.corpus_ter(hypotheses, per_segment, ter_options)
     return Figures(
-        tuple((e, n, scoring.ter_score(e, n).score) for e, n in statistics),
+        tuple((e, n, ter_scoring.ter_score(e, n).score) for e, n in statistics),
         (corpus.score, corpus.num_edits, corpus.ref_length),
     )
 
@@ -568,7 +569,7 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--kernel",
         action="store_true",
-        help="compare scoring.ter_statistics (the C kernel on) instead of the pure core",
+        help="compare ter_scoring.ter_statistics (the C kernel on) instead of the pure core",
     )
     parser.add_argument(
         "--adversarial", action="store_true", help="add the adversarial inputs after the grid"
@@ -601,7 +602,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("--cached-only needs --oracle-cache", file=sys.stderr)
         return 2
     oracle = Oracle(args.oracle_cache, args.cached_only)
-    print(f"ours: {'scoring.ter_statistics, kernel on' if args.kernel else 'the pure core'}")
+    print(f"ours: {'ter_scoring.ter_statistics, kernel on' if args.kernel else 'the pure core'}")
     if not (args.ter_only or args.adversarial_only):
         run_tokenizer(pairs, combos, *args.window, totals)
     if not (args.tokenizer_only or args.adversarial_only):

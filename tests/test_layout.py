@@ -29,7 +29,6 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "mtcompute.metrics",
         "mtcompute.contracts",
         "mtcompute.tokenizers",
-        "mtcompute.scoring",
         "mtcompute.significance",
     ),
     ("mtcompute.tools", "mtcompute.batch"),

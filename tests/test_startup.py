@@ -41,7 +41,7 @@ HEAVY = (
     "mtcompute.dask",
 )
 # What computes a score: not needed to print the help.
-METRICS = ("mtcompute.batch", "mtcompute.scoring", "mtcompute.counting", "mtcompute._execute")
+METRICS = ("mtcompute.batch", "mtcompute.metrics", "mtcompute.counting", "mtcompute._execute")
 # What runs score and sacrebleu, imported by their run(): the parsers need none of it.
 SCORE_RUN = (
     "mtcompute.cli._score_run",

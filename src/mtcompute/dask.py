@@ -1,7 +1,7 @@
 """Dask as the engine beyond one machine: corpus BLEU, chrF, chrF++ and TER of ``dask.bag``
 collections or of files the workers read themselves, and all-pairs chrF for MBR.
 
-The seam is sacreBLEU's (and :mod:`mtcompute.scoring`'s): statistics per segment are
+The seam is sacreBLEU's (and :mod:`mtcompute.metrics`'s): statistics per segment are
 independent integers, so a corpus scored in partitions is the same integer sum as one pass.
 Each partition is scored on a worker by the corpus API
 (:func:`mtcompute.metrics.bleu.corpus.corpus_bleu`, :func:`mtcompute.corpus_chrf`,

@@ -35,7 +35,7 @@ Two arithmetic modes (:data:`ARITHMETICS`):
   else they are added in float32 in sacreBLEU's order.
 * ``"native"``: exact sums (float64 matrix products of integers; TER's average reference
   lengths exactly when they are multiples of a power of two, else added in float64 in draw
-  order), scored in float64 by the same sacreBLEU formulas (:mod:`mtcompute.scoring`), and
+  order), scored in float64 by the same sacreBLEU formulas (:mod:`mtcompute.metrics`), and
   the same p-value and interval rules. The seed is always honoured (sacreBLEU runs
   ``SACREBLEU_SEED=0`` unseeded); ``None`` draws fresh entropy per comparison, as sacreBLEU.
 

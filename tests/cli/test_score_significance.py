@@ -1,6 +1,6 @@
 """``mtcompute score --paired-bs / --paired-ar / --ci``: the numbers are
 :mod:`mtcompute.significance`'s native arithmetic on the statistics of
-:mod:`mtcompute.scoring`, printed as score prints its scores; bad options are usage errors
+:mod:`mtcompute.metrics`, printed as score prints its scores; bad options are usage errors
 naming them.
 
 Short inputs (the first 120 segments, few resamples) except two full-data runs that check the
@@ -14,12 +14,13 @@ from typing import Any
 
 import pytest
 
-from mtcompute import __version__, scoring, significance
+from mtcompute import __version__, significance
 from mtcompute.metrics.bleu import score as sacre_bleu
 from mtcompute.metrics.bleu.corpus import corpus_bleu
 from mtcompute.metrics.chrf.corpus import corpus_chrf
 from mtcompute.metrics.chrf.resample import ChrfMetric
 from mtcompute.metrics.chrf.score import ChrfOptions
+from mtcompute.metrics.ter import score as ter_scoring
 from mtcompute.metrics.ter.corpus import corpus_ter
 from mtcompute.significance import BleuMetric, Result, Table, TerMetric
 from tests import conftest
@@ -165,7 +166,7 @@ def test_options_reach_the_tests(short: dict[str, str]) -> None:
     chosen = [
         BleuMetric(sacre_bleu.BleuOptions("intl", True, "floor")),
         ChrfMetric(ChrfOptions(beta=3, lowercase=True)),
-        TerMetric(scoring.TerOptions(no_punct=True, case_sensitive=True)),
+        TerMetric(ter_scoring.TerOptions(no_punct=True, case_sensitive=True)),
     ]
     refs = [[r] for r in lines(Path(short["ref.A"]))]
     systems = segments(short, names)

@@ -13,7 +13,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mtcompute import native, scoring
+from mtcompute import native
+from mtcompute.metrics.ter import score as ter_scoring
 from mtcompute.metrics.ter.statistics import lowered_statistics, text_statistics
 
 pytestmark = pytest.mark.skipif(not native.AVAILABLE, reason="the kernel is not built")
@@ -71,18 +72,18 @@ def test_ter_statistics_uses_it_only_without_tokenizer_options() -> None:
     """Options that tokenize or keep the case: the general path's answer, as before."""
     hypotheses, references = ["Ab. c"], [["ab . C"]]
     expected = [
-        scoring.ter_statistics_of(hypotheses, scoring.ter_references(references, options))
+        ter_scoring.ter_statistics_of(hypotheses, ter_scoring.ter_references(references, options))
         for options in (
-            scoring.TerOptions(),
-            scoring.TerOptions(normalized=True),
-            scoring.TerOptions(case_sensitive=True),
+            ter_scoring.TerOptions(),
+            ter_scoring.TerOptions(normalized=True),
+            ter_scoring.TerOptions(case_sensitive=True),
         )
     ]
     assert expected == [
-        scoring.ter_statistics(hypotheses, references, options)
+        ter_scoring.ter_statistics(hypotheses, references, options)
         for options in (
-            scoring.TerOptions(),
-            scoring.TerOptions(normalized=True),
-            scoring.TerOptions(case_sensitive=True),
+            ter_scoring.TerOptions(),
+            ter_scoring.TerOptions(normalized=True),
+            ter_scoring.TerOptions(case_sensitive=True),
         )
     ]

@@ -20,8 +20,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sacrebleu.metrics.ter import TER
 
-from mtcompute import __version__, native, scoring
+from mtcompute import __version__, native
 from mtcompute.errors import InvalidInput
+from mtcompute.metrics.ter import score as ter_scoring
 from mtcompute.metrics.ter.corpus import CorpusTer, corpus_ter
 from tests.conftest import ISSUE_HYPOTHESES, ISSUE_REFERENCES, kernel_switch, wmt_lines, wmt_window
 from tests.oracle import assert_sacrebleu
@@ -338,10 +339,10 @@ def test_statistics_are_sacrebleus_totals() -> None:
 
 
 def test_scoring_agrees() -> None:
-    """corpus_ter's totals are mtcompute.scoring.corpus_ter's (one TER path)."""
+    """corpus_ter's totals are mtcompute.metrics.ter.score.corpus_ter's (one TER path)."""
     hyps, refs = wmt_segments("generaltest2022/en-de", "Online-B", ("A", "B"), 100)
-    options = scoring.TerOptions(no_punct=True)
-    theirs = scoring.corpus_ter(hyps, refs, options)
+    options = ter_scoring.TerOptions(no_punct=True)
+    theirs = ter_scoring.corpus_ter(hyps, refs, options)
     mine = corpus_ter(hyps, refs, no_punct=True)
     assert (theirs.score, theirs.num_edits, theirs.ref_length) == (
         mine.score,

@@ -35,7 +35,7 @@ from mtcompute.metrics.bleu.score import BleuOptions  # noqa: E402
 from mtcompute.metrics.chrf import corpus as chrf_corpus  # noqa: E402
 from mtcompute.metrics.chrf.score import ChrfOptions  # noqa: E402
 from mtcompute.metrics.ter import corpus as ter_corpus  # noqa: E402
-from mtcompute.scoring import TerOptions  # noqa: E402
+from mtcompute.metrics.ter.score import TerOptions  # noqa: E402
 from tests.conftest import WMT, free_port, run_cli  # noqa: E402
 
 EN_DE = WMT / "generaltest2022" / "en-de"

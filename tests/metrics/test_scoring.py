@@ -1,6 +1,6 @@
-"""mtcompute.scoring, mtcompute.metrics.chrf.score and mtcompute.core.sacre against sacreBLEU
-2.6.0: its float steps for arbitrary statistics, and corpus BLEU/chrF/chrF++ of a WMT test set
-with two references."""
+"""The metric packages' sacreBLEU rules (mtcompute.metrics.*.score) against sacreBLEU 2.6.0:
+its float steps for arbitrary statistics, and corpus BLEU/chrF/chrF++ of a WMT test set with two
+references."""
 
 from __future__ import annotations
 
@@ -14,10 +14,11 @@ from sacrebleu.metrics.bleu import BLEU
 from sacrebleu.metrics.chrf import CHRF
 from sacrebleu.metrics.ter import TER
 
-from mtcompute import scoring
+from mtcompute.metrics import _base as score_line
 from mtcompute.metrics.bleu import score as sacre_bleu
 from mtcompute.metrics.chrf import score as chrf_scoring
 from mtcompute.metrics.chrf.sacrebleu_statistics import chrf_f_score
+from mtcompute.metrics.ter import score as ter_scoring
 from tests.conftest import ISSUE_HYPOTHESES, ISSUE_REFERENCES, kernel_switch, wmt_lines
 from tests.oracle import answer
 
@@ -134,14 +135,18 @@ def test_corpus_bleu_and_chrf_with_two_references_are_sacrebleus() -> None:
             (hyps, ref_a, ref_b),
             sacrebleus,
         )
-        assert (score, text, signature) == (ours.score, str(ours), scoring.format_signature(fields))
+        assert (score, text, signature) == (
+            ours.score,
+            str(ours),
+            score_line.format_signature(fields),
+        )
         assert json_text == ours.format(signature=signature, is_json=True)
-        assert short == scoring.format_signature(fields, short=True)
+        assert short == score_line.format_signature(fields, short=True)
 
 
 def test_sacrebleu_version_is_the_oracles() -> None:
     """The version the signatures print is the installed oracle's."""
-    assert sacrebleu.__version__ == scoring.SACREBLEU_VERSION
+    assert sacrebleu.__version__ == score_line.SACREBLEU_VERSION
 
 
 TER_OPTIONS = [
@@ -158,8 +163,8 @@ def test_corpus_ter_with_two_references_is_sacrebleus() -> None:
     hyps, ref_a, ref_b = (lines[:300] for lines in _two_references("en-de"))
     per_segment = [list(refs) for refs in zip(ref_a, ref_b, strict=True)]
     for kwargs in TER_OPTIONS:
-        options = scoring.TerOptions(**kwargs)
-        ours = scoring.corpus_ter(hyps, per_segment, options)
+        options = ter_scoring.TerOptions(**kwargs)
+        ours = ter_scoring.corpus_ter(hyps, per_segment, options)
 
         def sacrebleus(kwargs: dict[str, bool] = kwargs) -> tuple[Any, ...]:
             metric = TER(**kwargs)
@@ -180,21 +185,23 @@ def test_corpus_ter_with_two_references_is_sacrebleus() -> None:
             sacrebleus,
         )
         assert corpus == [ours.score, ours.num_edits, ours.ref_length, str(ours)]
-        assert segments == [list(s) for s in scoring.ter_statistics(hyps, per_segment, options)]
-        fields = scoring.ter_signature_fields(options, 2)
-        assert signature == scoring.format_signature(fields)
-        assert short == scoring.format_signature(
-            fields, short=True, abbreviations=scoring.TER_ABBREVIATIONS
+        assert segments == [list(s) for s in ter_scoring.ter_statistics(hyps, per_segment, options)]
+        fields = ter_scoring.ter_signature_fields(options, 2)
+        assert signature == score_line.format_signature(fields)
+        assert short == score_line.format_signature(
+            fields, short=True, abbreviations=ter_scoring.TER_ABBREVIATIONS
         )
 
 
 def test_ter_of_the_issue_example() -> None:
     """The ter-compute example: 19.35483870967742 from 3 edits over 15.5 words."""
     hyps, refs = ISSUE_HYPOTHESES, ISSUE_REFERENCES
-    options = scoring.TerOptions()
-    assert scoring.ter_statistics(hyps, refs, options) == [(1, 6.5), (2, 9.0)]
-    assert scoring.corpus_ter(hyps, refs, options) == scoring.TerResult(19.35483870967742, 3, 15.5)
-    assert scoring.format_signature(scoring.ter_signature_fields(options, 2)) == (
+    options = ter_scoring.TerOptions()
+    assert ter_scoring.ter_statistics(hyps, refs, options) == [(1, 6.5), (2, 9.0)]
+    assert ter_scoring.corpus_ter(hyps, refs, options) == ter_scoring.TerResult(
+        19.35483870967742, 3, 15.5
+    )
+    assert score_line.format_signature(ter_scoring.ter_signature_fields(options, 2)) == (
         "nrefs:2|case:lc|tok:tercom|norm:no|punct:yes|asian:no|version:2.6.0"
     )
 

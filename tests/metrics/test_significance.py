@@ -443,7 +443,7 @@ def test_wmt_paired_tests_are_sacrebleus(
 ) -> None:
     """On 120 en-de segments (ref.A, JDExploreAcademy against four systems), from raw text:
     sacreBLEU's PairedTest bootstrap and AR (with intervals) from its own statistics, ours
-    from mtcompute.scoring's."""
+    from the metric packages'."""
     hyps, ref = _wmt(600, 720)
     refs = [[line] for line in ref]
     systems = [metric.statistics(h, refs) for h in hyps]
@@ -566,7 +566,7 @@ def test_native_is_the_exact_reference(
     make_rows: Callable[..., Any],
     seed: int,
 ) -> None:
-    """native arithmetic: exact sums scored in float64 (mtcompute.scoring), the same draws
+    """native arithmetic: exact sums scored in float64 (mtcompute.metrics), the same draws
     (seed 0 seeded) and rules, as a direct implementation computes them."""
     systems = _systems(make_rows, 3, 60)
     table = sg.Table(metric, systems)

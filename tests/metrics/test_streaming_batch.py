@@ -13,13 +13,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mtcompute import scoring, streaming
+from mtcompute import streaming
 from mtcompute.errors import InvalidInput
 from mtcompute.metrics._corpus import ResultSum
 from mtcompute.metrics.bleu import score as sacre_bleu
 from mtcompute.metrics.bleu.corpus import corpus_bleu
 from mtcompute.metrics.chrf import score as chrf_scoring
 from mtcompute.metrics.chrf.corpus import corpus_chrf
+from mtcompute.metrics.ter import score as ter_scoring
 from mtcompute.metrics.ter.corpus import corpus_ter
 from tests.strategies import texts
 
@@ -69,25 +70,25 @@ def test_a_generator_scores_as_its_list(
 @settings(max_examples=25, deadline=None)
 @given(corpus=corpora)
 def test_scoring_statistics_of_generators(corpus: tuple[list[str], list[str]]) -> None:
-    """mtcompute.scoring's statistics and corpus scores of generators are the lists'."""
+    """the metric packages' statistics and corpus scores of generators are the lists'."""
     hyps, flat = corpus
     refs = [[text] for text in flat]
-    bleu, chrf, ter = sacre_bleu.BleuOptions(), chrf_scoring.ChrfOptions(), scoring.TerOptions()
+    bleu, chrf, ter = sacre_bleu.BleuOptions(), chrf_scoring.ChrfOptions(), ter_scoring.TerOptions()
     expected = (
         sacre_bleu.bleu_statistics(hyps, refs, bleu, per_segment=True),
         chrf_scoring.chrf_statistics(hyps, refs, chrf, per_segment=True),
-        scoring.ter_statistics(hyps, refs, ter),
+        ter_scoring.ter_statistics(hyps, refs, ter),
         sacre_bleu.corpus_bleu(hyps, refs, bleu),
         chrf_scoring.corpus_chrf(hyps, refs, chrf),
-        scoring.corpus_ter(hyps, refs, ter),
+        ter_scoring.corpus_ter(hyps, refs, ter),
     )
     assert expected == (
         sacre_bleu.bleu_statistics(iter(hyps), iter(refs), bleu, per_segment=True),
         chrf_scoring.chrf_statistics(iter(hyps), iter(refs), chrf, per_segment=True),
-        scoring.ter_statistics(iter(hyps), iter(refs), ter),
+        ter_scoring.ter_statistics(iter(hyps), iter(refs), ter),
         sacre_bleu.corpus_bleu(iter(hyps), iter(refs), bleu),
         chrf_scoring.corpus_chrf(iter(hyps), iter(refs), chrf),
-        scoring.corpus_ter(iter(hyps), iter(refs), ter),
+        ter_scoring.corpus_ter(iter(hyps), iter(refs), ter),
     )
 
 
@@ -129,7 +130,7 @@ def test_an_empty_generator_is_refused_as_an_empty_list() -> None:
 
 
 def test_a_chunk_s_type_error_in_scoring_names_the_whole_index() -> None:
-    """mtcompute.scoring on generators: the kernel's checks name the index in the input."""
+    """The metric packages on generators: the kernel's checks name the index in the input."""
     refs: list[Any] = [["a"]] * 4 + [["a", 3]]
     with pytest.raises(TypeError) as raised:
         sacre_bleu.bleu_statistics(iter(["a"] * 5), iter(refs), sacre_bleu.BleuOptions())

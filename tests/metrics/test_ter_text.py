@@ -1,4 +1,4 @@
-"""TER from raw text, fast: :func:`mtcompute.scoring.ter_statistics`'s text step (the fast
+"""TER from raw text, fast: :func:`mtcompute.metrics.ter.score.ter_statistics`'s text step (the fast
 path without ``normalized`` and ``no_punct``, and why it is sacreBLEU's tokenizer), the
 kernel's ``ter_statistics_text`` (words split and interned in C) behind
 :func:`mtcompute.metrics.ter.statistics.text_statistics`, and its pure fallback: the same figures as
@@ -16,8 +16,9 @@ from hypothesis import strategies as st
 from sacrebleu.metrics.ter import TER
 from sacrebleu.tokenizers.tokenizer_ter import TercomTokenizer as SacrebleuTercomTokenizer
 
-from mtcompute import native, scoring
+from mtcompute import native
 from mtcompute.metrics.ter import score as sacre_ter
+from mtcompute.metrics.ter import score as ter_scoring
 from mtcompute.metrics.ter.statistics import text_statistics
 from mtcompute.native import ext
 from tests.conftest import WMT, assert_one_error, at_least, kernel_switch, load_script
@@ -47,7 +48,7 @@ def sacrebleu_words(lines: list[str], options: dict[str, bool], *, twice: bool) 
 
 def fast_words(lines: list[str], options: dict[str, bool], *, twice: bool) -> list[list[str]]:
     """The words of scoring's text step (what the kernel splits)."""
-    opts = scoring.TerOptions(**options)
+    opts = ter_scoring.TerOptions(**options)
     texts = sacre_ter._tercom_texts(lines, opts, opts.tokenizer(), twice=twice)
     return [text.split() for text in texts]
 
@@ -206,7 +207,7 @@ def test_the_kernel_and_the_pure_path_give_sacrebleus_statistics(
     assert types <= {(int, float)}
 
 
-# --- scoring.ter_statistics against sacreBLEU -------------------------------------------------
+# --- ter_scoring.ter_statistics against sacreBLEU -------------------------------------------------
 
 
 def _window(references: list[list[str]]) -> list[int]:
@@ -218,7 +219,7 @@ def _window(references: list[list[str]]) -> list[int]:
 @pytest.mark.parametrize("name", ["generaltest2022/en-de", "generaltest2022/en-zh"])
 def test_a_wmt_window_under_every_combination_is_sacrebleus(name: str) -> None:
     """Six segments of the pair's first system, both references, under the 16 combinations:
-    ``scoring.ter_statistics`` with the kernel on and off gives sacreBLEU's per-segment
+    ``ter_scoring.ter_statistics`` with the kernel on and off gives sacreBLEU's per-segment
     statistics (``TER._extract_corpus_statistics``)."""
     corpus = pair(name)
     every = corpus.per_segment()
@@ -232,8 +233,8 @@ def test_a_wmt_window_under_every_combination_is_sacrebleus(name: str) -> None:
         expected = [(e, n) for e, n in rows]
         for on in (True, False):
             with kernel_switch(on):
-                actual = scoring.ter_statistics(
-                    hypotheses, references, scoring.TerOptions(**options)
+                actual = ter_scoring.ter_statistics(
+                    hypotheses, references, ter_scoring.TerOptions(**options)
                 )
             if actual != expected:
                 differences.append((options, on, expected, actual))
@@ -247,21 +248,21 @@ def test_references_preprocessed_once_give_the_same_statistics() -> None:
     references = corpus.per_segment()[:60]
     differences = []
     for options in (COMBOS[0], COMBOS[1], COMBOS[8], COMBOS[15]):
-        ter_options = scoring.TerOptions(**options)
-        prepared = scoring.ter_references(references, ter_options)
+        ter_options = ter_scoring.TerOptions(**options)
+        prepared = ter_scoring.ter_references(references, ter_options)
         for system in corpus.systems[:2]:
             hypotheses = corpus.system(system)[:60]
-            expected = scoring.ter_statistics(hypotheses, references, ter_options)
-            if scoring.ter_statistics_of(hypotheses, prepared) != expected:
+            expected = ter_scoring.ter_statistics(hypotheses, references, ter_options)
+            if ter_scoring.ter_statistics_of(hypotheses, prepared) != expected:
                 differences.append((options, system))
     assert [] == differences
 
 
 def test_prepared_references_of_another_length_are_refused() -> None:
     """Two hypotheses against one segment's prepared references: the one message."""
-    prepared = scoring.ter_references([["a b"]], scoring.TerOptions())
+    prepared = ter_scoring.ter_references([["a b"]], ter_scoring.TerOptions())
     with pytest.raises(ValueError, match="2 hypotheses") as caught:
-        scoring.ter_statistics_of(["a", "b"], prepared)
+        ter_scoring.ter_statistics_of(["a", "b"], prepared)
     expected = "2 hypotheses but 1 reference lists (one list per segment expected)"
     assert expected == str(caught.value)
 
@@ -272,12 +273,12 @@ def test_threads_change_nothing() -> None:
     corpus = pair("generaltest2022/en-de")
     hypotheses = at_least(corpus.system(corpus.systems[0])[:150], 300)
     references = at_least(corpus.per_segment()[:150], 300)
-    options = scoring.TerOptions()
+    options = ter_scoring.TerOptions()
     with kernel_switch(True):
-        one = scoring.ter_statistics(hypotheses, references, options, threads=1)
-        three = scoring.ter_statistics(hypotheses, references, options, threads=3)
+        one = ter_scoring.ter_statistics(hypotheses, references, options, threads=1)
+        three = ter_scoring.ter_statistics(hypotheses, references, options, threads=3)
     with kernel_switch(False):
-        pure = scoring.ter_statistics(hypotheses[:30], references[:30], options)
+        pure = ter_scoring.ter_statistics(hypotheses[:30], references[:30], options)
     assert (one, one[:30]) == (three, pure)
 
 
@@ -341,15 +342,15 @@ def test_the_kernel_mode_of_the_diff_script_finds_no_difference(
 def test_the_kernel_mode_finds_a_difference_when_there_is_one(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """With ``scoring.ter_statistics`` off by one edit on every segment, the comparison sees
+    """With ``ter_scoring.ter_statistics`` off by one edit on every segment, the comparison sees
     every segment and the corpus differ (the check can fail)."""
     _needs_kernel()
-    real = scoring.ter_statistics
+    real = ter_scoring.ter_statistics
 
     def wrong(*args: object, **kwargs: object) -> list[tuple[int, float]]:
         return [(e + 1, n) for e, n in real(*args, **kwargs)]  # type: ignore[arg-type]
 
-    monkeypatch.setattr(scoring, "ter_statistics", wrong)
+    monkeypatch.setattr(ter_scoring, "ter_statistics", wrong)
     monkeypatch.setattr(sacre_ter, "ter_statistics", wrong)  # what corpus_ter calls
     outcome = diff_ter.compare(["a b", "c"], [["b a", "c"]], {}, ours=diff_ter.kernel_figures)
     assert ((0, 1), False) == (outcome.differing, outcome.corpus_equal)

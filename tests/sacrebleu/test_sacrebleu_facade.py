@@ -26,7 +26,7 @@ and the signature long, short and its ``info`` fields):
   given and cached, signature), sentence TER on a few systems, adversarial inputs under every
   combination, generated corpora with CJK and full-width pieces, variable numbers of
   references, the tercom tokenizer class, the cache (references tokenized once), and the
-  statistics against :func:`mtcompute.scoring.ter_statistics`;
+  statistics against :func:`mtcompute.metrics.ter.score.ter_statistics`;
 * generated corpora (hypothesis) with random settings, corpus and sentence level, and
   ``BLEU.compute_bleu`` of generated statistics;
 * the API's names and constants, the tokenizer classes, the warnings on the ``sacrebleu``
@@ -63,8 +63,8 @@ from sacrebleu.metrics.ter import TERSignature as SacreTERSignature
 from sacrebleu.tokenizers.tokenizer_ter import TercomTokenizer as SacreTercomTokenizer
 
 import mtcompute.sacrebleu as facade
-from mtcompute import scoring
 from mtcompute.metrics.ter import edits as core_ter
+from mtcompute.metrics.ter import score as ter_scoring
 from mtcompute.sacrebleu import compat, metrics
 from mtcompute.sacrebleu._errors import (
     ArgumentError,
@@ -1233,7 +1233,7 @@ def test_the_ter_cache_serves_every_system() -> None:
     corpora = [(list(system(pair, n).hypotheses[:30]), None) for n in names]
     refs = [list(stream[:30]) for stream in system(pair, names[0]).references]
     built: list[int] = []
-    original = scoring.ter_references
+    original = ter_scoring.ter_references
 
     def counted(segments: Any, options: Any) -> Any:
         built.append(len(segments))
@@ -1244,7 +1244,7 @@ def test_the_ter_cache_serves_every_system() -> None:
     assert prepared is not None
     texts = prepared.texts
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(scoring, "ter_references", counted)
+        patch.setattr(ter_scoring, "ter_references", counted)
         from_cache = [cached.corpus_score(hyps, None).score for hyps, _ in corpora]
         assert [] == built
         given = [facade.TER().corpus_score(hyps, refs).score for hyps, _ in corpora]
@@ -1493,13 +1493,14 @@ def test_lib_ter_translation_edit_rate_is_sacrebleus() -> None:
 @pytest.mark.parametrize("chosen", TER_VARIANTS, ids=str)
 def test_ter_statistics_are_scorings(chosen: dict[str, bool]) -> None:
     """The facade's TER segment statistics, references given and cached, are
-    :func:`mtcompute.scoring.ter_statistics`'s (the one TER path) on a window of a pair with
-    several references, under each combination of the switches."""
+    :func:`mtcompute.metrics.ter.score.ter_statistics`'s (the one TER path) on a window of a
+    pair with several references, under each combination of the switches."""
     corpus = next(c for c in (system(*s) for s in SYSTEMS) if len(c.references) > 1)
     hyps, streams = _ter_window(corpus, 5)
     segments = [list(refs) for refs in zip(*streams, strict=True)]
     expected = [
-        list(s) for s in scoring.ter_statistics(hyps, segments, scoring.TerOptions(**chosen))
+        list(s)
+        for s in ter_scoring.ter_statistics(hyps, segments, ter_scoring.TerOptions(**chosen))
     ]
     cached = facade.TER(**chosen, references=streams)
     assert (expected, expected) == (

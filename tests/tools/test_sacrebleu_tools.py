@@ -17,7 +17,7 @@ Reference: sacreBLEU 2.6.0 itself (a test-time oracle), on every pair directory 
   reference, all references, and a variable number per segment.
 
 A chrF case with ``whitespace`` true is an expected failure, strict, while
-:mod:`mtcompute.scoring` refuses it (``NotImplementedError``, announced to land with the
+:mod:`mtcompute.metrics` refuses it (``NotImplementedError``, announced to land with the
 kernel's sacreBLEU chrF): the marker goes away by itself the day it lands.
 """
 

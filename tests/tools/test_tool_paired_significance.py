@@ -224,7 +224,7 @@ def test_method_samples_and_seed(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_the_seed_is_mtcompute_significance_seed() -> None:
-    """The result is mtcompute.significance's, in sacrebleu arithmetic, over mtcompute.scoring's
+    """The result is mtcompute.significance's, in sacrebleu arithmetic, over the metric packages'
     statistics, for the seed given (0 here)."""
     options = ChrfOptions(word_order=2)
     metric = ChrfMetric(options)

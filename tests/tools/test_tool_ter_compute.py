@@ -16,8 +16,8 @@ from hypothesis import strategies as st
 from sacrebleu.metrics import TER
 
 import mtcompute
-from mtcompute import scoring
 from mtcompute.contracts import contract
+from mtcompute.metrics.ter import score as ter_scoring
 from mtcompute.tools.ter_compute import ter_compute, ter_words
 from tests.conftest import WMT, WMT_IS_SAMPLE
 from tests.harness import ToolHarness, read_lines
@@ -292,7 +292,7 @@ def test_words_are_counted_as_they_are_aligned() -> None:
     ref_length, under options that split and remove words."""
     options = {"normalized": True, "no_punct": True, "asian_support": True}
     texts = ["Hello, world! 3.5-times &quot;x&quot;", "机器翻译很有用。", "a.b,c", ""]
-    ter_options = scoring.TerOptions(**options)
+    ter_options = ter_scoring.TerOptions(**options)
     lengths = [
         run(hypotheses=["x"], references=[[text]], **options)["ref_length"] for text in texts
     ]
@@ -305,7 +305,7 @@ def test_every_wmt_test_set_fits() -> None:
     if WMT_IS_SAMPLE:
         pytest.skip("the full WMT data is not here")
     options = {"normalized": True, "asian_support": True}
-    ter_options = scoring.TerOptions(**options)
+    ter_options = ter_scoring.TerOptions(**options)
     folder = Path(WMT / "generaltest2022/en-zh")
     system = read_lines(folder / "sys.JDExploreAcademy.txt")
     references = [read_lines(p) for p in sorted(folder.glob("ref.*.txt"))]

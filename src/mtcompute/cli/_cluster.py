@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from mtcompute.dask import Result
     from mtcompute.metrics.bleu.score import BleuOptions
     from mtcompute.metrics.chrf.score import ChrfOptions
-    from mtcompute.scoring import TerOptions
+    from mtcompute.metrics.ter.score import TerOptions
 
 CONNECT_SECONDS = 10  # how long to try to reach a scheduler before giving up
 

@@ -42,7 +42,7 @@ if TYPE_CHECKING:
     from mtcompute.metrics.chrf.corpus import CorpusChrf
     from mtcompute.metrics.chrf.score import ChrfOptions
     from mtcompute.metrics.ter.corpus import CorpusTer
-    from mtcompute.scoring import TerOptions
+    from mtcompute.metrics.ter.score import TerOptions
 
 PROGRESS_MIN_SEGMENTS = 10_000  # a bar only for inputs longer than this (and a TTY stderr)
 WORD_ORDERS = {"chrf": 0, "chrf++": 2}  # the chrF metrics' word n-gram orders
@@ -411,7 +411,7 @@ def _chrf_options(args: argparse.Namespace, metric: str) -> ChrfOptions:
 
 
 def _ter_options(args: argparse.Namespace) -> TerOptions:
-    from mtcompute.scoring import TerOptions  # noqa: PLC0415
+    from mtcompute.metrics.ter.score import TerOptions  # noqa: PLC0415
 
     return TerOptions(
         bool(args.normalized),

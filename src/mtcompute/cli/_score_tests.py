@@ -30,7 +30,7 @@ from mtcompute.report import DEFAULT_SAMPLES, DEFAULT_SEED, is_significant
 if TYPE_CHECKING:
     from mtcompute.metrics.bleu.score import BleuOptions
     from mtcompute.metrics.chrf.score import ChrfOptions
-    from mtcompute.scoring import TerOptions
+    from mtcompute.metrics.ter.score import TerOptions
     from mtcompute.significance import Result as TestResult
 
 
@@ -211,7 +211,7 @@ def _from_totals(
     from mtcompute.metrics.chrf.corpus import CorpusChrf  # noqa: PLC0415
     from mtcompute.metrics.chrf.score import ChrfOptions  # noqa: PLC0415
     from mtcompute.metrics.ter.corpus import CorpusTer  # noqa: PLC0415
-    from mtcompute.scoring import TerOptions  # noqa: PLC0415
+    from mtcompute.metrics.ter.score import TerOptions  # noqa: PLC0415
     from mtcompute.tokenizers import get_tokenizer  # noqa: PLC0415
 
     if metric == "bleu":
@@ -228,11 +228,12 @@ def _from_totals(
 
 def _tested_signature(result: Result, settings: _Settings) -> str:
     """The result's signature with the test's fields (``nrefs:1|bs:1000|seed:12345|...``)."""
+    from mtcompute.metrics._base import format_signature  # noqa: PLC0415
     from mtcompute.metrics.bleu.corpus import CorpusBleu  # noqa: PLC0415
     from mtcompute.metrics.bleu.score import bleu_signature_fields  # noqa: PLC0415
     from mtcompute.metrics.chrf.corpus import CorpusChrf  # noqa: PLC0415
     from mtcompute.metrics.chrf.score import chrf_signature_fields  # noqa: PLC0415
-    from mtcompute.scoring import format_signature, ter_signature_fields  # noqa: PLC0415
+    from mtcompute.metrics.ter.score import ter_signature_fields  # noqa: PLC0415
 
     if isinstance(result, CorpusBleu):
         found = bleu_signature_fields(result.options, result.nrefs, result.tokenizer_signature)

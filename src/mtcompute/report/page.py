@@ -1,7 +1,7 @@
 """The comparison report's data and page: several systems against a baseline.
 
 :func:`compare` computes each system's per-segment statistics once per metric
-(:mod:`mtcompute.scoring`, sacreBLEU 2.6.0's statistics), runs paired bootstrap resampling
+(:mod:`mtcompute.metrics`, sacreBLEU 2.6.0's statistics), runs paired bootstrap resampling
 (Koehn 2004, §3-4) or approximate randomization (Riezler & Maxwell 2005, §3) in the native
 arithmetic of :mod:`mtcompute.significance` (exact sums, float64 scores), and each segment's
 sentence chrF (sacreBLEU's ``sentence_chrf``: the segment's own statistics, from its best
@@ -31,11 +31,12 @@ from typing import cast
 
 from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
 
-from mtcompute import scoring
 from mtcompute._version import __version__
+from mtcompute.metrics import _base as score_line
 from mtcompute.metrics.bleu import score as sacre_bleu
 from mtcompute.metrics.chrf.resample import ChrfMetric
 from mtcompute.metrics.chrf.score import ChrfOptions, chrf_score, chrf_signature_fields
+from mtcompute.metrics.ter import score as ter_scoring
 from mtcompute.report import (
     CONFIDENCE_SAMPLES,
     DEFAULT_SAMPLES,
@@ -62,11 +63,11 @@ def _signature(metric: AnyMetric, nrefs: int) -> str:
     if isinstance(metric, BleuMetric):
         tokenizer = metric.options.tokenizer().signature
         fields = sacre_bleu.bleu_signature_fields(metric.options, nrefs, tokenizer)
-        return scoring.format_signature(fields)
+        return score_line.format_signature(fields)
     if isinstance(metric, ChrfMetric):
-        return scoring.format_signature(chrf_signature_fields(metric.options, nrefs))
+        return score_line.format_signature(chrf_signature_fields(metric.options, nrefs))
     assert isinstance(metric, TerMetric)
-    return scoring.format_signature(scoring.ter_signature_fields(metric.options, nrefs))
+    return score_line.format_signature(ter_scoring.ter_signature_fields(metric.options, nrefs))
 
 
 def sentence_chrf(statistics: Sequence[Sequence[int]]) -> list[float]:

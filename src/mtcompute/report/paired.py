@@ -2,10 +2,10 @@
 path of ``mtcompute score --paired-bs / --paired-ar / --ci`` and of ``mtcompute compare``.
 
 :func:`tables` extracts each system's per-segment sufficient statistics once per metric
-(:mod:`mtcompute.scoring`, sacreBLEU 2.6.0's statistics), the references prepared once per
+(:mod:`mtcompute.metrics`, sacreBLEU 2.6.0's statistics), the references prepared once per
 metric for all systems (:func:`mtcompute.metrics.bleu.score.bleu_references`,
 :func:`mtcompute.metrics.chrf.score.chrf_references`,
-:func:`~mtcompute.scoring.ter_references`).
+:func:`~mtcompute.metrics.ter.score.ter_references`).
 :func:`run` runs paired bootstrap resampling (Koehn 2004, §3-4), paired approximate
 randomization (Riezler & Maxwell 2005, §3) or bootstrap intervals alone (sacreBLEU's
 ``--confidence``) in the native arithmetic of :mod:`mtcompute.significance`: exact sums,
@@ -30,10 +30,11 @@ from typing import Any, Literal
 
 import numpy as np
 
-from mtcompute import scoring, significance
+from mtcompute import significance
 from mtcompute.metrics.bleu import score as sacre_bleu
 from mtcompute.metrics.chrf.resample import ChrfMetric
 from mtcompute.metrics.chrf.score import ChrfOptions, chrf_references, chrf_rows_of
+from mtcompute.metrics.ter import score as ter_scoring
 from mtcompute.report import METRICS
 from mtcompute.significance import BleuMetric, Result, Table, TerMetric
 
@@ -47,7 +48,7 @@ def metric(
     *,
     bleu: sacre_bleu.BleuOptions | None = None,
     chrf: ChrfOptions | None = None,
-    ter: scoring.TerOptions | None = None,
+    ter: ter_scoring.TerOptions | None = None,
 ) -> AnyMetric:
     """The significance metric of a command-line name (:data:`mtcompute.report.METRICS`)
     with the settings given (sacreBLEU's defaults otherwise; chrF's word order is the
@@ -67,7 +68,7 @@ def metric(
             )
         )
     if name == "ter":
-        return TerMetric(ter or scoring.TerOptions())
+        return TerMetric(ter or ter_scoring.TerOptions())
     raise ValueError(f"metric must be one of {list(METRICS)}, got {name!r}")
 
 
@@ -79,7 +80,7 @@ Totals = Sequence[int] | Sequence[tuple[int, float]]
 class Extracted:
     """What :func:`extract` found: one :class:`~mtcompute.significance.Table` per metric,
     and ``totals[t][s]``, the summed statistics of system ``s`` for metric ``t`` as
-    :mod:`mtcompute.scoring` summed them (TER: its per-segment statistics, which sacreBLEU
+    :mod:`mtcompute.metrics` summed them (TER: its per-segment statistics, which sacreBLEU
     sums in segment order)."""
 
     tables: tuple[Table, ...]
@@ -112,9 +113,9 @@ def _rows(
             rows.append(_matrix(buffer, chosen.width))
             totals.append(total)
     else:
-        ter_refs = scoring.ter_references(references, chosen.options)
+        ter_refs = ter_scoring.ter_references(references, chosen.options)
         for system in hypotheses:
-            segments = scoring.ter_statistics_of(system, ter_refs)
+            segments = ter_scoring.ter_statistics_of(system, ter_refs)
             rows.append(np.array(segments, dtype=np.float64))
             totals.append(segments)
     return rows, totals

@@ -7,7 +7,7 @@ sacreBLEU puts them (``.compat``, ``.metrics``, ``.metrics.bleu``, ``.metrics.ch
 ``.metrics.ter``, ``.metrics.lib_ter``, the tokenizer classes under ``.tokenizers``, the
 tercom tokenizer at ``.tokenizers.tokenizer_ter.TercomTokenizer``), with the same arguments,
 score objects, signatures and numbers (float for float, int for int), computed by
-:mod:`mtcompute.scoring` and the kernel under it; sacreBLEU itself is never imported.
+:mod:`mtcompute.metrics` and the kernel under it; sacreBLEU itself is never imported.
 References are laid out as sacreBLEU lays them out, one sequence per reference set, here and
 only here in mtcompute.
 

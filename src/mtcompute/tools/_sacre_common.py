@@ -36,7 +36,6 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from mtcompute import scoring
 from mtcompute.contracts.validate import (
     MAX_ECHOED_KEY,
     Array,
@@ -55,6 +54,7 @@ from mtcompute.contracts.validate import (
     where,
 )
 from mtcompute.errors import InvalidInput, LimitExceeded, json_pointer
+from mtcompute.metrics.ter import score as ter_scoring
 from mtcompute.tokenizers import get_tokenizer
 
 Texts = Callable[[Mapping[str, Any]], Iterable[tuple[str, str]]]
@@ -205,15 +205,15 @@ class Options(FieldType[dict[str, Any]]):
         return out
 
 
-def ter_words(text: str, options: scoring.TerOptions, *, reference: bool) -> int:
-    """The number of words TER aligns for ``text`` (:func:`mtcompute.scoring.ter_texts`:
+def ter_words(text: str, options: ter_scoring.TerOptions, *, reference: bool) -> int:
+    """The number of words TER aligns for ``text`` (:func:`mtcompute.metrics.ter.score.ter_texts`:
     right-stripped and tokenized, a reference twice, as sacreBLEU does)."""
-    return len(scoring.ter_texts([text], options, reference=reference)[0].split())
+    return len(ter_scoring.ter_texts([text], options, reference=reference)[0].split())
 
 
 def ter_word_limits(
     limits: Mapping[str, Limit],
-    options: Callable[[Mapping[str, Any]], scoring.TerOptions | None],
+    options: Callable[[Mapping[str, Any]], ter_scoring.TerOptions | None],
     texts: Texts = hypotheses_and_references,
 ) -> Rule:
     """Each hypothesis and reference at most ``max segment words`` (limit) words after TER's

@@ -8,7 +8,7 @@ Automatic Evaluation and Significance Testing for MT", §3). The metrics are sac
 (BLEU, Papineni et al. 2002; chrF, Popović 2015; TER, Snover et al. 2006), with its options
 object per metric, declared once in :mod:`mtcompute.tools.sacrebleu_score`.
 
-The computation is :mod:`mtcompute.scoring` (each system's per-segment statistics, through the
+The computation is :mod:`mtcompute.metrics` (each system's per-segment statistics, through the
 metrics of :mod:`mtcompute.significance`) and :mod:`mtcompute.significance`
 (:func:`~mtcompute.significance.paired_bootstrap` and
 :func:`~mtcompute.significance.paired_approximate_randomization` in ``"sacrebleu"``
@@ -38,7 +38,7 @@ from typing import Any
 
 import numpy as np
 
-from mtcompute import scoring, significance
+from mtcompute import significance
 from mtcompute.contracts.validate import (
     Choice,
     Field,
@@ -54,8 +54,10 @@ from mtcompute.contracts.validate import (
     where,
 )
 from mtcompute.errors import InvalidInput, LimitExceeded
+from mtcompute.metrics import _base as score_line
 from mtcompute.metrics.chrf.resample import ChrfMetric
 from mtcompute.metrics.chrf.score import ChrfOptions, chrf_signature_fields
+from mtcompute.metrics.ter import score as ter_scoring
 from mtcompute.tools import Tool
 from mtcompute.tools._results import Output, omitted_when_none
 from mtcompute.tools._sacre_common import (
@@ -272,8 +274,8 @@ def _metric(
     if name == "chrf":
         chrf = ChrfOptions(**raw)
         return ChrfMetric(chrf), chrf_signature_fields(chrf, refs)
-    ter = scoring.TerOptions(**raw)
-    return significance.TerMetric(ter), scoring.ter_signature_fields(ter, refs)
+    ter = ter_scoring.TerOptions(**raw)
+    return significance.TerMetric(ter), ter_scoring.ter_signature_fields(ter, refs)
 
 
 def _path(system: int, segment: int) -> str:
@@ -321,7 +323,7 @@ def _compute(values: Mapping[str, Any]) -> PairedSignificanceResult:
             tables.append((name, table))
             # PairedTest's signature: the samples (bs) or trials (ar), and the seed as a string
             fields |= {_SIGNATURE_KEY[method]: samples, "seed": str(seed)}
-            signatures.append(scoring.format_signature(fields))
+            signatures.append(score_line.format_signature(fields))
     if method == "bootstrap":
         results = significance.paired_bootstrap(
             [table for _, table in tables], samples=samples, seed=seed, arithmetic="sacrebleu"

@@ -4,7 +4,7 @@
 BLEU is Papineni et al. 2002 (§2.1 clipped counts, §2.2.2 the corpus brevity penalty) with
 sacreBLEU's tokenizers and Chen & Cherry 2014's smoothing (§2: floor, add-k, exp); chrF is
 Popović 2015 §2, chrF++ Popović 2017 (word n-grams); TER is Snover et al. 2006 §2-3 (edits
-with greedy block shifts). The computation is :mod:`mtcompute.scoring` and
+with greedy block shifts). The computation is :mod:`mtcompute.metrics` and
 :mod:`mtcompute.metrics.chrf.score` (statistics counted exactly, then sacreBLEU's float
 steps); this module declares the input (references laid out per segment, as
 bleu-corpus-compute's; one options object per metric, with sacreBLEU's names and defaults)
@@ -43,7 +43,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from mtcompute import scoring
 from mtcompute.contracts import fields
 from mtcompute.contracts.validate import (
     Array,
@@ -55,6 +54,7 @@ from mtcompute.contracts.validate import (
     contract_limits,
 )
 from mtcompute.errors import InvalidInput
+from mtcompute.metrics import _base as score_line
 from mtcompute.metrics.bleu import score as sacre_bleu
 from mtcompute.metrics.bleu.score import bleu_setup
 from mtcompute.metrics.chrf.score import (
@@ -63,6 +63,7 @@ from mtcompute.metrics.chrf.score import (
     chrf_signature_fields,
     chrf_statistics,
 )
+from mtcompute.metrics.ter import score as ter_scoring
 from mtcompute.tokenizers import TOKENIZE
 from mtcompute.tools import Tool
 from mtcompute.tools._cost import TOKENIZER_COST, choice, member, pair_products, size
@@ -158,11 +159,11 @@ def options_of(values: Mapping[str, Any], metric: str) -> Mapping[str, Any]:
     return given or _OPTIONS[metric].defaults
 
 
-def ter_options(values: Mapping[str, Any]) -> scoring.TerOptions | None:
+def ter_options(values: Mapping[str, Any]) -> ter_scoring.TerOptions | None:
     """The TER options of an input, ``None`` when its metrics do not include TER."""
     if "ter" not in values["metrics"]:
         return None
-    return scoring.TerOptions(**options_of(values, "ter"))
+    return ter_scoring.TerOptions(**options_of(values, "ter"))
 
 
 def input_spec(version: str) -> InputSpec:
@@ -294,7 +295,7 @@ def _chrf(
         result.name,
         result.score,
         str(result),
-        scoring.format_signature(fields_),
+        score_line.format_signature(fields_),
         _orders(total, options.char_order),
     )
 
@@ -302,14 +303,14 @@ def _chrf(
 def _ter(
     hypotheses: Sequence[str], references: Sequence[Sequence[str]], raw: Mapping[str, Any]
 ) -> TerScore:
-    options = scoring.TerOptions(**raw)
-    result = scoring.corpus_ter(hypotheses, references, options)
-    fields_ = scoring.ter_signature_fields(options, nrefs(references))
+    options = ter_scoring.TerOptions(**raw)
+    result = ter_scoring.corpus_ter(hypotheses, references, options)
+    fields_ = ter_scoring.ter_signature_fields(options, nrefs(references))
     return TerScore(
         result.name,
         result.score,
         str(result),
-        scoring.format_signature(fields_),
+        score_line.format_signature(fields_),
         result.num_edits,
         result.ref_length,
     )

@@ -21,9 +21,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from mtcompute import scoring
 from mtcompute.contracts.validate import Boolean, Field, InputSpec, contract_limits
+from mtcompute.metrics import _base as score_line
 from mtcompute.metrics.ter import edits as ter
+from mtcompute.metrics.ter import score as ter_scoring
 from mtcompute.tools import Tool
 from mtcompute.tools._cost import member, pair_products, size
 from mtcompute.tools._results import Output
@@ -35,8 +36,8 @@ OPTIONS = ("case_sensitive", "normalized", "no_punct", "asian_support")
 """sacreBLEU's TER options, in the contract's order (each omitted false)."""
 
 
-def _options(values: Mapping[str, Any]) -> scoring.TerOptions:
-    return scoring.TerOptions(**{name: values[name] for name in OPTIONS})
+def _options(values: Mapping[str, Any]) -> ter_scoring.TerOptions:
+    return ter_scoring.TerOptions(**{name: values[name] for name in OPTIONS})
 
 
 INPUT = InputSpec(
@@ -73,12 +74,12 @@ class TerComputeResult(Output):
 def _compute(values: Mapping[str, Any]) -> TerComputeResult:
     hyps, refs = values["hypotheses"], values["references"]
     options = _options(values)
-    statistics = scoring.ter_statistics(hyps, refs, options)
+    statistics = ter_scoring.ter_statistics(hyps, refs, options)
     num_edits, ref_length = ter.sum_statistics(statistics)
-    total = scoring.ter_score(num_edits, ref_length)
-    signature = scoring.format_signature(scoring.ter_signature_fields(options, nrefs(refs)))
+    total = ter_scoring.ter_score(num_edits, ref_length)
+    signature = score_line.format_signature(ter_scoring.ter_signature_fields(options, nrefs(refs)))
     segments = tuple(
-        TerSegment(edits, length, scoring.ter_score(edits, length).score)
+        TerSegment(edits, length, ter_scoring.ter_score(edits, length).score)
         for edits, length in statistics
     )
     return TerComputeResult(

@@ -1,5 +1,5 @@
 """sacreBLEU 2.6.0's ``metrics/base.py``: the ``Score``, ``Signature`` and ``Metric`` classes,
-as a thin facade over :mod:`mtcompute.scoring`.
+as a thin facade over :mod:`mtcompute.metrics`.
 
 What sacreBLEU's ``Metric`` does, kept: the argument checks of ``corpus_score`` and
 ``sentence_score`` (``TypeError`` with its messages, naming the index at fault), the layout of
@@ -19,7 +19,7 @@ What the facade adds: it refuses input sacreBLEU would score wrongly or crash on
 references are all ``None``, and streams whose lengths differ from the hypotheses' (sacreBLEU's
 ``zip`` scores the common prefix), and an ``n_bootstrap`` that is not an int.
 
-The statistics and the scores are computed by :mod:`mtcompute.scoring`, never here.
+The statistics and the scores are computed by :mod:`mtcompute.metrics`, never here.
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ from abc import ABCMeta, abstractmethod
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
-from mtcompute import scoring
+from mtcompute.metrics import _base as score_line
 from mtcompute.metrics._base import ABBREVIATIONS
 from mtcompute.sacrebleu._errors import EmptyInput, LengthMismatch, MissingReference
 from mtcompute.sacrebleu._seed import read_seed
@@ -67,7 +67,7 @@ class Score:
         is_json: bool = False,
     ) -> str:
         """sacreBLEU's text (``BLEU|sig = 12.34 ...``), the score alone, or its JSON."""
-        return scoring.format_score(
+        return score_line.format_score(
             self.name,
             self.score,
             width=width,
@@ -113,7 +113,7 @@ class Signature:
 
     def format(self, short: bool = False) -> str:
         """The signature string (the short field names when ``short``)."""
-        return scoring.format_signature(self.info, short=short)
+        return score_line.format_signature(self.info, short=short)
 
     def update(self, key: str, value: Any) -> None:
         """Add a field or change one (``test``, ``lang``, ... as sacreBLEU's command sets)."""
@@ -312,7 +312,7 @@ class Metric(Generic[ScoreT], metaclass=ABCMeta):
     def _statistics(
         self, hypotheses: Sequence[str], references: list[list[str]], per_segment: bool
     ) -> tuple[list[Any], list[list[Any]] | None]:
-        """The corpus statistics (and per segment when asked), from :mod:`mtcompute.scoring`
+        """The corpus statistics (and per segment when asked), from :mod:`mtcompute.metrics`
         (ints; TER's reference lengths are floats)."""
 
     @abstractmethod

@@ -1,6 +1,6 @@
 """sacreBLEU 2.6.0's ``metrics/bleu.py``: BLEU (Papineni et al. 2002) with sacreBLEU's
 tokenizers, smoothing (Chen & Cherry 2014 methods 1-3: ``floor``, ``add-k``, ``exp``) and
-signature, as a thin facade over :mod:`mtcompute.scoring`.
+signature, as a thin facade over :mod:`mtcompute.metrics`.
 
 Constructor arguments, defaults, attributes and warnings are sacreBLEU's: ``tokenize=None``
 picks ``13a``, or ``zh``/``ja-mecab``/``ko-mecab`` for ``trg_lang`` ``zh``/``ja``/``ko``; an

@@ -1,15 +1,16 @@
 """sacreBLEU 2.6.0's ``metrics/ter.py``: translation edit rate (Snover et al. 2006, §2-3:
 edits with greedy block shifts over tercom's tokenization), as a thin facade over
-:mod:`mtcompute.scoring` (options, signature fields, the statistics through the TER kernel,
+:mod:`mtcompute.metrics` (options, signature fields, the statistics through the TER kernel,
 score).
 
 Per segment: the fewest edits over its references and the mean of their lengths, each line
 right-stripped and tokenized (a reference twice, as sacreBLEU's reference cache and
 ``_extract_reference_info`` both do, a hypothesis once) and split on whitespace; corpus TER is
-total edits over the total of the mean reference lengths (:func:`mtcompute.scoring.ter_score`).
+total edits over the total of the mean reference lengths
+(:func:`mtcompute.metrics.ter.score.ter_score`).
 
 The ``references=`` cache keeps the references preprocessed
-(:func:`mtcompute.scoring.ter_references`), so that scoring several systems against it
+(:func:`mtcompute.metrics.ter.score.ter_references`), so that scoring several systems against it
 tokenizes the references once, as sacreBLEU's cache intends; references given to
 ``corpus_score`` are tokenized for that call. Constructor arguments are sacreBLEU's and, as
 there, not checked: a true value is on (and ``TER(normalized=1)`` prints ``norm:1`` in its
@@ -23,8 +24,9 @@ __all__ = ["TER", "TERScore", "TERSignature"]
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from mtcompute import scoring
+from mtcompute.metrics import _base as score_line
 from mtcompute.metrics.ter import edits as ter
+from mtcompute.metrics.ter import score as ter_scoring
 from mtcompute.sacrebleu.metrics.base import Metric, Score, Signature
 from mtcompute.sacrebleu.tokenizers.tokenizer_ter import TercomTokenizer
 
@@ -35,9 +37,9 @@ _FIELDS = ("case", "tok", "norm", "punct", "asian")
 """TER's own signature fields, after the shared ones."""
 
 
-def _options(args: Mapping[str, Any]) -> scoring.TerOptions:
-    """The :class:`mtcompute.scoring.TerOptions` of a TER's attributes."""
-    return scoring.TerOptions(
+def _options(args: Mapping[str, Any]) -> ter_scoring.TerOptions:
+    """The :class:`mtcompute.metrics.ter.score.TerOptions` of a TER's attributes."""
+    return ter_scoring.TerOptions(
         normalized=bool(args["normalized"]),
         no_punct=bool(args["no_punct"]),
         asian_support=bool(args["asian_support"]),
@@ -51,16 +53,16 @@ class TERSignature(Signature):
 
     def __init__(self, args: Mapping[str, Any]) -> None:
         super().__init__(args)
-        self._abbr.update({key: scoring.TER_ABBREVIATIONS[key] for key in _FIELDS})
-        self._metric_fields(scoring.ter_signature_fields(_options(args), self.info["nrefs"]))
+        self._abbr.update({key: ter_scoring.TER_ABBREVIATIONS[key] for key in _FIELDS})
+        self._metric_fields(ter_scoring.ter_signature_fields(_options(args), self.info["nrefs"]))
         # sacreBLEU prints these two as given (yes/no for bools, the value itself otherwise)
         self.info["norm"] = args["normalized"]
         self.info["asian"] = args["asian_support"]
 
     def format(self, short: bool = False) -> str:
         """The signature string (TER's short field names when ``short``)."""
-        return scoring.format_signature(
-            self.info, short=short, abbreviations=scoring.TER_ABBREVIATIONS
+        return score_line.format_signature(
+            self.info, short=short, abbreviations=ter_scoring.TER_ABBREVIATIONS
         )
 
 
@@ -108,13 +110,13 @@ class TER(Metric[TERScore]):
             case_sensitive=case_sensitive,
         )
         self.tokenizer_signature = self.tokenizer.signature()
-        self._ref_words: scoring.TerReferences | None = None
+        self._ref_words: ter_scoring.TerReferences | None = None
 
         self._keep_references(references)
         if self._ref_cache is not None:  # the cache, also kept tokenized
-            self._ref_words = scoring.ter_references(self._ref_cache, self._options())
+            self._ref_words = ter_scoring.ter_references(self._ref_cache, self._options())
 
-    def _options(self) -> scoring.TerOptions:
+    def _options(self) -> ter_scoring.TerOptions:
         return _options(self.__dict__)
 
     def _preprocess_segment(self, sent: str) -> str:
@@ -127,14 +129,14 @@ class TER(Metric[TERScore]):
         if self._ref_words is not None and references is self._ref_cache:
             prepared = self._ref_words
         else:
-            prepared = scoring.ter_references(references, self._options())
-        segments = scoring.ter_statistics_of(hypotheses, prepared)
+            prepared = ter_scoring.ter_references(references, self._options())
+        segments = ter_scoring.ter_statistics_of(hypotheses, prepared)
         total = list(ter.sum_statistics(segments))
         return total, ([list(segment) for segment in segments] if per_segment else None)
 
     def _compute_score_from_stats(self, stats: Sequence[Any]) -> TERScore:
         """The TER score of summed statistics ``[total edits, total reference length]``."""
-        result = scoring.ter_score(stats[0], stats[1])
+        result = ter_scoring.ter_score(stats[0], stats[1])
         return TERScore(result.score, result.num_edits, result.ref_length)
 
     def _significance_metric(self) -> significance.Metric:
