@@ -18,7 +18,6 @@ __all__ = [
     "TEXTS",
     "TEXT_REFERENCES",
     "Accumulable",
-    "Addable",
     "Joinable",
     "ReferenceTexts",
     "ResultSum",
@@ -40,7 +39,7 @@ __all__ = [
 ]
 
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, Protocol, Self, TypeVar, cast
 
 from mtcompute import counting, streaming
@@ -310,15 +309,6 @@ def scored_chunks(
         raise  # check_same_count raised: the counts differ
 
 
-class Addable(Joinable, Protocol):
-    """A corpus result (a dataclass) that adds to another of the same settings."""
-
-    def __add__(self, other: Self) -> Self: ...
-
-
-A = TypeVar("A", bound=Addable)
-
-
 class Accumulable(Joinable, Protocol):
     """A corpus result that adds itself to a running sum and makes the total from it."""
 
@@ -399,16 +389,13 @@ class SummedCounts:
         return self.from_sum(*joined(self, other, type(self).METRIC))
 
 
-def added_up(parts: Iterable[A]) -> A:
-    """The results of a corpus' consecutive chunks added up (``a + b + ...``) in bounded
-    memory: a running total without segment scores, and the chunks' segment scores, when
-    they have them, gathered once."""
-    total: A | None = None
+def added_up(parts: Iterable[S]) -> S:
+    """The results of a corpus' consecutive chunks added up in bounded memory
+    (:class:`ResultSum`: a running sum, scored once at the end), with the chunks' segment
+    scores, when they have them, gathered once."""
+    total: ResultSum[S] = ResultSum()
     scores: list[float] = []
     for part in parts:
+        total.add(part)
         scores += part.segment_scores or ()
-        bare = replace(part, segment_scores=None)  # type: ignore[type-var]  # a dataclass
-        total = bare if total is None else total + bare
-    if total is None:  # streaming.in_chunks gives a first chunk always
-        raise ValueError("no chunk to add up")
-    return replace(total, segment_scores=tuple(scores) if scores else None)  # type: ignore[type-var]
+    return total.total(tuple(scores) if scores else None)

@@ -13,15 +13,15 @@ from __future__ import annotations
 
 __all__ = ["CorpusTer", "corpus_ter"]
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import cast
 
 from mtcompute import streaming
 from mtcompute.metrics._corpus import (
     FLAG,
-    ResultSum,
     Running,
+    added_up,
     checked_texts,
     chunk_scorer,
     joined_nrefs_and_segments,
@@ -90,7 +90,7 @@ class CorpusTer:
         """The result of summed statistics, the segments' own not kept (a corpus scored in
         chunks: ``segment_statistics`` is empty). ``ref_length`` must have been summed as
         sacreBLEU sums it, one segment at a time in segment order from 0
-        (as :class:`ResultSum` sums them)."""
+        (as :class:`~mtcompute.metrics._corpus.ResultSum` sums them)."""
         r = ter_score(num_edits, ref_length)
         return cls(r.score, r.num_edits, r.ref_length, options, nrefs, (), segment_scores)
 
@@ -225,16 +225,17 @@ def _chunked(
 ) -> CorpusTer:
     """``score`` (corpus_ter, its options bound) of aligned iterables read in chunks
     (:func:`mtcompute.metrics._corpus.scored_chunks`: its checks, and errors that name the
-    segment's index in the whole input), the results added up (:class:`ResultSum`), in
-    bounded memory: the chunks' segment scores and statistics kept only when they were asked
-    for."""
-    total: ResultSum[CorpusTer] = ResultSum()
-    scores: list[float] = []
+    segment's index in the whole input), the results added up
+    (:func:`~mtcompute.metrics._corpus.added_up`), in bounded memory: the chunks' segment
+    statistics kept only when segment scores were asked for."""
     each: list[tuple[int, float]] = []
-    for part in scored_chunks(score, hypotheses, references, unit="segments", texts=True):
-        total.add(part)
-        if part.segment_scores is not None:
-            scores += part.segment_scores
-            each += part.segment_statistics
-    result = total.total(tuple(scores) if scores else None)
+
+    def keeping_statistics(parts: Iterable[CorpusTer]) -> Iterator[CorpusTer]:
+        for part in parts:
+            if part.segment_scores is not None:
+                each.extend(part.segment_statistics)
+            yield part
+
+    chunks = scored_chunks(score, hypotheses, references, unit="segments", texts=True)
+    result = added_up(keeping_statistics(chunks))
     return replace(result, segment_statistics=tuple(each)) if each else result
