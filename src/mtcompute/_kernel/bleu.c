@@ -675,19 +675,9 @@ bleu_counts_result(BleuIn *b, Problem *pb, int rc, Py_ssize_t n, int N, int per_
     return result;
 }
 
-PyDoc_STRVAR(
-    bleu_counts_doc,
-    "bleu_counts(hypotheses, references, max_order, per_segment, validate, /)\n--\n\n"
-    "BLEU statistics of many segments: (buffer or None, totals, None) or (None, None,\n"
-    "problem).  hypotheses: a list of token lists; references: per segment a list of one or\n"
-    "more token lists.  The buffer holds per segment 2+2*max_order native int64: c, r,\n"
-    "matches, totals; totals are their sums.  problem = (code, path, position) for the first\n"
-    "fault in reading order (all hypotheses, then all references): code is not_array,\n"
-    "no_references, not_str, str_subclass, too_long, and with validate also empty or\n"
-    "surrogate (position = index in the token).");
-
-static PyObject *
-py_bleu_counts(PyObject *Py_UNUSED(module), PyObject *args)
+KERNEL_FUNCTION(bleu_counts, args,
+                "bleu_counts(hypotheses, references, max_order, per_segment, validate, /)",
+                "BLEU statistics of many segments of token lists, or the first problem.")
 {
     PyObject *hyps, *refs;
     int N, per_segment, validate;
@@ -704,18 +694,10 @@ py_bleu_counts(PyObject *Py_UNUSED(module), PyObject *args)
     return result;
 }
 
-PyDoc_STRVAR(
-    bleu_counts_text_doc,
-    "bleu_counts_text(hypotheses, references, max_order, per_segment, tokenizer='none', /)\n"
-    "--\n\n"
-    "bleu_counts of texts: hypotheses a list of str, references per segment a list of one or\n"
-    "more str.  tokenizer 'none': the tokens of a text are exactly text.split()'s; '13a':\n"
-    "exactly tokenize_13a(text.rstrip()).split()'s (what sacreBLEU's BLEU counts with 13a;\n"
-    "lowercase in Python first).  Returns (buffer or None, totals, None), or (None, None,\n"
-    "problem) with code not_array, no_references, not_str, str_subclass or too_long.");
-
-static PyObject *
-py_bleu_counts_text(PyObject *Py_UNUSED(module), PyObject *args)
+KERNEL_FUNCTION(
+    bleu_counts_text, args,
+    "bleu_counts_text(hypotheses, references, max_order, per_segment, tokenizer='none', /)",
+    "bleu_counts of texts, split on whitespace or tokenized with 13a.")
 {
     PyObject *hyps, *refs;
     const char *tokenizer = "none";
@@ -736,13 +718,8 @@ py_bleu_counts_text(PyObject *Py_UNUSED(module), PyObject *args)
     return result;
 }
 
-PyDoc_STRVAR(bleu_sentence_doc,
-             "bleu_sentence(hypothesis, references, max_order, /)\n--\n\n"
-             "BLEU statistics of one segment, (c, r, matches, totals), or None when the input is\n"
-             "not lists of exact str with at least one reference (the pure path handles those).");
-
-static PyObject *
-py_bleu_sentence(PyObject *Py_UNUSED(module), PyObject *args)
+KERNEL_FUNCTION(bleu_sentence, args, "bleu_sentence(hypothesis, references, max_order, /)",
+                "BLEU statistics of one segment, (c, r, matches, totals), or None.")
 {
     PyObject *hyp, *refs, *result = NULL;
     int N;

@@ -349,16 +349,9 @@ mtk_counts_answer(PyObject *buf, const i64 *totals, int k)
     return Py_BuildValue("(ON)", buf ? buf : Py_None, tot);
 }
 
-PyDoc_STRVAR(
-    chrf_counts_doc,
-    "chrf_counts(hypotheses, references, char_order, per_segment, /)\n--\n\n"
-    "chrF statistics of aligned segments: (buffer or None, totals).  The buffer holds, per\n"
-    "segment, 3*char_order native int64 counts: hypothesis n-grams, reference n-grams and\n"
-    "clipped matches for n = 1..char_order; totals are the per-order sums (3*char_order\n"
-    "ints).  Texts are str (lowercase them first if wanted); whitespace is removed here.");
-
-static PyObject *
-py_chrf_counts(PyObject *Py_UNUSED(module), PyObject *args)
+KERNEL_FUNCTION(chrf_counts, args,
+                "chrf_counts(hypotheses, references, char_order, per_segment, /)",
+                "chrF statistics of aligned segments: (buffer or None, totals).")
 {
     PyObject *hyps, *refs, *hf = NULL, *rf = NULL, *buf = NULL, *result = NULL;
     PyObject **held = NULL;
@@ -416,14 +409,8 @@ done:
     return result;
 }
 
-PyDoc_STRVAR(
-    chrf_segment_doc,
-    "chrf_segment(hypothesis, reference, char_order, /)\n--\n\n"
-    "chrF statistics of one segment: (hypothesis counts, reference counts, matches), each a\n"
-    "tuple of char_order ints.");
-
-static PyObject *
-py_chrf_segment(PyObject *Py_UNUSED(module), PyObject *args)
+KERNEL_FUNCTION(chrf_segment, args, "chrf_segment(hypothesis, reference, char_order, /)",
+                "chrF statistics of one segment: (hypothesis counts, reference counts, matches).")
 {
     PyObject *h, *r;
     int N;
@@ -506,13 +493,6 @@ counts_list(const CountsArgs *a, PyObject *(*item)(const CountsArgs *, const i64
     return list;
 }
 
-PyDoc_STRVAR(
-    chrf_scores_doc,
-    "chrf_scores(counts, char_order, beta, /)\n--\n\n"
-    "Sentence chrF (0..100) of each segment of a chrf_counts buffer, as the double nearest\n"
-    "to the exact chrf_fraction; NaN where the exact integers do not fit 128 bits (finish\n"
-    "those in Python).");
-
 /* chrf_scores' item: the score of counts c, NaN where Python must finish it. */
 static PyObject *
 score_item(const CountsArgs *a, const i64 *c, void *ctx)
@@ -523,8 +503,8 @@ score_item(const CountsArgs *a, const i64 *c, void *ctx)
     return PyFloat_FromDouble(d);
 }
 
-static PyObject *
-py_chrf_scores(PyObject *Py_UNUSED(module), PyObject *args)
+KERNEL_FUNCTION(chrf_scores, args, "chrf_scores(counts, char_order, beta, /)",
+                "Sentence chrF (0..100) of each segment of a chrf_counts buffer.")
 {
     CountsArgs a;
     if (counts_args(args, "y*ii:chrf_scores", &a) < 0) return NULL;
@@ -568,15 +548,6 @@ ratio_pair(u128 num, u128 den)
     return res;
 }
 
-PyDoc_STRVAR(
-    chrf_ratios_doc,
-    "chrf_ratios(counts, char_order, beta, /)\n--\n\n"
-    "mtcompute.metrics.chrf.ngrams.chrf_ratio of the counts summed over the segments of a "
-    "chrf_counts\n"
-    "buffer, and of each segment's: (total, [segment, ...]), each a reduced (numerator,\n"
-    "denominator) pair, or None where the exact integers do not fit 128 bits (or a sum 64 bits):\n"
-    "Python finishes those.");
-
 /* The chrf_ratio of counts c as a (num, den) pair of int, or None where Python must finish
  * it. */
 static PyObject *
@@ -604,8 +575,8 @@ ratio_item(const CountsArgs *a, const i64 *c, void *ctx)
     return ratio_or_none(c, a->N, a->beta);
 }
 
-static PyObject *
-py_chrf_ratios(PyObject *Py_UNUSED(module), PyObject *args)
+KERNEL_FUNCTION(chrf_ratios, args, "chrf_ratios(counts, char_order, beta, /)",
+                "The exact chrF of a chrf_counts buffer's total and of each segment.")
 {
     CountsArgs a;
     if (counts_args(args, "y*ii:chrf_ratios", &a) < 0) return NULL;

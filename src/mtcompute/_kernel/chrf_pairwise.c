@@ -400,16 +400,8 @@ pairwise_hand_back(const Pairwise *pw)
     return result;
 }
 
-PyDoc_STRVAR(
-    chrf_pairwise_doc,
-    "chrf_pairwise(hypotheses, references, char_order, beta, /)\n--\n\n"
-    "Sentence chrF of every hypothesis against every reference: (rows, pending), rows a list\n"
-    "of lists of floats (the double nearest to the exact chrf_fraction), pending a list of\n"
-    "(i, j, hyp counts, ref counts, matches) for pairs whose exact integers do not fit 128\n"
-    "bits, left as NaN in rows for Python to finish.");
-
-static PyObject *
-py_chrf_pairwise(PyObject *Py_UNUSED(module), PyObject *args)
+KERNEL_FUNCTION(chrf_pairwise, args, "chrf_pairwise(hypotheses, references, char_order, beta, /)",
+                "Sentence chrF of every hypothesis against every reference: (rows, pending).")
 {
     PyObject *hyps, *refs, *result = NULL;
     int beta;

@@ -406,6 +406,15 @@ typedef struct {
 #define KERNEL_METHODS_END {NULL, NULL, 0, NULL}
 /* clang-format on */
 
+/* The head of the function a KERNEL_METHOD entry exports, its body following: the docstring
+ * NAME_doc (the text signature SIG, marked as CPython's "--" convention wants, then the one
+ * sentence DOC) and the C function py_NAME of the module and ARG (the argument tuple of
+ * METH_VARARGS, the argument of METH_O).  The full documentation of every kernel function is
+ * kept once, in its stub src/mtcompute/_kernel.pyi. */
+#define KERNEL_FUNCTION(NAME, ARG, SIG, DOC)                                                       \
+    PyDoc_STRVAR(NAME##_doc, SIG "\n--\n\n" DOC "\nDocumented in full in mtcompute/_kernel.pyi."); \
+    static PyObject *py_##NAME(PyObject *Py_UNUSED(module), PyObject *ARG)
+
 /* work.c */
 MTK_INTERNAL Work *mtk_work_get(void);
 MTK_INTERNAL void mtk_work_put(Work *w);

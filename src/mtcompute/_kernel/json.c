@@ -226,15 +226,8 @@ js_write(JsBuffer *b, PyObject *value, int depth)
     return 0;
 }
 
-PyDoc_STRVAR(
-    js_dumps_doc,
-    "js_dumps(value, /)\n--\n\n"
-    "mtcompute.core.jsjson.dumps(value) as UTF-8 bytes, for a value of exact JSON types (dict\n"
-    "with str keys, list, tuple, str without surrogates, int within 2^53, float, bool, None);\n"
-    "None for any other value (the pure writer decides it).");
-
-static PyObject *
-py_js_dumps(PyObject *Py_UNUSED(module), PyObject *value)
+KERNEL_FUNCTION(js_dumps, value, "js_dumps(value, /)",
+                "mtcompute.core.jsjson.dumps(value) as UTF-8 bytes, or None.")
 {
     JsBuffer b = {NULL, 0, 0};
     int status = js_write(&b, value, 0);

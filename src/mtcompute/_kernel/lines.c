@@ -133,15 +133,6 @@ mtk_scan_lines(const unsigned char *data, size_t size, size_t start, size_t coun
     return 0;
 }
 
-PyDoc_STRVAR(
-    skip_lines_doc,
-    "skip_lines(data, start, count, final, /)\n--\n\n"
-    "The lines mtcompute.streaming.split_lines(data, start, count, final) takes, without\n"
-    "checking or decoding them: (stop, found), stop the offset after the last line taken and\n"
-    "found their number (only lines ended by \\n, and with final also the bytes after the\n"
-    "last \\n).\n"
-    "The GIL is released while the newlines are looked for.");
-
 /* skip_lines' search, without Python calls */
 static size_t
 skip_scan(const unsigned char *data, size_t size, size_t at, size_t count, int final, size_t *found)
@@ -163,8 +154,8 @@ skip_scan(const unsigned char *data, size_t size, size_t at, size_t count, int f
     return at;
 }
 
-static PyObject *
-py_skip_lines(PyObject *Py_UNUSED(module), PyObject *args)
+KERNEL_FUNCTION(skip_lines, args, "skip_lines(data, start, count, final, /)",
+                "The lines split_lines(data, start, count, final) takes, unchecked: (stop, found).")
 {
     Py_buffer view;
     Py_ssize_t start, count;

@@ -139,18 +139,6 @@ bleu_tokenize_lines(BleuIn *b, const LinesIn *L, Py_ssize_t n, int tok13a, Probl
     return 0;
 }
 
-PyDoc_STRVAR(
-    bleu_counts_lines_doc,
-    "bleu_counts_lines(hypotheses, references, count, max_order, per_segment, tokenizer, /)\n"
-    "--\n\n"
-    "bleu_counts_text of undecoded lines: hypotheses the bytes of count lines (each ended by\n"
-    "\\n, the last one may not be), references a tuple of one or more such bytes, one a\n"
-    "reference of every segment; the lines are what split_lines(data, 0, count, True) would\n"
-    "decode.  Returns (buffer or None, totals), or None when an input is not exactly count\n"
-    "lines of strict UTF-8 or a text is too long for the kernel (decode the lines and take\n"
-    "bleu_counts_text).  The GIL is released while the lines are checked, decoded, tokenized\n"
-    "and counted.");
-
 /* bleu_counts_lines' arrays of b (allocated without the GIL: raw), freed the same way */
 static int
 bleu_lines_alloc(BleuIn *b, size_t n, size_t nref, size_t units, size_t bound, size_t maxlen)
@@ -180,8 +168,10 @@ bleu_lines_free(BleuIn *b, LinesIn *L)
     }
 }
 
-static PyObject *
-py_bleu_counts_lines(PyObject *Py_UNUSED(module), PyObject *args)
+KERNEL_FUNCTION(
+    bleu_counts_lines, args,
+    "bleu_counts_lines(hypotheses, references, count, max_order, per_segment, tokenizer, /)",
+    "bleu_counts_text of undecoded lines: (buffer or None, totals), or None.")
 {
     PyObject *hyps, *refs, *buf = NULL, *result = NULL;
     Py_ssize_t n;
@@ -234,17 +224,11 @@ py_bleu_counts_lines(PyObject *Py_UNUSED(module), PyObject *args)
     return result;
 }
 
-PyDoc_STRVAR(
-    sacrebleu_chrf_lines_doc,
+KERNEL_FUNCTION(
+    sacrebleu_chrf_lines, args,
     "sacrebleu_chrf_lines(hypotheses, references, count, char_order, word_order, beta,\n"
-    "                     whitespace, eps_smoothing, per_segment, /)\n--\n\n"
-    "sacrebleu_chrf_counts of undecoded lines, as bleu_counts_lines takes them: (buffer or\n"
-    "None, totals), or None when an input is not exactly count lines of strict UTF-8 or a\n"
-    "line is too long for the kernel (decode the lines and take sacrebleu_chrf_counts).  The\n"
-    "GIL is released while the lines are checked, decoded and counted.");
-
-static PyObject *
-py_sacrebleu_chrf_lines(PyObject *Py_UNUSED(module), PyObject *args)
+    "                     whitespace, eps_smoothing, per_segment, /)",
+    "sacrebleu_chrf_counts of undecoded lines: (buffer or None, totals), or None.")
 {
     PyObject *hyps, *refs, *result = NULL;
     Py_ssize_t n;

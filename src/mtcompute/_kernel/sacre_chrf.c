@@ -348,18 +348,11 @@ mtk_sacre_answer(Sacre *S, int per_segment, int nogil)
     return result;
 }
 
-PyDoc_STRVAR(
-    sacrebleu_chrf_counts_doc,
+KERNEL_FUNCTION(
+    sacrebleu_chrf_counts, args,
     "sacrebleu_chrf_counts(hypotheses, references, char_order, word_order, beta, whitespace,\n"
-    "                      eps_smoothing, per_segment, /)\n--\n\n"
-    "sacreBLEU 2.6.0's chrF/chrF++ segment statistics: (buffer or None, totals).  hypotheses:\n"
-    "a list of str; references: per segment a list of one or more str (lowercase them first\n"
-    "if wanted).  Per segment 3*(char_order+word_order) native int64, [n_hyp, n_ref, n_match]\n"
-    "per order (character orders, then word orders), of the first reference with the\n"
-    "strictly greatest CHRF._compute_f_score; totals are their sums.");
-
-static PyObject *
-py_sacrebleu_chrf_counts(PyObject *Py_UNUSED(module), PyObject *args)
+    "                      eps_smoothing, per_segment, /)",
+    "sacreBLEU 2.6.0's chrF/chrF++ segment statistics: (buffer or None, totals).")
 {
     PyObject *hyps, *refs, *result = NULL;
     int per_segment;

@@ -556,19 +556,8 @@ ter_check_input(PyObject *hyps, PyObject *refs, Py_ssize_t n, const char *segmen
     return nrefs;
 }
 
-PyDoc_STRVAR(
-    ter_edits_doc,
-    "ter_edits(hypotheses, references, /)\n--\n\n"
-    "sacreBLEU 2.6.0's translation_edit_rate of word ids (metrics.ter.edits): for each\n"
-    "segment i a tuple with, for each reference of references[i], the pair (edits, reference\n"
-    "length) of hypotheses[i] against it.  hypotheses is a list or tuple of lists or tuples of\n"
-    "int (word ids, compared for equality only); references a list or tuple, as long, of\n"
-    "lists or tuples of one or more such id lists.  TypeError or ValueError naming the first\n"
-    "bad argument; OverflowError for an id outside the 64-bit range.  The GIL is released\n"
-    "while computing.");
-
-static PyObject *
-py_ter_edits(PyObject *Py_UNUSED(module), PyObject *args)
+KERNEL_FUNCTION(ter_edits, args, "ter_edits(hypotheses, references, /)",
+                "sacreBLEU 2.6.0's TER edits of each hypothesis against each of its references.")
 {
     PyObject *hyps, *refs, *result = NULL;
     if (!PyArg_ParseTuple(args, "OO:ter_edits", &hyps, &refs)) return NULL;
@@ -853,22 +842,9 @@ ter_check_text(PyObject *x, const char *field, Py_ssize_t a, Py_ssize_t b, int d
     return ready(x);
 }
 
-PyDoc_STRVAR(
-    ter_statistics_text_doc,
-    "ter_statistics_text(hypotheses, references, lower=False, /)\n--\n\n"
-    "sacreBLEU 2.6.0's TER segment statistics of tokenized texts: for each segment i the pair\n"
-    "(edits, average reference length), the fewest ter_edits edits of hypotheses[i] over the\n"
-    "references references[i] (words: str.split()'s, the same word when their code points are\n"
-    "equal) and the int sum of the reference lengths over their count (a float).  hypotheses\n"
-    "is a list or tuple of str; references a list or tuple, as long, of lists or tuples of one\n"
-    "or more str.  With lower, each code point under U+0100 is taken as str.lower gives it\n"
-    "(the words of text.lower() for a text of such code points only; wider texts must come\n"
-    "lowered: see wide_texts); ValueError if this Python's str.lower does not allow it.\n"
-    "TypeError or ValueError naming the first bad argument.  The GIL is released while\n"
-    "splitting, interning and computing.");
-
-static PyObject *
-py_ter_statistics_text(PyObject *Py_UNUSED(module), PyObject *args)
+KERNEL_FUNCTION(ter_statistics_text, args,
+                "ter_statistics_text(hypotheses, references, lower=False, /)",
+                "sacreBLEU 2.6.0's TER segment statistics of tokenized texts.")
 {
     PyObject *hyps, *refs, *result = NULL;
     int lower = 0;

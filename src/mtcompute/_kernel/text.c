@@ -30,13 +30,9 @@ mtk_first_surrogate(PyObject *s)
 /* Odds and ends                                                                          */
 /* ------------------------------------------------------------------------------------ */
 
-PyDoc_STRVAR(
-    first_lone_surrogate_doc,
-    "first_lone_surrogate(texts, /)\n--\n\n"
-    "(index of the first text holding a code point U+D800..U+DFFF, its position), or None.");
-
-static PyObject *
-py_first_lone_surrogate(PyObject *Py_UNUSED(module), PyObject *arg)
+KERNEL_FUNCTION(
+    first_lone_surrogate, arg, "first_lone_surrogate(texts, /)",
+    "(index of the first text holding a code point U+D800..U+DFFF, its position), or None.")
 {
     PyObject *seq = PySequence_Fast(arg, "texts must be a sequence");
     if (!seq) return NULL;
@@ -62,16 +58,8 @@ done:
     return res;
 }
 
-PyDoc_STRVAR(
-    plain_texts_doc,
-    "plain_texts(hypotheses, references, /)\n--\n\n"
-    "Whether hypotheses is a non-empty list of exact str and references a list of as many\n"
-    "lists of one or more exact str each, and no text holds a lone surrogate: the input the batch\n"
-    "functions' checks all pass, in one pass (False: the checks run, one by one, to find and\n"
-    "report the fault).");
-
-static PyObject *
-py_plain_texts(PyObject *Py_UNUSED(module), PyObject *args)
+KERNEL_FUNCTION(plain_texts, args, "plain_texts(hypotheses, references, /)",
+                "Whether the texts are an input the batch functions' checks all pass.")
 {
     PyObject *hyps, *refs;
     if (!PyArg_ParseTuple(args, "OO:plain_texts", &hyps, &refs)) return NULL;
@@ -96,14 +84,6 @@ py_plain_texts(PyObject *Py_UNUSED(module), PyObject *args)
     Py_RETURN_TRUE;
 }
 
-PyDoc_STRVAR(
-    wide_texts_doc,
-    "wide_texts(hypotheses, references, /)\n--\n\n"
-    "Where the texts with a code point of U+0100 or more are (those ter_statistics_text's\n"
-    "lower does not lower): (indices i of hypotheses, pairs (i, j) of references[i][j]).\n"
-    "hypotheses is a list of str, references a list of lists of str (as plain_texts\n"
-    "accepts); TypeError otherwise.");
-
 static int
 wide_text(PyObject *s)
 {
@@ -115,8 +95,8 @@ wide_text(PyObject *s)
     return PyUnicode_KIND(s) != PyUnicode_1BYTE_KIND;
 }
 
-static PyObject *
-py_wide_texts(PyObject *Py_UNUSED(module), PyObject *args)
+KERNEL_FUNCTION(wide_texts, args, "wide_texts(hypotheses, references, /)",
+                "Where the texts with a code point of U+0100 or more are.")
 {
     PyObject *hyps, *refs, *hw = NULL, *rw = NULL, *x;
     if (!PyArg_ParseTuple(args, "O!O!:wide_texts", &PyList_Type, &hyps, &PyList_Type, &refs))

@@ -251,16 +251,8 @@ mtk_tok13a_named(const char *name)
     return -1;
 }
 
-PyDoc_STRVAR(
-    tokenize_13a_doc,
-    "tokenize_13a(text, /)\n--\n\n"
-    "sacreBLEU 2.6.0's Tokenizer13a of text, exactly: <skipped> removed, '-' + newline\n"
-    "removed, newlines as spaces, &quot; &amp; &lt; &gt; unescaped (when '&' occurs), then\n"
-    "the four regular expressions and ' '.join(line.split()).  No rstrip (sacreBLEU's BLEU\n"
-    "rstrips before the tokenizer; bleu_counts_text with '13a' does both).");
-
-static PyObject *
-py_tokenize_13a(PyObject *Py_UNUSED(module), PyObject *arg)
+KERNEL_FUNCTION(tokenize_13a, arg, "tokenize_13a(text, /)",
+                "sacreBLEU 2.6.0's Tokenizer13a of text, exactly (no rstrip).")
 {
     if (!PyUnicode_Check(arg)) {
         PyErr_SetString(PyExc_TypeError, "text must be a str");
