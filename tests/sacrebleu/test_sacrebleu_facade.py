@@ -29,8 +29,8 @@ and the signature long, short and its ``info`` fields):
   statistics against :func:`mtcompute.metrics.ter.score.ter_statistics`;
 * generated corpora (hypothesis) with random settings, corpus and sentence level, and
   ``BLEU.compute_bleu`` of generated statistics;
-* the API's names and constants, the tokenizer classes, the warnings on the ``sacrebleu``
-  logger, and the errors.
+* the API's names, constants and parameters (names, kinds, defaults), the tokenizer
+  classes, the warnings on the ``sacrebleu`` logger, and the errors.
 
 To keep the runtime down, the smoothing, beta and eps_smoothing variants score each side's
 own segment statistics (extracted once per system and compared first) with
@@ -43,6 +43,7 @@ part of chrF++'s, which is how both sides get them.
 from __future__ import annotations
 
 import importlib
+import inspect
 import itertools
 import logging
 import subprocess
@@ -685,6 +686,35 @@ def test_public_names_are_where_sacrebleu_puts_them() -> None:
 def test_version_is_sacrebleus() -> None:
     """``__version__`` is the sacreBLEU version reproduced, the one signatures print."""
     assert ("2.6.0", "2.6.0") == (facade.__version__, sacrebleu.__version__)
+
+
+SIGNED = [
+    *compat.__all__,
+    *(f"{cls}.__init__" for cls in ("BLEU", "CHRF", "TER")),
+    *(f"metrics.{cls}.__init__" for cls in ("BLEUScore", "CHRFScore", "TERScore")),
+    "BLEU.compute_bleu",
+    "BLEU.corpus_score",
+    "BLEU.sentence_score",
+    "BLEU.get_signature",
+    "metrics.BLEUScore.format",
+    "tokenizers.tokenizer_ter.TercomTokenizer.__init__",
+]
+"""Callables whose parameters code written for sacreBLEU depends on (dotted from the package)."""
+
+
+def _parameters(package: Any, dotted: str) -> list[tuple[str, Any, Any]]:
+    """The name, kind and default of each parameter of ``package``'s ``dotted`` callable."""
+    found = package
+    for part in dotted.split("."):
+        found = getattr(found, part)
+    return [(p.name, p.kind, p.default) for p in inspect.signature(found).parameters.values()]
+
+
+@pytest.mark.parametrize("dotted", SIGNED)
+def test_signatures_are_sacrebleus(dotted: str) -> None:
+    """The functions, constructors and methods take sacreBLEU's parameters: the same names,
+    kinds (positional or keyword) and defaults, in the same order."""
+    assert _parameters(facade, dotted) == _parameters(sacrebleu, dotted)
 
 
 TOKENIZER_CLASSES = {
