@@ -38,13 +38,13 @@ from mtcompute.metrics._corpus import (
     REFERENCE_TEXTS,
     TEXT_REFERENCES,
     TEXTS,
-    Running,
     SummedCounts,
     added_up,
     chunk_scorer,
     no_lone_surrogates,
     no_lone_surrogates_in,
     nrefs_of,
+    result_dict,
     row_scores,
     scored_chunks,
     signature_of,
@@ -132,43 +132,30 @@ class CorpusBleu(sacre_bleu.BleuResult, SummedCounts):
 
     def to_dict(self) -> dict[str, object]:
         """The result as JSON-ready data (the ``score`` command's ``--format json``)."""
-        out: dict[str, object] = {
-            "name": self.name,
-            "score": self.score,
-            "score_text": self.score_text,
-            "signature": self.signature,
-            "tokenize": self.tokenizer_signature,
-            "lowercase": self.options.lowercase,
-            "smooth_method": self.options.smooth_method,
-            "smooth_value": self.options.smooth_value,
-            "max_order": self.options.max_ngram_order,
-            "effective_order": self.options.effective_order,
-            "nrefs": self.nrefs if self.nrefs >= 0 else "var",
-            "counts": list(self.counts),
-            "totals": list(self.totals),
-            "precisions": list(self.precisions),
-            "bp": self.bp,
-            "ratio": self.ratio,
-            "sys_len": self.sys_len,
-            "ref_len": self.ref_len,
-        }
-        if self.segment_scores is not None:
-            out["segment_scores"] = list(self.segment_scores)
-        return out
+        return result_dict(
+            self,
+            {
+                "tokenize": self.tokenizer_signature,
+                "lowercase": self.options.lowercase,
+                "smooth_method": self.options.smooth_method,
+                "smooth_value": self.options.smooth_value,
+                "max_order": self.options.max_ngram_order,
+                "effective_order": self.options.effective_order,
+                "nrefs": self.nrefs if self.nrefs >= 0 else "var",
+                "counts": list(self.counts),
+                "totals": list(self.totals),
+                "precisions": list(self.precisions),
+                "bp": self.bp,
+                "ratio": self.ratio,
+                "sys_len": self.sys_len,
+                "ref_len": self.ref_len,
+            },
+        )
 
     @property
     def settings(self) -> tuple[object, ...]:
         """What two results must share to be added: the metric and its settings."""
         return (CorpusBleu, self.options, self.tokenizer_signature)
-
-    def from_sum(
-        self, running: Running, nrefs: int, segment_scores: tuple[float, ...] | None
-    ) -> CorpusBleu:
-        """The result of summed counts, with these settings."""
-        counts = cast("list[int]", running)
-        return CorpusBleu.from_statistics(
-            counts, self.options, self.tokenizer_signature, nrefs, segment_scores
-        )
 
 
 def _token_error(
