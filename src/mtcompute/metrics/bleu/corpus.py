@@ -186,12 +186,13 @@ def _token_error(
 def _token_statistics(
     hypotheses: Sequence[Sequence[str]],
     references: Sequence[Sequence[Sequence[str]]],
-    max_order: int,
-    lowercase: bool,
+    options: sacre_bleu.BleuOptions,
     with_segments: bool,
 ) -> tuple[BleuStatistics, list[BleuStatistics] | None]:
-    """The statistics of token lists as given (``str.lower`` of each token first if asked);
-    the tokens checked in reading order (a str, non-empty, without lone surrogates)."""
+    """The statistics of token lists as given (``str.lower`` of each token first if the
+    options ask), of the options' order; the tokens checked in reading order (a str,
+    non-empty, without lone surrogates)."""
+    max_order, lowercase = options.max_ngram_order, options.lowercase
     if not lowercase and not with_segments:
         try:
             return bleu_counts.bleu_totals(hypotheses, references, max_order, validate=True), None
@@ -285,13 +286,8 @@ def corpus_bleu(
     with_segments = FLAG.parse(segment_scores, "/segment_scores")
     segments: Sequence[Sequence[int]] | None
     if tokenizer is None:
-        stats, each = _token_statistics(
-            hypotheses,  # token lists: checked while counted
-            references,
-            options.max_ngram_order,
-            lowercase,
-            with_segments,
-        )
+        # token lists: checked while counted
+        stats, each = _token_statistics(hypotheses, references, options, with_segments)
         total = _flat_bleu(stats)
         segments = None if each is None else [_flat_bleu(s) for s in each]
         signature, nrefs = PRETOKENIZED, nrefs_of(references)
