@@ -79,7 +79,7 @@ from mtcompute.metrics.chrf.corpus import CorpusChrf
 from mtcompute.metrics.chrf.score import ChrfOptions
 from mtcompute.metrics.ter.corpus import CorpusTer
 from mtcompute.metrics.ter.edits import sum_statistics
-from mtcompute.metrics.ter.score import TerOptions, ter_score
+from mtcompute.metrics.ter.score import TerOptions
 from mtcompute.tokenizers import get_tokenizer
 
 Result = CorpusBleu | CorpusChrf | CorpusTer
@@ -184,9 +184,8 @@ def _result(setting: Setting, total: _Partial, nrefs: int) -> Result:
         length = float(total.counts[1])
     else:
         _, length = sum_statistics([(0, x) for x in total.lengths])
-    r = ter_score(edits, length)
     # the totals only: no per-segment statistics were asked for, none came back
-    return CorpusTer(r.score, r.num_edits, r.ref_length, options, nrefs, ())
+    return CorpusTer.from_sums(edits, length, options, nrefs)
 
 
 # --- bags ------------------------------------------------------------------------------------
@@ -324,7 +323,9 @@ def corpus_chrf(
 ) -> CorpusChrf:
     """:func:`mtcompute.corpus_chrf` (chrF++ with ``word_order=2``) of a bag of
     hypotheses against one bag per reference stream (or paths): the same result."""
-    options = ChrfOptions(6, word_order, beta, lowercase, whitespace, eps_smoothing)
+    options = ChrfOptions(
+        chrf_corpus.CHAR_ORDER, word_order, beta, lowercase, whitespace, eps_smoothing
+    )
     metric = "chrf++" if word_order else "chrf"
     (result,) = _corpus(
         [Setting(metric, options, rules)], hypotheses, references, segment_scores, split_every

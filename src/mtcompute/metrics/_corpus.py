@@ -32,6 +32,7 @@ __all__ = [
     "no_lone_surrogates",
     "no_lone_surrogates_in",
     "nrefs_of",
+    "result_dict",
     "row_scores",
     "same_settings",
     "scored_chunks",
@@ -179,6 +180,41 @@ def row_scores(
         return None
     values = memoryview(rows).cast("q").tolist()
     return tuple(score(values[at : at + width]) for at in range(0, len(values), width))
+
+
+class _Described(Protocol):
+    """What a corpus result's JSON form starts and ends with."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def score(self) -> float: ...
+
+    @property
+    def score_text(self) -> str: ...
+
+    @property
+    def signature(self) -> str: ...
+
+    @property
+    def segment_scores(self) -> tuple[float, ...] | None: ...
+
+
+def result_dict(result: _Described, fields: Mapping[str, object]) -> dict[str, object]:
+    """A corpus result as JSON-ready data (the ``score`` command's ``--format json``): its
+    name, score, score text and signature, then the metric's own ``fields``, then the segment
+    scores when it has them."""
+    out: dict[str, object] = {
+        "name": result.name,
+        "score": result.score,
+        "score_text": result.score_text,
+        "signature": result.signature,
+        **fields,
+    }
+    if result.segment_scores is not None:
+        out["segment_scores"] = list(result.segment_scores)
+    return out
 
 
 Running = list[int | float]
@@ -362,9 +398,14 @@ class ResultSum(Generic[S]):
 
 
 class _CountsResult(Summable, Accumulable, Protocol):
-    """A result whose statistics are integer counts, added to others by summing them."""
+    """A result whose statistics are integer counts, added to others by summing them, and
+    made from summed counts by ``from_statistics``."""
 
     METRIC: ClassVar[str]
+
+    def from_statistics(self, statistics: Sequence[int], /, *args: Any, **kwargs: Any) -> Self:
+        """The result of summed ``statistics``: its settings, ``nrefs``, ``segment_scores``."""
+        ...
 
 
 C = TypeVar("C", bound=_CountsResult)
@@ -372,8 +413,9 @@ C = TypeVar("C", bound=_CountsResult)
 
 class SummedCounts:
     """:class:`Accumulable` and ``+`` for a result whose statistics are integer counts (BLEU,
-    chrF): the running sum is their sum, and the total the result its ``from_sum`` makes.
-    ``METRIC`` names the metric in messages."""
+    chrF): the running sum is their sum, and the total ``from_statistics`` of it with the
+    result's ``settings`` after its class (the arguments it takes between the counts and
+    ``nrefs``). ``METRIC`` names the metric in messages."""
 
     __slots__ = ()
     METRIC: ClassVar[str]
@@ -383,6 +425,14 @@ class SummedCounts:
         if running is None:
             return list(self.statistics)
         return [a + b for a, b in zip(running, self.statistics, strict=True)]
+
+    def from_sum(
+        self: C, running: Running, nrefs: int, segment_scores: tuple[float, ...] | None
+    ) -> C:
+        """The result of summed counts, with these settings."""
+        _, *settings = self.settings
+        counts = cast("list[int]", running)
+        return self.from_statistics(counts, *settings, nrefs, segment_scores)
 
     def __add__(self: C, other: C) -> C:
         """The result of the segments of both, in order (same settings only)."""

@@ -38,13 +38,13 @@ from mtcompute.metrics._corpus import (
     REFERENCE_TEXTS,
     TEXT_REFERENCES,
     TEXTS,
-    Running,
     SummedCounts,
     added_up,
     chunk_scorer,
     no_lone_surrogates,
     no_lone_surrogates_in,
     nrefs_of,
+    result_dict,
     row_scores,
     scored_chunks,
     signature_of,
@@ -132,43 +132,30 @@ class CorpusBleu(sacre_bleu.BleuResult, SummedCounts):
 
     def to_dict(self) -> dict[str, object]:
         """The result as JSON-ready data (the ``score`` command's ``--format json``)."""
-        out: dict[str, object] = {
-            "name": self.name,
-            "score": self.score,
-            "score_text": self.score_text,
-            "signature": self.signature,
-            "tokenize": self.tokenizer_signature,
-            "lowercase": self.options.lowercase,
-            "smooth_method": self.options.smooth_method,
-            "smooth_value": self.options.smooth_value,
-            "max_order": self.options.max_ngram_order,
-            "effective_order": self.options.effective_order,
-            "nrefs": self.nrefs if self.nrefs >= 0 else "var",
-            "counts": list(self.counts),
-            "totals": list(self.totals),
-            "precisions": list(self.precisions),
-            "bp": self.bp,
-            "ratio": self.ratio,
-            "sys_len": self.sys_len,
-            "ref_len": self.ref_len,
-        }
-        if self.segment_scores is not None:
-            out["segment_scores"] = list(self.segment_scores)
-        return out
+        return result_dict(
+            self,
+            {
+                "tokenize": self.tokenizer_signature,
+                "lowercase": self.options.lowercase,
+                "smooth_method": self.options.smooth_method,
+                "smooth_value": self.options.smooth_value,
+                "max_order": self.options.max_ngram_order,
+                "effective_order": self.options.effective_order,
+                "nrefs": self.nrefs if self.nrefs >= 0 else "var",
+                "counts": list(self.counts),
+                "totals": list(self.totals),
+                "precisions": list(self.precisions),
+                "bp": self.bp,
+                "ratio": self.ratio,
+                "sys_len": self.sys_len,
+                "ref_len": self.ref_len,
+            },
+        )
 
     @property
     def settings(self) -> tuple[object, ...]:
         """What two results must share to be added: the metric and its settings."""
         return (CorpusBleu, self.options, self.tokenizer_signature)
-
-    def from_sum(
-        self, running: Running, nrefs: int, segment_scores: tuple[float, ...] | None
-    ) -> CorpusBleu:
-        """The result of summed counts, with these settings."""
-        counts = cast("list[int]", running)
-        return CorpusBleu.from_statistics(
-            counts, self.options, self.tokenizer_signature, nrefs, segment_scores
-        )
 
 
 def _token_error(
@@ -199,12 +186,13 @@ def _token_error(
 def _token_statistics(
     hypotheses: Sequence[Sequence[str]],
     references: Sequence[Sequence[Sequence[str]]],
-    max_order: int,
-    lowercase: bool,
+    options: sacre_bleu.BleuOptions,
     with_segments: bool,
 ) -> tuple[BleuStatistics, list[BleuStatistics] | None]:
-    """The statistics of token lists as given (``str.lower`` of each token first if asked);
-    the tokens checked in reading order (a str, non-empty, without lone surrogates)."""
+    """The statistics of token lists as given (``str.lower`` of each token first if the
+    options ask), of the options' order; the tokens checked in reading order (a str,
+    non-empty, without lone surrogates)."""
+    max_order, lowercase = options.max_ngram_order, options.lowercase
     if not lowercase and not with_segments:
         try:
             return bleu_counts.bleu_totals(hypotheses, references, max_order, validate=True), None
@@ -298,13 +286,8 @@ def corpus_bleu(
     with_segments = FLAG.parse(segment_scores, "/segment_scores")
     segments: Sequence[Sequence[int]] | None
     if tokenizer is None:
-        stats, each = _token_statistics(
-            hypotheses,  # token lists: checked while counted
-            references,
-            options.max_ngram_order,
-            lowercase,
-            with_segments,
-        )
+        # token lists: checked while counted
+        stats, each = _token_statistics(hypotheses, references, options, with_segments)
         total = _flat_bleu(stats)
         segments = None if each is None else [_flat_bleu(s) for s in each]
         signature, nrefs = PRETOKENIZED, nrefs_of(references)

@@ -33,7 +33,8 @@ __all__ = [
 ]
 
 from array import array
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import TypeAlias, TypeVar
 
 from mtcompute.core.text import first_lone_surrogate as _first_surrogate_py
 from mtcompute.counting import MIN_SEGMENTS_PER_THREAD, _check_texts, _int64s, map_spans
@@ -133,6 +134,33 @@ def _bleu_kernel_ok(hypotheses: object, references: object, max_order: int) -> b
     )
 
 
+_Counted: TypeAlias = "tuple[bytes | None, tuple[int, ...], None] | tuple[None, None, _ext.Problem]"
+"""What the kernel's BLEU counting gives for a span of segments: the per-segment buffer and
+the totals, or the first problem of the input in place of both."""
+
+H = TypeVar("H")
+F = TypeVar("F")
+
+
+def _counted_spans(
+    count: Callable[[Sequence[H], Sequence[F]], _Counted],
+    hypotheses: Sequence[H],
+    references: Sequence[F],
+    threads: int | None,
+) -> list[tuple[int, _Counted]] | None:
+    """``count`` (a kernel counting function, its settings bound) of each span of the aligned
+    segments, on up to ``threads`` threads; ``None`` where they hold more tokens than the
+    kernel indexes (2^32), for the pure path."""
+
+    def work(start: int, stop: int) -> _Counted:
+        return count(hypotheses[start:stop], references[start:stop])
+
+    try:
+        return map_spans(work, len(hypotheses), threads, MIN_SEGMENTS_PER_THREAD)
+    except OverflowError:
+        return None
+
+
 _PURE_PROBLEMS = frozenset({"str_subclass", "too_long"})
 
 
@@ -148,17 +176,13 @@ def _bleu_counts(
     :class:`TokenProblem` when ``validate`` and the input has one."""
     if not _bleu_kernel_ok(hypotheses, references, max_order):
         return None
-
-    def work(
-        start: int, stop: int
-    ) -> tuple[bytes | None, tuple[int, ...], None] | tuple[None, None, _ext.Problem]:
-        return _ext.bleu_counts(
-            hypotheses[start:stop], references[start:stop], max_order, per_segment, validate
-        )
-
-    try:
-        parts = map_spans(work, len(hypotheses), threads, MIN_SEGMENTS_PER_THREAD)
-    except OverflowError:  # more tokens than the kernel indexes (2^32): the pure path
+    parts = _counted_spans(
+        lambda hyps, refs: _ext.bleu_counts(hyps, refs, max_order, per_segment, validate),
+        hypotheses,
+        references,
+        threads,
+    )
+    if parts is None:
         return None
     problems: list[TokenProblem] = []
     for start, (_, _, problem) in parts:  # a part with a problem has no totals
@@ -394,21 +418,13 @@ def _bleu_text(
         kernel = "none"
     counts = None
     if kernel is not None and _bleu_kernel_ok(hypotheses, references, max_order):
-        hyps, refs, name = hypotheses, references, kernel
-
-        def work(
-            start: int, stop: int
-        ) -> tuple[bytes | None, tuple[int, ...], None] | tuple[None, None, _ext.Problem]:
-            return _ext.bleu_counts_text(
-                hyps[start:stop], refs[start:stop], max_order, per_segment, name
-            )
-
-        try:
-            counts = _join_bleu_parts(
-                map_spans(work, len(hypotheses), threads, MIN_SEGMENTS_PER_THREAD)
-            )
-        except OverflowError:  # more tokens than the kernel indexes (2^32): split below
-            counts = None
+        parts = _counted_spans(
+            lambda hyps, refs: _ext.bleu_counts_text(hyps, refs, max_order, per_segment, kernel),
+            hypotheses,
+            references,
+            threads,
+        )
+        counts = None if parts is None else _join_bleu_parts(parts)  # None: split below
     if counts is None:  # no kernel, or an input it does not take: tokenize, split, count
         if tokenizer is not None and kernel != "none":
             hypotheses, references = _tokenized(tokenizer, hypotheses, references)

@@ -37,13 +37,13 @@ from mtcompute.contracts.validate import Array, Text
 from mtcompute.errors import InvalidInput
 from mtcompute.metrics._corpus import (
     FLAG,
-    Running,
     SummedCounts,
     added_up,
     checked_texts,
     chunk_scorer,
     no_lone_surrogates,
     nrefs_of,
+    result_dict,
     row_scores,
     scored_chunks,
     signature_of,
@@ -159,11 +159,7 @@ class CorpusChrf(SummedCounts):
 
     def to_dict(self) -> dict[str, object]:
         """The result as JSON-ready data (the ``score`` command's ``--format json``)."""
-        out: dict[str, object] = {
-            "name": self.name,
-            "score": self.score,
-            "score_text": self.score_text,
-            "signature": self.signature,
+        fields: dict[str, object] = {
             "rules": self.rules,
             "char_order": self.options.char_order,
             "word_order": self.options.word_order,
@@ -175,22 +171,13 @@ class CorpusChrf(SummedCounts):
             "statistics": list(self.statistics),
         }
         if self.fraction is not None:
-            out["score_fraction"] = f"{self.fraction.numerator}/{self.fraction.denominator}"
-        if self.segment_scores is not None:
-            out["segment_scores"] = list(self.segment_scores)
-        return out
+            fields["score_fraction"] = f"{self.fraction.numerator}/{self.fraction.denominator}"
+        return result_dict(self, fields)
 
     @property
     def settings(self) -> tuple[object, ...]:
         """What two results must share to be added: the metric and its settings."""
         return (CorpusChrf, self.options, self.rules)
-
-    def from_sum(
-        self, running: Running, nrefs: int, segment_scores: tuple[float, ...] | None
-    ) -> CorpusChrf:
-        """The result of summed counts, with these settings."""
-        counts = cast("list[int]", running)
-        return CorpusChrf.from_statistics(counts, self.options, self.rules, nrefs, segment_scores)
 
 
 # --- corpus chrF -----------------------------------------------------------------------------

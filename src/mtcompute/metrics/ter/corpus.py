@@ -26,6 +26,7 @@ from mtcompute.metrics._corpus import (
     chunk_scorer,
     joined_nrefs_and_segments,
     nrefs_of,
+    result_dict,
     same_settings,
     scored_chunks,
     signature_of,
@@ -118,21 +119,19 @@ class CorpusTer:
     def to_dict(self) -> dict[str, object]:
         """The result as JSON-ready data (the ``score`` command's ``--format json``); with
         segment scores, each segment's edits and average reference length too."""
-        out: dict[str, object] = {
-            "name": self.name,
-            "score": self.score,
-            "score_text": self.score_text,
-            "signature": self.signature,
-            "normalized": self.options.normalized,
-            "no_punct": self.options.no_punct,
-            "asian_support": self.options.asian_support,
-            "case_sensitive": self.options.case_sensitive,
-            "nrefs": self.nrefs if self.nrefs >= 0 else "var",
-            "num_edits": self.num_edits,
-            "ref_length": self.ref_length,
-        }
+        out = result_dict(
+            self,
+            {
+                "normalized": self.options.normalized,
+                "no_punct": self.options.no_punct,
+                "asian_support": self.options.asian_support,
+                "case_sensitive": self.options.case_sensitive,
+                "nrefs": self.nrefs if self.nrefs >= 0 else "var",
+                "num_edits": self.num_edits,
+                "ref_length": self.ref_length,
+            },
+        )
         if self.segment_scores is not None:
-            out["segment_scores"] = list(self.segment_scores)
             out["segment_edits"] = [edits for edits, _ in self.segment_statistics]
             out["segment_ref_lengths"] = [length for _, length in self.segment_statistics]
         return out
