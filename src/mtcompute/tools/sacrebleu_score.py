@@ -39,9 +39,9 @@ __all__ = [
     "ter_options",
 ]
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from mtcompute.contracts import fields
 from mtcompute.contracts.validate import (
@@ -199,13 +199,20 @@ INPUT = input_spec(VERSION)
 
 
 @dataclass(frozen=True, slots=True)
-class BleuScore(Output):
-    """sacreBLEU's BLEU score, its text and signature, and the statistics behind it."""
+class _MetricScore(Output):
+    """What each metric's record opens with: sacreBLEU's name, score, score line and
+    signature."""
 
     name: str
     score: float
     text: str
     signature: str
+
+
+@dataclass(frozen=True, slots=True)
+class BleuScore(_MetricScore):
+    """sacreBLEU's BLEU score, its text and signature, and the statistics behind it."""
+
     counts: tuple[int | float, ...]
     totals: tuple[int | float, ...]
     precisions: tuple[float, ...]
@@ -226,24 +233,16 @@ class ChrfOrder(Output):
 
 
 @dataclass(frozen=True, slots=True)
-class ChrfScore(Output):
+class ChrfScore(_MetricScore):
     """sacreBLEU's chrF (chrF++) score, its text and signature, and the per-order counts."""
 
-    name: str
-    score: float
-    text: str
-    signature: str
     orders: tuple[ChrfOrder, ...]
 
 
 @dataclass(frozen=True, slots=True)
-class TerScore(Output):
+class TerScore(_MetricScore):
     """sacreBLEU's corpus TER, its text and signature, and the summed statistics."""
 
-    name: str
-    score: float
-    text: str
-    signature: str
     num_edits: int
     ref_length: float
 
@@ -259,15 +258,17 @@ class SacrebleuResult(Output):
     ter: TerScore | None = omitted_when_none()  # noqa: RUF009
 
 
+def _opening(result: score_line.Formatted, signature: str) -> tuple[str, float, str, str]:
+    """The fields every metric's record opens with (:class:`_MetricScore`'s), in order."""
+    return result.name, result.score, str(result), signature
+
+
 def _bleu(
     hypotheses: Sequence[str], references: Sequence[Sequence[str]], raw: Mapping[str, Any]
 ) -> BleuScore:
     result, signature = sacre_bleu.bleu_of_options(hypotheses, references, raw, nrefs(references))
     return BleuScore(
-        result.name,
-        result.score,
-        str(result),
-        signature,
+        *_opening(result, signature),
         result.counts,
         result.totals,
         result.precisions,
@@ -277,27 +278,17 @@ def _bleu(
     )
 
 
-def _orders(statistics: Sequence[int], char_order: int) -> tuple[ChrfOrder, ...]:
-    orders = []
-    for i in range(len(statistics) // 3):
-        orders.append(ChrfOrder(*chrf_order(i, char_order), *statistics[3 * i : 3 * i + 3]))
-    return tuple(orders)
-
-
 def _chrf(
     hypotheses: Sequence[str], references: Sequence[Sequence[str]], raw: Mapping[str, Any]
 ) -> ChrfScore:
     options = ChrfOptions(**raw)
     total, _ = chrf_statistics(hypotheses, references, options)
-    result = chrf_score(total, options)
-    fields_ = chrf_signature_fields(options, nrefs(references))
-    return ChrfScore(
-        result.name,
-        result.score,
-        str(result),
-        score_line.format_signature(fields_),
-        _orders(total, options.char_order),
+    signature = score_line.format_signature(chrf_signature_fields(options, nrefs(references)))
+    orders = tuple(
+        ChrfOrder(*chrf_order(i, options.char_order), *total[3 * i : 3 * i + 3])
+        for i in range(len(total) // 3)
     )
+    return ChrfScore(*_opening(chrf_score(total, options), signature), orders)
 
 
 def _ter(
@@ -306,27 +297,29 @@ def _ter(
     options = ter_scoring.TerOptions(**raw)
     result = ter_scoring.corpus_ter(hypotheses, references, options)
     fields_ = ter_scoring.ter_signature_fields(options, nrefs(references))
-    return TerScore(
-        result.name,
-        result.score,
-        str(result),
-        score_line.format_signature(fields_),
-        result.num_edits,
-        result.ref_length,
-    )
+    signature = score_line.format_signature(fields_)
+    return TerScore(*_opening(result, signature), result.num_edits, result.ref_length)
+
+
+_Score = TypeVar("_Score", bound=_MetricScore)
 
 
 def compute(values: Mapping[str, Any]) -> SacrebleuResult:
     """The result for checked values (of either version's input)."""
-    hypotheses, references, metrics = values["hypotheses"], values["references"], values["metrics"]
-    bleu = chrf = ter = None
-    if "bleu" in metrics:
-        bleu = _bleu(hypotheses, references, options_of(values, "bleu"))
-    if "chrf" in metrics:
-        chrf = _chrf(hypotheses, references, options_of(values, "chrf"))
-    if "ter" in metrics:
-        ter = _ter(hypotheses, references, options_of(values, "ter"))
-    return SacrebleuResult(len(hypotheses), bleu, chrf, ter)
+    hypotheses, references = values["hypotheses"], values["references"]
+
+    def score(
+        metric: str,
+        scorer: Callable[[Sequence[str], Sequence[Sequence[str]], Mapping[str, Any]], _Score],
+    ) -> _Score | None:
+        """``metric``'s record when ``metrics`` lists it (``None`` otherwise)."""
+        if metric not in values["metrics"]:
+            return None
+        return scorer(hypotheses, references, options_of(values, metric))
+
+    return SacrebleuResult(
+        len(hypotheses), score("bleu", _bleu), score("chrf", _chrf), score("ter", _ter)
+    )
 
 
 def sacrebleu_score(
