@@ -270,7 +270,7 @@ def tool_page(tool_id: str, version: str, base_url: str, *, key_needed: bool = F
         if isinstance(limits, Mapping)
         else (),
         examples=examples,
-        calls=call_texts(base, tool_id, version, first_input),
+        calls=call_texts(base, tool_id, version, first_input, key_needed=key_needed),
         related=related,
         tokenizer=latest.get("bleu-tokenize") if tool_id != "bleu-tokenize" else None,
     )
