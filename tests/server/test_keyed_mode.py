@@ -442,7 +442,14 @@ def test_pages_say_a_key_is_needed_and_never_that_none_is(keyed: str, server_url
         free_pages = {p: free.get(p).text for p in PAGES}
     no_key = re.compile(r"no key needed|\(no key\)", re.IGNORECASE)
     tool_page = keyed_pages[f"/tools/{TOOL}/{VERSION}"]
-    assert ([], [], []) == (
+    curls = [
+        html.unescape(block)
+        for text in keyed_pages.values()
+        for block in re.findall(r"<code>(curl -X POST .*?)</code>", text, re.S)
+    ]
+    assert (2, [], [], [], []) == (
+        len(curls),
+        [c for c in curls if '-H "Authorization: Bearer $MTCOMPUTE_API_KEY"' not in c],
         [p for p, text in keyed_pages.items() if no_key.search(text)],
         [p for p, text in keyed_pages.items() if FREE_WITH_KEY not in text],
         [p for p, text in free_pages.items() if FREE not in text or FREE_WITH_KEY in text],
