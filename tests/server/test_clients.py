@@ -57,7 +57,11 @@ class Client:
         self, *args: str, stdin: bytes | None = None, env: dict[str, str] | None = None
     ) -> subprocess.CompletedProcess[bytes]:
         """Run the client in its folder with ``args``, capturing bytes."""
-        base_env = {k: v for k, v in os.environ.items() if k != "MTCOMPUTE_BASE_URL"}
+        base_env = {
+            k: v
+            for k, v in os.environ.items()
+            if k not in {"MTCOMPUTE_BASE_URL", "MTCOMPUTE_API_KEY"}
+        }
         return subprocess.run(
             [*self.command, *args],
             input=stdin,
@@ -387,12 +391,14 @@ def test_help_exits_0(client: Client) -> None:
     for args in ([], ["run"], ["list"], ["describe"]):
         answer = client.run(*args, "--help")
         assert (0, b"") == (answer.returncode, answer.stderr)
-        usages.append(answer.stdout.decode().splitlines()[0])
+        # The usage paragraph, its lines joined (argparse wraps it at 80 columns).
+        usage = answer.stdout.decode().split("\n\n", 1)[0]
+        usages.append(" ".join(usage.split()))
     expected = [
         f"usage: {client.prog} [-h] COMMAND ...",
-        f"usage: {client.prog} run [-h] --input FILE [--base-url URL] TOOL VERSION",
-        f"usage: {client.prog} list [-h] [--json] [--base-url URL]",
-        f"usage: {client.prog} describe [-h] [--base-url URL] TOOL VERSION",
+        f"usage: {client.prog} run [-h] --input FILE [--base-url URL] [--api-key KEY] TOOL VERSION",
+        f"usage: {client.prog} list [-h] [--json] [--base-url URL] [--api-key KEY]",
+        f"usage: {client.prog} describe [-h] [--base-url URL] [--api-key KEY] TOOL VERSION",
     ]
     assert expected == usages
 

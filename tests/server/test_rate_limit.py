@@ -226,18 +226,35 @@ def test_pages_say_a_key_is_needed(keyed: tuple[str, Path], server_url: str) -> 
     assert ([(2, 2), (2, 2), (1, 1), (1, 1)], []) == (counts, leftover)
 
 
-def test_mcp_needs_a_key(keyed: tuple[str, Path]) -> None:
-    """With keys configured, /mcp without one is 401 with a JSON-RPC error (data: the
-    unauthorized envelope); with one it initializes."""
+def test_mcp_discovery_is_public_and_execute_needs_a_key(keyed: tuple[str, Path]) -> None:
+    """With keys configured, /mcp initializes without a key (discovery is public); a
+    tools/call of execute without one is a tool error carrying the unauthorized envelope;
+    with a key it initializes and computes."""
     body = json.dumps(INITIALIZE).encode()
+    call = {
+        "jsonrpc": "2.0",
+        "id": 2,
+        "method": "tools/call",
+        "params": {
+            "name": "execute",
+            "arguments": {"id": "chrf-compute", "version": "1.0.0", "input": EXAMPLE["input"]},
+        },
+    }
+    headers = {**MCP_HEADERS, "mcp-protocol-version": "2025-06-18"}
     with httpx.Client(base_url=keyed[0]) as client:
-        refused = client.post("/mcp", content=body, headers=MCP_HEADERS)
+        public = client.post("/mcp", content=body, headers=MCP_HEADERS)
+        refused = client.post("/mcp", json=call, headers=headers)
         accepted = client.post("/mcp", content=body, headers={**MCP_HEADERS, "x-api-key": KEY_A})
-    assert (401, UNAUTHORIZED, 200, "mtcompute") == (
+        computed = client.post("/mcp", json=call, headers={**headers, "x-api-key": KEY_A})
+    assert (200, "mtcompute", 200, True, UNAUTHORIZED, 200, "mtcompute", False) == (
+        public.status_code,
+        public.json()["result"]["serverInfo"]["name"],
         refused.status_code,
-        refused.json()["error"]["data"],
+        refused.json()["result"]["isError"],
+        refused.json()["result"]["structuredContent"],
         accepted.status_code,
         accepted.json()["result"]["serverInfo"]["name"],
+        computed.json()["result"]["isError"],
     )
 
 

@@ -11,8 +11,9 @@ Around the routes (outermost first; :mod:`mtcompute.server.middleware`):
 - the access log (:mod:`mtcompute.server.access_log`), when ``MTCOMPUTE_ACCESS_LOG`` says
   where (``mtcompute serve`` turns it on);
 - CORS, off unless origins are configured (``MTCOMPUTE_CORS_ORIGINS``, comma-separated):
-  then Starlette's ``CORSMiddleware`` for exactly those origins, GET and POST, with a refused
-  preflight answered by the JSON envelope;
+  then Starlette's ``CORSMiddleware`` for exactly those origins, GET and POST, the headers
+  ``Content-Type``, ``MCP-Protocol-Version``, ``Authorization`` and ``X-API-Key``, with a
+  refused preflight answered by the JSON envelope;
 - the body deadline: a request body that has not fully arrived ``MTCOMPUTE_BODY_TIMEOUT``
   seconds (default 10) after the request started gets ``408`` with the ``invalid_input``
   envelope and the connection is closed; this holds on every route, ``/mcp`` included;
@@ -112,7 +113,10 @@ from mtcompute.server.responses import (
 DEFAULT_MAX_BODY_BYTES = 32 << 20
 DEFAULT_BODY_TIMEOUT = 10.0  # seconds; MTCOMPUTE_BODY_TIMEOUT overrides
 CORS_METHODS = ("GET", "POST")
-CORS_HEADERS = ("content-type", "mcp-protocol-version")
+# The request headers a browser may send cross-origin: JSON bodies, MCP's version header and
+# the API key (Authorization: Bearer, or X-API-Key); the refusals' headers it may read.
+CORS_HEADERS = ("content-type", "mcp-protocol-version", "authorization", "x-api-key")
+CORS_EXPOSED = ("retry-after", "www-authenticate")
 
 
 def _is_json_content_type(value: str | None) -> bool:
@@ -388,7 +392,7 @@ def create_app(
     - ``access_log``: ``MTCOMPUTE_ACCESS_LOG``: off, ``stderr`` or a file path; off;
     - ``rate_limit``: ``MTCOMPUTE_RATE_LIMIT`` (``600/min``): requests per client; no limit;
     - ``api_keys``: ``MTCOMPUTE_API_KEYS``, a file of SHA-256 digests: keys then required
-      to execute; none (execute is free, no key needed).
+      to execute (discovery stays public); none (execute is free, no key needed).
     """
     if max_body_bytes is None:
         max_body_bytes = int(os.environ.get("MTCOMPUTE_MAX_BODY_BYTES", DEFAULT_MAX_BODY_BYTES))
@@ -457,6 +461,7 @@ def create_app(
                 allow_origins=cors_origins,
                 allow_methods=CORS_METHODS,
                 allow_headers=CORS_HEADERS,
+                expose_headers=CORS_EXPOSED,
             ),
         )
     app = _App(

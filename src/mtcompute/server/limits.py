@@ -9,11 +9,13 @@
   per worker process: with ``--workers N`` a client may get up to N times the limit.
 - :class:`ApiKeys` (``--api-keys FILE``): one SHA-256 hex digest per line (blank lines and
   ``#`` comments skipped); only digests are kept, so the file holds no key. When configured, a
-  key (``Authorization: Bearer KEY`` or ``X-API-Key: KEY``) is required to execute (``POST``
-  of an execute route, and ``/mcp``, whose ``execute`` tool computes); pages, contracts, the
-  catalog and ``/healthz`` stay public. A missing or unknown key gets 401 with
-  ``WWW-Authenticate: Bearer`` and the ``unauthorized`` envelope. Keys are never logged (the
-  access log writes no header).
+  key (``Authorization: Bearer KEY`` or ``X-API-Key: KEY``) is required to execute: a ``POST``
+  of an execute route without a valid key gets 401 with ``WWW-Authenticate: Bearer`` and the
+  ``unauthorized`` envelope; on ``/mcp`` only a ``tools/call`` of ``execute`` needs it (the
+  request is marked :data:`KEY_MISSING` and the MCP server answers that call with the same
+  envelope as a tool error). Discovery stays public: pages, contracts, the catalog and its
+  search, OpenAPI, ``/healthz``, and MCP ``initialize``, ``tools/list`` and the catalog
+  tools. Keys are never logged (the access log writes no header).
 
 The refusals are :class:`~mtcompute.errors.RateLimited` and
 :class:`~mtcompute.errors.Unauthorized`, beside the service's other transport errors. Standard
@@ -24,6 +26,8 @@ serve`` imports it to check its options before uvicorn starts).
 from __future__ import annotations
 
 __all__ = [
+    "KEY_MISSING",
+    "KEY_REQUIRED_MESSAGE",
     "ApiKeys",
     "RateLimit",
     "TokenBuckets",
@@ -52,6 +56,14 @@ _UNITS: Final = {
 }
 _PERIOD_NAMES: Final = {1.0: "second", 60.0: "minute", 3600.0: "hour"}
 _DIGEST: Final = re.compile(r"[0-9a-f]{64}")
+KEY_MISSING: Final = "mtcompute.key_missing"
+"""The ASGI scope entry (``True``) of a ``/mcp`` request without a valid key on a keyed server:
+the MCP server refuses ``execute`` on it and answers discovery."""
+KEY_REQUIRED_MESSAGE: Final = (
+    'An API key is required to execute on this server: send "Authorization: Bearer KEY" '
+    '(or "X-API-Key: KEY").'
+)
+"""The message of the ``unauthorized`` refusal, on every surface."""
 MAX_CLIENTS: Final = 100_000  # buckets kept; beyond it, full (idle) buckets are dropped
 
 

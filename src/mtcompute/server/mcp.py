@@ -7,6 +7,9 @@ so that every tool result is exactly what the other surfaces return:
   ``{"error": ...}``) is the structured content, its :func:`mtcompute.dumps` text (the bytes
   the HTTP API and ``mtcompute run`` print) is the one text content item, and ``isError`` is
   true exactly when the envelope is an error (docs/decisions.md, "The envelope").
+  On a keyed server (``--api-keys``), ``execute`` over HTTP without a valid key answers the
+  ``unauthorized`` envelope with ``isError`` true; everything else (``initialize``,
+  ``tools/list``, the three catalog tools) needs no key.
 - ``list_catalog`` returns ``{"tools": [{id, version, description, supported_operations,
   unsupported_operations}, ...]}``.
 - ``get_contract`` returns a contract document: parsed as structured content, verbatim as
@@ -77,10 +80,12 @@ from mtcompute.errors import (
     MethodNotAllowed,
     MtcomputeError,
     NotFound,
+    Unauthorized,
     json_pointer,
 )
 from mtcompute.search import MAX_QUERY_LENGTH, search_catalog
 from mtcompute.server.executor import execute_value
+from mtcompute.server.limits import KEY_MISSING, KEY_REQUIRED_MESSAGE
 from mtcompute.server.mcp_tools import (
     DEFAULT_SEARCH_LIMIT,
     EXECUTE,
@@ -229,11 +234,20 @@ async def _on_list_tools(
     return types.ListToolsResult(tools=list(tool_definitions()))
 
 
+def _key_missing(ctx: ServerRequestContext[dict[str, Any]]) -> bool:
+    """Whether the HTTP request carrying this call was marked as keyless on a keyed server
+    (:class:`~mtcompute.server.middleware.LimitsMiddleware`); never on stdio."""
+    scope = getattr(ctx.request, "scope", None)
+    return isinstance(scope, Mapping) and scope.get(KEY_MISSING) is True
+
+
 async def _on_call_tool(
-    _ctx: ServerRequestContext[dict[str, Any]], params: types.CallToolRequestParams
+    ctx: ServerRequestContext[dict[str, Any]], params: types.CallToolRequestParams
 ) -> types.CallToolResult:
     arguments = params.arguments or {}
     if params.name == EXECUTE:
+        if _key_missing(ctx):  # a keyed server: discovery is public, execute needs a key
+            return _envelope_result(Envelope.of_error(Unauthorized(KEY_REQUIRED_MESSAGE)))
         return await _call_execute(arguments)
     if params.name == LIST_CATALOG:
         return _call_list_catalog(arguments)

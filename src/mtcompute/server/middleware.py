@@ -5,7 +5,7 @@
 - :class:`BodyDeadlineMiddleware`: the request body must be in within a deadline (408);
 - :class:`BodyCapMiddleware`: one cap on the request body for every route (413);
 - :class:`LimitsMiddleware`: the per-client rate limit (429) and the API keys execute needs
-  when they are configured (401), :mod:`mtcompute.server.limits`.
+  when they are configured (401; on ``/mcp``, only ``execute``), :mod:`mtcompute.server.limits`.
 
 All are pure ASGI (they wrap ``receive`` and ``send``, never buffer a body), so streaming
 stays streaming. :func:`mtcompute.server.app.create_app` stacks them (outermost first): the
@@ -48,7 +48,13 @@ from mtcompute.errors import (
     RequestTimeout,
     Unauthorized,
 )
-from mtcompute.server.limits import ApiKeys, TokenBuckets, presented_key
+from mtcompute.server.limits import (
+    KEY_MISSING,
+    KEY_REQUIRED_MESSAGE,
+    ApiKeys,
+    TokenBuckets,
+    presented_key,
+)
 from mtcompute.server.responses import error_response
 
 Refusal = Callable[[MtcomputeError, Mapping[str, str] | None], Response]
@@ -350,9 +356,12 @@ class LimitsMiddleware:
 
     The client is the request's valid API key, else its address. A request over the limit
     gets 429 with ``Retry-After``; then, when keys are configured, an execute request (a POST
-    of an execute route, or to ``/mcp``) without a valid key gets 401 with
-    ``WWW-Authenticate: Bearer``. Each is the error envelope, or the route's entry in
-    ``refusals`` (``/mcp``: a JSON-RPC error).
+    of an execute route) without a valid key gets 401 with ``WWW-Authenticate: Bearer``. Each
+    is the error envelope, or the route's entry in ``refusals`` (``/mcp``: a JSON-RPC error).
+    A request to ``/mcp`` without a valid key goes on, marked
+    :data:`~mtcompute.server.limits.KEY_MISSING` in its scope: discovery (``initialize``,
+    ``tools/list``, the catalog tools) is public, and the MCP server refuses a ``tools/call``
+    of ``execute`` on it.
     """
 
     def __init__(
@@ -367,10 +376,6 @@ class LimitsMiddleware:
         self.buckets = buckets
         self.keys = keys
         self.refusals = refusals
-
-    def _needs_key(self, scope: Scope) -> bool:
-        path = route_path(scope)
-        return scope["method"] == "POST" and (path == "/mcp" or bool(EXECUTE_PATH.fullmatch(path)))
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -388,20 +393,16 @@ class LimitsMiddleware:
             if wait:
                 refusal = RateLimited(self.buckets.limit.text, wait)
                 headers["Retry-After"] = str(wait)
-        if (
-            refusal is None
-            and self.keys is not None
-            and key_client is None
-            and self._needs_key(scope)
-        ):
-            refusal = Unauthorized(
-                'An API key is required to execute on this server: send "Authorization: Bearer '
-                'KEY" (or "X-API-Key: KEY").'
-            )
-            headers["WWW-Authenticate"] = "Bearer"
+        path = route_path(scope)
+        if refusal is None and self.keys is not None and key_client is None:
+            if scope["method"] == "POST" and EXECUTE_PATH.fullmatch(path):
+                refusal = Unauthorized(KEY_REQUIRED_MESSAGE)
+                headers["WWW-Authenticate"] = "Bearer"
+            elif path == "/mcp":
+                scope = {**scope, KEY_MISSING: True}  # the MCP server refuses execute only
         if refusal is None:
             await self.app(scope, receive, send)
             return
-        answer = self.refusals.get(route_path(scope))
+        answer = self.refusals.get(path)
         response = answer(refusal, headers) if answer else error_response(refusal, headers)
         await response(scope, receive, send)

@@ -211,6 +211,7 @@ def render(
         with_script=template == "tool.html",
         page=page,
         access=_access(key_needed),
+        key_needed=key_needed,
     )
 
 
@@ -264,7 +265,9 @@ def tool_link(tool_id: str, version: str, document: Mapping[str, Any]) -> ToolLi
     )
 
 
-def call_texts(base: str, tool_id: str, version: str, sample_input: object) -> Calls:
+def call_texts(
+    base: str, tool_id: str, version: str, sample_input: object, *, key_needed: bool = False
+) -> Calls:
     mcp_call: dict[str, object] = {"id": tool_id, "version": version, "input": sample_input}
     run_arguments = (
         f"{shell_quote(tool_id)} {shell_quote(version)} "
@@ -272,7 +275,7 @@ def call_texts(base: str, tool_id: str, version: str, sample_input: object) -> C
     )
     return Calls(
         mcp=pretty_json(mcp_call),
-        curl=curl_command(base, tool_id, version, sample_input),
+        curl=curl_command(base, tool_id, version, sample_input, key_needed=key_needed),
         node_cli=f"node cli.mjs run {run_arguments}",
         cli=f"mtcompute run {run_arguments}",
     )

@@ -83,8 +83,11 @@ def tool_title(tool_id: str) -> str:
     return text[:1].upper() + text[1:] if words[0] not in _PROPER_NAMES else text
 
 
-def curl_command(base_url: str, tool_id: str, version: str, example_input: object) -> str:
-    """The shell command that POSTs ``example_input`` (compact JSON) to the tool's execute URL.
+def curl_command(
+    base_url: str, tool_id: str, version: str, example_input: object, *, key_needed: bool = False
+) -> str:
+    """The shell command that POSTs ``example_input`` (compact JSON) to the tool's execute URL;
+    with ``key_needed``, it sends ``$MTCOMPUTE_API_KEY`` as a bearer token.
 
     >>> print(curl_command("http://h", "t", "1.0.0", {"a": "it's"}))
     curl -X POST http://h/v1/tools/t/versions/1.0.0/execute \\
@@ -95,7 +98,8 @@ def curl_command(base_url: str, tool_id: str, version: str, example_input: objec
     return (
         f"curl -X POST {shell_quote(url)} \\\n"
         '  -H "Content-Type: application/json" \\\n'
-        f"  -d {single_quoted(dumps(example_input))}"
+        + ('  -H "Authorization: Bearer $MTCOMPUTE_API_KEY" \\\n' if key_needed else "")
+        + f"  -d {single_quoted(dumps(example_input))}"
     )
 
 

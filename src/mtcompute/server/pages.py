@@ -188,7 +188,7 @@ def index_page(base_url: str, query: str = "", *, key_needed: bool = False) -> s
     page = IndexPage(
         base=base,
         tools=tuple(tool_link(str(d["id"]), str(d["version"]), d) for d in tools),
-        calls=call_texts(base, sample_id, sample_version, sample_input),
+        calls=call_texts(base, sample_id, sample_version, sample_input, key_needed=key_needed),
         query=query if results is not None else "",
         results=results,
         query_error=query_error,
@@ -270,7 +270,7 @@ def tool_page(tool_id: str, version: str, base_url: str, *, key_needed: bool = F
         if isinstance(limits, Mapping)
         else (),
         examples=examples,
-        calls=call_texts(base, tool_id, version, first_input),
+        calls=call_texts(base, tool_id, version, first_input, key_needed=key_needed),
         related=related,
         tokenizer=latest.get("bleu-tokenize") if tool_id != "bleu-tokenize" else None,
     )

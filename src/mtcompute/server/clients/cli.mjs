@@ -2,11 +2,14 @@
 // mtcompute command-line client: one file, Node.js 18 or newer, no npm packages (the global
 // fetch). It calls a running mtcompute server and prints exactly the bytes the server sent.
 //
-//   node cli.mjs run TOOL VERSION --input FILE|- --base-url URL
+//   node cli.mjs run TOOL VERSION --input FILE|- --base-url URL [--api-key KEY]
 //   node cli.mjs list [--json] --base-url URL
 //   node cli.mjs describe TOOL VERSION --base-url URL
 //
-// --base-url may be left out when MTCOMPUTE_BASE_URL is set. Exit status, as `mtcompute run`:
+// --base-url may be left out when MTCOMPUTE_BASE_URL is set, and --api-key when
+// MTCOMPUTE_API_KEY is; the key goes out as "Authorization: Bearer KEY" (a server started with
+// --api-keys needs one to run a tool; listing and contracts are public). Exit status, as
+// `mtcompute run`:
 // 0 with a result (or the catalog, or a contract), 1 with an error envelope (printed on
 // stdout), 2 on a usage error: bad arguments, an unreadable input, a server that cannot be
 // reached or that does not answer as mtcompute does (one line on stderr).
@@ -22,9 +25,9 @@ const EXIT_USAGE = 2;
 
 const USAGE = {
   "": `usage: ${PROG} [-h] COMMAND ...`,
-  run: `usage: ${PROG} run [-h] --input FILE [--base-url URL] TOOL VERSION`,
-  list: `usage: ${PROG} list [-h] [--json] [--base-url URL]`,
-  describe: `usage: ${PROG} describe [-h] [--base-url URL] TOOL VERSION`,
+  run: `usage: ${PROG} run [-h] --input FILE [--base-url URL] [--api-key KEY] TOOL VERSION`,
+  list: `usage: ${PROG} list [-h] [--json] [--base-url URL] [--api-key KEY]`,
+  describe: `usage: ${PROG} describe [-h] [--base-url URL] [--api-key KEY] TOOL VERSION`,
 };
 
 const HELP = {
@@ -40,8 +43,10 @@ commands:
 example:
   node ${PROG} run chrf-compute 1.0.0 --input input.json --base-url http://127.0.0.1:8000
 
---base-url defaults to $MTCOMPUTE_BASE_URL. Exit status: 0 with a result, 1 with an error
-envelope (printed on stdout), 2 on a usage error (message on stderr).
+--base-url defaults to $MTCOMPUTE_BASE_URL, --api-key to $MTCOMPUTE_API_KEY (sent as
+"Authorization: Bearer KEY"; a server started with --api-keys needs it to run a tool).
+Exit status: 0 with a result, 1 with an error envelope (printed on stdout), 2 on a usage
+error (message on stderr).
 `,
   run: `${USAGE.run}
 
@@ -53,6 +58,8 @@ options:
   --input FILE, -i FILE
                         JSON input file, '-' for stdin
   --base-url URL        the mtcompute server (default: $MTCOMPUTE_BASE_URL)
+  --api-key KEY         the API key, sent as Authorization: Bearer KEY
+                        (default: $MTCOMPUTE_API_KEY)
 `,
   list: `${USAGE.list}
 
@@ -62,6 +69,8 @@ options:
   -h, --help      show this help message and exit
   --json          print the catalog JSON the server sent
   --base-url URL  the mtcompute server (default: $MTCOMPUTE_BASE_URL)
+  --api-key KEY   the API key, sent as Authorization: Bearer KEY (default:
+                  $MTCOMPUTE_API_KEY)
 `,
   describe: `${USAGE.describe}
 
@@ -70,6 +79,8 @@ Print the machine-readable contract of TOOL at VERSION, as the server sent it.
 options:
   -h, --help      show this help message and exit
   --base-url URL  the mtcompute server (default: $MTCOMPUTE_BASE_URL)
+  --api-key KEY   the API key, sent as Authorization: Bearer KEY (default:
+                  $MTCOMPUTE_API_KEY)
 `,
 };
 
@@ -88,9 +99,9 @@ function repr(text) {
 
 // The options of each command: name -> [aliases, takes a value].
 const OPTIONS = {
-  run: { "--input": ["-i"], "--base-url": [] },
-  list: { "--json": null, "--base-url": [] },
-  describe: { "--base-url": [] },
+  run: { "--input": ["-i"], "--base-url": [], "--api-key": [] },
+  list: { "--json": null, "--base-url": [], "--api-key": [] },
+  describe: { "--base-url": [], "--api-key": [] },
 };
 const POSITIONALS = { run: ["TOOL", "VERSION"], list: [], describe: ["TOOL", "VERSION"] };
 
@@ -174,7 +185,15 @@ function parse(argv) {
   if (parsed === null || !["http:", "https:"].includes(parsed.protocol) || !parsed.host) {
     throw new UsageError(`--base-url must be an http(s) URL, got ${repr(baseUrl)}`, command);
   }
-  return { command, positionals, options, baseUrl: baseUrl.replace(/\/+$/, "") };
+  // The key to send ("" for none), checked to fit an HTTP header; never echoed.
+  const apiKey = String(options["--api-key"] ?? process.env.MTCOMPUTE_API_KEY ?? "").trim();
+  if (/[^\x21-\x7e]/.test(apiKey)) {
+    throw new UsageError(
+      `--api-key (or MTCOMPUTE_API_KEY) must be printable ASCII without spaces (got ${apiKey.length} characters, not shown)`,
+      command,
+    );
+  }
+  return { command, positionals, options, apiKey, baseUrl: baseUrl.replace(/\/+$/, "") };
 }
 
 const STRERROR = {
@@ -194,11 +213,18 @@ function readInput(name) {
   }
 }
 
-// The response body (bytes) of one request; a UsageError when the server cannot be reached.
-async function request(baseUrl, path, init = {}) {
+// The status and body (bytes) of one request, with the key (if any) as a bearer token; a
+// UsageError when the server cannot be reached.
+async function request(baseUrl, path, apiKey, init = {}) {
   let response;
+  const headers = { ...(init.headers || {}) };
+  if (apiKey) headers.Authorization = `Bearer ${apiKey}`;
   try {
-    response = await fetch(baseUrl + path, { ...init, signal: AbortSignal.timeout(TIMEOUT_MS) });
+    response = await fetch(baseUrl + path, {
+      ...init,
+      headers,
+      signal: AbortSignal.timeout(TIMEOUT_MS),
+    });
     return { status: response.status, body: Buffer.from(await response.arrayBuffer()) };
   } catch (error) {
     let reason = error && error.cause && error.cause.message ? error.cause.message : String(error && error.message);
@@ -220,10 +246,10 @@ function toolPath(tool, version) {
   return `/v1/tools/${encodeURIComponent(tool)}/versions/${encodeURIComponent(version)}`;
 }
 
-async function run({ positionals: [tool, version], options, baseUrl }) {
+async function run({ positionals: [tool, version], options, apiKey, baseUrl }) {
   const body = readInput(options["--input"]);
   const path = `${toolPath(tool, version)}/execute`;
-  const answer = await request(baseUrl, path, {
+  const answer = await request(baseUrl, path, apiKey, {
     method: "POST",
     headers: { "Content-Type": "application/json" },
     body,
@@ -233,11 +259,16 @@ async function run({ positionals: [tool, version], options, baseUrl }) {
     throw notMtcompute(baseUrl + path, answer.body, "an mtcompute envelope");
   }
   print(answer.body);
+  if (answer.status === 401) {
+    // The envelope says what the server wants; say how to give it here.
+    const what = apiKey ? "refused the API key given" : "needs an API key to run a tool";
+    process.stderr.write(`${PROG} run: the server ${what}: pass --api-key KEY or set MTCOMPUTE_API_KEY\n`);
+  }
   return text.startsWith('{"error"') ? EXIT_TOOL_ERROR : EXIT_OK;
 }
 
-async function list({ options, baseUrl }) {
-  const answer = await request(baseUrl, "/v1/tools");
+async function list({ options, apiKey, baseUrl }) {
+  const answer = await request(baseUrl, "/v1/tools", apiKey);
   let tools = null;
   try {
     tools = answer.status === 200 ? JSON.parse(answer.body.toString("utf8")).tools : null;
@@ -257,9 +288,9 @@ async function list({ options, baseUrl }) {
   return EXIT_OK;
 }
 
-async function describe({ positionals: [tool, version], baseUrl }) {
+async function describe({ positionals: [tool, version], apiKey, baseUrl }) {
   const path = toolPath(tool, version);
-  const answer = await request(baseUrl, path);
+  const answer = await request(baseUrl, path, apiKey);
   const text = answer.body.subarray(0, 16).toString("latin1");
   if (answer.status !== 200 ? !text.startsWith('{"error"') : !text.startsWith("{")) {
     throw notMtcompute(baseUrl + path, answer.body, "an mtcompute contract");

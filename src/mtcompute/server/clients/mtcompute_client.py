@@ -3,11 +3,13 @@
 
 It calls a running mtcompute server and prints exactly the bytes the server sent::
 
-    python3 mtcompute_client.py run TOOL VERSION --input FILE|- --base-url URL
+    python3 mtcompute_client.py run TOOL VERSION --input FILE|- --base-url URL [--api-key KEY]
     python3 mtcompute_client.py list [--json] --base-url URL
     python3 mtcompute_client.py describe TOOL VERSION --base-url URL
 
-``--base-url`` may be left out when ``MTCOMPUTE_BASE_URL`` is set. Exit status, as
+``--base-url`` may be left out when ``MTCOMPUTE_BASE_URL`` is set, and ``--api-key`` when
+``MTCOMPUTE_API_KEY`` is; the key goes out as ``Authorization: Bearer KEY`` (a server started
+with ``--api-keys`` needs one to run a tool; listing and contracts are public). Exit status, as
 ``mtcompute run``: 0 with a result (or the catalog, or a contract), 1 with an error envelope
 (printed on stdout), 2 on a usage error: bad arguments, an unreadable input, a server that
 cannot be reached or that does not answer as mtcompute does (one line on stderr).
@@ -33,8 +35,10 @@ example:
   python3 mtcompute_client.py run chrf-compute 1.0.0 --input input.json \\
     --base-url http://127.0.0.1:8000
 
---base-url defaults to $MTCOMPUTE_BASE_URL. Exit status: 0 with a result, 1 with an error
-envelope (printed on stdout), 2 on a usage error (message on stderr).
+--base-url defaults to $MTCOMPUTE_BASE_URL, --api-key to $MTCOMPUTE_API_KEY (sent as
+"Authorization: Bearer KEY"; a server started with --api-keys needs it to run a tool).
+Exit status: 0 with a result, 1 with an error envelope (printed on stdout), 2 on a usage
+error (message on stderr).
 """
 
 
@@ -54,7 +58,8 @@ class _Parser(argparse.ArgumentParser):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    """The parser: ``run``, ``list`` and ``describe``, each with ``--base-url``."""
+    """The parser: ``run``, ``list`` and ``describe``, each with ``--base-url`` and
+    ``--api-key``."""
     parser = _Parser(
         prog=PROG,
         description="Call a running mtcompute server: run a tool, list the catalog, print "
@@ -100,6 +105,12 @@ def build_parser() -> argparse.ArgumentParser:
             default=os.environ.get("MTCOMPUTE_BASE_URL", ""),
             help="the mtcompute server (default: $MTCOMPUTE_BASE_URL)",
         )
+        command.add_argument(
+            "--api-key",
+            metavar="KEY",
+            default=os.environ.get("MTCOMPUTE_API_KEY", ""),
+            help="the API key, sent as Authorization: Bearer KEY (default: $MTCOMPUTE_API_KEY)",
+        )
     return parser
 
 
@@ -116,6 +127,18 @@ def _base_url(args: argparse.Namespace) -> str:
     return base.rstrip("/")
 
 
+def _api_key(args: argparse.Namespace) -> str:
+    """The key to send ("" for none), checked to fit an HTTP header; never echoed."""
+    key: str = args.api_key.strip()
+    if any(not "!" <= char <= "~" for char in key):
+        raise UsageError(
+            "--api-key (or MTCOMPUTE_API_KEY) must be printable ASCII without spaces "
+            f"(got {len(key)} characters, not shown)",
+            f"{PROG} {args.command}",
+        )
+    return key
+
+
 def _read_input(name: str) -> bytes:
     try:
         if name == "-":
@@ -126,9 +149,12 @@ def _read_input(name: str) -> bytes:
         raise UsageError(f"cannot read --input {name}: {exc.strerror or exc}") from None
 
 
-def _request(base: str, path: str, body: bytes | None = None) -> tuple[int, bytes]:
-    """(status, body) of one request; :class:`UsageError` when the server cannot be reached."""
+def _request(base: str, path: str, key: str, body: bytes | None = None) -> tuple[int, bytes]:
+    """(status, body) of one request, with the key (if any) as a bearer token;
+    :class:`UsageError` when the server cannot be reached."""
     headers = {} if body is None else {"Content-Type": "application/json"}
+    if key:
+        headers["Authorization"] = f"Bearer {key}"
     method = "GET" if body is None else "POST"
     request = urllib.request.Request(base + path, data=body, method=method, headers=headers)
     try:
@@ -159,19 +185,25 @@ def _tool_path(tool: str, version: str) -> str:
 def run(args: argparse.Namespace) -> int:
     """``run``: POST the input to the tool's execute URL, print the envelope."""
     base = _base_url(args)
+    key = _api_key(args)
     body = _read_input(args.input)
     path = _tool_path(args.tool, args.version) + "/execute"
-    _status, answer = _request(base, path, body)
+    status, answer = _request(base, path, key, body)
     if not answer.startswith((b'{"result"', b'{"error"')):
         raise _not_mtcompute(base + path, answer, "an mtcompute envelope")
     _print(answer)
+    if status == 401:  # the envelope says what the server wants; say how to give it here
+        what = "refused the API key given" if key else "needs an API key to run a tool"
+        sys.stderr.write(
+            f"{PROG} run: the server {what}: pass --api-key KEY or set MTCOMPUTE_API_KEY\n"
+        )
     return EXIT_TOOL_ERROR if answer.startswith(b'{"error"') else EXIT_OK
 
 
 def list_tools(args: argparse.Namespace) -> int:
     """``list``: the catalog as aligned columns (``--json``: the catalog JSON as sent)."""
     base = _base_url(args)
-    status, answer = _request(base, "/v1/tools")
+    status, answer = _request(base, "/v1/tools", _api_key(args))
     try:
         tools = json.loads(answer.decode("utf-8"))["tools"] if status == 200 else None
     except (ValueError, KeyError, TypeError):
@@ -194,7 +226,7 @@ def describe(args: argparse.Namespace) -> int:
     """``describe``: print the contract as sent (a not_found envelope: exit 1)."""
     base = _base_url(args)
     path = _tool_path(args.tool, args.version)
-    status, answer = _request(base, path)
+    status, answer = _request(base, path, _api_key(args))
     expected = b"{" if status == 200 else b'{"error"'
     if not answer.startswith(expected):
         raise _not_mtcompute(base + path, answer, "an mtcompute contract")
