@@ -76,6 +76,7 @@ from jsonschema import Draft202012Validator
 
 import mtcompute
 from mtcompute.contracts import contract
+from mtcompute.contracts.validate import MAX_FAULTS
 from mtcompute.core.jsjson import JsonError
 from mtcompute.envelope import Envelope
 from mtcompute.errors import NotFound
@@ -319,6 +320,15 @@ def check_envelope(target: Target, envelope: object, value: object = MISSING) ->
 def _check_error(error: object, value: object) -> list[str]:
     if not isinstance(error, dict):
         return [f"error is a {type(error).__name__}, not a dict"]
+    if "faults" in error:  # an input with several faults lists them all, the error first
+        faults = error["faults"]
+        head = {k: v for k, v in error.items() if k != "faults"}
+        if not isinstance(faults, list) or not 2 <= len(faults) <= MAX_FAULTS:
+            return [f"error faults is not a list of 2 to {MAX_FAULTS} faults: {faults!r:.200}"]
+        if faults[0] != head:
+            return ["the first of the error's faults is not the error itself"]
+        problems = [p for fault in faults[1:] for p in _check_error(fault, value)]
+        return problems + _check_error(head, value)
     if set(error) != {"code", "message", "path"}:
         return [f"error keys are {sorted(map(str, error))}, not code, message, path"]
     problems = []

@@ -67,14 +67,27 @@ class MtcomputeError(Exception):
     summary: ClassVar[str] = "a bug; please report"
     """What the code means, in a few words (the MCP ``execute`` description lists them)."""
 
+    faults: tuple[MtcomputeError, ...] = ()
+    """Every fault of the input when it has more than one, this error first (see
+    :meth:`to_dict`); empty otherwise."""
+
     def __init__(self, message: str, path: str = "") -> None:
         super().__init__(message)
         self.message = message
         self.path = path
 
-    def to_dict(self) -> dict[str, str]:
-        """The ``error`` object of the envelope: code, message, path."""
+    def fault(self) -> dict[str, str]:
+        """This error alone: ``{"code", "message", "path"}``."""
         return {"code": self.code, "message": self.message, "path": self.path}
+
+    def to_dict(self) -> dict[str, object]:
+        """The ``error`` object of the envelope: code, message, path, and ``faults`` (each
+        fault's code, message and path, this error first) when the input has more than one
+        fault; an input with one fault gets exactly one error, as the contracts say."""
+        error: dict[str, object] = {"code": self.code, "message": self.message, "path": self.path}
+        if len(self.faults) > 1:
+            error["faults"] = [fault.fault() for fault in self.faults]
+        return error
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.message!r}, path={self.path!r})"

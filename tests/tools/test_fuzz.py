@@ -81,6 +81,11 @@ def _error(code: str = "invalid_input", message: str = "Bad.", path: str = "") -
     return {"error": {"code": code, "message": message, "path": path}}
 
 
+def _faults(*faults: dict[str, Any]) -> dict[str, Any]:
+    """An error envelope of ``_error()`` listing ``faults``."""
+    return {"error": {**_error()["error"], "faults": [f["error"] for f in faults]}}
+
+
 BROKEN = [
     ("not a dict", ["result"], "not a dict"),
     ("both keys", {"result": GOOD_RESULT, **_error()}, "not exactly result or error"),
@@ -94,6 +99,9 @@ BROKEN = [
     ("path bad escape", _error(path="/a~2b"), "not a JSON Pointer"),
     ("path nowhere", _error(path="/nope/deeper"), "resolves in the input neither"),
     ("error extra key", {"error": {**_error()["error"], "hint": "x"}}, "not code, message"),
+    ("one fault listed", _faults(_error()), "2 to"),
+    ("faults not first", _faults(_error(path="/m"), _error()), "not the error itself"),
+    ("a bad fault", _faults(_error(), _error("bad_input")), "is not one of"),
     ("result missing key", {"result": {**GOOD_RESULT, "bleu": None}}, "output schema"),
     ("result out of range", {"result": {**GOOD_RESULT, "bleu": 1.5}}, "output schema"),
     ("result wrong order", {"result": dict(reversed(GOOD_RESULT.items()))}, "schema's order"),

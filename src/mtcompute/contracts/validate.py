@@ -53,18 +53,26 @@ __all__ = [
 ]
 
 import math
-from collections.abc import Callable, Iterable, Mapping, Sequence, Sized
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence, Sized
 from dataclasses import dataclass, field
+from itertools import islice
 from typing import Any, Generic, TypeGuard, TypeVar
 
 from mtcompute.contracts import contract
 from mtcompute.core.text import first_lone_surrogate
-from mtcompute.errors import InvalidInput, LimitExceeded, UnsupportedInput, json_pointer
+from mtcompute.errors import (
+    InvalidInput,
+    LimitExceeded,
+    MtcomputeError,
+    UnsupportedInput,
+    json_pointer,
+)
 
 T = TypeVar("T")
 
 ECHO = 24  # characters of a string shown back in a message, at most
 MAX_ECHOED_KEY = 256  # an unknown key longer than this is not repeated in the error's path
+MAX_FAULTS = 20  # the faults an error lists at most (a bounded answer to any input)
 
 
 # --- message pieces -----------------------------------------------------------------------
@@ -511,20 +519,25 @@ class InputSpec:
         object.__setattr__(self, "_plan", plan)
 
     def parse(self, raw: object) -> dict[str, Any]:
-        """The checked values by field name (defaults for omitted optional fields)."""
+        """The checked values by field name (defaults for omitted optional fields). On the
+        first fault, the coded error, carrying :meth:`faults` when there are several."""
+        try:
+            return self._parse(raw)
+        except MtcomputeError as error:
+            faults = self.faults(raw)
+            if len(faults) > 1:
+                error.faults = faults
+            raise
+
+    def _parse(self, raw: object) -> dict[str, Any]:
         obj = require_object(raw)
         allowed = self.names
         for key in obj:
             if key not in allowed:
-                # The path names the key, unless the key is too long to echo back (then the
-                # whole input is at fault): responses never carry more than a bounded slice.
-                raise InvalidInput(
-                    f"Unknown key {quote(key)} in the input; expected only {', '.join(allowed)}.",
-                    json_pointer(key) if len(key) <= MAX_ECHOED_KEY else "",
-                )
+                raise _unknown_key(key, allowed)
         for name in self._required:
             if name not in obj:
-                raise InvalidInput(f'Missing required key "{name}".', json_pointer(name))
+                raise _missing_key(name)
         values: dict[str, Any] = {}
         for step_name, parse, pointer, default in self._plan:
             if step_name is None:  # a rule: parse is its check
@@ -535,6 +548,41 @@ class InputSpec:
                 values[step_name] = default
         return values
 
+    def faults(self, raw: object) -> tuple[MtcomputeError, ...]:
+        """Every fault of ``raw``, at most :data:`MAX_FAULTS`, in the order :meth:`parse`
+        meets them (its error first): unknown keys, missing keys, then each field's first
+        fault; a rule is checked only while no fault is found, since it relates fields."""
+        return tuple(islice(self._faults(raw), MAX_FAULTS))
+
+    def _faults(self, raw: object) -> Iterator[MtcomputeError]:
+        try:
+            obj = require_object(raw)
+        except MtcomputeError as error:
+            yield error
+            return
+        found = False
+        for key in obj:
+            if key not in self.names:
+                found = True
+                yield _unknown_key(key, self.names)
+        for name in self._required:
+            if name not in obj:
+                found = True
+                yield _missing_key(name)
+        values: dict[str, Any] = {}
+        for step_name, parse, pointer, default in self._plan:
+            try:
+                if step_name is None:
+                    if not found:
+                        parse(values)
+                elif step_name in obj:
+                    values[step_name] = parse(obj[step_name], pointer)
+                else:
+                    values[step_name] = default
+            except MtcomputeError as error:
+                found = True
+                yield error
+
     def call(self, **arguments: object) -> dict[str, Any]:
         """:meth:`parse` of a typed library function's arguments, one keyword per field (a
         tool's typed function is its signature, then ``INPUT.call(**locals())``, so that it
@@ -544,6 +592,19 @@ class InputSpec:
         return self.parse(
             {k: v for k, v in arguments.items() if v is not None or k not in omitted_as_none}
         )
+
+
+def _unknown_key(key: str, allowed: Sequence[str]) -> InvalidInput:
+    # The path names the key, unless the key is too long to echo back (then the whole input
+    # is at fault): responses never carry more than a bounded slice.
+    return InvalidInput(
+        f"Unknown key {quote(key)} in the input; expected only {', '.join(allowed)}.",
+        json_pointer(key) if len(key) <= MAX_ECHOED_KEY else "",
+    )
+
+
+def _missing_key(name: str) -> InvalidInput:
+    return InvalidInput(f'Missing required key "{name}".', json_pointer(name))
 
 
 def require_object(value: object) -> Mapping[str, object]:
