@@ -36,6 +36,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "mtcompute._execute",
         "mtcompute.envelope",
         "mtcompute.catalog",
+        "mtcompute.catalog_text",
         "mtcompute.client",
         "mtcompute.search",
     ),

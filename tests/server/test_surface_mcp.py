@@ -20,6 +20,7 @@ from mcp import Client, MCPError, StdioServerParameters
 from mcp_types.version import LATEST_HANDSHAKE_VERSION, LATEST_MODERN_VERSION
 
 import mtcompute
+from mtcompute.catalog_text import tool_facts
 from mtcompute.contracts import contract, contract_ids, contract_text
 from mtcompute.errors import NotFound
 from mtcompute.search import search_catalog
@@ -137,36 +138,35 @@ async def test_lists_the_four_tools(client: Client) -> None:
 
 
 async def test_execute_description_lists_the_catalog(client: Client) -> None:
-    """execute's description names every tool as id@version with its one-line description."""
+    """execute's description names every tool as id@version (its newest version, older ones
+    after it) with its short summary from the catalog metadata; the error codes an envelope
+    can carry are in its output schema."""
     listed = {tool.name: tool for tool in (await client.list_tools()).tools}
     description = listed["execute"].description or ""
-    for entry in _catalog():
-        assert f"- {entry['id']}@{entry['version']}: {entry['description']}" in description
-    for code in ("invalid_input", "limit_exceeded", "unsupported_input", "not_found"):
-        assert code in description
+    missing = [facts.line() for facts in tool_facts() if facts.line() not in description]
+    envelope = listed["execute"].output_schema or {}
+    codes = envelope["properties"]["error"]["properties"]["code"]["enum"]
+    assert ([], ["invalid_input", "limit_exceeded", "unsupported_input", "not_found"]) == (
+        missing,
+        [code for code in codes if code != "internal_error"],
+    )
+    assert sorted({tool.id for tool in list_tools()}) == [facts.id for facts in tool_facts()]
 
 
 async def test_execute_description_lets_an_agent_choose(client: Client) -> None:
-    """Each tool's line in execute's description also gives its first three supported
-    operations (the pages' "Use when you need to") and its input fields, required first."""
+    """Each tool's entry in execute's description is on the line of the input it takes (raw
+    text, tokens or counts, as the catalog metadata says), the description says which tools
+    raw sentences go to, and that the full contract (input fields, examples) is one
+    get_contract call away."""
     listed = {tool.name: tool for tool in (await client.list_tools()).tools}
     description = listed["execute"].description or ""
-    missing = []
-    for tool_id, version in contract_ids():
-        document = contract(tool_id, version)
-        schema = document["input_schema"]
-        required = [name for name in schema["properties"] if name in schema["required"]]
-        optional = [name for name in schema["properties"] if name not in schema["required"]]
-        line = (
-            f"- {tool_id}@{version}: {document['description']} "
-            f"Use for: {'; '.join(document['supported_operations'][:3])}. "
-            f"Input: {', '.join(required)} (required)"
-            + (f"; {', '.join(optional)}" if optional else "")
-            + ".\n"
-        )
-        if line not in description + "\n":
-            missing.append(line)
-    assert [] == missing
+    lines = {line[2:].split(":")[0]: line for line in description.splitlines() if line[:2] == "- "}
+    misplaced = [f.id for f in tool_facts() if f" {f.ref} (" not in lines.get(f.takes, "")]
+    assert ([], True, True) == (
+        misplaced,
+        'Raw sentences go to a "raw text" tool' in description,
+        "get_contract" in description,
+    )
 
 
 ERROR_CALLS = [

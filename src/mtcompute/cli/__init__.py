@@ -21,9 +21,11 @@ from __future__ import annotations
 __all__ = ["build_parser", "main"]
 
 import argparse
+import textwrap
 from collections.abc import Sequence
 
 from mtcompute import __version__
+from mtcompute.catalog_text import group_lines, raw_text_advice, summary_sentence
 from mtcompute.cli import compare, describe, mcp, run, sacrebleu, score, serve
 from mtcompute.cli import list as list_
 from mtcompute.cli._common import EXIT_OK
@@ -32,11 +34,25 @@ from mtcompute.cli._common import EXIT_OK
 _COMMANDS = (run, list_, describe, serve, mcp, score, sacrebleu, compare)
 
 
+def _description() -> str:
+    """What the catalog is and its tools by what they take, generated from the catalog (which
+    lists the contract files and parses none, so ``--help`` stays quick)."""
+    fill = textwrap.TextWrapper(78, break_on_hyphens=False).fill
+    item = textwrap.TextWrapper(
+        78, initial_indent="  ", subsequent_indent="    ", break_on_hyphens=False
+    ).fill
+    tools = "\n".join(item(line) for line in group_lines(summaries=False))
+    return (
+        f"{fill(summary_sentence())}\n\ntools by what they take:\n{tools}\n\n"
+        f"{fill(raw_text_advice())}"
+    )
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser (one sub-command per verb, each with an example)."""
     parser = argparse.ArgumentParser(
         prog="mtcompute",
-        description="Exact machine-translation metric tools (BLEU, chrF), by versioned contract.",
+        description=_description(),
         epilog="examples:\n  mtcompute list\n  mtcompute describe chrf-compute 1.0.0\n"
         "  mtcompute run chrf-compute 1.0.0 --input input.json\n"
         "Run 'mtcompute COMMAND --help' for each command.",

@@ -21,16 +21,18 @@ so that every tool result is exactly what the other surfaces return:
 Every tool's ``outputSchema`` admits its answer or the error envelope (exactly one of the
 two), so that a client that checks structured content on errors too (the TypeScript SDK's,
 and so the MCP Inspector) shows the error instead of rejecting it. The ``execute``
-description lists each tool version with its first supported operations and its input
-fields, so that an agent can choose a tool from ``tools/list`` alone.
+description lists each tool with its newest version and a short summary, grouped by what it
+takes (raw text, tokens or counts), so that an agent can choose a tool from ``tools/list``
+alone; the full contract is one ``get_contract`` call away.
 
 A bad argument to one of these tools (a missing ``id``, an unknown argument name) is a tool
 error, the ``invalid_input`` envelope with ``isError`` true, so that an agent can read it and
 correct the call; only an unknown MCP tool name is a protocol error (JSON-RPC -32602), as the
 MCP specification asks.
 
-The tool descriptions and the server instructions are generated from the tool registry and
-the contracts (:mod:`mtcompute.server.mcp_tools`), so adding a tool to the catalog updates them.
+The tool descriptions, the server description and the instructions are generated from the
+catalog (:mod:`mtcompute.catalog_text`, through :mod:`mtcompute.server.mcp_tools`), so adding
+a tool to the catalog updates them.
 """
 
 from __future__ import annotations
@@ -71,6 +73,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from mtcompute._version import __version__
 from mtcompute.catalog import catalog_entry
+from mtcompute.catalog_text import summary_sentence
 from mtcompute.contracts.validate import describe, quote
 from mtcompute.core.jsjson import dumps
 from mtcompute.envelope import Envelope
@@ -284,7 +287,7 @@ def build_server() -> Server[dict[str, Any]]:
         "mtcompute",
         version=__version__,
         title="mtcompute",
-        description="Exact, versioned machine-translation metric tools (BLEU, chrF).",
+        description=summary_sentence(short=True),
         instructions=instructions(),
         get_tool_input_schema=_input_schema,
         on_list_tools=_on_list_tools,

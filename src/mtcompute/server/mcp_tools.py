@@ -1,6 +1,9 @@
 """The MCP tools' definitions: names, input and output schemas, descriptions and the server
-instructions, generated from the tool registry and the contracts (adding a tool to the catalog
-updates them). The handlers and transports are :mod:`mtcompute.server.mcp`.
+instructions, generated from the catalog (:mod:`mtcompute.catalog_text`: adding a tool to the
+catalog updates them). The handlers and transports are :mod:`mtcompute.server.mcp`.
+
+``tools/list`` is kept lean (docs/mcp.md gives its size): one screen of descriptions, short
+field descriptions, and the long text left in the contracts, which ``get_contract`` returns.
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ from typing import Any, Final
 import mcp_types as types
 
 from mtcompute.catalog import catalog_entries
+from mtcompute.catalog_text import group_lines, raw_text_advice, summary_sentence
 from mtcompute.errors import (
     EXECUTE_ERRORS,
 )
@@ -46,26 +50,25 @@ _READ_ONLY = types.ToolAnnotations(
 
 _ID_SCHEMA: Final = {
     "type": "string",
-    "description": "Tool id from the catalog, e.g. chrf-compute.",
+    "description": "Tool id, e.g. sacrebleu-score.",
 }
 _VERSION_SCHEMA: Final = {
     "type": "string",
-    "description": "Tool version (exact, e.g. 1.0.0); each version has its own contract.",
+    "description": "Exact version, e.g. 1.1.0.",
 }
 _ERROR_SCHEMA: Final = {
     "type": "object",
     "properties": {
         "code": {"type": "string", "enum": list(ERROR_CODES)},
         "message": {"type": "string"},
-        "path": {"type": "string", "description": "JSON Pointer to the offending field."},
+        "path": {"type": "string"},
     },
     "required": ["code", "message"],
 }
 _ENVELOPE_SCHEMA: Final = {
     "type": "object",
-    "description": 'The envelope: {"result": {...}} on success, {"error": {...}} on failure.',
     "properties": {
-        "result": {"type": "object", "description": "The contract's output_schema object."},
+        "result": {"type": "object"},
         "error": _ERROR_SCHEMA,
     },
     "oneOf": [{"required": ["result"]}, {"required": ["error"]}],
@@ -110,13 +113,13 @@ def _or_error(description: str, properties: dict[str, Any], required: list[str])
     """
     return {
         "type": "object",
-        "description": f'{description} On failure: the error envelope {{"error": {{...}}}}.',
+        "description": description,
         "properties": {**properties, "error": _ERROR_SCHEMA},
         "oneOf": [{"required": required}, {"required": ["error"]}],
     }
 
 
-# -- descriptions (generated from the registry) --------------------------------------------
+# -- descriptions (generated from the catalog) ---------------------------------------------
 
 
 def catalog_listing() -> list[dict[str, Any]]:
@@ -131,110 +134,43 @@ def catalog_listing() -> list[dict[str, Any]]:
     ]
 
 
-def _catalog_lines() -> str:
-    return "\n".join(
-        f"- {entry.id}@{entry.version}: {entry.description}" for entry in catalog_entries()
-    )
-
-
-def _input_fields(schema: object) -> str:
-    """``a, b (required); c, d`` for an object schema's properties (``any JSON`` if none)."""
-    if not isinstance(schema, dict) or not isinstance(schema.get("properties"), dict):
-        return "any JSON"
-    names = list(schema["properties"])
-    required = [name for name in names if name in schema.get("required", [])]
-    optional = [name for name in names if name not in required]
-    text = f"{', '.join(required)} (required)" if required else "no required field"
-    return text + (f"; {', '.join(optional)}" if optional else "")
-
-
-def _choice_lines() -> str:
-    """One line per tool version: what it does, the first three supported operations (the
-    pages' "Use when you need to") and its input fields, enough to choose a tool and shape
-    its input without a second call."""
-    return "\n".join(
-        f"- {entry.id}@{entry.version}: {entry.description} "
-        f"Use for: {'; '.join(entry.supported_operations[:3])}. "
-        f"Input: {_input_fields(entry.document.get('input_schema'))}."
-        for entry in catalog_entries()
-    )
-
-
-def _error_codes_text() -> str:
-    """``code (what it means), ...`` for every code an execute envelope can carry."""
-    return ", ".join(f"{cls.code} ({cls.summary})" for cls in EXECUTE_ERRORS)
-
-
 def _execute_description() -> str:
+    """Short enough for one screen: each tool's id, newest version and what it gives, grouped
+    by what it takes, and where the full contract is; the long text stays in the contracts."""
+    tools = "\n".join(f"- {line}" for line in group_lines(labels=False))
     return (
-        "Run one catalog tool (an exact machine-translation metric computation) on one input "
-        "and return its result. Tools (id@version: what it does, what to use it for, its "
-        "input fields):\n"
-        f"{_choice_lines()}\n"
-        'Arguments: {"id": tool id, "version": tool version, "input": JSON object}. The input '
-        "must follow that tool's contract (input_schema, behaviour rules, limits): fetch it "
-        "with get_contract for the exact types, bounds and worked examples unless you already "
-        "have it. Results are exact and deterministic: the same input always gives the same "
-        "output, to the last digit, on every surface (HTTP API, CLI, MCP). "
-        'Returns the envelope {"result": {...}} (the fields of the contract\'s output_schema), '
-        'or {"error": {"code", "message", "path"}} with isError true, where code is one of: '
-        f"{_error_codes_text()}. "
-        "Does not tokenize, normalize or fetch text (bleu-tokenize and sacrebleu-score take raw "
-        "text where the catalog has them), and does not compute metrics outside the catalog; "
-        "list_catalog gives every tool's full supported and unsupported operations."
+        f"Run a catalog tool; exact, deterministic. Tools by input:\n{tools}\n"
+        f"{raw_text_advice()} Full contract (input schema, examples): get_contract."
     )
 
 
 _LIST_CATALOG_DESCRIPTION: Final = (
-    "List every tool in the catalog: id, version, one-line description, all the operations "
-    "it supports and those it does not (each unsupported one says what to use instead). Use "
-    "it when execute's short list does not settle which tool fits. Takes no arguments; "
-    'computes nothing. Returns {"tools": [...]}; a bad argument gives the error envelope '
-    '{"error": {"code", "message", "path"}} with isError true.'
+    "Every tool version: what it supports, what not, and what to use instead."
 )
 
 _GET_CONTRACT_DESCRIPTION: Final = (
-    "Fetch the versioned contract of one catalog tool: description, supported and "
-    "unsupported operations, semantics (exact behaviour rules), limits, input_schema, "
-    "output_schema and worked examples (input and exact output). Read it before calling "
-    "execute with that tool. Returns the contract document (the text is the document "
-    "verbatim); an unknown id or version gives the error envelope "
-    '{"error": {"code": "not_found", "message", "path"}} with isError true, the message '
-    "naming the ids or versions that exist. Computes nothing."
+    "A tool version's contract: schemas, rules, limits, examples. Read before execute."
 )
 
 
-_SEARCH_CATALOG_DESCRIPTION: Final = (
-    "Find the catalog tools for a task described in words (any language the contracts use: "
-    "English, Hebrew, German, Spanish; technical terms such as BLEU, chrF++, TER match in any "
-    'language), e.g. "why did my sentence get a low BLEU". Ranks the tools by BM25 over '
-    "each contract's id, description and supported operations, and over other tools' "
-    'unsupported operations that point to it ("use X instead"); a tool\'s own unsupported '
-    'operations never raise its rank. Returns {"query", "results": [{"id", '
-    '"version" (the newest), "description", "score" (higher is better), '
-    '"matched": [{"field", "text", "from"}]}]}, best first, where matched '
-    "are the contract lines the query matched (field is id, description, use_when, "
-    "supported, unsupported or referred_by, the last with from naming the tool whose line it "
-    "is). Arguments: query (1 to 500 characters), limit (1 to 50, default 5). Computes "
-    'nothing; a bad argument gives the error envelope {"error": {"code", "message", '
-    '"path"}} with isError true.'
-)
+_SEARCH_CATALOG_DESCRIPTION: Final = "The tools for a task in words, best first."
 
 
 def instructions() -> str:
+    """The server instructions: what the catalog is, every tool by what it takes, which one
+    raw sentences go to, and the three steps of a call."""
+    groups = "\n".join(f"- {line}" for line in group_lines(summaries=False))
     return (
-        "mtcompute: exact, deterministic machine-translation metrics (BLEU and chrF scores "
-        "and their components) as versioned tools with machine-readable contracts. BLEU "
-        "tools take tokenized text; nothing here tokenizes, normalizes or fetches text.\n"
+        f"mtcompute: {summary_sentence()} Each tool version has a machine-readable contract.\n"
+        f"Tools by what they take (execute's description says what each gives):\n{groups}\n"
+        f"{raw_text_advice()}\n"
         "1. Discover: search_catalog {query} ranks the tools for a task in words; "
-        "list_catalog gives each tool's id, version, description and its "
-        "supported and unsupported operations. Tools:\n"
-        f"{_catalog_lines()}\n"
-        "2. Read the contract: get_contract {id, version} gives the input schema, behaviour "
-        "rules, limits and worked examples.\n"
+        "list_catalog gives every tool's supported and unsupported operations.\n"
+        "2. Read the contract: get_contract {id, version} gives the input schema, rules, "
+        "limits and examples.\n"
         '3. Execute: execute {id, version, input} returns {"result": {...}}, or '
-        '{"error": {"code", "message", "path"}} with isError true; fix the input field that '
-        "path points at and call again. Results are exact and the same on every call."
+        '{"error": {"code", "message", "path"}} with isError true; fix the field at path and '
+        "call again."
     )
 
 
@@ -252,7 +188,7 @@ def tool_definitions() -> tuple[types.Tool, ...]:
                     "version": _VERSION_SCHEMA,
                     "input": {
                         "type": "object",
-                        "description": "The tool's input, as its contract's input_schema says.",
+                        "description": "Per the contract's input_schema.",
                     },
                 },
                 "required": ["id", "version", "input"],
@@ -300,12 +236,13 @@ def tool_definitions() -> tuple[types.Tool, ...]:
             description=_GET_CONTRACT_DESCRIPTION,
             input_schema={
                 "type": "object",
-                "properties": {"id": _ID_SCHEMA, "version": _VERSION_SCHEMA},
+                # execute describes id and version; not repeated here
+                "properties": {"id": _STRING, "version": _STRING},
                 "required": ["id", "version"],
                 "additionalProperties": False,
             },
             output_schema=_or_error(
-                "The contract document.",
+                "The contract.",
                 {
                     **_SUMMARY_PROPERTIES,
                     "input_schema": {"type": "object"},
@@ -327,14 +264,13 @@ def tool_definitions() -> tuple[types.Tool, ...]:
                         "type": "string",
                         "minLength": 1,
                         "maxLength": MAX_QUERY_LENGTH,
-                        "description": "The task in words, e.g. chrF++ of a translation.",
+                        "description": "The task in words.",
                     },
                     "limit": {
                         "type": "integer",
                         "minimum": 1,
                         "maximum": MAX_SEARCH_LIMIT,
-                        "description": f"Most results to return; omitted means "
-                        f"{DEFAULT_SEARCH_LIMIT}.",
+                        "description": f"Default {DEFAULT_SEARCH_LIMIT}.",
                     },
                 },
                 "required": ["query"],

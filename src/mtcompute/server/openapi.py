@@ -34,6 +34,7 @@ from typing import Any
 
 from mtcompute._version import __version__
 from mtcompute.catalog import catalog_entries
+from mtcompute.catalog_text import group_lines, raw_text_advice, summary_sentence
 from mtcompute.errors import (
     ERROR_CODES,
     HeadersTooLarge,
@@ -162,6 +163,16 @@ def _names_unsupported_input(doc: Mapping[str, Any]) -> bool:
     return any(UnsupportedInput.code in text for text in doc["unsupported_operations"])
 
 
+def _description() -> str:
+    """The API's description, generated from the catalog: what it is, every tool by what it
+    takes (as a Markdown list), which tools raw sentences go to."""
+    tools = "\n".join(f"- {line}" for line in group_lines())
+    return (
+        f"{summary_sentence()} Each tool is a contract; results are bit for bit what the "
+        f"contract defines.\n\nTools by what they take:\n\n{tools}\n\n{raw_text_advice()}"
+    )
+
+
 def openapi_document() -> dict[str, Any]:
     """The whole document (a plain dict, ready for :func:`mtcompute.dumps`)."""
     schemas: dict[str, Any] = {"ErrorEnvelope": _error_envelope()}
@@ -273,8 +284,7 @@ def openapi_document() -> dict[str, Any]:
         "info": {
             "title": "mtcompute",
             "version": __version__,
-            "description": "Exact, versioned machine-translation metric tools. Each tool is a "
-            "contract; results are bit for bit what the contract defines.",
+            "description": _description(),
         },
         "paths": paths,
         "components": {"schemas": schemas},

@@ -3,7 +3,9 @@
 The records (:class:`ToolLink`, :class:`IndexPage`, :class:`ToolPage`, ...) are the data of a
 page; :func:`render` fills a template of ``server/templates/`` with one, every printed value
 escaped as :func:`~mtcompute.server.page_text.esc` writes it. The presentation metadata
-(category, related tools) is read from ``server/catalog_meta.json``.
+(category, related tools) is read from ``server/catalog_meta.json``; what the home page says
+of the catalog as a whole (:class:`CatalogAbout`) is generated from the catalog by
+:mod:`mtcompute.catalog_text`, as every other describing text is.
 """
 
 from __future__ import annotations
@@ -12,15 +14,19 @@ __all__ = [
     "DEFAULT_CATEGORY",
     "FREE",
     "FREE_WITH_KEY",
+    "AboutTool",
     "Calls",
+    "CatalogAbout",
     "Example",
     "IndexPage",
+    "InputGroup",
     "SearchLine",
     "SearchResult",
     "ToolLink",
     "ToolMeta",
     "ToolPage",
     "call_texts",
+    "catalog_about",
     "catalog_meta",
     "price_text",
     "render",
@@ -31,15 +37,21 @@ __all__ = [
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
-from importlib import resources
-from typing import Any, Final, cast
+from typing import Any, Final
 
 from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
 from markupsafe import Markup
 
 from mtcompute._version import __version__
 from mtcompute.catalog import ToolPaths
-from mtcompute.core.jsjson import dumps, loads
+from mtcompute.catalog_text import (
+    INPUT_KINDS,
+    raw_text_advice,
+    summary_sentence,
+    tool_groups,
+    tool_metadata,
+)
+from mtcompute.core.jsjson import dumps
 from mtcompute.errors import TOOL_ERRORS, LimitExceeded
 from mtcompute.server.page_text import (
     SchemaTable,
@@ -192,6 +204,54 @@ _TEMPLATES.globals.update(
 )
 
 
+@dataclass(frozen=True, slots=True)
+class AboutTool(ToolPaths):
+    """A tool id as the home page's list by input names it: its newest version's page."""
+
+    id: str
+    version: str
+    summary: str
+
+
+@dataclass(frozen=True, slots=True)
+class InputGroup:
+    """The tools that take one kind of input (raw text, tokens, counts)."""
+
+    kind: str
+    words: str
+    """What that input looks like, in words (empty for a kind the texts do not know)."""
+    tools: tuple[AboutTool, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class CatalogAbout:
+    """What the home page says of the catalog, generated from it: the summary sentence, the
+    tools by what they take, and which tools raw sentences go to."""
+
+    sentence: str
+    groups: tuple[InputGroup, ...]
+    advice: str
+
+
+def catalog_about() -> CatalogAbout:
+    """The home page's description of the catalog (a template global)."""
+    return CatalogAbout(
+        sentence=summary_sentence(),
+        groups=tuple(
+            InputGroup(
+                kind,
+                INPUT_KINDS.get(kind, ""),
+                tuple(AboutTool(f.id, f.version, f.summary) for f in tools),
+            )
+            for kind, tools in tool_groups()
+        ),
+        advice=raw_text_advice(),
+    )
+
+
+_TEMPLATES.globals["catalog_about"] = catalog_about
+
+
 FREE: Final = "free, no key needed"
 FREE_WITH_KEY: Final = "free, API key needed to execute"
 """What the pages say of an unpriced tool when the server requires keys (``--api-keys``)."""
@@ -243,11 +303,9 @@ def catalog_meta() -> dict[str, ToolMeta]:
     they live in this catalog file, not in the versioned contracts. A tool id the file does not
     name gets the category "Text" and no related tools.
     """
-    data = (resources.files("mtcompute.server") / "catalog_meta.json").read_bytes()
-    tools = cast("dict[str, dict[str, Any]]", loads(data))["tools"]
     return {
         tool_id: ToolMeta(str(meta["category"]), tuple(str(r) for r in meta["related"]))
-        for tool_id, meta in tools.items()
+        for tool_id, meta in tool_metadata().items()
     }
 
 

@@ -64,6 +64,7 @@ from collections.abc import Mapping
 from typing import Final
 
 from mtcompute.catalog import catalog_entries, catalog_entry
+from mtcompute.catalog_text import summary_sentence
 from mtcompute.core.jsjson import dumps
 from mtcompute.search import MAX_QUERY_LENGTH, MatchedLine, search_catalog
 from mtcompute.server.page_data import (
@@ -199,7 +200,7 @@ def index_page(base_url: str, query: str = "", *, key_needed: bool = False) -> s
         f"{query} · search · mtcompute"
         if results is not None
         else "mtcompute · MT metric tools catalog",
-        "Exact, versioned machine-translation metric tools (BLEU, chrF) for people and agents.",
+        summary_sentence(),
         page,
         key_needed=key_needed,
     )
