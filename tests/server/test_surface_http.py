@@ -76,6 +76,26 @@ def test_cli_base_url_error_envelope_and_exit_code(server_url: str) -> None:
     assert (1, local.stdout) == (remote.returncode, remote.stdout)
 
 
+def test_several_faults_are_listed_alike_over_http_and_the_cli(client: httpx.Client) -> None:
+    """An input with several faults: 400 with the first fault's error listing every fault,
+    the library's bytes, and the same bytes from the CLI."""
+    body = b'{"hypotheses":1,"references":["a"],"beta":0,"x":1}'
+    expected = mtcompute.execute("chrf-compute", "1.0.0", json.loads(body)).json_bytes()
+    response = client.post(
+        execute_url("chrf-compute", "1.0.0"),
+        content=body,
+        headers={"content-type": "application/json"},
+    )
+    cli = run_cli("run", "chrf-compute", "1.0.0", "--input", "-", stdin=body)
+    paths = [fault["path"] for fault in response.json()["error"]["faults"]]
+    assert (400, expected, expected + b"\n", ["/x", "/hypotheses", "/beta"]) == (
+        response.status_code,
+        response.content,
+        cli.stdout,
+        paths,
+    )
+
+
 def test_cli_base_url_unreachable_is_a_usage_error() -> None:
     """An unreachable server is reported on stderr with exit 2."""
     proc = run_cli(

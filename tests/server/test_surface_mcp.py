@@ -47,6 +47,9 @@ EXAMPLES = [
 ERROR_CASES = [
     pytest.param("chrf-compute", "1.0.0", {"hypotheses": 1}, id="invalid_input"),
     pytest.param(
+        "chrf-compute", "1.0.0", {"hypotheses": 1, "references": 2, "beta": 0}, id="faults"
+    ),
+    pytest.param(
         "chrf-compute", "1.0.0", {"hypotheses": ["a"] * 257, "references": ["a"]}, id="limit"
     ),
     pytest.param(
@@ -175,6 +178,11 @@ ERROR_CALLS = [
     pytest.param("list_catalog", {"verbose": True}, id="list_catalog"),
     pytest.param("search_catalog", {"query": ""}, id="search_catalog"),
     pytest.param("execute", {"id": "chrf-compute", "version": "1.0.0"}, id="execute"),
+    pytest.param(
+        "execute",
+        {"id": "chrf-compute", "version": "1.0.0", "input": {"hypotheses": 1, "beta": 0}},
+        id="execute with several faults",
+    ),
 ]
 
 

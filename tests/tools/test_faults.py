@@ -103,7 +103,7 @@ def test_the_library_function_raises_the_first_fault_with_the_list() -> None:
 
 def test_faults_survive_pickling() -> None:
     """The server's worker processes send errors back pickled: the list comes with them."""
-    import pickle  # noqa: PLC0415
+    import pickle
 
     with pytest.raises(mtcompute.InvalidInput) as caught:
         get_tool("chrf-compute", "1.0.0").run({"hypotheses": "x", "references": 5})

@@ -62,6 +62,7 @@ _ERROR_SCHEMA: Final = {
         "code": {"type": "string", "enum": list(ERROR_CODES)},
         "message": {"type": "string"},
         "path": {"type": "string"},
+        "faults": {"type": "array", "items": {"type": "object"}},
     },
     "required": ["code", "message"],
 }

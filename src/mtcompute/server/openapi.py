@@ -35,6 +35,7 @@ from typing import Any
 from mtcompute._version import __version__
 from mtcompute.catalog import catalog_entries
 from mtcompute.catalog_text import group_lines, raw_text_advice, summary_sentence
+from mtcompute.contracts.validate import MAX_FAULTS
 from mtcompute.errors import (
     ERROR_CODES,
     HeadersTooLarge,
@@ -94,22 +95,30 @@ def _statuses(*answers: tuple[type[MtcomputeError], str]) -> dict[str, tuple[str
 
 
 def _error_envelope() -> dict[str, Any]:
+    properties: dict[str, Any] = {
+        "code": {"type": "string", "enum": list(ERROR_CODES)},
+        "message": {"type": "string"},
+        "path": {"type": "string", "description": "JSON Pointer to the field."},
+    }
+    fault = {
+        "type": "object",
+        "additionalProperties": False,
+        "required": ["code", "message", "path"],
+        "properties": properties,
+    }
+    faults = {
+        "type": "array",
+        "minItems": 2,
+        "maxItems": MAX_FAULTS,
+        "items": fault,
+        "description": "Every fault of an input with several, this error first.",
+    }
+    error = {**fault, "properties": {**properties, "faults": faults}}
     return {
         "type": "object",
         "additionalProperties": False,
         "required": ["error"],
-        "properties": {
-            "error": {
-                "type": "object",
-                "additionalProperties": False,
-                "required": ["code", "message", "path"],
-                "properties": {
-                    "code": {"type": "string", "enum": list(ERROR_CODES)},
-                    "message": {"type": "string"},
-                    "path": {"type": "string", "description": "JSON Pointer to the field."},
-                },
-            }
-        },
+        "properties": {"error": error},
     }
 
 
