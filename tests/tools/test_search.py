@@ -382,9 +382,7 @@ def test_terms_table_covers_the_catalog_and_ten_languages() -> None:
     """search_terms.json ships in the package; each concept group has the ten languages;
     each of its tool ids is in the catalog and each catalog tool has concepts; at least 10
     things no tool does, none of them a metric the catalog computes."""
-    data = json.loads(
-        resources.files("mtcompute").joinpath(TERMS_FILE).read_text(encoding="utf-8")
-    )
+    data = json.loads(resources.files("mtcompute").joinpath(TERMS_FILE).read_text(encoding="utf-8"))
     ids = {entry.id for entry in catalog_entries()}
     vocabulary = shipped_vocabulary()
     assert ([], set(), set(), True, []) == (

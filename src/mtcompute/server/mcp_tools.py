@@ -95,8 +95,10 @@ _SEARCH_HIT_SCHEMA: Final = {
                 "required": ["field", "text"],
             },
         },
+        "alternative": {"type": "boolean"},
+        "note": {"type": "string"},
     },
-    "required": ["id", "version", "description", "score", "matched"],
+    "required": ["id", "version", "description", "score", "matched", "alternative"],
 }
 
 
@@ -344,9 +346,13 @@ def tool_definitions() -> tuple[types.Tool, ...]:
                 "The ranked tools, best first.",
                 {
                     "query": {"type": "string"},
+                    "supported": {"type": "boolean"},
+                    "reason": {"anyOf": [{"type": "string"}, {"type": "null"}]},
+                    "not_done": {"type": "array", "items": {"type": "object"}},
+                    "metrics": _STRINGS,
                     "results": {"type": "array", "items": _SEARCH_HIT_SCHEMA},
                 },
-                ["query", "results"],
+                ["query", "supported", "reason", "not_done", "metrics", "results"],
             ),
             annotations=_READ_ONLY,
         ),
