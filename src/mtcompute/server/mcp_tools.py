@@ -207,17 +207,14 @@ _GET_CONTRACT_DESCRIPTION: Final = (
 
 
 _SEARCH_CATALOG_DESCRIPTION: Final = (
-    "Find the catalog tools for a task described in words (any language the contracts use: "
-    "English, Hebrew, German, Spanish; technical terms such as BLEU, chrF++, TER match in any "
-    'language), e.g. "why did my sentence get a low BLEU". Ranks the tools by BM25 over '
-    "each contract's id, description and supported operations, and over other tools' "
-    'unsupported operations that point to it ("use X instead"); a tool\'s own unsupported '
-    'operations never raise its rank. Returns {"query", "results": [{"id", '
-    '"version" (the newest), "description", "score" (higher is better), '
-    '"matched": [{"field", "text", "from"}]}]}, best first, where matched '
-    "are the contract lines the query matched (field is id, description, use_when, "
-    "supported, unsupported or referred_by, the last with from naming the tool whose line it "
-    "is). Arguments: query (1 to 500 characters), limit (1 to 50, default 5). Computes "
+    "Find the catalog tools for a task described in words (en, de, fr, es, it, pt, ru, zh, "
+    'ja, ko or he), e.g. "why did my sentence get a low BLEU". Ranks the tools by BM25 over '
+    "each contract's id, description and supported operations, other tools' "
+    '"use X instead" lines and multilingual concept terms. Returns {"query", "supported" '
+    '(false when no tool does it, e.g. COMET), "reason", "not_done", "metrics" (what the '
+    'catalog computes), "results": [{"id", "version" (the newest), "description", "score", '
+    '"matched": [{"field", "text", "from"}], "alternative" (true: not a fit), "note"}]}, '
+    "fits first. Arguments: query (1 to 500 characters), limit (1 to 50, default 5). Computes "
     'nothing; a bad argument gives the error envelope {"error": {"code", "message", '
     '"path"}} with isError true.'
 )
