@@ -241,13 +241,6 @@ def catalog(base_url: str = "") -> list[dict[str, Any]]:
     ]
 
 
-def search_results(query: str, base_url: str = "") -> list[dict[str, Any]]:
-    """The catalog search's ranked tools (:func:`mtcompute.search.search_answer`), each
-    with its links."""
-    tools: list[dict[str, Any]] = search_body(query, base_url)["tools"]
-    return tools
-
-
 def search_body(query: str, base_url: str = "") -> dict[str, Any]:
     """``GET /v1/tools?q=``'s answer: the search's answer (``supported``, ``reason``,
     ``not_done``, ``metrics``), its ranked tools under ``tools``, each with its links."""
