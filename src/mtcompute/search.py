@@ -51,13 +51,17 @@ a tool does what the query asks:
   catalog then does it.
 - ``metrics``: the metrics the catalog computes, the names of ``metric_names`` and of the
   not-done metrics that some tool's description names (so it follows the catalog).
-- A tool fits (is not an ``alternative``) when its score is at least
-  :data:`RELEVANCE_THRESHOLD` and one of its lines is evidence (:func:`_evidence`): two of
-  the query's terms on one of its lines, or a whole concept phrase or its id. Set from the
-  project's query set (``tests/data/search_queries.json``): every phrasing there has its
-  expected tool scored 0.84 or more with such a line, while off-topic phrasings reach tools
-  through one shared word at scores up to 1.47 ("average of a list of numbers": chrF's
-  "averaging"), so a score alone cannot separate them and one line's two terms do. With no
+- A tool fits (is not an ``alternative``) when its score is above 0 (a tool that matches
+  only its own unsupported lines never fits) and one of its lines is evidence
+  (:func:`_evidence`): at least :data:`MIN_LINE_TERMS` of the query's terms on one of its
+  lines, or a whole concept phrase (not one of a group more than a third of the tools share,
+  such as "score" or "évaluer") or its id in the query. That is the relevance threshold,
+  set from the project's query set (``tests/data/search_queries.json``): every phrasing
+  there has such a line for its expected tool, while the off-topic phrasings reach tools
+  only through one shared word ("list", "average", "order"). A score threshold could not
+  separate them: an expected tool scores as little as 0.84 ("score chrF d'une traduction
+  automatique"), an off-topic hit as much as 1.47 ("average of a list of numbers"), and a
+  one-word query such as "BLEU" scores under 0.2, its term being in every BLEU tool. With no
   tool fitting, the answer is ``supported: false`` as well, the hits listed as alternatives.
 """
 
@@ -68,7 +72,6 @@ __all__ = [
     "MAX_MATCHED_LINES",
     "MAX_QUERY_LENGTH",
     "MIN_LINE_TERMS",
-    "RELEVANCE_THRESHOLD",
     "TERMS_FILE",
     "CatalogIndex",
     "MatchedLine",
@@ -104,8 +107,6 @@ TERMS_FILE: Final = "search_terms.json"
 """The multilingual terms, in the package: concepts per tool id, what no tool does."""
 MAX_QUERY_LENGTH: Final = 500
 """Longest query accepted, in characters (the surfaces refuse longer ones)."""
-RELEVANCE_THRESHOLD: Final = 0.5
-"""The least score of a fit (see the module docstring for how it was set)."""
 MIN_LINE_TERMS: Final = 2
 """The query's terms one line of a tool must hold to count as evidence that it fits."""
 MAX_MATCHED_LINES: Final = 5
@@ -153,9 +154,8 @@ _GENERIC_LINES: Final = (  # words of the field itself, in every language: no to
     "перевод перевода переводе переводов машинный машинного машинном",
     "翻译 机器 器翻 翻訳 機械 械翻 번역 기계",
 )
-_STOPWORDS: Final = frozenset(
-    word for line in (*_STOPWORD_LINES, *_GENERIC_LINES) for word in line.split()
-)
+_STOPWORDS: Final = frozenset(word for line in _STOPWORD_LINES for word in line.split())
+_GENERIC: Final = frozenset(word for line in _GENERIC_LINES for word in line.split())
 
 _CJK: Final = re.compile(
     "[\u1100-\u11ff\u2e80-\u2fdf\u3040-\u30ff\u3100-\u312f\u3130-\u318f\u31f0-\u31ff"
@@ -213,14 +213,17 @@ def terms(text: str) -> list[str]:
 
 
 @cache
-def _stopwords() -> frozenset[str]:
-    """The function and generic words, folded as the query's terms are."""
-    return frozenset(term for word in _STOPWORDS for term in terms(word))
+def _stopwords(generic: bool = True) -> frozenset[str]:
+    """The function words (and the generic words), folded as the query's terms are."""
+    words = _STOPWORDS | _GENERIC if generic else _STOPWORDS
+    return frozenset(term for word in words for term in terms(word))
 
 
-def _query_terms(query: str) -> list[str]:
+def _query_terms(query: str, generic: bool = True) -> list[str]:
+    """The query's terms without function words, and without the generic words unless
+    ``generic`` is false (the terms a line or a concept phrase must hold to fit)."""
     seen: dict[str, None] = {}
-    stopwords = _stopwords()
+    stopwords = _stopwords(generic)
     for term in terms(query):
         if term not in stopwords:
             seen.setdefault(term, None)
@@ -356,6 +359,9 @@ class Vocabulary:
     concepts: Mapping[str, tuple[str, ...]]
     metric_names: tuple[str, ...]
     not_done: tuple[NotDone, ...]
+    generic: frozenset[str] = frozenset()
+    """The phrases only of groups given to more than a third of the tools ("score",
+    "évaluer"): they rank, but alone they are no evidence that a tool fits."""
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Vocabulary:
@@ -390,7 +396,14 @@ class Vocabulary:
             )
             for item in data["not_done"]
         )
-        return cls(concepts, tuple(data["metric_names"]), not_done)
+        uses = [group for names in data["tools"].values() for group in names]
+        shared = {group for group in groups if 3 * uses.count(group) > len(data["tools"])}
+
+        def phrases_of(names: Iterable[str]) -> set[str]:
+            return {p for group in names for phrases in groups[group].values() for p in phrases}
+
+        generic = phrases_of(shared) - phrases_of(set(groups) - shared)
+        return cls(concepts, tuple(data["metric_names"]), not_done, frozenset(generic))
 
 
 @cache
@@ -548,14 +561,16 @@ class CatalogIndex:
             stems = self._stems(query_terms)
             matched: dict[str, list[tuple[float, int]]] = {}
             evidence: dict[str, bool] = {}
-            wanted = set(stems)
+            wanted = set(self._stems(_query_terms(query, generic=False)))
             for tool_id, n in self._db.execute(
                 "SELECT tool, n FROM lines WHERE lines MATCH ?", (_match_expression(query_terms),)
             ):
                 line_stems = self._line_stems[(tool_id, n)]
                 weight = sum(map(self._idf, line_stems.intersection(stems)))
                 matched.setdefault(tool_id, []).append((-weight, n))
-                if _evidence(self._lines[tool_id][n].field, line_stems, wanted):
+                line = self._lines[tool_id][n]
+                generic = line.field == "concepts" and line.text in self.vocabulary.generic
+                if not generic and _evidence(line.field, line_stems, wanted):
                     evidence[tool_id] = True
         hits = []
         for doc, tool_id in enumerate(self._ids):
@@ -564,7 +579,7 @@ class CatalogIndex:
             score = round(self._score(doc, stems), 4)
             best = sorted(matched[tool_id])[:MAX_MATCHED_LINES]
             lines = tuple(self._lines[tool_id][n] for _, n in best)
-            relevant = evidence.get(tool_id, False) and score >= RELEVANCE_THRESHOLD
+            relevant = evidence.get(tool_id, False) and score > 0
             hits.append(SearchHit(self._by_id[tool_id], score, lines, relevant))
         hits.sort(key=lambda hit: (-hit.score, self._order[hit.entry.id]))
         return tuple(hits if limit is None else hits[:limit])
@@ -651,7 +666,7 @@ class SearchAnswer:
     """The search's answer, the same on every surface.
 
     ``supported`` is false when the query names something no tool does (``not_done``,
-    ``reason`` its reasons), when no tool scores at least :data:`RELEVANCE_THRESHOLD`, or
+    ``reason`` its reasons), when no tool fits (see the module docstring), or
     when the query has no words; ``reason`` is ``None`` when it is true. ``metrics`` are the
     metrics the catalog computes, read from its tools' descriptions. ``results`` are the
     ranked tools, the fits first, each marked ``alternative`` when it is not a fit.

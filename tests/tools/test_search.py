@@ -16,7 +16,6 @@ import pytest
 from mtcompute.catalog import catalog_entries
 from mtcompute.search import (
     MAX_MATCHED_LINES,
-    RELEVANCE_THRESHOLD,
     TERMS_FILE,
     CatalogIndex,
     MatchedLine,
@@ -303,18 +302,19 @@ def test_off_topic_phrasings_fit_no_tool() -> None:
 
 
 def test_relevance_threshold_follows_the_data() -> None:
-    """Every expected tool of the query set scores at least RELEVANCE_THRESHOLD; an
-    off-topic query scores above it too ("average of a list of numbers"), so the evidence of
-    one line, not the score, is what keeps it from fitting."""
+    """Every expected tool of the query set has a line that is evidence (it fits); no
+    off-topic hit has one, though one scores above the lowest expected tool: a score
+    threshold could not separate them. A one-word query ("BLEU", "TER") fits."""
     scores = []
     for item in QUERIES:
         hit = next(h for h in search_catalog(item["query"]) if h.entry.id == item["expected"])
         scores.append((hit.score, hit.relevant, item["query"]))
-    off = max(h.score for item in OFF_TOPIC for h in search_catalog(item["query"]))
-    assert (True, [], True) == (
-        min(scores)[0] >= RELEVANCE_THRESHOLD,
+    off = [h for item in OFF_TOPIC for h in search_catalog(item["query"])]
+    assert ([], [], True, [True, True, True]) == (
         [query for _, relevant, query in scores if not relevant],
-        off > RELEVANCE_THRESHOLD,
+        [h.entry.id for h in off if h.relevant],
+        max(h.score for h in off) > min(scores)[0],
+        [search_answer(q).supported for q in ("BLEU", "TER", "sacreBLEU")],
     )
 
 
@@ -392,3 +392,20 @@ def test_terms_table_covers_the_catalog_and_ten_languages() -> None:
         len(vocabulary.not_done) >= 10,
         [n.name for n in catalog_index().not_done if n.name in catalog_index().metrics],
     )
+
+
+@pytest.mark.parametrize(
+    ("query", "supported"),
+    [
+        pytest.param("score a translation", True, id="score a translation"),
+        pytest.param("Übersetzungsqualität bewerten", True, id="de translation quality"),
+        pytest.param("评估翻译质量", True, id="zh translation quality"),
+        pytest.param("evaluate my essay", False, id="a word of a shared group alone"),
+        pytest.param("GPT-4 as evaluator", False, id="LLM as a judge"),
+    ],
+)
+def test_a_phrase_of_a_shared_group_alone_does_not_fit(query: str, supported: bool) -> None:
+    """ "Score a translation" in any language fits the raw-text scorers; a word of a group most
+    tools share ("evaluate", "score") alone does not make a query fit."""
+    answer = search_answer(query)
+    assert (supported, supported) == (answer.supported, bool(answer.fits))
