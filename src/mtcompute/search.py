@@ -609,7 +609,10 @@ class CatalogIndex:
             results.sort(key=lambda result: result.alternative)  # stable: the fits first
             reason = None
             if not _query_terms(query):
-                reason = "The query has no words to search for, only punctuation or function words."
+                reason = (
+                    "The query has no words to search for: only punctuation, function words "
+                    'or words every tool shares, such as "translation".'
+                )
             elif not results or results[0].alternative:
                 reason = (
                     "No tool here matches this query closely enough: its words name nothing "

@@ -84,7 +84,8 @@ def playwright() -> Iterator[Playwright]:
 
 def test_page_search_box_says_no_tool_does_this(playwright: Playwright, server_url: str) -> None:
     """Typing the query in the search box of / and pressing Enter shows that no tool does
-    it, the reason, the catalog's metrics, and the nearest tools marked as alternatives."""
+    it, the reason, the catalog's metrics, and the nearest tools marked as alternatives; the
+    page fits a phone without sideways scroll."""
     with chromium(playwright) as browser:
         context = browser.new_context(java_script_enabled=False)
         page = context.new_page()
@@ -100,12 +101,24 @@ def test_page_search_box_says_no_tool_does_this(playwright: Playwright, server_u
         labels = cards.locator(".meta .label").all_inner_texts()
         count = cards.count()
         first_note = cards.first.locator(".note").inner_text()
+        page.set_viewport_size({"width": 375, "height": 812})
+        widths: list[int] = page.evaluate(
+            "[document.documentElement.scrollWidth, window.innerWidth]"
+        )
         context.close()
     answer = search_answer(NOT_DONE_QUERY)
-    assert (True, True, True, ["Alternative, not a fit"] * count, answer.results[0].note) == (
+    assert (
+        True,
+        True,
+        True,
+        ["Alternative, not a fit"] * count,
+        answer.results[0].note,
+        True,
+    ) == (
         REASON in notice_text,
         f"The catalog computes: {', '.join(METRICS)}." in notice_text,
         count > 0,
         labels,
         first_note,
+        widths[0] <= widths[1],
     )
