@@ -17,6 +17,10 @@ BM25 (Robertson and Zaragoza 2009; FTS5's ``bm25()``) with field weights:
 - ``referred_by``, the unsupported lines of *other* tools that name this tool ("counting
   n-grams from text (use bleu-sentence-components first)" is a line for
   bleu-sentence-components), weight 1;
+- ``concepts``, the tool's phrases in ``search_terms.json``: metric names and spellings and
+  tasks ("sentence-level score", "significance", "edit rate", "tokenize", "brevity
+  penalty", ...) in English, German, French, Spanish, Italian, Portuguese, Russian,
+  Chinese, Japanese and Korean, weight 2, so that a query in any of them finds the tool;
 - ``unsupported``, the tool's own unsupported lines, weight 0: they never raise a tool's
   rank (a tool that says it does not do X is no answer to X), but a tool that matches only
   there is still listed, last, with the lines that say what to use instead.
@@ -30,9 +34,35 @@ without a one-letter prefix (vav, he, bet, kaf, lamed, mem, shin: "for computing
 kana and Hangul cut into overlapping character bigrams, since FTS5's ``unicode61`` tokenizer
 does not segment them (it would keep 计算分数 as one token); Latin terms then go through
 FTS5's Porter stemmer. A query is the OR of its terms minus a short list of function words
-in English, German, French, Spanish and Hebrew, so a paraphrase need not repeat a line word
-for word. The lines each result matched are found with the same folding, in a second FTS5
-table of one row per line, and listed most telling first (at most :data:`MAX_MATCHED_LINES`).
+(English, German, French, Spanish, Italian, Portuguese, Russian, Hebrew) and of the words of
+the field itself ("translation", "machine", in every language: a tool whose one line says
+"Übersetzung" is no better for it), so a paraphrase need not repeat a line word for word.
+The lines each result matched are found with the same folding, in a second FTS5 table of one
+row per line, and listed most telling first (at most :data:`MAX_MATCHED_LINES`).
+
+The answer every surface renders (:func:`search_answer`, :class:`SearchAnswer`) says whether
+a tool does what the query asks:
+
+- ``supported: false`` with the table's reason when the query names a metric or task of
+  ``search_terms.json``'s ``not_done`` (COMET, BERTScore, METEOR, ROUGE, perplexity, human
+  evaluation, word alignment, ... in the ten languages, acronyms such as WER in their case);
+  the table's nearest tools come first, each with a note, and every result is marked
+  ``alternative``. An entry whose name a catalog tool's description uses is dropped: the
+  catalog then does it.
+- ``metrics``: the metrics the catalog computes, the names of ``metric_names`` and of the
+  not-done metrics that some tool's description names (so it follows the catalog).
+- A tool fits (is not an ``alternative``) when its score is above 0 (a tool that matches
+  only its own unsupported lines never fits) and one of its lines is evidence
+  (:func:`_evidence`): at least :data:`MIN_LINE_TERMS` of the query's terms on one of its
+  lines, or a whole concept phrase (not one of a group more than a third of the tools share,
+  such as "score" or "évaluer") or its id in the query. That is the relevance threshold,
+  set from the project's query set (``tests/data/search_queries.json``): every phrasing
+  there has such a line for its expected tool, while the off-topic phrasings reach tools
+  only through one shared word ("list", "average", "order"). A score threshold could not
+  separate them: an expected tool scores as little as 0.84 ("score chrF d'une traduction
+  automatique"), an off-topic hit as much as 1.47 ("average of a list of numbers"), and a
+  one-word query such as "BLEU" scores under 0.2, its term being in every BLEU tool. With no
+  tool fitting, the answer is ``supported: false`` as well, the hits listed as alternatives.
 """
 
 from __future__ import annotations
@@ -41,15 +71,24 @@ __all__ = [
     "FIELDS",
     "MAX_MATCHED_LINES",
     "MAX_QUERY_LENGTH",
+    "MIN_LINE_TERMS",
+    "TERMS_FILE",
     "CatalogIndex",
     "MatchedLine",
+    "NotDone",
+    "SearchAnswer",
     "SearchHit",
+    "SearchResult",
+    "Vocabulary",
     "catalog_index",
     "documents_entries",
+    "search_answer",
     "search_catalog",
+    "shipped_vocabulary",
     "terms",
 ]
 
+import json
 import math
 import re
 import sqlite3
@@ -59,12 +98,17 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from dataclasses import field as dc_field
 from functools import cache
+from importlib import resources
 from typing import Any, Final
 
 from mtcompute.catalog import CatalogEntry, catalog_entries
 
+TERMS_FILE: Final = "search_terms.json"
+"""The multilingual terms, in the package: concepts per tool id, what no tool does."""
 MAX_QUERY_LENGTH: Final = 500
 """Longest query accepted, in characters (the surfaces refuse longer ones)."""
+MIN_LINE_TERMS: Final = 2
+"""The query's terms one line of a tool must hold to count as evidence that it fits."""
 MAX_MATCHED_LINES: Final = 5
 """The matched lines a result lists: the most telling first (the sum of their matched
 terms' idf), ties in contract order."""
@@ -76,6 +120,7 @@ FIELDS: Final = (
     ("use_when", 2.0),
     ("supported", 1.5),
     ("referred_by", 1.0),
+    ("concepts", 2.0),
     ("unsupported", 0.0),
 )
 _USE_WHEN: Final = 3  # the first supported operations, as the pages' "Use when you need to"
@@ -92,9 +137,25 @@ _STOPWORD_LINES: Final = (  # function words, one line per language
     "au aux avec ce ces dans de des du elle en est et il je la le les leur mon ma mes ou "
     "par pour que qui sa se son sur un une",
     "al como con de del el en es la las lo los mi mis o para por que se su sus un una y",
+    "a al all alla con da dal dei del dell della delle di e gli i il in l la le lo nel "
+    "nella o per su tra un una uno",
+    "ao aos as com da das de do dos e em na nas no nos o os ou para pela pelo por um uma",
+    "в во для и из к как на о об по с со у что это мой моя мои",  # noqa: RUF001
+    "d l qu s",
     "של את עם על כמו מול או גם זה זו מה איך למה אני שלי",
 )
+_GENERIC_LINES: Final = (  # words of the field itself, in every language: no tool's own
+    "translation translations translated machine automatic mt",
+    "übersetzung übersetzungen maschinelle maschinellen automatische",
+    "traduction traductions automatique partir",
+    "traducción traducciones automática automático",
+    "traduzione traduzioni automatica automatico",
+    "tradução traduções automática automático",
+    "перевод перевода переводе переводов машинный машинного машинном",
+    "翻译 机器 器翻 翻訳 機械 械翻 번역 기계",
+)
 _STOPWORDS: Final = frozenset(word for line in _STOPWORD_LINES for word in line.split())
+_GENERIC: Final = frozenset(word for line in _GENERIC_LINES for word in line.split())
 
 _CJK: Final = re.compile(
     "[\u1100-\u11ff\u2e80-\u2fdf\u3040-\u30ff\u3100-\u312f\u3130-\u318f\u31f0-\u31ff"
@@ -151,10 +212,20 @@ def terms(text: str) -> list[str]:
     return out
 
 
-def _query_terms(query: str) -> list[str]:
+@cache
+def _stopwords(generic: bool = True) -> frozenset[str]:
+    """The function words (and the generic words), folded as the query's terms are."""
+    words = _STOPWORDS | _GENERIC if generic else _STOPWORDS
+    return frozenset(term for word in words for term in terms(word))
+
+
+def _query_terms(query: str, generic: bool = True) -> list[str]:
+    """The query's terms without function words, and without the generic words unless
+    ``generic`` is false (the terms a line or a concept phrase must hold to fit)."""
     seen: dict[str, None] = {}
+    stopwords = _stopwords(generic)
     for term in terms(query):
-        if term not in _STOPWORDS:
+        if term not in stopwords:
             seen.setdefault(term, None)
     return list(seen)
 
@@ -195,6 +266,8 @@ class SearchHit:
     entry: CatalogEntry
     score: float
     lines: tuple[MatchedLine, ...]
+    relevant: bool = dc_field(default=False, compare=False)
+    """Whether it fits the query (:func:`_relevant`): not part of its JSON."""
 
     def as_json(self) -> dict[str, Any]:
         """``{"id", "version", "description", "score", "matched": [...]}``."""
@@ -243,11 +316,111 @@ def _referrals(line: str, ids: Sequence[str]) -> dict[str, str]:
     return found
 
 
+@dataclass(frozen=True, slots=True)
+class NotDone:
+    """A metric or task no tool of the catalog does: its name, the reason a search gives,
+    the nearest honest alternatives (tool id, why it is only an alternative) and its names
+    in every language, folded (:func:`terms`), with the acronyms matched with their case."""
+
+    name: str
+    reason: str
+    metric: bool
+    nearest: tuple[tuple[str, str], ...]
+    phrases: tuple[tuple[str, ...], ...]
+    acronyms: tuple[str, ...] = ()
+
+    def named_in(self, query: str, query_terms: Sequence[str]) -> bool:
+        """Whether ``query`` names this: one of its phrases as consecutive terms (a trailing
+        "s" or "es" on a term allowed), or one of its acronyms as a word, in its case."""
+        if any(_has_sequence(query_terms, phrase) for phrase in self.phrases):
+            return True
+        text = unicodedata.normalize("NFKC", query)
+        return any(re.search(rf"(?<![^\W_]){re.escape(a)}(?![^\W_])", text) for a in self.acronyms)
+
+
+def _has_sequence(haystack: Sequence[str], needle: Sequence[str]) -> bool:
+    """Whether ``needle`` occurs in ``haystack`` as consecutive terms (plural-tolerant)."""
+
+    def same(term: str, wanted: str) -> bool:
+        return term == wanted or term in (wanted + "s", wanted + "es")
+
+    n = len(needle)
+    return n > 0 and any(
+        all(same(haystack[i + k], needle[k]) for k in range(n))
+        for i in range(len(haystack) - n + 1)
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Vocabulary:
+    """The multilingual terms of the search (``search_terms.json``): each tool id's concept
+    phrases, the metric names, and what no tool does."""
+
+    concepts: Mapping[str, tuple[str, ...]]
+    metric_names: tuple[str, ...]
+    not_done: tuple[NotDone, ...]
+    generic: frozenset[str] = frozenset()
+    """The phrases only of groups given to more than a third of the tools ("score",
+    "évaluer"): they rank, but alone they are no evidence that a tool fits."""
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Vocabulary:
+        """The vocabulary of a ``search_terms.json`` document."""
+        groups: Mapping[str, Mapping[str, list[str]]] = data["groups"]
+        concepts = {
+            tool_id: tuple(
+                dict.fromkeys(
+                    phrase
+                    for group in names
+                    for phrases in groups[group].values()
+                    for phrase in phrases
+                )
+            )
+            for tool_id, names in data["tools"].items()
+        }
+        not_done = tuple(
+            NotDone(
+                name=item["name"],
+                reason=item["reason"],
+                metric=bool(item.get("metric", False)),
+                nearest=tuple((n["id"], n["why"]) for n in item.get("nearest", ())),
+                phrases=tuple(
+                    dict.fromkeys(
+                        tuple(terms(phrase))
+                        for phrases in item["names"].values()
+                        for phrase in phrases
+                        if terms(phrase)
+                    )
+                ),
+                acronyms=tuple(item.get("acronyms", ())),
+            )
+            for item in data["not_done"]
+        )
+        uses = [group for names in data["tools"].values() for group in names]
+        shared = {group for group in groups if 3 * uses.count(group) > len(data["tools"])}
+
+        def phrases_of(names: Iterable[str]) -> set[str]:
+            return {p for group in names for phrases in groups[group].values() for p in phrases}
+
+        generic = phrases_of(shared) - phrases_of(set(groups) - shared)
+        return cls(concepts, tuple(data["metric_names"]), not_done, frozenset(generic))
+
+
+@cache
+def shipped_vocabulary() -> Vocabulary:
+    """The vocabulary shipped in the package (``mtcompute/search_terms.json``)."""
+    text = resources.files("mtcompute").joinpath(TERMS_FILE).read_text(encoding="utf-8")
+    return Vocabulary.from_json(json.loads(text))
+
+
 class CatalogIndex:
     """An in-memory FTS5 index of catalog entries (the newest version of each id)."""
 
-    def __init__(self, entries: Iterable[CatalogEntry]) -> None:
+    def __init__(
+        self, entries: Iterable[CatalogEntry], vocabulary: Vocabulary | None = None
+    ) -> None:
         self.entries = _newest(entries)
+        self.vocabulary = vocabulary if vocabulary is not None else shipped_vocabulary()
         self._order = {entry.id: n for n, entry in enumerate(self.entries)}
         ids = [entry.id for entry in self.entries]
         lines: dict[str, list[MatchedLine]] = {i: [] for i in ids}
@@ -262,6 +435,10 @@ class CatalogIndex:
                 for target, clause in _referrals(text, ids).items():
                     if target != entry.id:
                         lines[target].append(MatchedLine("referred_by", text, entry.id, clause))
+        for tool_id in ids:  # last: a contract line goes first when it matches as well
+            lines[tool_id] += [
+                MatchedLine("concepts", text) for text in self.vocabulary.concepts.get(tool_id, ())
+            ]
         self._lines = lines
         self._lock = threading.Lock()  # the probe table is written by every search
         # check_same_thread=False: searches run on the event loop and on worker threads,
@@ -320,6 +497,19 @@ class CatalogIndex:
         }
         self._by_id = {entry.id: entry for entry in self.entries}
         self._idfs: dict[str, float] = {}
+        # What the catalog does, read from its descriptions: a metric is the catalog's when a
+        # tool's description names it, and then it is no longer a thing no tool does.
+        described = [terms(entry.description) for entry in self.entries]
+        vocabulary = self.vocabulary
+        candidates = [*vocabulary.metric_names, *(n.name for n in vocabulary.not_done if n.metric)]
+        self.metrics = tuple(
+            dict.fromkeys(
+                name
+                for name in candidates
+                if any(_has_sequence(words, terms(name)) for words in described)
+            )
+        )
+        self.not_done = tuple(n for n in vocabulary.not_done if n.name not in self.metrics)
 
     def _stems(self, query_terms: Sequence[str]) -> list[str]:
         """The query's terms as FTS5 indexes them (Porter-stemmed), first occurrence first."""
@@ -370,11 +560,18 @@ class CatalogIndex:
         with self._lock:
             stems = self._stems(query_terms)
             matched: dict[str, list[tuple[float, int]]] = {}
+            evidence: dict[str, bool] = {}
+            wanted = set(self._stems(_query_terms(query, generic=False)))
             for tool_id, n in self._db.execute(
                 "SELECT tool, n FROM lines WHERE lines MATCH ?", (_match_expression(query_terms),)
             ):
-                weight = sum(map(self._idf, self._line_stems[(tool_id, n)].intersection(stems)))
+                line_stems = self._line_stems[(tool_id, n)]
+                weight = sum(map(self._idf, line_stems.intersection(stems)))
                 matched.setdefault(tool_id, []).append((-weight, n))
+                line = self._lines[tool_id][n]
+                generic = line.field == "concepts" and line.text in self.vocabulary.generic
+                if not generic and _evidence(line.field, line_stems, wanted):
+                    evidence[tool_id] = True
         hits = []
         for doc, tool_id in enumerate(self._ids):
             if tool_id not in matched:
@@ -382,9 +579,125 @@ class CatalogIndex:
             score = round(self._score(doc, stems), 4)
             best = sorted(matched[tool_id])[:MAX_MATCHED_LINES]
             lines = tuple(self._lines[tool_id][n] for _, n in best)
-            hits.append(SearchHit(self._by_id[tool_id], score, lines))
+            relevant = evidence.get(tool_id, False) and score > 0
+            hits.append(SearchHit(self._by_id[tool_id], score, lines, relevant))
         hits.sort(key=lambda hit: (-hit.score, self._order[hit.entry.id]))
         return tuple(hits if limit is None else hits[:limit])
+
+    def answer(self, query: str, limit: int | None = None) -> SearchAnswer:
+        """The search's answer to ``query``: whether a tool does it, why not, the catalog's
+        metrics, and the ranked tools, each a fit or only an alternative (see
+        :class:`SearchAnswer`); at most ``limit`` results."""
+        hits = self.search(query)
+        query_terms = terms(query)
+        named = tuple(n for n in self.not_done if n.named_in(query, query_terms))
+        results: list[SearchResult] = []
+        if named:
+            listed: set[str] = set()
+            for thing in named:
+                for tool_id, why in thing.nearest:
+                    hit = next((h for h in hits if h.entry.id == tool_id), None)
+                    if tool_id in self._by_id and tool_id not in listed:
+                        hit = hit or SearchHit(self._by_id[tool_id], 0.0, ())
+                        note = f"Nearest alternative to {thing.name}: {why}"
+                        results.append(SearchResult(hit, True, note))
+                        listed.add(tool_id)
+            results += [SearchResult(h, True) for h in hits if h.entry.id not in listed]
+            reason: str | None = " ".join(thing.reason for thing in named)
+        else:
+            results = [SearchResult(h, not h.relevant) for h in hits]
+            results.sort(key=lambda result: result.alternative)  # stable: the fits first
+            reason = None
+            if not _query_terms(query):
+                reason = (
+                    "The query has no words to search for: only punctuation, function words "
+                    'or words every tool shares, such as "translation".'
+                )
+            elif not results or results[0].alternative:
+                reason = (
+                    "No tool here matches this query closely enough: its words name nothing "
+                    f"the catalog does (it computes {_and(self.metrics)})."
+                )
+        return SearchAnswer(
+            query=query,
+            supported=reason is None,
+            reason=reason,
+            not_done=named,
+            metrics=self.metrics,
+            results=tuple(results if limit is None else results[:limit]),
+        )
+
+
+def _evidence(field: str, line_stems: set[str], wanted: set[str]) -> bool:
+    """Whether one matched line is evidence that its tool fits: two of the query's terms in
+    one of the tool's own lines (or a referral to it), or a whole concept phrase or id in the
+    query. A single shared word ("list", "average", "order") is not: it is how a query about
+    something else reaches a tool."""
+    if field == "unsupported":
+        return False
+    if field in ("concepts", "id") and line_stems <= wanted:
+        return True
+    return len(line_stems & wanted) >= MIN_LINE_TERMS
+
+
+def _and(names: Sequence[str]) -> str:
+    """The names as "A, B and C"."""
+    return names[0] if len(names) < 2 else f"{', '.join(names[:-1])} and {names[-1]}"
+
+
+@dataclass(frozen=True, slots=True)
+class SearchResult:
+    """One ranked tool of an answer: a fit, or only an alternative (its score under the
+    relevance threshold, or the query names something no tool does), with a note saying
+    what it is an alternative to when the table names it as the nearest."""
+
+    hit: SearchHit
+    alternative: bool
+    note: str | None = None
+
+    def as_json(self) -> dict[str, Any]:
+        """The hit's fields (:meth:`SearchHit.as_json`), then ``"alternative"`` and, for a
+        named alternative, ``"note"``."""
+        data = {**self.hit.as_json(), "alternative": self.alternative}
+        if self.note is not None:
+            data["note"] = self.note
+        return data
+
+
+@dataclass(frozen=True, slots=True)
+class SearchAnswer:
+    """The search's answer, the same on every surface.
+
+    ``supported`` is false when the query names something no tool does (``not_done``,
+    ``reason`` its reasons), when no tool fits (see the module docstring), or
+    when the query has no words; ``reason`` is ``None`` when it is true. ``metrics`` are the
+    metrics the catalog computes, read from its tools' descriptions. ``results`` are the
+    ranked tools, the fits first, each marked ``alternative`` when it is not a fit.
+    """
+
+    query: str
+    supported: bool
+    reason: str | None
+    not_done: tuple[NotDone, ...]
+    metrics: tuple[str, ...]
+    results: tuple[SearchResult, ...]
+
+    @property
+    def fits(self) -> tuple[SearchResult, ...]:
+        """The results that are not alternatives."""
+        return tuple(result for result in self.results if not result.alternative)
+
+    def as_json(self, results_key: str = "results") -> dict[str, Any]:
+        """``{"query", "supported", "reason", "not_done": [{"name", "reason"}], "metrics",
+        "results": [...]}`` (``results_key`` names the last field: HTTP's is ``tools``)."""
+        return {
+            "query": self.query,
+            "supported": self.supported,
+            "reason": self.reason,
+            "not_done": [{"name": n.name, "reason": n.reason} for n in self.not_done],
+            "metrics": list(self.metrics),
+            results_key: [result.as_json() for result in self.results],
+        }
 
 
 @cache
@@ -396,6 +709,11 @@ def catalog_index() -> CatalogIndex:
 def search_catalog(query: str, limit: int | None = None) -> tuple[SearchHit, ...]:
     """Search the catalog (:meth:`CatalogIndex.search` on :func:`catalog_index`)."""
     return catalog_index().search(query, limit)
+
+
+def search_answer(query: str, limit: int | None = None) -> SearchAnswer:
+    """The answer of every surface (:meth:`CatalogIndex.answer` on :func:`catalog_index`)."""
+    return catalog_index().answer(query, limit)
 
 
 def documents_entries(documents: Iterable[Mapping[str, Any]]) -> list[CatalogEntry]:

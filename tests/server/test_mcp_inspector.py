@@ -24,7 +24,7 @@ import pytest
 
 import mtcompute
 from mtcompute.contracts import contract, contract_ids, contract_text
-from mtcompute.search import search_catalog
+from mtcompute.search import search_answer
 from mtcompute.server.mcp import EXECUTE, GET_CONTRACT, LIST_CATALOG, SEARCH_CATALOG
 from tests.conftest import REPO, cli_command, require_program
 
@@ -79,7 +79,7 @@ CATALOG = {
 }
 
 SEARCH_QUERY = "why did my sentence get a low BLEU"
-SEARCH = {"query": SEARCH_QUERY, "results": [h.as_json() for h in search_catalog(SEARCH_QUERY, 2)]}
+SEARCH = search_answer(SEARCH_QUERY, 2).as_json()
 
 CALLS = [
     Call("list_catalog", LIST_CATALOG, {}, CATALOG, mtcompute.dumps(CATALOG), False),

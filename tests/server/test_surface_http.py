@@ -13,7 +13,7 @@ from openapi_spec_validator import validate as validate_openapi
 
 import mtcompute
 from mtcompute.contracts import contract, contract_ids
-from mtcompute.server.app import DEFAULT_MAX_BODY_BYTES, search_results
+from mtcompute.server.app import DEFAULT_MAX_BODY_BYTES, search_body
 from tests.conftest import REPO, run_cli, send_unsent_body, shared_file
 from tests.server.serving import serving
 
@@ -146,9 +146,9 @@ SEARCHES = [
 
 @pytest.mark.parametrize("query", SEARCHES)
 def test_catalog_search(client: httpx.Client, query: str) -> None:
-    """GET /v1/tools?q= answers the search module's ranked tools with their links."""
+    """GET /v1/tools?q= answers the search module's answer, its ranked tools with links."""
     response = client.get("/v1/tools", params={"q": query})
-    expected = mtcompute.dumps({"query": query, "tools": search_results(query)})
+    expected = mtcompute.dumps(search_body(query))
     assert (200, expected) == (response.status_code, response.text)
 
 

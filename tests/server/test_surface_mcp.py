@@ -23,7 +23,7 @@ import mtcompute
 from mtcompute.catalog_text import tool_facts
 from mtcompute.contracts import contract, contract_ids, contract_text
 from mtcompute.errors import NotFound
-from mtcompute.search import search_catalog
+from mtcompute.search import search_answer
 from mtcompute.tools import get_tool, list_tools
 from tests.conftest import cli_command
 
@@ -309,8 +309,7 @@ SEARCHES = [
 async def test_search_catalog(client: Client, query: str, options: dict[str, Any]) -> None:
     """search_catalog answers the search module's ranked tools (5 unless limit says), the
     same as structured content and as text, valid against its output schema."""
-    hits = search_catalog(query, int(options.get("limit", 5)))
-    expected = {"query": query, "results": [hit.as_json() for hit in hits]}
+    expected = search_answer(query, int(options.get("limit", 5))).as_json()
     result = await client.call_tool("search_catalog", {"query": query, **options})
     schemas = {tool.name: tool.output_schema for tool in (await client.list_tools()).tools}
     validator = jsonschema.Draft202012Validator(schemas["search_catalog"])

@@ -25,29 +25,38 @@ def add_parser(subparsers: Subparsers) -> None:
     parser.add_argument(
         "--search",
         metavar="QUERY",
-        help="only the tools that match QUERY (a task in words), best match first, each with "
-        "the contract lines that matched",
+        help="only the tools that match QUERY (a task in words, in any of ten languages), "
+        "best match first, each with the lines that matched; says when no tool does it",
     )
 
 
 def _search(query: str, as_json: bool) -> int:
     from mtcompute.core.jsjson import dumps  # noqa: PLC0415
-    from mtcompute.search import MAX_QUERY_LENGTH, search_catalog  # noqa: PLC0415
+    from mtcompute.search import MAX_QUERY_LENGTH, search_answer  # noqa: PLC0415
 
     if len(query) > MAX_QUERY_LENGTH:
         return usage_error(
             f"--search: expected at most {MAX_QUERY_LENGTH} characters, got {len(query)}"
         )
-    hits = search_catalog(query)
+    answer = search_answer(query)
     if as_json:
-        write(dumps({"query": query, "results": [hit.as_json() for hit in hits]}))
+        write(dumps(answer.as_json()))
         return EXIT_OK
-    if not hits:
-        write(f"No tool matches {query!r}.")
+    if not answer.supported:
+        write(f"Not supported: {answer.reason}")
+        write(f"The catalog computes: {', '.join(answer.metrics)}.")
+    if not answer.results:
         return EXIT_OK
-    width = max(len(hit.entry.id) for hit in hits)
-    for hit in hits:
+    width = max(len(result.hit.entry.id) for result in answer.results)
+    heading = False
+    for result in answer.results:
+        if result.alternative and not heading:
+            write("Alternatives, not a fit:" if answer.supported else "Nearest alternatives:")
+            heading = True
+        hit = result.hit
         write(f"{hit.entry.id:<{width}}  {hit.entry.version}  {hit.entry.description}")
+        if result.note is not None:
+            write(f"    note: {result.note}")
         for line in hit.lines:
             if line.field != "id":
                 source = f" (from {line.source})" if line.source else ""
@@ -57,8 +66,8 @@ def _search(query: str, as_json: bool) -> int:
 
 def run(args: argparse.Namespace) -> int:
     """Print the tools: aligned columns, or one JSON array with ``--json``; with ``--search``,
-    the matching tools, ranked, with their matched lines (JSON: the ``search_catalog``
-    answer)."""
+    whether a tool does it (and why not), the matching tools, ranked, the fits first, with
+    their matched lines (JSON: the ``search_catalog`` answer)."""
     from mtcompute.catalog import catalog_entries  # noqa: PLC0415
     from mtcompute.core.jsjson import dumps  # noqa: PLC0415
 

@@ -60,7 +60,7 @@ from mtcompute.errors import (
     NotFound,
     UnsupportedMediaType,
 )
-from mtcompute.search import MAX_QUERY_LENGTH, search_catalog
+from mtcompute.search import MAX_QUERY_LENGTH, search_answer
 from mtcompute.server.access_log import AccessLog, open_access_log
 from mtcompute.server.executor import (
     INLINE_BODY_BYTES,
@@ -245,15 +245,16 @@ def catalog(base_url: str = "") -> list[dict[str, Any]]:
     ]
 
 
-def search_results(query: str, base_url: str = "") -> list[dict[str, Any]]:
-    """The catalog search's ranked tools (:mod:`mtcompute.search`), each with its links."""
-    return [
-        {
-            **hit.as_json(),
-            "links": hit.entry.links(base_url),
-        }
-        for hit in search_catalog(query)
+def search_body(query: str, base_url: str = "") -> dict[str, Any]:
+    """``GET /v1/tools?q=``'s answer: the search's answer (``supported``, ``reason``,
+    ``not_done``, ``metrics``), its ranked tools under ``tools``, each with its links."""
+    answer = search_answer(query)
+    body = answer.as_json("tools")
+    body["tools"] = [
+        {**data, "links": result.hit.entry.links(base_url)}
+        for data, result in zip(body["tools"], answer.results, strict=True)
     ]
+    return body
 
 
 def query_error(query: str) -> InvalidInput | None:
@@ -267,15 +268,16 @@ def query_error(query: str) -> InvalidInput | None:
 
 
 async def catalog_endpoint(request: Request) -> Response:
-    """GET /v1/tools: the catalog; with ``?q=`` (not blank), the tools that match, ranked:
-    ``{"query", "tools": [{id, version, description, score, matched, links}]}``."""
+    """GET /v1/tools: the catalog; with ``?q=`` (not blank), the search's answer:
+    ``{"query", "supported", "reason", "not_done", "metrics", "tools": [{id, version,
+    description, score, matched, alternative, links}]}``."""
     query = request.query_params.get("q", "")
     if not query.strip():
         return json_response(dumps({"tools": catalog()}))
     refusal = query_error(query)
     if refusal is not None:
         return error_response(refusal)
-    return json_response(dumps({"query": query, "tools": search_results(query)}))
+    return json_response(dumps(search_body(query)))
 
 
 async def openapi_endpoint(request: Request) -> Response:

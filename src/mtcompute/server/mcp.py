@@ -15,8 +15,9 @@ so that every tool result is exactly what the other surfaces return:
 - ``get_contract`` returns a contract document: parsed as structured content, verbatim as
   text; an unknown tool or version is the ``not_found`` envelope with ``isError`` true.
 - ``search_catalog`` ranks the tools for a task in words (:mod:`mtcompute.search`, the same
-  search as ``GET /v1/tools?q=`` and the search box of ``/``): ``{"query", "results": [{id,
-  version, description, score, matched: [{field, text, from?}]}]}``.
+  search as ``GET /v1/tools?q=`` and the search box of ``/``): ``{"query", "supported",
+  "reason", "not_done", "metrics", "results": [{id, version, description, score, matched:
+  [{field, text, from?}], alternative, note?}]}``.
 
 Every tool's ``outputSchema`` admits its answer or the error envelope (exactly one of the
 two), so that a client that checks structured content on errors too (the TypeScript SDK's,
@@ -86,7 +87,7 @@ from mtcompute.errors import (
     Unauthorized,
     json_pointer,
 )
-from mtcompute.search import MAX_QUERY_LENGTH, search_catalog
+from mtcompute.search import MAX_QUERY_LENGTH, search_answer
 from mtcompute.server.executor import execute_value
 from mtcompute.server.limits import KEY_MISSING, KEY_REQUIRED_MESSAGE
 from mtcompute.server.mcp_tools import (
@@ -226,8 +227,8 @@ def _call_search_catalog(arguments: dict[str, Any]) -> types.CallToolResult:
         bad = _search_argument_error(arguments)
     if bad is not None:
         return _envelope_result(bad)
-    hits = search_catalog(arguments["query"], int(arguments.get("limit", DEFAULT_SEARCH_LIMIT)))
-    answer = {"query": arguments["query"], "results": [hit.as_json() for hit in hits]}
+    limit = int(arguments.get("limit", DEFAULT_SEARCH_LIMIT))
+    answer = search_answer(arguments["query"], limit).as_json()
     return _answer(answer, dumps(answer), is_error=False)
 
 

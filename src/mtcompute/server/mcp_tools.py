@@ -62,7 +62,7 @@ _ERROR_SCHEMA: Final = {
         "code": {"type": "string", "enum": list(ERROR_CODES)},
         "message": {"type": "string"},
         "path": {"type": "string"},
-        "faults": {"type": "array", "items": {"type": "object"}},
+        "faults": {"type": "array"},  # each a {"code", "message", "path"}
     },
     "required": ["code", "message"],
 }
@@ -87,20 +87,12 @@ _SEARCH_HIT_SCHEMA: Final = {
     "properties": {
         **_SUMMARY_PROPERTIES,
         "score": {"type": "number"},
-        "matched": {
-            "type": "array",
-            "items": {
-                "type": "object",
-                "properties": {
-                    "field": {"type": "string"},
-                    "text": {"type": "string"},
-                    "from": {"type": "string"},
-                },
-                "required": ["field", "text"],
-            },
-        },
+        # the matched lines, each {"field", "text", "from"?}: docs/search.md
+        "matched": {"type": "array", "items": {"type": "object"}},
+        "alternative": {"type": "boolean"},
+        "note": {"type": "string"},
     },
-    "required": ["id", "version", "description", "score", "matched"],
+    "required": ["id", "version", "description", "score", "matched", "alternative"],
 }
 
 
@@ -154,7 +146,10 @@ _GET_CONTRACT_DESCRIPTION: Final = (
 )
 
 
-_SEARCH_CATALOG_DESCRIPTION: Final = "The tools for a task in words, best first."
+_SEARCH_CATALOG_DESCRIPTION: Final = (
+    "The tools for a task in words (en, de, fr, es, it, pt, ru, zh, ja, ko, he), best first; "
+    '"supported" is false when no tool does it (e.g. COMET), with the reason.'
+)
 
 
 def instructions() -> str:
@@ -281,9 +276,13 @@ def tool_definitions() -> tuple[types.Tool, ...]:
                 "The ranked tools, best first.",
                 {
                     "query": {"type": "string"},
+                    "supported": {"type": "boolean"},
+                    "reason": {"anyOf": [{"type": "string"}, {"type": "null"}]},
+                    "not_done": {"type": "array", "items": {"type": "object"}},
+                    "metrics": _STRINGS,
                     "results": {"type": "array", "items": _SEARCH_HIT_SCHEMA},
                 },
-                ["query", "results"],
+                ["query", "supported", "reason", "not_done", "metrics", "results"],
             ),
             annotations=_READ_ONLY,
         ),

@@ -245,9 +245,11 @@ def openapi_document() -> dict[str, Any]:
                     "name": "q",
                     "in": "query",
                     "required": False,
-                    "description": "A task in words: the tools that match it, ranked (BM25 "
-                    "over each contract's id, description and operations), each with its "
-                    "score and the lines that matched. Blank or omitted: the whole catalog.",
+                    "description": "A task in words, in any of ten languages: whether a "
+                    "tool does it (supported, with a reason when not, and the catalog's "
+                    "metrics) and the tools that match it, ranked, each with its score, the "
+                    "lines that matched and whether it is only an alternative. Blank or "
+                    "omitted: the whole catalog.",
                     "schema": {"type": "string", "maxLength": MAX_QUERY_LENGTH},
                 }
             ],
@@ -260,6 +262,10 @@ def openapi_document() -> dict[str, Any]:
                             "required": ["tools"],
                             "properties": {
                                 "query": {"type": "string"},
+                                "supported": {"type": "boolean"},
+                                "reason": {"type": ["string", "null"]},
+                                "not_done": {"type": "array", "items": {"type": "object"}},
+                                "metrics": {"type": "array", "items": {"type": "string"}},
                                 "tools": {"type": "array", "items": {"type": "object"}},
                             },
                         }

@@ -109,6 +109,9 @@ class SearchResult:
 
     tool: ToolLink
     lines: tuple[SearchLine, ...]
+    alternative: bool = False
+    """Not a fit: only the nearest alternative (see :class:`mtcompute.search.SearchResult`)."""
+    note: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,6 +127,11 @@ class IndexPage:
     query_error: str = ""
     more: tuple[ToolLink, ...] = ()
     """The tools that also match, after the first :data:`SEARCH_CARDS` (names only)."""
+    supported: bool = True
+    """Whether a tool does what the query asks (the search's answer); ``reason`` when not."""
+    reason: str = ""
+    metrics: tuple[str, ...] = ()
+    """The metrics the catalog computes, as the search's answer lists them."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -66,7 +66,7 @@ from typing import Final
 from mtcompute.catalog import catalog_entries, catalog_entry
 from mtcompute.catalog_text import summary_sentence
 from mtcompute.core.jsjson import dumps
-from mtcompute.search import MAX_QUERY_LENGTH, MatchedLine, search_catalog
+from mtcompute.search import MAX_QUERY_LENGTH, MatchedLine, SearchAnswer, search_answer
 from mtcompute.server.page_data import (
     DEFAULT_CATEGORY,
     FREE,
@@ -129,6 +129,7 @@ _LINE_LABELS: Final = {
     "use_when": "Use when",
     "supported": "Supported",
     "unsupported": "Not supported",
+    "concepts": "Term",
 }
 
 
@@ -143,20 +144,25 @@ SEARCH_CARD_LINES: Final = 3  # matched lines per card
 _SHOWN: Final = ("id", "description")  # on the card already: not repeated as matched lines
 
 
-def _search_results(query: str) -> tuple[tuple[SearchResult, ...], tuple[ToolLink, ...]]:
+def _search_results(
+    answer: SearchAnswer,
+) -> tuple[tuple[SearchResult, ...], tuple[ToolLink, ...]]:
     """The first results as cards (their best matched lines), the others as links."""
-    hits = search_catalog(query)
+    results = answer.results
     cards = tuple(
         SearchResult(
-            tool_link(hit.entry.id, hit.entry.version, hit.entry.document),
-            tuple(_search_line(line) for line in hit.lines if line.field not in _SHOWN)[
+            tool_link(r.hit.entry.id, r.hit.entry.version, r.hit.entry.document),
+            tuple(_search_line(line) for line in r.hit.lines if line.field not in _SHOWN)[
                 :SEARCH_CARD_LINES
             ],
+            r.alternative,
+            r.note or "",
         )
-        for hit in hits[:SEARCH_CARDS]
+        for r in results[:SEARCH_CARDS]
     )
     more = tuple(
-        tool_link(h.entry.id, h.entry.version, h.entry.document) for h in hits[SEARCH_CARDS:]
+        tool_link(r.hit.entry.id, r.hit.entry.version, r.hit.entry.document)
+        for r in results[SEARCH_CARDS:]
     )
     return cards, more
 
@@ -168,6 +174,8 @@ def index_page(base_url: str, query: str = "", *, key_needed: bool = False) -> s
     results: tuple[SearchResult, ...] | None = None
     more: tuple[ToolLink, ...] = ()
     query_error = ""
+    supported, reason = True, ""
+    metrics: tuple[str, ...] = ()
     if query.strip():
         if len(query) > MAX_QUERY_LENGTH:
             query_error = (
@@ -175,7 +183,9 @@ def index_page(base_url: str, query: str = "", *, key_needed: bool = False) -> s
             )
             results = ()
         else:
-            results, more = _search_results(query)
+            answer = search_answer(query)
+            results, more = _search_results(answer)
+            supported, reason, metrics = answer.supported, answer.reason or "", answer.metrics
     tools = [entry.document for entry in catalog_entries()]
     # The shortest example of the catalog makes the most readable sample call.
     samples: list[tuple[int, str, str, object]] = [
@@ -194,6 +204,9 @@ def index_page(base_url: str, query: str = "", *, key_needed: bool = False) -> s
         results=results,
         query_error=query_error,
         more=more,
+        supported=supported,
+        reason=reason,
+        metrics=metrics,
     )
     return render(
         "index.html",
