@@ -59,7 +59,7 @@ from typing import Any, Generic, TypeGuard, TypeVar
 
 from mtcompute.contracts import contract
 from mtcompute.core.text import first_lone_surrogate
-from mtcompute.errors import InvalidInput, LimitExceeded, UnsupportedInput, json_pointer
+from mtcompute.errors import InvalidInput, LimitExceeded, UnsupportedInput, json_pointer, where
 
 T = TypeVar("T")
 
@@ -68,11 +68,6 @@ MAX_ECHOED_KEY = 256  # an unknown key longer than this is not repeated in the e
 
 
 # --- message pieces -----------------------------------------------------------------------
-
-
-def where(path: str) -> str:
-    """``at /beta``, or ``at the top level`` for the whole input."""
-    return f"at {path}" if path else "at the top level"
 
 
 def check_no_lone_surrogate(text: str, what: str, path: str) -> None:
