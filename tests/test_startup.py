@@ -141,13 +141,15 @@ ARGUMENTS = ("mtcompute.metrics._arguments", "mtcompute.contracts", "json")
 def test_score_imports_no_argument_layer(metric: str, tmp_path: Path) -> None:
     """``mtcompute score`` on a file pair imports neither the library API's argument checks
     (:mod:`mtcompute.metrics._arguments`) nor the validation layer and the contracts
-    (:mod:`mtcompute.contracts`), nor json."""
+    (:mod:`mtcompute.contracts`), nor json; nor, without a test asked for, the significance
+    tests' module."""
     (tmp_path / "hyp.txt").write_text("The cat sat.\nA dog barked.\n", encoding="utf-8")
     (tmp_path / "ref.txt").write_text("The cat sat down.\nA dog barked.\n", encoding="utf-8")
     command = [*cli_command(), "score", "-H", "hyp.txt", "-r", "ref.txt", "-m", metric]
     modules = imported(command, cwd=tmp_path)
     assert f"mtcompute.metrics.{metric}.corpus" in modules
     assert [] == among(modules, ARGUMENTS)
+    assert "mtcompute.cli._score_tests" not in modules
 
 
 def test_sacrebleu_imports_its_run_modules_not_score_s(tmp_path: Path) -> None:
