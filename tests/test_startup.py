@@ -131,6 +131,27 @@ def test_score_imports_no_numpy_server_or_report(metric: str, tmp_path: Path) ->
     assert [] == among(modules, SACREBLEU_RUN)
 
 
+# What checks the library's arguments: the score command reads its own files and builds its
+# options itself, so its chrF and BLEU runs (the undecoded lines, the results added up) need
+# none of it, nor json (the contracts' documents, sacreBLEU's JSON score line).
+ARGUMENTS = ("mtcompute.metrics._arguments", "mtcompute.contracts", "json")
+
+
+@pytest.mark.parametrize("metric", ["bleu", "chrf"])
+def test_score_imports_no_argument_layer(metric: str, tmp_path: Path) -> None:
+    """``mtcompute score`` on a file pair imports neither the library API's argument checks
+    (:mod:`mtcompute.metrics._arguments`) nor the validation layer and the contracts
+    (:mod:`mtcompute.contracts`), nor json; nor, without a test asked for, the significance
+    tests' module."""
+    (tmp_path / "hyp.txt").write_text("The cat sat.\nA dog barked.\n", encoding="utf-8")
+    (tmp_path / "ref.txt").write_text("The cat sat down.\nA dog barked.\n", encoding="utf-8")
+    command = [*cli_command(), "score", "-H", "hyp.txt", "-r", "ref.txt", "-m", metric]
+    modules = imported(command, cwd=tmp_path)
+    assert f"mtcompute.metrics.{metric}.corpus" in modules
+    assert [] == among(modules, ARGUMENTS)
+    assert "mtcompute.cli._score_tests" not in modules
+
+
 def test_sacrebleu_imports_its_run_modules_not_score_s(tmp_path: Path) -> None:
     """``mtcompute sacrebleu`` on a small file pair imports its own run modules and none of
     ``score``'s but the segment files' reader."""

@@ -48,6 +48,7 @@ __all__ = [
     "UnsupportedInput",
     "UnsupportedMediaType",
     "json_pointer",
+    "where",
 ]
 
 from typing import ClassVar
@@ -56,6 +57,12 @@ from typing import ClassVar
 def json_pointer(*parts: str | int) -> str:
     """Build a JSON Pointer from keys and indices, escaping ``~`` and ``/`` (RFC 6901 §3)."""
     return "".join("/" + str(part).replace("~", "~0").replace("/", "~1") for part in parts)
+
+
+def where(path: str) -> str:
+    """``at /beta``, or ``at the top level`` for the whole input: where a message says the
+    fault is (here, below the field types, for the modules that phrase errors without them)."""
+    return f"at {path}" if path else "at the top level"
 
 
 class MtcomputeError(Exception):

@@ -1,7 +1,7 @@
-"""``mtcompute score``'s run: the options checked, the files scored
-(:mod:`mtcompute.cli._score_chunks`, or with a test :mod:`mtcompute.cli._score_tests`), and
-the results printed as text or JSON. Imported by :func:`mtcompute.cli.score.run`, not by the
-parser."""
+"""``mtcompute score``'s run: the options checked (the significance tests' too), the files
+scored (:mod:`mtcompute.cli._score_chunks`, or with a test :mod:`mtcompute.cli._score_tests`,
+imported then), and the results printed as text or JSON. Imported by
+:func:`mtcompute.cli.score.run`, not by the parser."""
 
 from __future__ import annotations
 
@@ -23,20 +23,61 @@ from mtcompute.cli._common import (
     repeated,
 )
 from mtcompute.cli._score_chunks import _on_cluster, _Run, _scored
-from mtcompute.cli._score_tests import (
-    _check_tests,
-    _Settings,
-    _settings,
-    _tested,
-    _tested_line,
-    _tested_signature,
-    _tests_asked,
-)
 from mtcompute.errors import MtcomputeError
 from mtcompute.report import is_significant
 
+# The significance tests' module is imported by the functions that run them and print their
+# results: a run without a test needs none of it.
 if TYPE_CHECKING:
+    from mtcompute.cli._score_tests import _Settings
     from mtcompute.significance import Result as TestResult
+
+
+def _method(args: argparse.Namespace) -> str | None:
+    """The paired test asked for: ``bootstrap``, ``ar`` or None."""
+    return "bootstrap" if args.paired_bs else "ar" if args.paired_ar else None
+
+
+def _tests_asked(args: argparse.Namespace) -> bool:
+    """Whether a paired test or intervals are asked for."""
+    return bool(args.paired_bs or args.paired_ar or args.ci)
+
+
+def _check_tests(args: argparse.Namespace) -> None:
+    """The significance options: each count with its test, tests with two or more systems,
+    sacreBLEU's rules only."""
+    alone = {
+        "--paired-bs-n": (args.paired_bs_n, args.paired_bs, "--paired-bs"),
+        "--paired-ar-n": (args.paired_ar_n, args.paired_ar, "--paired-ar"),
+        "--ci-n": (args.ci_n, args.ci, "--ci"),
+        "--seed": (args.seed, _tests_asked(args), "--paired-bs, --paired-ar or --ci"),
+    }
+    for flag, (value, test, needs) in alone.items():
+        if value is not None and not test:
+            raise CommandError(f"{flag} applies only with {needs}", EXIT_USAGE, "usage")
+    if args.paired_bs and args.ci_n is not None:
+        raise CommandError(
+            "--ci-n does not apply with --paired-bs: its intervals come from its own "
+            "resamples (--paired-bs-n)",
+            EXIT_USAGE,
+            "usage",
+        )
+    method = _method(args)
+    if method is not None and len(args.hypotheses) < 2:
+        flag = "--paired-bs" if method == "bootstrap" else "--paired-ar"
+        raise CommandError(
+            f"{flag} compares systems with a baseline: give two or more -H files (the first "
+            f"is the baseline), got 1 ({label(args.hypotheses[0])})",
+            EXIT_USAGE,
+            "usage",
+        )
+    if _tests_asked(args) and args.rules == "contract":
+        raise CommandError(
+            "--paired-bs, --paired-ar and --ci apply to --rules sacrebleu only (the tests "
+            "resample sacreBLEU's statistics)",
+            EXIT_USAGE,
+            "usage",
+        )
 
 
 def _check_options(args: argparse.Namespace) -> None:
@@ -179,7 +220,10 @@ def _write_json(data: dict[str, object], found: _Run) -> None:
 def _tested_text(
     systems: Sequence[str], found: _Run, tests: list[list[TestResult]], settings: _Settings
 ) -> list[list[list[str]]]:
-    """:func:`_text` with each score line :func:`_tested_line`."""
+    """:func:`_text` with each score line
+    :func:`~mtcompute.cli._score_tests._tested_line`."""
+    from mtcompute.cli._score_tests import _tested_line  # noqa: PLC0415
+
     return [
         [
             [f"{prefix}{_tested_line(result, test, settings, s == 0)}"]
@@ -197,6 +241,8 @@ def _tested_json(
 ) -> dict[str, object]:
     """:func:`_json` with the test's settings, each system's ``baseline`` flag, and each
     score's test signature, ``mean``, ``ci``, ``p_value`` and ``significant``."""
+    from mtcompute.cli._score_tests import _tested_signature  # noqa: PLC0415
+
     out = _json(args, found)
     out["significance"] = settings.to_dict()
     paired = settings.method is not None
@@ -222,8 +268,10 @@ def run(args: argparse.Namespace) -> int:
         if args.scheduler is not None:  # on a Dask cluster: mtcompute.dask
             found = _on_cluster(args)
         elif _tests_asked(args):
-            settings = _settings(args)
-            found, tests = _tested(args)
+            from mtcompute.cli import _score_tests  # noqa: PLC0415
+
+            settings = _score_tests._settings(args, _method(args))
+            found, tests = _score_tests._tested(args, settings)
         else:
             found = _scored(args)
     except CommandError as exc:

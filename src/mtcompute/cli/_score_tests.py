@@ -1,7 +1,7 @@
-"""``mtcompute score --paired-bs``, ``--paired-ar`` and ``--ci``: the options' checks, the
-files read in chunks for the tests (:mod:`mtcompute.report.paired`, the path ``mtcompute
-compare`` takes too), and each score line's test fields. Imported by
-:func:`mtcompute.cli.score.run`, not by the parser."""
+"""``mtcompute score --paired-bs``, ``--paired-ar`` and ``--ci``: the files read in chunks
+for the tests (:mod:`mtcompute.report.paired`, the path ``mtcompute compare`` takes too), and
+each score line's test fields. Imported by :func:`mtcompute.cli._score_run.run` when a test is
+asked for (the options' checks are ``_score_run``'s, which every run makes)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, cast
 
 from mtcompute._version import __version__
-from mtcompute.cli._common import CI_SAMPLES, EXIT_USAGE, CommandError, label
+from mtcompute.cli._common import CI_SAMPLES
 from mtcompute.cli._files import read_ahead, segment_chunks
 from mtcompute.cli._score_chunks import (
     WORD_ORDERS,
@@ -32,53 +32,6 @@ if TYPE_CHECKING:
     from mtcompute.metrics.chrf.score import ChrfOptions
     from mtcompute.metrics.ter.score import TerOptions
     from mtcompute.significance import Result as TestResult
-
-
-def _method(args: argparse.Namespace) -> str | None:
-    """The paired test asked for: ``bootstrap``, ``ar`` or None."""
-    return "bootstrap" if args.paired_bs else "ar" if args.paired_ar else None
-
-
-def _tests_asked(args: argparse.Namespace) -> bool:
-    """Whether a paired test or intervals are asked for."""
-    return bool(args.paired_bs or args.paired_ar or args.ci)
-
-
-def _check_tests(args: argparse.Namespace) -> None:
-    """The significance options: each count with its test, tests with two or more systems,
-    sacreBLEU's rules only."""
-    alone = {
-        "--paired-bs-n": (args.paired_bs_n, args.paired_bs, "--paired-bs"),
-        "--paired-ar-n": (args.paired_ar_n, args.paired_ar, "--paired-ar"),
-        "--ci-n": (args.ci_n, args.ci, "--ci"),
-        "--seed": (args.seed, _tests_asked(args), "--paired-bs, --paired-ar or --ci"),
-    }
-    for flag, (value, test, needs) in alone.items():
-        if value is not None and not test:
-            raise CommandError(f"{flag} applies only with {needs}", EXIT_USAGE, "usage")
-    if args.paired_bs and args.ci_n is not None:
-        raise CommandError(
-            "--ci-n does not apply with --paired-bs: its intervals come from its own "
-            "resamples (--paired-bs-n)",
-            EXIT_USAGE,
-            "usage",
-        )
-    method = _method(args)
-    if method is not None and len(args.hypotheses) < 2:
-        flag = "--paired-bs" if method == "bootstrap" else "--paired-ar"
-        raise CommandError(
-            f"{flag} compares systems with a baseline: give two or more -H files (the first "
-            f"is the baseline), got 1 ({label(args.hypotheses[0])})",
-            EXIT_USAGE,
-            "usage",
-        )
-    if _tests_asked(args) and args.rules == "contract":
-        raise CommandError(
-            "--paired-bs, --paired-ar and --ci apply to --rules sacrebleu only (the tests "
-            "resample sacreBLEU's statistics)",
-            EXIT_USAGE,
-            "usage",
-        )
 
 
 # -- significance ------------------------------------------------------------------------
@@ -120,8 +73,9 @@ class _Settings:
         }
 
 
-def _settings(args: argparse.Namespace) -> _Settings:
-    method = _method(args)
+def _settings(args: argparse.Namespace, method: str | None) -> _Settings:
+    """The test asked for: ``method`` (:func:`mtcompute.cli._score_run._method`), and its
+    resamples, intervals and seed from the options or their defaults."""
     samples = 0
     if method is not None:
         given = args.paired_bs_n if method == "bootstrap" else args.paired_ar_n
@@ -132,11 +86,12 @@ def _settings(args: argparse.Namespace) -> _Settings:
     return _Settings(method, samples, confidence, DEFAULT_SEED if args.seed is None else args.seed)
 
 
-def _tested(args: argparse.Namespace) -> tuple[_Run, list[list[TestResult]]]:
+def _tested(args: argparse.Namespace, settings: _Settings) -> tuple[_Run, list[list[TestResult]]]:
     """Each system's scores (from the statistics the tests resample, unless --segments asks
     for the batch APIs' segment scores) and its test results. The files are read in chunks
     (the next read while this one is counted); of each chunk only the per-segment statistics
-    are kept (the kernel's int64 rows, TER's float64 ones), never the texts."""
+    are kept (the kernel's int64 rows, TER's float64 ones), never the texts. ``settings``
+    is the test asked for (:func:`_settings`)."""
     # Imported here, not at the top: see the section's comment (numpy: the rows' matrices).
     import numpy as np  # noqa: PLC0415
 
@@ -144,7 +99,6 @@ def _tested(args: argparse.Namespace) -> tuple[_Run, list[list[TestResult]]]:
     from mtcompute.report import paired  # noqa: PLC0415
     from mtcompute.significance import Table  # noqa: PLC0415
 
-    settings = _settings(args)
     bleu, chrf, ter = _options(args)
     metrics = [paired.metric(name, bleu=bleu, chrf=chrf, ter=ter) for name in args.metric]
     options: dict[str, BleuOptions | ChrfOptions | TerOptions] = {

@@ -20,6 +20,7 @@ __all__ = [
     "SMOOTH_METHOD",
     "SMOOTH_VALUE",
     "STATISTICS_ONLY_REASON",
+    "TOKENIZE",
     "WORD_ORDER",
     "check_smooth_value",
     "hypothesis_tokens",
@@ -49,6 +50,7 @@ from mtcompute.metrics.bleu.statistics import (
     SMOOTHINGS,
     UNSUPPORTED_SMOOTHINGS,
 )
+from mtcompute.tokenizer_names import DOWNLOADING, NAMES
 
 # --- chrF -----------------------------------------------------------------------------------
 
@@ -115,6 +117,19 @@ SMOOTH_METHOD = Choice(BLEU_SMOOTHING)
 """sacreBLEU's BLEU ``smooth_method``: none, floor, add-k or exp."""
 SMOOTH_VALUE = Number(0, 100)
 """``smooth_value``: floor's value (sacreBLEU's default 0.1) or add-k's k (default 1)."""
+
+
+def _downloading_message(name: str, path: str) -> str:
+    return (
+        f"The {name} tokenizer {where(path)} needs a SentencePiece model that sacreBLEU "
+        "downloads; mtcompute never downloads models. Use 13a, intl, zh, char, none, "
+        "ja-mecab or ko-mecab."
+    )
+
+
+TOKENIZE = Choice(NAMES, DOWNLOADING, _downloading_message)
+"""sacreBLEU's ``tokenize``: a name of :data:`~mtcompute.tokenizer_names.NAMES`; the
+downloading ones unsupported (:func:`mtcompute.tokenizers.get_tokenizer` checks it)."""
 
 
 def check_smooth_value(method: str, value: float | None, path: str) -> None:

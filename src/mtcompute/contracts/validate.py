@@ -66,6 +66,7 @@ from mtcompute.errors import (
     MtcomputeError,
     UnsupportedInput,
     json_pointer,
+    where,
 )
 
 T = TypeVar("T")
@@ -76,11 +77,6 @@ MAX_FAULTS = 20  # the faults an error lists at most (a bounded answer to any in
 
 
 # --- message pieces -----------------------------------------------------------------------
-
-
-def where(path: str) -> str:
-    """``at /beta``, or ``at the top level`` for the whole input."""
-    return f"at {path}" if path else "at the top level"
 
 
 def check_no_lone_surrogate(text: str, what: str, path: str) -> None:

@@ -6,8 +6,10 @@ under each rule set, results, signature fields, resampling terms) in one place.
 * :mod:`mtcompute.metrics.ter`: translation edit rate;
 * :mod:`mtcompute.metrics._base`: what every metric's results share (sacreBLEU's score line
   and signature strings, statistics summed over chunks);
-* :mod:`mtcompute.metrics._corpus`: what every metric's library corpus API shares (field
-  types, raw-text checks, signatures with mtcompute's version, a corpus in chunks);
+* :mod:`mtcompute.metrics._arguments`: the library corpus APIs' arguments (field types,
+  raw-text checks, an input read in chunks), imported by the functions that take them;
+* :mod:`mtcompute.metrics._corpus`: what every metric's corpus result shares (signatures
+  with mtcompute's version, the JSON form, results of chunks added up);
 * :mod:`mtcompute.metrics._resample`: the :class:`~mtcompute.metrics._resample.Metric`
   protocol the significance tests run every metric through.
 

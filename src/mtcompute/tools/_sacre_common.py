@@ -3,8 +3,8 @@ ter-compute, paired-significance).
 
 Raw text in, as sacreBLEU reads it: the texts' total UTF-8 size against the contract's ``max
 text bytes``, then no lone surrogates (a JSON text may hold one; no tokenizer or counter is
-asked to see it), the tokenizer named by sacreBLEU's name (:data:`mtcompute.tokenizers.
-TOKENIZE`, checked once more for what this installation can run: MeCab is an extra), and an
+asked to see it), the tokenizer named by sacreBLEU's name (:data:`mtcompute.contracts.
+fields.TOKENIZE`, checked once more for what this installation can run: MeCab is an extra), and an
 options object (``sacrebleu-score``'s ``bleu`` and ``chrf``) whose keys are declared field by
 field like a tool's input, each fault named by its JSON Pointer (``/bleu/smooth_method``).
 Also the texts these tools score, laid out as the catalog lays them (:func:`hypotheses`,
@@ -88,8 +88,8 @@ def no_lone_surrogates(texts: Texts) -> Rule:
 
 
 def available_tokenizer(name: str, path: str) -> Rule:
-    """The field ``name`` (a checked :data:`~mtcompute.tokenizers.TOKENIZE` value) names a
-    tokenizer this installation runs (``unsupported_input`` at ``path`` otherwise)."""
+    """The field ``name`` (a checked :data:`~mtcompute.contracts.fields.TOKENIZE` value)
+    names a tokenizer this installation runs (``unsupported_input`` at ``path`` otherwise)."""
 
     def check(values: Mapping[str, Any]) -> None:
         get_tokenizer(values[name], path)

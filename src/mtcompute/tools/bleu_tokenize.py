@@ -17,9 +17,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from mtcompute.contracts import fields
+from mtcompute.contracts.fields import TOKENIZE
 from mtcompute.contracts.validate import Boolean, Field, InputSpec, contract_limits
 from mtcompute.metrics.bleu.counts import tokenize_segments
-from mtcompute.tokenizers import TOKENIZE, get_tokenizer
+from mtcompute.tokenizers import get_tokenizer
 from mtcompute.tools import Tool
 from mtcompute.tools._cost import TOKENIZER_COST, choice, size
 from mtcompute.tools._results import Output

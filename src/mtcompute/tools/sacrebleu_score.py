@@ -44,6 +44,7 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from mtcompute.contracts import fields
+from mtcompute.contracts.fields import TOKENIZE
 from mtcompute.contracts.validate import (
     Array,
     Boolean,
@@ -64,7 +65,6 @@ from mtcompute.metrics.chrf.score import (
     chrf_statistics,
 )
 from mtcompute.metrics.ter import score as ter_scoring
-from mtcompute.tokenizers import TOKENIZE
 from mtcompute.tools import Tool
 from mtcompute.tools._cost import TOKENIZER_COST, choice, member, pair_products, size
 from mtcompute.tools._results import Output, chrf_order, omitted_when_none

@@ -9,16 +9,15 @@ arithmetic is the bleu-* tools' (:func:`mtcompute.bleu_corpus`).
 
 Also :func:`corpus_bleu_lines` (undecoded lines, for the score command) and
 :func:`text_bleu_statistics` (statistics of whitespace-split texts, an exact building block
-of the contract family). Inputs are checked by the field types every corpus API shares
-(:mod:`mtcompute.metrics._corpus`) and the token types below.
+of the contract family). Inputs are checked by the field types every corpus API shares,
+token lists' among them (:mod:`mtcompute.metrics._arguments`, imported by the functions
+that take them: :func:`corpus_bleu_lines`, the ``score`` command's, needs none).
 """
 
 from __future__ import annotations
 
 __all__ = [
-    "HYPOTHESES",
     "PRETOKENIZED",
-    "REFERENCES",
     "CorpusBleu",
     "corpus_bleu",
     "corpus_bleu_lines",
@@ -27,26 +26,17 @@ __all__ = [
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from mtcompute import counting, streaming
-from mtcompute.contracts import fields
-from mtcompute.contracts.validate import Array, Token, check_same_count
 from mtcompute.errors import MtcomputeError, json_pointer
 from mtcompute.metrics._corpus import (
-    FLAG,
-    REFERENCE_TEXTS,
-    TEXT_REFERENCES,
-    TEXTS,
     SummedCounts,
     added_up,
     chunk_scorer,
-    no_lone_surrogates,
-    no_lone_surrogates_in,
     nrefs_of,
     result_dict,
     row_scores,
-    scored_chunks,
     signature_of,
 )
 from mtcompute.metrics.bleu import counts as bleu_counts
@@ -54,16 +44,10 @@ from mtcompute.metrics.bleu import score as sacre_bleu
 from mtcompute.metrics.bleu.statistics import BleuStatistics
 from mtcompute.tokenizers import get_tokenizer
 
-PRETOKENIZED = "pretokenized"  # the signature's tok: value for tokenize=None (token lists)
-SMOOTH_METHOD = fields.SMOOTH_METHOD
-SMOOTH_VALUE = fields.SMOOTH_VALUE
+if TYPE_CHECKING:
+    from mtcompute.contracts.validate import Array
 
-TOKEN = Token()
-HYPOTHESIS = Array(TOKEN, "a token list (an array)")
-REFERENCE = Array(TOKEN, "a reference token list (an array)")
-SEGMENT_REFERENCES = Array(REFERENCE, "an array of token lists", "reference", 1)
-HYPOTHESES = Array(HYPOTHESIS, "an array of token lists", "segment", 1)
-REFERENCES = Array(SEGMENT_REFERENCES, "an array of reference lists", "segment", 1)
+PRETOKENIZED = "pretokenized"  # the signature's tok: value for tokenize=None (token lists)
 
 
 def _flat_bleu(stats: BleuStatistics) -> tuple[int, ...]:
@@ -162,6 +146,8 @@ def _token_error(
     problem: bleu_counts.TokenProblem, hypotheses: Sequence[object], references: Sequence[object]
 ) -> MtcomputeError:
     """The error the declared types give for the first fault the token scan found."""
+    from mtcompute.metrics import _arguments as given  # noqa: PLC0415
+
     field, *indices = problem.path
     value: object = hypotheses if field == "hypotheses" else references
     for index in indices:  # the scan walked this path: lists and tuples all the way
@@ -169,15 +155,15 @@ def _token_error(
             value = value[int(index)]
     pointer = json_pointer(*problem.path)
     shapes: dict[tuple[str, int], Array[Any]] = {
-        ("hypotheses", 1): HYPOTHESIS,
-        ("references", 1): SEGMENT_REFERENCES,
-        ("references", 2): REFERENCE,
+        ("hypotheses", 1): given.HYPOTHESIS,
+        ("references", 1): given.SEGMENT_REFERENCES,
+        ("references", 2): given.REFERENCE,
     }
     try:
         if problem.code in ("not_array", "no_references"):
             shapes[(str(field), len(indices))].check_shape(value, pointer)
         else:
-            TOKEN.parse(value, pointer)
+            given.TOKEN.parse(value, pointer)
     except MtcomputeError as error:
         return error
     raise RuntimeError(f"the token scan reported {problem.code} at {pointer}, the types did not")
@@ -198,8 +184,10 @@ def _token_statistics(
             return bleu_counts.bleu_totals(hypotheses, references, max_order, validate=True), None
         except bleu_counts.TokenProblem as problem:
             raise _token_error(problem, hypotheses, references) from None
-    hyps = HYPOTHESES.parse(hypotheses, "/hypotheses")
-    refs = REFERENCES.parse(references, "/references")
+    from mtcompute.metrics import _arguments as given  # noqa: PLC0415
+
+    hyps = given.HYPOTHESES.parse(hypotheses, "/hypotheses")
+    refs = given.REFERENCES.parse(references, "/references")
     if lowercase:
         hyps = [[token.lower() for token in tokens] for tokens in hyps]
         refs = [[[token.lower() for token in tokens] for tokens in segment] for segment in refs]
@@ -248,9 +236,14 @@ def corpus_bleu(
     100.00000000000004
     """
     if streaming.is_stream(hypotheses) or streaming.is_stream(references):
-        score = chunk_scorer(corpus_bleu, locals())
+        score = chunk_scorer(corpus_bleu, locals())  # the arguments alone: before any import
+        from mtcompute.metrics._arguments import scored_chunks  # noqa: PLC0415
+
         raw = tokenize is not None
         return added_up(scored_chunks(score, hypotheses, references, unit="segments", texts=raw))
+    # the argument layer, imported here: corpus_bleu_lines (the score command's) needs none
+    from mtcompute.metrics import _arguments as given  # noqa: PLC0415
+
     # a list or a tuple from here on (anything else is refused by the checks below)
     hypotheses = cast("Sequence[str] | Sequence[Sequence[str]]", hypotheses)
     references = cast(
@@ -259,31 +252,31 @@ def corpus_bleu(
     tokenizer = None if tokenize is None else get_tokenizer(tokenize, "/tokenize")
     plain = tokenizer is not None and counting.plain_texts(hypotheses, references)
     if tokenizer is None:
-        HYPOTHESES.check_shape(hypotheses, "/hypotheses")
-        REFERENCES.check_shape(references, "/references")
+        given.HYPOTHESES.check_shape(hypotheses, "/hypotheses")
+        given.REFERENCES.check_shape(references, "/references")
         hyp_texts: list[str] = []
         texts: list[list[str]] = []
     elif plain:  # every check of the texts passes (the lone surrogates' below too)
         hyp_texts = cast("list[str]", hypotheses)
         texts = cast("list[list[str]]", references)
     else:
-        hyp_texts = TEXTS.parse(hypotheses, "/hypotheses")
-        texts = REFERENCE_TEXTS.parse(references, "/references")
-    check_same_count("hypotheses", hypotheses, "references", references, "segments")
-    lowercase = FLAG.parse(lowercase, "/lowercase")
-    smooth_method = SMOOTH_METHOD.parse(smooth_method, "/smooth_method")
+        hyp_texts = given.TEXTS.parse(hypotheses, "/hypotheses")
+        texts = given.REFERENCE_TEXTS.parse(references, "/references")
+    given.check_same_count("hypotheses", hypotheses, "references", references, "segments")
+    lowercase = given.FLAG.parse(lowercase, "/lowercase")
+    smooth_method = given.SMOOTH_METHOD.parse(smooth_method, "/smooth_method")
     if smooth_value is not None:
-        smooth_value = SMOOTH_VALUE.parse(smooth_value, "/smooth_value")
-        fields.check_smooth_value(smooth_method, smooth_value, "/smooth_value")
+        smooth_value = given.SMOOTH_VALUE.parse(smooth_value, "/smooth_value")
+        given.check_smooth_value(smooth_method, smooth_value, "/smooth_value")
     options = sacre_bleu.BleuOptions(
         "none" if tokenizer is None else tokenizer.name,
         lowercase,
         smooth_method,
         smooth_value,
-        fields.MAX_ORDER.parse(max_order, "/max_order"),
-        FLAG.parse(effective_order, "/effective_order"),
+        given.MAX_ORDER.parse(max_order, "/max_order"),
+        given.FLAG.parse(effective_order, "/effective_order"),
     )
-    with_segments = FLAG.parse(segment_scores, "/segment_scores")
+    with_segments = given.FLAG.parse(segment_scores, "/segment_scores")
     segments: Sequence[Sequence[int]] | None
     if tokenizer is None:
         # token lists: checked while counted
@@ -293,8 +286,8 @@ def corpus_bleu(
         signature, nrefs = PRETOKENIZED, nrefs_of(references)
     else:
         if not plain:
-            no_lone_surrogates(hyp_texts, "hypotheses")
-            no_lone_surrogates_in(texts, isinstance(references[0], str))
+            given.no_lone_surrogates(hyp_texts, "hypotheses")
+            given.no_lone_surrogates_in(texts, isinstance(references[0], str))
         flat_total, segments_list = sacre_bleu.bleu_statistics(
             hyp_texts,
             texts,
@@ -372,13 +365,16 @@ def text_bleu_statistics(
     >>> total.matches, total.totals, each == [total]
     ((2, 1), (3, 2), True)
     """
-    TEXTS.parse(hypotheses, "/hypotheses")
-    TEXT_REFERENCES.parse(references, "/references")
-    check_same_count("hypotheses", hypotheses, "references", references, "segments")
-    no_lone_surrogates(hypotheses, "hypotheses")
+    from mtcompute.metrics import _arguments as given  # noqa: PLC0415
+
+    given.TEXTS.parse(hypotheses, "/hypotheses")
+    given.TEXT_REFERENCES.parse(references, "/references")
+    given.check_same_count("hypotheses", hypotheses, "references", references, "segments")
+    given.no_lone_surrogates(hypotheses, "hypotheses")
     for i, texts in enumerate(references):
-        no_lone_surrogates(texts, "references", i)
-    max_order = fields.MAX_ORDER.parse(max_order, "/max_order")
+        given.no_lone_surrogates(texts, "references", i)
+    max_order = given.MAX_ORDER.parse(max_order, "/max_order")
+    per_segment = given.FLAG.parse(per_segment, "/per_segment")
     return bleu_counts.bleu_text_statistics(
-        hypotheses, references, max_order, per_segment=FLAG.parse(per_segment, "/per_segment")
+        hypotheses, references, max_order, per_segment=per_segment
     )

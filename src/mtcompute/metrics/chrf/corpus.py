@@ -16,7 +16,8 @@ Two families of rules (docs/decisions.md, "Two families of rules"), one score sc
 
 These are the library forms of the tools, without the service limits but with their
 behaviour rules, checked by field types declared once (:mod:`mtcompute.contracts.fields`,
-:mod:`mtcompute.metrics._corpus`), in the same words. Faults raise
+:mod:`mtcompute.metrics._arguments`, imported by the functions that take them: the
+``score`` command's :func:`corpus_chrf_lines` needs none), in the same words. Faults raise
 :class:`~mtcompute.errors.InvalidInput` naming the field and index as a JSON Pointer.
 References are laid out per segment (``references[i]`` is segment ``i``'s), flat (one string
 each) or nested (one array of one or more strings each).
@@ -32,20 +33,14 @@ from fractions import Fraction
 from typing import cast
 
 from mtcompute import streaming
-from mtcompute.contracts.fields import BETA, RULES, WORD_ORDER
-from mtcompute.contracts.validate import Array, Text
 from mtcompute.errors import InvalidInput
 from mtcompute.metrics._corpus import (
-    FLAG,
     SummedCounts,
     added_up,
-    checked_texts,
     chunk_scorer,
-    no_lone_surrogates,
     nrefs_of,
     result_dict,
     row_scores,
-    scored_chunks,
     signature_of,
 )
 from mtcompute.metrics.chrf.ngrams import ChrfStatistics, chrf_ratio, format_ratio
@@ -64,9 +59,6 @@ from mtcompute.metrics.chrf.statistics import (
 
 CHAR_ORDER = 6
 """The character order of every corpus chrF here (sacreBLEU's default, the contracts')."""
-
-ANY_TEXTS = Array(Text(), "an array of strings", "segment")
-""":func:`chrf_pairwise`'s texts: an array of strings, possibly empty."""
 
 
 # --- the result ------------------------------------------------------------------------------
@@ -243,24 +235,29 @@ def corpus_chrf(
     Fraction(25, 1)
     """
     if streaming.is_stream(hypotheses) or streaming.is_stream(references):
-        score = chunk_scorer(corpus_chrf, locals())
+        score = chunk_scorer(corpus_chrf, locals())  # the arguments alone: before any import
+        from mtcompute.metrics._arguments import scored_chunks  # noqa: PLC0415
+
         return added_up(scored_chunks(score, hypotheses, references, unit=None, texts=True))
+    # the argument layer, imported here: corpus_chrf_lines (the score command's) needs none
+    from mtcompute.metrics import _arguments as given  # noqa: PLC0415
+
     # a list or a tuple from here on (anything else is refused by the checks below)
     hypotheses = cast("Sequence[str]", hypotheses)
     references = cast("Sequence[str] | Sequence[Sequence[str]]", references)
-    refs = checked_texts(hypotheses, references, None)
+    refs = given.checked_texts(hypotheses, references, None)
     options = ChrfOptions(
         CHAR_ORDER,
-        WORD_ORDER.parse(word_order, "/word_order"),
-        BETA.parse(beta, "/beta"),
-        FLAG.parse(lowercase, "/lowercase"),
-        FLAG.parse(whitespace, "/whitespace"),
-        FLAG.parse(eps_smoothing, "/eps_smoothing"),
+        given.WORD_ORDER.parse(word_order, "/word_order"),
+        given.BETA.parse(beta, "/beta"),
+        given.FLAG.parse(lowercase, "/lowercase"),
+        given.FLAG.parse(whitespace, "/whitespace"),
+        given.FLAG.parse(eps_smoothing, "/eps_smoothing"),
     )
-    rules = RULES.parse(rules, "/rules")
+    rules = given.RULES.parse(rules, "/rules")
     if rules == "contract":
         _contract_rule_checks(refs, options.whitespace, options.eps_smoothing)
-    with_segments = FLAG.parse(segment_scores, "/segment_scores")
+    with_segments = given.FLAG.parse(segment_scores, "/segment_scores")
     nrefs = nrefs_of(refs)
     if rules == "contract":
         return _contract_chrf(hypotheses, [segment[0] for segment in refs], options, with_segments)
@@ -344,10 +341,12 @@ def chrf_pairwise(
     >>> chrf_pairwise(["aa", "ab"], ["ab"], beta=3)
     [[25.0], [100.0]]
     """
-    ANY_TEXTS.parse(hypotheses, "/hypotheses")
-    ANY_TEXTS.parse(references, "/references")
-    no_lone_surrogates(hypotheses, "hypotheses")
-    no_lone_surrogates(references, "references")
-    beta = BETA.parse(beta, "/beta")
+    from mtcompute.metrics import _arguments as given  # noqa: PLC0415
+
+    given.ANY_TEXTS.parse(hypotheses, "/hypotheses")
+    given.ANY_TEXTS.parse(references, "/references")
+    given.no_lone_surrogates(hypotheses, "hypotheses")
+    given.no_lone_surrogates(references, "references")
+    beta = given.BETA.parse(beta, "/beta")
     # the checked arguments themselves: the kernel shares the tables when they are one list
     return chrf_pairwise_matrix(hypotheses, references, beta, CHAR_ORDER)

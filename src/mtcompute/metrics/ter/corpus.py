@@ -5,7 +5,7 @@ segment's fewest edits over its references and the average of their lengths, the
 edits over the total of the average lengths (added in segment order, as sacreBLEU adds them).
 
 The library form of ter-compute, without the service limits but with its checks
-(:mod:`mtcompute.metrics._corpus`); references are laid out per segment, flat (one string
+(:mod:`mtcompute.metrics._arguments`); references are laid out per segment, flat (one string
 each) or nested (one or more strings each).
 """
 
@@ -18,17 +18,15 @@ from dataclasses import dataclass, field, replace
 from typing import cast
 
 from mtcompute import streaming
+from mtcompute.metrics._arguments import FLAG, checked_texts, scored_chunks
 from mtcompute.metrics._corpus import (
-    FLAG,
     Running,
     added_up,
-    checked_texts,
     chunk_scorer,
     joined_nrefs_and_segments,
     nrefs_of,
     result_dict,
     same_settings,
-    scored_chunks,
     signature_of,
 )
 from mtcompute.metrics.ter.edits import sum_statistics
@@ -223,7 +221,7 @@ def _chunked(
     references: Iterable[object],
 ) -> CorpusTer:
     """``score`` (corpus_ter, its options bound) of aligned iterables read in chunks
-    (:func:`mtcompute.metrics._corpus.scored_chunks`: its checks, and errors that name the
+    (:func:`mtcompute.metrics._arguments.scored_chunks`: its checks, and errors that name the
     segment's index in the whole input), the results added up
     (:func:`~mtcompute.metrics._corpus.added_up`), in bounded memory: the chunks' segment
     statistics kept only when segment scores were asked for."""
