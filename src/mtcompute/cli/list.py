@@ -12,7 +12,8 @@ from mtcompute.cli._common import EXIT_OK, Subparsers, add_command, usage_error,
 
 _TEXTS = (  # help, description, epilog
     "list the tools and versions",
-    "List every tool id, version and one-line description, or search the catalog.",
+    "List every tool id, version and one-line description (a superseded version names the "
+    "version that supersedes it), or search the catalog.",
     "example:\n  mtcompute list\n  mtcompute list --json\n"
     '  mtcompute list --search "why did my sentence get a low BLEU"',
 )
@@ -56,7 +57,9 @@ def _search(query: str, as_json: bool) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Print the tools: aligned columns, or one JSON array with ``--json``; with ``--search``,
+    """Print the tools: aligned columns (a superseded version ends with ``(superseded by
+    VERSION)``), or one JSON array with ``--json`` (each with its ``status`` and
+    ``superseded_by``, as ``GET /v1/tools`` lists them); with ``--search``,
     the matching tools, ranked, with their matched lines (JSON: the ``search_catalog``
     answer)."""
     from mtcompute.catalog import catalog_entries  # noqa: PLC0415
@@ -66,9 +69,10 @@ def run(args: argparse.Namespace) -> int:
         return _search(args.search, args.json)
     entries = catalog_entries()
     if args.json:
-        write(dumps([entry.summary() for entry in entries]))
+        write(dumps([{**entry.summary(), **entry.version_status()} for entry in entries]))
         return EXIT_OK
     width = max(len(entry.id) for entry in entries)
     for entry in entries:
-        write(f"{entry.id:<{width}}  {entry.version}  {entry.description}")
+        note = f" (superseded by {entry.superseded_by})" if entry.superseded_by else ""
+        write(f"{entry.id:<{width}}  {entry.version}  {entry.description}{note}")
     return EXIT_OK
