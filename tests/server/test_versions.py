@@ -8,8 +8,11 @@ import json
 from collections.abc import Iterator
 from importlib import resources
 
+import anyio
 import httpx
+import mcp_types as types
 import pytest
+from mcp import Client
 from playwright.sync_api import Browser, Page, Playwright, expect, sync_playwright
 
 import mtcompute
@@ -347,3 +350,34 @@ def test_cli_list_says_which_version_is_superseded() -> None:
             for t, v in contract_ids()
         ]
     ] == listed
+
+
+# ------------------------------------------------------------------ MCP
+
+
+def test_mcp_latest_through_the_sdk_client(server_url: str) -> None:
+    """Through the official MCP SDK client on /mcp: get_contract of latest is 1.1.0's
+    contract text, and execute with latest runs 1.1.0 (the TER example's result)."""
+
+    async def calls() -> tuple[str, str]:
+        async with Client(f"{server_url}/mcp", read_timeout_seconds=30) as client:
+            got = await client.call_tool(
+                "get_contract", {"id": "sacrebleu-score", "version": "latest"}
+            )
+            ran = await client.call_tool(
+                "execute",
+                {"id": "sacrebleu-score", "version": "latest", "input": TER_EXAMPLE["input"]},
+            )
+        texts = []
+        for result in (got, ran):
+            assert not result.is_error
+            block = result.content[0]
+            assert isinstance(block, types.TextContent)
+            texts.append(block.text)
+        return texts[0], texts[1]
+
+    contract_got, envelope = anyio.run(calls)
+    assert (
+        contract_text("sacrebleu-score", "1.1.0"),
+        mtcompute.dumps({"result": TER_EXAMPLE["output"]}),
+    ) == (contract_got, envelope)
