@@ -57,9 +57,7 @@ def _search(query: str, as_json: bool) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Print the tools: aligned columns (a superseded version ends with ``(superseded by
-    VERSION)``), or one JSON array with ``--json`` (each with its ``status`` and
-    ``superseded_by``, as ``GET /v1/tools`` lists them); with ``--search``,
+    """Print the tools: aligned columns, or one JSON array with ``--json``; with ``--search``,
     the matching tools, ranked, with their matched lines (JSON: the ``search_catalog``
     answer)."""
     from mtcompute.catalog import catalog_entries  # noqa: PLC0415
@@ -68,11 +66,12 @@ def run(args: argparse.Namespace) -> int:
     if args.search is not None:
         return _search(args.search, args.json)
     entries = catalog_entries()
-    if args.json:
+    if args.json:  # with each version's status and superseded_by, as GET /v1/tools
         write(dumps([{**entry.summary(), **entry.version_status()} for entry in entries]))
         return EXIT_OK
     width = max(len(entry.id) for entry in entries)
     for entry in entries:
+        # A superseded version's line ends with the version that supersedes it.
         note = f" (superseded by {entry.superseded_by})" if entry.superseded_by else ""
         write(f"{entry.id:<{width}}  {entry.version}  {entry.description}{note}")
     return EXIT_OK
