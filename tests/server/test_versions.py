@@ -19,6 +19,7 @@ import mtcompute
 from mtcompute.contracts import contract, contract_ids, contract_text
 from mtcompute.server.executor import INLINE_BODY_BYTES
 from tests.conftest import chromium, run_cli
+from tests.server.serving import serving
 
 IDS = sorted({tool_id for tool_id, _ in contract_ids()})
 KNOWN = ", ".join(IDS)
@@ -190,6 +191,27 @@ def test_execute_latest_of_a_large_body_runs_the_newest(client: httpx.Client) ->
         response.content,
     )
     assert "sacrebleu-score@1.1.0" == response.headers["mtcompute-tool"]
+
+
+def test_a_cross_origin_page_can_read_the_version_header() -> None:
+    """With CORS on, the Mtcompute-Tool header of a latest execute is exposed to the page."""
+    origin = "https://app.example.org"
+    with serving("--cors-origin", origin, "--no-access-log") as (url, _proc):
+        response = httpx.post(
+            url + "/v1/tools/sacrebleu-score/versions/latest/execute",
+            json=TER_EXAMPLE["input"],
+            headers={"origin": origin},
+            timeout=30,
+        )
+    exposed = {
+        h.strip() for h in response.headers["access-control-expose-headers"].lower().split(",")
+    }
+    assert (200, origin, True, "sacrebleu-score@1.1.0") == (
+        response.status_code,
+        response.headers.get("access-control-allow-origin"),
+        "mtcompute-tool" in exposed,
+        response.headers["mtcompute-tool"],
+    )
 
 
 def test_execute_of_an_unknown_id_or_version_has_no_tool_header(client: httpx.Client) -> None:

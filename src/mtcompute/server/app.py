@@ -127,9 +127,12 @@ DEFAULT_MAX_BODY_BYTES = 32 << 20
 DEFAULT_BODY_TIMEOUT = 10.0  # seconds; MTCOMPUTE_BODY_TIMEOUT overrides
 CORS_METHODS = ("GET", "POST")
 # The request headers a browser may send cross-origin: JSON bodies, MCP's version header and
-# the API key (Authorization: Bearer, or X-API-Key); the refusals' headers it may read.
+# the API key (Authorization: Bearer, or X-API-Key); the refusals' headers and the version
+# that answered, which it may read.
 CORS_HEADERS = ("content-type", "mcp-protocol-version", "authorization", "x-api-key")
-CORS_EXPOSED = ("retry-after", "www-authenticate")
+TOOL_HEADER = "mtcompute-tool"
+"""The response header naming the tool version served or run, ``id@version``."""
+CORS_EXPOSED = ("retry-after", "www-authenticate", TOOL_HEADER)
 
 
 def _is_json_content_type(value: str | None) -> bool:
@@ -143,10 +146,6 @@ def _entry(request: Request) -> CatalogEntry:
     """The catalog entry of the path's tool id and version (``latest``: the newest; or
     NotFound)."""
     return catalog_entry(request.path_params["tool_id"], request.path_params["version"])
-
-
-TOOL_HEADER = "mtcompute-tool"
-"""The response header naming the tool version served or run, ``id@version``."""
 
 
 def _tool_header(entry: CatalogEntry) -> dict[str, str]:
