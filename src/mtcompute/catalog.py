@@ -5,19 +5,38 @@ tool descriptions), the OpenAPI document and the pages all list the same tool ve
 registry order (by id, then version), with the same fields, read from the same contract
 documents. This module is where that list is made, and where the URL paths of a tool
 version are spelled.
+
+Each entry also says where it stands among its id's versions: the newest is ``"current"``,
+every older one ``"superseded"`` (:data:`CURRENT`, :data:`SUPERSEDED`), with the version that
+supersedes it (the newest). A superseded version still answers exactly as its contract says;
+the listings, the tool pages and the MCP descriptions say that a newer one exists.
 """
 
 from __future__ import annotations
 
-__all__ = ["CatalogEntry", "ToolPaths", "catalog_entries", "catalog_entry"]
+__all__ = [
+    "CURRENT",
+    "SUPERSEDED",
+    "CatalogEntry",
+    "ToolPaths",
+    "catalog_entries",
+    "catalog_entry",
+    "latest_entry",
+    "tool_entries",
+]
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cache
-from typing import Any
+from typing import Any, Final
 
 from mtcompute.contracts import contract, contract_text
-from mtcompute.tools import get_tool, list_tools
+from mtcompute.tools import LATEST, get_tool, list_tools, tool_versions
+
+CURRENT: Final = "current"
+"""The status of the newest version of a tool id."""
+SUPERSEDED: Final = "superseded"
+"""The status of every older version: a newer one exists (``superseded_by``)."""
 
 
 class ToolPaths:
@@ -65,13 +84,42 @@ class CatalogEntry(ToolPaths):
     """The contract document, parsed (shared and cached: do not mutate)."""
     text: str = field(compare=False, repr=False)
     """The contract document exactly as shipped (what ``GET`` of the contract answers)."""
+    superseded_by: str | None = None
+    """The id's newest version when this one is older (then superseded), else None."""
+
+    @property
+    def ref(self) -> str:
+        """``id@version``, as the catalog's texts name a tool version."""
+        return f"{self.id}@{self.version}"
+
+    @property
+    def status(self) -> str:
+        """:data:`CURRENT` (the id's newest version) or :data:`SUPERSEDED`."""
+        return CURRENT if self.superseded_by is None else SUPERSEDED
+
+    @property
+    def superseded_note(self) -> str:
+        """One sentence for a superseded version's descriptions (MCP, pages), else ``""``."""
+        if self.superseded_by is None:
+            return ""
+        return (
+            f"Superseded by {self.id}@{self.superseded_by}: use it for new work; "
+            f"{self.version} still answers as its contract says."
+        )
 
     def summary(self) -> dict[str, str]:
         """``{"id", "version", "description"}``, the fields every listing starts with."""
         return {"id": self.id, "version": self.version, "description": self.description}
 
+    def version_status(self) -> dict[str, str]:
+        """``{"status"}``, and ``"superseded_by"`` (the newer version) when superseded: the
+        version fields of the ``/v1/tools`` listings and ``mtcompute list --json``."""
+        if self.superseded_by is None:
+            return {"status": self.status}
+        return {"status": self.status, "superseded_by": self.superseded_by}
 
-def _entry(tool_id: str, version: str) -> CatalogEntry:
+
+def _entry(tool_id: str, version: str, newest: str) -> CatalogEntry:
     document = contract(tool_id, version)
     return CatalogEntry(
         id=tool_id,
@@ -81,6 +129,7 @@ def _entry(tool_id: str, version: str) -> CatalogEntry:
         unsupported_operations=tuple(document["unsupported_operations"]),
         document=document,
         text=contract_text(tool_id, version),
+        superseded_by=None if version == newest else newest,
     )
 
 
@@ -91,7 +140,9 @@ def catalog_entries() -> tuple[CatalogEntry, ...]:
     >>> [entry.summary()["id"] for entry in catalog_entries()][:2]
     ['bleu-brevity-penalty', 'bleu-corpus-compute']
     """
-    return tuple(_entry(tool.id, tool.version) for tool in list_tools())
+    return tuple(
+        _entry(tool.id, tool.version, get_tool(tool.id, LATEST).version) for tool in list_tools()
+    )
 
 
 @cache
@@ -100,7 +151,19 @@ def _by_key() -> dict[tuple[str, str], CatalogEntry]:
 
 
 def catalog_entry(tool_id: object, version: object) -> CatalogEntry:
-    """The entry of that tool version, or :class:`~mtcompute.errors.NotFound` (the registry's
+    """The entry of that tool version (:data:`~mtcompute.tools.LATEST`: the id's newest; the
+    entry's ``version`` says which), or :class:`~mtcompute.errors.NotFound` (the registry's
     message, naming the known ids or versions)."""
-    get_tool(tool_id, version)
-    return _by_key()[(str(tool_id), str(version))]
+    tool = get_tool(tool_id, version)
+    return _by_key()[(tool.id, tool.version)]
+
+
+def tool_entries(tool_id: object) -> tuple[CatalogEntry, ...]:
+    """Every version of ``tool_id``, oldest first (the last is current), or
+    :class:`~mtcompute.errors.NotFound` naming the known ids."""
+    return tuple(_by_key()[(tool.id, tool.version)] for tool in tool_versions(tool_id))
+
+
+def latest_entry(tool_id: object) -> CatalogEntry:
+    """The newest version of ``tool_id`` (what ``latest`` names), or NotFound."""
+    return catalog_entry(tool_id, LATEST)

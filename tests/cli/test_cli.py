@@ -70,10 +70,14 @@ def test_usage_errors_exit_2(args: tuple[str, ...]) -> None:
 
 
 def test_list_shows_every_tool() -> None:
-    """`mtcompute list` prints one line per tool version with its description."""
+    """`mtcompute list` prints one line per tool version with its description (a superseded
+    version's ends with the version that supersedes it)."""
     proc = run_cli("list")
     lines = proc.stdout.decode().splitlines()
-    expected = [(t, v, contract(t, v)["description"]) for t, v in contract_ids()]
+    note = {("sacrebleu-score", "1.0.0"): " (superseded by 1.1.0)"}
+    expected = [
+        (t, v, contract(t, v)["description"] + note.get((t, v), "")) for t, v in contract_ids()
+    ]
     assert expected == [tuple(line.split(None, 2)) for line in lines]
 
 

@@ -160,6 +160,8 @@ def _exchange(base_url: str, data: bytes) -> Answer:
 def _bug_in_the_route(_method: str, path: str) -> list[AbstractContextManager[Any]] | None:
     """Patches that put a bug in the route serving ``path``."""
     name = {"/healthz": "execute", "/v1/tools": "catalog"}.get(path, "_entry")
+    if path.count("/") == 3:  # /v1/tools/{id}: the versions of an id
+        name = "tool_listing"
     if path.endswith("/execute"):
         name = "loads"
     return [mock.patch.object(app_module, name, side_effect=RuntimeError("injected bug"))]

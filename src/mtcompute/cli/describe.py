@@ -10,8 +10,10 @@ from mtcompute.cli._common import EXIT_OK, Subparsers, add_command, write
 
 _TEXTS = (  # help, description, epilog
     "print a tool's contract (JSON)",
-    "Print the machine-readable contract of TOOL at VERSION, as shipped.",
-    "example:\n  mtcompute describe bleu-smoothing-compute 1.0.0",
+    "Print the machine-readable contract of TOOL at VERSION, as shipped; VERSION latest is "
+    "the newest version (the contract's own version field says which).",
+    "example:\n  mtcompute describe bleu-smoothing-compute 1.0.0\n"
+    "  mtcompute describe sacrebleu-score latest",
 )
 
 
@@ -19,7 +21,7 @@ def add_parser(subparsers: Subparsers) -> None:
     """Register ``describe TOOL VERSION``."""
     parser = add_command(subparsers, "describe", run, _TEXTS)
     parser.add_argument("tool", metavar="TOOL")
-    parser.add_argument("version", metavar="VERSION")
+    parser.add_argument("version", metavar="VERSION", help="tool version, e.g. 1.0.0, or latest")
 
 
 def run(args: argparse.Namespace) -> int:

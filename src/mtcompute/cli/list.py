@@ -12,7 +12,8 @@ from mtcompute.cli._common import EXIT_OK, Subparsers, add_command, usage_error,
 
 _TEXTS = (  # help, description, epilog
     "list the tools and versions",
-    "List every tool id, version and one-line description, or search the catalog.",
+    "List every tool id, version and one-line description (a superseded version names the "
+    "version that supersedes it), or search the catalog.",
     "example:\n  mtcompute list\n  mtcompute list --json\n"
     '  mtcompute list --search "why did my sentence get a low BLEU"',
 )
@@ -74,10 +75,12 @@ def run(args: argparse.Namespace) -> int:
     if args.search is not None:
         return _search(args.search, args.json)
     entries = catalog_entries()
-    if args.json:
-        write(dumps([entry.summary() for entry in entries]))
+    if args.json:  # with each version's status and superseded_by, as GET /v1/tools
+        write(dumps([{**entry.summary(), **entry.version_status()} for entry in entries]))
         return EXIT_OK
     width = max(len(entry.id) for entry in entries)
     for entry in entries:
-        write(f"{entry.id:<{width}}  {entry.version}  {entry.description}")
+        # A superseded version's line ends with the version that supersedes it.
+        note = f" (superseded by {entry.superseded_by})" if entry.superseded_by else ""
+        write(f"{entry.id:<{width}}  {entry.version}  {entry.description}{note}")
     return EXIT_OK

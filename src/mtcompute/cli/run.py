@@ -43,7 +43,9 @@ def add_parser(subparsers: Subparsers) -> None:
     """Register ``run TOOL VERSION --input FILE [--base-url URL] [--api-key KEY]``."""
     parser = add_command(subparsers, "run", run, _TEXTS)
     parser.add_argument("tool", metavar="TOOL", help="tool id, e.g. chrf-compute")
-    parser.add_argument("version", metavar="VERSION", help="tool version, e.g. 1.0.0")
+    parser.add_argument(
+        "version", metavar="VERSION", help="tool version, e.g. 1.0.0, or latest (the newest)"
+    )
     parser.add_argument(
         "--input", "-i", required=True, metavar="FILE", help="JSON input file, '-' for stdin"
     )
@@ -91,6 +93,24 @@ def run(args: argparse.Namespace) -> int:
                 f"mtcompute run: the server {what}: pass --api-key KEY or set MTCOMPUTE_API_KEY\n"
             )
         return EXIT_TOOL_ERROR if text.startswith('{"error"') else EXIT_OK
+    _say_latest(args.tool, args.version)
     envelope = execute_json(args.tool, args.version, body)
     write(envelope.json_text())
     return envelope.exit_code
+
+
+def _say_latest(tool_id: str, version: str) -> None:
+    """For the version ``latest``, name on stderr the version that runs (stdout keeps the
+    envelope alone)."""
+    import sys  # noqa: PLC0415
+
+    from mtcompute.errors import NotFound  # noqa: PLC0415
+    from mtcompute.tools import LATEST, get_tool  # noqa: PLC0415
+
+    if version != LATEST:
+        return
+    try:
+        tool = get_tool(tool_id, version)
+    except NotFound:
+        return  # the envelope says so
+    sys.stderr.write(f"mtcompute run: {LATEST} is {tool.id}@{tool.version}\n")

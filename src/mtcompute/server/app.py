@@ -27,11 +27,24 @@ The request-head deadline and size cap live in the HTTP protocol
 
 No route reads a file named by a request or runs anything: tool ids and versions are looked
 up in the registry, and contracts are read only for registered (id, version) pairs.
+
+Versions: ``GET /v1/tools/{id}`` lists an id's versions with their status; ``latest`` in place
+of a version (contract, execute and page routes) is the id's newest version, resolved by the
+registry. Every answer of a known tool version names it in the ``Mtcompute-Tool`` header
+(``id@version``), so a ``latest`` request says which version was served or ran; the bytes
+are those of the concrete version.
 """
 
 from __future__ import annotations
 
-__all__ = ["DEFAULT_BODY_TIMEOUT", "DEFAULT_MAX_BODY_BYTES", "catalog", "create_app"]
+__all__ = [
+    "DEFAULT_BODY_TIMEOUT",
+    "DEFAULT_MAX_BODY_BYTES",
+    "TOOL_HEADER",
+    "catalog",
+    "create_app",
+    "tool_listing",
+]
 
 import contextlib
 import os
@@ -50,7 +63,7 @@ from starlette.routing import Route
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from mtcompute._execute import execute
-from mtcompute.catalog import CatalogEntry, catalog_entries, catalog_entry
+from mtcompute.catalog import CatalogEntry, catalog_entries, catalog_entry, tool_entries
 from mtcompute.core.jsjson import JsonError, dumps, loads
 from mtcompute.envelope import Envelope
 from mtcompute.errors import (
@@ -114,9 +127,12 @@ DEFAULT_MAX_BODY_BYTES = 32 << 20
 DEFAULT_BODY_TIMEOUT = 10.0  # seconds; MTCOMPUTE_BODY_TIMEOUT overrides
 CORS_METHODS = ("GET", "POST")
 # The request headers a browser may send cross-origin: JSON bodies, MCP's version header and
-# the API key (Authorization: Bearer, or X-API-Key); the refusals' headers it may read.
+# the API key (Authorization: Bearer, or X-API-Key); the refusals' headers and the version
+# that answered, which it may read.
 CORS_HEADERS = ("content-type", "mcp-protocol-version", "authorization", "x-api-key")
-CORS_EXPOSED = ("retry-after", "www-authenticate")
+TOOL_HEADER = "mtcompute-tool"
+"""The response header naming the tool version served or run, ``id@version``."""
+CORS_EXPOSED = ("retry-after", "www-authenticate", TOOL_HEADER)
 
 
 def _is_json_content_type(value: str | None) -> bool:
@@ -127,8 +143,14 @@ def _is_json_content_type(value: str | None) -> bool:
 
 
 def _entry(request: Request) -> CatalogEntry:
-    """The catalog entry of the path's tool id and version (or NotFound)."""
+    """The catalog entry of the path's tool id and version (``latest``: the newest; or
+    NotFound)."""
     return catalog_entry(request.path_params["tool_id"], request.path_params["version"])
+
+
+def _tool_header(entry: CatalogEntry) -> dict[str, str]:
+    """The :data:`TOOL_HEADER` of an answer about ``entry``."""
+    return {TOOL_HEADER: entry.ref}
 
 
 class ExecuteEndpoint:
@@ -152,17 +174,17 @@ class ExecuteEndpoint:
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         match = EXECUTE_PATH.fullmatch(route_path(scope))
         assert match is not None  # routed here by this path only
-        answer = await self._answer(scope, receive, *match.groups())
-        if answer is not None:
-            await send_answer(send, answer)
-
-    async def _answer(
-        self, scope: Scope, receive: Receive, tool_id: str, version: str
-    ) -> Answer | None:
         try:
-            entry = catalog_entry(tool_id, version)
+            entry = catalog_entry(*match.groups())  # "latest" resolves to the newest
         except NotFound as exc:
-            return error_answer(exc)
+            await send_answer(send, error_answer(exc))
+            return
+        answer = await self._answer(scope, receive, entry)
+        if answer is not None:  # the version that ran, named in the header
+            header = (TOOL_HEADER.encode("latin-1"), entry.ref.encode("utf-8"))
+            await send_answer(send, answer, (header,))
+
+    async def _answer(self, scope: Scope, receive: Receive, entry: CatalogEntry) -> Answer | None:
         content_type = _header(scope, b"content-type")
         if content_type is not None and not _is_json_content_type(content_type):
             return error_answer(UnsupportedMediaType(content_type))
@@ -226,23 +248,35 @@ async def _read_body(receive: Receive) -> bytes | None:
 
 
 async def contract_endpoint(request: Request) -> Response:
-    """GET /v1/tools/{id}/versions/{version}: the contract document as shipped."""
+    """GET /v1/tools/{id}/versions/{version}: the contract document as shipped (``latest``:
+    the newest version's, named in the :data:`TOOL_HEADER`)."""
     try:
         entry = _entry(request)
     except NotFound as exc:
         return error_response(exc)
-    return json_response(entry.text)
+    return json_response(entry.text, headers=_tool_header(entry))
+
+
+def _listed(entry: CatalogEntry, base_url: str) -> dict[str, Any]:
+    """A tool version as the listings show it: id, version, description, status (and
+    superseded_by), links."""
+    return {**entry.summary(), **entry.version_status(), "links": entry.links(base_url)}
 
 
 def catalog(base_url: str = "") -> list[dict[str, Any]]:
-    """One entry per tool version: id, version, description and links."""
-    return [
-        {
-            **entry.summary(),
-            "links": entry.links(base_url),
-        }
-        for entry in catalog_entries()
-    ]
+    """One entry per tool version: id, version, description, status and links."""
+    return [_listed(entry, base_url) for entry in catalog_entries()]
+
+
+def tool_listing(tool_id: str, base_url: str = "") -> dict[str, Any]:
+    """``{"id", "latest", "versions"}``: the versions of ``tool_id``, oldest first, each as
+    :func:`catalog` lists it; ``latest`` is the newest version (NotFound for an unknown id)."""
+    entries = tool_entries(tool_id)
+    return {
+        "id": tool_id,
+        "latest": entries[-1].version,
+        "versions": [_listed(entry, base_url) for entry in entries],
+    }
 
 
 def search_body(query: str, base_url: str = "") -> dict[str, Any]:
@@ -280,6 +314,15 @@ async def catalog_endpoint(request: Request) -> Response:
     return json_response(dumps(search_body(query)))
 
 
+async def tool_endpoint(request: Request) -> Response:
+    """GET /v1/tools/{id}: the tool's versions with their status (:func:`tool_listing`)."""
+    try:
+        listing = tool_listing(request.path_params["tool_id"])
+    except NotFound as exc:
+        return error_response(exc)
+    return json_response(dumps(listing))
+
+
 async def openapi_endpoint(request: Request) -> Response:
     """GET /openapi.json: OpenAPI 3.1 built from the contracts."""
     return json_response(request.app.state.openapi_text)
@@ -305,17 +348,16 @@ async def index_endpoint(request: Request) -> Response:
 
 
 async def tool_page_endpoint(request: Request) -> Response:
-    """GET /tools/{id}/{version}: a tool's page with a try-it form."""
+    """GET /tools/{id}/{version}: a tool's page with a try-it form (``latest``: the newest
+    version's page, named in the :data:`TOOL_HEADER`)."""
     try:
-        html = tool_page(
-            request.path_params["tool_id"],
-            request.path_params["version"],
-            _base_url(request),
-            key_needed=request.app.state.key_needed,
-        )
+        entry = _entry(request)
     except NotFound as exc:
         return error_response(exc)
-    return HTMLResponse(html)
+    html = tool_page(
+        entry.id, entry.version, _base_url(request), key_needed=request.app.state.key_needed
+    )
+    return HTMLResponse(html, headers=_tool_header(entry))
 
 
 async def clients_endpoint(request: Request) -> Response:
@@ -439,6 +481,7 @@ def create_app(
         Route("/healthz", healthz, methods=["GET"]),
         Route("/openapi.json", openapi_endpoint, methods=["GET"]),
         Route("/v1/tools", catalog_endpoint, methods=["GET"]),
+        Route("/v1/tools/{tool_id}", tool_endpoint, methods=["GET"]),
         Route(tool_path, contract_endpoint, methods=["GET"]),
         Route("/tools/{tool_id}/{version}", tool_page_endpoint, methods=["GET"]),
         Route(CLIENTS_PATH, clients_endpoint, methods=["GET"]),

@@ -22,7 +22,8 @@ client gets them for a request to the operation, as the same envelope, and canno
 layer answered (under a plain ASGI server they just never occur). A request that is not
 well-formed HTTP (400 from the same layer) names no operation, so that 400 is not listed.
 OpenAPI has no responses per path, so 405, which the path's other methods answer, is listed on
-its operations. 404 is not listed: every documented path is a registered tool version.
+its operations. 404 is not listed: every documented path is a registered tool version, or
+(``/v1/tools/{id}``, the versions of an id) a registered tool id.
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from mtcompute._version import __version__
-from mtcompute.catalog import catalog_entries
+from mtcompute.catalog import CURRENT, SUPERSEDED, CatalogEntry, catalog_entries, tool_entries
 from mtcompute.catalog_text import group_lines, raw_text_advice, summary_sentence
 from mtcompute.contracts.validate import MAX_FAULTS
 from mtcompute.errors import (
@@ -182,6 +183,60 @@ def _description() -> str:
     )
 
 
+_VERSION_ITEM: dict[str, Any] = {
+    "type": "object",
+    "required": ["id", "version", "description", "status", "links"],
+    "properties": {
+        "id": {"type": "string"},
+        "version": {"type": "string"},
+        "description": {"type": "string"},
+        "status": {"type": "string", "enum": [CURRENT, SUPERSEDED]},
+        "superseded_by": {
+            "type": "string",
+            "description": "The newest version, present when this one is superseded.",
+        },
+        "links": {
+            "type": "object",
+            "required": ["contract", "execute", "page"],
+            "properties": {name: {"type": "string"} for name in ("contract", "execute", "page")},
+        },
+    },
+}
+
+
+def _versions_operation(entries: tuple[CatalogEntry, ...]) -> dict[str, Any]:
+    """``GET /v1/tools/{id}``: the id's versions with their status."""
+    tool_id, latest = entries[-1].id, entries[-1].version
+    return {
+        "get": {
+            "operationId": f"versions_{tool_id.replace('-', '_')}",
+            "summary": f"The versions of {tool_id}, each with its status and links.",
+            "description": f"Oldest first; latest is the newest ({latest}). The version "
+            f"`latest` in place of a version in the contract, execute and page paths of "
+            f"{tool_id} is {latest}; those answers name the version served or run in the "
+            "Mtcompute-Tool header (id@version).",
+            "tags": [tool_id],
+            "responses": {
+                "200": {
+                    "description": "The versions, oldest first, and the newest.",
+                    "content": _json_content(
+                        {
+                            "type": "object",
+                            "required": ["id", "latest", "versions"],
+                            "properties": {
+                                "id": {"type": "string", "const": tool_id},
+                                "latest": {"type": "string", "const": latest},
+                                "versions": {"type": "array", "items": _VERSION_ITEM},
+                            },
+                        }
+                    ),
+                },
+                **_error_responses(_statuses(*_EVERY_OPERATION)),
+            },
+        }
+    }
+
+
 def openapi_document() -> dict[str, Any]:
     """The whole document (a plain dict, ready for :func:`mtcompute.dumps`)."""
     schemas: dict[str, Any] = {"ErrorEnvelope": _error_envelope()}
@@ -280,6 +335,8 @@ def openapi_document() -> dict[str, Any]:
             },
         }
     }
+    for tool_id in dict.fromkeys(entry.id for entry in catalog_entries()):
+        paths[f"/v1/tools/{tool_id}"] = _versions_operation(tool_entries(tool_id))
     paths["/healthz"] = {
         "get": {
             "operationId": "healthz",

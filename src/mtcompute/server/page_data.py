@@ -161,6 +161,10 @@ class ToolPage:
     calls: Calls
     related: tuple[ToolLink, ...]
     tokenizer: ToolLink | None  # the catalog's tokenizer for raw text (bleu-tokenize), if any
+    # Every version of the id with its status ("current", "superseded"), oldest first, this
+    # one included; and the newest version's link when this one is superseded.
+    versions: tuple[tuple[ToolLink, str], ...] = ()
+    superseded_by: ToolLink | None = None
 
     @property
     def ref(self) -> str:

@@ -63,7 +63,7 @@ __all__ = [
 from collections.abc import Mapping
 from typing import Final
 
-from mtcompute.catalog import catalog_entries, catalog_entry
+from mtcompute.catalog import catalog_entries, catalog_entry, tool_entries
 from mtcompute.catalog_text import summary_sentence
 from mtcompute.core.jsjson import dumps
 from mtcompute.search import MAX_QUERY_LENGTH, MatchedLine, SearchAnswer, search_answer
@@ -113,10 +113,11 @@ from mtcompute.server.setup_pages import (
 
 
 def _latest_links() -> dict[str, ToolLink]:
-    """The link of each tool id's newest version (the catalog is ordered by id, then
-    version, so the last entry of an id is its newest)."""
+    """The link of each tool id's newest version (its current one)."""
     return {
-        entry.id: tool_link(entry.id, entry.version, entry.document) for entry in catalog_entries()
+        entry.id: tool_link(entry.id, entry.version, entry.document)
+        for entry in catalog_entries()
+        if entry.superseded_by is None
     }
 
 
@@ -223,8 +224,11 @@ def index_page(base_url: str, query: str = "", *, key_needed: bool = False) -> s
 
 
 def tool_page(tool_id: str, version: str, base_url: str, *, key_needed: bool = False) -> str:
-    """The page of one tool version, generated from its contract; :class:`NotFound` if none."""
+    """The page of one tool version, generated from its contract (``latest``: the newest
+    version's page); :class:`NotFound` if none. A superseded version's page says so and
+    links the newest."""
     entry = catalog_entry(tool_id, version)
+    tool_id, version = entry.id, entry.version
     document = entry.document
     base = base_url.rstrip("/")
     title = tool_title(tool_id)
@@ -287,6 +291,11 @@ def tool_page(tool_id: str, version: str, base_url: str, *, key_needed: bool = F
         calls=call_texts(base, tool_id, version, first_input, key_needed=key_needed),
         related=related,
         tokenizer=latest.get("bleu-tokenize") if tool_id != "bleu-tokenize" else None,
+        versions=tuple(
+            (tool_link(other.id, other.version, other.document), other.status)
+            for other in tool_entries(tool_id)
+        ),
+        superseded_by=latest[tool_id] if entry.superseded_by is not None else None,
     )
     return render(
         "tool.html",

@@ -64,13 +64,16 @@ def error_answer(error: MtcomputeError) -> Answer:
     return envelope_answer(Envelope.of_error(error))
 
 
-async def send_answer(send: Send, answer: Answer) -> None:
-    """Send ``answer`` as ``json_response(body, status)`` would: the same status, headers and
-    body."""
+async def send_answer(
+    send: Send, answer: Answer, extra: tuple[tuple[bytes, bytes], ...] = ()
+) -> None:
+    """Send ``answer`` as ``json_response(body, status, headers)`` would: the same status,
+    headers (``extra``: more, as lower-case name and value bytes) and body."""
     status, body = answer
     headers = [
         (b"content-length", str(len(body)).encode("latin-1")),
         (b"content-type", _JSON_TYPE_BYTES),
+        *extra,
     ]
     await send({"type": "http.response.start", "status": status, "headers": headers})
     await send({"type": "http.response.body", "body": body})

@@ -283,7 +283,10 @@ async function list({ options, apiKey, baseUrl }) {
     return EXIT_OK;
   }
   const width = Math.max(0, ...tools.map((tool) => String(tool.id).length));
-  const lines = tools.map((t) => `${String(t.id).padEnd(width)}  ${t.version}  ${t.description}\n`);
+  const superseded = (t) => (t.superseded_by ? ` (superseded by ${t.superseded_by})` : "");
+  const lines = tools.map(
+    (t) => `${String(t.id).padEnd(width)}  ${t.version}  ${t.description}${superseded(t)}\n`,
+  );
   process.stdout.write(lines.join(""));
   return EXIT_OK;
 }

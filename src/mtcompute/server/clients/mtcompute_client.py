@@ -200,6 +200,12 @@ def run(args: argparse.Namespace) -> int:
     return EXIT_TOOL_ERROR if answer.startswith(b'{"error"') else EXIT_OK
 
 
+def _superseded(tool: dict[str, object]) -> str:
+    """`` (superseded by VERSION)`` for a superseded version, as ``mtcompute list`` ends it."""
+    newer = tool.get("superseded_by")
+    return f" (superseded by {newer})" if newer else ""
+
+
 def list_tools(args: argparse.Namespace) -> int:
     """``list``: the catalog as aligned columns (``--json``: the catalog JSON as sent)."""
     base = _base_url(args)
@@ -215,7 +221,8 @@ def list_tools(args: argparse.Namespace) -> int:
         return EXIT_OK
     width = max((len(str(tool["id"])) for tool in tools), default=0)
     lines = "".join(
-        f"{tool['id']:<{width}}  {tool['version']}  {tool['description']}\n" for tool in tools
+        f"{tool['id']:<{width}}  {tool['version']}  {tool['description']}{_superseded(tool)}\n"
+        for tool in tools
     )
     sys.stdout.buffer.write(lines.encode("utf-8"))
     sys.stdout.flush()
