@@ -939,7 +939,7 @@ def unknown_ids(draw: st.DrawFn, target: Target) -> tuple[object, object, object
     version = draw(
         st.one_of(
             st.sampled_from(
-                [target.version, "1.0", "v" + target.version, target.version + " ", "", "latest",
+                [target.version, "1.0", "v" + target.version, target.version + " ", "", "Latest",
                  "2.0.0", "1.0.0\x00"]
             ),
             _unicode_text(),
@@ -1102,7 +1102,11 @@ class Fuzzer:
             known = (
                 type(tool_id) is str
                 and type(version) is str
-                and any((tool.id, tool.version) == (tool_id, version) for tool in list_tools())
+                and any(
+                    (tool.id, tool.version) == (tool_id, version)
+                    or (tool.id, "latest") == (tool_id, version)  # latest names the newest
+                    for tool in list_tools()
+                )
             )
             if not known and code != "not_found":
                 problems.append(
