@@ -25,7 +25,7 @@ from mtcompute.catalog_text import (
     tool_facts,
     tool_metadata,
 )
-from mtcompute.cli import build_parser
+from mtcompute.cli import description
 from mtcompute.contracts import contract, contract_ids
 from mtcompute.server.mcp import build_server
 from mtcompute.server.mcp_tools import instructions, tool_definitions
@@ -107,7 +107,7 @@ def _texts() -> dict[str, str]:
         "MCP instructions": instructions(),
         "MCP execute description": execute.description or "",
         "MCP server description": build_server().description or "",
-        "CLI description": build_parser().description or "",
+        "CLI description": description(),
         "home page": index_page(BASE),
         "OpenAPI description": openapi_document()["info"]["description"],
     }

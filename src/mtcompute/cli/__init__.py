@@ -18,14 +18,13 @@ stdout), 2 on a usage error (message on stderr).
 
 from __future__ import annotations
 
-__all__ = ["build_parser", "main"]
+__all__ = ["build_parser", "description", "main"]
 
 import argparse
 import textwrap
 from collections.abc import Sequence
 
 from mtcompute import __version__
-from mtcompute.catalog_text import group_lines, raw_text_advice, summary_sentence
 from mtcompute.cli import compare, describe, mcp, run, sacrebleu, score, serve
 from mtcompute.cli import list as list_
 from mtcompute.cli._common import EXIT_OK
@@ -34,9 +33,24 @@ from mtcompute.cli._common import EXIT_OK
 _COMMANDS = (run, list_, describe, serve, mcp, score, sacrebleu, compare)
 
 
-def _description() -> str:
+class _Parser(argparse.ArgumentParser):
+    """The top-level parser. Its description is made from the catalog when the help is
+    printed, so that the other commands do not read the catalog."""
+
+    def format_help(self) -> str:
+        self.description = description()
+        return super().format_help()
+
+
+def description() -> str:
     """What the catalog is and its tools by what they take, generated from the catalog (which
     lists the contract files and parses none, so ``--help`` stays quick)."""
+    from mtcompute.catalog_text import (  # noqa: PLC0415
+        group_lines,
+        raw_text_advice,
+        summary_sentence,
+    )
+
     fill = textwrap.TextWrapper(78, break_on_hyphens=False).fill
     item = textwrap.TextWrapper(
         78, initial_indent="  ", subsequent_indent="    ", break_on_hyphens=False
@@ -50,9 +64,8 @@ def _description() -> str:
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser (one sub-command per verb, each with an example)."""
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="mtcompute",
-        description=_description(),
         epilog="examples:\n  mtcompute list\n  mtcompute describe chrf-compute 1.0.0\n"
         "  mtcompute run chrf-compute 1.0.0 --input input.json\n"
         "Run 'mtcompute COMMAND --help' for each command.",
