@@ -102,6 +102,7 @@ from importlib import resources
 from typing import Any, Final
 
 from mtcompute.catalog import CatalogEntry, catalog_entries
+from mtcompute.tools import version_key
 
 TERMS_FILE: Final = "search_terms.json"
 """The multilingual terms, in the package: concepts per tool id, what no tool does."""
@@ -278,16 +279,12 @@ class SearchHit:
         }
 
 
-def _version_key(version: str) -> tuple[int, ...]:
-    return tuple(int(part) if part.isdigit() else -1 for part in version.split("."))
-
-
 def _newest(entries: Iterable[CatalogEntry]) -> list[CatalogEntry]:
     """The newest version of each tool id, in first-appearance (catalog) order."""
     newest: dict[str, CatalogEntry] = {}
     for entry in entries:
         known = newest.get(entry.id)
-        if known is None or _version_key(entry.version) > _version_key(known.version):
+        if known is None or version_key(entry.version) > version_key(known.version):
             newest[entry.id] = entry
     return list(newest.values())
 
