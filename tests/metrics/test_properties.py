@@ -35,6 +35,7 @@ from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 
 import mtcompute
+from mtcompute.contracts.validate import MAX_FAULTS
 from mtcompute.metrics.bleu.statistics import sentence_statistics
 from mtcompute.metrics.chrf.ngrams import (
     ChrfStatistics,
@@ -452,6 +453,32 @@ def test_key_order_does_not_change_the_envelope(case: tuple[str, dict[str, Any]]
     assert expected == mtcompute.dumps(mtcompute.execute(tool_id, VERSION, shuffled))
 
 
+def _check_error(error: dict[str, Any]) -> list[str]:
+    """Every way one error breaks its promises; several faults are listed 2 to MAX_FAULTS
+    at a time, the error itself first, each fault a plain error."""
+    if "faults" in error:
+        faults = error["faults"]
+        head = {k: v for k, v in error.items() if k != "faults"}
+        if not (isinstance(faults, list) and 2 <= len(faults) <= MAX_FAULTS):
+            return [f"faults {faults!r:.200}"]
+        if faults[0] != head:
+            return ["the first fault is not the error itself"]
+        return [p for fault in faults for p in _check_error(fault)]
+    problems = []
+    if set(error) != {"code", "message", "path"}:
+        problems.append(f"error keys {sorted(error)}")
+    if error.get("code") not in CODES:
+        problems.append(f"code {error.get('code')!r}")
+    if not (isinstance(error.get("message"), str) and error["message"]):
+        problems.append("empty message")
+    path = error.get("path")
+    if not (isinstance(path, str) and (path == "" or path.startswith("/"))):
+        problems.append(f"path {path!r}")
+    if error.get("code") == "not_found":
+        problems.append("not_found for a known tool")
+    return problems
+
+
 def _check_envelope(tool_id: str, value: object, envelope: dict[str, object]) -> list[str]:
     """Every way the envelope breaks its promises (empty when it keeps them)."""
     problems = []
@@ -463,17 +490,7 @@ def _check_envelope(tool_id: str, value: object, envelope: dict[str, object]) ->
     if "error" in envelope:
         error = envelope["error"]
         assert isinstance(error, dict)
-        if set(error) != {"code", "message", "path"}:
-            problems.append(f"error keys {sorted(error)}")
-        if error.get("code") not in CODES:
-            problems.append(f"code {error.get('code')!r}")
-        if not (isinstance(error.get("message"), str) and error["message"]):
-            problems.append("empty message")
-        path = error.get("path")
-        if not (isinstance(path, str) and (path == "" or path.startswith("/"))):
-            problems.append(f"path {path!r}")
-        if error.get("code") == "not_found":
-            problems.append("not_found for a known tool")
+        problems += _check_error(error)
     else:
         problems += [
             f"output: {e.message}" for e in OUTPUT_SCHEMA[tool_id].iter_errors(envelope["result"])

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from importlib import resources
 
 import anyio
@@ -398,7 +399,9 @@ def test_mcp_latest_through_the_sdk_client(server_url: str) -> None:
             texts.append(block.text)
         return texts[0], texts[1]
 
-    contract_got, envelope = anyio.run(calls)
+    # A thread of its own: another module's anyio runner may hold this thread's event loop.
+    with ThreadPoolExecutor(1) as pool:
+        contract_got, envelope = pool.submit(anyio.run, calls).result()
     assert (
         contract_text("sacrebleu-score", "1.1.0"),
         mtcompute.dumps({"result": TER_EXAMPLE["output"]}),
