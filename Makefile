@@ -4,7 +4,10 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 # Reinstall (and rebuild the C kernel) when the build inputs change.
 BUILD_INPUTS := pyproject.toml setup.py $(sort $(wildcard src/mtcompute/_kernel/*.c src/mtcompute/_kernel/*.h))
-STAMP := $(VENV)/.installed-$(shell cat $(BUILD_INPUTS) | $(PYTHON) -c "import hashlib,sys;print(hashlib.sha1(sys.stdin.buffer.read()).hexdigest()[:12])")
+HASH := $(shell cat $(BUILD_INPUTS) | $(PYTHON) -c "import hashlib,sys;print(hashlib.sha1(sys.stdin.buffer.read()).hexdigest()[:12])")
+STAMP := $(VENV)/.installed-$(HASH)
+# `make serve` needs only the server extra; a development install (STAMP) has it already.
+SERVE_STAMP := $(VENV)/.serving-$(HASH)
 
 .PHONY: help install test lint serve example bench clean
 
@@ -25,6 +28,15 @@ $(STAMP): $(BUILD_INPUTS)
 
 install: $(STAMP)
 
+$(SERVE_STAMP): $(BUILD_INPUTS)
+	if [ ! -f $(STAMP) ]; then \
+	  $(PYTHON) -m venv $(VENV) && \
+	  $(BIN)/python -m pip install --quiet --upgrade pip && \
+	  $(BIN)/python -m pip install --quiet -e '.[server]'; \
+	fi
+	rm -f $(VENV)/.serving-*
+	touch $@
+
 # One worker more than CPUs: many tests wait on a child (a server, Node, Chromium, sacreBLEU).
 test: $(STAMP)
 	$(BIN)/python -m pytest -n $$(( $$(nproc) + 1 )) --dist loadfile --durations=20
@@ -35,7 +47,7 @@ lint: $(STAMP)
 	$(BIN)/mypy
 
 # The main job: every surface (HTTP API, MCP at /mcp, pages) on 127.0.0.1:8000.
-serve: $(STAMP)
+serve: $(SERVE_STAMP)
 	$(BIN)/mtcompute serve --host 127.0.0.1 --port 8000
 
 # The contract examples through the CLI.

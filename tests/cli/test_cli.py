@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 from pathlib import Path
 
 import pytest
 
 import mtcompute
+from mtcompute.cli import build_parser
 from mtcompute.contracts import contract, contract_ids, contract_text
 from tests.conftest import run_cli
 
@@ -109,6 +111,16 @@ def test_every_command_has_help_with_an_example(command: str) -> None:
     """`--help` on every command explains it and shows an example."""
     proc = run_cli(command, "--help")
     assert (0, True) == (proc.returncode, b"example" in proc.stdout)
+
+
+def test_each_command_help_has_its_own_description() -> None:
+    """A command's help describes the command; only the top-level help lists the catalog."""
+    parser = build_parser()
+    (commands,) = (a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    catalog = "tools by what they take:"
+    assert catalog in parser.format_help()
+    assert [] == [name for name, sub in commands.choices.items() if catalog in sub.format_help()]
+    assert len(commands.choices) >= 8
 
 
 def test_top_level_help_lists_commands() -> None:

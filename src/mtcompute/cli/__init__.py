@@ -72,7 +72,10 @@ def build_parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--version", action="version", version=f"mtcompute {__version__}")
-    subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    # The commands' parsers are plain ones: each has its own description, not the catalog's.
+    subparsers = parser.add_subparsers(
+        dest="command", required=True, metavar="COMMAND", parser_class=argparse.ArgumentParser
+    )
     for command in _COMMANDS:
         command.add_parser(subparsers)
     return parser

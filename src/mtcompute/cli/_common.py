@@ -13,6 +13,7 @@ __all__ = [
     "EXIT_TOOL_ERROR",
     "EXIT_USAGE",
     "SACREBLEU_FORMATS",
+    "SERVER_EXTRA",
     "STDIN",
     "CommandError",
     "Options",
@@ -25,6 +26,7 @@ __all__ = [
     "fail",
     "integer",
     "label",
+    "missing_extra",
     "read_input",
     "repeated",
     "usage_error",
@@ -56,6 +58,24 @@ def usage_error(message: str) -> int:
     """Print ``mtcompute: error: MESSAGE`` on stderr; return the usage exit status (2)."""
     sys.stderr.write(f"mtcompute: error: {message}\n")
     return EXIT_USAGE
+
+
+# The modules of the server extra (pyproject.toml), which `serve` and `mcp` need.
+SERVER_EXTRA = ("starlette", "uvicorn", "mcp")
+
+
+def missing_extra(command: str, extra: str, modules: Sequence[str]) -> str | None:
+    """The usage error's message when a module of an optional extra is not installed (which
+    extra to install), else None: checked before the command imports anything of it."""
+    from importlib.util import find_spec  # noqa: PLC0415
+
+    missing = [name for name in modules if find_spec(name) is None]
+    if not missing:
+        return None
+    return (
+        f"{command} needs the {extra} extra ({', '.join(missing)} not installed): "
+        f"pip install 'mtcompute[{extra}]'"
+    )
 
 
 def write(text: str) -> None:

@@ -6,7 +6,14 @@ __all__ = ["add_parser", "run"]
 
 import argparse
 
-from mtcompute.cli._common import EXIT_OK, Subparsers, add_command
+from mtcompute.cli._common import (
+    EXIT_OK,
+    SERVER_EXTRA,
+    Subparsers,
+    add_command,
+    missing_extra,
+    usage_error,
+)
 
 _TEXTS = (  # help, description, epilog
     "run the MCP server over stdio (for desktop agents)",
@@ -22,6 +29,9 @@ def add_parser(subparsers: Subparsers) -> None:
 
 def run(_args: argparse.Namespace) -> int:
     """Serve MCP on stdio until stdin closes."""
+    problem = missing_extra("mtcompute mcp", "server", SERVER_EXTRA)
+    if problem is not None:
+        return usage_error(problem)
     # Imported here, not at the top: the MCP SDK (with pydantic and anyio) takes about a
     # second to import, and every mtcompute command imports this module to build its parser
     # (`mtcompute score` has a 100 ms budget for its whole process).
