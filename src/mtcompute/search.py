@@ -101,7 +101,7 @@ from mtcompute._search_terms import (
     terms,
 )
 from mtcompute.catalog import CatalogEntry, catalog_entries
-from mtcompute.tools import version_key
+from mtcompute.contracts import version_key
 
 MAX_QUERY_LENGTH: Final = 500
 """Longest query accepted, in characters (the surfaces refuse longer ones)."""
