@@ -39,6 +39,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "mtcompute.catalog_text",
         "mtcompute.client",
         "mtcompute.search",
+        "mtcompute._search_terms",
     ),
     ("mtcompute",),
     (

@@ -34,7 +34,7 @@ import os
 from functools import cache
 from typing import Any, Final, NamedTuple
 
-from mtcompute.contracts import contract_ids
+from mtcompute.contracts import contract_ids, version_key
 
 # What a tool's input is, in the texts' order, with the words that say what it looks like.
 INPUT_KINDS: Final = {
@@ -87,11 +87,6 @@ class ToolFacts(NamedTuple):
         return f"{self.ref} ({'; '.join(notes)})" if notes else self.ref
 
 
-def _version_key(version: str) -> tuple[tuple[int, str], ...]:
-    """Numeric parts compare as numbers (1.10.0 after 1.9.0), others as text."""
-    return tuple((int(p), "") if p.isdigit() else (-1, p) for p in version.split("."))
-
-
 @cache
 def tool_metadata() -> dict[str, dict[str, Any]]:
     """The entries of ``server/catalog_meta.json``, by tool id (do not mutate: cached)."""
@@ -121,7 +116,7 @@ def tool_facts() -> tuple[ToolFacts, ...]:
         facts.append(
             ToolFacts(
                 id=tool_id,
-                versions=tuple(sorted(versions[tool_id], key=_version_key)),
+                versions=tuple(sorted(versions[tool_id], key=version_key)),
                 category=str(meta.get("category", "Text")),
                 takes=str(meta.get("takes", "unknown")),
                 task=str(meta.get("task", "")),

@@ -15,7 +15,8 @@ from mtcompute.catalog import (
     latest_entry,
     tool_entries,
 )
-from mtcompute.contracts import contract
+from mtcompute.catalog_text import tool_facts
+from mtcompute.contracts import contract, contract_ids
 from mtcompute.errors import NotFound
 from mtcompute.tools import LATEST, Registry, Tool, get_tool, list_tools, tool_versions, version_key
 
@@ -47,6 +48,15 @@ def test_version_key_refuses_what_is_not_a_version(text: str) -> None:
     """Only MAJOR.MINOR.PATCH without leading zeros is a version."""
     with pytest.raises(ValueError, match=r"MAJOR\.MINOR\.PATCH"):
         version_key(text)
+
+
+def test_shipped_versions_have_one_order() -> None:
+    """Every shipped contract's version is a version, and the catalog's texts order each id's
+    versions as the registry does (one key, :func:`mtcompute.contracts.version_key`)."""
+    assert all(version_key(v) for _, v in contract_ids())
+    assert {f.id: [*f.versions] for f in tool_facts()} == {
+        f.id: [t.version for t in tool_versions(f.id)] for f in tool_facts()
+    }
 
 
 def test_registry_orders_by_id_then_semantic_version() -> None:

@@ -1,21 +1,37 @@
 """The versioned contracts, shipped as JSON documents inside the package.
 
 Each document (``data/<id>@<version>.json``) is served verbatim by the API; its examples are
-golden tests. This module only reads them.
+golden tests. This module only reads them, and says how their versions are ordered
+(:func:`version_key`, the one order of the registry, the catalog's texts and the search).
 """
 
 from __future__ import annotations
 
-__all__ = ["contract", "contract_ids", "contract_text"]
+__all__ = ["contract", "contract_ids", "contract_text", "version_key"]
 
 import json
 import os
+import re
 from functools import cache
-from typing import Any
+from typing import Any, Final
 
 from mtcompute.errors import NotFound
 
 _DATA = os.path.join(os.path.dirname(__file__), "data")  # the package data beside this module
+_VERSION: Final = re.compile(r"(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)")
+
+
+def version_key(version: str) -> tuple[int, int, int]:
+    """The sort key of a ``MAJOR.MINOR.PATCH`` version: its numbers, so 1.10.0 > 1.9.0.
+
+    >>> sorted(["1.10.0", "1.9.0", "1.2.0"], key=version_key)
+    ['1.2.0', '1.9.0', '1.10.0']
+    """
+    match = _VERSION.fullmatch(version)
+    if match is None:
+        raise ValueError(f"Expected a version MAJOR.MINOR.PATCH, got {version!r}.")
+    major, minor, patch = (int(part) for part in match.groups())
+    return major, minor, patch
 
 
 @cache

@@ -9,9 +9,11 @@ without a worker thread; a tool without one always gets a worker thread). Adding
 adding its contract document under ``mtcompute/contracts/data/`` and one module here; nothing
 else changes.
 
-Versions are ``MAJOR.MINOR.PATCH`` and ordered as numbers (1.10.0 after 1.9.0). Wherever a
-version is taken, :data:`LATEST` (``"latest"``) names the newest version of the id: it is
-resolved here, in :func:`get_tool`, and the tool it answers says which version that is.
+Versions are ``MAJOR.MINOR.PATCH`` and ordered as numbers (1.10.0 after 1.9.0), by
+:func:`version_key` (defined in :mod:`mtcompute.contracts`, whose order the catalog's texts and
+the search use as well). Wherever a version is taken, :data:`LATEST` (``"latest"``) names the
+newest version of the id: it is resolved here, in :func:`get_tool`, and the tool it answers
+says which version that is.
 """
 
 from __future__ import annotations
@@ -30,12 +32,12 @@ __all__ = [
 
 import importlib
 import pkgutil
-import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from functools import cache
 from typing import Any, Final, Protocol
 
+from mtcompute.contracts import version_key
 from mtcompute.contracts.validate import InputSpec
 from mtcompute.errors import NotFound
 from mtcompute.tools._cost import Linear
@@ -91,21 +93,6 @@ class Tool:
 
 LATEST: Final = "latest"
 """The version that names the newest version of a tool id, wherever a version is taken."""
-
-_VERSION: Final = re.compile(r"(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)")
-
-
-def version_key(version: str) -> tuple[int, int, int]:
-    """The sort key of a ``MAJOR.MINOR.PATCH`` version: its numbers, so 1.10.0 > 1.9.0.
-
-    >>> sorted(["1.10.0", "1.9.0", "1.2.0"], key=version_key)
-    ['1.2.0', '1.9.0', '1.10.0']
-    """
-    match = _VERSION.fullmatch(version)
-    if match is None:
-        raise ValueError(f"Expected a version MAJOR.MINOR.PATCH, got {version!r}.")
-    major, minor, patch = (int(part) for part in match.groups())
-    return major, minor, patch
 
 
 class Registry:
