@@ -13,7 +13,6 @@ __all__ = [
     "EXIT_TOOL_ERROR",
     "EXIT_USAGE",
     "SACREBLEU_FORMATS",
-    "SERVER_EXTRA",
     "STDIN",
     "CommandError",
     "Options",
@@ -64,7 +63,9 @@ def usage_error(message: str) -> int:
 SERVER_EXTRA = ("starlette", "uvicorn", "mcp")
 
 
-def missing_extra(command: str, extra: str, modules: Sequence[str]) -> str | None:
+def missing_extra(
+    command: str, extra: str = "server", modules: Sequence[str] = SERVER_EXTRA
+) -> str | None:
     """The usage error's message when a module of an optional extra is not installed (which
     extra to install), else None: checked before the command imports anything of it."""
     from importlib.util import find_spec  # noqa: PLC0415

@@ -6,14 +6,7 @@ __all__ = ["add_parser", "run"]
 
 import argparse
 
-from mtcompute.cli._common import (
-    EXIT_OK,
-    SERVER_EXTRA,
-    Subparsers,
-    add_command,
-    missing_extra,
-    usage_error,
-)
+from mtcompute.cli._common import EXIT_OK, Subparsers, add_command, missing_extra, usage_error
 
 _TEXTS = (  # help, description, epilog
     "run the MCP server over stdio (for desktop agents)",
@@ -29,7 +22,7 @@ def add_parser(subparsers: Subparsers) -> None:
 
 def run(_args: argparse.Namespace) -> int:
     """Serve MCP on stdio until stdin closes."""
-    problem = missing_extra("mtcompute mcp", "server", SERVER_EXTRA)
+    problem = missing_extra("mtcompute mcp")
     if problem is not None:
         return usage_error(problem)
     # Imported here, not at the top: the MCP SDK (with pydantic and anyio) takes about a

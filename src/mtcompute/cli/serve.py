@@ -10,14 +10,7 @@ import argparse
 import os
 import re
 
-from mtcompute.cli._common import (
-    EXIT_OK,
-    SERVER_EXTRA,
-    Subparsers,
-    add_command,
-    missing_extra,
-    usage_error,
-)
+from mtcompute.cli._common import EXIT_OK, Subparsers, add_command, missing_extra, usage_error
 
 _EPILOG = (
     "example:\n  mtcompute serve --port 8000\n"
@@ -171,7 +164,7 @@ def _terminated(_signum: int, _frame: object) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Apply the settings and run uvicorn until it is stopped."""
-    problem = missing_extra("mtcompute serve", "server", SERVER_EXTRA) or _settings(args)
+    problem = missing_extra("mtcompute serve") or _settings(args)
     if problem is not None:
         return usage_error(problem)
     # Imported here, not at the top: uvicorn (with asyncio) takes over 100 ms to import, and
