@@ -4,13 +4,18 @@ the changelog and the citation, consistent with the package's version and metada
 from __future__ import annotations
 
 import importlib.metadata
+import os
 import re
 import subprocess
 import sys
 import tarfile
+import tomllib
+import zipfile
 from pathlib import Path
 
+import mtcompute
 from mtcompute._version import __version__
+from mtcompute.native import PURE_WARNING
 from tests.conftest import REPO
 
 
@@ -58,3 +63,115 @@ def test_the_sdist_carries_the_licence_notice_changelog_and_citation(tmp_path: P
     with tarfile.open(tmp_path / name) as sdist:
         members = {Path(m).relative_to(Path(m).parts[0]).as_posix() for m in sdist.getnames()}
     assert {"LICENSE", "NOTICE", "CHANGELOG.md", "CITATION.cff"} <= members
+
+
+def _wheel(tmp_path: Path, **env: str) -> Path:
+    """Build the wheel of the checkout (pip, build isolation as a user's install) in
+    ``tmp_path``, with ``env`` added to the environment; its path."""
+    done = subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(tmp_path), str(REPO)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+        env={**os.environ, **env},
+    )
+    assert 0 == done.returncode, done.stderr[-3000:]
+    (wheel,) = tmp_path.glob("mtcompute-*.whl")
+    return wheel
+
+
+def _installed(wheel: Path, target: Path, code: str) -> subprocess.CompletedProcess[str]:
+    """Install ``wheel`` alone into ``target`` and run ``code`` with it first on the path
+    (the dependencies come from this environment)."""
+    subprocess.run(
+        [sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--target", str(target), wheel],
+        check=True,
+        capture_output=True,
+        timeout=300,
+    )
+    variables = {k: v for k, v in os.environ.items() if not k.startswith("MTCOMPUTE_")}
+    return subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+        cwd=target,
+        env={**variables, "PYTHONPATH": str(target)},
+    )
+
+
+_SMOKE = (
+    "import mtcompute, mtcompute.native as n\n"
+    "r = mtcompute.execute('chrf-compute', '1.0.0', "
+    "{'hypotheses': ['the cat sat'], 'references': ['the cat sat on the mat']})\n"
+    "print(mtcompute.__file__.startswith(__import__('os').getcwd()), n.AVAILABLE, "
+    "r['result']['score'])"
+)
+
+
+def test_the_pure_wheel_is_py3_none_any_and_says_it_is_slow(tmp_path: Path) -> None:
+    """MTCOMPUTE_NO_EXTENSION=1 builds a py3-none-any wheel without the kernel; installed,
+    it computes the same number and its import prints the pure path's warning once."""
+    wheel = _wheel(tmp_path / "dist", MTCOMPUTE_NO_EXTENSION="1")
+    assert f"mtcompute-{__version__}-py3-none-any.whl" == wheel.name
+    with zipfile.ZipFile(wheel) as archive:
+        assert [] == [n for n in archive.namelist() if "_kernel." in n and "pyi" not in n]
+    done = _installed(wheel, tmp_path / "site", _SMOKE)
+    expected = mtcompute.execute(
+        "chrf-compute",
+        "1.0.0",
+        {"hypotheses": ["the cat sat"], "references": ["the cat sat on the mat"]},
+    )
+    score = expected["result"]["score"]  # type: ignore[index]
+    assert (0, f"True False {score}\n", PURE_WARNING) == (
+        done.returncode,
+        done.stdout,
+        done.stderr,
+    )
+
+
+def test_the_platform_wheel_carries_the_kernel(tmp_path: Path) -> None:
+    """A plain build is a CPython platform wheel with the kernel, which it then runs."""
+    wheel = _wheel(tmp_path / "dist")
+    tag = f"cp{sys.version_info[0]}{sys.version_info[1]}"
+    assert wheel.name.startswith(f"mtcompute-{__version__}-{tag}-{tag}-")
+    done = _installed(wheel, tmp_path / "site", _SMOKE)
+    assert (0, "") == (done.returncode, done.stderr)
+    assert done.stdout.startswith("True True ")
+
+
+def test_a_kernel_that_does_not_build_stops_the_install(tmp_path: Path) -> None:
+    """A compiler that fails makes the build fail, saying how to get the pure path; it never
+    falls back silently."""
+    done = subprocess.run(
+        [sys.executable, "setup.py", "-q", "build_ext", "-t", tmp_path / "t", "-b", tmp_path],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+        env={**os.environ, "CC": "false", "LDSHARED": "false"},
+    )
+    assert 0 != done.returncode
+    assert "mtcompute's C kernel did not build" in done.stderr
+    assert "MTCOMPUTE_NO_EXTENSION=1" in done.stderr
+    assert [] == list(tmp_path.rglob("_kernel*.so"))
+
+
+def test_the_wheels_built_are_the_pythons_the_metadata_names() -> None:
+    """cibuildwheel's CPython builds are the classifiers' Python versions, within
+    requires-python, and every wheel's test imports the kernel."""
+    config = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))
+    project, wheels = config["project"], config["tool"]["cibuildwheel"]
+    built = sorted(re.findall(r"cp3(\d+)-\*", wheels["build"]), key=int)
+    named = [
+        c.rsplit(".", 1)[1]
+        for c in project["classifiers"]
+        if re.fullmatch(r"Programming Language :: Python :: 3\.\d+", c)
+    ]
+    floor = re.fullmatch(r">=3\.(\d+)", project["requires-python"])
+    assert floor is not None
+    assert (named, True) == (built, int(built[0]) >= int(floor[1]))
+    assert any("kernel_in_use" in command for command in wheels["test-command"])

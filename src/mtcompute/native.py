@@ -27,16 +27,19 @@ from __future__ import annotations
 
 import functools
 import os
+import sys
 from collections.abc import Callable
 from typing import Any, Generic, ParamSpec, TypeVar
 
 __all__ = [
     "AVAILABLE",
+    "PURE_WARNING",
     "Twin",
     "ext",
     "kernel_in_use",
     "kernel_step",
     "kernel_test",
+    "path",
     "switch",
     "twin",
     "twins",
@@ -48,13 +51,28 @@ R = TypeVar("R")
 try:
     from mtcompute import _kernel as ext
 
+    # Without the built module, the folder of C sources imports as a namespace package.
+    if getattr(ext, "__file__", None) is None:
+        raise ImportError("mtcompute._kernel is the folder of its C sources, not the kernel")
     AVAILABLE = True
-except ImportError:  # built without the extension (no compiler, or MTCOMPUTE_NO_EXTENSION=1)
+except ImportError:  # built without the extension (MTCOMPUTE_NO_EXTENSION=1)
     ext = None  # type: ignore[assignment]  # used only by kernel paths, chosen only when built
     AVAILABLE = False
 
 # Decided once, at import; only switch() changes it (tests and the twin benchmark).
 _use_kernel: bool = AVAILABLE and os.environ.get("MTCOMPUTE_PURE") != "1"
+
+# Without the kernel, and unless the pure path is asked for, say so once: fast or loud.
+PURE_WARNING = (
+    "mtcompute: warning: the C kernel is not built, so the pure Python path runs (the same "
+    "numbers, 15-20x slower); `mtcompute doctor` says more, MTCOMPUTE_NO_KERNEL_WARNING=1 "
+    "silences this\n"
+)
+if not AVAILABLE and "1" not in (
+    os.environ.get("MTCOMPUTE_PURE"),
+    os.environ.get("MTCOMPUTE_NO_KERNEL_WARNING"),
+):
+    sys.stderr.write(PURE_WARNING)
 _TWINS: list[Twin[Any, Any]] = []
 
 
@@ -111,9 +129,21 @@ def kernel_test(kernel: Callable[P, bool]) -> Twin[P, bool]:
     return _made(kernel, pure)
 
 
+def path() -> tuple[str, str]:
+    """The path the twins run, ``"kernel"`` or ``"pure"``, and why (``mtcompute doctor``)."""
+    if _use_kernel:
+        return "kernel", "the C kernel is built and in use"
+    if AVAILABLE:
+        return "pure", "MTCOMPUTE_PURE=1 switched the built C kernel off"
+    return "pure", (
+        "the C kernel is not built: reinstall with a C compiler and the Python headers "
+        "(without MTCOMPUTE_NO_EXTENSION=1) for 15-20x the speed"
+    )
+
+
 def kernel_in_use() -> bool:
-    """Whether the twins run their kernel paths (what ``mtcompute doctor`` and the benchmarks
-    report; no call site needs it)."""
+    """Whether the twins run their kernel paths (what the benchmarks report; no call site
+    needs it)."""
     return _use_kernel
 
 

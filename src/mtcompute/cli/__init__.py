@@ -2,7 +2,7 @@
 
 Each command module (:mod:`~mtcompute.cli.run`, :mod:`~mtcompute.cli.list`,
 :mod:`~mtcompute.cli.describe`, :mod:`~mtcompute.cli.serve`, :mod:`~mtcompute.cli.mcp`,
-:mod:`~mtcompute.cli.score`) has ``add_parser(subparsers)``, which declares its options to
+:mod:`~mtcompute.cli.score`, ...) has ``add_parser(subparsers)``, which declares its options to
 argparse, and ``run(args)``, which does the work and returns the exit status;
 :mod:`~mtcompute.cli._common` holds what they share (exit statuses, reading an input,
 printing, usage errors). This module builds the parser and dispatches.
@@ -25,12 +25,12 @@ import textwrap
 from collections.abc import Sequence
 
 from mtcompute import __version__
-from mtcompute.cli import compare, describe, mcp, run, sacrebleu, score, serve
+from mtcompute.cli import compare, describe, doctor, mcp, run, sacrebleu, score, serve
 from mtcompute.cli import list as list_
 from mtcompute.cli._common import EXIT_OK
 
 # The sub-commands in the order of ``mtcompute --help``.
-_COMMANDS = (run, list_, describe, serve, mcp, score, sacrebleu, compare)
+_COMMANDS = (run, list_, describe, serve, mcp, score, sacrebleu, compare, doctor)
 
 
 class _Parser(argparse.ArgumentParser):
