@@ -29,7 +29,7 @@ import pytest
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared._httpx_utils import create_mcp_http_client
-from playwright.sync_api import Browser, Page, expect, sync_playwright
+from playwright.sync_api import Browser, Page, expect
 
 import mtcompute
 from mtcompute.client import execute_remote
@@ -38,7 +38,7 @@ from mtcompute.search import search_catalog
 from mtcompute.server.limits import KEY_REQUIRED_MESSAGE, ApiKeys
 from mtcompute.server.page_text import curl_command
 from mtcompute.server.pages import CLIENT_FILES, FREE, FREE_WITH_KEY
-from tests.conftest import chromium, require_program, run_cli
+from tests.conftest import fresh_page, require_program, run_cli
 from tests.server.serving import serving
 
 KEY = "keyed-mode-3b9f1c"
@@ -488,23 +488,11 @@ def test_the_pages_curl_command_runs_with_the_key(keyed: str) -> None:
     assert [EXAMPLE_ANSWER, UNAUTHORIZED_TEXT] == outputs
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    """Debian's Chromium, headless (skipped without it)."""
-    with sync_playwright() as driver, chromium(driver) as launched:
-        yield launched
-
-
 @pytest.fixture
 def page(browser: Browser) -> Iterator[Page]:
-    """A fresh page in its own browser context."""
-    context = browser.new_context()
-    opened = context.new_page()
-    opened.set_default_timeout(15_000)
-    try:
+    """A fresh page in its own browser context, of the module-scoped ``browser``."""
+    with fresh_page(browser, 15_000) as opened:
         yield opened
-    finally:
-        context.close()
 
 
 def _try(page: Page) -> tuple[str, str, Any]:
