@@ -99,6 +99,20 @@ def test_http_discovery_is_public_and_execute_needs_the_key(keyed: str) -> None:
 # --------------------------------------------------------------------------- CORS
 
 
+def _preflight(url: str, requested: str) -> httpx.Response:
+    """The answer to a CORS preflight of a POST to ``url`` from the allowed origin, asking
+    for the ``requested`` headers."""
+    return httpx.options(
+        url,
+        timeout=30,
+        headers={
+            "origin": ORIGIN,
+            "access-control-request-method": "POST",
+            "access-control-request-headers": requested,
+        },
+    )
+
+
 @pytest.mark.parametrize(
     ("path", "requested"),
     [(EXECUTE, "content-type, authorization"), (EXECUTE, "content-type, x-api-key"),
@@ -108,15 +122,7 @@ def test_http_discovery_is_public_and_execute_needs_the_key(keyed: str) -> None:
 def test_cors_preflight_allows_the_key_headers(keyed: str, path: str, requested: str) -> None:
     """A preflight from the allowed origin asking for the key headers is allowed (200) and
     names each of them back."""
-    answer = httpx.options(
-        keyed + path,
-        timeout=30,
-        headers={
-            "origin": ORIGIN,
-            "access-control-request-method": "POST",
-            "access-control-request-headers": requested,
-        },
-    )
+    answer = _preflight(keyed + path, requested)
     allowed = {h.strip() for h in answer.headers["access-control-allow-headers"].lower().split(",")}
     wanted = {h.strip() for h in requested.split(",")}
     assert (200, ORIGIN, set()) == (
@@ -148,15 +154,7 @@ def test_cross_origin_execute_with_and_without_the_key(keyed: str) -> None:
 
 def test_preflight_still_refuses_other_headers(keyed: str) -> None:
     """The list is exact: a header outside it is still refused with the envelope (400)."""
-    answer = httpx.options(
-        keyed + EXECUTE,
-        timeout=30,
-        headers={
-            "origin": ORIGIN,
-            "access-control-request-method": "POST",
-            "access-control-request-headers": "authorization, x-secret",
-        },
-    )
+    answer = _preflight(keyed + EXECUTE, "authorization, x-secret")
     assert (400, "invalid_input") == (answer.status_code, answer.json()["error"]["code"])
 
 
