@@ -26,14 +26,14 @@ from collections.abc import Callable, Generator, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from types import ModuleType
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import pytest
 
 from mtcompute import native
 
 if TYPE_CHECKING:
-    from playwright.sync_api import Browser, Playwright
+    from playwright.sync_api import Browser, Page, Playwright
 
 # Issue 12's example (the ter-compute contract's): two segments, two references each.
 ISSUE_HYPOTHESES = ["The cat sat on mat.", "A quick brown fox jumps over the dog."]
@@ -210,6 +210,30 @@ def chromium(driver: Playwright) -> Iterator[Browser]:
         yield launched
     finally:
         launched.close()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    """Debian's Chromium, headless, through Playwright (skipped without it): one for each
+    module's page tests (see :func:`chromium`)."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as driver, chromium(driver) as launched:
+        yield launched
+
+
+@contextmanager
+def fresh_page(browser: Browser, timeout: float, **context: Any) -> Iterator[Page]:
+    """A page of ``browser`` in a browser context of its own (made with the ``context``
+    options: viewport, JavaScript, permissions, ...), waiting at most ``timeout`` ms by
+    default; the context is closed after the block."""
+    opened_context = browser.new_context(**context)
+    try:
+        opened = opened_context.new_page()
+        opened.set_default_timeout(timeout)
+        yield opened
+    finally:
+        opened_context.close()
 
 
 def runnable_tokenizers() -> list[str]:

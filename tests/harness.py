@@ -98,6 +98,10 @@ COMMON_FAULTS: dict[tuple[str, str], tuple[str, dict[str, Any] | None, str, str]
         {"hypotheses": [["a"] * 250_000, ["b"]], "references": [[["c"] * 250_000], [[]]]}, "",
         "Expected at most 500000 tokens in the hypotheses and references together "
         "(limit max total tokens), got 500001."),
+    ("total tokens", "10001"): ("limit_exceeded",
+        {"hypothesis": ["a"] * 5000, "references": [["b"] * 5000, ["c"]]}, "",
+        "Expected at most 10000 tokens in the hypothesis and references together "
+        "(limit max total tokens), got 10001."),
     ("total token bytes", "262145"): ("limit_exceeded",
         {"hypothesis": ["h" * 128] * 1024, "references": [["r" * 128] * 1024, ["s"]]}, "",
         "Expected at most 262144 UTF-8 bytes of tokens in all (limit max total token bytes), "

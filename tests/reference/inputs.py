@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from tests.conftest import WMT
@@ -349,3 +349,15 @@ def wmt_files() -> list[tuple[str, list[list[str]], list[list[str]]]]:
                     )
                 )
     return pairs
+
+
+def wmt_draws(
+    rng: random.Random, count: int
+) -> Iterator[tuple[int, str, list[list[str]], list[list[str]]]]:
+    """``count`` draws from :func:`wmt_files` (read once), one pair folder each, drawn as the
+    caller asks for the next: (draw number from 0, pair name, reference files' lines, system
+    files' lines)."""
+    pairs = wmt_files()
+    for k in range(count):
+        name, refs, syss = rng.choice(pairs)
+        yield k, name, refs, syss

@@ -560,25 +560,24 @@ _CHRF_SETTINGS = st.fixed_dictionaries(
 GENERATED = settings(deadline=None, max_examples=150)
 
 
+@pytest.mark.parametrize(
+    ("metric", "settings_of"),
+    [("BLEU", _BLEU_SETTINGS), ("CHRF", _CHRF_SETTINGS)],
+    ids=["bleu", "chrf"],
+)
 @GENERATED
-@given(corpus=corpora(), chosen=_BLEU_SETTINGS)
-def test_generated_corpus_bleu(
-    corpus: tuple[list[str], list[list[str]]], chosen: dict[str, Any]
+@given(corpus=corpora(), data=st.data())
+def test_generated_corpus_score(
+    metric: str,
+    settings_of: st.SearchStrategy[dict[str, Any]],
+    corpus: tuple[list[str], list[list[str]]],
+    data: st.DataObject,
 ) -> None:
-    """Corpus BLEU of generated corpora equals sacreBLEU's in every field and string."""
+    """Corpus BLEU and corpus chrF (each with its own generated settings, 150 examples each)
+    of generated corpora equal sacreBLEU's in every field and string."""
     hyps, refs = corpus
-    theirs, ours = _public("BLEU", hyps, refs, chosen)
-    assert theirs == ours
-
-
-@GENERATED
-@given(corpus=corpora(), chosen=_CHRF_SETTINGS)
-def test_generated_corpus_chrf(
-    corpus: tuple[list[str], list[list[str]]], chosen: dict[str, Any]
-) -> None:
-    """Corpus chrF of generated corpora equals sacreBLEU's in every field and string."""
-    hyps, refs = corpus
-    theirs, ours = _public("CHRF", hyps, refs, chosen)
+    chosen = data.draw(settings_of, label="settings")
+    theirs, ours = _public(metric, hyps, refs, chosen)
     assert theirs == ours
 
 

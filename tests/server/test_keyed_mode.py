@@ -29,7 +29,7 @@ import pytest
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared._httpx_utils import create_mcp_http_client
-from playwright.sync_api import Browser, Page, expect, sync_playwright
+from playwright.sync_api import Browser, Page, expect
 
 import mtcompute
 from mtcompute.client import execute_remote
@@ -38,7 +38,7 @@ from mtcompute.search import search_catalog
 from mtcompute.server.limits import KEY_REQUIRED_MESSAGE, ApiKeys
 from mtcompute.server.page_text import curl_command
 from mtcompute.server.pages import CLIENT_FILES, FREE, FREE_WITH_KEY
-from tests.conftest import chromium, require_program, run_cli
+from tests.conftest import fresh_page, require_program, run_cli
 from tests.server.serving import serving
 
 KEY = "keyed-mode-3b9f1c"
@@ -99,6 +99,20 @@ def test_http_discovery_is_public_and_execute_needs_the_key(keyed: str) -> None:
 # --------------------------------------------------------------------------- CORS
 
 
+def _preflight(url: str, requested: str) -> httpx.Response:
+    """The answer to a CORS preflight of a POST to ``url`` from the allowed origin, asking
+    for the ``requested`` headers."""
+    return httpx.options(
+        url,
+        timeout=30,
+        headers={
+            "origin": ORIGIN,
+            "access-control-request-method": "POST",
+            "access-control-request-headers": requested,
+        },
+    )
+
+
 @pytest.mark.parametrize(
     ("path", "requested"),
     [(EXECUTE, "content-type, authorization"), (EXECUTE, "content-type, x-api-key"),
@@ -108,15 +122,7 @@ def test_http_discovery_is_public_and_execute_needs_the_key(keyed: str) -> None:
 def test_cors_preflight_allows_the_key_headers(keyed: str, path: str, requested: str) -> None:
     """A preflight from the allowed origin asking for the key headers is allowed (200) and
     names each of them back."""
-    answer = httpx.options(
-        keyed + path,
-        timeout=30,
-        headers={
-            "origin": ORIGIN,
-            "access-control-request-method": "POST",
-            "access-control-request-headers": requested,
-        },
-    )
+    answer = _preflight(keyed + path, requested)
     allowed = {h.strip() for h in answer.headers["access-control-allow-headers"].lower().split(",")}
     wanted = {h.strip() for h in requested.split(",")}
     assert (200, ORIGIN, set()) == (
@@ -148,15 +154,7 @@ def test_cross_origin_execute_with_and_without_the_key(keyed: str) -> None:
 
 def test_preflight_still_refuses_other_headers(keyed: str) -> None:
     """The list is exact: a header outside it is still refused with the envelope (400)."""
-    answer = httpx.options(
-        keyed + EXECUTE,
-        timeout=30,
-        headers={
-            "origin": ORIGIN,
-            "access-control-request-method": "POST",
-            "access-control-request-headers": "authorization, x-secret",
-        },
-    )
+    answer = _preflight(keyed + EXECUTE, "authorization, x-secret")
     assert (400, "invalid_input") == (answer.status_code, answer.json()["error"]["code"])
 
 
@@ -488,23 +486,11 @@ def test_the_pages_curl_command_runs_with_the_key(keyed: str) -> None:
     assert [EXAMPLE_ANSWER, UNAUTHORIZED_TEXT] == outputs
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    """Debian's Chromium, headless (skipped without it)."""
-    with sync_playwright() as driver, chromium(driver) as launched:
-        yield launched
-
-
 @pytest.fixture
 def page(browser: Browser) -> Iterator[Page]:
-    """A fresh page in its own browser context."""
-    context = browser.new_context()
-    opened = context.new_page()
-    opened.set_default_timeout(15_000)
-    try:
+    """A fresh page in its own browser context, of the module-scoped ``browser``."""
+    with fresh_page(browser, 15_000) as opened:
         yield opened
-    finally:
-        context.close()
 
 
 def _try(page: Page) -> tuple[str, str, Any]:

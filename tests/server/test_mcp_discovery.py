@@ -8,19 +8,18 @@ stay small: ``tools/list`` under 6,000 characters (docs/mcp.md gives the figures
 from __future__ import annotations
 
 import json
-import os
 import re
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import httpx
 import mcp_types as types
 import pytest
 import sacrebleu
-from mcp import Client, StdioServerParameters
+from mcp import Client
 
-from tests.conftest import cli_command
 from tests.server.catalog_reading import newest, schema_kind
+from tests.server.mcp_client import client_fixture
 
 pytestmark = pytest.mark.anyio
 
@@ -91,19 +90,7 @@ def anyio_backend() -> str:
     return "asyncio"
 
 
-@pytest.fixture(scope="module", params=CONNECTIONS)
-async def client(request: pytest.FixtureRequest, server_url: str) -> AsyncIterator[Client]:
-    """An initialized SDK client: on ``{server_url}/mcp``, or spawning ``mtcompute mcp``."""
-    transport, mode = request.param
-    server: str | StdioServerParameters
-    if transport == "http":
-        server = f"{server_url}/mcp"
-    else:
-        command = cli_command()
-        env = {"PYTHONPATH": os.environ["PYTHONPATH"]} if "PYTHONPATH" in os.environ else None
-        server = StdioServerParameters(command=command[0], args=[*command[1:], "mcp"], env=env)
-    async with Client(server, mode=mode, read_timeout_seconds=30) as connected:
-        yield connected
+client = client_fixture(CONNECTIONS)
 
 
 def choose_tool(

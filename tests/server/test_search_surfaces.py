@@ -6,18 +6,17 @@ tests/cli/test_search_cli.py)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import httpx
 import pytest
 from mcp import Client
-from playwright.sync_api import Playwright, expect, sync_playwright
+from playwright.sync_api import Browser, expect
 
 import mtcompute
 from mtcompute.search import search_answer
 from mtcompute.server.app import search_body
-from tests.conftest import chromium
+from tests.conftest import fresh_page
 
 NOT_DONE_QUERY = "BERTScore entre mes traductions et les références"
 """French, for a thing no tool does: the answer is supported false, its reason BERTScore's."""
@@ -75,21 +74,11 @@ async def test_mcp_search_catalog_says_no_tool_does_this(server_url: str) -> Non
     )
 
 
-@pytest.fixture(scope="module")
-def playwright() -> Iterator[Playwright]:
-    """Playwright's driver for the page test."""
-    with sync_playwright() as driver:
-        yield driver
-
-
-def test_page_search_box_says_no_tool_does_this(playwright: Playwright, server_url: str) -> None:
+def test_page_search_box_says_no_tool_does_this(browser: Browser, server_url: str) -> None:
     """Typing the query in the search box of / and pressing Enter shows that no tool does
     it, the reason, the catalog's metrics, and the nearest tools marked as alternatives; the
     page fits a phone without sideways scroll."""
-    with chromium(playwright) as browser:
-        context = browser.new_context(java_script_enabled=False)
-        page = context.new_page()
-        page.set_default_timeout(10_000)
+    with fresh_page(browser, 10_000, java_script_enabled=False) as page:
         page.goto(server_url + "/")
         page.get_by_label("Search the catalog").fill(NOT_DONE_QUERY)
         page.get_by_label("Search the catalog").press("Enter")
@@ -105,7 +94,6 @@ def test_page_search_box_says_no_tool_does_this(playwright: Playwright, server_u
         widths: list[int] = page.evaluate(
             "[document.documentElement.scrollWidth, window.innerWidth]"
         )
-        context.close()
     answer = search_answer(NOT_DONE_QUERY)
     assert (
         True,

@@ -8,15 +8,13 @@ structured content equal to it, the text content equal to its :func:`mtcompute.d
 
 from __future__ import annotations
 
-import os
-from collections.abc import AsyncIterator
 from typing import Any
 
 import httpx
 import jsonschema
 import mcp_types as types
 import pytest
-from mcp import Client, MCPError, StdioServerParameters
+from mcp import Client, MCPError
 from mcp_types.version import LATEST_HANDSHAKE_VERSION, LATEST_MODERN_VERSION
 
 import mtcompute
@@ -25,7 +23,7 @@ from mtcompute.contracts import contract, contract_ids, contract_text
 from mtcompute.errors import NotFound
 from mtcompute.search import search_answer
 from mtcompute.tools import get_tool, list_tools
-from tests.conftest import cli_command
+from tests.server.mcp_client import client_fixture
 
 pytestmark = pytest.mark.anyio
 
@@ -76,21 +74,7 @@ def anyio_backend() -> str:
     return "asyncio"
 
 
-@pytest.fixture(scope="module", params=CONNECTIONS)
-async def client(request: pytest.FixtureRequest, server_url: str) -> AsyncIterator[Client]:
-    """An initialized SDK client: on ``{server_url}/mcp``, or spawning ``mtcompute mcp``."""
-    transport, mode = request.param
-    server: str | StdioServerParameters
-    if transport == "http":
-        server = f"{server_url}/mcp"
-    else:
-        command = cli_command()
-        # The SDK passes the child only a few variables (HOME, PATH, ...); keep PYTHONPATH so
-        # that the server imports the same mtcompute as this test run.
-        env = {"PYTHONPATH": os.environ["PYTHONPATH"]} if "PYTHONPATH" in os.environ else None
-        server = StdioServerParameters(command=command[0], args=[*command[1:], "mcp"], env=env)
-    async with Client(server, mode=mode, read_timeout_seconds=30) as connected:
-        yield connected
+client = client_fixture(CONNECTIONS)
 
 
 def _text(result: types.CallToolResult) -> str:

@@ -19,14 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import (
-    Browser,
-    Page,
-    Playwright,
-    ViewportSize,
-    expect,
-    sync_playwright,
-)
+from playwright.sync_api import Browser, Page, ViewportSize, expect
 
 from mtcompute import dumps, execute
 from mtcompute.contracts import contract
@@ -50,7 +43,7 @@ from mtcompute.server.pages import (
     tool_title,
 )
 from mtcompute.tools import list_tools
-from tests.conftest import chromium, shared_file
+from tests.conftest import fresh_page, shared_file
 
 ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts" / "pages"
 BASE = "http://127.0.0.1:8000"
@@ -494,35 +487,19 @@ def test_page_is_self_contained_html5(name: str, page_html: str) -> None:
 # --------------------------------------------------------------------------- browser
 
 
-@pytest.fixture(scope="module")
-def playwright() -> Iterator[Playwright]:
-    """Playwright's driver for this module's tests."""
-    with sync_playwright() as driver:
-        yield driver
-
-
-@pytest.fixture(scope="module")
-def browser(playwright: Playwright) -> Iterator[Browser]:
-    """Debian's Chromium, headless (skipped without it; the CI script installs it)."""
-    with chromium(playwright) as launched:
-        yield launched
-
-
 @pytest.fixture
 def page(browser: Browser, server_url: str) -> Iterator[Page]:
-    """A fresh desktop-sized page that fails the test on any request off the server."""
-    context = browser.new_context(viewport=DESKTOP)
-    opened = context.new_page()
-    opened.set_default_timeout(10_000)
+    """A fresh desktop-sized page, of the module-scoped ``browser`` (Debian's Chromium,
+    headless; the CI script installs it), that fails the test on any request off the server."""
     foreign: list[str] = []
-    opened.on(
-        "request",
-        lambda request: None if request.url.startswith(server_url) else foreign.append(request.url),
-    )
-    try:
+    with fresh_page(browser, 10_000, viewport=DESKTOP) as opened:
+        opened.on(
+            "request",
+            lambda request: (
+                None if request.url.startswith(server_url) else foreign.append(request.url)
+            ),
+        )
         yield opened
-    finally:
-        context.close()
     assert [] == foreign
 
 
@@ -560,10 +537,7 @@ def test_browser_index_page(page: Page, server_url: str) -> None:
 def test_browser_search_box(browser: Browser, server_url: str) -> None:
     """With JavaScript off, typing a task in the search box of / and pressing Enter lists
     the search's tools in its order, the seed phrasing's tool first; fits a phone."""
-    context = browser.new_context(viewport=DESKTOP, java_script_enabled=False)
-    page = context.new_page()
-    page.set_default_timeout(10_000)
-    try:
+    with fresh_page(browser, 10_000, viewport=DESKTOP, java_script_enabled=False) as page:
         page.goto(server_url + "/")
         page.get_by_label("Search the catalog").fill("why did my sentence get a low BLEU")
         page.get_by_label("Search the catalog").press("Enter")
@@ -575,8 +549,6 @@ def test_browser_search_box(browser: Browser, server_url: str) -> None:
         hits = search_catalog("why did my sentence get a low BLEU")
         first_line = page.locator(".results .card").first.locator(".matched li").first.inner_text()
         scroll_width, inner_width = _screenshots_and_overflow(page, "search")
-    finally:
-        context.close()
     assert (
         [hit.entry.id for hit in hits][:3],
         "Supported: why did my sentence get a low BLEU",

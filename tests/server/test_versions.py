@@ -14,12 +14,12 @@ import httpx
 import mcp_types as types
 import pytest
 from mcp import Client
-from playwright.sync_api import Browser, Page, Playwright, expect, sync_playwright
+from playwright.sync_api import Browser, Page, expect
 
 import mtcompute
 from mtcompute.contracts import contract, contract_ids, contract_text
 from mtcompute.server.executor import INLINE_BODY_BYTES
-from tests.conftest import chromium, run_cli
+from tests.conftest import fresh_page, run_cli
 from tests.server.serving import serving
 
 IDS = sorted({tool_id for tool_id, _ in contract_ids()})
@@ -275,24 +275,11 @@ def test_superseded_page_says_so_and_links_the_newer(client: httpx.Client) -> No
     assert [False, False] == ['id="superseded"' in single, 'id="versions"' in single]
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    """Debian's Chromium, headless (skipped without it)."""
-    driver: Playwright
-    with sync_playwright() as driver, chromium(driver) as launched:
-        yield launched
-
-
 @pytest.fixture
 def page(browser: Browser) -> Iterator[Page]:
-    """A fresh page."""
-    context = browser.new_context()
-    opened = context.new_page()
-    opened.set_default_timeout(10_000)
-    try:
+    """A fresh page in its own browser context, of the module-scoped ``browser``."""
+    with fresh_page(browser, 10_000) as opened:
         yield opened
-    finally:
-        context.close()
 
 
 def test_browser_superseded_note_leads_to_the_current_version(page: Page, server_url: str) -> None:

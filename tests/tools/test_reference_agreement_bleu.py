@@ -32,7 +32,7 @@ from tests.reference.inputs import (
     rand_size,
     with_key,
     without,
-    wmt_files,
+    wmt_draws,
     wmt_splitter,
 )
 from tests.reference.runner import (
@@ -462,10 +462,8 @@ def output_size_edge_cases() -> list[dict]:
 
 def wmt_cases(rng: random.Random, count: int) -> list[Case]:
     """Sentence BLEU statistics on whitespace-split real lines."""
-    pairs = wmt_files()
     cases = []
-    for _ in range(count):
-        name, refs, syss = rng.choice(pairs)
+    for _, name, refs, syss in wmt_draws(rng, count):
         i = rng.randrange(min(len(f) for f in refs + syss))
         split = wmt_splitter(rng, name)
         inp = {

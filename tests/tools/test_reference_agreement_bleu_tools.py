@@ -30,7 +30,7 @@ from tests.reference.inputs import (
     rand_size,
     with_key,
     without,
-    wmt_files,
+    wmt_draws,
     wmt_splitter,
 )
 from tests.reference.runner import (
@@ -539,10 +539,8 @@ def brevity_adversarial() -> list[dict]:
 
 def bleu_tools_wmt_cases(rng: random.Random, count: int) -> list[Case]:
     """The four tools on whitespace-split real WMT lines (other systems as extra references)."""
-    pairs = wmt_files()
     cases = []
-    for k in range(count):
-        name, refs, syss = rng.choice(pairs)
+    for k, name, refs, syss in wmt_draws(rng, count):
         n_lines = min(len(f) for f in refs + syss)
         split = wmt_splitter(rng, name)
         start = rng.randrange(n_lines)

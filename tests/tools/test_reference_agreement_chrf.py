@@ -26,7 +26,7 @@ from tests.reference.inputs import (
     perturb,
     with_key,
     wmt_chrf_input,
-    wmt_files,
+    wmt_draws,
 )
 from tests.reference.runner import (
     SEED,
@@ -256,10 +256,8 @@ def chrf_adversarial() -> list[dict]:
 
 def wmt_cases(rng: random.Random, count: int) -> list[Case]:
     """chrF on chunks of real lines."""
-    pairs = wmt_files()
     cases = []
-    for _ in range(count):
-        _, refs, syss = rng.choice(pairs)
+    for _, _, refs, syss in wmt_draws(rng, count):
         ref = rng.choice(refs)
         hyp = rng.choice(syss + refs)
         n = min(len(ref), len(hyp))
@@ -441,10 +439,8 @@ def chrf_words_adversarial(tool: str) -> list[dict]:
 
 def chrf_words_wmt_cases(rng: random.Random, count: int) -> list[Case]:
     """Both tools on chunks of real WMT lines, with random options."""
-    pairs = wmt_files()
     cases = []
-    for k in range(count):
-        _, refs, syss = rng.choice(pairs)
+    for k, _, refs, syss in wmt_draws(rng, count):
         ref, hyp = rng.choice(refs), rng.choice(syss)
         start = rng.randrange(len(ref))
         size = rng.choice([1, 2, 5, 10, 30, 100])

@@ -534,15 +534,7 @@ ERRORS = [
         "/include_ngrams",
         'Expected true or false at /include_ngrams, got the string "yes".',
     ),
-    (
-        "total tokens",
-        "limit_exceeded",
-        "10001",
-        input_with(hypothesis=["a"] * 5000, references=[["b"] * 5000, ["c"]]),
-        "",
-        "Expected at most 10000 tokens in the hypothesis and references together "
-        "(limit max total tokens), got 10001.",
-    ),
+    *HARNESS.common("total tokens", "10001"),
     (
         "total token bytes",
         "limit_exceeded",

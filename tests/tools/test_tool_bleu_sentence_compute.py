@@ -554,15 +554,7 @@ ERRORS = [
         "/decimals",
         "Expected an integer at /decimals, got 1.5.",
     ),
-    (
-        "total tokens",
-        "limit_exceeded",
-        "10001",
-        input_with(hypothesis=["a"] * 5000, references=[["b"] * 5000, ["c"]]),
-        "",
-        "Expected at most 10000 tokens in the hypothesis and references together "
-        "(limit max total tokens), got 10001.",
-    ),
+    *HARNESS.common("total tokens", "10001"),
     *HARNESS.common("decimals", "16"),
 ]
 
