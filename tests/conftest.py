@@ -329,6 +329,33 @@ def run_cli(*args: str, stdin: bytes | None = None) -> subprocess.CompletedProce
     )
 
 
+def run_python(
+    code: str,
+    *,
+    missing: Sequence[str] = (),
+    env: dict[str, str] | None = None,
+    cwd: Path = REPO,
+    path: Path | None = None,
+) -> subprocess.CompletedProcess[str]:
+    """Run ``code`` in a child Python, as text: the modules ``missing`` made absent (set to
+    None in ``sys.modules``, so that import and ``find_spec`` see them missing), without
+    the caller's ``MTCOMPUTE_*`` variables, with ``env`` added and ``path`` (if any) first
+    on ``PYTHONPATH``."""
+    blocked = "".join(f"sys.modules[{name!r}] = None\n" for name in missing)
+    variables = {k: v for k, v in os.environ.items() if not k.startswith("MTCOMPUTE_")}
+    if path is not None:
+        variables["PYTHONPATH"] = str(path)
+    return subprocess.run(
+        [sys.executable, "-c", f"import sys\n{blocked}{code}", str(cwd)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+        cwd=cwd,
+        env={**variables, **(env or {})},
+    )
+
+
 def free_port() -> int:
     """A TCP port free on 127.0.0.1 right now."""
     with socket.socket() as sock:

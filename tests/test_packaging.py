@@ -16,7 +16,7 @@ from pathlib import Path
 import mtcompute
 from mtcompute._version import __version__
 from mtcompute.native import PURE_WARNING
-from tests.conftest import REPO
+from tests.conftest import REPO, run_python
 
 
 def test_the_licence_is_apache_2_as_the_metadata_says() -> None:
@@ -90,23 +90,14 @@ def _installed(wheel: Path, target: Path, code: str) -> subprocess.CompletedProc
         capture_output=True,
         timeout=300,
     )
-    variables = {k: v for k, v in os.environ.items() if not k.startswith("MTCOMPUTE_")}
-    return subprocess.run(
-        [sys.executable, "-c", code],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-        cwd=target,
-        env={**variables, "PYTHONPATH": str(target)},
-    )
+    return run_python(code, cwd=target, path=target)
 
 
 _SMOKE = (
     "import mtcompute, mtcompute.native as n\n"
     "r = mtcompute.execute('chrf-compute', '1.0.0', "
     "{'hypotheses': ['the cat sat'], 'references': ['the cat sat on the mat']})\n"
-    "print(mtcompute.__file__.startswith(__import__('os').getcwd()), n.AVAILABLE, "
+    "print(mtcompute.__file__.startswith(sys.argv[1]), n.AVAILABLE, "
     "r['result']['score'])"
 )
 

@@ -6,10 +6,8 @@ warning is silenced. The kernel is made missing in a child process by setting
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -17,26 +15,12 @@ import pytest
 from mtcompute import native
 from mtcompute.native import PURE_WARNING
 from mtcompute.tokenizer_names import NAMES
-from tests.conftest import REPO, run_cli
+from tests.conftest import REPO, run_cli, run_python
 
 
 def _child(code: str, **env: str) -> subprocess.CompletedProcess[str]:
     """Run ``code`` in a child Python without the kernel, with ``env`` added."""
-    without = 'import sys\nsys.modules["mtcompute._kernel"] = None\n'
-    variables = {
-        k: v
-        for k, v in os.environ.items()
-        if k not in ("MTCOMPUTE_PURE", "MTCOMPUTE_NO_KERNEL_WARNING")
-    }
-    return subprocess.run(
-        [sys.executable, "-c", without + code],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-        cwd=REPO,
-        env={**variables, **env},
-    )
+    return run_python(code, missing=["mtcompute._kernel"], env=env)
 
 
 def test_doctor_reports_the_path_versions_extras_and_every_tokenizer() -> None:
@@ -101,23 +85,13 @@ def test_a_source_tree_without_the_built_kernel_runs_the_pure_path(tmp_path: Pat
         package, tmp_path / "mtcompute", ignore=shutil.ignore_patterns("*.so", "__pycache__")
     )
     assert (tmp_path / "mtcompute" / "_kernel" / "common.h").exists()
-    variables = {k: v for k, v in os.environ.items() if not k.startswith("MTCOMPUTE_")}
-    done = subprocess.run(
-        [
-            sys.executable,
-            "-c",
-            "import sys, mtcompute, mtcompute.native as n\n"
-            "print(mtcompute.__file__.startswith(sys.argv[1]), n.AVAILABLE, "
-            "mtcompute.execute('chrf-compute', '1.0.0', "
-            "{'hypotheses': ['a b'], 'references': ['a b']})['result']['score'])",
-            str(tmp_path),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
+    done = run_python(
+        "import mtcompute, mtcompute.native as n\n"
+        "print(mtcompute.__file__.startswith(sys.argv[1]), n.AVAILABLE, "
+        "mtcompute.execute('chrf-compute', '1.0.0', "
+        "{'hypotheses': ['a b'], 'references': ['a b']})['result']['score'])",
         cwd=tmp_path,
-        env={**variables, "PYTHONPATH": str(tmp_path)},
+        path=tmp_path,
     )
     assert (0, "True False 100.000000\n", PURE_WARNING) == (
         done.returncode,

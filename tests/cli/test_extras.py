@@ -5,34 +5,18 @@ process, which makes both ``import`` and ``importlib.util.find_spec`` see it as 
 
 from __future__ import annotations
 
-import subprocess
-import sys
-
 import pytest
 
-from tests.conftest import REPO
+from tests.conftest import run_python
 
 SERVER = ("starlette", "uvicorn", "mcp", "httpx")
-
-
-def _without(modules: tuple[str, ...], code: str) -> subprocess.CompletedProcess[str]:
-    """Run ``code`` in a child Python where ``modules`` cannot be imported."""
-    blocked = "import sys\n" + "".join(f"sys.modules[{name!r}] = None\n" for name in modules)
-    return subprocess.run(
-        [sys.executable, "-c", blocked + code],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-        cwd=REPO,
-    )
 
 
 @pytest.mark.parametrize("command", ["serve", "mcp"])
 def test_a_server_command_names_the_extra_it_needs(command: str) -> None:
     """Without the server extra: exit 2 and the pip command to install it, no traceback."""
-    done = _without(
-        SERVER, f"from mtcompute.cli import main; raise SystemExit(main([{command!r}]))"
+    done = run_python(
+        f"from mtcompute.cli import main; raise SystemExit(main([{command!r}]))", missing=SERVER
     )
     assert (2, "") == (done.returncode, done.stdout)
     assert (
@@ -65,7 +49,7 @@ print(json.dumps({
         "hypotheses": ["a b"], "references": ["a b"]}),
 }))
 """
-    done = _without(SERVER, code)
+    done = run_python(code, missing=SERVER)
     assert 0 == done.returncode, done.stderr[-3000:]
     assert (
         '{"codes": [0, 0], "report": true, "bleu": 53.73, "execute": true}'
