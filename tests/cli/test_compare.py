@@ -24,6 +24,7 @@ from mtcompute.metrics.chrf.resample import ChrfMetric
 from mtcompute.metrics.chrf.score import ChrfOptions
 from mtcompute.report import DEFAULT_SEED
 from mtcompute.report.page import compare, render, sentence_chrf
+from tests.cli.terminal import stderr_on_a_terminal
 from tests.conftest import WMT, WMT_IS_SAMPLE, run_cli, wmt_lines
 
 PAIR = "generaltest2022/en-de"
@@ -507,3 +508,31 @@ def test_page_in_chromium(browser: Browser, report: tuple[dict[str, Any], Path])
 
 def _console(message: ConsoleMessage) -> str:
     return f"{message.type}: {message.text}"
+
+
+# -- progress ------------------------------------------------------------------------------
+
+
+def _long_pair(tmp_path: Path) -> list[str]:
+    """compare's arguments on two systems repeated past 10,000 segments in all."""
+    copies = 5_001 // len(wmt_lines(f"{PAIR}/ref.A.txt")) + 1
+    paths = []
+    for name, source in (("ref", REFERENCE), ("base", _path(BASELINE)), ("sys", _path("PROMT"))):
+        path = tmp_path / name
+        path.write_bytes(Path(source).read_bytes() * copies)
+        paths.append(str(path))
+    return ["compare", "-r", paths[0], "-b", paths[1], "-H", paths[2], "--samples", "100"]
+
+
+@pytest.mark.parametrize("quiet", [False, True])
+def test_progress_on_a_terminal_with_eta_unless_quiet(tmp_path: Path, quiet: bool) -> None:
+    """On a terminal: the steps (each system and metric counted, each metric resampled) with
+    their rate and the time left, and the same output as without; --quiet draws nothing."""
+    args = [*_long_pair(tmp_path), "-m", "bleu", "chrf", *(["--quiet"] if quiet else [])]
+    plain = run_cli(*args)
+    proc, drawn = stderr_on_a_terminal(args, timeout=120)
+    assert (0, plain.stdout) == (proc.returncode, proc.stdout)
+    if quiet:
+        assert b"" == drawn
+    else:
+        assert [True, True, True] == [b"| 6/6 [" in drawn, b"<00:" in drawn, b"steps/s]" in drawn]

@@ -31,6 +31,7 @@ from mtcompute.cli._files import (
     reported_fault,
     segment_chunks,
 )
+from mtcompute.cli._progress import PROGRESS_MIN_SEGMENTS, Bar, bar
 from mtcompute.streaming import chunk_size
 
 # The metrics are imported by the functions that run them.
@@ -44,52 +45,19 @@ if TYPE_CHECKING:
     from mtcompute.metrics.ter.corpus import CorpusTer
     from mtcompute.metrics.ter.score import TerOptions
 
-PROGRESS_MIN_SEGMENTS = 10_000  # a bar only for inputs longer than this (and a TTY stderr)
 WORD_ORDERS = {"chrf": 0, "chrf++": 2}  # the chrF metrics' word n-gram orders
 
 # -- progress ------------------------------------------------------------------------------
 
 
-class _Progress:
-    """A plain-text bar on a terminal's stderr, redrawn in place (when its percentage
-    changes, and at the end: at most 101 times, whatever the chunks); a no-op when disabled."""
-
-    WIDTH = 30
-
-    def __init__(self, total: int, label: str, stream: IO[str] | None) -> None:
-        self.total, self.label, self.stream, self.done = total, label, stream, 0
-        self.percent = -1
-
-    def advance(self, count: int) -> None:
-        if self.stream is None:
-            return
-        self.done = min(self.done + count, self.total)
-        percent = 100 * self.done // self.total
-        if percent == self.percent and self.done < self.total:
-            return
-        self.percent = percent
-        filled = self.WIDTH * self.done // self.total
-        self.stream.write(
-            f"\r{self.label} [{'#' * filled}{'.' * (self.WIDTH - filled)}] "
-            f"{percent:3d}% {self.done}/{self.total} segments"
-        )
-        self.stream.flush()
-
-    def close(self) -> None:
-        if self.stream is not None:
-            self.stream.write("\r" + " " * (self.WIDTH + 48 + len(self.label)) + "\r")
-            self.stream.flush()
-
-
-def _progress(args: argparse.Namespace, label: str) -> _Progress:
+def _progress(args: argparse.Namespace, label: str) -> Bar:
     """The run's bar: drawn when stderr is a terminal and the input has more than
     :data:`PROGRESS_MIN_SEGMENTS` segments (counted first, in the first regular file)."""
-    stderr = sys.stderr
-    if args.no_progress or not stderr.isatty():
-        return _Progress(0, label, None)
+    if args.no_progress or not sys.stderr.isatty():
+        return Bar()
     total = count_segments([*args.hypotheses, *args.references])
     shown = total is not None and total > PROGRESS_MIN_SEGMENTS
-    return _Progress(total or 0, label, stderr if shown else None)
+    return bar(total or 0, label, "segments", quiet=not shown)
 
 
 # -- the library calls -------------------------------------------------------------------

@@ -34,6 +34,7 @@ from mtcompute.cli._common import (
     label,
     repeated,
 )
+from mtcompute.cli._progress import add_quiet
 from mtcompute.report import DEFAULT_SAMPLES, DEFAULT_SEED, METHODS, METRICS, is_significant
 
 if TYPE_CHECKING:
@@ -124,6 +125,7 @@ def add_parser(subparsers: Subparsers) -> None:
     parser.add_argument(
         "--format", choices=["text", "json"], default="text", help="output format (default text)"
     )
+    add_quiet(parser)
 
 
 def _check(args: argparse.Namespace) -> None:
@@ -221,6 +223,7 @@ def run(args: argparse.Namespace) -> int:
     # Jinja2, about 0.4 s, and every mtcompute command imports this module to build its
     # parser (`mtcompute score` has a 100 ms budget for its whole process).
     from mtcompute.cli._files import read_segments  # noqa: PLC0415
+    from mtcompute.cli._progress import PROGRESS_MIN_SEGMENTS, bar  # noqa: PLC0415
     from mtcompute.core.jsjson import dumps  # noqa: PLC0415
     from mtcompute.report.page import compare, render  # noqa: PLC0415
 
@@ -228,6 +231,14 @@ def run(args: argparse.Namespace) -> int:
         _check(args)
         systems: Sequence[str] = [args.baseline, *args.hypotheses]
         hypotheses, references = read_segments(systems, args.references)
+        # one step per system and metric counted, and one for the resampling
+        shown = len(references) * len(systems) > PROGRESS_MIN_SEGMENTS
+        progress = bar(
+            (len(systems) + 1) * len(args.metric),
+            "compare",
+            "steps",
+            quiet=args.no_progress or not shown,
+        )
         comparison = compare(
             hypotheses,
             references,
@@ -238,7 +249,9 @@ def run(args: argparse.Namespace) -> int:
             samples=args.samples if args.samples is not None else DEFAULT_SAMPLES[args.method],
             seed=args.seed,
             sentences=args.report is not None,
+            progress=progress.advance,
         )
+        progress.close()
         if args.report is not None:
             try:
                 with open(args.report, "w", encoding="utf-8") as handle:

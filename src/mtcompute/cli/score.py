@@ -43,6 +43,7 @@ from mtcompute.cli._common import (
     add_metrics,
     add_switches,
 )
+from mtcompute.cli._progress import add_quiet
 from mtcompute.errors import MtcomputeError
 from mtcompute.report import DEFAULT_SAMPLES, DEFAULT_SEED
 
@@ -132,7 +133,7 @@ statistics (and with --segments, "segment_scores"; TER's also "segment_edits" an
 "segment_ref_lengths").
 
 A progress bar is drawn on standard error when it is a terminal and the input has more than
-10,000 segments; --no-progress turns it off.
+10,000 segments (its rate and the time left); --quiet (or --no-progress) turns it off.
 
 exit status: 0 scored; 1 data error (a file that is not UTF-8, with the line number and byte
 offset; files of different lengths; no segments); 2 usage error (bad options, a file that
@@ -336,9 +337,7 @@ def add_parser(subparsers: Subparsers) -> None:
     output.add_argument(
         "--format", choices=["text", "json"], default="text", help="output format (default text)"
     )
-    output.add_argument(
-        "--no-progress", action="store_true", help="never draw the progress bar on stderr"
-    )
+    add_quiet(output)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -25,7 +25,7 @@ __all__ = [
 
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import cast
 
@@ -116,18 +116,22 @@ def compare(
     samples: int | None = None,
     seed: int = DEFAULT_SEED,
     sentences: bool = True,
+    progress: Callable[[int], object] | None = None,
 ) -> Comparison:
     """Compare ``hypotheses[1:]`` with the baseline ``hypotheses[0]`` (one string per
     segment each; ``references[i]``: segment ``i``'s references) on each metric of
     ``metrics`` (:data:`METRICS`) by ``method`` (:data:`METHODS`) with ``samples``
     resamples or trials (default :data:`DEFAULT_SAMPLES`) drawn from ``seed``; with
-    ``sentences`` (for :func:`render`) each segment's sentence chrF2 too."""
+    ``sentences`` (for :func:`render`) each segment's sentence chrF2 too. ``progress(n)``,
+    when given, is told of each step done: one a system and metric counted, then one a
+    metric resampled (``len(metrics) * (len(hypotheses) + 1)`` in all)."""
+    step = progress if progress is not None else (lambda _done: None)
     if method not in METHODS:
         raise ValueError(f"method must be one of {list(METHODS)}, got {method!r}")
     count = DEFAULT_SAMPLES[method] if samples is None else samples
     chosen = [paired.metric(name) for name in metrics]
     nrefs = len(reference_names)
-    tables = paired.tables(chosen, hypotheses, references)
+    tables = paired.tables(chosen, hypotheses, references, step)
     results = paired.run(
         tables,
         "bootstrap" if method == "bootstrap" else "ar",
@@ -135,6 +139,7 @@ def compare(
         confidence=CONFIDENCE_SAMPLES,
         seed=seed,
     )
+    step(len(tables))
     # sentence chrF2 for the page (none without ``sentences``: no page will be drawn, and at
     # 100,000 segments they take seconds): chrF2's own statistics, or computed for the page
     sentence_scores: tuple[tuple[float, ...], ...] = ()

@@ -24,7 +24,7 @@ __all__ = [
     "tables",
 ]
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -94,10 +94,13 @@ def _matrix(buffer: bytes, width: int) -> Rows:
 
 
 def _rows(
-    chosen: AnyMetric, hypotheses: Sequence[Sequence[str]], references: Sequence[Sequence[str]]
+    chosen: AnyMetric,
+    hypotheses: Sequence[Sequence[str]],
+    references: Sequence[Sequence[str]],
+    progress: Callable[[int], object],
 ) -> tuple[list[Rows], list[Totals]]:
     """Each system's per-segment statistics for one metric, the references prepared once,
-    and each system's totals."""
+    and each system's totals; ``progress(1)`` after each system."""
     rows: list[Rows] = []
     totals: list[Totals] = []
     if isinstance(chosen, BleuMetric):
@@ -106,30 +109,39 @@ def _rows(
             total, buffer = sacre_bleu.bleu_rows_of(system, bleu_refs)
             rows.append(_matrix(buffer, chosen.width))
             totals.append(total)
+            progress(1)
     elif isinstance(chosen, ChrfMetric):
         chrf_refs = chrf_references(references, chosen.options)
         for system in hypotheses:
             total, buffer = chrf_rows_of(system, chrf_refs)
             rows.append(_matrix(buffer, chosen.width))
             totals.append(total)
+            progress(1)
     else:
         ter_refs = ter_scoring.ter_references(references, chosen.options)
         for system in hypotheses:
             segments = ter_scoring.ter_statistics_of(system, ter_refs)
             rows.append(np.array(segments, dtype=np.float64))
             totals.append(segments)
+            progress(1)
     return rows, totals
+
+
+def _nothing(_done: int) -> None:
+    """The progress callback that reports to no one."""
 
 
 def extract(
     metrics: Sequence[AnyMetric],
     hypotheses: Sequence[Sequence[str]],
     references: Sequence[Sequence[str]],
+    progress: Callable[[int], object] = _nothing,
 ) -> Extracted:
     """The per-segment statistics and the totals of each system of ``hypotheses`` (one
     string per segment each, the baseline first) against ``references`` (``references[i]``:
-    segment ``i``'s one or more references), for each metric."""
-    found = [_rows(chosen, hypotheses, references) for chosen in metrics]
+    segment ``i``'s one or more references), for each metric; ``progress(1)`` after each
+    system and metric."""
+    found = [_rows(chosen, hypotheses, references, progress) for chosen in metrics]
     return Extracted(
         tuple(Table(chosen, rows) for chosen, (rows, _) in zip(metrics, found, strict=True)),
         tuple(tuple(totals) for _, totals in found),
@@ -140,9 +152,10 @@ def tables(
     metrics: Sequence[AnyMetric],
     hypotheses: Sequence[Sequence[str]],
     references: Sequence[Sequence[str]],
+    progress: Callable[[int], object] = _nothing,
 ) -> list[Table]:
     """:func:`extract`'s tables alone."""
-    return list(extract(metrics, hypotheses, references).tables)
+    return list(extract(metrics, hypotheses, references, progress).tables)
 
 
 def run(
