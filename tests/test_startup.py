@@ -39,6 +39,7 @@ HEAVY = (
     "mtcompute.search",
     "mtcompute.report.page",
     "mtcompute.dask",
+    "tabulate",
 )
 # What computes a score: not needed to print the help.
 METRICS = ("mtcompute.batch", "mtcompute.metrics", "mtcompute.counting", "mtcompute._execute")
@@ -53,7 +54,7 @@ SCORE_RUN = (
 SACREBLEU_RUN = (
     "mtcompute.cli._sacrebleu_run",
     "mtcompute.cli._sacrebleu_output",
-    "mtcompute.cli._sacrebleu_table",
+    "tabulate",  # the multi-system table's, imported only to print one
 )
 # The standard library's dataclasses (with inspect): only the run modules define dataclasses.
 RUN_ONLY = ("dataclasses", "inspect")
@@ -161,6 +162,22 @@ def test_sacrebleu_imports_its_run_modules_not_score_s(tmp_path: Path) -> None:
     modules = imported(command, cwd=tmp_path)
     assert {"mtcompute.cli._sacrebleu_run", "mtcompute.cli._sacrebleu_output"} <= modules
     assert [] == among(modules, tuple(m for m in SCORE_RUN if m != "mtcompute.cli._files"))
+    assert [] == among(modules, ("tabulate",))
+
+
+@pytest.mark.parametrize(("systems", "fmt", "table"), [(2, "json", False), (2, "text", True)])
+def test_sacrebleu_imports_tabulate_only_for_a_table(
+    systems: int, fmt: str, table: bool, tmp_path: Path
+) -> None:
+    """``mtcompute sacrebleu`` imports tabulate only to print the multi-system table (one
+    system prints a line, several in JSON a list)."""
+    hyps = [f"hyp{i}.txt" for i in range(systems)]
+    for hyp in hyps:
+        (tmp_path / hyp).write_text("The cat sat.\nA dog barked.\n", encoding="utf-8")
+    (tmp_path / "ref.txt").write_text("The cat sat down.\nA dog barked.\n", encoding="utf-8")
+    command = [*cli_command(), "sacrebleu", "ref.txt", "-i", *hyps, "-m", "chrf", "-f", fmt]
+    modules = imported(command, cwd=tmp_path)
+    assert table == ("tabulate" in modules)
 
 
 def _stub_imports() -> dict[str, str]:

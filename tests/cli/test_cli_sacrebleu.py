@@ -1,10 +1,11 @@
 """``mtcompute sacrebleu`` against sacreBLEU 2.6.0's own command line: the same bytes on
 standard output and the same exit status, case by case (the harness and the cases are
 ``scripts/diff_sacrebleu_cli.py``'s; the script runs the broad grid), on a window of the WMT
-data in use; the multi-system table against python-tabulate; the refused flags' messages."""
+data in use; the multi-system table on odd names; the refused flags' messages."""
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
 import pty
@@ -14,9 +15,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from tabulate import tabulate
 
-from mtcompute.cli._sacrebleu_table import tabulate_columns
 from tests.cli.terminal import read_until_closed
 from tests.conftest import WMT, WMT_IS_SAMPLE, cli_command, load_script
 from tests.oracle import answer
@@ -255,85 +254,126 @@ def test_quiet_drops_the_prefix_and_the_info_lines(workspace: object) -> None:
     assert (0, b"") == (table.status, table.stderr)
 
 
-# -- the table against python-tabulate -------------------------------------------------------
+# -- the table: sacreBLEU's tabulate call on odd names -----------------------------------------
 
 TRICKY_NAMES = [
     "sys.a.txt", "1.55", "2", "-3.25", "1,000", "1,000.5", "True", "False", "nan", "inf",
     "-inf", "1e5", "1e400", "Infinity", " padded ", "١٢", "1_000", "+5", "", "a\nb", "a\r\nb",
-    "ab\x85cd", "x\x0by", "\x1b[31mred\x1b[0m", "\x1b]8;;http://x\x1b\\link\x1b]8;;\x1b\\",
+    "ab\x85cd", "x\x0by", "\x1b[31mred\x1b[0m", "\x1b]8;;x\x1b\\link\x1b]8;;\x1b\\",
     "\x01", " \x01 ", "Baseline: b", "ß", "日本語", "e\u0301", "tab\there", "&_%$#{}~^\\<>",
 ]  # fmt: skip
-SCORES = [
-    "37.8", "0.0", "100.0", "5", "12.3456", "1e2",
-    # paired tests' cells: score (mean ± ci), the p-value below (text) or after (LaTeX),
-    # in red when above 0.05
-    "37.8 (37.8 ± 1.0)", "38.4 (38.4 ± 1.0)\n(p = 0.0310)*", "36.6\n\x1b[31m(p = 0.1658)\x1b[0m",
-    "\x1b[33m64.3 (64.3 ± 0.6)\x1b[0m", "64.1 (64.1 ± 0.6) \x1b[31m(p = 0.1658)\x1b[0m",
-    "35.7 (p = 0.0001)*",
-]  # fmt: skip
+# The systems' lines (against REFERENCE): the scores of a table, from 100 down to 0
+REFERENCE = ["the cat sat on the mat", "a dog barked at the moon", "it rained all day long"]
+OUTPUTS = [
+    REFERENCE,
+    ["the cat sat on a mat", "a dog barked at the moon", "it rained all day"],
+    ["the cat sat", "a dog barked at the sun", "it was a long day"],
+    ["xyz", "nothing of the kind", "q"],
+]
 
 
-def _columns(names: list[str], scores: list[list[str]], color: bool) -> dict[str, list[str]]:
-    headers = ["System", "BLEU", "chrF2++"][: 1 + len(scores)]
-    if color:
-        headers = [f"\x1b[36m{h}\x1b[0m" for h in headers]
-    return dict(zip(headers, [names, *scores], strict=True))
+def _is_file_name(name: str) -> bool:
+    """Whether ``name`` names a file here (and is not an option or the reference's)."""
+    return (
+        name not in ("", ".", "..", "ref.txt")
+        and not {"/", "\0"} & set(name)
+        and len(name.encode("utf-8", "surrogateescape")) <= 255
+        and not (name.startswith("-") and name not in TRICKY_NAMES)
+    )
+
+
+@pytest.fixture(scope="module")
+def tables(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A folder with ``ref.txt`` (:data:`REFERENCE`), for the systems the cases write (the
+    modules the forked commands import on first use imported here, once)."""
+    for module in (
+        "mtcompute.cli._sacrebleu_run",
+        "mtcompute.sacrebleu.tokenizers.tokenizer_13a",
+        "mtcompute.metrics.chrf.resample",
+        "numpy.random",
+        "tabulate",
+    ):
+        importlib.import_module(module)
+    folder = tmp_path_factory.mktemp("sacrebleu-tables")
+    (folder / "ref.txt").write_text("".join(line + "\n" for line in REFERENCE), "utf-8")
+    return folder
 
 
 @settings(max_examples=400, deadline=None)
 @given(
-    names=st.lists(st.sampled_from(TRICKY_NAMES) | st.text(max_size=6), min_size=1, max_size=4),
+    names=st.lists(
+        (st.sampled_from(TRICKY_NAMES) | st.text(max_size=6)).filter(_is_file_name),
+        min_size=2,
+        max_size=4,
+    ),
     data=st.data(),
     color=st.booleans(),
-    tablefmt=st.sampled_from(["fancy_grid", "latex_booktabs"]),
+    fmt=st.sampled_from(["text", "latex"]),
     width=st.integers(0, 4),
+    metrics=st.sampled_from([("bleu",), ("chrf",), ("bleu", "chrf"), ("ter", "bleu", "chrf")]),
+    paired=st.sampled_from([(), ("-pbs", "-pbsn", "20"), ("-par", "-parn", "20")]),
 )
-def test_the_table_is_tabulates(
-    names: list[str], data: st.DataObject, color: bool, tablefmt: str, width: int
+def test_the_table_is_sacrebleus(
+    tables: Path,
+    entries: tuple[object, object, object],
+    names: list[str],
+    data: st.DataObject,
+    color: bool,
+    fmt: str,
+    width: int,
+    metrics: tuple[str, ...],
+    paired: tuple[str, ...],
 ) -> None:
-    """For any names and score strings, the table is python-tabulate's, or both raise."""
-    n_metrics = data.draw(st.integers(0, 2))
-    scores = [
-        data.draw(st.lists(st.sampled_from(SCORES), min_size=len(names), max_size=len(names)))
-        for _ in range(n_metrics)
-    ]
-    columns = _columns(names, scores, color)
-    try:
-        expected: str | type = tabulate(
-            {k: list(v) for k, v in columns.items()},
-            headers="keys",
-            tablefmt=tablefmt,
-            colalign=("right",),
-            stralign="center",
-            numalign="center",
-            floatfmt=f".{width}f",
-        )
-    except (IndexError, ValueError) as error:
-        expected = type(error)
-    try:
-        actual: str | type = tabulate_columns(columns, tablefmt, width)
-    except (IndexError, ValueError) as error:
-        actual = type(error)
-    assert expected == actual
+    """For any system names (the files' names: numbers, separators, terminal codes, line
+    breaks, LaTeX's specials), scores, formats, widths and paired tests, with colours or
+    without, standard output and exit status are sacreBLEU's."""
+    for name in names:
+        lines = data.draw(st.sampled_from(OUTPUTS))
+        (tables / name).write_text("".join(line + "\n" for line in lines), "utf-8")
+    args = ("ref.txt", "-i", *names, "-m", *metrics, "-f", fmt, "-w", str(width), *paired)
+    case = diff.Case((*args, "-nc") if not color else args)
+    sacrebleu_entry, mtcompute_entry, _ = entries
+    expected = diff.run_forked(sacrebleu_entry, case, tables)
+    actual = diff.run_forked(mtcompute_entry, case, tables)
+    assert (expected.status, expected.stdout) == (actual.status, actual.stdout)
 
 
-def test_the_table_sees_what_it_looks_for() -> None:
-    """The tricky names take tabulate's odd paths: a column of names that read as numbers is
-    reformatted with the score width, a name "\\x01" becomes a rule."""
-    numbers = tabulate_columns({"System": ["1.55", "2"], "BLEU": ["3.0", "4.0"]}, "fancy_grid", 1)
-    rule = tabulate_columns(
-        {"System": ["a", "\x01", "b"], "BLEU": ["1", "2", "3"]}, "latex_booktabs", 1
+def test_the_table_sees_what_it_looks_for(
+    tables: Path, entries: tuple[object, object, object]
+) -> None:
+    """The tricky names take tabulate's odd paths, as in sacreBLEU: a column of names that
+    read as numbers is reformatted with the score width, a name "\\x01" becomes a rule."""
+    body = "".join(line + "\n" for line in REFERENCE)
+    for name in ("1.55", "2", "a", "\x01", "b"):
+        (tables / name).write_text(body, "utf-8")
+    numbers = diff.Case(
+        ("ref.txt", "-i", "1.55", "2", "-m", "bleu", "-f", "text", "-w", "1", "-nc")
+    )
+    rule = diff.Case(("ref.txt", "-i", "a", "\x01", "b", "-m", "bleu", "-f", "latex", "-nc"))
+    outcomes = [diff.run_forked(e, c, tables) for c in (numbers, rule) for e in entries[:2]]
+    signature = (
+        "\n\n-----------------\nMetric signatures\n-----------------\n"
+        " - BLEU       nrefs:1|case:mixed|eff:no|tok:13a|smooth:exp|version:2.6.0\n"
     )
     assert (
-        "╒══════════╤════════╕\n│   System │  BLEU  │\n╞══════════╪════════╡\n"
-        "│      1.6 │  3.0   │\n├──────────┼────────┤\n│      2.0 │  4.0   │\n"
-        "╘══════════╧════════╛"
-    ) == numbers
+        0,
+        (
+            "╒══════════╤════════╕\n│   System │  BLEU  │\n╞══════════╪════════╡\n"
+            "│      1.6 │ 100.0  │\n├──────────┼────────┤\n│      2.0 │ 100.0  │\n"
+            "╘══════════╧════════╛" + signature
+        ).encode(),
+    ) == (outcomes[1].status, outcomes[1].stdout)
     assert (
-        "\\begin{tabular}{rc}\n\\toprule\n   System &  BLEU  \\\\\n\\midrule\n"
-        "        a &   1    \\\\\n\\midrule\n        b &   3    \\\\\n"
-        "\\bottomrule\n\\end{tabular}"
-    ) == rule
+        0,
+        (
+            "\\begin{tabular}{rc}\n\\toprule\n   System &  BLEU  \\\\\n\\midrule\n"
+            "        a & 100.0  \\\\\n\\midrule\n        b & 100.0  \\\\\n"
+            "\\bottomrule\n\\end{tabular}" + signature
+        ).encode(),
+    ) == (outcomes[3].status, outcomes[3].stdout)
+    assert [(o.status, o.stdout) for o in outcomes[0::2]] == [
+        (o.status, o.stdout) for o in outcomes[1::2]
+    ]
 
 
 # -- significance: paired tests and confidence intervals -------------------------------------

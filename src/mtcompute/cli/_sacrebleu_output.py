@@ -1,7 +1,7 @@
 """``mtcompute sacrebleu``'s output: standard output and standard error as sacreBLEU's
 ``print()``, its logger and colorama leave them, and its printing of the scores (the
-single-system lines aligned on ``=``, JSON, the multi-system table of
-:mod:`mtcompute.cli._sacrebleu_table`, the paired tests' explanation). Imported by
+single-system lines aligned on ``=``, JSON, the multi-system table (python-tabulate, called as
+sacreBLEU calls it), the paired tests' explanation). Imported by
 :func:`mtcompute.cli.sacrebleu.run`, not by the parser."""
 
 from __future__ import annotations
@@ -21,6 +21,9 @@ EXIT_FAILURE = 1  # sacreBLEU's sys.exit(1), and the status of its tracebacks
 CYAN, YELLOW, GREEN, RED, RESET = "\x1b[36m", "\x1b[33m", "\x1b[32m", "\x1b[31m", "\x1b[0m"
 SIGNIFICANCE = 0.05  # p-values above it are printed in red, the others marked "*"
 CONFIDENCE = re.compile(r"(\(μ = [0-9\.]+ ± [0-9\.]+\))")  # coloured in cyan (text)
+# colorama 0.4.6's patterns: what it strips from standard output when it is not a terminal
+COLORAMA_CSI = re.compile("\001?\033\\[((?:\\d|;)*)([a-zA-Z])\002?")
+COLORAMA_OSC = re.compile("\001?\033\\]([^\a]*)(\a)\002?")
 
 
 # -- output: standard output as sacreBLEU's print() and colorama leave it --------------------
@@ -30,8 +33,6 @@ def _colorama_strip(text: str) -> str:
     """What colorama's AnsiToWin32 writes for ``text`` when it strips (its OSC loop slices the
     shortened text with the spans of the original, as colorama 0.4.6 does). A title sequence
     is stripped like the others, where colorama off Windows raises AttributeError."""
-    from mtcompute.cli._sacrebleu_table import COLORAMA_CSI, COLORAMA_OSC  # noqa: PLC0415
-
     for match in COLORAMA_OSC.finditer(text):
         start, end = match.span()
         text = text[:start] + text[end:]
@@ -228,8 +229,6 @@ def _print_results(
     explanation and the signatures."""
     import json  # noqa: PLC0415
 
-    from mtcompute.cli._sacrebleu_table import tabulate_columns  # noqa: PLC0415
-
     if args.format == "json":
         keys = list(scores)
         rows = []
@@ -259,7 +258,19 @@ def _print_results(
             has_baseline = True
             values[0] = session.color(values[0], YELLOW)
         columns[session.color(key, CYAN)] = values
-    session.print(tabulate_columns(columns, tablefmt, args.width))
+    # sacreBLEU's call, to the same tabulate (imported here: only a table needs it)
+    from tabulate import tabulate  # noqa: PLC0415
+
+    table = tabulate(
+        columns,
+        headers="keys",
+        tablefmt=tablefmt,
+        colalign=("right",),
+        stralign="center",
+        numalign="center",
+        floatfmt=f".{args.width}f",
+    )
+    session.print(table)
     session.print()
     if _paired(args):
         _print_explanation(session, args, baseline_name)

@@ -5,7 +5,7 @@ the files (sacreBLEU's ``smart_open``: the encoding of ``-e``, gzip for ``*.gz``
 ends a line, each line ``rstrip()``-ed; standard input with universal newlines and one system
 per tab-separated field), the same checks in the same order with the same exit statuses, and
 the same bytes on standard output: the single-system lines aligned on ``=``, JSON, the
-multi-system table (:mod:`mtcompute.cli._sacrebleu_table`), the sentence-level lines, colours
+multi-system table (sacreBLEU's own call of ``tabulate``), the sentence-level lines, colours
 as sacreBLEU's colorama leaves them. The scores come from :mod:`mtcompute.sacrebleu` (its
 ``BLEU``, ``CHRF`` and ``TER`` classes, built once with the references as sacreBLEU builds
 them, so that their cache serves every system, and their score objects' ``format()``); this
@@ -99,9 +99,7 @@ where mtcompute differs from sacreBLEU 2.6.0:
     counted (sacreBLEU may first exit 17 on a line read before its failing 8 KiB block).
     An option for which sacreBLEU prints a score that means nothing (a negative --chrf-beta)
     is refused the same way (exit 1, where sacreBLEU exits 0).
-  - The text table's column widths count code points, as sacreBLEU's tabulate does when the
-    optional wcwidth package is not installed (with it, East Asian wide characters in system
-    names are padded differently). A file name that is not UTF-8 is printed with its own
+  - A file name that is not UTF-8 is printed with its own
     bytes (sacreBLEU stops with UnicodeEncodeError in the text table), and one holding a
     terminal title sequence (ESC ] 0 ; ... BEL) is printed without it (sacreBLEU's colorama
     stops with AttributeError when colours are on and standard output is not a terminal).
