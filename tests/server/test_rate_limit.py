@@ -203,15 +203,17 @@ def test_execute_with_a_key(keyed: tuple[str, Path], headers: dict[str, str]) ->
 
 
 def test_pages_contracts_and_catalog_stay_public(keyed: tuple[str, Path]) -> None:
-    """Without a key: the pages, the contracts, the catalog, its search and /healthz answer."""
+    """Without a key: the pages, the contracts, the catalog, its search, /healthz and /readyz
+    answer."""
     with httpx.Client(base_url=keyed[0]) as client:
         statuses = [
             client.get(path).status_code
             for path in ("/", "/?q=BLEU", "/tools/chrf-compute/1.0.0", "/v1/tools",
-                         "/v1/tools?q=TER", "/healthz", "/openapi.json", "/clients/mcp/")
+                         "/v1/tools?q=TER", "/healthz", "/readyz", "/openapi.json",
+                         "/clients/mcp/")
         ]  # fmt: skip
         text = client.get("/v1/tools/chrf-compute/versions/1.0.0").text
-    assert ([200] * 8, contract_text("chrf-compute", "1.0.0")) == (statuses, text)
+    assert ([200] * 9, contract_text("chrf-compute", "1.0.0")) == (statuses, text)
 
 
 def test_pages_say_a_key_is_needed(keyed: tuple[str, Path], server_url: str) -> None:
