@@ -159,7 +159,9 @@ def _exchange(base_url: str, data: bytes) -> Answer:
 
 def _bug_in_the_route(_method: str, path: str) -> list[AbstractContextManager[Any]] | None:
     """Patches that put a bug in the route serving ``path``."""
-    name = {"/healthz": "execute", "/v1/tools": "catalog"}.get(path, "_entry")
+    name = {"/healthz": "execute", "/readyz": "readiness", "/v1/tools": "catalog"}.get(
+        path, "_entry"
+    )
     if path.count("/") == 3:  # /v1/tools/{id}: the versions of an id
         name = "tool_listing"
     if path.endswith("/execute"):
@@ -175,10 +177,18 @@ def _failing_health_check(_method: str, path: str) -> list[AbstractContextManage
     return [mock.patch.object(app_module, "execute", return_value=envelope)]
 
 
+def _worker_down(_method: str, path: str) -> list[AbstractContextManager[Any]] | None:
+    """Patches that make the readiness check find the body worker down (``/readyz`` only)."""
+    if path != "/readyz":
+        return None
+    return [mock.patch.object(app_module, "readiness", return_value="injected worker failure")]
+
+
 # Each in-process probe: the patches to apply, or None where the probe does not apply.
 IN_PROCESS_PROBES: dict[str, Callable[[str, str], list[AbstractContextManager[Any]] | None]] = {
     "a bug in the route": _bug_in_the_route,
     "failing health check": _failing_health_check,
+    "worker down": _worker_down,
 }
 
 
@@ -294,6 +304,7 @@ def test_error_schemas_pin_the_code_of_each_status() -> None:
         "422": "unsupported_input",
         "431": "limit_exceeded",
         "500": "internal_error",
+        "503": "internal_error",
     }
     codes = DOCUMENT["components"]["schemas"]["ErrorEnvelope"]["properties"]["error"]["properties"][
         "code"

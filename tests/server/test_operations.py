@@ -313,6 +313,8 @@ SERVE_ENV = [
         "HEADER_TIMEOUT",
         "MAX_HEADER_BYTES",
         "MAX_BODY_BYTES",
+        "PUBLIC_URL",
+        "TRUSTED_PROXIES",
     )
 ]
 
@@ -377,6 +379,28 @@ def test_serve_options_reach_the_app(fake_uvicorn: dict[str, Any], tmp_path: Pat
     )
 
 
+def test_serve_public_url_and_trusted_proxies_reach_the_app(
+    fake_uvicorn: dict[str, Any],
+) -> None:
+    """--public-url (its trailing slash dropped) and each --trusted-proxy become the app's
+    settings; uvicorn's own proxy headers are off (the app reads them from trusted proxies
+    only), by default too."""
+    assert 0 == cli.main(["serve"])
+    assert (False, None, None) == (
+        fake_uvicorn["proxy_headers"],
+        fake_uvicorn["env"].get("MTCOMPUTE_PUBLIC_URL"),
+        fake_uvicorn["env"].get("MTCOMPUTE_TRUSTED_PROXIES"),
+    )
+    args = ["--public-url", "https://mt.example.org/", "--trusted-proxy", "10.0.0.0/8"]
+    assert 0 == cli.main(["serve", *args, "--trusted-proxy", "2001:db8::1"])
+    env = fake_uvicorn["env"]
+    assert ("https://mt.example.org", "10.0.0.0/8,2001:db8::1", False) == (
+        env["MTCOMPUTE_PUBLIC_URL"],
+        env["MTCOMPUTE_TRUSTED_PROXIES"],
+        fake_uvicorn["proxy_headers"],
+    )
+
+
 @pytest.mark.parametrize(
     "args",
     [
@@ -387,8 +411,28 @@ def test_serve_options_reach_the_app(fake_uvicorn: dict[str, Any], tmp_path: Pat
         ["--header-timeout", "-1"],
         ["--body-timeout", "inf"],
         ["--max-header-bytes", "10"],
+        ["--public-url", "mt.example.org"],
+        ["--public-url", "ftp://mt.example.org"],
+        ["--public-url", "https://mt.example.org/?q=1"],
+        ["--public-url", "https://user@mt.example.org"],
+        ["--trusted-proxy", "10.0.0.0/33"],
+        ["--trusted-proxy", "proxy.example"],
     ],
-    ids=["wildcard", "path", "no scheme", "zero body timeout", "negative", "infinite", "tiny head"],
+    ids=[
+        "wildcard",
+        "path",
+        "no scheme",
+        "zero body timeout",
+        "negative",
+        "infinite",
+        "tiny head",
+        "public url without scheme",
+        "public url ftp",
+        "public url query",
+        "public url credentials",
+        "trusted proxy bad prefix",
+        "trusted proxy name",
+    ],
 )
 def test_serve_refuses_bad_settings(
     fake_uvicorn: dict[str, Any], args: list[str], capsys: pytest.CaptureFixture[str]

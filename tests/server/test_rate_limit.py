@@ -131,7 +131,8 @@ def test_burst_gets_exactly_the_limit_then_429s(limited: str) -> None:
     bodies = {a.content for a in refused} - {
         mtcompute.dumps(_rate_limited(LIMIT, int(r or 0))).encode() for r in retry
     }
-    other = _burst(limited, [("GET", "/healthz", {"x-api-key": KEY_B}, None)] * (LIMIT + 2))
+    # /v1/tools, not /healthz: the health checks are not counted (test_public_service.py)
+    other = _burst(limited, [("GET", "/v1/tools", {"x-api-key": KEY_B}, None)] * (LIMIT + 2))
     assert (LIMIT, 2 * LIMIT, [], True, set(), [200] * LIMIT + [429, 429]) == (
         len(served),
         len(refused),
@@ -202,15 +203,17 @@ def test_execute_with_a_key(keyed: tuple[str, Path], headers: dict[str, str]) ->
 
 
 def test_pages_contracts_and_catalog_stay_public(keyed: tuple[str, Path]) -> None:
-    """Without a key: the pages, the contracts, the catalog, its search and /healthz answer."""
+    """Without a key: the pages, the contracts, the catalog, its search, /healthz and /readyz
+    answer."""
     with httpx.Client(base_url=keyed[0]) as client:
         statuses = [
             client.get(path).status_code
             for path in ("/", "/?q=BLEU", "/tools/chrf-compute/1.0.0", "/v1/tools",
-                         "/v1/tools?q=TER", "/healthz", "/openapi.json", "/clients/mcp/")
+                         "/v1/tools?q=TER", "/healthz", "/readyz", "/openapi.json",
+                         "/clients/mcp/")
         ]  # fmt: skip
         text = client.get("/v1/tools/chrf-compute/versions/1.0.0").text
-    assert ([200] * 8, contract_text("chrf-compute", "1.0.0")) == (statuses, text)
+    assert ([200] * 9, contract_text("chrf-compute", "1.0.0")) == (statuses, text)
 
 
 def test_pages_say_a_key_is_needed(keyed: tuple[str, Path], server_url: str) -> None:

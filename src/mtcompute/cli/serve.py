@@ -87,6 +87,24 @@ def add_parser(subparsers: Subparsers) -> None:
         "contracts and the catalog stay public. Default: no key needed",
     )
     parser.add_argument(
+        "--public-url",
+        metavar="URL",
+        default=None,
+        help="the base URL the pages write into their commands, e.g. https://mt.example.org. "
+        "Default: the host a --trusted-proxy forwards, else the address the connection "
+        "reached (http://127.0.0.1:8000 by default); never the Host header",
+    )
+    parser.add_argument(
+        "--trusted-proxy",
+        action="append",
+        metavar="CIDR",
+        help="a reverse proxy's address or network (e.g. 10.0.0.0/8); repeat for more. A "
+        "request from it is taken to come from the client its X-Forwarded-For names (the "
+        "rightmost address not a trusted proxy: the rate limit's client), with the scheme "
+        "and host of X-Forwarded-Proto and X-Forwarded-Host (or Forwarded). Default: none, "
+        "forwarded headers are ignored",
+    )
+    parser.add_argument(
         "--access-log",
         action=argparse.BooleanOptionalAction,
         default=None,
@@ -108,7 +126,7 @@ def add_parser(subparsers: Subparsers) -> None:
 
 def _settings(args: argparse.Namespace) -> str | None:
     """Check the options and put them in the environment; the usage error, or None."""
-    from mtcompute.server.limits import ApiKeys, RateLimit  # noqa: PLC0415
+    from mtcompute.server.limits import ApiKeys, RateLimit, parse_networks  # noqa: PLC0415
 
     if args.max_body_bytes is not None:
         if args.max_body_bytes < 1:
@@ -148,12 +166,49 @@ def _settings(args: argparse.Namespace) -> str | None:
         except ValueError as exc:
             return f"--api-keys: {exc}"
         os.environ["MTCOMPUTE_API_KEYS"] = os.path.abspath(args.api_keys)
+    if args.public_url is not None:
+        problem = _public_url_problem(args.public_url)
+        if problem is not None:
+            return problem
+        os.environ["MTCOMPUTE_PUBLIC_URL"] = args.public_url.rstrip("/")
+    if args.trusted_proxy:
+        try:
+            parse_networks(args.trusted_proxy)
+        except ValueError as exc:
+            return f"--trusted-proxy: {exc}"
+        os.environ["MTCOMPUTE_TRUSTED_PROXIES"] = ",".join(p.strip() for p in args.trusted_proxy)
     if args.access_log is False:
         os.environ["MTCOMPUTE_ACCESS_LOG"] = "off"
     elif args.access_log_file is not None:
         os.environ["MTCOMPUTE_ACCESS_LOG"] = os.path.abspath(args.access_log_file)
     elif args.access_log is True or "MTCOMPUTE_ACCESS_LOG" not in os.environ:
         os.environ["MTCOMPUTE_ACCESS_LOG"] = "stderr"
+    return None
+
+
+def _public_url_problem(url: str) -> str | None:
+    """The usage error of a --public-url that is not an http(s) URL with a host and no query,
+    fragment or credentials; None when it is one."""
+    from urllib.parse import urlsplit  # noqa: PLC0415
+
+    try:
+        parts = urlsplit(url)
+        parts.port  # noqa: B018 (a bad port raises)
+    except ValueError:
+        parts = None
+    if (
+        parts is None
+        or parts.scheme not in ("http", "https")
+        or not parts.hostname
+        or parts.query
+        or parts.fragment
+        or "@" in parts.netloc
+        or any(c.isspace() or c in "\"'<>" for c in url)
+    ):
+        return (
+            f"--public-url expects an http or https URL such as https://mt.example.org "
+            f"(no query, fragment or credentials), got {url[:100]!r}"
+        )
     return None
 
 
@@ -190,6 +245,9 @@ def run(args: argparse.Namespace) -> int:
         workers=args.workers,
         log_level=args.log_level,
         access_log=False,  # the app writes its own JSON access log (MTCOMPUTE_ACCESS_LOG)
+        # The app reads forwarded headers itself, from --trusted-proxy only (uvicorn would
+        # believe any X-Forwarded-For from 127.0.0.1, FORWARDED_ALLOW_IPS's default).
+        proxy_headers=False,
         http=http,
         timeout_graceful_shutdown=30,
     )

@@ -8,8 +8,15 @@ and methods, is a JSON envelope, never HTML. The tool versions come from the cat
 
 Around the routes (outermost first; :mod:`mtcompute.server.middleware`):
 
+- for a request from a trusted proxy (``MTCOMPUTE_TRUSTED_PROXIES``, CIDR networks), the
+  client address, scheme and host it forwarded (the rate limit keys on that client, the pages'
+  base URL is built from that host);
 - the access log (:mod:`mtcompute.server.access_log`), when ``MTCOMPUTE_ACCESS_LOG`` says
   where (``mtcompute serve`` turns it on);
+- the security headers (Content-Security-Policy, X-Content-Type-Options, Referrer-Policy,
+  X-Frame-Options) on every response, the error handler's included; a page sets its own
+  Content-Security-Policy (its inline script and style by hash), ``Cache-Control`` and
+  ``Vary``;
 - CORS, off unless origins are configured (``MTCOMPUTE_CORS_ORIGINS``, comma-separated):
   then Starlette's ``CORSMiddleware`` for exactly those origins, GET and POST, the headers
   ``Content-Type``, ``MCP-Protocol-Version``, ``Authorization`` and ``X-API-Key``, with a
@@ -24,6 +31,11 @@ Around the routes (outermost first; :mod:`mtcompute.server.middleware`):
 
 The request-head deadline and size cap live in the HTTP protocol
 (:mod:`mtcompute.server.protocol`), before the application sees a request.
+
+The pages write a base URL into their commands: ``MTCOMPUTE_PUBLIC_URL`` when set, else the
+host a trusted proxy forwarded, else the address the connection reached; never the ``Host``
+header. ``/healthz`` is liveness (the process computes), ``/readyz`` readiness (the body
+worker process is up, not too many requests wait).
 
 No route reads a file named by a request or runs anything: tool ids and versions are looked
 up in the registry, and contracts are read only for registered (id, version) pairs.
@@ -79,10 +91,12 @@ from mtcompute.server.executor import (
     INLINE_BODY_BYTES,
     SWITCH_INTERVAL,
     BodyWorker,
+    NotReady,
     execute_body,
     execute_value,
+    readiness,
 )
-from mtcompute.server.limits import ApiKeys, RateLimit, TokenBuckets
+from mtcompute.server.limits import ApiKeys, Network, RateLimit, TokenBuckets, parse_networks
 from mtcompute.server.mcp import (
     body_refusal,
     mcp_http_app,
@@ -92,14 +106,18 @@ from mtcompute.server.mcp import (
 )
 from mtcompute.server.middleware import (
     EXECUTE_PATH,
+    FORWARDED_HOST,
     AccessLogMiddleware,
     BodyCapMiddleware,
     BodyDeadlineMiddleware,
+    ForwardedMiddleware,
     JsonCORSMiddleware,
     LimitsMiddleware,
+    SecurityHeadersMiddleware,
     route_path,
 )
 from mtcompute.server.openapi import openapi_document
+from mtcompute.server.page_data import page_security_policy
 from mtcompute.server.pages import (
     CLIENT_FILES,
     CLIENTS_PATH,
@@ -329,14 +347,60 @@ async def openapi_endpoint(request: Request) -> Response:
 
 
 async def healthz(_request: Request) -> Response:
-    """GET /healthz: the process is up and can compute (a tiny chrF)."""
+    """GET /healthz: liveness: the process is up and can compute (a tiny chrF)."""
     envelope = execute("chrf-compute", "1.0.0", {"hypotheses": ["a"], "references": ["a"]})
     ok = not envelope.is_error
     return json_response(dumps({"status": "ok" if ok else "failing"}), 200 if ok else 503)
 
 
+async def readyz(request: Request) -> Response:
+    """GET /readyz: readiness: ``{"status": "ready"}`` when the body worker process is up and
+    no more than :data:`~mtcompute.server.executor.READY_MAX_WAITING` requests wait for a
+    worker; else 503 with the ``internal_error`` envelope saying why
+    (:func:`~mtcompute.server.executor.readiness`)."""
+    problem = readiness(request.app.state.body_worker)
+    if problem is None:
+        return json_response(dumps({"status": "ready"}))
+    return error_response(NotReady(problem))
+
+
+PAGE_VARY = "Forwarded, X-Forwarded-Host, X-Forwarded-Proto"
+"""The request headers a page may be built from (its base URL, from a trusted proxy)."""
+PAGE_CACHE_CONTROL = "public, max-age=300"
+"""Pages change only with the server's version or settings: caches may keep them 5 minutes."""
+
+
 def _base_url(request: Request) -> str:
-    return str(request.base_url).rstrip("/")
+    """The base URL the pages write into their commands, never from the ``Host`` header: the
+    configured ``public_url``; else the scheme and host a trusted proxy forwarded
+    (:class:`~mtcompute.server.middleware.ForwardedMiddleware`); else the address the
+    connection reached (the server's own socket: ``http://127.0.0.1:8000`` by default)."""
+    public_url: str | None = request.app.state.public_url
+    if public_url:
+        return public_url
+    scheme = "https" if request.url.scheme in ("https", "wss") else "http"
+    host = request.scope.get(FORWARDED_HOST)
+    if host is not None:
+        return f"{scheme}://{host}"
+    server = request.scope.get("server")
+    if not server or server[1] is None:  # a Unix socket: no address to name
+        return f"{scheme}://127.0.0.1"
+    name, port = str(server[0]), int(server[1])
+    name = f"[{name}]" if ":" in name else name
+    default = {"http": 80, "https": 443}[scheme]
+    return f"{scheme}://{name}" + ("" if port == default else f":{port}")
+
+
+def _page(html: str, status: int = 200, headers: dict[str, str] | None = None) -> Response:
+    """A page: its HTML with the pages' Content-Security-Policy, ``Cache-Control`` and
+    ``Vary`` (:data:`PAGE_CACHE_CONTROL`, :data:`PAGE_VARY`)."""
+    page_headers = {
+        "content-security-policy": page_security_policy(),
+        "cache-control": PAGE_CACHE_CONTROL,
+        "vary": PAGE_VARY,
+        **(headers or {}),
+    }
+    return HTMLResponse(html, status, page_headers)
 
 
 async def index_endpoint(request: Request) -> Response:
@@ -344,7 +408,7 @@ async def index_endpoint(request: Request) -> Response:
     query = request.query_params.get("q", "")
     status = 400 if query_error(query) is not None else 200
     html = index_page(_base_url(request), query, key_needed=request.app.state.key_needed)
-    return HTMLResponse(html, status)
+    return _page(html, status)
 
 
 async def tool_page_endpoint(request: Request) -> Response:
@@ -357,12 +421,12 @@ async def tool_page_endpoint(request: Request) -> Response:
     html = tool_page(
         entry.id, entry.version, _base_url(request), key_needed=request.app.state.key_needed
     )
-    return HTMLResponse(html, headers=_tool_header(entry))
+    return _page(html, headers=_tool_header(entry))
 
 
 async def clients_endpoint(request: Request) -> Response:
     """GET /clients/cli/: the command-line clients page."""
-    return HTMLResponse(clients_page(_base_url(request), key_needed=request.app.state.key_needed))
+    return _page(clients_page(_base_url(request), key_needed=request.app.state.key_needed))
 
 
 async def client_file_endpoint(request: Request) -> Response:
@@ -381,7 +445,7 @@ async def mcp_setup_endpoint(request: Request) -> Response:
         protocol_versions(),
         key_needed=request.app.state.key_needed,
     )
-    return HTMLResponse(html)
+    return _page(html)
 
 
 async def _http_exception(request: Request, exc: Exception) -> Response:
@@ -404,19 +468,29 @@ async def _server_error(_request: Request, _exc: Exception) -> Response:
 
 
 class _App(Starlette):
-    """Starlette with the access log outside everything, the error handlers included."""
+    """Starlette with the security headers outside the error handlers, then the access log
+    outside everything, and the forwarded addresses of trusted proxies outside that."""
 
     access_log: AccessLog | None = None
+    trusted_proxies: tuple[Network, ...] = ()
 
     def build_middleware_stack(self) -> ASGIApp:
-        app = super().build_middleware_stack()
+        app: ASGIApp = SecurityHeadersMiddleware(super().build_middleware_stack())
         if self.access_log is not None:
-            return AccessLogMiddleware(app, self.access_log.logger)
+            app = AccessLogMiddleware(app, self.access_log.logger)
+        if self.trusted_proxies:
+            app = ForwardedMiddleware(app, self.trusted_proxies)
         return app
 
 
-def _cors_origins(value: str | None) -> list[str]:
+def _comma_list(value: str | None) -> list[str]:
     return [o.strip() for o in (value or "").split(",") if o.strip()]
+
+
+def _public_url(value: str | None) -> str | None:
+    """The configured public URL without its trailing slash; None when not set."""
+    value = (value or "").strip().rstrip("/")
+    return value or None
 
 
 def create_app(
@@ -427,6 +501,8 @@ def create_app(
     access_log: str | None = None,
     rate_limit: str | None = None,
     api_keys: str | None = None,
+    public_url: str | None = None,
+    trusted_proxies: list[str] | None = None,
 ) -> Starlette:
     """The application. Each setting defaults to its environment variable, then its default:
 
@@ -436,20 +512,29 @@ def create_app(
     - ``access_log``: ``MTCOMPUTE_ACCESS_LOG``: off, ``stderr`` or a file path; off;
     - ``rate_limit``: ``MTCOMPUTE_RATE_LIMIT`` (``600/min``): requests per client; no limit;
     - ``api_keys``: ``MTCOMPUTE_API_KEYS``, a file of SHA-256 digests: keys then required
-      to execute (discovery stays public); none (execute is free, no key needed).
+      to execute (discovery stays public); none (execute is free, no key needed);
+    - ``public_url``: ``MTCOMPUTE_PUBLIC_URL``, the base URL the pages write into their
+      commands (``https://mt.example.org``); none (a trusted proxy's forwarded host, else the
+      address the connection reached);
+    - ``trusted_proxies``: ``MTCOMPUTE_TRUSTED_PROXIES`` (comma-separated), the IP networks of
+      the proxies whose forwarded client, scheme and host are believed; none.
     """
     if max_body_bytes is None:
         max_body_bytes = int(os.environ.get("MTCOMPUTE_MAX_BODY_BYTES", DEFAULT_MAX_BODY_BYTES))
     if body_timeout is None:
         body_timeout = float(os.environ.get("MTCOMPUTE_BODY_TIMEOUT", DEFAULT_BODY_TIMEOUT))
     if cors_origins is None:
-        cors_origins = _cors_origins(os.environ.get("MTCOMPUTE_CORS_ORIGINS"))
+        cors_origins = _comma_list(os.environ.get("MTCOMPUTE_CORS_ORIGINS"))
     if access_log is None:
         access_log = os.environ.get("MTCOMPUTE_ACCESS_LOG")
     if rate_limit is None:
         rate_limit = os.environ.get("MTCOMPUTE_RATE_LIMIT")
     if api_keys is None:
         api_keys = os.environ.get("MTCOMPUTE_API_KEYS")
+    if public_url is None:
+        public_url = os.environ.get("MTCOMPUTE_PUBLIC_URL")
+    if trusted_proxies is None:
+        trusted_proxies = _comma_list(os.environ.get("MTCOMPUTE_TRUSTED_PROXIES"))
     buckets = TokenBuckets(RateLimit.parse(rate_limit)) if rate_limit else None
     keys = ApiKeys.load(api_keys) if api_keys else None
     log = open_access_log(access_log)
@@ -479,6 +564,7 @@ def create_app(
         Route(tool_path + "/execute", execute_endpoint, methods=["POST"]),
         Route("/", index_endpoint, methods=["GET"]),
         Route("/healthz", healthz, methods=["GET"]),
+        Route("/readyz", readyz, methods=["GET"]),
         Route("/openapi.json", openapi_endpoint, methods=["GET"]),
         Route("/v1/tools", catalog_endpoint, methods=["GET"]),
         Route("/v1/tools/{tool_id}", tool_endpoint, methods=["GET"]),
@@ -516,6 +602,8 @@ def create_app(
         lifespan=lifespan,
     )
     app.access_log = log
+    app.trusted_proxies = parse_networks(trusted_proxies)
+    app.state.public_url = _public_url(public_url)
     app.state.body_worker = body_worker
     app.state.max_body_bytes = max_body_bytes
     app.state.body_timeout = body_timeout

@@ -34,18 +34,23 @@ from __future__ import annotations
 __all__ = [
     "INLINE_BODY_BYTES",
     "LANE_BUDGET",
+    "READY_MAX_WAITING",
     "SWITCH_INTERVAL",
     "BodyWorker",
+    "NotReady",
     "execute_body",
     "execute_value",
+    "readiness",
 ]
 
 import asyncio
 import contextlib
+import logging
 import queue
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import Future
 from dataclasses import dataclass
@@ -57,7 +62,7 @@ import anyio.to_thread
 
 from mtcompute._execute import INLINE_BUDGET, estimate, execute
 from mtcompute.envelope import Envelope
-from mtcompute.errors import InternalError
+from mtcompute.errors import InternalError, MtcomputeError
 from mtcompute.server._body_worker import ANSWER, REQUEST, read_exactly
 
 T = TypeVar("T")
@@ -74,6 +79,32 @@ others, and the inputs of tools without an estimate, go to the heavy worker thre
 
 SWITCH_INTERVAL = 0.001
 """Seconds: the interpreter's thread switch interval while serving (Python's default is 5 ms)."""
+
+
+READY_MAX_WAITING = 32
+"""Requests waiting for a worker (the body worker's queue and the two worker threads')
+beyond which the server reports itself not ready (``/readyz``), so that a load balancer sends
+new requests elsewhere; they are still admitted."""
+
+RESPAWN_BACKOFF = (0.25, 30.0)
+"""Seconds before the first retry of a body worker process that failed to start, and the most
+between two retries (the wait doubles after each failure)."""
+
+WATCH_SECONDS = 1.0
+"""How often the body worker's thread checks that its process is alive while idle."""
+
+_LOG = logging.getLogger("mtcompute.server")
+
+
+class NotReady(InternalError):
+    """503: the server cannot take work now (its worker process is down and could not be
+    restarted, or too many requests are waiting); the envelope's code is ``internal_error``."""
+
+    http_status = 503
+    summary = "the server cannot take work now; retry later"
+
+    def __init__(self, reason: str) -> None:
+        MtcomputeError.__init__(self, f"Not ready: {reason}.")
 
 
 @cache
@@ -117,10 +148,16 @@ class BodyWorker:
     :data:`INLINE_BODY_BYTES` (:func:`execute_body`), and the thread of the server that talks
     to it, one body at a time in the order they came.
 
-    Both start at :meth:`start` or at the first body. A process that has died (killed, out of
-    memory) is replaced before the next body; the body it was computing, if any, is answered
-    ``internal_error``. :meth:`close` ends both (the process at the end of its input).
-    ``answered`` counts the bodies the process has answered.
+    Both start at :meth:`start` or at the first body. The thread supervises the process: a
+    process that has died (killed, out of memory) is logged (``mtcompute.server`` logger:
+    its pid and exit status, and the tool and body size it was computing, if any) and replaced
+    at once when idle (checked every :data:`WATCH_SECONDS`), or before the next body; the body
+    it was computing is answered ``internal_error``. A process that cannot be started (no
+    memory, no process slots) is logged too and retried with a backoff
+    (:data:`RESPAWN_BACKOFF`); meanwhile the bodies are answered 503 (:class:`NotReady`) and
+    :attr:`problem` says why, which turns ``/readyz`` red. :meth:`close` ends both (the
+    process at the end of its input). ``answered`` counts the bodies the process has
+    answered; ``spawn`` is how a process is started (``subprocess.Popen``'s signature).
     """
 
     def __init__(self) -> None:
@@ -128,13 +165,35 @@ class BodyWorker:
         self._jobs: queue.SimpleQueue[_Job | None] = queue.SimpleQueue()
         self._thread: threading.Thread | None = None
         self._process: subprocess.Popen[bytes] | None = None
+        self._spawn_failure: str | None = None  # why the last start failed, while it does
+        self._retry_at = 0.0  # monotonic time of the next start after a failure
+        self._backoff = RESPAWN_BACKOFF[0]
+        self.waiting = 0  # bodies submitted and not yet answered
         self.answered = 0
+        self.spawn: Callable[..., subprocess.Popen[bytes]] = subprocess.Popen
 
     @property
     def pid(self) -> int | None:
         """The worker process's id, while there is one."""
         process = self._process
         return None if process is None else process.pid
+
+    @property
+    def problem(self) -> str | None:
+        """Why this worker cannot compute a body now (None when it can, or is not started):
+        its process could not be started, is starting, or has died and is not replaced yet."""
+        if self._spawn_failure is not None:
+            return f"the body worker process could not be started ({self._spawn_failure})"
+        if self._thread is None:
+            return None  # started by the first body
+        if not self._thread.is_alive():
+            return "the body worker thread has stopped"
+        process = self._process
+        if process is None:
+            return "the body worker process is starting"
+        if process.poll() is not None:
+            return "the body worker process has exited and is being replaced"
+        return None
 
     def start(self) -> None:
         """Start the thread, and the process now rather than at the first body."""
@@ -151,6 +210,8 @@ class BodyWorker:
         future: Future[tuple[int, bytes]] = Future()
         if self._thread is None:
             self.start()
+        with self._lock:
+            self.waiting += 1
         self._jobs.put(_Job(tool_id, version, body, future))
         return future
 
@@ -163,29 +224,77 @@ class BodyWorker:
             thread.join()
 
     def _run(self) -> None:
-        while (job := self._jobs.get()) is not None:
+        while True:
+            try:
+                job = self._jobs.get(timeout=self._idle_seconds())
+            except queue.Empty:  # idle: is the process alive (or can it start now)?
+                self._running()
+                continue
+            if job is None:
+                break
             if job is _WARM:
                 self._running()
             elif job.future.set_running_or_notify_cancel():
-                job.future.set_result(self._answer(job))
+                try:
+                    answer = self._answer(job)
+                finally:
+                    with self._lock:
+                        self.waiting -= 1
+                job.future.set_result(answer)
+            else:
+                with self._lock:
+                    self.waiting -= 1
         self._stop()
 
-    def _running(self) -> subprocess.Popen[bytes]:
-        """The live process, started anew when there is none or it has died."""
+    def _idle_seconds(self) -> float:
+        """How long to wait for a body before checking on the process."""
+        if self._spawn_failure is not None:
+            return max(0.0, self._retry_at - time.monotonic())
+        return WATCH_SECONDS
+
+    def _running(self, job: _Job | None = None) -> subprocess.Popen[bytes] | None:
+        """The live process, started anew when there is none or it has died; None when it
+        cannot be started (then retried after the backoff, not before)."""
         process = self._process
         if process is not None and process.poll() is not None:
-            _close_pipes(process)
-            process = None
-        if process is None:
-            process = self._process = subprocess.Popen(
-                [sys.executable, "-P", "-m", "mtcompute.server._body_worker"],
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
+            _LOG.error(
+                "body worker process %d exited with status %s; starting another",
+                process.pid,
+                process.returncode,
             )
+            _close_pipes(process)
+            process = self._process = None
+        if process is None:
+            if self._spawn_failure is not None and time.monotonic() < self._retry_at:
+                return None
+            try:
+                process = self._process = self.spawn(
+                    [sys.executable, "-P", "-m", "mtcompute.server._body_worker"],
+                    stdin=subprocess.PIPE,
+                    stdout=subprocess.PIPE,
+                )
+            except OSError as exc:
+                self._spawn_failure = f"{type(exc).__name__}: {exc}"[:200]
+                self._retry_at = time.monotonic() + self._backoff
+                _LOG.error(
+                    "body worker process could not be started%s: %s; retrying in %g s",
+                    "" if job is None else f" for {job.tool_id}@{job.version}",
+                    self._spawn_failure,
+                    self._backoff,
+                )
+                self._backoff = min(self._backoff * 2, RESPAWN_BACKOFF[1])
+                return None
+            if self._spawn_failure is not None:
+                _LOG.warning("body worker process %d started after a failure", process.pid)
+            self._spawn_failure = None
+            self._backoff = RESPAWN_BACKOFF[0]
         return process
 
     def _answer(self, job: _Job) -> tuple[int, bytes]:
-        process = self._running()
+        process = self._running(job)
+        if process is None:
+            refusal = Envelope.of_error(NotReady(str(self.problem)))
+            return refusal.http_status, refusal.json_bytes()
         requests, answers = process.stdin, process.stdout
         assert requests is not None  # PIPE
         assert answers is not None  # PIPE
@@ -206,6 +315,15 @@ class BodyWorker:
             pass
         process.kill()
         process.wait()
+        _LOG.error(
+            "body worker process %d died computing %s@%s (a %d-byte body), status %s; "
+            "answered internal_error, starting another",
+            process.pid,
+            job.tool_id,
+            job.version,
+            len(job.body),
+            process.returncode,
+        )
         _close_pipes(process)
         self._process = None
         failure = Envelope.of_error(InternalError())
@@ -224,6 +342,19 @@ class BodyWorker:
             process.kill()
             process.wait()
         _close_pipes(process)
+
+
+def readiness(worker: BodyWorker) -> str | None:
+    """Why the server is not ready to take work (None when it is): ``worker`` cannot compute
+    a body (:attr:`BodyWorker.problem`), or more than :data:`READY_MAX_WAITING` requests wait
+    for a worker (the body worker and the two worker threads together)."""
+    problem = worker.problem
+    if problem is not None:
+        return problem
+    waiting = worker.waiting + sum(lane.statistics().tasks_waiting for lane in _lanes())
+    if waiting > READY_MAX_WAITING:
+        return f"{waiting} requests are waiting for a worker, more than {READY_MAX_WAITING}"
+    return None
 
 
 def _close_pipes(process: subprocess.Popen[bytes]) -> None:

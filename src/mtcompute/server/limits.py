@@ -16,6 +16,10 @@
   envelope as a tool error). Discovery stays public: pages, contracts, the catalog and its
   search, OpenAPI, ``/healthz``, and MCP ``initialize``, ``tools/list`` and the catalog
   tools. Keys are never logged (the access log writes no header).
+- Trusted proxies (``--trusted-proxy CIDR``, :func:`parse_networks`): a request from one of
+  them counts for the client it forwarded (``X-Forwarded-For``), not for the proxy
+  (:class:`mtcompute.server.middleware.ForwardedMiddleware`). ``/healthz`` and ``/readyz`` are
+  not counted.
 
 The refusals are :class:`~mtcompute.errors.RateLimited` and
 :class:`~mtcompute.errors.Unauthorized`, beside the service's other transport errors. Standard
@@ -29,17 +33,20 @@ __all__ = [
     "KEY_MISSING",
     "KEY_REQUIRED_MESSAGE",
     "ApiKeys",
+    "Network",
     "RateLimit",
     "TokenBuckets",
+    "parse_networks",
     "presented_key",
 ]
 
 import hashlib
+import ipaddress
 import math
 import re
 import threading
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
@@ -175,3 +182,22 @@ class ApiKeys:
             return None
         digest = self.digest(key)
         return f"key:{digest}" if digest in self.digests else None
+
+
+Network = ipaddress.IPv4Network | ipaddress.IPv6Network
+"""An IP network (a trusted proxy's)."""
+
+
+def parse_networks(values: Iterable[str]) -> tuple[Network, ...]:
+    """The networks of ``values`` (``10.0.0.0/8``, ``192.0.2.7``, ``2001:db8::/32``);
+    ValueError naming a bad one."""
+    networks = []
+    for value in values:
+        try:
+            networks.append(ipaddress.ip_network(value.strip(), strict=False))
+        except ValueError:
+            raise ValueError(
+                f"expected an IP address or a CIDR network such as 10.0.0.0/8, "
+                f"got {value.strip()[:100]!r}"
+            ) from None
+    return tuple(networks)

@@ -5,34 +5,48 @@
 - :class:`BodyDeadlineMiddleware`: the request body must be in within a deadline (408);
 - :class:`BodyCapMiddleware`: one cap on the request body for every route (413);
 - :class:`LimitsMiddleware`: the per-client rate limit (429) and the API keys execute needs
-  when they are configured (401; on ``/mcp``, only ``execute``), :mod:`mtcompute.server.limits`.
+  when they are configured (401; on ``/mcp``, only ``execute``), :mod:`mtcompute.server.limits`;
+- :class:`SecurityHeadersMiddleware`: the security headers (:data:`SECURITY_HEADERS`) on
+  every response that does not set its own;
+- :class:`ForwardedMiddleware`: for a request from a trusted proxy (``--trusted-proxy``), the
+  client address, scheme and host the proxy forwarded.
 
 All are pure ASGI (they wrap ``receive`` and ``send``, never buffer a body), so streaming
 stays streaming. :func:`mtcompute.server.app.create_app` stacks them (outermost first): the
-access log outside everything, the error handlers included; then CORS when configured; then
-the limits when configured; then the body deadline; then the body cap, just outside the
-routes.
+forwarded addresses when proxies are trusted, before anything reads the client; the access
+log; the security headers, outside the error handlers so that a 500 has them too; then CORS
+when configured; then the limits when configured; then the body deadline; then the body cap,
+just outside the routes.
 """
 
 from __future__ import annotations
 
 __all__ = [
+    "API_CSP",
     "BODY_STATE",
     "EXECUTE_PATH",
+    "FORWARDED_HOST",
+    "RATE_EXEMPT",
+    "SECURITY_HEADERS",
     "AccessLogMiddleware",
     "BodyCapMiddleware",
     "BodyDeadlineMiddleware",
+    "ForwardedMiddleware",
     "JsonCORSMiddleware",
     "LimitsMiddleware",
+    "SecurityHeadersMiddleware",
     "route_path",
+    "with_security_headers",
 ]
 
 import asyncio
+import ipaddress
 import logging
 import os
 import re
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Final
 
 import anyio
 from starlette.datastructures import Headers
@@ -52,6 +66,7 @@ from mtcompute.server.limits import (
     KEY_MISSING,
     KEY_REQUIRED_MESSAGE,
     ApiKeys,
+    Network,
     TokenBuckets,
     presented_key,
 )
@@ -354,10 +369,12 @@ class AccessLogMiddleware:
 class LimitsMiddleware:
     """The rate limit and the API keys (either may be off), on every HTTP request.
 
-    The client is the request's valid API key, else its address. A request over the limit
-    gets 429 with ``Retry-After``; then, when keys are configured, an execute request (a POST
-    of an execute route) without a valid key gets 401 with ``WWW-Authenticate: Bearer``. Each
-    is the error envelope, or the route's entry in ``refusals`` (``/mcp``: a JSON-RPC error).
+    The client is the request's valid API key, else its address (the forwarded one when a
+    trusted proxy sent the request, :class:`ForwardedMiddleware`); the health checks
+    (:data:`RATE_EXEMPT`) are not counted. A request over the limit gets 429 with
+    ``Retry-After``; then, when keys are configured, an execute request (a POST of an execute
+    route) without a valid key gets 401 with ``WWW-Authenticate: Bearer``. Each is the error
+    envelope, or the route's entry in ``refusals`` (``/mcp``: a JSON-RPC error).
     A request to ``/mcp`` without a valid key goes on, marked
     :data:`~mtcompute.server.limits.KEY_MISSING` in its scope: discovery (``initialize``,
     ``tools/list``, the catalog tools) is public, and the MCP server refuses a ``tools/call``
@@ -386,14 +403,14 @@ class LimitsMiddleware:
         )
         refusal: MtcomputeError | None = None
         headers: dict[str, str] = {}
-        if self.buckets is not None:
+        path = route_path(scope)
+        if self.buckets is not None and path not in RATE_EXEMPT:
             address = scope.get("client")
             client = key_client or f"address:{address[0] if address else ''}"
             wait = self.buckets.take(client)
             if wait:
                 refusal = RateLimited(self.buckets.limit.text, wait)
                 headers["Retry-After"] = str(wait)
-        path = route_path(scope)
         if refusal is None and self.keys is not None and key_client is None:
             if scope["method"] == "POST" and EXECUTE_PATH.fullmatch(path):
                 refusal = Unauthorized(KEY_REQUIRED_MESSAGE)
@@ -406,3 +423,168 @@ class LimitsMiddleware:
         answer = self.refusals.get(path)
         response = answer(refusal, headers) if answer else error_response(refusal, headers)
         await response(scope, receive, send)
+
+
+RATE_EXEMPT: Final = frozenset({"/healthz", "/readyz"})
+"""The paths the rate limit does not count: the health checks a load balancer polls."""
+
+API_CSP: Final = "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'"
+"""The Content-Security-Policy of every response but the pages (which set their own): JSON,
+the client files and the errors load nothing, run nothing and are never framed."""
+
+SECURITY_HEADERS: Final[tuple[tuple[bytes, bytes], ...]] = (
+    (b"content-security-policy", API_CSP.encode("latin-1")),
+    (b"x-content-type-options", b"nosniff"),
+    (b"referrer-policy", b"no-referrer"),
+    (b"x-frame-options", b"DENY"),
+)
+"""The headers of every response (lower-case name and value bytes), unless it sets its own of
+the same name (a page sets its own Content-Security-Policy)."""
+
+
+def with_security_headers(headers: Iterable[tuple[bytes, bytes]]) -> list[tuple[bytes, bytes]]:
+    """``headers`` and each of :data:`SECURITY_HEADERS` that they do not name."""
+    merged = list(headers)
+    present = {bytes(name).lower() for name, _ in merged}
+    merged.extend(header for header in SECURITY_HEADERS if header[0] not in present)
+    return merged
+
+
+class SecurityHeadersMiddleware:
+    """Adds :data:`SECURITY_HEADERS` to every HTTP response start that lacks them: the API,
+    the pages, ``/mcp`` (its event streams too), the refusals, 404s and the 500 of the error
+    handler (this middleware sits outside it). The HTTP layer's own refusals (408 and 431 of
+    the request head, 400 for bytes that are not HTTP) add them as well
+    (:mod:`mtcompute.server.protocol`)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def secured_send(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = with_security_headers(message.get("headers", ()))
+                message = {**message, "headers": headers}
+            await send(message)
+
+        await self.app(scope, receive, secured_send)
+
+
+FORWARDED_HOST: Final = "mtcompute.forwarded_host"
+"""The ASGI scope entry of a request from a trusted proxy that named the host the client asked
+for (``X-Forwarded-Host``, or ``host=`` of ``Forwarded``), checked to be a host name or an IP
+address with an optional port: the pages' base URL is built from it."""
+
+_HOST: Final = re.compile(
+    r"(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}"
+    r"[A-Za-z0-9])?)*|\[[0-9A-Fa-f:.]{2,45}\])(?::[0-9]{1,5})?"
+)
+_MAX_HOPS: Final = 64  # hops of a forwarded chain read, from the right
+
+
+def _address(text: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
+    """The IP address of a forwarded hop (``192.0.2.1``, ``[2001:db8::1]:4711``), or None."""
+    text = text.strip().strip('"')
+    if text.startswith("["):
+        text = text[1 : text.find("]")] if "]" in text else text
+    elif text.count(":") == 1:  # IPv4 with a port
+        text = text.partition(":")[0]
+    try:
+        return ipaddress.ip_address(text)
+    except ValueError:
+        return None
+
+
+def _forwarded_pairs(value: str) -> list[dict[str, str]]:
+    """The elements of a ``Forwarded`` header (RFC 7239), each as its lower-cased keys and
+    unquoted values."""
+    elements = []
+    for element in value.split(","):
+        pairs = {}
+        for pair in element.split(";"):
+            key, sep, item = pair.partition("=")
+            if sep:
+                pairs[key.strip().lower()] = item.strip().strip('"')
+        elements.append(pairs)
+    return elements
+
+
+class ForwardedMiddleware:
+    """A request whose direct peer is in ``trusted`` (``--trusted-proxy``) gets, in its scope,
+    what the proxy forwarded; any other request is passed on untouched, whatever it says.
+
+    - the client (``scope["client"]``, port 0): the rightmost address of ``X-Forwarded-For``
+      that is not itself a trusted proxy (addresses to its left could be anything the client
+      wrote); when every address is trusted, the leftmost;
+    - the scheme (``scope["scheme"]``): the rightmost ``X-Forwarded-Proto``, ``http`` or
+      ``https`` (another value is ignored);
+    - the host (:data:`FORWARDED_HOST`): the rightmost ``X-Forwarded-Host``, when it is a host
+      name or an IP address with an optional port (anything else is ignored).
+
+    Rightmost, because that is what the nearest proxy, the trusted one, wrote. A request
+    without ``X-Forwarded-For`` may instead carry ``Forwarded`` (RFC 7239): ``for=``,
+    ``proto=`` and ``host=``, read the same way. The proxy must set the headers it uses
+    (appending to ``X-Forwarded-For``, replacing the others), else a client's own pass through.
+    """
+
+    def __init__(self, app: ASGIApp, trusted: Sequence[Network]) -> None:
+        self.app = app
+        self.trusted = tuple(trusted)
+
+    def _is_trusted(self, address: ipaddress.IPv4Address | ipaddress.IPv6Address | None) -> bool:
+        return address is not None and any(address in network for network in self.trusted)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        peer = scope.get("client")
+        if (
+            scope["type"] not in ("http", "websocket")
+            or not peer
+            or not self._is_trusted(_address(str(peer[0])))
+        ):
+            await self.app(scope, receive, send)
+            return
+        fields: dict[str, list[str]] = {}
+        for name, raw in scope["headers"]:
+            fields.setdefault(name.decode("latin-1").lower(), []).append(raw.decode("latin-1"))
+        hops, protos, hosts = self._forwarded(fields)
+        scope = dict(scope)
+        client = self._client(hops[-_MAX_HOPS:])
+        if client is not None:
+            scope["client"] = (client, 0)
+        if protos and protos[-1].strip().lower() in ("http", "https"):
+            scope["scheme"] = protos[-1].strip().lower()
+        if hosts and len(hosts[-1].strip()) <= 255 and _HOST.fullmatch(hosts[-1].strip()):
+            scope[FORWARDED_HOST] = hosts[-1].strip()
+        await self.app(scope, receive, send)
+
+    @staticmethod
+    def _forwarded(fields: Mapping[str, list[str]]) -> tuple[list[str], list[str], list[str]]:
+        """(client hops, schemes, hosts) the proxies forwarded, leftmost first."""
+
+        def items(name: str) -> list[str]:
+            return [v.strip() for value in fields.get(name, ()) for v in value.split(",")]
+
+        if "x-forwarded-for" in fields or "forwarded" not in fields:
+            return items("x-forwarded-for"), items("x-forwarded-proto"), items("x-forwarded-host")
+        elements = [e for value in fields["forwarded"] for e in _forwarded_pairs(value)]
+        return (
+            [e["for"] for e in elements if "for" in e],
+            [e["proto"] for e in elements if "proto" in e],
+            [e["host"] for e in elements if "host" in e],
+        )
+
+    def _client(self, hops: Sequence[str]) -> str | None:
+        """The rightmost hop that is not a trusted proxy (the leftmost when all are)."""
+        for hop in reversed(hops):
+            address = _address(hop)
+            if not self._is_trusted(address):
+                return str(address) if address is not None else hop.strip()[:_MAX_HOST]
+        first = _address(hops[0]) if hops else None
+        return None if first is None else str(first)
+
+
+_MAX_HOST: Final = 255

@@ -14,7 +14,8 @@ provokes each one against a running server). Every error answer is the envelope,
 - execute operations also: 400, 413 (a contract limit, or the body cap, refused before the
   body is read), 415, 408 for a body not in within the body deadline, and 422 for the tools
   whose contract names an unsupported variant as ``unsupported_input``;
-- ``/healthz`` also: 503 with ``{"status": "failing"}``.
+- ``/healthz`` also: 503 with ``{"status": "failing"}``;
+- ``/readyz`` also: 503 with the ``internal_error`` envelope (not ready, and why).
 
 The header 408 and 431 come from the HTTP protocol of ``mtcompute serve``
 (:mod:`mtcompute.server.protocol`), not from the application; they are documented because a
@@ -50,6 +51,7 @@ from mtcompute.errors import (
     UnsupportedMediaType,
 )
 from mtcompute.search import MAX_QUERY_LENGTH
+from mtcompute.server.executor import NotReady
 
 # The error answers, each an error class (its status and code) with what it means there: for
 # every operation, for the execute operations only (a later entry of the same status
@@ -132,6 +134,22 @@ def _health(status: str) -> dict[str, Any]:
         "type": "object",
         "required": ["status"],
         "properties": {"status": {"type": "string", "const": status}},
+    }
+
+
+def _check(
+    operation_id: str, summary: str, ok: tuple[str, str], errors: dict[str, Any]
+) -> dict[str, Any]:
+    """A health check's path item: GET, 200 with ``{"status": ok[0]}`` (described ``ok[1]``),
+    then ``errors``."""
+    status, description = ok
+    content = _json_content(_health(status))
+    return {
+        "get": {
+            "operationId": operation_id,
+            "summary": summary,
+            "responses": {"200": {"description": description, "content": content}, **errors},
+        }
     }
 
 
@@ -337,20 +355,28 @@ def openapi_document() -> dict[str, Any]:
     }
     for tool_id in dict.fromkeys(entry.id for entry in catalog_entries()):
         paths[f"/v1/tools/{tool_id}"] = _versions_operation(tool_entries(tool_id))
-    paths["/healthz"] = {
-        "get": {
-            "operationId": "healthz",
-            "summary": "Liveness: the process answers and computes.",
-            "responses": {
-                "200": {"description": "Healthy.", "content": _json_content(_health("ok"))},
-                **get_errors,
-                "503": {
-                    "description": "Up, but a tiny chrF did not compute.",
-                    "content": _json_content(_health("failing")),
-                },
+    paths["/healthz"] = _check(
+        "healthz",
+        "Liveness: the process answers and computes.",
+        ("ok", "Healthy."),
+        {
+            **get_errors,
+            "503": {
+                "description": "Up, but a tiny chrF did not compute.",
+                "content": _json_content(_health("failing")),
             },
-        }
-    }
+        },
+    )
+    not_ready = (
+        "not ready: the body worker process is down and could not be restarted yet, or too "
+        "many requests wait for a worker; the message says which."
+    )
+    paths["/readyz"] = _check(
+        "readyz",
+        "Readiness: the body worker process is up and few requests wait.",
+        ("ready", "Ready."),
+        {**get_errors, **_error_responses(_statuses((NotReady, not_ready)))},
+    )
     return {
         "openapi": "3.1.0",
         "info": {

@@ -28,12 +28,16 @@ __all__ = [
     "call_texts",
     "catalog_about",
     "catalog_meta",
+    "page_security_policy",
     "price_text",
     "render",
     "tool_link",
     "tool_meta",
 ]
 
+import base64
+import hashlib
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
@@ -284,6 +288,33 @@ def render(
         page=page,
         access=_access(key_needed),
         key_needed=key_needed,
+    )
+
+
+_INLINE = re.compile(r"<(script|style)>(.*?)</\1>", re.DOTALL)
+
+
+@cache
+def page_security_policy() -> str:
+    """The Content-Security-Policy of every page: the layout's inline scripts and style run by
+    their SHA-256 hashes (a page stays one self-contained document), nothing else runs or
+    loads; the icon is a ``data:`` image; the try-it form's request goes to this server only
+    (``connect-src 'self'``), the search form's to this server (``form-action 'self'``); no
+    page is framed. The hashes are taken from the layout as it renders (the included files
+    are not templates: they render the same on every page)."""
+    html = _TEMPLATES.get_template("layout.html").render(
+        title="", description="", version="", with_script=True, access="", key_needed=False
+    )
+    hashes: dict[str, list[str]] = {"script": [], "style": []}
+    for tag, text in _INLINE.findall(html):
+        digest = base64.b64encode(hashlib.sha256(text.encode("utf-8")).digest()).decode()
+        hashes[tag].append(f"'sha256-{digest}'")
+    return (
+        "default-src 'none'; "
+        f"script-src {' '.join(hashes['script'])}; "
+        f"style-src {' '.join(hashes['style'])}; "
+        "img-src data:; connect-src 'self'; form-action 'self'; base-uri 'none'; "
+        "frame-ancestors 'none'"
     )
 
 

@@ -18,6 +18,9 @@ the partial header) for as long as it likes. :class:`GuardedHttpToolsProtocol` a
 - uvicorn's "Invalid HTTP request received." (a request that is not HTTP) as the JSON
   envelope (400 ``invalid_input``) instead of plain text.
 
+Each of these refusals carries the security headers every response of the application has
+(:data:`~mtcompute.server.middleware.SECURITY_HEADERS`).
+
 The body deadline is the application's (:mod:`mtcompute.server.middleware`), since the body
 is read by the application; the protocol tells it, through the scope extension
 :data:`~mtcompute.server.middleware.BODY_STATE`, when a body is all in already, so that the
@@ -53,7 +56,7 @@ from uvicorn.server import ServerState
 
 from mtcompute.envelope import Envelope
 from mtcompute.errors import HeadersTooLarge, InvalidInput, MtcomputeError, RequestTimeout
-from mtcompute.server.middleware import BODY_STATE
+from mtcompute.server.middleware import BODY_STATE, with_security_headers
 
 DEFAULT_HEADER_TIMEOUT = 10.0  # seconds; MTCOMPUTE_HEADER_TIMEOUT overrides
 DEFAULT_MAX_HEADER_BYTES = 64 * 1024  # MTCOMPUTE_MAX_HEADER_BYTES overrides
@@ -193,7 +196,7 @@ class GuardedHttpToolsProtocol(HttpToolsProtocol):
         """Answer ``error``'s envelope with its status, then close the connection."""
         body = Envelope.of_error(error).json_bytes()
         content = [STATUS_LINE[error.http_status]]
-        for name, value in self.server_state.default_headers:
+        for name, value in with_security_headers(self.server_state.default_headers):
             content.extend([name, b": ", value, b"\r\n"])
         content.extend(
             [
