@@ -7,6 +7,7 @@ a request, with screenshots in ``tests/artifacts/compare/``."""
 from __future__ import annotations
 
 import argparse
+import gzip
 import json
 import subprocess
 import sys
@@ -106,9 +107,14 @@ def test_the_command_line_does_not_import_the_report() -> None:
 
 
 def test_json_describes_the_run(report: tuple[dict[str, Any], Path]) -> None:
-    """The JSON names the method, samples, seed, files, metrics and significance marks."""
+    """The JSON names the method, samples, seed, files, metrics, the signatures (those
+    `mtcompute score` prints for the same settings) and significance marks."""
     document, _ = report
     bleu = _direct([sg.BleuMetric()])[0]
+    scored = run_cli(
+        "score", "-H", _path(BASELINE), "-r", REFERENCE, "-m", "bleu", "chrf", "--format", "json"
+    )
+    scores = json.loads(scored.stdout)["systems"][0]["scores"]
     assert {
         "method": "bootstrap",
         "samples": 1000,
@@ -117,6 +123,7 @@ def test_json_describes_the_run(report: tuple[dict[str, Any], Path]) -> None:
         "references": [REFERENCE],
         "segment_count": len(wmt_lines(f"{PAIR}/ref.A.txt")),
         "metrics": ["bleu", "chrf"],
+        "signatures": {metric: scores[metric]["signature"] for metric in ("bleu", "chrf")},
         "names": [_path(s) for s in [BASELINE, *SYSTEMS]],
         "baseline_flags": [True, False, False, False, False],
         "significant": [None] + [r.p_value is not None and r.p_value <= 0.05 for r in bleu[1:]],
@@ -536,3 +543,84 @@ def test_progress_on_a_terminal_with_eta_unless_quiet(tmp_path: Path, quiet: boo
         assert b"" == drawn
     else:
         assert [True, True, True] == [b"| 6/6 [" in drawn, b"<00:" in drawn, b"steps/s]" in drawn]
+
+
+# -- BLEU's tokenizer, lowercase, compressed files ---------------------------------------------
+
+ZH = "generaltest2022/en-zh"
+
+
+def _zh(*extra: str) -> dict[str, Any]:
+    """compare's JSON on two en-zh systems (BLEU and chrF, 200 resamples) with ``extra``."""
+    folder = WMT / ZH
+    args = ["-r", str(folder / "ref.A.txt"), "-b", str(folder / "sys.HuaweiTSC.txt")]
+    args += ["-H", str(folder / "sys.Online-B.txt"), "-m", "bleu", "chrf"]
+    done = run_cli("compare", *args, "--samples", "200", "--format", "json", *extra)
+    assert (0, b"") == (done.returncode, done.stderr)
+    document: dict[str, Any] = json.loads(done.stdout)
+    return document
+
+
+def _scores(document: dict[str, Any], metric: str) -> list[float]:
+    return [system["scores"][metric]["score"] for system in document["systems"]]
+
+
+def test_language_pair_chooses_bleus_tokenizer_as_sacrebleu() -> None:
+    """-l en-zh is --tokenize zh (sacreBLEU's choice for a zh target): sacreBLEU's numbers,
+    the zh signature; chrF is unchanged; without either, 13a."""
+    by_pair, named, plain = _zh("-l", "en-zh"), _zh("--tokenize", "zh"), _zh()
+    refs = [wmt_lines(f"{ZH}/ref.A.txt")]
+    expected = [
+        sacrebleu.BLEU(trg_lang="zh").corpus_score(wmt_lines(f"{ZH}/sys.{name}.txt"), refs).score
+        for name in ("HuaweiTSC", "Online-B")
+    ]
+    assert (expected, by_pair) == (_scores(by_pair, "bleu"), named)
+    assert "|tok:zh|" in by_pair["signatures"]["bleu"]
+    assert "|tok:13a|" in plain["signatures"]["bleu"]
+    assert _scores(plain, "chrf") == _scores(by_pair, "chrf")
+    assert _scores(plain, "bleu") != _scores(by_pair, "bleu")
+
+
+def test_lowercase_is_sacrebleus_lowercase_for_bleu_and_chrf() -> None:
+    """--lowercase: sacreBLEU's lowercase=True for BLEU and chrF, and their signatures say so."""
+    document = _zh("--lowercase", "--tokenize", "zh")
+    refs = [wmt_lines(f"{ZH}/ref.A.txt")]
+    hyps = [wmt_lines(f"{ZH}/sys.{name}.txt") for name in ("HuaweiTSC", "Online-B")]
+    bleu = sacrebleu.BLEU(lowercase=True, tokenize="zh")
+    chrf = sacrebleu.CHRF(lowercase=True)
+    assert (
+        [bleu.corpus_score(h, refs).score for h in hyps],
+        [chrf.corpus_score(h, refs).score for h in hyps],
+        ["|case:lc|", "|case:lc|"],
+    ) == (
+        _scores(document, "bleu"),
+        _scores(document, "chrf"),
+        [
+            s[s.index("|case") : s.index("|", s.index("|case") + 1) + 1]
+            for s in document["signatures"].values()
+        ],
+    )
+
+
+def test_gzipped_files_read_as_the_plain_ones(tmp_path: Path) -> None:
+    """Files named *.gz are decompressed (as sacreBLEU reads them): the same JSON, bar names;
+    a truncated one is a usage error naming the file, never a traceback."""
+    paths = []
+    for name in ("ref.A.txt", "sys.HuaweiTSC.txt", "sys.Online-B.txt"):
+        path = tmp_path / f"{name}.gz"
+        path.write_bytes(gzip.compress((WMT / ZH / name).read_bytes()))
+        paths.append(str(path))
+    args = ["compare", "-r", paths[0], "-b", paths[1], "-H", paths[2], "-m", "bleu", "chrf"]
+    done = run_cli(*args, "--samples", "200", "--format", "json")
+    document = json.loads(done.stdout)
+    plain = _zh()
+    assert [_scores(plain, "bleu"), _scores(plain, "chrf")] == [
+        _scores(document, "bleu"),
+        _scores(document, "chrf"),
+    ]
+    (tmp_path / "cut.gz").write_bytes(Path(paths[0]).read_bytes()[:500])
+    cut = run_cli("compare", "-r", str(tmp_path / "cut.gz"), "-b", paths[1], "-H", paths[2])
+    assert (2, b"") == (cut.returncode, cut.stdout)
+    assert cut.stderr.decode().startswith(
+        f"mtcompute compare: error: cannot read {tmp_path}/cut.gz: "
+    )

@@ -118,6 +118,7 @@ def test_defaults() -> None:
         "lowercase": None,
         "beta": None,
         "tokenize": None,
+        "language_pair": None,
         "smooth_method": None,
         "smooth_value": None,
         "max_order": None,

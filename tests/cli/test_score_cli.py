@@ -11,6 +11,7 @@ and printed lines byte for byte.
 
 from __future__ import annotations
 
+import gzip
 import json
 import subprocess
 from pathlib import Path
@@ -800,3 +801,47 @@ def _repeated(arg: str, lines: int, folder: Path) -> str:
     copy = folder / path.name
     copy.write_bytes(b"".join(at_least(segments, lines)))
     return str(copy)
+
+
+# -- -l and compressed files ---------------------------------------------------------------
+
+
+def test_language_pair_chooses_bleus_tokenizer_as_sacrebleu() -> None:
+    """-l en-zh scores BLEU with the zh tokenizer (sacreBLEU's -l en-zh), exactly as
+    --tokenize zh; a pair without a '-' is a usage error naming -l."""
+    folder = WMT / "generaltest2022" / "en-zh"
+    hyp, ref = folder / "sys.Online-B.txt", folder / "ref.A.txt"
+    args = ["score", "-H", str(hyp), "-r", str(ref), "-m", "bleu"]
+    by_pair, named = run_cli(*args, "-l", "en-zh"), run_cli(*args, "--tokenize", "zh")
+    expected = BLEU(trg_lang="zh").corpus_score(lines(hyp), [lines(ref)])
+    assert (0, named.stdout) == (by_pair.returncode, by_pair.stdout)
+    assert by_pair.stdout.decode().startswith("BLEU|nrefs:1|case:mixed|eff:no|tok:zh|")
+    assert f"= {expected.score:.2f} " in by_pair.stdout.decode()
+    wrong = run_cli(*args, "-l", "enzh")
+    assert (2, True) == (wrong.returncode, b"-l/--language-pair: expected a pair" in wrong.stderr)
+
+
+def test_gzipped_files_score_as_the_plain_ones(tmp_path: Path) -> None:
+    """*.gz files are decompressed (sacreBLEU's smart_open); a corrupt one is a usage error
+    naming the file."""
+    hyp = write(tmp_path, "hyp.txt.gz", gzip.compress(SYS.read_bytes()))
+    ref = write(tmp_path, "ref.txt.gz", gzip.compress(REF_A.read_bytes()))
+    args = ["-m", "bleu", "chrf", "ter", "--format", "json"]
+    plain = run_cli("score", "-H", str(SYS), "-r", str(REF_A), *args)
+    packed = run_cli("score", "-H", hyp, "-r", ref, *args)
+    strip = [
+        {k: v for k, v in system.items() if k != "hypotheses"}
+        for system in json.loads(plain.stdout)["systems"]
+    ]
+    assert (0, strip) == (
+        packed.returncode,
+        [
+            {k: v for k, v in system.items() if k != "hypotheses"}
+            for system in json.loads(packed.stdout)["systems"]
+        ],
+    )
+    packed_ref = Path(ref).read_bytes()
+    bad = write(tmp_path, "bad.gz", packed_ref[: len(packed_ref) // 2])  # cut short
+    failed = run_cli("score", "-H", bad, "-r", ref)
+    assert (2, b"") == (failed.returncode, failed.stdout)
+    assert failed.stderr.decode().startswith(f"mtcompute score: error: cannot read {bad}: ")

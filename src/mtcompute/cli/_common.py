@@ -12,6 +12,7 @@ __all__ = [
     "EXIT_OK",
     "EXIT_TOOL_ERROR",
     "EXIT_USAGE",
+    "READ_ERRORS",
     "SACREBLEU_FORMATS",
     "STDIN",
     "CommandError",
@@ -20,22 +21,27 @@ __all__ = [
     "add_command",
     "add_count",
     "add_files",
+    "add_language_pair",
     "add_metrics",
     "add_switches",
+    "check_language_pair",
     "fail",
     "integer",
     "label",
     "missing_extra",
+    "open_input",
     "read_input",
     "repeated",
+    "tokenizer_name",
     "usage_error",
     "write",
 ]
 
 import argparse
 import sys
+import zlib
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any, TypeAlias
+from typing import Any, BinaryIO, TypeAlias, cast
 
 EXIT_OK, EXIT_TOOL_ERROR, EXIT_USAGE = 0, 1, 2
 EXIT_DATA_ERROR = EXIT_TOOL_ERROR  # 1: files that cannot be scored (score and compare run no tool)
@@ -85,12 +91,80 @@ def write(text: str) -> None:
     sys.stdout.flush()
 
 
+# What reading a file can raise: OSError (a compressed file's bad header too:
+# gzip.BadGzipFile), and for a compressed one a truncated stream (EOFError) or corrupt data
+# (zlib.error).
+READ_ERRORS: tuple[type[Exception], ...] = (OSError, EOFError, zlib.error)
+
+
+def open_input(name: str) -> BinaryIO:
+    """File ``name`` opened for reading bytes, decompressed when its name ends in ``.gz``
+    (as sacreBLEU's ``smart_open``); OSError if it cannot be opened."""
+    if name.endswith(".gz"):
+        import gzip  # noqa: PLC0415
+
+        return cast(BinaryIO, gzip.open(name, "rb"))
+    return open(name, "rb")
+
+
 def read_input(name: str) -> bytes:
-    """The bytes of file ``name``, or of stdin for ``-``; OSError if it cannot be read."""
+    """The bytes of file ``name`` (decompressed: :func:`open_input`), or of stdin for
+    ``-``; OSError (or another of :data:`READ_ERRORS`) if it cannot be read."""
     if name == STDIN:
         return sys.stdin.buffer.read()
-    with open(name, "rb") as handle:
+    with open_input(name) as handle:
         return handle.read()
+
+
+def tokenizer_name(text: str) -> str:
+    """argparse ``type=`` of --tokenize: a tokenizer name that can run here
+    (:func:`mtcompute.tokenizers.get_tokenizer`'s checks and messages)."""
+    from mtcompute.errors import MtcomputeError  # noqa: PLC0415
+    from mtcompute.tokenizers import get_tokenizer  # noqa: PLC0415
+
+    try:
+        return get_tokenizer(text, "--tokenize").name
+    except MtcomputeError as error:
+        raise argparse.ArgumentTypeError(error.message) from None
+
+
+def _language_pair(text: str) -> str:
+    """argparse ``type=`` of -l: ``src-trg``, both named."""
+    parts = text.split("-")
+    if len(parts) < 2 or not all(parts[:2]):
+        raise argparse.ArgumentTypeError(f"expected a pair such as en-de, got {text!r}")
+    return text
+
+
+def check_language_pair(language_pair: str) -> str:
+    """The BLEU tokenizer ``-l`` chooses (no --tokenize given); a usage error naming -l when
+    it cannot run here (MeCab not installed)."""
+    from mtcompute.errors import MtcomputeError  # noqa: PLC0415
+    from mtcompute.tokenizer_names import tokenizer_for  # noqa: PLC0415
+    from mtcompute.tokenizers import get_tokenizer  # noqa: PLC0415
+
+    name = tokenizer_for(None, language_pair)
+    try:
+        return get_tokenizer(name, "-l").name
+    except MtcomputeError as error:
+        raise CommandError(
+            f"-l {language_pair} chooses BLEU's tokenizer: {error.message}", EXIT_USAGE, "usage"
+        ) from None
+
+
+def add_language_pair(options: Options) -> None:
+    """``-l/--language-pair SRC-TRG``: BLEU's tokenizer for the target language when
+    --tokenize is not given (zh, ja-mecab, ko-mecab, else 13a), as sacreBLEU chooses it;
+    read with :func:`mtcompute.tokenizer_names.tokenizer_for`."""
+    options.add_argument(
+        "-l",
+        "--language-pair",
+        type=_language_pair,
+        default=None,
+        metavar="SRC-TRG",
+        help="the language pair, e.g. en-zh: without --tokenize, BLEU tokenizes for the target "
+        "language as sacreBLEU does (zh, ja-mecab, ko-mecab, else 13a)",
+    )
 
 
 def add_command(

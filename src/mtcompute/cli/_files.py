@@ -30,9 +30,11 @@ from typing import BinaryIO, TypeVar
 from mtcompute.cli._common import (
     EXIT_DATA_ERROR,
     EXIT_USAGE,
+    READ_ERRORS,
     STDIN,
     CommandError,
     label,
+    open_input,
     read_input,
 )
 from mtcompute.streaming import chunk_size, decode_lines, skip_lines, split_lines
@@ -41,10 +43,8 @@ from mtcompute.streaming import chunk_size, decode_lines, skip_lines, split_line
 def _read_bytes(name: str) -> bytes:
     try:
         return read_input(name)
-    except OSError as exc:
-        raise CommandError(
-            f"cannot read {name}: {exc.strerror or exc}", EXIT_USAGE, "usage"
-        ) from None
+    except READ_ERRORS as exc:
+        raise _unreadable(name, exc) from None
 
 
 def _utf8_error(
@@ -142,9 +142,7 @@ class _SegmentFile:
         self.ended = False
         self.fault: CommandError | None = None
         try:
-            self.handle: BinaryIO = (
-                sys.stdin.buffer if name == STDIN else open(name, "rb")  # noqa: SIM115
-            )
+            self.handle: BinaryIO = sys.stdin.buffer if name == STDIN else open_input(name)
         except OSError as exc:
             raise _unreadable(name, exc) from None
 
@@ -152,7 +150,7 @@ class _SegmentFile:
         """Read the next block onto the bytes not yet split."""
         try:
             block = self.handle.read(READ_BYTES)
-        except OSError as exc:
+        except READ_ERRORS as exc:
             raise _unreadable(self.name, exc) from None
         self.base += self.at
         self.buffer = self.buffer[self.at :] + block
@@ -214,7 +212,7 @@ class _SegmentFile:
         """Read the next block in place of the bytes read (:meth:`cut`'s :meth:`_more`)."""
         try:
             self.buffer = self.handle.read(READ_BYTES)
-        except OSError as exc:
+        except READ_ERRORS as exc:
             raise _unreadable(self.name, exc) from None
         self.at = 0
         self.eof = not self.buffer
@@ -235,8 +233,9 @@ class _SegmentFile:
             self.handle.close()
 
 
-def _unreadable(name: str, exc: OSError) -> CommandError:
-    return CommandError(f"cannot read {name}: {exc.strerror or exc}", EXIT_USAGE, "usage")
+def _unreadable(name: str, exc: Exception) -> CommandError:
+    reason = getattr(exc, "strerror", None) or exc
+    return CommandError(f"cannot read {name}: {reason}", EXIT_USAGE, "usage")
 
 
 def _fault(files: Sequence[_SegmentFile], count: int) -> CommandError:
@@ -395,11 +394,11 @@ def count_segments(names: Sequence[str]) -> int | None:
             if not stat.S_ISREG(os.stat(name).st_mode):
                 continue
             count, last = 0, b"\n"
-            with open(name, "rb") as handle:
+            with open_input(name) as handle:
                 while block := handle.read(1 << 20):
                     count += block.count(b"\n")
                     last = block[-1:]
-        except OSError:
+        except READ_ERRORS:
             return None
         return count + (last != b"\n")
     return None

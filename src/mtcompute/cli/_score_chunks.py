@@ -356,9 +356,10 @@ def _options(args: argparse.Namespace) -> tuple[BleuOptions, ChrfOptions, TerOpt
 
 def _bleu_options(args: argparse.Namespace) -> BleuOptions:
     from mtcompute.metrics.bleu.score import BleuOptions  # noqa: PLC0415
+    from mtcompute.tokenizer_names import tokenizer_for  # noqa: PLC0415
 
     return BleuOptions(
-        args.tokenize or "13a",
+        tokenizer_for(args.tokenize, args.language_pair),
         bool(args.lowercase),
         args.smooth_method or "exp",
         args.smooth_value,

@@ -18,6 +18,7 @@ from mtcompute.cli._common import (
     EXIT_OK,
     EXIT_USAGE,
     CommandError,
+    check_language_pair,
     fail,
     label,
     repeated,
@@ -101,6 +102,8 @@ def _check_options(args: argparse.Namespace) -> None:
         for flag, (value, takers) in options.items()
         if value is not None and not set(takers) & set(metrics)
     ]
+    if args.language_pair is not None and args.tokenize is None and "bleu" in metrics:
+        check_language_pair(args.language_pair)
     if given:
         why = " (TER lowercases unless --case-sensitive)" if "--lowercase" in given else ""
         raise CommandError(

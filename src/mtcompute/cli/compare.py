@@ -29,10 +29,14 @@ from mtcompute.cli._common import (
     add_command,
     add_count,
     add_files,
+    add_language_pair,
     add_metrics,
+    add_switches,
+    check_language_pair,
     fail,
     label,
     repeated,
+    tokenizer_name,
 )
 from mtcompute.cli._progress import add_quiet
 from mtcompute.report import DEFAULT_SAMPLES, DEFAULT_SEED, METHODS, METRICS, is_significant
@@ -121,6 +125,19 @@ def add_parser(subparsers: Subparsers) -> None:
         minimum=0,
         default=DEFAULT_SEED,
     )
+    add_switches(
+        parser,
+        [("--lowercase", "lowercase both sides first for BLEU and chrF (TER always does)")],
+        default=False,
+    )
+    parser.add_argument(
+        "--tokenize",
+        type=tokenizer_name,
+        default=None,
+        metavar="NAME",
+        help="BLEU's tokenizer: 13a (default), intl, zh, char, none, ja-mecab, ko-mecab",
+    )
+    add_language_pair(parser)
     parser.add_argument("--report", metavar="FILE", help="also write the HTML report to FILE")
     parser.add_argument(
         "--format", choices=["text", "json"], default="text", help="output format (default text)"
@@ -130,6 +147,8 @@ def add_parser(subparsers: Subparsers) -> None:
 
 def _check(args: argparse.Namespace) -> None:
     repeated("--metric", args.metric)
+    if args.language_pair is not None and args.tokenize is None and "bleu" in args.metric:
+        check_language_pair(args.language_pair)
     systems = [args.baseline, *args.hypotheses]
     twice = sorted({n for n in systems if systems.count(n) > 1}, key=systems.index)
     if twice:
@@ -196,6 +215,7 @@ def json_object(comparison: Comparison) -> dict[str, object]:
         "references": [label(n) for n in comparison.reference_names],
         "segment_count": comparison.segment_count,
         "metrics": list(comparison.metrics),
+        "signatures": dict(zip(comparison.metrics, comparison.signatures, strict=True)),
         "systems": [
             {
                 "hypotheses": label(name),
@@ -225,7 +245,10 @@ def run(args: argparse.Namespace) -> int:
     from mtcompute.cli._files import read_segments  # noqa: PLC0415
     from mtcompute.cli._progress import PROGRESS_MIN_SEGMENTS, bar  # noqa: PLC0415
     from mtcompute.core.jsjson import dumps  # noqa: PLC0415
+    from mtcompute.metrics.bleu.score import BleuOptions  # noqa: PLC0415
+    from mtcompute.metrics.chrf.score import ChrfOptions  # noqa: PLC0415
     from mtcompute.report.page import compare, render  # noqa: PLC0415
+    from mtcompute.tokenizer_names import tokenizer_for  # noqa: PLC0415
 
     try:
         _check(args)
@@ -250,6 +273,8 @@ def run(args: argparse.Namespace) -> int:
             seed=args.seed,
             sentences=args.report is not None,
             progress=progress.advance,
+            bleu=BleuOptions(tokenizer_for(args.tokenize, args.language_pair), args.lowercase),
+            chrf=ChrfOptions(lowercase=args.lowercase),
         )
         progress.close()
         if args.report is not None:

@@ -12,6 +12,7 @@ import sys
 from mtcompute.cli._common import (
     EXIT_OK,
     EXIT_TOOL_ERROR,
+    READ_ERRORS,
     Subparsers,
     add_command,
     read_input,
@@ -71,8 +72,9 @@ def run(args: argparse.Namespace) -> int:
         return usage_error("--api-key needs --base-url: a local run needs no key")
     try:
         body = read_input(args.input)
-    except OSError as exc:
-        return usage_error(f"cannot read --input {args.input}: {exc.strerror or exc}")
+    except READ_ERRORS as exc:
+        reason = getattr(exc, "strerror", None) or exc
+        return usage_error(f"cannot read --input {args.input}: {reason}")
     if args.base_url:
         # Imported here, not at the top: the HTTP client (urllib.request, with http.client,
         # ssl and email) takes about 25 ms to import, and every mtcompute command imports this

@@ -40,8 +40,10 @@ from mtcompute.cli._common import (
     add_command,
     add_count,
     add_files,
+    add_language_pair,
     add_metrics,
     add_switches,
+    tokenizer_name,
 )
 from mtcompute.cli._progress import add_quiet
 from mtcompute.errors import MtcomputeError
@@ -62,7 +64,8 @@ systems and metrics in one run, with sacreBLEU 2.6.0's numbers and signatures.
 Files are plain UTF-8 text, one segment per line. Only '\\n' ends a line: a '\\r' before it is
 kept as part of the segment (the metrics then treat it as whitespace), and a final '\\n' at
 the end of a file does not start an extra segment. Every file must have the same number of
-lines. FILE may be '-' for standard input, for at most one of the files.
+lines. FILE may be '-' for standard input, for at most one of the files; a FILE ending in
+'.gz' is decompressed as it is read.
 
 BLEU is sacreBLEU's BLEU(): --tokenize (default 13a; intl, zh, char, none and the MeCab ones
 where installed), --lowercase, --smooth-method (default exp), on the 0-100 scale, against
@@ -200,17 +203,6 @@ def _add_checked(options: Options, flag: str, help_text: str, metavar: str | Non
     options.add_argument(flag, type=_checked(flag), default=None, metavar=metavar, help=help_text)
 
 
-def _tokenizer(text: str) -> str:
-    """argparse ``type=`` of --tokenize: a tokenizer name that can run here
-    (:func:`mtcompute.tokenizers.get_tokenizer`'s checks and messages)."""
-    from mtcompute.tokenizers import get_tokenizer  # noqa: PLC0415
-
-    try:
-        return get_tokenizer(text, "--tokenize").name
-    except MtcomputeError as error:
-        raise argparse.ArgumentTypeError(error.message) from None
-
-
 # -- options -------------------------------------------------------------------------------
 
 
@@ -256,11 +248,12 @@ def add_parser(subparsers: Subparsers) -> None:
     bleu = parser.add_argument_group("BLEU options")
     bleu.add_argument(
         "--tokenize",
-        type=_tokenizer,
+        type=tokenizer_name,
         default=None,
         metavar="NAME",
         help="sacreBLEU's tokenizer: 13a (default), intl, zh, char, none, ja-mecab, ko-mecab",
     )
+    add_language_pair(bleu)
     _add_checked(
         bleu,
         "--smooth-method",

@@ -32,7 +32,7 @@ from typing import cast
 from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
 
 from mtcompute._version import __version__
-from mtcompute.metrics import _base as score_line
+from mtcompute.metrics._corpus import signature_of
 from mtcompute.metrics.bleu import score as sacre_bleu
 from mtcompute.metrics.chrf.resample import ChrfMetric
 from mtcompute.metrics.chrf.score import ChrfOptions, chrf_score, chrf_signature_fields
@@ -47,7 +47,7 @@ from mtcompute.report import (
     paired,
 )
 from mtcompute.report.paired import AnyMetric
-from mtcompute.significance import BleuMetric, Result, TerMetric
+from mtcompute.significance import BleuMetric, Result
 
 EXAMPLES = 5
 """Segments shown per system among its largest wins, and as many among its losses."""
@@ -60,14 +60,16 @@ _METHOD_NAMES = {
 
 
 def _signature(metric: AnyMetric, nrefs: int) -> str:
+    """The metric's signature as ``mtcompute score`` prints it (sacreBLEU's fields, then
+    mtcompute's version)."""
     if isinstance(metric, BleuMetric):
         tokenizer = metric.options.tokenizer().signature
         fields = sacre_bleu.bleu_signature_fields(metric.options, nrefs, tokenizer)
-        return score_line.format_signature(fields)
-    if isinstance(metric, ChrfMetric):
-        return score_line.format_signature(chrf_signature_fields(metric.options, nrefs))
-    assert isinstance(metric, TerMetric)
-    return score_line.format_signature(ter_scoring.ter_signature_fields(metric.options, nrefs))
+    elif isinstance(metric, ChrfMetric):
+        fields = chrf_signature_fields(metric.options, nrefs)
+    else:
+        fields = ter_scoring.ter_signature_fields(metric.options, nrefs)
+    return signature_of(fields)
 
 
 def sentence_chrf(statistics: Sequence[Sequence[int]]) -> list[float]:
@@ -117,6 +119,8 @@ def compare(
     seed: int = DEFAULT_SEED,
     sentences: bool = True,
     progress: Callable[[int], object] | None = None,
+    bleu: sacre_bleu.BleuOptions | None = None,
+    chrf: ChrfOptions | None = None,
 ) -> Comparison:
     """Compare ``hypotheses[1:]`` with the baseline ``hypotheses[0]`` (one string per
     segment each; ``references[i]``: segment ``i``'s references) on each metric of
@@ -124,12 +128,14 @@ def compare(
     resamples or trials (default :data:`DEFAULT_SAMPLES`) drawn from ``seed``; with
     ``sentences`` (for :func:`render`) each segment's sentence chrF2 too. ``progress(n)``,
     when given, is told of each step done: one a system and metric counted, then one a
-    metric resampled (``len(metrics) * (len(hypotheses) + 1)`` in all)."""
+    metric resampled (``len(metrics) * (len(hypotheses) + 1)`` in all). ``bleu`` and
+    ``chrf``: their settings (sacreBLEU's defaults otherwise; chrF's word order is the
+    metric name's)."""
     step = progress if progress is not None else (lambda _done: None)
     if method not in METHODS:
         raise ValueError(f"method must be one of {list(METHODS)}, got {method!r}")
     count = DEFAULT_SAMPLES[method] if samples is None else samples
-    chosen = [paired.metric(name) for name in metrics]
+    chosen = [paired.metric(name, bleu=bleu, chrf=chrf) for name in metrics]
     nrefs = len(reference_names)
     tables = paired.tables(chosen, hypotheses, references, step)
     results = paired.run(
@@ -144,11 +150,11 @@ def compare(
     # 100,000 segments they take seconds): chrF2's own statistics, or computed for the page
     sentence_scores: tuple[tuple[float, ...], ...] = ()
     if sentences:
-        chrf = next((t for t, name in zip(tables, metrics, strict=True) if name == "chrf"), None)
-        if chrf is None:
-            (chrf,) = paired.tables([ChrfMetric()], hypotheses, references)
+        found = next((t for t, name in zip(tables, metrics, strict=True) if name == "chrf"), None)
+        if found is None:
+            (found,) = paired.tables([ChrfMetric()], hypotheses, references)
         sentence_scores = tuple(
-            tuple(sentence_chrf(cast("list[list[int]]", rows))) for rows in chrf.statistics
+            tuple(sentence_chrf(cast("list[list[int]]", rows))) for rows in found.statistics
         )
     return Comparison(
         names=tuple(names),
