@@ -10,7 +10,9 @@ The hooks: ``_preprocess_segment``, ``_extract_reference_info``,
 ``compute_bleu`` and ``_get_closest_ref_len`` and its ``tokenizer``; chrF's
 ``_remove_punctuation``, ``_get_match_statistics``, ``_compute_f_score`` and ``_PUNCTS``;
 TER's ``tokenizer``. Each case scores a window of a WMT system with all its references (given
-and through the constructor's cache), with bootstrap resampling, and sentence scores.
+and through the constructor's cache), with bootstrap resampling, and sentence scores. Also:
+the private calls an MBR library (mbrs 0.1.8, which needs torch and is not installed here)
+makes on a scorer, and ``PairedTest`` with hooked metrics.
 """
 
 from __future__ import annotations
@@ -22,10 +24,12 @@ from typing import Any, ClassVar
 import numpy as np
 import pytest
 import sacrebleu
+from sacrebleu import significance as sacre_significance
 from sacrebleu.metrics import base as sacre_base
 from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a as SacreTokenizer13a
 
 import mtcompute.sacrebleu as facade
+from mtcompute.sacrebleu import significance as facade_significance
 from mtcompute.sacrebleu.metrics import base as facade_base
 from mtcompute.sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a as FacadeTokenizer13a
 from tests.sacrebleu.test_sacrebleu_facade import SYSTEMS, _raised, _view, system
@@ -423,3 +427,80 @@ def test_hooked_errors_are_sacrebleus() -> None:
     theirs = _raised(lambda: make(sacrebleu.TER)().corpus_score(["a b"], [["a c"]]))
     ours = _raised(lambda: make(facade.TER)().corpus_score(["a b"], [["a c"]]))
     assert (type(theirs), str(theirs)) == (type(ours), str(ours))
+
+
+# --- the private API an MBR library calls (mbrs 0.1.8's BLEU and chrF reference aggregation) ---
+
+
+def _counters(value: Any) -> Any:
+    """A hook's result with each counter as its items in order (numpy-free, comparable)."""
+    if isinstance(value, dict):
+        return {key: _counters(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [_counters(item) for item in value]
+    if hasattr(value, "most_common"):
+        return list(value.items())
+    return value
+
+
+@pytest.mark.parametrize("kind", ["BLEU", "CHRF", "TER"])
+def test_the_private_calls_of_an_mbr_library_are_sacrebleus(kind: str) -> None:
+    """What mbrs calls on a scorer: ``_cache_references([references])`` (sacreBLEU's cache,
+    per segment, and ``num_refs``), ``_preprocess_segment``, ``_extract_reference_info``,
+    ``_compute_segment_statistics`` and, for chrF, ``_remove_punctuation``,
+    ``_get_match_statistics`` and ``_compute_f_score``, each giving sacreBLEU's values."""
+    hyps, refs = _corpus()
+    kwargs = SETTINGS[kind]
+
+    def run(module: Any) -> Any:
+        scorer = getattr(module, kind)(**kwargs)
+        cache = scorer._cache_references([refs[0][:40]])
+        out = [_counters(cache), scorer.num_refs]
+        for line, info in zip(hyps[:40], cache, strict=True):
+            hyp = scorer._preprocess_segment(line)
+            out.append(_counters(scorer._compute_segment_statistics(hyp, info)))
+        out.append(_counters(scorer._extract_reference_info([scorer._preprocess_segment(hyps[0])])))
+        if kind == "CHRF":
+            words = scorer._remove_punctuation(hyps[1])
+            hyp_grams = module.metrics.helpers.extract_word_ngrams(words, 2)
+            ref_grams = module.metrics.helpers.extract_word_ngrams(refs[0][1].split(), 2)
+            stats = scorer._get_match_statistics(hyp_grams, ref_grams)
+            out += [words, stats, scorer._compute_f_score(stats * scorer.order)]
+        return out
+
+    assert run(sacrebleu) == run(facade)
+
+
+# --- paired tests with a hooked metric ----------------------------------------------------------
+
+
+@pytest.mark.parametrize("test_type", ["bs", "ar"])
+def test_paired_tests_of_hooked_metrics_are_sacrebleus(test_type: str) -> None:
+    """``PairedTest`` with a subclass whose ``_compute_score_from_stats`` is its own, and with
+    chrF settings the kernel does not take: sacreBLEU's signatures and results."""
+    hyps, refs = _corpus()
+    named = [("base", hyps), ("other", hyps[1:] + hyps[:1]), ("third", hyps[::-1])]
+
+    def run(module: Any, tests: Any) -> Any:
+        metrics = {
+            "BLEU": score_halved(module.BLEU)(),
+            "CHRF": module.CHRF(word_order=-1, beta=-1),
+        }
+        paired = tests.PairedTest(named, metrics, refs[:1], test_type=test_type, n_samples=40)
+        signatures, scores = paired()
+        return (
+            {name: str(sig) for name, sig in signatures.items()},
+            {
+                key: column
+                if key == "System"
+                else [
+                    tuple(
+                        None if v is None else float(v) for v in (r.score, r.p_value, r.mean, r.ci)
+                    )
+                    for r in column
+                ]
+                for key, column in scores.items()
+            },
+        )
+
+    assert run(sacrebleu, sacre_significance) == run(facade, facade_significance)
