@@ -504,3 +504,18 @@ def test_paired_tests_of_hooked_metrics_are_sacrebleus(test_type: str) -> None:
         )
 
     assert run(sacrebleu, sacre_significance) == run(facade, facade_significance)
+
+
+def test_a_hook_patched_onto_the_class_is_sacrebleus(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A hook patched onto ``BLEU`` itself (not a subclass) is called as sacreBLEU calls it."""
+    hyps, refs = _corpus()
+
+    def run(module: Any) -> Any:
+        original = module.BLEU._preprocess_segment
+        monkeypatch.setattr(
+            module.BLEU, "_preprocess_segment", lambda self, sent: original(self, sent).upper()
+        )
+        metric = module.BLEU()
+        return _view(metric, metric.corpus_score([h.lower() for h in hyps], refs))
+
+    assert run(sacrebleu) == run(facade)

@@ -160,6 +160,10 @@ def integral(value: object) -> bool:
 _FACADE = "mtcompute.sacrebleu."
 """The modules whose hook methods are the facade's own (the fast path's)."""
 
+_OWN_HOOKS: dict[int, object] = {}
+"""The hook objects the facade's classes define (by ``id``, the objects kept alive): a hook
+that resolves to another object, in a subclass or patched onto a class, is replaced."""
+
 
 ScoreT = TypeVar("ScoreT", bound=Score)
 ErrorT = TypeVar("ErrorT", bound=Exception)
@@ -284,14 +288,23 @@ class Metric(Generic[ScoreT], metaclass=ABCMeta):
 
     # --- which path ----------------------------------------------------------------------
 
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if cls.__module__.startswith(_FACADE):  # BLEU, CHRF, TER: their hooks are the fast path
+            for klass in (Metric, cls):
+                for name in cls._HOOKS:
+                    if name in vars(klass):
+                        _OWN_HOOKS[id(vars(klass)[name])] = vars(klass)[name]
+
     def _uses_hooks(self) -> bool:
-        """Whether a subclass, or the instance itself, replaces one of ``_HOOKS``."""
+        """Whether a subclass, the instance itself, or a patch of a class replaces one of
+        ``_HOOKS``."""
         for name in self._HOOKS:
             if name in self.__dict__:
                 return True
             for cls in type(self).__mro__:
                 if name in vars(cls):
-                    if not cls.__module__.startswith(_FACADE):
+                    if id(vars(cls)[name]) not in _OWN_HOOKS:
                         return True
                     break
         return False
