@@ -97,12 +97,10 @@ where mtcompute differs from sacreBLEU 2.6.0:
     installed, ...), one line names the cause; the exit status is the same (1). A file that
     cannot be decoded is refused whole (1), before its lines' tab-separated fields are
     counted (sacreBLEU may first exit 17 on a line read before its failing 8 KiB block).
-    An option for which sacreBLEU prints a score that means nothing (a negative --chrf-beta)
-    is refused the same way (exit 1, where sacreBLEU exits 0).
-  - A file name that is not UTF-8 is printed with its own
-    bytes (sacreBLEU stops with UnicodeEncodeError in the text table), and one holding a
-    terminal title sequence (ESC ] 0 ; ... BEL) is printed without it (sacreBLEU's colorama
-    stops with AttributeError when colours are on and standard output is not a terminal).
+  - A file name that is not UTF-8 is printed with its own bytes (sacreBLEU stops with
+    UnicodeEncodeError in the text table), and one holding a terminal title sequence
+    (ESC ] 0 ; ... BEL) is printed without it (sacreBLEU's colorama stops with
+    AttributeError when colours are on and standard output is not a terminal).
   - -V/--version prints "sacrebleu {SACREBLEU_VERSION}", the version whose output this reproduces
     ('mtcompute --version' prints mtcompute's). Messages on standard error are sacreBLEU's
     in substance ("sacreBLEU: " first unless -q), not byte for byte.

@@ -5,7 +5,10 @@ The same names (``corpus_bleu``, ``raw_corpus_bleu``, ``sentence_bleu``, ``corpu
 ``sentence_chrf``, ``corpus_ter``, ``sentence_ter``, ``BLEU``, ``CHRF``, ``TER``), also where
 sacreBLEU puts them (``.compat``, ``.metrics``, ``.metrics.bleu``, ``.metrics.chrf``,
 ``.metrics.ter``, ``.metrics.lib_ter``, the tokenizer classes under ``.tokenizers``, the
-tercom tokenizer at ``.tokenizers.tokenizer_ter.TercomTokenizer``), with the same arguments,
+tercom tokenizer at ``.tokenizers.tokenizer_ter.TercomTokenizer``), the n-gram helpers
+(``extract_word_ngrams``, ``extract_char_ngrams``, ``.metrics.helpers``), ``smart_open`` and
+``SACREBLEU_DIR`` (``.utils``), and ``python -m mtcompute.sacrebleu`` for its command line,
+with the same arguments,
 score objects, signatures and numbers (float for float, int for int), computed by
 :mod:`mtcompute.metrics` and the kernel under it; sacreBLEU itself is never imported.
 References are laid out as sacreBLEU lays them out, one sequence per reference set, here and
@@ -32,7 +35,18 @@ from __future__ import annotations
 from mtcompute.sacrebleu import compat
 from mtcompute.sacrebleu.compat import *  # noqa: F403 (the function API: compat.__all__)
 from mtcompute.sacrebleu.metrics import BLEU, CHRF, TER
+from mtcompute.sacrebleu.metrics.helpers import extract_char_ngrams, extract_word_ngrams
+from mtcompute.sacrebleu.utils import SACREBLEU_DIR, smart_open
 from mtcompute.sacrebleu.version import __version__
 
-__all__ = ["BLEU", "CHRF", "TER", "__version__"]
+__all__ = [
+    "BLEU",
+    "CHRF",
+    "SACREBLEU_DIR",
+    "TER",
+    "__version__",
+    "extract_char_ngrams",
+    "extract_word_ngrams",
+    "smart_open",
+]
 __all__ += compat.__all__

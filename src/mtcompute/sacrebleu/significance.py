@@ -18,6 +18,10 @@ are the same; a negative ``n_jobs``, which sacreBLEU's process pool refuses, is 
 the numbers held by :class:`Result` are Python floats where sacreBLEU holds numpy scalars (the
 same values: the float32 means and half widths of chrF and TER as exact Python floats), so
 that ``json.dumps`` of a result's ``__dict__`` works where sacreBLEU's raises ``TypeError``.
+
+A metric on sacreBLEU's path (a subclass with its own hooks, settings the kernel does not
+take: :mod:`mtcompute.sacrebleu.metrics.base`) resamples with its own
+``_compute_score_from_stats``, as sacreBLEU's tests do.
 """
 
 from __future__ import annotations
@@ -46,12 +50,34 @@ from mtcompute.sacrebleu.utils import sum_of_lists
 ARITHMETIC: significance.Arithmetic = "sacrebleu"
 
 
-def significance_metric(metric: Metric[Any]) -> significance.Metric:
-    """The :mod:`mtcompute.significance` metric that scores ``metric``'s summed statistics."""
+class _HookedMetric:
+    """The :mod:`mtcompute.significance` metric of a metric on sacreBLEU's path (a subclass
+    with its own hooks, settings the kernel does not take): each row of summed statistics
+    scored by the metric's own ``_compute_score_from_stats``, as sacreBLEU's tests score it."""
+
+    def __init__(self, metric: Metric[Any], statistics: Sequence[Sequence[Any]]) -> None:
+        self._metric = metric
+        self.name: str = metric._aggregate_and_compute(statistics).name
+        self.width = len(statistics[0])
+
+    def score(self, totals: Sequence[int | float]) -> float:
+        return float(self._metric._compute_score_from_stats(list(totals)).score)
+
+    def scores(self, sums: npt.NDArray[Any]) -> npt.NDArray[Any]:
+        return np.array([self._metric._compute_score_from_stats(row).score for row in sums])
+
+
+def significance_metric(
+    metric: Metric[Any], statistics: Sequence[Sequence[Any]] | None = None
+) -> significance.Metric:
+    """The :mod:`mtcompute.significance` metric that scores ``metric``'s summed statistics
+    (``statistics``, a system's, when the metric is on sacreBLEU's path: its own scoring)."""
     if not isinstance(metric, Metric):
         raise TypeError(
             f"expected a BLEU, CHRF or TER of mtcompute.sacrebleu, got {type(metric).__name__}"
         )
+    if statistics is not None and not metric._fast():
+        return _HookedMetric(metric, statistics)
     return metric._significance_metric()
 
 
@@ -99,7 +125,11 @@ def _bootstrap_resample(
     text, seed = read_seed()
     name = metric._aggregate_and_compute(stats).name
     scores = significance.bootstrap_resample(
-        significance_metric(metric), stats, samples=n_samples, seed=seed, arithmetic=ARITHMETIC
+        significance_metric(metric, stats),
+        stats,
+        samples=n_samples,
+        seed=seed,
+        arithmetic=ARITHMETIC,
     )
     return text.lower(), [Score(name, value) for value in scores]  # numpy scalars, as sacreBLEU
 
@@ -170,7 +200,7 @@ class PairedTest:
                 metric._extract_corpus_statistics(hyps, self.references)
                 for _, hyps in self.named_systems[1:]
             ]
-            tables.append(significance.Table(significance_metric(metric), statistics))
+            tables.append(significance.Table(significance_metric(metric, bl_stats), statistics))
         results = self._run(tables)
         for name, column in zip(self.metrics, results, strict=True):
             scores[name] = [_result(result) for result in column]

@@ -19,7 +19,15 @@ What the facade adds: it refuses input sacreBLEU would score wrongly or crash on
 references are all ``None``, and streams whose lengths differ from the hypotheses' (sacreBLEU's
 ``zip`` scores the common prefix), and an ``n_bootstrap`` that is not an int.
 
-The statistics and the scores are computed by :mod:`mtcompute.metrics`, never here.
+The statistics and the scores are computed by :mod:`mtcompute.metrics`, never here, except
+on sacreBLEU's own path: a subclass (or an instance) that replaces one of sacreBLEU's hooks
+(``_preprocess_segment``, ``_extract_reference_info``, ``_compute_segment_statistics``,
+``_cache_references``, ``_extract_corpus_statistics``, ``_aggregate_and_compute``,
+``_compute_score_from_stats`` and each metric's own, ``_HOOKS``), or settings the kernel
+does not take (``max_ngram_order`` under 1, a negative chrF order, a replaced TER tokenizer,
+...), is scored one segment at a time by sacreBLEU's algorithm, calling the hooks where
+sacreBLEU calls them (bootstrap resampling too), so that it gets sacreBLEU's numbers and
+errors.
 """
 
 from __future__ import annotations
@@ -27,6 +35,7 @@ from __future__ import annotations
 __all__ = ["CorpusInChunks", "Metric", "Score", "Signature", "sacrelogger"]
 
 import logging
+import numbers
 from abc import ABCMeta, abstractmethod
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
@@ -79,6 +88,18 @@ class Score:
             ci=self._ci,
         )
 
+    def estimate_ci(self, scores: Sequence[Score]) -> None:
+        """Keep the mean and the 95% half width of ``scores`` (bootstrap resamples), as
+        sacreBLEU's ``Score.estimate_ci``
+        (:func:`mtcompute.significance.score_estimate_ci`)."""
+        # Imported here, as sacreBLEU does: numpy only when resampling.
+        import numpy as np  # noqa: PLC0415
+
+        from mtcompute import significance  # noqa: PLC0415
+
+        values = np.asarray([score.score for score in scores])
+        self._mean, self._ci = significance.score_estimate_ci(values)
+
     def __repr__(self) -> str:
         return self.format()
 
@@ -130,6 +151,20 @@ def _type_name(value: object) -> str:
     return "None" if value is None else type(value).__name__
 
 
+def integral(value: object) -> bool:
+    """Whether ``value`` is an integer sacreBLEU takes as one: an ``int`` or a numpy integer
+    (any ``numbers.Integral``), not a bool."""
+    return isinstance(value, numbers.Integral) and not isinstance(value, bool)
+
+
+_FACADE = "mtcompute.sacrebleu."
+"""The modules whose hook methods are the facade's own (the fast path's)."""
+
+_OWN_HOOKS: dict[int, object] = {}
+"""The hook objects the facade's classes define (by ``id``, the objects kept alive): a hook
+that resolves to another object, in a subclass or patched onto a class, is replaced."""
+
+
 ScoreT = TypeVar("ScoreT", bound=Score)
 ErrorT = TypeVar("ErrorT", bound=Exception)
 
@@ -141,12 +176,27 @@ class Metric(Generic[ScoreT], metaclass=ABCMeta):
     cache, the corpus and sentence entry points, the signature."""
 
     _SIGNATURE_TYPE: ClassVar[type[Signature]] = Signature
+    _HOOKS: ClassVar[tuple[str, ...]] = (
+        "_preprocess_segment",
+        "_extract_reference_info",
+        "_compute_segment_statistics",
+        "_cache_references",
+        "_extract_corpus_statistics",
+        "_aggregate_and_compute",
+        "_compute_score_from_stats",
+    )
+    """sacreBLEU's methods that a subclass may replace: any replaced, sacreBLEU's path runs."""
+    _CACHE_STATE: ClassVar[tuple[str, ...]] = ()
+    """The attributes the constructor's reference cache depends on: sacreBLEU's cache keeps
+    their values of that time, so a change of one afterwards takes sacreBLEU's path."""
     # Whether the statistics hold floats, summed one segment at a time in segment order
     # (TER's reference lengths), rather than ints, which any grouping sums alike.
     _SUMMED_IN_ORDER: ClassVar[bool] = False
 
     def __init__(self) -> None:
         self._ref_cache: list[list[str]] | None = None
+        self._hook_cache: list[Any] | None = None  # sacreBLEU's cache, for its path
+        self._cache_state: tuple[Any, ...] = ()  # _CACHE_STATE's values when cached
         # only BLEU looks for tokenized periods; other metrics never warn
         self._force = True
         self.n_bootstrap: int | None = None
@@ -236,16 +286,95 @@ class Metric(Generic[ScoreT], metaclass=ABCMeta):
         if refs is not None:
             self._check_references(refs, "refs")
 
+    # --- which path ----------------------------------------------------------------------
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if cls.__module__.startswith(_FACADE):  # BLEU, CHRF, TER: their hooks are the fast path
+            for klass in (Metric, cls):
+                for name in cls._HOOKS:
+                    if name in vars(klass):
+                        _OWN_HOOKS[id(vars(klass)[name])] = vars(klass)[name]
+
+    def _uses_hooks(self) -> bool:
+        """Whether a subclass, the instance itself, or a patch of a class replaces one of
+        ``_HOOKS``."""
+        for name in self._HOOKS:
+            if name in self.__dict__:
+                return True
+            for cls in type(self).__mro__:
+                if name in vars(cls):
+                    if id(vars(cls)[name]) not in _OWN_HOOKS:
+                        return True
+                    break
+        return False
+
+    def _kernel_takes(self) -> bool:
+        """Whether :mod:`mtcompute.metrics` scores this metric's present settings as
+        sacreBLEU would (each metric says which it does not)."""
+        return True
+
+    def _fast(self, cached: bool = False) -> bool:
+        """Whether the statistics come from :mod:`mtcompute.metrics` (else: sacreBLEU's
+        path, one segment at a time through the hooks); ``cached``: against the
+        constructor's references."""
+        if cached and self._ref_cache and not self._state_is(self._cache_state):
+            return False
+        return self._kernel_takes() and not self._uses_hooks()
+
+    def _state(self) -> tuple[Any, ...]:
+        return tuple(getattr(self, name) for name in self._CACHE_STATE)
+
+    def _state_is(self, state: tuple[Any, ...]) -> bool:
+        return all(a is b or a == b for a, b in zip(self._state(), state, strict=True))
+
     # --- references ----------------------------------------------------------------------
 
     def _keep_references(self, references: Sequence[Sequence[str | None]] | None) -> None:
         """The constructor's ``references=``, when given: checked, then cached per segment
-        for ``corpus_score(hyps, None)``."""
+        for ``corpus_score(hyps, None)`` (and, for sacreBLEU's path, as it caches them)."""
         if references is not None:
             self._check_references(references, "references")
-            self._ref_cache = self._cache_references(references)
+            self._ref_cache = self._reference_lines(references)
+            self._cache_state = self._state()
+            if not self._fast():
+                self._hook_cache = self._cache_references(references)
 
-    def _cache_references(self, references: Sequence[Sequence[str | None]]) -> list[list[str]]:
+    def _cache_references(self, references: Sequence[Sequence[str | None]]) -> list[Any]:
+        """sacreBLEU's reference cache: per segment, ``_extract_reference_info`` of its
+        references (``None`` dropped) each through ``_preprocess_segment``; sets
+        ``num_refs`` (-1 when segments have different numbers of references)."""
+        ref_cache = []
+        num_refs = set()
+        for refs in zip(*references):  # noqa: B905 (sacreBLEU's zip; lengths checked)
+            lines = [x for x in refs if x is not None]
+            num_refs.add(len(lines))
+            lines = [self._preprocess_segment(x) for x in lines]
+            ref_cache.append(self._extract_reference_info(lines))
+        self.num_refs = next(iter(num_refs)) if len(num_refs) == 1 else -1
+        return ref_cache
+
+    def _hooked_reference_cache(self) -> list[Any]:
+        """sacreBLEU's reference cache of the constructor's references (made from the kept
+        lines when the constructor took the fast path, with the settings of that time)."""
+        if self._hook_cache is None:
+            assert self._ref_cache is not None  # checked by _segment_references
+            now = self._state()
+            self._set_state(self._cache_state)
+            try:
+                self._hook_cache = [
+                    self._extract_reference_info([self._preprocess_segment(x) for x in lines])
+                    for lines in self._ref_cache
+                ]
+            finally:
+                self._set_state(now)
+        return self._hook_cache
+
+    def _set_state(self, state: tuple[Any, ...]) -> None:
+        for name, value in zip(self._CACHE_STATE, state, strict=True):
+            setattr(self, name, value)
+
+    def _reference_lines(self, references: Sequence[Sequence[str | None]]) -> list[list[str]]:
         """The references per segment (sacreBLEU's streams turned around, ``None`` dropped);
         sets ``num_refs`` (-1 when segments have different numbers of references)."""
         segments: list[list[str]] = []
@@ -268,7 +397,7 @@ class Metric(Generic[ScoreT], metaclass=ABCMeta):
         """The references of each hypothesis: those given (``num_refs`` set from them), else
         the constructor's cache (as sacreBLEU, any empty ``references`` means the cache)."""
         if references:
-            segments = self._cache_references(references)
+            segments = self._reference_lines(references)
         elif self._ref_cache:
             segments = self._ref_cache
         else:
@@ -326,18 +455,47 @@ class Metric(Generic[ScoreT], metaclass=ABCMeta):
 
     # --- entry points -----------------------------------------------------------------------
 
+    @abstractmethod
+    def _preprocess_segment(self, sent: str) -> str:
+        """sacreBLEU's hook: a line as the metric compares it (lowercased, tokenized, ...)."""
+
+    @abstractmethod
+    def _extract_reference_info(self, refs: Sequence[str]) -> dict[str, Any]:
+        """sacreBLEU's hook: what ``_compute_segment_statistics`` needs of a segment's
+        (preprocessed) references."""
+
+    @abstractmethod
+    def _compute_segment_statistics(self, hypothesis: str, ref_kwargs: dict[str, Any]) -> Any:
+        """sacreBLEU's hook: the statistics of a (preprocessed) hypothesis against its
+        segment's reference info."""
+
     def _extract_corpus_statistics(
         self,
         hypotheses: Sequence[str],
         references: Sequence[Sequence[str | None]] | None,
-    ) -> list[list[Any]]:
+    ) -> list[Any]:
         """The statistics of every segment (sacreBLEU's layout), the cache used when
         ``references`` is empty; warns as sacreBLEU does."""
         segments = self._segment_references(hypotheses, references)
-        self._warn_tokenized(hypotheses)
-        _, per_segment = self._statistics(hypotheses, segments, True)
-        assert per_segment is not None  # asked for
-        return per_segment
+        if self._fast(cached=not references):
+            self._warn_tokenized(hypotheses)
+            _, per_segment = self._statistics(hypotheses, segments, True)
+            assert per_segment is not None  # asked for
+            return per_segment
+        # sacreBLEU's path, its steps in its order
+        ref_cache = (
+            self._cache_references(references) if references else self._hooked_reference_cache()
+        )
+        stats = []
+        tok_count = 0
+        for hyp, ref_kwargs in zip(hypotheses, ref_cache):  # noqa: B905 (a hook's cache)
+            if not self._force and hyp.endswith(" ."):
+                tok_count += 1
+            stats.append(
+                self._compute_segment_statistics(self._preprocess_segment(hyp), ref_kwargs)
+            )
+        self._warn_tokenized_count(tok_count)
+        return stats
 
     def _aggregate_and_compute(self, stats: Sequence[Sequence[Any]]) -> ScoreT:
         """The score of a list of segment statistics."""
@@ -346,6 +504,9 @@ class Metric(Generic[ScoreT], metaclass=ABCMeta):
     def sentence_score(self, hypothesis: str, references: Sequence[str]) -> ScoreT:
         """The metric of one hypothesis against one or more references."""
         self._check_sentence_score_args(hypothesis, references)
+        if not self._fast():
+            stats = self._extract_corpus_statistics([hypothesis], [[ref] for ref in references])
+            return self._aggregate_and_compute(stats)
         segments = self._segment_references([hypothesis], [[ref] for ref in references])
         self._warn_tokenized([hypothesis])
         total, _ = self._statistics([hypothesis], segments, False)
@@ -360,10 +521,12 @@ class Metric(Generic[ScoreT], metaclass=ABCMeta):
         """The metric of a corpus: ``references`` holds one sequence per reference set
         (``None`` entries where a segment has fewer), or is ``None`` for the cache."""
         self._check_corpus_score_args(hypotheses, references)
-        if isinstance(n_bootstrap, bool) or not isinstance(n_bootstrap, int):
+        if not integral(n_bootstrap):
             raise self._error(
                 TypeError, f"n_bootstrap should be an int, got {_type_name(n_bootstrap)}."
             )
+        if not self._fast(cached=not references):
+            return self._hooked_corpus_score(hypotheses, references, n_bootstrap)
         segments = self._segment_references(hypotheses, references)
         self._warn_tokenized(hypotheses)
         if n_bootstrap <= 1:
@@ -380,13 +543,36 @@ class Metric(Generic[ScoreT], metaclass=ABCMeta):
         resampled = significance.bootstrap_resample(
             self._significance_metric(),
             per_segment,
-            samples=n_bootstrap,
+            samples=int(n_bootstrap),
             seed=seed,
             arithmetic="sacrebleu",
         )
         score._mean, score._ci = significance.score_estimate_ci(resampled)
         self.n_bootstrap = n_bootstrap
         self.seed = text.lower()  # sacreBLEU's: the variable's text
+        return score
+
+    def _hooked_corpus_score(
+        self,
+        hypotheses: Sequence[str],
+        references: Sequence[Sequence[str]] | None,
+        n_bootstrap: int,
+    ) -> ScoreT:
+        """``corpus_score`` on sacreBLEU's path: its hooks, and its bootstrap resampling
+        (the same draws, each resample's float32 sums scored by
+        ``_compute_score_from_stats``)."""
+        stats = self._extract_corpus_statistics(hypotheses, references)
+        score = self._aggregate_and_compute(stats)
+        if n_bootstrap > 1:
+            import numpy as np  # noqa: PLC0415 (numpy only when resampling)
+
+            text, seed = read_seed()
+            rng = np.random.default_rng(seed)
+            idxs = rng.choice(len(stats), size=(n_bootstrap, len(stats)), replace=True)
+            stats_np = np.array(stats, dtype="float32")
+            self.n_bootstrap = n_bootstrap
+            self.seed = text.lower()
+            score.estimate_ci([self._compute_score_from_stats(s.sum(0)) for s in stats_np[idxs]])
         return score
 
     def get_signature(self) -> Signature:
@@ -401,7 +587,8 @@ class CorpusInChunks(Generic[ScoreT]):
     per segment) added up as sacreBLEU's ``sum_of_lists`` adds every segment's (ints in any
     grouping; TER's lengths one segment at a time, in order), and the hypotheses that end in
     a tokenized period counted; :meth:`score` warns as ``corpus_score`` would (when enough
-    do) and gives the score.
+    do) and gives the score. A metric on sacreBLEU's path (settings the kernel does not
+    take) keeps each segment's statistics instead, and sums them as sacreBLEU does.
 
     >>> from mtcompute.sacrebleu import CHRF
     >>> whole = CHRF().corpus_score(["a b", "c d"], [["a c", "c e"]])
@@ -415,11 +602,19 @@ class CorpusInChunks(Generic[ScoreT]):
     def __init__(self, metric: Metric[ScoreT]) -> None:
         self.metric = metric
         self.total: list[Any] = []
+        self.segments: list[Any] = []  # each segment's, on sacreBLEU's path
         self.tokenized = 0
 
     def add(self, hypotheses: Sequence[str], references: list[list[str]]) -> None:
         """Count the next chunk (``references[i]``: segment ``i``'s references)."""
         metric = self.metric
+        self.tokenized += sum(1 for hyp in hypotheses if hyp.endswith(" ."))
+        if not metric._fast():  # sacreBLEU's path: each segment's statistics kept
+            for hyp, refs in zip(hypotheses, references, strict=True):
+                info = metric._extract_reference_info([metric._preprocess_segment(r) for r in refs])
+                stats = metric._compute_segment_statistics(metric._preprocess_segment(hyp), info)
+                self.segments.append(stats)
+            return
         if metric._SUMMED_IN_ORDER:
             _, each = metric._statistics(hypotheses, references, True)
             assert each is not None  # asked for
@@ -437,9 +632,10 @@ class CorpusInChunks(Generic[ScoreT]):
                 else [a + b for a, b in zip(self.total, summed, strict=True)]
             )
         self.total = total
-        self.tokenized += sum(1 for hyp in hypotheses if hyp.endswith(" ."))
 
     def score(self) -> ScoreT:
         """The corpus score of every chunk added (after sacreBLEU's warning, if due)."""
         self.metric._warn_tokenized_count(self.tokenized)
+        if not self.metric._fast():
+            return self.metric._aggregate_and_compute(self.segments)
         return self.metric._compute_score_from_stats(self.total)

@@ -14,8 +14,14 @@ Errors (:mod:`mtcompute.sacrebleu._errors`): an unknown ``smooth_method`` raises
 ``KeyError``); ``spm``, ``flores101``, ``flores200``, ``spBLEU-1K`` (a model sacreBLEU
 downloads) and tokenizers whose optional dependency is missing
 :class:`~mtcompute.sacrebleu._errors.TokenizerError` (``RuntimeError``). A ``smooth_value``
-that is not a number, or a ``max_ngram_order`` that is not an int or is under 1, raises
-``TypeError``/``ArgumentError`` at once (sacreBLEU fails later, or scores nonsense).
+that is not a number, or a ``max_ngram_order`` that is not an integer, raises ``TypeError``
+at once (sacreBLEU fails later). A ``max_ngram_order`` under 1 is sacreBLEU's: a score of 0
+(its path, :mod:`mtcompute.sacrebleu.metrics.base`).
+
+sacreBLEU's hooks are here for subclasses (``_preprocess_segment``,
+``_extract_reference_info``, ``_compute_segment_statistics``, ``_get_closest_ref_len``,
+``compute_bleu``, ...); a ``tokenizer`` set after construction, any callable, is used as
+sacreBLEU uses it (the signature keeps the constructor's, as sacreBLEU's does).
 """
 
 from __future__ import annotations
@@ -23,14 +29,18 @@ from __future__ import annotations
 __all__ = ["BLEU", "MAX_NGRAM_ORDER", "BLEUScore", "BLEUSignature"]
 
 import logging
-from collections.abc import Mapping, Sequence
+import numbers
+import operator
+from collections import Counter
+from collections.abc import Callable, Mapping, Sequence
 from importlib import import_module
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from mtcompute.metrics._base import ABBREVIATIONS
 from mtcompute.metrics.bleu import score as sacre_bleu
 from mtcompute.sacrebleu._errors import ArgumentError, TokenizerError, UnknownTokenizer
-from mtcompute.sacrebleu.metrics.base import Metric, Score, Signature
+from mtcompute.sacrebleu.metrics.base import Metric, Score, Signature, integral
+from mtcompute.sacrebleu.metrics.helpers import extract_all_word_ngrams
 from mtcompute.sacrebleu.tokenizers.tokenizer_base import BaseTokenizer, RegistryTokenizer
 from mtcompute.tokenizers import DOWNLOADING, Tokenizer
 
@@ -79,12 +89,16 @@ def _get_tokenizer(name: object) -> type[BaseTokenizer]:
     return cls
 
 
-def _registry_tokenizer(tokenizer: BaseTokenizer) -> Tokenizer:
+def _registry_tokenizer(tokenizer: Callable[[str], str]) -> Tokenizer:
     """The :class:`mtcompute.tokenizers.Tokenizer` to count with: the wrapped one for this
-    package's classes (the kernel's text path), else one that calls ``tokenizer``."""
-    if isinstance(tokenizer, RegistryTokenizer):
+    package's classes (the kernel's text path), else one that calls ``tokenizer`` (any
+    callable, as sacreBLEU calls it; a subclass's own ``__call__`` included)."""
+    if (
+        isinstance(tokenizer, RegistryTokenizer)
+        and type(tokenizer).__call__ is RegistryTokenizer.__call__
+    ):
         return tokenizer.tokenizer
-    return Tokenizer("custom", tokenizer.signature(), tokenizer)
+    return Tokenizer("custom", "custom", tokenizer)
 
 
 def _options(args: Mapping[str, Any]) -> sacre_bleu.BleuOptions:
@@ -93,7 +107,7 @@ def _options(args: Mapping[str, Any]) -> sacre_bleu.BleuOptions:
         lowercase=bool(args["lowercase"]),
         smooth_method=args["smooth_method"],
         smooth_value=args["smooth_value"],
-        max_ngram_order=args["max_ngram_order"],
+        max_ngram_order=operator.index(args["max_ngram_order"]),
         effective_order=bool(args["effective_order"]),
     )
 
@@ -177,6 +191,8 @@ class BLEU(Metric[BLEUScore]):
     TOKENIZER_DEFAULT = "13a"
     _TOKENIZER_MAP: ClassVar[dict[str, str]] = {"zh": "zh", "ja": "ja-mecab", "ko": "ko-mecab"}
     _SIGNATURE_TYPE = BLEUSignature
+    _CACHE_STATE = ("tokenizer", "lowercase", "max_ngram_order")
+    _HOOKS = (*Metric._HOOKS, "compute_bleu", "_get_closest_ref_len")
 
     def __init__(
         self,
@@ -215,7 +231,7 @@ class BLEU(Metric[BLEUScore]):
             if trg_lang == "ko" and best_tokenizer != "ko-mecab":
                 sacrelogger.warning("Consider using the 'ko-mecab' or 'spm' tokenizer for Korean.")
 
-        self.tokenizer: BaseTokenizer = _get_tokenizer(best_tokenizer)()
+        self.tokenizer: Callable[[str], str] = _get_tokenizer(best_tokenizer)()
         self.tokenizer_signature = self.tokenizer.signature()
 
         self._keep_references(references)
@@ -250,6 +266,58 @@ class BLEU(Metric[BLEUScore]):
     def _options(self) -> sacre_bleu.BleuOptions:
         return _options(self.__dict__)
 
+    def _kernel_takes(self) -> bool:
+        # numpy numbers: sacreBLEU's arithmetic promotes with them (its path keeps that)
+        plain = type(self.max_ngram_order) is int and type(self.smooth_value) in _PLAIN
+        return bool(plain and self.max_ngram_order >= 1)
+
+    # --- sacreBLEU's hooks (its path: see mtcompute.sacrebleu.metrics.base) ---------------
+
+    def _preprocess_segment(self, sent: str) -> str:
+        """Lowercased (when asked), right-stripped and tokenized."""
+        if self.lowercase:
+            sent = sent.lower()
+        return self.tokenizer(sent.rstrip())
+
+    def _get_closest_ref_len(self, hyp_len: int, ref_lens: list[int]) -> int:
+        """The reference length closest to ``hyp_len`` (the shorter on a tie; -1 for none)."""
+        closest_diff, closest_len = -1, -1
+        for ref_len in ref_lens:
+            diff = abs(hyp_len - ref_len)
+            if closest_diff == -1 or diff < closest_diff:
+                closest_diff, closest_len = diff, ref_len
+            elif diff == closest_diff and ref_len < closest_len:
+                closest_len = ref_len
+        return closest_len
+
+    def _extract_reference_info(self, refs: Sequence[str]) -> dict[str, Any]:
+        """The references' n-grams (each count the highest over them) and lengths."""
+        ngrams: Counter[tuple[str, ...]] | None = None
+        ref_lens = []
+        for ref in refs:
+            this_ngrams, ref_len = extract_all_word_ngrams(ref, 1, self.max_ngram_order)
+            ref_lens.append(ref_len)
+            if ngrams is None:
+                ngrams = this_ngrams
+            else:
+                for ngram, count in this_ngrams.items():
+                    ngrams[ngram] = max(ngrams[ngram], count)
+        return {"ref_ngrams": ngrams, "ref_lens": ref_lens}
+
+    def _compute_segment_statistics(self, hypothesis: str, ref_kwargs: dict[str, Any]) -> list[int]:
+        """``[hyp_len, ref_len, correct..., total...]`` of one (preprocessed) hypothesis."""
+        ref_ngrams, ref_lens = ref_kwargs["ref_ngrams"], ref_kwargs["ref_lens"]
+        hyp_ngrams, hyp_len = extract_all_word_ngrams(hypothesis, 1, self.max_ngram_order)
+        ref_len = self._get_closest_ref_len(hyp_len, ref_lens)
+        correct = [0 for _ in range(self.max_ngram_order)]
+        total = correct[:]
+        for hyp_ngram, hyp_count in hyp_ngrams.items():
+            n = len(hyp_ngram) - 1
+            total[n] += hyp_count
+            if hyp_ngram in ref_ngrams:
+                correct[n] += min(hyp_count, ref_ngrams[hyp_ngram])
+        return [hyp_len, ref_len, *correct, *total]
+
     def _statistics(
         self, hypotheses: Sequence[str], references: list[list[str]], per_segment: bool
     ) -> tuple[list[int], list[list[int]] | None]:
@@ -262,8 +330,19 @@ class BLEU(Metric[BLEUScore]):
         )
 
     def _compute_score_from_stats(self, stats: Sequence[int]) -> BLEUScore:
-        """The BLEU score of corpus statistics ``[sys_len, ref_len, correct..., total...]``."""
-        return BLEUScore._of(sacre_bleu.bleu_score(list(stats), self._options()))
+        """The BLEU score of corpus statistics ``[sys_len, ref_len, correct..., total...]``
+        (through ``compute_bleu``, as sacreBLEU)."""
+        n = self.max_ngram_order
+        return self.compute_bleu(
+            correct=stats[2 : 2 + n],
+            total=stats[2 + n :],
+            sys_len=int(stats[0]),
+            ref_len=int(stats[1]),
+            smooth_method=self.smooth_method,
+            smooth_value=self.smooth_value,
+            effective_order=self.effective_order,
+            max_ngram_order=n,
+        )
 
     def sentence_score(self, hypothesis: str, references: Sequence[str]) -> BLEUScore:
         """BLEU of one hypothesis (warns, as sacreBLEU, without ``effective_order``)."""
@@ -285,6 +364,9 @@ class BLEU(Metric[BLEUScore]):
         return BLEUSignature(self.__dict__)
 
 
+_PLAIN = (type(None), int, float)
+
+
 def _check_smoothing(smooth_method: object, smooth_value: object) -> None:
     if not isinstance(smooth_method, str) or smooth_method not in sacre_bleu.SMOOTH_DEFAULTS:
         raise ArgumentError(
@@ -292,7 +374,7 @@ def _check_smoothing(smooth_method: object, smooth_value: object) -> None:
             f"{', '.join(sacre_bleu.SMOOTH_DEFAULTS)}."
         )
     if smooth_value is not None and (
-        isinstance(smooth_value, bool) or not isinstance(smooth_value, int | float)
+        isinstance(smooth_value, bool) or not isinstance(smooth_value, numbers.Real)
     ):
         raise TypeError(
             f"BLEU: smooth_value should be a number or None, got {type(smooth_value).__name__}."
@@ -300,9 +382,7 @@ def _check_smoothing(smooth_method: object, smooth_value: object) -> None:
 
 
 def _check_max_ngram_order(max_ngram_order: object) -> None:
-    if isinstance(max_ngram_order, bool) or not isinstance(max_ngram_order, int):
+    if not integral(max_ngram_order):
         raise TypeError(
             f"BLEU: max_ngram_order should be an int, got {type(max_ngram_order).__name__}."
         )
-    if max_ngram_order < 1:
-        raise ArgumentError(f"BLEU: max_ngram_order should be at least 1, got {max_ngram_order}.")

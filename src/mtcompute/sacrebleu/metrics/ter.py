@@ -14,20 +14,25 @@ The ``references=`` cache keeps the references preprocessed
 tokenizes the references once, as sacreBLEU's cache intends; references given to
 ``corpus_score`` are tokenized for that call. Constructor arguments are sacreBLEU's and, as
 there, not checked: a true value is on (and ``TER(normalized=1)`` prints ``norm:1`` in its
-signature as sacreBLEU's does).
+signature as sacreBLEU's does). As in sacreBLEU, the switches choose the tokenizer when the
+metric is built: changing one afterwards (``ter.case_sensitive = True``) changes the
+signature, not the score. A replaced ``tokenizer`` (any callable), or a subclass that
+replaces one of sacreBLEU's hooks, is scored by sacreBLEU's path
+(:mod:`mtcompute.sacrebleu.metrics.base`).
 """
 
 from __future__ import annotations
 
 __all__ = ["TER", "TERScore", "TERSignature"]
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from mtcompute.metrics import _base as score_line
 from mtcompute.metrics.ter import edits as ter
 from mtcompute.metrics.ter import score as ter_scoring
 from mtcompute.sacrebleu.metrics.base import Metric, Score, Signature
+from mtcompute.sacrebleu.metrics.lib_ter import translation_edit_rate
 from mtcompute.sacrebleu.tokenizers.tokenizer_ter import TercomTokenizer
 
 if TYPE_CHECKING:  # imported when resampling (numpy)
@@ -88,6 +93,7 @@ class TER(Metric[TERScore]):
     """
 
     _SIGNATURE_TYPE: ClassVar[type[Signature]] = TERSignature
+    _CACHE_STATE = ("tokenizer",)
     _SUMMED_IN_ORDER = True  # the reference lengths are floats
 
     def __init__(
@@ -103,21 +109,57 @@ class TER(Metric[TERScore]):
         self.normalized = normalized
         self.asian_support = asian_support
         self.case_sensitive = case_sensitive
-        self.tokenizer = TercomTokenizer(
+        self.tokenizer: Callable[[str], str] = TercomTokenizer(
             normalized=normalized,
             no_punct=no_punct,
             asian_support=asian_support,
             case_sensitive=case_sensitive,
         )
-        self.tokenizer_signature = self.tokenizer.signature()
+        self.tokenizer_signature = "tercom"  # TercomTokenizer.signature()
         self._ref_words: ter_scoring.TerReferences | None = None
 
         self._keep_references(references)
         if self._ref_cache is not None:  # the cache, also kept tokenized
-            self._ref_words = ter_scoring.ter_references(self._ref_cache, self._options())
+            self._ref_words = ter_scoring.ter_references(self._ref_cache, self._counting())
 
     def _options(self) -> ter_scoring.TerOptions:
         return _options(self.__dict__)
+
+    def _counting(self) -> ter_scoring.TerOptions:
+        """The options of the tokenizer, which count (the attributes only sign)."""
+        tokenizer = self.tokenizer
+        assert isinstance(tokenizer, TercomTokenizer)  # else sacreBLEU's path
+        return _options(
+            {
+                "normalized": tokenizer._normalized,
+                "no_punct": tokenizer._no_punct,
+                "asian_support": tokenizer._asian_support,
+                "case_sensitive": tokenizer._case_sensitive,
+            }
+        )
+
+    def _kernel_takes(self) -> bool:
+        return type(self.tokenizer) is TercomTokenizer
+
+    # --- sacreBLEU's hooks (its path: see mtcompute.sacrebleu.metrics.base) ---------------
+
+    def _extract_reference_info(self, refs: Sequence[str]) -> dict[str, Any]:
+        """Each reference's words, preprocessed (again: sacreBLEU's cache already did)."""
+        return {"ref_words": [self._preprocess_segment(ref).split() for ref in refs]}
+
+    def _compute_segment_statistics(
+        self, hypothesis: str, ref_kwargs: dict[str, Any]
+    ) -> list[float]:
+        """``[fewest edits over the references, mean reference length]``."""
+        ref_lengths = 0
+        best_num_edits = int(1e16)
+        words_hyp = hypothesis.split()
+        ref_words = ref_kwargs["ref_words"]
+        for words_ref in ref_words:
+            num_edits, ref_len = translation_edit_rate(words_hyp, words_ref)
+            ref_lengths += ref_len
+            best_num_edits = min(best_num_edits, num_edits)
+        return [best_num_edits, ref_lengths / len(ref_words)]
 
     def _preprocess_segment(self, sent: str) -> str:
         """A line as TER compares it: right-stripped, then tokenized."""
@@ -129,7 +171,7 @@ class TER(Metric[TERScore]):
         if self._ref_words is not None and references is self._ref_cache:
             prepared = self._ref_words
         else:
-            prepared = ter_scoring.ter_references(references, self._options())
+            prepared = ter_scoring.ter_references(references, self._counting())
         segments = ter_scoring.ter_statistics_of(hypotheses, prepared)
         total = list(ter.sum_statistics(segments))
         return total, ([list(segment) for segment in segments] if per_segment else None)
