@@ -24,7 +24,7 @@ from mtcompute.cli import build_parser
 from mtcompute.metrics.chrf.resample import ChrfMetric
 from mtcompute.metrics.chrf.score import ChrfOptions
 from mtcompute.report import DEFAULT_SEED
-from mtcompute.report.page import compare, render, sentence_chrf
+from mtcompute.report.page import SHOWN_CHARACTERS, compare, render, sentence_chrf
 from tests.cli.terminal import stderr_on_a_terminal
 from tests.conftest import WMT, WMT_IS_SAMPLE, run_cli, wmt_lines
 
@@ -624,3 +624,24 @@ def test_gzipped_files_read_as_the_plain_ones(tmp_path: Path) -> None:
     assert cut.stderr.decode().startswith(
         f"mtcompute compare: error: cannot read {tmp_path}/cut.gz: "
     )
+
+
+def test_long_segments_are_cut_on_the_page() -> None:
+    """A segment of 200,000 characters shows its first SHOWN_CHARACTERS and how many were
+    cut: the page stays small (it held every character before)."""
+    long_base, long_ref = "x" * 200_000, "z" * 200_000
+    comparison = compare(
+        [["a b c", long_base], ["a b d", long_ref]],
+        [["a b c"], [long_ref]],
+        ["chrf"],
+        names=["base.txt", "sys.txt"],
+        reference_names=["ref.txt"],
+        samples=10,
+    )
+    page = render(comparison)
+    assert len(page) < 60_000
+    assert [True, True, True] == [
+        f"({200_000 - SHOWN_CHARACTERS} more characters)" in page,
+        "x" * SHOWN_CHARACTERS in page and "x" * (SHOWN_CHARACTERS + 1) not in page,
+        "z" * SHOWN_CHARACTERS in page and "z" * (SHOWN_CHARACTERS + 1) not in page,
+    ]

@@ -50,6 +50,9 @@ from mtcompute.report.paired import AnyMetric
 from mtcompute.significance import BleuMetric, Result
 
 EXAMPLES = 5
+SHOWN_CHARACTERS = 600
+"""The characters of a segment the examples show at most: a longer one is cut, an ellipsis
+and the count of characters left out ending it (a 1 MB line would otherwise be a page)."""
 """Segments shown per system among its largest wins, and as many among its losses."""
 
 _WORD = re.compile(r"(\w+)")
@@ -493,15 +496,27 @@ def _tokens(text: str, words: set[str]) -> tuple[Token, ...]:
     )
 
 
+def _shown(text: str) -> str:
+    """``text`` as the examples show it: at most :data:`SHOWN_CHARACTERS`, then what was cut.
+
+    >>> _shown("a" * 601).endswith(" (1 more character)"), _shown("a" * 600) == "a" * 600
+    (True, True)
+    """
+    cut = len(text) - SHOWN_CHARACTERS
+    if cut <= 0:
+        return text
+    return f"{text[:SHOWN_CHARACTERS]}… ({cut} more character{'s' * (cut != 1)})"
+
+
 def _example(comparison: Comparison, s: int, i: int) -> Example:
-    references = comparison.references[i]
+    references = tuple(_shown(ref) for ref in comparison.references[i])
     words = {w for ref in references for w in _WORD.findall(ref)}
     base, own = comparison.sentence_scores[0][i], comparison.sentence_scores[s][i]
     return Example(
         line=i + 1,
         delta=_signed(own - base),
-        baseline=_tokens(comparison.hypotheses[0][i], words),
-        system=_tokens(comparison.hypotheses[s][i], words),
+        baseline=_tokens(_shown(comparison.hypotheses[0][i]), words),
+        system=_tokens(_shown(comparison.hypotheses[s][i]), words),
         references=references,
         baseline_score=_number(base),
         system_score=_number(own),
