@@ -166,3 +166,22 @@ def test_the_wheels_built_are_the_pythons_the_metadata_names() -> None:
     assert floor is not None
     assert (named, True) == (built, int(built[0]) >= int(floor[1]))
     assert any("kernel_in_use" in command for command in wheels["test-command"])
+
+
+def test_the_container_image_is_two_stages_unprivileged_and_checked() -> None:
+    """The Dockerfile builds the wheel in one stage and runs it in another with the server
+    extra, as a user that is not root, with a health check on /readyz; every file it copies
+    is in the repository."""
+    lines = (REPO / "Dockerfile").read_text(encoding="utf-8").splitlines()
+    stages = [line for line in lines if line.startswith("FROM ")]
+    users = [line.split()[1] for line in lines if line.startswith("USER ")]
+    copied = [
+        word
+        for line in lines
+        if line.startswith("COPY ") and "--from=" not in line
+        for word in line.split()[1:-1]
+    ]
+    assert (2, ["mtcompute"]) == (len(stages), users)
+    assert [] == [name for name in copied if not (REPO / name).exists()]
+    assert any("/readyz" in line for line in lines if "HEALTHCHECK" in line or "CMD" in line)
+    assert any('[server]"' in line for line in lines)
