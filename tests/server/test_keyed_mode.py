@@ -29,6 +29,7 @@ import pytest
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared._httpx_utils import create_mcp_http_client
+from openapi_spec_validator import validate
 from playwright.sync_api import Browser, Page, expect
 
 import mtcompute
@@ -36,6 +37,7 @@ from mtcompute.client import execute_remote
 from mtcompute.contracts import contract, contract_ids, contract_text
 from mtcompute.search import search_catalog
 from mtcompute.server.limits import KEY_REQUIRED_MESSAGE, ApiKeys
+from mtcompute.server.openapi import openapi_document as mtcompute_openapi
 from mtcompute.server.page_text import curl_command
 from mtcompute.server.pages import CLIENT_FILES, FREE, FREE_WITH_KEY
 from tests.conftest import fresh_page, require_program, run_cli
@@ -94,6 +96,26 @@ def test_http_discovery_is_public_and_execute_needs_the_key(keyed: str) -> None:
         (200, None, EXAMPLE_ANSWER),
         (200, None, EXAMPLE_ANSWER),
     ] == [(a.status_code, a.headers.get("www-authenticate"), a.content) for a in answers]
+
+
+def test_openapi_declares_the_key_on_execute_only(keyed: str) -> None:
+    """The keyed server's OpenAPI document declares the key's two schemes (bearer and
+    X-API-Key) and requires one on every execute operation and on nothing else; it is a
+    valid OpenAPI 3.1 document; an open server's declares none."""
+    document = httpx.get(f"{keyed}/openapi.json", timeout=30).json()
+    validate(document)
+    secured = sorted(
+        path
+        for path, operations in document["paths"].items()
+        for operation in operations.values()
+        if "security" in operation
+    )
+    executes = sorted(p for p in document["paths"] if p.endswith("/execute"))
+    schemes = document["components"]["securitySchemes"]
+    assert (executes, {"bearer", "apiKey"}) == (secured, set(schemes))
+    assert {"type": "apiKey", "in": "header", "name": "X-API-Key"} == schemes["apiKey"]
+    assert [{"url": "/"}] == document["servers"]
+    assert "securitySchemes" not in mtcompute_openapi()["components"]
 
 
 # --------------------------------------------------------------------------- CORS

@@ -186,13 +186,16 @@ def test_forged_host_does_not_reach_a_page(server_url: str) -> None:
 
 
 def test_public_url_is_the_pages_base_url() -> None:
-    """--public-url is the base of the pages' commands, whatever Host says."""
+    """--public-url is the base of the pages' commands, whatever Host says, and the server
+    the OpenAPI document names."""
     public = "https://mt.example.org"
     with (
         serving("--no-access-log", "--public-url", public + "/") as (url, _proc),
         httpx.Client(base_url=url, timeout=30) as client,
     ):
         texts = [client.get(path, headers={"host": FORGED}).text for path in PAGES]
+        servers = client.get("/openapi.json", headers={"host": FORGED}).json()["servers"]
+    assert [{"url": public}] == servers
     for path, text in zip(PAGES, texts, strict=True):
         assert (False, True, False) == (
             FORGED in text,

@@ -609,5 +609,7 @@ def create_app(
     app.state.body_timeout = body_timeout
     app.state.cors_origins = cors_origins
     app.state.key_needed = keys is not None
-    app.state.openapi_text = dumps(openapi_document())
+    app.state.openapi_text = dumps(
+        openapi_document(key_needed=keys is not None, public_url=app.state.public_url)
+    )
     return app

@@ -255,8 +255,18 @@ def _versions_operation(entries: tuple[CatalogEntry, ...]) -> dict[str, Any]:
     }
 
 
-def openapi_document() -> dict[str, Any]:
-    """The whole document (a plain dict, ready for :func:`mtcompute.dumps`)."""
+# Keyed mode's two ways of presenting a key (server/limits.py reads both).
+SECURITY_SCHEMES = {
+    "bearer": {"type": "http", "scheme": "bearer", "description": "Authorization: Bearer KEY"},
+    "apiKey": {"type": "apiKey", "in": "header", "name": "X-API-Key"},
+}
+
+
+def openapi_document(*, key_needed: bool = False, public_url: str | None = None) -> dict[str, Any]:
+    """The whole document (a plain dict, ready for :func:`mtcompute.dumps`). With
+    ``key_needed`` (keyed mode) it declares the key's two schemes and requires one on the
+    execute operations only (discovery stays public); its server is ``public_url`` when
+    configured, else this server, relative (``/``)."""
     schemas: dict[str, Any] = {"ErrorEnvelope": _error_envelope()}
     paths: dict[str, Any] = {}
     get_errors = _error_responses(_statuses(*_EVERY_OPERATION))
@@ -284,6 +294,7 @@ def openapi_document() -> dict[str, Any]:
             execute_answers.extend(_UNSUPPORTED)
         paths[tool.execute_path] = {
             "post": {
+                **({"security": [{"bearer": []}, {"apiKey": []}]} if key_needed else {}),
                 "operationId": _operation_id("execute", tool.id, tool.version),
                 "summary": doc["description"],
                 "description": "\n".join(f"- {line}" for line in doc["semantics"]),
@@ -384,6 +395,10 @@ def openapi_document() -> dict[str, Any]:
             "version": __version__,
             "description": _description(),
         },
+        "servers": [{"url": public_url or "/"}],
         "paths": paths,
-        "components": {"schemas": schemas},
+        "components": {
+            "schemas": schemas,
+            **({"securitySchemes": SECURITY_SCHEMES} if key_needed else {}),
+        },
     }
