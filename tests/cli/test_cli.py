@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -11,7 +12,7 @@ import pytest
 import mtcompute
 from mtcompute.cli import build_parser
 from mtcompute.contracts import contract, contract_ids, contract_text
-from tests.conftest import run_cli
+from tests.conftest import WMT, cli_command, run_cli
 
 
 def test_run_reads_a_file(tmp_path: Path) -> None:
@@ -127,3 +128,31 @@ def test_top_level_help_lists_commands() -> None:
     """`mtcompute --help` names every command."""
     text = run_cli("--help").stdout.decode()
     assert all(c in text for c in ("run", "list", "describe", "serve", "mcp"))
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("list",),
+        ("describe", "chrf-compute", "1.0.0"),
+        ("score", "-H", "{ref}", "-r", "{ref}", "-m", "bleu", "chrf", "--segments"),
+        ("sacrebleu", "{ref}", "-i", "{ref}"),
+    ],
+    ids=["list", "describe", "score", "sacrebleu"],
+)
+def test_output_that_cannot_be_written_is_one_error_line(args: tuple[str, ...]) -> None:
+    """Standard output on /dev/full (no space left): exit 1 and one line saying so, no
+    traceback (a command writes only to standard output)."""
+    ref = str(WMT / "generaltest2022" / "en-de" / "ref.A.txt")
+    with open("/dev/full", "wb") as full:
+        proc = subprocess.run(
+            [*cli_command(), *(arg.format(ref=ref) for arg in args)],
+            stdout=full,
+            stderr=subprocess.PIPE,
+            timeout=120,
+            check=False,
+        )
+    assert (1, b"mtcompute: error: cannot write the output: No space left on device\n") == (
+        proc.returncode,
+        proc.stderr,
+    )

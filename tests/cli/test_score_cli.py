@@ -845,3 +845,44 @@ def test_gzipped_files_score_as_the_plain_ones(tmp_path: Path) -> None:
     failed = run_cli("score", "-H", bad, "-r", ref)
     assert (2, b"") == (failed.returncode, failed.stdout)
     assert failed.stderr.decode().startswith(f"mtcompute score: error: cannot read {bad}: ")
+
+
+def test_a_device_that_never_ends_is_refused_at_its_first_fault() -> None:
+    """/dev/urandom as a system: its first line that is not UTF-8 is the error (exit 1), at
+    once (it was read on forever, looking for its end)."""
+    proc = subprocess.run(
+        [*conftest.cli_command(), "score", "-H", "/dev/urandom", "-r", str(REF_A)],
+        capture_output=True,
+        timeout=60,
+        check=False,
+    )
+    assert (1, b"") == (proc.returncode, proc.stdout)
+    assert proc.stderr.startswith(b"mtcompute score: error: /dev/urandom: line ")
+    assert b"is not valid UTF-8" in proc.stderr
+
+
+@pytest.mark.parametrize("where", ["file", "stdin"])
+def test_a_line_longer_than_the_limit_is_a_data_error(tmp_path: Path, where: str) -> None:
+    """A line over MAX_LINE_BYTES (no newline for 64 MiB) is a data error naming the file
+    and the line, read from a file or from standard input; memory stays bounded."""
+    from mtcompute.cli._files import MAX_LINE_BYTES
+
+    long = tmp_path / "long.txt"
+    with long.open("wb") as handle:
+        handle.write(b"first line\nsecond\n")
+        handle.write(b"x" * (MAX_LINE_BYTES + 10))
+    ref = write(tmp_path, "ref.txt", b"a\nb\nc\n")
+    name = "-" if where == "stdin" else str(long)
+    with long.open("rb") as stdin:
+        proc = subprocess.run(
+            [*conftest.cli_command(), "score", "-H", name, "-r", ref],
+            stdin=stdin,
+            capture_output=True,
+            timeout=120,
+            check=False,
+        )
+    shown = "<stdin>" if where == "stdin" else str(long)
+    assert (1, b"") == (proc.returncode, proc.stdout)
+    assert proc.stderr.decode().startswith(
+        f"mtcompute score: error: {shown} line 3 is longer than {MAX_LINE_BYTES} bytes"
+    ), proc.stderr[:300]

@@ -21,13 +21,16 @@ from __future__ import annotations
 __all__ = ["build_parser", "description", "main"]
 
 import argparse
+import errno
+import os
+import sys
 import textwrap
 from collections.abc import Sequence
 
 from mtcompute import __version__
 from mtcompute.cli import compare, describe, doctor, mcp, run, sacrebleu, score, serve
 from mtcompute.cli import list as list_
-from mtcompute.cli._common import EXIT_OK
+from mtcompute.cli._common import EXIT_OK, EXIT_TOOL_ERROR
 
 # The sub-commands in the order of ``mtcompute --help``.
 _COMMANDS = (run, list_, describe, serve, mcp, score, sacrebleu, compare, doctor)
@@ -91,4 +94,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return EXIT_OK
+    except OSError as exc:
+        if exc.errno not in _FULL:
+            raise
+        # The output cannot be written (a full disk, /dev/full): say so, not a traceback,
+        # and let nothing more be written to it at exit.
+        sys.stderr.write(f"mtcompute: error: cannot write the output: {exc.strerror}\n")
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_TOOL_ERROR
     return code
+
+
+# What writing the output can fail with that no input of a command causes: no space left,
+# a file grown past its limit, a disk quota reached.
+_FULL = (errno.ENOSPC, errno.EFBIG, errno.EDQUOT)

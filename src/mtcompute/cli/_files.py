@@ -125,6 +125,9 @@ class Chunk:
 
 
 READ_BYTES = 1 << 20  # bytes a segment file is read by (a chunk's lines span a few of them)
+MAX_LINE_BYTES = 1 << 26
+"""The longest line a file may hold (64 MiB): a longer one is a data error naming the file
+and the line, not a buffer that grows until memory runs out."""
 
 
 class _SegmentFile:
@@ -143,8 +146,18 @@ class _SegmentFile:
         self.fault: CommandError | None = None
         try:
             self.handle: BinaryIO = sys.stdin.buffer if name == STDIN else open_input(name)
+            # A regular file ends; a device or a pipe may not (/dev/urandom): after a fault
+            # such a file is not read on to its end.
+            self.regular = name != STDIN and stat.S_ISREG(os.fstat(self.handle.fileno()).st_mode)
         except OSError as exc:
             raise _unreadable(name, exc) from None
+
+    def _too_long(self, line: int) -> CommandError:
+        return CommandError(
+            f"{label(self.name)} line {line} is longer than {MAX_LINE_BYTES} bytes (no newline "
+            "in it): is it a text file with one segment per line?",
+            EXIT_DATA_ERROR,
+        )
 
     def _more(self) -> None:
         """Read the next block onto the bytes not yet split."""
@@ -159,7 +172,10 @@ class _SegmentFile:
 
     def read(self, count: int) -> list[str]:
         """The next ``count`` segments (fewer at the end of the file; none after a fault)."""
-        if self.fault is not None:  # to the end, unread
+        if self.fault is not None:  # to the end, unread (a file that ends)
+            if not self.regular:
+                self.ended = True
+                return []
             while not self.eof:
                 self._more()
                 self.at = len(self.buffer)
@@ -175,6 +191,8 @@ class _SegmentFile:
                 return []
             if len(lines) == count or (self.eof and self.at == len(self.buffer)):
                 break
+            if len(self.buffer) - self.at > MAX_LINE_BYTES:  # what is left is one open line
+                raise self._too_long(self.lines + len(lines) + 1)
             self._more()
         self.lines += len(lines)
         self.ended = len(lines) < count
@@ -188,6 +206,7 @@ class _SegmentFile:
         parts: list[memoryview] = []
         found = 0
         open_line = False  # the last part ends inside a line
+        open_bytes = 0  # the bytes of that line so far
         while True:
             stop, got = skip_lines(self.buffer, self.at, count - found, False)
             found += got
@@ -200,6 +219,12 @@ class _SegmentFile:
             if self.at < len(self.buffer):
                 parts.append(memoryview(self.buffer)[self.at :])
                 open_line = not self.buffer.endswith(b"\n")
+                start = max(self.at, self.buffer.rfind(b"\n", self.at) + 1)
+                open_bytes = (
+                    (0 if got or start > self.at else open_bytes) + len(self.buffer) - start
+                )
+                if open_bytes > MAX_LINE_BYTES:
+                    raise self._too_long(self.lines + found + 1)
             self._next()
             if self.eof:
                 found += open_line  # the last line, without its \n
