@@ -90,6 +90,14 @@ typedef int64_t i64;
 #define MTK_NOINLINE
 #endif
 
+/* `static inline MTK_MAYBE_UNUSED T f(...)`: a file may leave it unused (the functions each
+ * CHAIN_TABLE makes), which Clang would warn about. */
+#if defined(__GNUC__)
+#define MTK_MAYBE_UNUSED __attribute__((unused))
+#else
+#define MTK_MAYBE_UNUSED
+#endif
+
 /* No fused multiply-add: Python rounds each double operation, and so must the kernel (the
  * sacreBLEU float steps are bit for bit).  setup.py passes -ffp-contract=off; besides, GCC
  * gets the optimize attribute on the functions that compute in doubles (NO_FP_CONTRACT),
@@ -297,7 +305,7 @@ slot_of(u64 key, unsigned bits)
  * (TEnt) has tent_probe, beside bleu_tok_eq.
  */
 #define CHAIN_TABLE(X, Ent)                                                                        \
-    static inline int X##_find(const Ent *tab, unsigned bits, u64 key, u32 *slot)                  \
+    static inline MTK_MAYBE_UNUSED int X##_find(const Ent *tab, unsigned bits, u64 key, u32 *slot) \
     {                                                                                              \
         u32 mask = (u32)(((u64)1 << bits) - 1), s = slot_of(key, bits);                            \
         for (;; s = (s + 1) & mask) {                                                              \
@@ -308,7 +316,8 @@ slot_of(u64 key, unsigned bits)
             if (!tab[s].key) return 0;                                                             \
         }                                                                                          \
     }                                                                                              \
-    static inline u32 X##_add(Ent *tab, unsigned bits, u64 key, u32 *touched, size_t *nt)          \
+    static inline MTK_MAYBE_UNUSED u32 X##_add(Ent *tab, unsigned bits, u64 key, u32 *touched,     \
+                                               size_t *nt)                                         \
     {                                                                                              \
         u32 mask = (u32)(((u64)1 << bits) - 1), s = slot_of(key, bits);                            \
         for (;; s = (s + 1) & mask) {                                                              \
