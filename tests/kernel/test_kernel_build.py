@@ -108,16 +108,18 @@ def test_clang_format_is_clean() -> None:
     assert (0, "") == (done.returncode, done.stderr[:2000])
 
 
+@pytest.mark.parametrize("defines", [[], ["-DMTK_PORTABLE_U128"]], ids=["native", "portable"])
 @pytest.mark.parametrize("path", SOURCES, ids=lambda path: path.name)
-def test_each_file_compiles_without_a_warning(path: Path) -> None:
+def test_each_file_compiles_without_a_warning(path: Path, defines: list[str]) -> None:
     """Each C file compiles with setup.py's flags (-Wall -Wextra -Werror among them), so a
-    warning fails the suite as it fails the build."""
+    warning fails the suite as it fails the build; and so does the portable path that MSVC
+    builds (u128.h without unsigned __int128 and builtins, -DMTK_PORTABLE_U128)."""
     cc = require_program("cc")
     flags = setup_constant("KERNEL_FLAGS")
     assert isinstance(flags, list)
     include = sysconfig.get_paths()["include"]
     done = subprocess.run(
-        [cc, "-fsyntax-only", *flags, f"-I{include}", f"-I{KERNEL}", str(path)],
+        [cc, "-fsyntax-only", *defines, *flags, f"-I{include}", f"-I{KERNEL}", str(path)],
         capture_output=True,
         text=True,
         check=False,

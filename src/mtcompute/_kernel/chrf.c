@@ -21,28 +21,27 @@ CHAIN_TABLE(cent, CEnt)
 static int
 div_round(u128 num, u128 den, double *out)
 {
-    int dz = clz128(den);
+    int dz = u128_clz(den);
     if (dz == 0) return 0;
-    u128 q = num / den, rem = num - q * den;
+    u128 rem, q = u128_divmod(num, den, &rem);
     int e = 0; /* value = (q + rem / den) * 2^e */
-    int qb = 128 - clz128(q);
+    int qb = 128 - u128_clz(q);
     while (qb < 66) {
         int t = 66 - qb;
         if (t > dz) t = dz;
-        rem <<= t; /* rem < den < 2^(128 - dz), so this fits */
-        u128 d = rem / den;
-        rem -= d * den;
-        q = (q << t) | d;
+        rem = u128_shl(rem, t); /* rem < den < 2^(128 - dz), so this fits */
+        u128 d = u128_divmod(rem, den, &rem);
+        q = u128_or(u128_shl(q, t), d);
         e -= t;
-        qb = 128 - clz128(q);
+        qb = 128 - u128_clz(q);
     }
-    int shift = qb - 53; /* >= 13 */
-    u128 mant = q >> shift;
-    u128 low = q & (((u128)1 << shift) - 1);
-    u128 half = (u128)1 << (shift - 1);
-    if (low > half || (low == half && (rem != 0 || (mant & 1)))) mant += 1;
+    int shift = qb - 53;                    /* >= 13 */
+    u64 mant = u128_lo(u128_shr(q, shift)); /* < 2^53 */
+    u128 half = u128_shl(u128_of(1), shift - 1);
+    u128 low = u128_and(q, u128_sub(u128_shl(half, 1), u128_of(1)));
+    if (u128_lt(half, low) || (u128_eq(low, half) && (!u128_is_zero(rem) || (mant & 1)))) mant += 1;
     /* mant <= 2^53 (exactly representable); the exponent stays in range for q < 2^128 */
-    *out = ldexp((double)(u64)mant, e + shift);
+    *out = ldexp((double)mant, e + shift);
     return 1;
 }
 
@@ -55,11 +54,12 @@ div_round(u128 num, u128 den, double *out)
 static int
 chrf_terms(u128 p, u128 q, u64 H, u64 S, u32 k, u32 beta, u128 *num, u128 *den)
 {
-    u128 b2 = (u128)beta * beta, c = 100 * (1 + b2), t, x, y;
-    if (__builtin_mul_overflow(p, q, &t) || __builtin_mul_overflow(t, c, num)) return 0;
-    if (__builtin_mul_overflow(p, (u128)S, &x) || __builtin_mul_overflow(x, b2, &x)) return 0;
-    if (__builtin_mul_overflow(q, (u128)H, &y) || __builtin_add_overflow(x, y, den)) return 0;
-    return !__builtin_mul_overflow(*den, (u128)k, den);
+    u64 beta2 = (u64)beta * beta;
+    u128 b2 = u128_of(beta2), c = u128_of(100 * (1 + beta2)), t, x, y;
+    if (u128_mul_overflow(p, q, &t) || u128_mul_overflow(t, c, num)) return 0;
+    if (u128_mul_overflow(p, u128_of(S), &x) || u128_mul_overflow(x, b2, &x)) return 0;
+    if (u128_mul_overflow(q, u128_of(H), &y) || u128_add_overflow(x, y, den)) return 0;
+    return !u128_mul_overflow(*den, u128_of(k), den);
 }
 
 /* chrF of chrf_terms as the double nearest to it; 0 on overflow.  p > 0. */
@@ -77,9 +77,9 @@ mtk_lcm_mults(const u64 *v, int k, u64 *lcm, u64 *mult)
     u64 l = 1;
     for (int i = 0; i < k; i++) {
         u64 g = gcd64(l, v[i]);
-        u128 next = (u128)(l / g) * v[i];
-        if (next >> 62) return 0;
-        l = (u64)next;
+        u128 next = u128_mul64(l / g, v[i]);
+        if (!u128_is_zero(u128_shr(next, 62))) return 0;
+        l = u128_lo(next);
     }
     for (int i = 0; i < k; i++) mult[i] = l / v[i];
     *lcm = l;
@@ -111,11 +111,11 @@ chrf_sums(const i64 *h, const i64 *r, const i64 *m, int N, u128 *p, u128 *q, u64
     }
     if (e == 0 || !any) return 0;
     if (!mtk_lcm_mults(hv, e, H, mh) || !mtk_lcm_mults(rv, e, S, mr)) return -1;
-    *p = 0;
-    *q = 0;
+    *p = u128_of(0);
+    *q = u128_of(0);
     for (int i = 0; i < e; i++) {
-        *p += (u128)mv[i] * mh[i];
-        *q += (u128)mv[i] * mr[i];
+        *p = u128_add(*p, u128_mul64(mv[i], mh[i]));
+        *q = u128_add(*q, u128_mul64(mv[i], mr[i]));
     }
     *k = (u32)e;
     return 1;
@@ -143,13 +143,13 @@ chrf_score_counts(const i64 *h, const i64 *r, const i64 *m, int N, u32 beta, dou
 static u128
 gcd128(u128 a, u128 b)
 {
-    while (b >> 64 || a >> 64) {
-        if (!b) return a;
-        u128 t = a % b;
+    while (u128_hi(b) || u128_hi(a)) {
+        if (u128_is_zero(b)) return a;
+        u128 t = u128_mod(a, b);
         a = b;
         b = t;
     }
-    return gcd64((u64)a, (u64)b);
+    return u128_of(gcd64(u128_lo(a), u128_lo(b)));
 }
 
 /*
@@ -166,14 +166,14 @@ chrf_ratio_counts(const i64 *h, const i64 *r, const i64 *m, int N, u32 beta, u12
     int sums = chrf_sums(h, r, m, N, &p, &q, &H, &S, &k);
     if (sums < 0) return 0;
     if (sums == 0) {
-        *num = 0;
-        *den = 1;
+        *num = u128_of(0);
+        *den = u128_of(1);
         return 1;
     }
     if (!chrf_terms(p, q, H, S, k, beta, num, den)) return 0;
     u128 g = gcd128(*num, *den);
-    *num /= g;
-    *den /= g;
+    *num = u128_div(*num, g);
+    *den = u128_div(*den, g);
     return 1;
 }
 
@@ -197,7 +197,7 @@ is_ws(u32 c)
 }
 
 /* mtk_strip_text's loop over code units of one kind (a constant where it is inlined). */
-static inline __attribute__((always_inline)) size_t
+static MTK_ALWAYS_INLINE size_t
 strip_units(const void *data, int kind, Py_ssize_t len, u32 *out)
 {
     size_t n = 0;
@@ -515,7 +515,7 @@ KERNEL_FUNCTION(chrf_scores, args, "chrf_scores(counts, char_order, beta, /)",
 
 /* ---------------------------------------------------------------------------------------
  * chrf_ratios: mtcompute.metrics.chrf.ngrams.chrf_ratio of a counts buffer's total and of each of
- * its segments, as reduced (numerator, denominator) pairs, in unsigned __int128 through the lcm
+ * its segments, as reduced (numerator, denominator) pairs, in 128-bit integers through the lcm
  * form of mtk_chrf_exact; None where a product would overflow (Python's integers finish it: the
  * reduced fraction is the same either way).
  * ------------------------------------------------------------------------------------- */
@@ -523,9 +523,9 @@ KERNEL_FUNCTION(chrf_scores, args, "chrf_scores(counts, char_order, beta, /)",
 static PyObject *
 u128_to_long(u128 v)
 {
-    if (!(v >> 64)) return PyLong_FromUnsignedLongLong((unsigned long long)v);
-    PyObject *hi = PyLong_FromUnsignedLongLong((unsigned long long)(v >> 64));
-    PyObject *lo = PyLong_FromUnsignedLongLong((unsigned long long)v);
+    if (!u128_hi(v)) return PyLong_FromUnsignedLongLong((unsigned long long)u128_lo(v));
+    PyObject *hi = PyLong_FromUnsignedLongLong((unsigned long long)u128_hi(v));
+    PyObject *lo = PyLong_FromUnsignedLongLong((unsigned long long)u128_lo(v));
     PyObject *shift = PyLong_FromLong(64);
     PyObject *high = NULL, *res = NULL;
     if (hi && lo && shift) high = PyNumber_Lshift(hi, shift);
@@ -571,7 +571,7 @@ ratio_item(const CountsArgs *a, const i64 *c, void *ctx)
 {
     CountsSum *t = ctx;
     for (int k = 0; k < 3 * a->N; k++)
-        t->summed &= !__builtin_add_overflow(t->sums[k], c[k], &t->sums[k]);
+        t->summed &= !mtk_add_i64_overflow(t->sums[k], c[k], &t->sums[k]);
     return ratio_or_none(c, a->N, a->beta);
 }
 

@@ -274,7 +274,7 @@ pairwise_pend(Pairwise *pw, Py_ssize_t i, Py_ssize_t j, const u32 *m, u32 k)
  * (walking the postings of its n-grams), then each pair's exact chrF.  -1 on memory
  * failure.  Not inlined: inside its caller's loop, GCC spills the postings walk's
  * registers (about 5% more instructions for an MBR block). */
-static __attribute__((noinline)) int
+static MTK_NOINLINE int
 pairwise_row(Pairwise *pw, Py_ssize_t i)
 {
     const Pairs *P = &pw->P;
@@ -308,10 +308,10 @@ pairwise_row(Pairwise *pw, Py_ssize_t i)
             const u64 *rl = P->lcm + sj * (N + 1), *rm = P->mult + sj * (N + 1) * N;
             int ok = hl[k] && rl[k];
             if (ok) {
-                u128 p = 0, q = 0;
+                u128 p = u128_of(0), q = u128_of(0);
                 for (u32 n = 0; n < k; n++) {
-                    p += (u128)m[n] * hm[(size_t)k * N + n];
-                    q += (u128)m[n] * rm[(size_t)k * N + n];
+                    p = u128_add(p, u128_mul64(m[n], hm[(size_t)k * N + n]));
+                    q = u128_add(q, u128_mul64(m[n], rm[(size_t)k * N + n]));
                 }
                 ok = mtk_chrf_exact(p, q, hl[k], rl[k], k, pw->beta, &d);
             }

@@ -10,7 +10,7 @@
  *     whitespace code points of the chrf-compute contract (mtcompute.metrics.chrf.ngrams);
  *   - sentence chrF scores as the double nearest (ties to even) to the exact rational of
  *     mtcompute.metrics.chrf.ngrams.chrf_fraction, from counts or for every hypothesis/reference
- *     pair (MBR), in unsigned __int128 with a correctly rounded division; a pair whose
+ *     pair (MBR), in 128-bit integers (u128.h) with a correctly rounded division; a pair whose
  *     integers would not fit is handed back to Python, which finishes it with Fraction;
  *   - BLEU sentence statistics (Papineni et al. 2002, section 2.1): clipped n-gram
  *     matches with the largest count in any single reference, totals, the candidate
@@ -53,11 +53,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#ifndef __SIZEOF_INT128__
-#error "mtcompute._kernel needs unsigned __int128 (GCC or Clang); the pure path is used instead"
-#endif
+#include "u128.h"
 
-typedef unsigned __int128 u128;
 typedef uint64_t u64;
 typedef uint32_t u32;
 typedef int64_t i64;
@@ -68,9 +65,57 @@ typedef int64_t i64;
 #define NOGIL_WORK 2048            /* release the GIL only for at least this much input */
 #define POOL_MAX 8                 /* idle workspaces kept */
 
-/* Functions and data shared between the kernel's files: hidden from the shared
- * object's exported symbols (only PyInit__kernel is exported). */
+/* ------------------------------------------------------------------------------------ */
+/* Compiler attributes (GCC and Clang, MSVC, else none)                                  */
+/* ------------------------------------------------------------------------------------ */
+
+/* Functions and data shared between the kernel's files: hidden from the shared object's
+ * exported symbols (only PyInit__kernel is exported).  A Windows DLL exports only what is
+ * marked dllexport (PyMODINIT_FUNC), so there it needs no attribute. */
+#if defined(__GNUC__) && !defined(_WIN32)
 #define MTK_INTERNAL __attribute__((visibility("hidden")))
+#else
+#define MTK_INTERNAL
+#endif
+
+/* `static MTK_ALWAYS_INLINE T f(...)`: always inlined; `static MTK_NOINLINE T f(...)`: never. */
+#if defined(__GNUC__)
+#define MTK_ALWAYS_INLINE inline __attribute__((always_inline))
+#define MTK_NOINLINE __attribute__((noinline))
+#elif defined(_MSC_VER)
+#define MTK_ALWAYS_INLINE __forceinline
+#define MTK_NOINLINE __declspec(noinline)
+#else
+#define MTK_ALWAYS_INLINE inline
+#define MTK_NOINLINE
+#endif
+
+/* `static inline MTK_MAYBE_UNUSED T f(...)`: a file may leave it unused (the functions each
+ * CHAIN_TABLE makes), which Clang would warn about. */
+#if defined(__GNUC__)
+#define MTK_MAYBE_UNUSED __attribute__((unused))
+#else
+#define MTK_MAYBE_UNUSED
+#endif
+
+/* No fused multiply-add: Python rounds each double operation, and so must the kernel (the
+ * sacreBLEU float steps are bit for bit).  setup.py passes -ffp-contract=off; besides, GCC
+ * gets the optimize attribute on the functions that compute in doubles (NO_FP_CONTRACT),
+ * Clang the standard pragma for the whole file, and MSVC its own pragma (its default
+ * /fp:precise does not contract since Visual Studio 2022 17.0, earlier ones did; /fp:fast
+ * and /fp:contract would). */
+#if defined(__clang__)
+#pragma STDC FP_CONTRACT OFF
+#define NO_FP_CONTRACT
+#elif defined(__GNUC__)
+#define NO_FP_CONTRACT __attribute__((optimize("fp-contract=off")))
+#elif defined(_MSC_VER)
+#pragma fp_contract(off)
+#define NO_FP_CONTRACT
+#else
+#pragma STDC FP_CONTRACT OFF
+#define NO_FP_CONTRACT
+#endif
 
 /* ------------------------------------------------------------------------------------ */
 /* Small helpers                                                                         */
@@ -104,24 +149,15 @@ table_bits(size_t items)
     return b < 4 ? 4 : b;
 }
 
-static inline int
-clz128(u128 x)
-{
-    u64 hi = (u64)(x >> 64), lo = (u64)x;
-    if (hi) return __builtin_clzll(hi);
-    if (lo) return 64 + __builtin_clzll(lo);
-    return 128;
-}
-
 static inline u64
 gcd64(u64 a, u64 b)
 {
     if (a == 0) return b;
     if (b == 0) return a;
-    int shift = __builtin_ctzll(a | b);
-    a >>= __builtin_ctzll(a);
+    int shift = mtk_ctz64(a | b);
+    a >>= mtk_ctz64(a);
     do {
-        b >>= __builtin_ctzll(b);
+        b >>= mtk_ctz64(b);
         if (a > b) {
             u64 t = a;
             a = b;
@@ -269,7 +305,7 @@ slot_of(u64 key, unsigned bits)
  * (TEnt) has tent_probe, beside bleu_tok_eq.
  */
 #define CHAIN_TABLE(X, Ent)                                                                        \
-    static inline int X##_find(const Ent *tab, unsigned bits, u64 key, u32 *slot)                  \
+    static inline MTK_MAYBE_UNUSED int X##_find(const Ent *tab, unsigned bits, u64 key, u32 *slot) \
     {                                                                                              \
         u32 mask = (u32)(((u64)1 << bits) - 1), s = slot_of(key, bits);                            \
         for (;; s = (s + 1) & mask) {                                                              \
@@ -280,7 +316,8 @@ slot_of(u64 key, unsigned bits)
             if (!tab[s].key) return 0;                                                             \
         }                                                                                          \
     }                                                                                              \
-    static inline u32 X##_add(Ent *tab, unsigned bits, u64 key, u32 *touched, size_t *nt)          \
+    static inline MTK_MAYBE_UNUSED u32 X##_add(Ent *tab, unsigned bits, u64 key, u32 *touched,     \
+                                               size_t *nt)                                         \
     {                                                                                              \
         u32 mask = (u32)(((u64)1 << bits) - 1), s = slot_of(key, bits);                            \
         for (;; s = (s + 1) & mask) {                                                              \
@@ -364,15 +401,6 @@ typedef struct LinesIn {
 /* ------------------------------------------------------------------------------------ */
 /* sacreBLEU's chrF (sacre_chrf.c)                                                      */
 /* ------------------------------------------------------------------------------------ */
-
-/* GCC and Clang must not fuse a * b + c into one rounding: Python rounds each step. */
-#if defined(__clang__)
-#define NO_FP_CONTRACT
-#elif defined(__GNUC__)
-#define NO_FP_CONTRACT __attribute__((optimize("fp-contract=off")))
-#else
-#define NO_FP_CONTRACT
-#endif
 
 typedef struct {
     u64 h;
