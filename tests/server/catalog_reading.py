@@ -1,5 +1,6 @@
 """What the tests read from the contracts themselves, to check the describing texts against:
-a contract's input kind from its schema alone, and a tool's newest version."""
+a contract's input kind from its schema alone, a tool's newest version and a version's
+status."""
 
 from __future__ import annotations
 
@@ -30,3 +31,12 @@ def newest(tool_id: str) -> str:
     """The newest version of a tool id among the shipped contracts (numeric order)."""
     versions = [v for t, v in contract_ids() if t == tool_id]
     return max(versions, key=lambda v: tuple(int(p) for p in v.split(".")))
+
+
+def version_status(tool_id: str, version: str) -> dict[str, str]:
+    """A version's status as the listings give it, from the shipped versions alone: the
+    newest of the id's is current, an older one superseded by the newest."""
+    latest = newest(tool_id)
+    if version == latest:
+        return {"status": "current"}
+    return {"status": "superseded", "superseded_by": latest}

@@ -27,6 +27,7 @@ from mtcompute.contracts import contract, contract_ids, contract_text
 from mtcompute.search import search_answer
 from mtcompute.server.mcp import EXECUTE, GET_CONTRACT, LIST_CATALOG, SEARCH_CATALOG
 from tests.conftest import REPO, cli_command, require_program
+from tests.server.catalog_reading import version_status
 
 NEWEST, OLDEST = "2.12.0", "0.15.0"
 TOOL_IS_ERROR_EXIT = {NEWEST: 5, OLDEST: 0}  # 2.x exits 5 on an isError result; 0.15 exits 0
@@ -71,6 +72,7 @@ CATALOG = {
             "id": tool_id,
             "version": version,
             "description": contract(tool_id, version)["description"],
+            **version_status(tool_id, version),
             "supported_operations": contract(tool_id, version)["supported_operations"],
             "unsupported_operations": contract(tool_id, version)["unsupported_operations"],
         }

@@ -23,6 +23,7 @@ from mtcompute.contracts import contract, contract_ids, contract_text
 from mtcompute.errors import NotFound
 from mtcompute.search import search_answer
 from mtcompute.tools import get_tool, list_tools
+from tests.server.catalog_reading import version_status
 from tests.server.mcp_client import client_fixture
 
 pytestmark = pytest.mark.anyio
@@ -90,6 +91,7 @@ def _catalog() -> list[dict[str, Any]]:
             "id": tool.id,
             "version": tool.version,
             "description": contract(tool.id, tool.version)["description"],
+            **version_status(tool.id, tool.version),
             "supported_operations": contract(tool.id, tool.version)["supported_operations"],
             "unsupported_operations": contract(tool.id, tool.version)["unsupported_operations"],
         }

@@ -116,10 +116,12 @@ def _or_error(description: str, properties: dict[str, Any], required: list[str])
 
 
 def catalog_listing() -> list[dict[str, Any]]:
-    """One entry per tool version, in catalog order (by id, then version)."""
+    """One entry per tool version, in catalog order (by id, then version), with its status
+    (``current``, or ``superseded`` and the version that supersedes it), as ``/v1/tools``."""
     return [
         {
             **entry.summary(),
+            **entry.version_status(),
             "supported_operations": list(entry.supported_operations),
             "unsupported_operations": list(entry.unsupported_operations),
         }
