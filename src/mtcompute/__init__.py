@@ -40,6 +40,7 @@ __all__ = [
     "TerComputeResult",
     "TokenizeResult",
     "UnsupportedInput",
+    "WerComputeResult",
     "__version__",
     "bleu_brevity_penalty",
     "bleu_corpus",
@@ -62,6 +63,7 @@ __all__ = [
     "sentence_bleu",
     "ter_compute",
     "text_bleu_statistics",
+    "wer_compute",
 ]
 
 # Where each public name is defined: imported on first access, then kept in the module.
@@ -89,6 +91,7 @@ _SOURCES: dict[str, str] = {
     "TerComputeResult": "mtcompute.tools.ter_compute",
     "TokenizeResult": "mtcompute.tools.bleu_tokenize",
     "UnsupportedInput": "mtcompute.errors",
+    "WerComputeResult": "mtcompute.tools.wer_compute",
     "bleu_brevity_penalty": "mtcompute.tools.bleu_brevity_penalty",
     "bleu_corpus": "mtcompute.tools.bleu_corpus_compute",
     "bleu_from_statistics": "mtcompute.tools.bleu_smoothing_compute",
@@ -110,6 +113,7 @@ _SOURCES: dict[str, str] = {
     "sentence_bleu": "mtcompute.tools.bleu_sentence_compute",
     "ter_compute": "mtcompute.tools.ter_compute",
     "text_bleu_statistics": "mtcompute.metrics.bleu.corpus",
+    "wer_compute": "mtcompute.tools.wer_compute",
 }
 
 

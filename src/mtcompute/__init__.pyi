@@ -116,5 +116,11 @@ from mtcompute.tools.ter_compute import (
 from mtcompute.tools.ter_compute import (
     ter_compute as ter_compute,
 )
+from mtcompute.tools.wer_compute import (
+    WerComputeResult as WerComputeResult,
+)
+from mtcompute.tools.wer_compute import (
+    wer_compute as wer_compute,
+)
 
 __version__: str
