@@ -3,7 +3,7 @@
 The entry point is :func:`execute` (any tool, any input, always an envelope); beside it, typed
 functions with the same validation raise one exception class per error code, and batch APIs
 without the service limits (:func:`corpus_chrf`, :func:`chrf_pairwise`, :func:`corpus_bleu`,
-:func:`corpus_ter`).
+:func:`corpus_ter`, :func:`corpus_wer`).
 
 Importing the package loads none of them: each name is imported from its module on first
 use (PEP 562 ``__getattr__`` over ``_SOURCES``), so that a command or a script pays only for
@@ -30,6 +30,7 @@ __all__ = [
     "CorpusBleuResult",
     "CorpusChrf",
     "CorpusTer",
+    "CorpusWer",
     "Envelope",
     "InvalidInput",
     "LimitExceeded",
@@ -55,6 +56,7 @@ __all__ = [
     "corpus_bleu",
     "corpus_chrf",
     "corpus_ter",
+    "corpus_wer",
     "dumps",
     "execute",
     "execute_json",
@@ -81,6 +83,7 @@ _SOURCES: dict[str, str] = {
     "CorpusBleuResult": "mtcompute.tools.bleu_corpus_compute",
     "CorpusChrf": "mtcompute.metrics.chrf.corpus",
     "CorpusTer": "mtcompute.metrics.ter.corpus",
+    "CorpusWer": "mtcompute.metrics.wer.corpus",
     "Envelope": "mtcompute.envelope",
     "InvalidInput": "mtcompute.errors",
     "LimitExceeded": "mtcompute.errors",
@@ -105,6 +108,7 @@ _SOURCES: dict[str, str] = {
     "corpus_bleu": "mtcompute.metrics.bleu.corpus",
     "corpus_chrf": "mtcompute.metrics.chrf.corpus",
     "corpus_ter": "mtcompute.metrics.ter.corpus",
+    "corpus_wer": "mtcompute.metrics.wer.corpus",
     "dumps": "mtcompute.core.jsjson",
     "execute": "mtcompute._execute",
     "execute_json": "mtcompute._execute",

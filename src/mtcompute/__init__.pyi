@@ -42,6 +42,8 @@ from mtcompute.metrics.chrf.corpus import (
 )
 from mtcompute.metrics.ter.corpus import CorpusTer as CorpusTer
 from mtcompute.metrics.ter.corpus import corpus_ter as corpus_ter
+from mtcompute.metrics.wer.corpus import CorpusWer as CorpusWer
+from mtcompute.metrics.wer.corpus import corpus_wer as corpus_wer
 from mtcompute.tools.bleu_brevity_penalty import (
     BrevityPenaltyResult as BrevityPenaltyResult,
 )

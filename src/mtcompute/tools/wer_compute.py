@@ -22,6 +22,7 @@ from typing import Any, ClassVar
 from mtcompute.contracts.validate import Boolean, Choice, Field, InputSpec, Rule, contract_limits
 from mtcompute.errors import InvalidInput, LimitExceeded
 from mtcompute.metrics.wer import edits as wer
+from mtcompute.metrics.wer.corpus import segment_counts
 from mtcompute.metrics.wer.text import UNITS, Unit, WerOptions, units
 from mtcompute.tools import Tool
 from mtcompute.tools._cost import member, pair_products, size
@@ -142,8 +143,7 @@ def _segment(counts: wer.EditCounts) -> WerSegment:
 
 
 def _compute(values: Mapping[str, Any]) -> WerComputeResult:
-    hyps, refs = _units(values)
-    each = [wer.edit_counts(ref, hyp) for hyp, ref in zip(hyps, refs, strict=True)]
+    each = segment_counts(values["hypotheses"], values["references"], _options(values))
     total = wer.sum_counts(each)
     score = wer.error_rate(total)
     assert score is not None  # checked by _check_units: some reference has units
