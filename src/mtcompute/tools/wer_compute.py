@@ -23,7 +23,7 @@ from mtcompute.contracts.validate import Boolean, Choice, Field, InputSpec, Rule
 from mtcompute.errors import InvalidInput, LimitExceeded
 from mtcompute.metrics.wer import edits as wer
 from mtcompute.metrics.wer.corpus import segment_counts
-from mtcompute.metrics.wer.text import UNITS, Unit, WerOptions, units
+from mtcompute.metrics.wer.text import NORMALISATIONS, UNITS, Unit, WerOptions, units
 from mtcompute.tools import Tool
 from mtcompute.tools._cost import member, pair_products, size
 from mtcompute.tools._results import Output
@@ -31,8 +31,6 @@ from mtcompute.tools.chrf_compute import text_steps
 
 ID, VERSION = "wer-compute", "1.0.0"
 LIMITS = contract_limits(ID, VERSION)
-NORMALISATIONS = ("lowercase", "remove_punctuation", "collapse_whitespace")
-"""The normalisations, in the contract's order (each omitted false)."""
 METRIC = {"word": "WER", "character": "CER"}
 
 

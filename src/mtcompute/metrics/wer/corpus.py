@@ -10,7 +10,7 @@ whatever the chunks.
 
 from __future__ import annotations
 
-__all__ = ["CorpusWer", "corpus_wer", "segment_counts"]
+__all__ = ["CorpusWer", "corpus_wer", "corpus_wer_part", "no_reference_unit", "segment_counts"]
 
 import math
 from collections.abc import Iterable, Sequence
@@ -25,7 +25,7 @@ from mtcompute.metrics._arguments import FLAG, TEXTS, no_lone_surrogates, scored
 from mtcompute.metrics._base import format_score
 from mtcompute.metrics._corpus import SummedCounts, added_up, chunk_scorer, result_dict
 from mtcompute.metrics.wer.edits import EditCounts, edit_counts, error_rate, sum_counts
-from mtcompute.metrics.wer.text import UNITS, Unit, WerOptions, units
+from mtcompute.metrics.wer.text import NORMALISATIONS, UNITS, Unit, WerOptions, units
 
 UNIT = Choice(UNITS)
 JIWER_VERSION = "4.0.0"
@@ -137,7 +137,8 @@ def segment_counts(
     ]
 
 
-def _no_reference_unit(options: WerOptions) -> InvalidInput:
+def no_reference_unit(options: WerOptions) -> InvalidInput:
+    """The error of an input without reference units (the rate has no denominator)."""
     noun = "words" if options.unit == "word" else "characters"
     return InvalidInput(
         f"Expected at least one reference with {noun} after normalisation at /references "
@@ -169,49 +170,46 @@ def corpus_wer(
     >>> print(result)  # doctest: +ELLIPSIS
     WER|nrefs:1|unit:word|lc:no|punct:yes|ws:jiwer|jiwer:4.0.0|mtcompute:... = 16.67
     """
+    score = chunk_scorer(_checked_part, locals())
     if streaming.is_stream(hypotheses) or streaming.is_stream(references):
-        score = chunk_scorer(_corpus_wer, locals())
         chunks = scored_chunks(score, hypotheses, references, unit="segments", texts=False)
         result = added_up(chunks)
-    else:
-        result = _corpus_wer(
-            cast("Sequence[str]", hypotheses),
-            cast("Sequence[str]", references),
-            unit=unit,
-            lowercase=lowercase,
-            remove_punctuation=remove_punctuation,
-            collapse_whitespace=collapse_whitespace,
-            segment_scores=segment_scores,
-        )
+    else:  # a list or a tuple from here on (anything else is refused by the checks)
+        result = score(cast("list[str]", hypotheses), cast("list[str]", references))
     if not result.counts.reference_length:
-        raise _no_reference_unit(result.options)
+        raise no_reference_unit(result.options)
     return result
 
 
-def _corpus_wer(
-    hypotheses: Sequence[str],
-    references: Sequence[str],
-    *,
-    unit: Unit,
-    lowercase: bool,
-    remove_punctuation: bool,
-    collapse_whitespace: bool,
-    segment_scores: bool,
+def _checked_part(
+    hypotheses: Sequence[str], references: Sequence[str], **settings: object
 ) -> CorpusWer:
-    """One list's (or chunk's) result, its reference units not required (a chunk may have
-    none where the corpus has some)."""
+    """:func:`corpus_wer`'s checks in its order, then the result of these segments (their
+    reference units not required: see :func:`corpus_wer_part`)."""
     TEXTS.parse(hypotheses, "/hypotheses")
     TEXTS.parse(references, "/references")
     check_same_count("hypotheses", hypotheses, "references", references, "segments")
     no_lone_surrogates(hypotheses, "hypotheses")
     no_lone_surrogates(references, "references")
     options = WerOptions(
-        cast("Unit", UNIT.parse(unit, "/unit")),
-        FLAG.parse(lowercase, "/lowercase"),
-        FLAG.parse(remove_punctuation, "/remove_punctuation"),
-        FLAG.parse(collapse_whitespace, "/collapse_whitespace"),
+        cast("Unit", UNIT.parse(settings["unit"], "/unit")),
+        *(FLAG.parse(settings[name], f"/{name}") for name in NORMALISATIONS),
     )
-    with_segments = FLAG.parse(segment_scores, "/segment_scores")
+    with_segments = FLAG.parse(settings["segment_scores"], "/segment_scores")
+    return corpus_wer_part(hypotheses, references, options, segment_scores=with_segments)
+
+
+def corpus_wer_part(
+    hypotheses: Sequence[str],
+    references: Sequence[str],
+    options: WerOptions,
+    *,
+    segment_scores: bool = False,
+) -> CorpusWer:
+    """The result of checked segments (equal counts, no lone surrogates) under ``options``,
+    their reference units not required: a chunk may have none where the corpus has some (its
+    rate is then NaN). Whoever adds the chunks up checks the total
+    (:func:`no_reference_unit`), as :func:`corpus_wer` and ``mtcompute score`` do."""
     each = segment_counts(hypotheses, references, options)
-    scores = tuple(100 * _rate_or_nan(c) for c in each) if with_segments else None
+    scores = tuple(100 * _rate_or_nan(c) for c in each) if segment_scores else None
     return CorpusWer.from_statistics(sum_counts(each), options, 1, scores)

@@ -13,7 +13,7 @@ characters (the text stripped, each code point a unit). Whitespace is Python's
 
 from __future__ import annotations
 
-__all__ = ["UNITS", "Unit", "WerOptions", "normalise", "units"]
+__all__ = ["NORMALISATIONS", "UNITS", "Unit", "WerOptions", "normalise", "units"]
 
 import re
 import unicodedata
@@ -24,6 +24,9 @@ from typing import Final, Literal
 Unit = Literal["word", "character"]
 UNITS: Final = ("word", "character")
 """What a rate counts: words (WER) or characters (CER)."""
+
+NORMALISATIONS: Final = ("lowercase", "remove_punctuation", "collapse_whitespace")
+"""The normalisations' names, in the order they apply (:class:`WerOptions`' after ``unit``)."""
 
 _MULTIPLE_SPACES = re.compile(r"\s\s+")
 
