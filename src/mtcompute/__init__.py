@@ -3,7 +3,7 @@
 The entry point is :func:`execute` (any tool, any input, always an envelope); beside it, typed
 functions with the same validation raise one exception class per error code, and batch APIs
 without the service limits (:func:`corpus_chrf`, :func:`chrf_pairwise`, :func:`corpus_bleu`,
-:func:`corpus_ter`).
+:func:`corpus_ter`, :func:`corpus_wer`).
 
 Importing the package loads none of them: each name is imported from its module on first
 use (PEP 562 ``__getattr__`` over ``_SOURCES``), so that a command or a script pays only for
@@ -30,6 +30,7 @@ __all__ = [
     "CorpusBleuResult",
     "CorpusChrf",
     "CorpusTer",
+    "CorpusWer",
     "Envelope",
     "InvalidInput",
     "LimitExceeded",
@@ -40,6 +41,7 @@ __all__ = [
     "TerComputeResult",
     "TokenizeResult",
     "UnsupportedInput",
+    "WerComputeResult",
     "__version__",
     "bleu_brevity_penalty",
     "bleu_corpus",
@@ -54,6 +56,7 @@ __all__ = [
     "corpus_bleu",
     "corpus_chrf",
     "corpus_ter",
+    "corpus_wer",
     "dumps",
     "execute",
     "execute_json",
@@ -62,6 +65,7 @@ __all__ = [
     "sentence_bleu",
     "ter_compute",
     "text_bleu_statistics",
+    "wer_compute",
 ]
 
 # Where each public name is defined: imported on first access, then kept in the module.
@@ -79,6 +83,7 @@ _SOURCES: dict[str, str] = {
     "CorpusBleuResult": "mtcompute.tools.bleu_corpus_compute",
     "CorpusChrf": "mtcompute.metrics.chrf.corpus",
     "CorpusTer": "mtcompute.metrics.ter.corpus",
+    "CorpusWer": "mtcompute.metrics.wer.corpus",
     "Envelope": "mtcompute.envelope",
     "InvalidInput": "mtcompute.errors",
     "LimitExceeded": "mtcompute.errors",
@@ -89,6 +94,7 @@ _SOURCES: dict[str, str] = {
     "TerComputeResult": "mtcompute.tools.ter_compute",
     "TokenizeResult": "mtcompute.tools.bleu_tokenize",
     "UnsupportedInput": "mtcompute.errors",
+    "WerComputeResult": "mtcompute.tools.wer_compute",
     "bleu_brevity_penalty": "mtcompute.tools.bleu_brevity_penalty",
     "bleu_corpus": "mtcompute.tools.bleu_corpus_compute",
     "bleu_from_statistics": "mtcompute.tools.bleu_smoothing_compute",
@@ -102,6 +108,7 @@ _SOURCES: dict[str, str] = {
     "corpus_bleu": "mtcompute.metrics.bleu.corpus",
     "corpus_chrf": "mtcompute.metrics.chrf.corpus",
     "corpus_ter": "mtcompute.metrics.ter.corpus",
+    "corpus_wer": "mtcompute.metrics.wer.corpus",
     "dumps": "mtcompute.core.jsjson",
     "execute": "mtcompute._execute",
     "execute_json": "mtcompute._execute",
@@ -110,6 +117,7 @@ _SOURCES: dict[str, str] = {
     "sentence_bleu": "mtcompute.tools.bleu_sentence_compute",
     "ter_compute": "mtcompute.tools.ter_compute",
     "text_bleu_statistics": "mtcompute.metrics.bleu.corpus",
+    "wer_compute": "mtcompute.tools.wer_compute",
 }
 
 

@@ -42,6 +42,8 @@ from mtcompute.metrics.chrf.corpus import (
 )
 from mtcompute.metrics.ter.corpus import CorpusTer as CorpusTer
 from mtcompute.metrics.ter.corpus import corpus_ter as corpus_ter
+from mtcompute.metrics.wer.corpus import CorpusWer as CorpusWer
+from mtcompute.metrics.wer.corpus import corpus_wer as corpus_wer
 from mtcompute.tools.bleu_brevity_penalty import (
     BrevityPenaltyResult as BrevityPenaltyResult,
 )
@@ -115,6 +117,12 @@ from mtcompute.tools.ter_compute import (
 )
 from mtcompute.tools.ter_compute import (
     ter_compute as ter_compute,
+)
+from mtcompute.tools.wer_compute import (
+    WerComputeResult as WerComputeResult,
+)
+from mtcompute.tools.wer_compute import (
+    wer_compute as wer_compute,
 )
 
 __version__: str

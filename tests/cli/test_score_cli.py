@@ -641,7 +641,7 @@ def test_option_values_out_of_range_are_usage_errors(args: tuple[str, ...]) -> N
         (
             ("--metric", "meteor"),
             "argument --metric/-m: invalid choice: 'meteor' (choose from 'bleu', 'chrf', "
-            "'chrf++', 'ter')",
+            "'chrf++', 'ter', 'wer', 'cer')",
         ),
         (("--lowercase=1",), "argument --lowercase: ignored explicit argument '1'"),
         (

@@ -49,6 +49,7 @@ EXAMPLES_INLINE = {
     "sacrebleu-score@1.0.0": [False, False, True],
     "sacrebleu-score@1.1.0": [False, False, True, False, False],
     "ter-compute@1.0.0": [False, False, False],
+    "wer-compute@1.0.0": [True, True, True, True],
 }
 
 
@@ -71,6 +72,7 @@ def _heaviest() -> dict[str, object]:
     chrf_texts = _texts(256, 128)  # 2 x 256 x 128 = 65,536 bytes
     sacre_texts = _texts(4096, 512)  # 4 MiB
     ter_texts = [" ".join(_words(1024, 4))] * 128  # 128 x 1024 words x 1 reference = 131,072
+    wer_texts = _texts(512, 4096)  # 2 x 512 x 4096 = 4 MiB, texts of 4096 characters
     return {
         "bleu-brevity-penalty@1.0.0": {
             "candidate_lengths": [10**9] * 100_000,
@@ -133,6 +135,13 @@ def _heaviest() -> dict[str, object]:
             "metrics": ["bleu", "chrf", "ter"],
         },
         "ter-compute@1.0.0": {"hypotheses": ter_texts, "references": [[t] for t in ter_texts]},
+        "wer-compute@1.0.0": {
+            "hypotheses": wer_texts,
+            "references": wer_texts,
+            "unit": "character",
+            "lowercase": True,
+            "remove_punctuation": True,
+        },
     }
 
 

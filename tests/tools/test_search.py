@@ -19,6 +19,7 @@ from mtcompute.search import (
     TERMS_FILE,
     CatalogIndex,
     MatchedLine,
+    Vocabulary,
     catalog_index,
     documents_entries,
     search_answer,
@@ -326,7 +327,7 @@ def test_comet_answer_names_the_nearest_alternative_only_as_such() -> None:
         ["query", "supported", "reason", "not_done", "metrics", "results"],
         False,
         "COMET is a neural metric (a trained model); no tool here computes it.",
-        ["BLEU", "chrF", "chrF++", "TER"],
+        ["BLEU", "chrF", "chrF++", "TER", "WER", "CER"],
         ("chrf-compute", True, "Nearest alternative to COMET"),
         3,
     ) == (
@@ -350,10 +351,32 @@ def test_a_query_without_words_is_not_supported() -> None:
 
 
 def test_acronyms_match_in_their_case() -> None:
-    """WER names word error rate in capitals; "wer" (German "who") does not."""
-    assert (["WER"], []) == (
-        [thing.name for thing in search_answer("WER of my ASR output").not_done],
-        [thing.name for thing in search_answer("Wer hat den besseren BLEU-Wert?").not_done],
+    """An acronym of a thing no tool does matches in its case: in a catalog without
+    wer-compute, whose vocabulary says WER is not done (as it said before the tool), WER
+    names word error rate in capitals; "wer" (German "who") does not. In the shipped
+    catalog WER finds wer-compute first, and the German question fits the BLEU tools alone
+    (wer-compute is only an alternative)."""
+    data = json.loads(resources.files("mtcompute").joinpath(TERMS_FILE).read_text("utf-8"))
+    data["not_done"].append(
+        {
+            "name": "WER",
+            "reason": "WER is not computed here.",
+            "names": {"en": ["word error rate", "WER score"], "de": ["Wortfehlerrate"]},
+            "acronyms": ["WER", "CER"],
+            "metric": True,
+        }
+    )
+    without = CatalogIndex(
+        [e for e in catalog_entries() if e.id != "wer-compute"], Vocabulary.from_json(data)
+    )
+    german = "Wer hat den besseren BLEU-Wert?"
+    fits = ["bleu-sentence-compute", "bleu-corpus-compute", "bleu-brevity-penalty",
+            "bleu-smoothing-compute", "bleu-sentence-components"]  # fmt: skip
+    assert (["WER"], [], "wer-compute", fits) == (
+        [thing.name for thing in without.answer("WER of my ASR output").not_done],
+        [thing.name for thing in without.answer(german).not_done],
+        search_answer("WER of my ASR output").results[0].hit.entry.id,
+        [r.hit.entry.id for r in search_answer(german).results if not r.alternative],
     )
 
 

@@ -17,7 +17,7 @@ import sys
 from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import IO, TYPE_CHECKING, TypeAlias
+from typing import IO, TYPE_CHECKING, TypeAlias, cast
 
 from mtcompute.cli._common import STDIN, label
 from mtcompute.cli._files import (
@@ -44,6 +44,7 @@ if TYPE_CHECKING:
     from mtcompute.metrics.chrf.score import ChrfOptions
     from mtcompute.metrics.ter.corpus import CorpusTer
     from mtcompute.metrics.ter.score import TerOptions
+    from mtcompute.metrics.wer.corpus import CorpusWer
 
 WORD_ORDERS = {"chrf": 0, "chrf++": 2}  # the chrF metrics' word n-gram orders
 
@@ -65,14 +66,24 @@ def _progress(args: argparse.Namespace, label: str) -> Bar:
 # batch APIs' corpus BLEU, chrF and TER, computed in chunks (for the progress bar) whose
 # results add up (the batch results' own ``+``).
 
-Result: TypeAlias = "CorpusBleu | CorpusChrf | CorpusTer"
+Result: TypeAlias = "CorpusBleu | CorpusChrf | CorpusTer | CorpusWer"
+UNITS = {"wer": "word", "cer": "character"}  # WER and CER: the unit of the edit rate
 
 
 def _score_chunk(
     args: argparse.Namespace, metric: str, hyps: list[str], refs: list[list[str]]
 ) -> Result:
-    """One metric of a chunk of segments, with the options given (:func:`_metric_options`)."""
+    """One metric of a chunk of segments, with the options given (:func:`_metric_options`);
+    WER and CER against each segment's one reference, no reference unit required of a chunk
+    (:func:`~mtcompute.metrics.wer.corpus.corpus_wer_part`; the total is checked)."""
     from mtcompute.batch import corpus_result  # noqa: PLC0415
+
+    if metric in UNITS:
+        from mtcompute.metrics.wer.corpus import corpus_wer_part  # noqa: PLC0415
+        from mtcompute.metrics.wer.text import WerOptions  # noqa: PLC0415
+
+        options = WerOptions(UNITS[metric], bool(args.lowercase))  # type: ignore[arg-type]
+        return corpus_wer_part(hyps, [r[0] for r in refs], options, segment_scores=args.segments)
 
     return corpus_result(
         hyps, refs, _metric_options(args, metric), rules=args.rules, segment_scores=args.segments
@@ -333,7 +344,7 @@ def _on_cluster(args: argparse.Namespace) -> _Run:
         for spools, row in zip(segments, results, strict=True):
             for spool, result in zip(spools, row, strict=True):
                 spool.write(result)
-    return _Run(results, segments, count)
+    return _Run(cast("list[list[Result]]", results), segments, count)
 
 
 def _spools(args: argparse.Namespace) -> list[list[_Segments]] | None:

@@ -81,11 +81,41 @@ def _check_tests(args: argparse.Namespace) -> None:
         )
 
 
+def _check_wer(args: argparse.Namespace, metrics: list[str]) -> None:
+    """WER and CER: one reference file, sacreBLEU's rules' default, no tests, no cluster."""
+    asked = [m for m in metrics if m in ("wer", "cer")]
+    if not asked:
+        return
+    named = " ".join(asked)
+    refused = [
+        (len(args.references) > 1, f"one reference file, got {len(args.references)}"),
+        (args.rules == "contract", "jiwer's rule only, --rules does not apply"),
+        (_tests_asked(args), "no paired tests or intervals yet"),
+        (args.scheduler is not None, "this machine only, --scheduler does not apply"),
+    ]
+    for fault, why in refused:
+        if fault:
+            raise CommandError(f"--metric {named}: {why}", EXIT_USAGE, "usage")
+
+
+def _check_rates(args: argparse.Namespace, found: _Run) -> None:
+    """A WER or CER total without reference units is refused (the rate has no
+    denominator), as the library refuses it (the WER code imported only when asked for)."""
+    if not {"wer", "cer"} & set(args.metric):
+        return
+    from mtcompute.metrics.wer.corpus import CorpusWer, no_reference_unit  # noqa: PLC0415
+
+    for row in found.results:
+        for result in row:
+            if isinstance(result, CorpusWer) and not result.counts.reference_length:
+                raise no_reference_unit(result.options)
+
+
 def _check_options(args: argparse.Namespace) -> None:
     metrics: list[str] = args.metric
     repeated("--metric", metrics)
     options = {
-        "--lowercase": (args.lowercase, ("bleu", "chrf", "chrf++")),
+        "--lowercase": (args.lowercase, ("bleu", "chrf", "chrf++", "wer", "cer")),
         "--beta": (args.beta, ("chrf", "chrf++")),
         "--tokenize": (args.tokenize, ("bleu",)),
         "--smooth-method": (args.smooth_method, ("bleu",)),
@@ -119,6 +149,7 @@ def _check_options(args: argparse.Namespace) -> None:
             EXIT_USAGE,
             "usage",
         )
+    _check_wer(args, metrics)
     if args.rules == "contract":
         if "bleu" in metrics:
             raise CommandError(
@@ -277,6 +308,7 @@ def run(args: argparse.Namespace) -> int:
             found, tests = _score_tests._tested(args, settings)
         else:
             found = _scored(args)
+            _check_rates(args, found)
     except CommandError as exc:
         return fail(args, exc, "score")
     except MtcomputeError as exc:  # the library refused the input

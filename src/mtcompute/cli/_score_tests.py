@@ -30,6 +30,7 @@ from mtcompute.report import DEFAULT_SAMPLES, DEFAULT_SEED, is_significant
 if TYPE_CHECKING:
     from mtcompute.metrics.bleu.score import BleuOptions
     from mtcompute.metrics.chrf.score import ChrfOptions
+    from mtcompute.metrics.ter.corpus import CorpusTer
     from mtcompute.metrics.ter.score import TerOptions
     from mtcompute.significance import Result as TestResult
 
@@ -193,8 +194,8 @@ def _tested_signature(result: Result, settings: _Settings) -> str:
         found = bleu_signature_fields(result.options, result.nrefs, result.tokenizer_signature)
     elif isinstance(result, CorpusChrf):
         found = chrf_signature_fields(result.options, result.nrefs)
-    else:
-        found = ter_signature_fields(result.options, result.nrefs)
+    else:  # TER: WER and CER have no tests (refused before)
+        found = ter_signature_fields(cast("CorpusTer", result).options, result.nrefs)
     return f"{format_signature(found | settings.signature_fields())}|mtcompute:{__version__}"
 
 

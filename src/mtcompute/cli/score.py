@@ -1,5 +1,5 @@
-"""``mtcompute score``: corpus BLEU, chrF, chrF++ and TER of plain-text files, one segment per
-line.
+"""``mtcompute score``: corpus BLEU, chrF, chrF++, TER, WER and CER of plain-text files, one
+segment per line.
 
 Several systems, several metrics, any number of reference files, in one run. The numbers are
 sacreBLEU 2.6.0's by default (docs/decisions.md, "Two families of rules"): BLEU (Papineni et al.
@@ -55,7 +55,7 @@ from mtcompute.report import DEFAULT_SAMPLES, DEFAULT_SEED
 if TYPE_CHECKING:
     from mtcompute.contracts.validate import FieldType
 
-METRICS = ("bleu", "chrf", "chrf++", "ter")
+METRICS = ("bleu", "chrf", "chrf++", "ter", "wer", "cer")
 
 _DESCRIPTION = """\
 Score system outputs against their references: corpus BLEU, chrF, chrF++ and TER, several
@@ -77,6 +77,10 @@ unless --case-sensitive, so --lowercase is not TER's), each segment's fewest edi
 references, the total over the total of the segments' average reference lengths (lower is
 better; it can pass 100). Each score line carries sacreBLEU's signature of the settings, then
 mtcompute:<version>.
+
+WER and CER are jiwer 4.0's wer and cer (the wer-compute tool, mtcompute.corpus_wer): word or
+character edits without shifts over the reference's length, in percent on the line, the rate
+and counts in JSON; one reference file, --lowercase as their only option, no tests.
 
 --rules contract scores chrF and chrF++ by the catalog contracts' corpus rule instead
 (chrf-compute, chrf-plus-plus-compute: one reference file, the per-order counts summed over
@@ -207,7 +211,7 @@ def _add_checked(options: Options, flag: str, help_text: str, metavar: str | Non
 
 
 _TEXTS = (  # help, description, epilog
-    "score system output files against reference file(s): BLEU, chrF, chrF++, TER",
+    "score system output files against reference file(s): BLEU, chrF, chrF++, TER, WER, CER",
     _DESCRIPTION,
     _EPILOG.replace("VERSION", __version__),
 )
@@ -229,7 +233,9 @@ def add_parser(subparsers: Subparsers) -> None:
         ("--references", "-r"),
         "reference file(s), line-aligned with the hypotheses ('-' for stdin)",
     )
-    add_metrics(parser, METRICS, ["chrf"], "bleu, chrf, chrf++, ter: one or more (default chrf)")
+    add_metrics(
+        parser, METRICS, ["chrf"], "bleu, chrf, chrf++, ter, wer, cer: one or more (default chrf)"
+    )
     parser.add_argument(
         "--rules",
         action=_CheckedWhenGiven,
@@ -240,7 +246,8 @@ def add_parser(subparsers: Subparsers) -> None:
     )
     lowercase = (
         "--lowercase",
-        "lowercase both sides first (BLEU, chrF, chrF++; TER lowercases unless --case-sensitive)",
+        "lowercase both sides first (BLEU, chrF, chrF++, WER, CER; TER lowercases unless "
+        "--case-sensitive)",
     )
     add_switches(parser, [lowercase], default=None)
     chrf = parser.add_argument_group("chrF options")

@@ -4,6 +4,7 @@ under each rule set, results, signature fields, resampling terms) in one place.
 * :mod:`mtcompute.metrics.bleu`: BLEU;
 * :mod:`mtcompute.metrics.chrf`: chrF and chrF++;
 * :mod:`mtcompute.metrics.ter`: translation edit rate;
+* :mod:`mtcompute.metrics.wer`: word and character error rate (WER, CER), as jiwer 4.0;
 * :mod:`mtcompute.metrics._base`: what every metric's results share (sacreBLEU's score line
   and signature strings, statistics summed over chunks);
 * :mod:`mtcompute.metrics._arguments`: the library corpus APIs' arguments (field types,
