@@ -49,7 +49,8 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "mtcompute.dask",
         "mtcompute._dask_files",
     ),
-    ("mtcompute.cli", "mtcompute.__main__"),
+    # the entry points: `python -m mtcompute.sacrebleu` runs the `mtcompute sacrebleu` command
+    ("mtcompute.cli", "mtcompute.__main__", "mtcompute.sacrebleu.__main__"),
 )
 
 
