@@ -82,6 +82,14 @@ def add_parser(subparsers: Subparsers) -> None:
         "body's) or its answer dropped",
     )
     parser.add_argument(
+        "--shutdown-grace",
+        type=float,
+        default=30.0,
+        metavar="SECONDS",
+        help="on SIGTERM, time the requests already admitted have to finish (default 30); "
+        "those still running or waiting then are answered 503 overloaded",
+    )
+    parser.add_argument(
         "--cors-origin",
         action="append",
         metavar="ORIGIN",
@@ -156,11 +164,13 @@ def _settings(args: argparse.Namespace) -> str | None:
         ("--body-timeout", args.body_timeout, "MTCOMPUTE_BODY_TIMEOUT"),
         ("--header-timeout", args.header_timeout, "MTCOMPUTE_HEADER_TIMEOUT"),
         ("--deadline", args.deadline, "MTCOMPUTE_DEADLINE"),
+        ("--shutdown-grace", args.shutdown_grace, None),
     ):
         if value is not None:
             if not 0 < value < float("inf"):
                 return f"{option} must be a finite number of seconds above 0"
-            os.environ[env] = repr(value)
+            if env is not None:
+                os.environ[env] = repr(value)
     if args.max_queue is not None:
         if args.max_queue < 0:
             return "--max-queue must be at least 0"
@@ -272,6 +282,6 @@ def run(args: argparse.Namespace) -> int:
         # believe any X-Forwarded-For from 127.0.0.1, FORWARDED_ALLOW_IPS's default).
         proxy_headers=False,
         http=http,
-        timeout_graceful_shutdown=30,
+        timeout_graceful_shutdown=args.shutdown_grace,
     )
     return EXIT_OK

@@ -58,6 +58,7 @@ __all__ = [
     "tool_listing",
 ]
 
+import asyncio
 import contextlib
 import os
 import sys
@@ -93,6 +94,7 @@ from mtcompute.server.executor import (
     DEFAULT_DEADLINE,
     DEFAULT_MAX_QUEUE,
     INLINE_BODY_BYTES,
+    RETRY_AFTER,
     SWITCH_INTERVAL,
     BodyWorker,
     NotReady,
@@ -223,6 +225,15 @@ class ExecuteEndpoint:
         body = await _read_body(receive)
         if body is None:  # the client left
             return None
+        try:
+            return await self._compute(receive, entry, body)
+        except asyncio.CancelledError:
+            # Not the client leaving (that ends _compute with None): the server is stopping
+            # and its grace period is over (uvicorn cancels what still runs). The envelope,
+            # not uvicorn's plain-text 500; the task ends with it.
+            raise Overloaded("the server is shutting down", RETRY_AFTER) from None
+
+    async def _compute(self, receive: Receive, entry: CatalogEntry, body: bytes) -> Answer | None:
         if len(body) > INLINE_BODY_BYTES:  # parsed, computed and written by the body worker
             return await execute_body(self.body_worker, entry.id, entry.version, body, receive)
         try:

@@ -50,6 +50,7 @@ __all__ = [
     "INLINE_BODY_BYTES",
     "LANE_BUDGET",
     "READY_MAX_WAITING",
+    "RETRY_AFTER",
     "SWITCH_INTERVAL",
     "Admission",
     "BodyWorker",
@@ -468,7 +469,7 @@ class BodyWorker:
 
     def _wait(self, answers: typing.IO[bytes], job: _Job) -> str | None:
         """Until the process's answer starts to arrive (None), its deadline passes
-        (``"deadline"``) or its client leaves (``"client"``)."""
+        (``"deadline"``) or its request is cancelled (``"client"``)."""
         ticket = job.future
         while True:
             left = ticket.deadline - time.monotonic()
@@ -484,13 +485,17 @@ class BodyWorker:
         self, process: subprocess.Popen[bytes], job: _Job, cut: str
     ) -> tuple[int, bytes]:
         """Kill the process computing ``job`` (it is replaced before the next body), for
-        ``cut``: its deadline (answered :class:`~mtcompute.errors.Timeout`) or its client
-        leaving (the answer nobody reads)."""
+        ``cut``: its deadline (answered :class:`~mtcompute.errors.Timeout`) or its request
+        cancelled (the answer nobody reads)."""
         process.kill()
         process.wait()
         _close_pipes(process)
         self._process = None
-        why = "its deadline passed" if cut == "deadline" else "its client left"
+        why = (
+            "its deadline passed"
+            if cut == "deadline"
+            else "its request was cancelled (its client left, or the server is stopping)"
+        )
         _LOG.warning(
             "body worker process %d stopped computing %s@%s (a %d-byte body): %s; starting another",
             process.pid,
