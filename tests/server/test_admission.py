@@ -11,6 +11,7 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
+import anyio
 import httpx
 import psutil
 import pytest
@@ -20,6 +21,7 @@ from mtcompute.contracts import contract
 from mtcompute.server import executor
 from mtcompute.server.app import create_app
 from mtcompute.server.executor import INLINE_BODY_BYTES, BodyWorker
+from tests.server.mcp_client import mcp_client
 from tests.server.serving import serving
 
 BLEU_TOKENIZE = "/v1/tools/bleu-tokenize/versions/1.0.0/execute"
@@ -233,3 +235,27 @@ def test_sigterm_answers_what_outlasts_the_grace_with_the_envelope() -> None:
     assert all(a.headers.get("retry-after") == "2" for a in refused)
     assert all("shutting down" in a.json()["error"]["message"] for a in refused)
     assert (0, True) == (status, seconds < 5), seconds
+
+
+def test_mcp_execute_past_its_deadline_is_the_timeout_envelope() -> None:
+    """MCP execute shares the worker threads' deadline: an input that computes longer than
+    it is the timeout envelope with isError true."""
+    value: dict[str, Any] = json.loads(PAIRED_INPUT)
+    segments = ["the cat sat on a mat"] * 22
+    value.update(  # 20,000 resamples of two metrics for four systems: a tenth of a second or more
+        samples=20000,
+        metrics=["bleu", "chrf"],
+        baseline=segments,
+        systems=[{"name": f"s{i}", "hypotheses": segments} for i in range(4)],
+        references=[[s] for s in segments],
+    )
+
+    async def call(url: str) -> Any:
+        async with mcp_client(url, "http", "auto") as client:
+            arguments = {"id": "paired-significance", "version": "1.0.0", "input": value}
+            return await client.call_tool("execute", arguments)
+
+    with serving("--deadline", "0.05", "--no-access-log") as (url, _proc):
+        result = anyio.run(call, url)
+    error = (result.structured_content or {}).get("error", {})
+    assert (True, "timeout") == (result.is_error, error.get("code"))
