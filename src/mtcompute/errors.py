@@ -12,6 +12,10 @@ The tree::
     ├── UnsupportedInput           unsupported_input   HTTP 422  CLI exit 1
     ├── NotFound                   not_found           HTTP 404  CLI exit 1
     ├── MethodNotAllowed           method_not_allowed  HTTP 405  (transport)
+    ├── RateLimited                rate_limited        HTTP 429  (transport)
+    ├── Unauthorized               unauthorized        HTTP 401  (transport)
+    ├── Overloaded                 overloaded          HTTP 503  (transport)
+    ├── Timeout                    timeout             HTTP 504  (transport)
     └── InternalError              internal_error      HTTP 500  CLI exit 1
 
 The first four codes are the contracts' (docs/decisions.md, "The envelope"): a tool raises them.
@@ -42,8 +46,10 @@ __all__ = [
     "MethodNotAllowed",
     "MtcomputeError",
     "NotFound",
+    "Overloaded",
     "RateLimited",
     "RequestTimeout",
+    "Timeout",
     "Unauthorized",
     "UnsupportedInput",
     "UnsupportedMediaType",
@@ -260,6 +266,36 @@ class Unauthorized(MtcomputeError):
     summary = "an API key is required to execute on this server"
 
 
+class Overloaded(MtcomputeError):
+    """503: the server has too much work waiting to take this request now (its queue for the
+    request's kind of work is full), or it is shutting down; nothing of the request was
+    computed. ``retry_after`` is the ``Retry-After`` seconds."""
+
+    code = "overloaded"
+    http_status = 503
+    summary = "the server is too busy (or shutting down); retry after Retry-After seconds"
+
+    def __init__(self, reason: str, retry_after: int = 1) -> None:
+        super().__init__(f"Overloaded: {reason}; retry after {retry_after} s.")
+        self.retry_after = retry_after
+
+
+class Timeout(MtcomputeError):
+    """504: the request's work did not finish within its deadline (``mtcompute serve
+    --deadline``, or the one its cost estimate gives); the work was stopped (or, on a worker
+    thread, its answer is dropped)."""
+
+    code = "timeout"
+    http_status = 504
+    summary = "the work did not finish within the request's deadline"
+
+    def __init__(self, seconds: float) -> None:
+        super().__init__(
+            f"Expected the work to finish within its deadline of {seconds:g} s; it did not, "
+            "so it was stopped."
+        )
+
+
 TOOL_ERRORS: tuple[type[MtcomputeError], ...] = (
     InvalidInput,
     LimitExceeded,
@@ -280,6 +316,8 @@ TRANSPORT_ERRORS: tuple[type[MtcomputeError], ...] = (
     HeadersTooLarge,
     RateLimited,
     Unauthorized,
+    Overloaded,
+    Timeout,
 )
 """The service's own refusals (and its bug answer), beside the tools' errors."""
 

@@ -27,7 +27,7 @@ import mtcompute.server.app as app_module
 from mtcompute import dumps
 from mtcompute.contracts import contract
 from mtcompute.envelope import Envelope
-from mtcompute.errors import MtcomputeError
+from mtcompute.errors import MtcomputeError, Overloaded, Timeout
 from mtcompute.server.app import DEFAULT_MAX_BODY_BYTES, create_app
 from mtcompute.server.openapi import openapi_document
 from mtcompute.server.protocol import DEFAULT_MAX_HEADER_BYTES
@@ -184,11 +184,28 @@ def _worker_down(_method: str, path: str) -> list[AbstractContextManager[Any]] |
     return [mock.patch.object(app_module, "readiness", return_value="injected worker failure")]
 
 
+def _queue_full(_method: str, path: str) -> list[AbstractContextManager[Any]] | None:
+    """Patches that make the execute route find its worker's queue full (execute only)."""
+    if not path.endswith("/execute"):
+        return None
+    refusal = Overloaded("64 requests wait for the heavy worker", 2)
+    return [mock.patch.object(app_module, "execute_value", side_effect=refusal)]
+
+
+def _deadline_passed(_method: str, path: str) -> list[AbstractContextManager[Any]] | None:
+    """Patches that make the execute route's work outlast its deadline (execute only)."""
+    if not path.endswith("/execute"):
+        return None
+    return [mock.patch.object(app_module, "execute_value", side_effect=Timeout(60.0))]
+
+
 # Each in-process probe: the patches to apply, or None where the probe does not apply.
 IN_PROCESS_PROBES: dict[str, Callable[[str, str], list[AbstractContextManager[Any]] | None]] = {
     "a bug in the route": _bug_in_the_route,
     "failing health check": _failing_health_check,
     "worker down": _worker_down,
+    "queue full": _queue_full,
+    "deadline passed": _deadline_passed,
 }
 
 
@@ -309,12 +326,13 @@ def test_error_schemas_pin_the_code_of_each_status() -> None:
     codes = DOCUMENT["components"]["schemas"]["ErrorEnvelope"]["properties"]["error"]["properties"][
         "code"
     ]["enum"]
+    also = {("503", "overloaded"), ("504", "timeout")}  # the execute operations'
     accepted = {
         (status, code)
         for _, _, operation in OPERATIONS
         for status, response in operation["responses"].items()
-        if status in expected
+        if status in expected or status in dict(also)
         for code in codes
         if _schema_at(response).is_valid({"error": {"code": code, "message": "m", "path": ""}})
     }
-    assert set(expected.items()) == accepted
+    assert set(expected.items()) | also == accepted

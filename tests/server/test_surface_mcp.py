@@ -135,7 +135,8 @@ async def test_execute_description_lists_the_catalog(client: Client) -> None:
     missing = [facts.line() for facts in tool_facts() if facts.line() not in description]
     envelope = listed["execute"].output_schema or {}
     codes = envelope["properties"]["error"]["properties"]["code"]["enum"]
-    assert ([], ["invalid_input", "limit_exceeded", "unsupported_input", "not_found"]) == (
+    tool_codes = ["invalid_input", "limit_exceeded", "unsupported_input", "not_found"]
+    assert ([], [*tool_codes, "overloaded", "timeout"]) == (
         missing,
         [code for code in codes if code != "internal_error"],
     )

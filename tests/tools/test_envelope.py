@@ -26,8 +26,10 @@ from mtcompute.errors import (
     MethodNotAllowed,
     MtcomputeError,
     NotFound,
+    Overloaded,
     RateLimited,
     RequestTimeout,
+    Timeout,
     Unauthorized,
     UnsupportedInput,
     UnsupportedMediaType,
@@ -169,6 +171,13 @@ def test_transport_errors_carry_the_codes_statuses_and_messages_the_service_send
         ("internal_error", 500, "Internal error; please report this request."),
         ("rate_limited", 429, "Too many requests: at most 600/min per client; retry after 3 s."),
         ("unauthorized", 401, "An API key is required."),
+        ("overloaded", 503, "Overloaded: 64 requests wait for the heavy worker; retry after 2 s."),
+        (
+            "timeout",
+            504,
+            "Expected the work to finish within its deadline of 60 s; it did not, so it was "
+            "stopped.",
+        ),
     ] == [
         (error.code, error.http_status, error.message)
         for error in (
@@ -182,6 +191,8 @@ def test_transport_errors_carry_the_codes_statuses_and_messages_the_service_send
             InternalError(),
             RateLimited("600/min", 3),
             Unauthorized("An API key is required."),
+            Overloaded("64 requests wait for the heavy worker", 2),
+            Timeout(60.0),
         )
     ]
 
@@ -200,6 +211,8 @@ def test_the_code_lists_come_from_the_classes() -> None:
             "internal_error",
             "rate_limited",
             "unauthorized",
+            "overloaded",
+            "timeout",
         ),
     ) == (
         [cls.code for cls in TOOL_ERRORS],

@@ -64,6 +64,32 @@ def add_parser(subparsers: Subparsers) -> None:
         help="largest request line plus headers accepted (default 65536); larger is 431",
     )
     parser.add_argument(
+        "--max-queue",
+        type=int,
+        default=None,
+        metavar="N",
+        help="requests to execute that may wait for each worker (the large-body worker "
+        "process, each worker thread) beside the one it computes (default 64); more are "
+        "503 overloaded with Retry-After, refused before any work",
+    )
+    parser.add_argument(
+        "--deadline",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="time a request to execute has from its admission to its answer, waiting "
+        "included (default 60); later is 504 timeout and its work is stopped (a large "
+        "body's) or its answer dropped",
+    )
+    parser.add_argument(
+        "--shutdown-grace",
+        type=float,
+        default=30.0,
+        metavar="SECONDS",
+        help="on SIGTERM, time the requests already admitted have to finish (default 30); "
+        "those still running or waiting then are answered 503 overloaded",
+    )
+    parser.add_argument(
         "--cors-origin",
         action="append",
         metavar="ORIGIN",
@@ -137,11 +163,18 @@ def _settings(args: argparse.Namespace) -> str | None:
     for option, value, env in (
         ("--body-timeout", args.body_timeout, "MTCOMPUTE_BODY_TIMEOUT"),
         ("--header-timeout", args.header_timeout, "MTCOMPUTE_HEADER_TIMEOUT"),
+        ("--deadline", args.deadline, "MTCOMPUTE_DEADLINE"),
+        ("--shutdown-grace", args.shutdown_grace, None),
     ):
         if value is not None:
             if not 0 < value < float("inf"):
                 return f"{option} must be a finite number of seconds above 0"
-            os.environ[env] = repr(value)
+            if env is not None:
+                os.environ[env] = repr(value)
+    if args.max_queue is not None:
+        if args.max_queue < 0:
+            return "--max-queue must be at least 0"
+        os.environ["MTCOMPUTE_MAX_QUEUE"] = str(args.max_queue)
     if args.max_header_bytes is not None:
         if args.max_header_bytes < 1024:
             return "--max-header-bytes must be at least 1024"
@@ -249,6 +282,6 @@ def run(args: argparse.Namespace) -> int:
         # believe any X-Forwarded-For from 127.0.0.1, FORWARDED_ALLOW_IPS's default).
         proxy_headers=False,
         http=http,
-        timeout_graceful_shutdown=30,
+        timeout_graceful_shutdown=args.shutdown_grace,
     )
     return EXIT_OK

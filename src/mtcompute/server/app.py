@@ -58,6 +58,7 @@ __all__ = [
     "tool_listing",
 ]
 
+import asyncio
 import contextlib
 import os
 import sys
@@ -83,15 +84,21 @@ from mtcompute.errors import (
     InvalidInput,
     MethodNotAllowed,
     NotFound,
+    Overloaded,
+    Timeout,
     UnsupportedMediaType,
 )
 from mtcompute.search import MAX_QUERY_LENGTH, search_answer
 from mtcompute.server.access_log import AccessLog, open_access_log
 from mtcompute.server.executor import (
+    DEFAULT_DEADLINE,
+    DEFAULT_MAX_QUEUE,
     INLINE_BODY_BYTES,
+    RETRY_AFTER,
     SWITCH_INTERVAL,
     BodyWorker,
     NotReady,
+    configure,
     execute_body,
     execute_value,
     readiness,
@@ -180,7 +187,9 @@ class ExecuteEndpoint:
     :data:`~mtcompute.server.executor.INLINE_BODY_BYTES` goes whole to the body worker
     process; a smaller one is parsed here (not JSON: 400) and executed where its cost estimate
     says (:func:`~mtcompute.server.executor.execute_value`). A client that leaves before its
-    body is in gets no answer.
+    body is in gets no answer; one that leaves while its request waits or computes gets none
+    either, and its work is dropped (or stopped, in the body worker). A full queue is 503
+    ``overloaded`` with ``Retry-After``, a deadline passed 504 ``timeout``.
 
     The router reaches it as the execute route's endpoint, and :class:`ExecuteRoute` ahead of
     the router (the same object, for the common case).
@@ -197,9 +206,16 @@ class ExecuteEndpoint:
         except NotFound as exc:
             await send_answer(send, error_answer(exc))
             return
-        answer = await self._answer(scope, receive, entry)
+        header = (TOOL_HEADER.encode("latin-1"), entry.ref.encode("utf-8"))
+        try:
+            answer = await self._answer(scope, receive, entry)
+        except Overloaded as exc:
+            retry = (b"retry-after", str(exc.retry_after).encode("latin-1"))
+            await send_answer(send, error_answer(exc), (header, retry))
+            return
+        except Timeout as exc:
+            answer = error_answer(exc)
         if answer is not None:  # the version that ran, named in the header
-            header = (TOOL_HEADER.encode("latin-1"), entry.ref.encode("utf-8"))
             await send_answer(send, answer, (header,))
 
     async def _answer(self, scope: Scope, receive: Receive, entry: CatalogEntry) -> Answer | None:
@@ -209,14 +225,25 @@ class ExecuteEndpoint:
         body = await _read_body(receive)
         if body is None:  # the client left
             return None
+        try:
+            return await self._compute(receive, entry, body)
+        except asyncio.CancelledError:
+            # Not the client leaving (that ends _compute with None): the server is stopping
+            # and its grace period is over (uvicorn cancels what still runs). The envelope,
+            # not uvicorn's plain-text 500; the task ends with it.
+            raise Overloaded("the server is shutting down", RETRY_AFTER) from None
+
+    async def _compute(self, receive: Receive, entry: CatalogEntry, body: bytes) -> Answer | None:
         if len(body) > INLINE_BODY_BYTES:  # parsed, computed and written by the body worker
-            return await execute_body(self.body_worker, entry.id, entry.version, body)
+            return await execute_body(self.body_worker, entry.id, entry.version, body, receive)
         try:
             value = loads(body)
         except JsonError as exc:
             return error_answer(InvalidInput(str(exc)))
         # On the event loop when the tool's cost estimate says it is cheap, else on a worker.
-        return await execute_value(entry.id, entry.version, value, envelope_answer, len(body))
+        return await execute_value(
+            entry.id, entry.version, value, envelope_answer, len(body), receive
+        )
 
 
 class ExecuteRoute:
@@ -503,6 +530,8 @@ def create_app(
     api_keys: str | None = None,
     public_url: str | None = None,
     trusted_proxies: list[str] | None = None,
+    max_queue: int | None = None,
+    deadline: float | None = None,
 ) -> Starlette:
     """The application. Each setting defaults to its environment variable, then its default:
 
@@ -517,7 +546,12 @@ def create_app(
       commands (``https://mt.example.org``); none (a trusted proxy's forwarded host, else the
       address the connection reached);
     - ``trusted_proxies``: ``MTCOMPUTE_TRUSTED_PROXIES`` (comma-separated), the IP networks of
-      the proxies whose forwarded client, scheme and host are believed; none.
+      the proxies whose forwarded client, scheme and host are believed; none;
+    - ``max_queue``: ``MTCOMPUTE_MAX_QUEUE``, the requests that may wait for each worker
+      (the body worker process, each worker thread) beyond the one it computes; more are
+      503 ``overloaded``; 64;
+    - ``deadline``: ``MTCOMPUTE_DEADLINE``, the seconds a request to execute has from its
+      admission to its answer; later is 504 ``timeout``; 60.
     """
     if max_body_bytes is None:
         max_body_bytes = int(os.environ.get("MTCOMPUTE_MAX_BODY_BYTES", DEFAULT_MAX_BODY_BYTES))
@@ -535,6 +569,10 @@ def create_app(
         public_url = os.environ.get("MTCOMPUTE_PUBLIC_URL")
     if trusted_proxies is None:
         trusted_proxies = _comma_list(os.environ.get("MTCOMPUTE_TRUSTED_PROXIES"))
+    if max_queue is None:
+        max_queue = int(os.environ.get("MTCOMPUTE_MAX_QUEUE", DEFAULT_MAX_QUEUE))
+    if deadline is None:
+        deadline = float(os.environ.get("MTCOMPUTE_DEADLINE", DEFAULT_DEADLINE))
     buckets = TokenBuckets(RateLimit.parse(rate_limit)) if rate_limit else None
     keys = ApiKeys.load(api_keys) if api_keys else None
     log = open_access_log(access_log)
@@ -542,19 +580,21 @@ def create_app(
     # e.g. MTCOMPUTE_ALLOWED_HOSTS="mt.example.org,mt.example.org:*" behind a proxy.
     hosts = [h.strip() for h in os.environ.get("MTCOMPUTE_ALLOWED_HOSTS", "").split(",")]
     mcp_app, mcp_lifespan = mcp_http_app(allowed_hosts=[h for h in hosts if h])
-    body_worker = BodyWorker()
+    body_worker = BodyWorker(max_queue, deadline)
     execute_endpoint = ExecuteEndpoint(body_worker)
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: Starlette) -> AsyncIterator[None]:
         interval = sys.getswitchinterval()
         sys.setswitchinterval(SWITCH_INTERVAL)  # the loop's turn sooner (server.executor)
+        admission = configure(max_queue, deadline)  # the worker threads' limits, while serving
         body_worker.start()
         try:
             async with mcp_lifespan():
                 yield
         finally:
             sys.setswitchinterval(interval)
+            configure(admission.max_queue, admission.deadline)
             await anyio.to_thread.run_sync(body_worker.close)
             if log is not None:
                 await anyio.to_thread.run_sync(log.close)

@@ -27,17 +27,35 @@ share one interpreter lock with the event loop, and the more of them wait for it
 the loop waits for its turn. :func:`~mtcompute.server.app.create_app` also shortens the
 interpreter's switch interval to :data:`SWITCH_INTERVAL` while it serves, so that the loop
 gets the lock back sooner from a Python-level computation.
+
+Admission (:data:`ADMISSION`, set by :func:`configure`): each of the three workers (the body
+worker process, the moderate and the heavy thread) has at most ``max_queue`` requests waiting
+for it beside the one it computes; one more is refused at once with ``503``
+:class:`~mtcompute.errors.Overloaded` (and ``Retry-After``), before it is computed. Each
+request has ``deadline`` seconds from its admission to be answered, queueing included: past
+it, the answer is ``504`` :class:`~mtcompute.errors.Timeout`. In the body worker the work is
+stopped (its process is killed and replaced); a computation on a worker thread cannot be
+stopped (pure Python in a thread), so its answer is dropped and it finishes in the background,
+holding its worker meanwhile. A request cancelled while it waits (its client left: the route's
+task is cancelled) is never computed; a body the worker process computes for a client that has
+left is stopped (the process is killed and replaced).
 """
 
 from __future__ import annotations
 
 __all__ = [
+    "ADMISSION",
+    "DEFAULT_DEADLINE",
+    "DEFAULT_MAX_QUEUE",
     "INLINE_BODY_BYTES",
     "LANE_BUDGET",
     "READY_MAX_WAITING",
+    "RETRY_AFTER",
     "SWITCH_INTERVAL",
+    "Admission",
     "BodyWorker",
     "NotReady",
+    "configure",
     "execute_body",
     "execute_value",
     "readiness",
@@ -47,11 +65,13 @@ import asyncio
 import contextlib
 import logging
 import queue
+import select
 import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable
+import typing
+from collections.abc import Awaitable, Callable
 from concurrent.futures import Future
 from dataclasses import dataclass
 from functools import cache
@@ -59,10 +79,11 @@ from typing import TypeVar
 
 import anyio
 import anyio.to_thread
+from starlette.types import Receive
 
 from mtcompute._execute import INLINE_BUDGET, estimate, execute
 from mtcompute.envelope import Envelope
-from mtcompute.errors import InternalError, MtcomputeError
+from mtcompute.errors import InternalError, MtcomputeError, Overloaded, Timeout
 from mtcompute.server._body_worker import ANSWER, REQUEST, read_exactly
 
 T = TypeVar("T")
@@ -95,6 +116,40 @@ WATCH_SECONDS = 1.0
 
 _LOG = logging.getLogger("mtcompute.server")
 
+DEFAULT_MAX_QUEUE = 64
+"""Requests that may wait for each worker (the body worker process, each worker thread)
+beside the one it computes; ``mtcompute serve --max-queue``, ``MTCOMPUTE_MAX_QUEUE``."""
+
+DEFAULT_DEADLINE = 60.0
+"""Seconds a request has from its admission to its answer, waiting included; ``mtcompute
+serve --deadline``, ``MTCOMPUTE_DEADLINE``."""
+
+RETRY_AFTER = 2
+"""The ``Retry-After`` seconds of an :class:`~mtcompute.errors.Overloaded` refusal."""
+
+POLL_SECONDS = 0.05
+"""How often the body worker's thread, waiting for its process's answer, checks whether the
+client is still there."""
+
+
+@dataclass(slots=True)
+class Admission:
+    """The limits every request is admitted under (:func:`configure`)."""
+
+    max_queue: int = DEFAULT_MAX_QUEUE
+    deadline: float = DEFAULT_DEADLINE
+
+
+ADMISSION = Admission()
+"""The limits of this server process's workers."""
+
+
+def configure(max_queue: int, deadline: float) -> Admission:
+    """Set this server process's :data:`ADMISSION` limits; the limits they replace."""
+    replaced = Admission(ADMISSION.max_queue, ADMISSION.deadline)
+    ADMISSION.max_queue, ADMISSION.deadline = max_queue, deadline
+    return replaced
+
 
 class NotReady(InternalError):
     """503: the server cannot take work now (its worker process is down and could not be
@@ -113,10 +168,30 @@ def _lanes() -> tuple[anyio.CapacityLimiter, anyio.CapacityLimiter]:
     return anyio.CapacityLimiter(1), anyio.CapacityLimiter(1)
 
 
+@cache
+def _lane_locks() -> tuple[threading.Lock, threading.Lock]:
+    """Held by the computation of each worker thread: a computation whose request has been
+    answered already (past its deadline) keeps its worker until it ends."""
+    return threading.Lock(), threading.Lock()
+
+
+class _Ticket:
+    """A worker thread's call: its lane's lock, and whether its answer is still wanted."""
+
+    __slots__ = ("abandoned", "lock")
+
+    def __init__(self, lock: threading.Lock) -> None:
+        self.lock = lock
+        self.abandoned = False
+
+
 def _execute_and_render(
-    render: Callable[[Envelope], T], tool_id: str, version: str, value: object
-) -> T:
-    return render(execute(tool_id, version, value))
+    render: Callable[[Envelope], T], tool_id: str, version: str, value: object, ticket: _Ticket
+) -> T | None:
+    with ticket.lock:
+        if ticket.abandoned:  # its deadline passed or its client left while it waited
+            return None
+        return render(execute(tool_id, version, value))
 
 
 async def execute_value(
@@ -125,22 +200,62 @@ async def execute_value(
     value: object,
     render: Callable[[Envelope], T],
     json_length: int | None = None,
-) -> T:
+    receive: Receive | None = None,
+) -> T | None:
     """``render`` of :func:`~mtcompute._execute.execute` of a parsed input: here when it is
     cheap (:data:`~mtcompute._execute.INLINE_BUDGET`), else on the moderate or the heavy
     worker. ``json_length``: the bytes of the JSON text ``value`` was read from, if any
     (a bound for the estimate, :func:`~mtcompute._execute.estimate`: with the inline budget
-    as the cap it answers without walking the input when the bound is within it)."""
+    as the cap it answers without walking the input when the bound is within it).
+
+    Raises :class:`~mtcompute.errors.Overloaded` when the worker's queue is full, and
+    :class:`~mtcompute.errors.Timeout` past the deadline (:data:`ADMISSION`). With
+    ``receive`` (an HTTP request's, its body read), None if the client disconnects first
+    (:func:`until_disconnect`)."""
     units = estimate(tool_id, version, value, INLINE_BUDGET, json_length)
     if units is not None and units <= INLINE_BUDGET:
         return render(execute(tool_id, version, value))
     if units is not None:  # past the inline budget: the walk's estimate picks the lane
         units = estimate(tool_id, version, value, LANE_BUDGET)
-    moderate, heavy = _lanes()
-    lane = moderate if units is not None and units <= LANE_BUDGET else heavy
-    return await anyio.to_thread.run_sync(
-        _execute_and_render, render, tool_id, version, value, limiter=lane
-    )
+    index = 0 if units is not None and units <= LANE_BUDGET else 1
+    lane = _lanes()[index]
+    if lane.available_tokens == 0 and lane.statistics().tasks_waiting >= ADMISSION.max_queue:
+        name = ("moderate", "heavy")[index]
+        raise Overloaded(f"{ADMISSION.max_queue} requests wait for the {name} worker", RETRY_AFTER)
+    ticket = _Ticket(_lane_locks()[index])
+    work = _on_lane(lane, ticket, render, tool_id, version, value)
+    return await (work if receive is None else until_disconnect(receive, work))
+
+
+async def _on_lane(
+    lane: anyio.CapacityLimiter,
+    ticket: _Ticket,
+    render: Callable[[Envelope], T],
+    tool_id: str,
+    version: str,
+    value: object,
+) -> T:
+    deadline = ADMISSION.deadline
+    try:
+        with anyio.fail_after(deadline):
+            answer = await anyio.to_thread.run_sync(
+                _execute_and_render,
+                render,
+                tool_id,
+                version,
+                value,
+                ticket,
+                limiter=lane,
+                abandon_on_cancel=True,
+            )
+    except TimeoutError:
+        ticket.abandoned = True
+        raise Timeout(deadline) from None
+    except BaseException:  # cancelled: the client left
+        ticket.abandoned = True
+        raise
+    assert answer is not None  # not abandoned
+    return answer
 
 
 class BodyWorker:
@@ -155,12 +270,23 @@ class BodyWorker:
     it was computing is answered ``internal_error``. A process that cannot be started (no
     memory, no process slots) is logged too and retried with a backoff
     (:data:`RESPAWN_BACKOFF`); meanwhile the bodies are answered 503 (:class:`NotReady`) and
-    :attr:`problem` says why, which turns ``/readyz`` red. :meth:`close` ends both (the
-    process at the end of its input). ``answered`` counts the bodies the process has
-    answered; ``spawn`` is how a process is started (``subprocess.Popen``'s signature).
+    :attr:`problem` says why, which turns ``/readyz`` red (a worker that cannot start is a
+    fault of the server, not load: ``internal_error``, unlike a full queue). :meth:`close`
+    ends both (the process at the end of its input). ``answered`` counts the bodies the
+    process has answered; ``spawn`` is how a process is started (``subprocess.Popen``'s
+    signature).
+
+    Admission: at most ``max_queue`` bodies wait beside the one computed, one more is refused
+    :class:`~mtcompute.errors.Overloaded` by :meth:`submit`; a body not answered ``deadline``
+    seconds after it was submitted is answered :class:`~mtcompute.errors.Timeout` (its
+    process killed and replaced if it was computing it), and one whose :class:`Ticket` is
+    stopped (its client left) is dropped the same way, unanswered (both default to
+    :data:`DEFAULT_MAX_QUEUE`, :data:`DEFAULT_DEADLINE`).
     """
 
-    def __init__(self) -> None:
+    def __init__(self, max_queue: int | None = None, deadline: float | None = None) -> None:
+        self.max_queue = DEFAULT_MAX_QUEUE if max_queue is None else max_queue
+        self.deadline = DEFAULT_DEADLINE if deadline is None else deadline
         self._lock = threading.Lock()
         self._jobs: queue.SimpleQueue[_Job | None] = queue.SimpleQueue()
         self._thread: threading.Thread | None = None
@@ -205,15 +331,22 @@ class BodyWorker:
                 self._thread.start()
         self._jobs.put(_WARM)
 
-    def submit(self, tool_id: str, version: str, body: bytes) -> Future[tuple[int, bytes]]:
-        """The (HTTP status, envelope bytes) of ``execute_json(tool_id, version, body)``."""
-        future: Future[tuple[int, bytes]] = Future()
+    def submit(self, tool_id: str, version: str, body: bytes) -> Ticket:
+        """The (HTTP status, envelope bytes) of ``execute_json(tool_id, version, body)``, as
+        a :class:`Ticket` (a future); :class:`~mtcompute.errors.Overloaded` when
+        ``max_queue`` bodies wait already."""
         if self._thread is None:
             self.start()
         with self._lock:
+            if self.waiting > self.max_queue:  # the one computed, and max_queue waiting
+                raise Overloaded(
+                    f"{self.max_queue} large request bodies wait for the body worker",
+                    RETRY_AFTER,
+                )
             self.waiting += 1
-        self._jobs.put(_Job(tool_id, version, body, future))
-        return future
+        ticket = Ticket(time.monotonic() + self.deadline)
+        self._jobs.put(_Job(tool_id, version, body, ticket))
+        return ticket
 
     def close(self) -> None:
         """Answer the bodies already submitted, then end the thread and the process."""
@@ -234,7 +367,7 @@ class BodyWorker:
                 break
             if job is _WARM:
                 self._running()
-            elif job.future.set_running_or_notify_cancel():
+            elif not job.future.stopped and job.future.set_running_or_notify_cancel():
                 try:
                     answer = self._answer(job)
                 finally:
@@ -291,6 +424,8 @@ class BodyWorker:
         return process
 
     def _answer(self, job: _Job) -> tuple[int, bytes]:
+        if time.monotonic() >= job.future.deadline:  # expired while it waited
+            return _timeout_answer(self.deadline)
         process = self._running(job)
         if process is None:
             refusal = Envelope.of_error(NotReady(str(self.problem)))
@@ -304,6 +439,9 @@ class BodyWorker:
             requests.write(tool + version)
             requests.write(job.body)
             requests.flush()
+            cut = self._wait(answers, job)
+            if cut is not None:
+                return self._stop_computing(process, job, cut)
             head = read_exactly(answers, ANSWER.size)
             if head is not None:
                 status, size = ANSWER.unpack(head)
@@ -328,6 +466,45 @@ class BodyWorker:
         self._process = None
         failure = Envelope.of_error(InternalError())
         return failure.http_status, failure.json_bytes()
+
+    def _wait(self, answers: typing.IO[bytes], job: _Job) -> str | None:
+        """Until the process's answer starts to arrive (None), its deadline passes
+        (``"deadline"``) or its request is cancelled (``"client"``)."""
+        ticket = job.future
+        while True:
+            left = ticket.deadline - time.monotonic()
+            if left <= 0:
+                return "deadline"
+            if ticket.stopped:
+                return "client"
+            readable, _, _ = select.select([answers], [], [], min(left, POLL_SECONDS))
+            if readable:
+                return None
+
+    def _stop_computing(
+        self, process: subprocess.Popen[bytes], job: _Job, cut: str
+    ) -> tuple[int, bytes]:
+        """Kill the process computing ``job`` (it is replaced before the next body), for
+        ``cut``: its deadline (answered :class:`~mtcompute.errors.Timeout`) or its request
+        cancelled (the answer nobody reads)."""
+        process.kill()
+        process.wait()
+        _close_pipes(process)
+        self._process = None
+        why = (
+            "its deadline passed"
+            if cut == "deadline"
+            else "its request was cancelled (its client left, or the server is stopping)"
+        )
+        _LOG.warning(
+            "body worker process %d stopped computing %s@%s (a %d-byte body): %s; starting another",
+            process.pid,
+            job.tool_id,
+            job.version,
+            len(job.body),
+            why,
+        )
+        return _timeout_answer(self.deadline)
 
     def _stop(self) -> None:
         process, self._process = self._process, None
@@ -365,24 +542,84 @@ def _close_pipes(process: subprocess.Popen[bytes]) -> None:
                 pipe.close()
 
 
+class Ticket(Future[tuple[int, bytes]]):
+    """A body's answer to come (a future), with its deadline (``time.monotonic()``) and
+    :meth:`stop`: its client has left, do not compute it or stop computing it."""
+
+    def __init__(self, deadline: float) -> None:
+        super().__init__()
+        self.deadline = deadline
+        self.stopped = False
+
+    def stop(self) -> None:
+        """Drop the body: not computed if it waits, its process killed if it computes."""
+        self.stopped = True
+        self.cancel()  # the waiting body is skipped at once
+
+
+def _timeout_answer(deadline: float) -> tuple[int, bytes]:
+    answer = Envelope.of_error(Timeout(deadline))
+    return answer.http_status, answer.json_bytes()
+
+
 @dataclass(frozen=True, slots=True)
 class _Job:
     tool_id: str
     version: str
     body: bytes
-    future: Future[tuple[int, bytes]]
+    future: Ticket
 
 
-_WARM = _Job("", "", b"", Future())  # start the process (it imports the tools meanwhile)
+_WARM = _Job("", "", b"", Ticket(0.0))  # start the process (it imports the tools meanwhile)
 
 STOP_SECONDS = 10
 """How long :meth:`BodyWorker.close` waits for the process to end after its input."""
 
 
+async def until_disconnect(receive: Receive, work: Awaitable[T]) -> T | None:
+    """``work``'s result, or None when the HTTP client disconnects first (``receive``: the
+    request's, its body read); then ``work`` is cancelled."""
+    result: T | None = None
+    refusal: MtcomputeError | None = None  # raised here, not in an exception group
+    async with anyio.create_task_group() as group:
+
+        async def compute() -> None:
+            nonlocal result, refusal
+            try:
+                result = await work
+            except MtcomputeError as exc:  # Overloaded, Timeout
+                refusal = exc
+            group.cancel_scope.cancel()  # stop watching
+
+        async def watch() -> None:
+            while (await receive())["type"] != "http.disconnect":
+                pass
+            group.cancel_scope.cancel()  # the client left: stop the work
+
+        group.start_soon(compute)
+        group.start_soon(watch)
+    if refusal is not None:
+        raise refusal
+    return result
+
+
 async def execute_body(
-    worker: BodyWorker, tool_id: str, version: str, body: bytes
-) -> tuple[int, bytes]:
+    worker: BodyWorker, tool_id: str, version: str, body: bytes, receive: Receive | None = None
+) -> tuple[int, bytes] | None:
     """The (HTTP status, envelope bytes) of :func:`~mtcompute._execute.execute_json` of a
     request body over :data:`INLINE_BODY_BYTES`: parsed, checked, computed and written by
-    ``worker``'s process (``internal_error`` if it dies meanwhile)."""
-    return await asyncio.wrap_future(worker.submit(tool_id, version, body))
+    ``worker``'s process (``internal_error`` if it dies meanwhile, ``timeout`` past its
+    deadline). :class:`~mtcompute.errors.Overloaded` when its queue is full; cancelled (the
+    client left: ``receive`` says so, :func:`until_disconnect`), the body is dropped, or its
+    computation stopped."""
+    ticket = worker.submit(tool_id, version, body)
+    work = _answer_of(ticket)
+    return await (work if receive is None else until_disconnect(receive, work))
+
+
+async def _answer_of(ticket: Ticket) -> tuple[int, bytes]:
+    try:
+        return await asyncio.shield(asyncio.wrap_future(ticket))
+    except asyncio.CancelledError:
+        ticket.stop()
+        raise

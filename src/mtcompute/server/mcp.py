@@ -84,6 +84,8 @@ from mtcompute.errors import (
     MethodNotAllowed,
     MtcomputeError,
     NotFound,
+    Overloaded,
+    Timeout,
     Unauthorized,
     json_pointer,
 )
@@ -164,9 +166,14 @@ async def _call_execute(arguments: dict[str, Any]) -> types.CallToolResult:
     bad = _argument_error(EXECUTE, arguments, names, names)
     if bad is not None:
         return _envelope_result(bad)
-    return await execute_value(
-        arguments["id"], arguments["version"], arguments["input"], _envelope_result
-    )
+    try:
+        result = await execute_value(
+            arguments["id"], arguments["version"], arguments["input"], _envelope_result
+        )
+    except (Overloaded, Timeout) as exc:  # a full queue, a deadline passed
+        return _envelope_result(Envelope.of_error(exc))
+    assert result is not None  # None only for an HTTP client gone
+    return result
 
 
 def _call_list_catalog(arguments: dict[str, Any]) -> types.CallToolResult:

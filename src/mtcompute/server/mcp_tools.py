@@ -31,6 +31,12 @@ from mtcompute.catalog import catalog_entries
 from mtcompute.catalog_text import group_lines, raw_text_advice, summary_sentence
 from mtcompute.errors import (
     EXECUTE_ERRORS,
+    InternalError,
+    InvalidInput,
+    MtcomputeError,
+    NotFound,
+    Overloaded,
+    Timeout,
 )
 from mtcompute.search import MAX_QUERY_LENGTH
 
@@ -41,8 +47,10 @@ SEARCH_CATALOG: Final = "search_catalog"
 DEFAULT_SEARCH_LIMIT: Final = 5
 MAX_SEARCH_LIMIT: Final = 50
 
-# The codes an execute envelope can carry, from the errors module.
-ERROR_CODES: Final = tuple(cls.code for cls in EXECUTE_ERRORS)
+# The codes an execute envelope can carry, from the errors module: the tools' and a bug's,
+# then the server's refusals of work it cannot take or finish (server.executor).
+_REFUSALS: tuple[type[MtcomputeError], ...] = (Overloaded, Timeout)
+ERROR_CODES: Final = tuple(cls.code for cls in (*EXECUTE_ERRORS, *_REFUSALS))
 
 _READ_ONLY = types.ToolAnnotations(
     read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=False
@@ -56,21 +64,30 @@ _VERSION_SCHEMA: Final = {
     "type": "string",
     "description": "Exact version, e.g. 1.1.0.",
 }
-_ERROR_SCHEMA: Final = {
-    "type": "object",
-    "properties": {
-        "code": {"type": "string", "enum": list(ERROR_CODES)},
-        "message": {"type": "string"},
-        "path": {"type": "string"},
-        "faults": {"type": "array"},  # each a {"code", "message", "path"}
-    },
-    "required": ["code", "message"],
-}
+
+
+def _error_schema(codes: tuple[str, ...]) -> dict[str, Any]:
+    return {
+        "type": "object",
+        "properties": {
+            "code": {"type": "string", "enum": list(codes)},
+            "message": {"type": "string"},
+            "path": {"type": "string"},
+            "faults": {"type": "array"},  # each a {"code", "message", "path"}
+        },
+        "required": ["code", "message"],
+    }
+
+
+# The discovery tools' errors (an argument refused, an unknown tool; they compute nothing,
+# so no contract limit, no unsupported variant and no worker refuses them), then execute's.
+_DISCOVERY_ERRORS: tuple[type[MtcomputeError], ...] = (InvalidInput, NotFound, InternalError)
+_ERROR_SCHEMA: Final = _error_schema(tuple(cls.code for cls in _DISCOVERY_ERRORS))
 _ENVELOPE_SCHEMA: Final = {
     "type": "object",
     "properties": {
         "result": {"type": "object"},
-        "error": _ERROR_SCHEMA,
+        "error": _error_schema(ERROR_CODES),
     },
     "oneOf": [{"required": ["result"]}, {"required": ["error"]}],
     "additionalProperties": False,

@@ -46,7 +46,9 @@ from mtcompute.errors import (
     LimitExceeded,
     MethodNotAllowed,
     MtcomputeError,
+    Overloaded,
     RequestTimeout,
+    Timeout,
     UnsupportedInput,
     UnsupportedMediaType,
 )
@@ -86,15 +88,35 @@ _EXECUTE: tuple[tuple[type[MtcomputeError], str], ...] = (
         "(MTCOMPUTE_MAX_BODY_BYTES), refused before it is read.",
     ),
     (UnsupportedMediaType, "The Content-Type is not application/json."),
+    (
+        Overloaded,
+        "Too many requests wait for a worker (MTCOMPUTE_MAX_QUEUE), refused before any work; "
+        "retry after the Retry-After seconds. Also internal_error: the body worker process "
+        "cannot be started.",
+    ),
+    (
+        Timeout,
+        "The work did not finish within the request's deadline (MTCOMPUTE_DEADLINE).",
+    ),
 )
+_ALSO: dict[str, tuple[str, ...]] = {str(Overloaded.http_status): (NotReady.code,)}
+"""More codes an execute operation's status may carry: a large body's worker process that
+cannot be started is 503 ``internal_error``."""
 _UNSUPPORTED: tuple[tuple[type[MtcomputeError], str], ...] = (
     (UnsupportedInput, "The input asks for something the contract does not support."),
 )
 
 
-def _statuses(*answers: tuple[type[MtcomputeError], str]) -> dict[str, tuple[str, str]]:
-    """``{status: (code, description)}`` of the error answers, each status once."""
-    return {str(cls.http_status): (cls.code, text) for cls, text in answers}
+def _statuses(
+    *answers: tuple[type[MtcomputeError], str], also: Mapping[str, tuple[str, ...]] | None = None
+) -> dict[str, tuple[tuple[str, ...], str]]:
+    """``{status: (codes, description)}`` of the error answers, each status once, with the
+    codes ``also`` adds to a status."""
+    also = also or {}
+    return {
+        str(cls.http_status): ((cls.code, *also.get(str(cls.http_status), ())), text)
+        for cls, text in answers
+    }
 
 
 def _error_envelope() -> dict[str, Any]:
@@ -153,16 +175,17 @@ def _check(
     }
 
 
-def _error_responses(statuses: Mapping[str, tuple[str, str]]) -> dict[str, Any]:
-    """The error responses, in status order: the envelope with its code pinned."""
+def _error_responses(statuses: Mapping[str, tuple[tuple[str, ...], str]]) -> dict[str, Any]:
+    """The error responses, in status order: the envelope with its code (or codes) pinned."""
     responses: dict[str, Any] = {}
-    for status, (code, text) in sorted(statuses.items()):
+    for status, (codes, text) in sorted(statuses.items()):
+        pin = {"const": codes[0]} if len(codes) == 1 else {"enum": list(codes)}
         schema = {
             "allOf": [{"$ref": "#/components/schemas/ErrorEnvelope"}],
-            "properties": {"error": {"properties": {"code": {"const": code}}}},
+            "properties": {"error": {"properties": {"code": pin}}},
         }
         response: dict[str, Any] = {
-            "description": f"{code}: {text}",
+            "description": f"{codes[0]}: {text}",
             "content": _json_content(schema),
         }
         if status == str(MethodNotAllowed.http_status):
@@ -170,6 +193,14 @@ def _error_responses(statuses: Mapping[str, tuple[str, str]]) -> dict[str, Any]:
                 "Allow": {
                     "description": "The methods this path has.",
                     "required": True,
+                    "schema": {"type": "string"},
+                }
+            }
+        if status == str(Overloaded.http_status) and Overloaded.code in codes:
+            response["headers"] = {
+                "Retry-After": {
+                    "description": "Seconds to wait before retrying (with overloaded).",
+                    "required": False,
                     "schema": {"type": "string"},
                 }
             }
@@ -302,7 +333,7 @@ def openapi_document(*, key_needed: bool = False, public_url: str | None = None)
                 "requestBody": {"required": True, "content": request_content},
                 "responses": {
                     "200": {"description": "The result envelope.", "content": ok_content},
-                    **_error_responses(_statuses(*execute_answers)),
+                    **_error_responses(_statuses(*execute_answers, also=_ALSO)),
                 },
             }
         }
