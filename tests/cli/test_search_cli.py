@@ -49,8 +49,8 @@ def test_list_search_without_a_match() -> None:
     proc = run_cli("list", "--search", "zzxq")
     expected = (
         "Not supported: No tool here matches this query closely enough: its words name "
-        "nothing the catalog does (it computes BLEU, chrF, chrF++ and TER).\n"
-        "The catalog computes: BLEU, chrF, chrF++, TER.\n"
+        "nothing the catalog does (it computes BLEU, chrF, chrF++, TER, WER and CER).\n"
+        "The catalog computes: BLEU, chrF, chrF++, TER, WER, CER.\n"
     )
     assert (0, expected) == (proc.returncode, proc.stdout.decode())
 
@@ -66,7 +66,7 @@ def test_list_search_no_tool_does_this() -> None:
     assert (
         [
             "Not supported: COMET is a neural metric (a trained model); no tool here computes it.",
-            "The catalog computes: BLEU, chrF, chrF++, TER.",
+            "The catalog computes: BLEU, chrF, chrF++, TER, WER, CER.",
             "Nearest alternatives:",
         ],
         "chrf-compute",

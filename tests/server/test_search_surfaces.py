@@ -21,7 +21,7 @@ from tests.conftest import fresh_page
 NOT_DONE_QUERY = "BERTScore entre mes traductions et les références"
 """French, for a thing no tool does: the answer is supported false, its reason BERTScore's."""
 REASON = "BERTScore compares contextual embeddings of a neural model; no tool here computes it."
-METRICS = ["BLEU", "chrF", "chrF++", "TER"]
+METRICS = ["BLEU", "chrF", "chrF++", "TER", "WER", "CER"]
 
 
 @pytest.fixture(scope="module")
