@@ -6,8 +6,10 @@ warning is silenced. The kernel is made missing in a child process by setting
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import subprocess
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -35,6 +37,16 @@ def test_doctor_reports_the_path_versions_extras_and_every_tokenizer() -> None:
     )
     assert {"server", "dask", "ja", "ko"} == set(facts["extras"])
     assert None not in facts["dependencies"].values()
+    project = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+
+    def names(requirements: list[str]) -> list[str]:
+        return [re.split(r"[<>=\[;]", r, maxsplit=1)[0].strip() for r in requirements]
+
+    assert names(project["dependencies"]) == list(facts["dependencies"])
+    extras = project["optional-dependencies"]
+    assert {extra: names(extras[extra]) for extra in facts["extras"]} == {
+        extra: list(found) for extra, found in facts["extras"].items()
+    }
 
 
 def test_doctor_text_names_the_extra_to_install_when_one_is_missing() -> None:

