@@ -30,6 +30,7 @@ __all__ = [
     "label",
     "missing_extra",
     "open_input",
+    "read_failure",
     "read_input",
     "repeated",
     "tokenizer_name",
@@ -95,6 +96,12 @@ def write(text: str) -> None:
 # gzip.BadGzipFile), and for a compressed one a truncated stream (EOFError) or corrupt data
 # (zlib.error).
 READ_ERRORS: tuple[type[Exception], ...] = (OSError, EOFError, zlib.error)
+
+
+def read_failure(exc: Exception) -> str:
+    """Why reading failed, as a message says it: the OS's words (``No such file or
+    directory``) when there are some, else the exception's (a corrupt compressed file)."""
+    return str(getattr(exc, "strerror", None) or exc)
 
 
 def open_input(name: str) -> BinaryIO:

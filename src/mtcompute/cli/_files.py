@@ -35,6 +35,7 @@ from mtcompute.cli._common import (
     CommandError,
     label,
     open_input,
+    read_failure,
     read_input,
 )
 from mtcompute.streaming import chunk_size, decode_lines, skip_lines, split_lines
@@ -259,8 +260,7 @@ class _SegmentFile:
 
 
 def _unreadable(name: str, exc: Exception) -> CommandError:
-    reason = getattr(exc, "strerror", None) or exc
-    return CommandError(f"cannot read {name}: {reason}", EXIT_USAGE, "usage")
+    return CommandError(f"cannot read {name}: {read_failure(exc)}", EXIT_USAGE, "usage")
 
 
 def _fault(files: Sequence[_SegmentFile], count: int) -> CommandError:

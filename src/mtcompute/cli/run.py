@@ -15,6 +15,7 @@ from mtcompute.cli._common import (
     READ_ERRORS,
     Subparsers,
     add_command,
+    read_failure,
     read_input,
     usage_error,
     write,
@@ -73,8 +74,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         body = read_input(args.input)
     except READ_ERRORS as exc:
-        reason = getattr(exc, "strerror", None) or exc
-        return usage_error(f"cannot read --input {args.input}: {reason}")
+        return usage_error(f"cannot read --input {args.input}: {read_failure(exc)}")
     if args.base_url:
         # Imported here, not at the top: the HTTP client (urllib.request, with http.client,
         # ssl and email) takes about 25 ms to import, and every mtcompute command imports this

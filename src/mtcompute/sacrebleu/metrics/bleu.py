@@ -42,6 +42,7 @@ from mtcompute.sacrebleu._errors import ArgumentError, TokenizerError, UnknownTo
 from mtcompute.sacrebleu.metrics.base import Metric, Score, Signature, integral
 from mtcompute.sacrebleu.metrics.helpers import extract_all_word_ngrams
 from mtcompute.sacrebleu.tokenizers.tokenizer_base import BaseTokenizer, RegistryTokenizer
+from mtcompute.tokenizer_names import TARGET_TOKENIZERS
 from mtcompute.tokenizers import DOWNLOADING, Tokenizer
 
 if TYPE_CHECKING:  # imported when resampling (numpy)
@@ -189,7 +190,7 @@ class BLEU(Metric[BLEUScore]):
     SMOOTH_DEFAULTS: ClassVar[dict[str, float | None]] = dict(sacre_bleu.SMOOTH_DEFAULTS)
     TOKENIZERS = _TOKENIZERS.keys()
     TOKENIZER_DEFAULT = "13a"
-    _TOKENIZER_MAP: ClassVar[dict[str, str]] = {"zh": "zh", "ja": "ja-mecab", "ko": "ko-mecab"}
+    _TOKENIZER_MAP: ClassVar[dict[str, str]] = dict(TARGET_TOKENIZERS)  # sacreBLEU's, a copy
     _SIGNATURE_TYPE = BLEUSignature
     _CACHE_STATE = ("tokenizer", "lowercase", "max_ngram_order")
     _HOOKS = (*Metric._HOOKS, "compute_bleu", "_get_closest_ref_len")
