@@ -247,17 +247,16 @@ def run(args: argparse.Namespace) -> int:
     from mtcompute.core.jsjson import dumps  # noqa: PLC0415
     from mtcompute.metrics.bleu.score import BleuOptions  # noqa: PLC0415
     from mtcompute.metrics.chrf.score import ChrfOptions  # noqa: PLC0415
-    from mtcompute.report.page import compare, render  # noqa: PLC0415
+    from mtcompute.report.page import compare, progress_steps, render  # noqa: PLC0415
     from mtcompute.tokenizer_names import tokenizer_for  # noqa: PLC0415
 
     try:
         _check(args)
         systems: Sequence[str] = [args.baseline, *args.hypotheses]
         hypotheses, references = read_segments(systems, args.references)
-        # one step per system and metric counted, and one for the resampling
         shown = len(references) * len(systems) > PROGRESS_MIN_SEGMENTS
         progress = bar(
-            (len(systems) + 1) * len(args.metric),
+            progress_steps(len(systems), len(args.metric)),
             "compare",
             "steps",
             quiet=args.no_progress or not shown,

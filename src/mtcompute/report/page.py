@@ -110,6 +110,12 @@ class Comparison:
         return _METHOD_NAMES[self.method]
 
 
+def progress_steps(systems: int, metrics: int) -> int:
+    """The steps :func:`compare` reports for ``systems`` (the baseline included) and
+    ``metrics``: each system counted for each metric, then each metric resampled."""
+    return (systems + 1) * metrics
+
+
 def compare(
     hypotheses: Sequence[Sequence[str]],
     references: Sequence[Sequence[str]],
@@ -121,7 +127,7 @@ def compare(
     samples: int | None = None,
     seed: int = DEFAULT_SEED,
     sentences: bool = True,
-    progress: Callable[[int], object] | None = None,
+    progress: Callable[[int], object] = paired.no_progress,
     bleu: sacre_bleu.BleuOptions | None = None,
     chrf: ChrfOptions | None = None,
 ) -> Comparison:
@@ -129,18 +135,17 @@ def compare(
     segment each; ``references[i]``: segment ``i``'s references) on each metric of
     ``metrics`` (:data:`METRICS`) by ``method`` (:data:`METHODS`) with ``samples``
     resamples or trials (default :data:`DEFAULT_SAMPLES`) drawn from ``seed``; with
-    ``sentences`` (for :func:`render`) each segment's sentence chrF2 too. ``progress(n)``,
-    when given, is told of each step done: one a system and metric counted, then one a
-    metric resampled (``len(metrics) * (len(hypotheses) + 1)`` in all). ``bleu`` and
+    ``sentences`` (for :func:`render`) each segment's sentence chrF2 too. ``progress(n)``
+    is told of each step done: one a system and metric counted, then one a metric
+    resampled (:func:`progress_steps` in all). ``bleu`` and
     ``chrf``: their settings (sacreBLEU's defaults otherwise; chrF's word order is the
     metric name's)."""
-    step = progress if progress is not None else (lambda _done: None)
     if method not in METHODS:
         raise ValueError(f"method must be one of {list(METHODS)}, got {method!r}")
     count = DEFAULT_SAMPLES[method] if samples is None else samples
     chosen = [paired.metric(name, bleu=bleu, chrf=chrf) for name in metrics]
     nrefs = len(reference_names)
-    tables = paired.tables(chosen, hypotheses, references, step)
+    tables = paired.tables(chosen, hypotheses, references, progress)
     results = paired.run(
         tables,
         "bootstrap" if method == "bootstrap" else "ar",
@@ -148,7 +153,7 @@ def compare(
         confidence=CONFIDENCE_SAMPLES,
         seed=seed,
     )
-    step(len(tables))
+    progress(len(tables))
     # sentence chrF2 for the page (none without ``sentences``: no page will be drawn, and at
     # 100,000 segments they take seconds): chrF2's own statistics, or computed for the page
     sentence_scores: tuple[tuple[float, ...], ...] = ()

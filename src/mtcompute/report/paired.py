@@ -127,7 +127,7 @@ def _rows(
     return rows, totals
 
 
-def _nothing(_done: int) -> None:
+def no_progress(_done: int) -> None:
     """The progress callback that reports to no one."""
 
 
@@ -135,7 +135,7 @@ def extract(
     metrics: Sequence[AnyMetric],
     hypotheses: Sequence[Sequence[str]],
     references: Sequence[Sequence[str]],
-    progress: Callable[[int], object] = _nothing,
+    progress: Callable[[int], object] = no_progress,
 ) -> Extracted:
     """The per-segment statistics and the totals of each system of ``hypotheses`` (one
     string per segment each, the baseline first) against ``references`` (``references[i]``:
@@ -152,7 +152,7 @@ def tables(
     metrics: Sequence[AnyMetric],
     hypotheses: Sequence[Sequence[str]],
     references: Sequence[Sequence[str]],
-    progress: Callable[[int], object] = _nothing,
+    progress: Callable[[int], object] = no_progress,
 ) -> list[Table]:
     """:func:`extract`'s tables alone."""
     return list(extract(metrics, hypotheses, references, progress).tables)
