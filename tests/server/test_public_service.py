@@ -21,7 +21,7 @@ from unittest import mock
 
 import httpx
 import pytest
-from playwright.sync_api import ConsoleMessage, sync_playwright
+from playwright.sync_api import ConsoleMessage, expect, sync_playwright
 from starlette.testclient import TestClient
 
 from mtcompute.contracts import contract
@@ -157,8 +157,12 @@ def test_browser_pages_run_under_their_csp(server_url: str) -> None:
             )
             assert color not in ("rgba(0, 0, 0, 0)", "transparent"), path
         page.goto(server_url + "/tools/chrf-compute/1.0.0")
-        page.get_by_role("button", name="Copy curl command").click()
-        copied = page.get_by_role("button", name="Copy curl command").inner_text()
+        button = page.get_by_role("button", name="Copy curl command")
+        button.click()
+        # The label changes when the clipboard's promise resolves, after the click returns
+        # (as test_surface_pages waits for it); it stays "Copied" for 2 s.
+        expect(button).to_have_text("Copied")
+        copied = button.inner_text()
         page.locator("#try-run").click()
         page.wait_for_selector("#try-status[data-status='200']")
         shown = json.loads(page.locator("#try-output").inner_text())
