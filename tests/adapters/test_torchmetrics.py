@@ -4,6 +4,9 @@ torchmetrics' own text metrics where those agree with sacreBLEU."""
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
 from typing import Any
 
 import pytest
@@ -27,6 +30,7 @@ from tests.adapters.wmt import (  # noqa: E402
     REFERENCES,
     batches,
 )
+from tests.conftest import REPO, free_port  # noqa: E402
 
 CASES: list[tuple[Any, dict[str, Any], Any, Any]] = [
     (BLEU, {}, mtcompute.corpus_bleu, sacrebleu.BLEU()),
@@ -134,3 +138,24 @@ def test_bad_settings_and_inputs_get_the_batch_api_s_messages() -> None:
         metric.update(["a", "b"], [["a"]])
     with pytest.raises(ValueError, match="CHRF: no segments to score; call update\\(\\) first"):
         metric.result()
+
+
+def test_two_processes_of_torch_distributed_give_the_corpus_score() -> None:
+    """Two gloo processes, each updating with every other segment: compute() syncs the
+    summed statistics and gives the corpus score of all segments, to the last bit."""
+    done = subprocess.run(
+        [sys.executable, "-m", "tests.adapters.distributed_run", str(free_port())],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert 0 == done.returncode, done.stderr[-3000:]
+    expected = {
+        "bleu": mtcompute.corpus_bleu(HYPOTHESES, REFERENCES).score,
+        "chrf++": mtcompute.corpus_chrf(HYPOTHESES, REFERENCES, word_order=2).score,
+        "ter": mtcompute.corpus_ter(HYPOTHESES, FIRST).score,
+        "wer": mtcompute.corpus_wer(HYPOTHESES, FIRST).score,
+    }
+    assert expected == json.loads(done.stdout.splitlines()[-1])
