@@ -8,10 +8,6 @@ from __future__ import annotations
 import json
 import sys
 
-import torch.distributed as dist
-import torch.multiprocessing as mp
-
-from mtcompute.adapters.torchmetrics import BLEU, CHRF, TER, WER
 from tests.adapters.wmt import FIRST, HYPOTHESES, REFERENCES
 
 WORLD = 2
@@ -19,6 +15,11 @@ WORLD = 2
 
 def run(rank: int, port: int) -> None:
     """One rank: its segments into each metric, then compute() (which syncs the states)."""
+    # imported here: pytest's doctest pass imports this module where torch may be missing
+    import torch.distributed as dist
+
+    from mtcompute.adapters.torchmetrics import BLEU, CHRF, TER, WER
+
     dist.init_process_group("gloo", f"tcp://127.0.0.1:{port}", rank=rank, world_size=WORLD)
     try:
         metrics = {
@@ -38,5 +39,7 @@ def run(rank: int, port: int) -> None:
 
 
 if __name__ == "__main__":
+    import torch.multiprocessing as mp
+
     # fork: the children have torch and the data already (spawn would import them again)
     mp.start_processes(run, args=(int(sys.argv[1]),), nprocs=WORLD, start_method="fork")
