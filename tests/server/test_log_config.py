@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import logging
+import socket
 import subprocess
 import sys
 import time
@@ -58,6 +59,26 @@ def test_every_line_serve_writes_is_json(tmp_path: Path) -> None:
     assert any(r["message"].startswith("Finished server process") for r in uvicorn)
     assert {"info"} == {r["level"] for r in uvicorn}
     assert ["/healthz", "/no-such-path"] == paths
+
+
+def test_uvicorn_s_error_is_a_json_line_too() -> None:
+    """A port already taken: uvicorn's error (and every other line) is JSON, and the
+    command fails."""
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        done = subprocess.run(
+            [*cli_command(), "serve", "--port", str(port)],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=False,
+        )
+    records = [json.loads(line) for line in (done.stdout + done.stderr).splitlines()]
+    errors = [r["message"] for r in records if r.get("level") == "error"]
+    assert (True, 1) == (done.returncode != 0, len(errors))
+    assert "address already in use" in errors[0]
 
 
 def test_a_traceback_stays_on_one_line() -> None:
