@@ -35,12 +35,15 @@ from mtcompute.metrics.bleu import score as sacre_bleu
 from mtcompute.metrics.chrf.resample import ChrfMetric
 from mtcompute.metrics.chrf.score import ChrfOptions, chrf_references, chrf_rows_of
 from mtcompute.metrics.ter import score as ter_scoring
+from mtcompute.metrics.wer.resample import WerMetric
+from mtcompute.metrics.wer.text import Unit, WerOptions
 from mtcompute.report import METRICS
 from mtcompute.significance import BleuMetric, Result, Table, TerMetric
 
-AnyMetric = BleuMetric | ChrfMetric | TerMetric
+AnyMetric = BleuMetric | ChrfMetric | TerMetric | WerMetric
 Method = Literal["bootstrap", "ar"]
 WORD_ORDERS = {"chrf": 0, "chrf++": 2}  # the chrF metrics' word n-gram orders
+WER_UNITS: dict[str, Unit] = {"wer": "word", "cer": "character"}  # the edit rate's unit
 
 
 def metric(
@@ -49,10 +52,12 @@ def metric(
     bleu: sacre_bleu.BleuOptions | None = None,
     chrf: ChrfOptions | None = None,
     ter: ter_scoring.TerOptions | None = None,
+    wer: WerOptions | None = None,
 ) -> AnyMetric:
     """The significance metric of a command-line name (:data:`mtcompute.report.METRICS`)
     with the settings given (sacreBLEU's defaults otherwise; chrF's word order is the
-    name's: 0 for ``chrf``, 2 for ``chrf++``)."""
+    name's: 0 for ``chrf``, 2 for ``chrf++``; WER's unit too: words for ``wer``, characters
+    for ``cer``)."""
     if name == "bleu":
         return BleuMetric(bleu or sacre_bleu.BleuOptions())
     if name in WORD_ORDERS:
@@ -69,6 +74,16 @@ def metric(
         )
     if name == "ter":
         return TerMetric(ter or ter_scoring.TerOptions())
+    if name in WER_UNITS:
+        given = wer or WerOptions()
+        return WerMetric(
+            WerOptions(
+                WER_UNITS[name],
+                given.lowercase,
+                given.remove_punctuation,
+                given.collapse_whitespace,
+            )
+        )
     raise ValueError(f"metric must be one of {list(METRICS)}, got {name!r}")
 
 
@@ -116,6 +131,12 @@ def _rows(
             total, buffer = chrf_rows_of(system, chrf_refs)
             rows.append(_matrix(buffer, chosen.width))
             totals.append(total)
+            progress(1)
+    elif isinstance(chosen, WerMetric):
+        for system in hypotheses:
+            pairs = chosen.statistics(system, references)
+            rows.append(np.array(pairs, dtype=np.int64).reshape(-1, chosen.width))
+            totals.append([sum(p[0] for p in pairs), sum(p[1] for p in pairs)])
             progress(1)
     else:
         ter_refs = ter_scoring.ter_references(references, chosen.options)
