@@ -17,6 +17,7 @@ import pytest
 import sacrebleu
 
 from mtcompute import significance as sg
+from mtcompute._version import __version__
 from mtcompute.metrics.wer.resample import WerMetric
 from mtcompute.metrics.wer.text import WerOptions
 from mtcompute.report.page import compare, render, segment_scores
@@ -339,3 +340,57 @@ def test_progress_counts_the_ranking_steps(tmp_path: Path) -> None:
     proc, drawn = stderr_on_a_terminal(args, timeout=120)
     assert (0, True, True) == (proc.returncode, b"| 8/8 [" in drawn, b"<00:" in drawn)
     assert WMT.exists()
+
+
+# --- score --paired-bs / --paired-ar / --ci with WER and CER ---------------------------------
+
+
+def _score_json(folder: Path, *extra: str) -> dict[str, Any]:
+    systems = [str(folder / f"sys.{n}.txt") for n in [BASELINE, "NiuTrans"]]
+    args = ["score", "-r", str(folder / "ref.A.txt"), "-H", *systems, "--format", "json"]
+    done = run_cli(*args, *extra)
+    assert (0, b"") == (done.returncode, done.stderr)
+    document: dict[str, Any] = json.loads(done.stdout)
+    return document
+
+
+@pytest.mark.parametrize("method", ["--paired-bs", "--paired-ar", "--ci"])
+def test_score_tests_of_wer_and_cer_are_the_significance_module_s(
+    folder: Path, method: str
+) -> None:
+    """score --paired-bs, --paired-ar and --ci with -m wer cer: each system's rate, p-value,
+    mean and half width are mtcompute.significance's on WerMetric's statistics; the
+    signature names the test."""
+    n = {"--paired-bs": "300", "--paired-ar": "400", "--ci": "200"}[method]
+    count = {"--paired-bs": "--paired-bs-n", "--paired-ar": "--paired-ar-n", "--ci": "--ci-n"}
+    document = _score_json(folder, "-m", "wer", "cer", method, count[method], n)
+    refs = [[line] for line in _lines(folder, "ref.A.txt")]
+    for key, unit in (("wer", "word"), ("cer", "character")):
+        metric = WerMetric(WerOptions(unit))  # type: ignore[arg-type]
+        stats = [
+            metric.statistics(_lines(folder, f"sys.{s}.txt"), refs) for s in [BASELINE, "NiuTrans"]
+        ]
+        if method == "--paired-bs":
+            direct = sg.paired_bootstrap([sg.Table(metric, stats)], samples=300)[0]
+        elif method == "--paired-ar":
+            direct = sg.paired_approximate_randomization([sg.Table(metric, stats)], trials=400)[0]
+        else:
+            direct = [sg.bootstrap_confidence(metric, s, samples=200) for s in stats]
+        found = [s["scores"][key] for s in document["systems"]]
+        assert [(r.score, r.p_value, r.mean, r.ci) for r in direct] == [
+            (f["score"], f["p_value"], f["mean"], f["ci"]) for f in found
+        ]
+        test = {"--paired-bs": "bs:300", "--paired-ar": "ar:400", "--ci": "bs:200"}[method]
+        tail = f"|jiwer:4.0.0|{test}|seed:12345|mtcompute:{__version__}"
+        assert found[0]["signature"].endswith(tail)
+
+
+def test_score_test_without_reference_words_is_a_data_error(tmp_path: Path) -> None:
+    """--paired-bs -m wer on references without a word: the library's refusal (exit 1)."""
+    ref, base, own = (tmp_path / n for n in ("r.txt", "b.txt", "s.txt"))
+    ref.write_text("\n \n")
+    base.write_text("a b\nc\n")
+    own.write_text("a\nc d\n")
+    done = run_cli("score", "-r", str(ref), "-H", str(base), str(own), "-m", "wer", "--paired-bs")
+    assert 1 == done.returncode
+    assert b"Expected at least one reference with words after normalisation" in done.stderr
