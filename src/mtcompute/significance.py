@@ -67,6 +67,7 @@ __all__ = [
     "BleuMetric",
     "Metric",
     "Pair",
+    "Progress",
     "Ranked",
     "Ranking",
     "Result",
@@ -76,9 +77,12 @@ __all__ = [
     "bootstrap_resample",
     "clusters",
     "estimate_ci",
+    "no_progress",
     "p_value",
     "paired_approximate_randomization",
     "paired_bootstrap",
+    "paired_draws",
+    "rank_draws",
     "rank_systems",
     "score_estimate_ci",
 ]
@@ -109,6 +113,8 @@ DEFAULT_SEED = 12345
 
 Statistics = Sequence[Sequence[int | float]] | Array
 """Per-segment sufficient statistics: one row of the metric's width per segment."""
+Progress = Callable[[int], object]
+"""Told the number of resamples or trials of each block drawn (a progress bar's advance)."""
 
 _BLOCK_ENTRIES = 1 << 20  # random draws per call: 8 MB of indices
 _PRODUCT_ENTRIES = 1 << 22  # draw counts per matrix product: 32 MB (a few rows at 10**5)
@@ -119,6 +125,26 @@ _LOG_ZERO = -9999999999  # sacreBLEU's my_log(0)
 
 _P = ParamSpec("_P")
 _R = TypeVar("_R")
+
+
+def no_progress(_done: int) -> None:
+    """The progress callback that reports to no one."""
+
+
+def paired_draws(method: str, samples: int, confidence: int, systems: int, seed: int | None) -> int:
+    """The resamples and trials the tests of ``systems`` systems (the baseline included)
+    report to ``progress`` in all, whatever the number of tables: :func:`paired_bootstrap`
+    (``method="bootstrap"``) or :func:`paired_approximate_randomization` (``"ar"``, with
+    ``confidence`` interval resamples)."""
+    if method == "bootstrap":
+        return samples * (1 if seed is not None else systems)
+    comparisons = 1 if seed is not None else systems - 1
+    return confidence + comparisons * (samples + confidence)
+
+
+def rank_draws(method: str, samples: int, systems: int) -> int:
+    """The resamples or trials :func:`rank_systems` reports to ``progress`` in all."""
+    return samples if method == "bootstrap" else samples * (systems - 1)
 
 
 def _one_blas_thread(function: Callable[_P, _R]) -> Callable[_P, _R]:
@@ -372,11 +398,13 @@ class _Resampler:
             out[bad, c] = np.cumsum(drawn, axis=1, dtype=self.dtype)[:, -1]
         return out
 
-    def scores(self, rng: np.random.Generator, samples: int) -> list[Array]:
+    def scores(
+        self, rng: np.random.Generator, samples: int, progress: Progress = no_progress
+    ) -> list[Array]:
         """Each series' scores over ``samples`` resamples drawn as
-        ``rng.choice(N, (samples, N), replace=True)`` (block by block: the same stream).
-        When every sum is provably exact, the counts of many blocks go into one product and
-        the indices are not kept."""
+        ``rng.choice(N, (samples, N), replace=True)`` (block by block: the same stream;
+        ``progress(rows)`` after each block). When every sum is provably exact, the counts of
+        many blocks go into one product and the indices are not kept."""
         segments = self.columns.shape[0]
         out: list[list[Array]] = [[] for _ in self.series]
         rows = max(1, _PRODUCT_ENTRIES // segments)
@@ -387,6 +415,7 @@ class _Resampler:
             else:
                 idx = rng.choice(segments, size=(size, segments), replace=True)
                 self._score(self.sums(idx), out)
+            progress(size)
         return [np.concatenate(parts) for parts in out]
 
     def _score(self, sums: Array, out: list[list[Array]]) -> None:
@@ -406,15 +435,17 @@ def bootstrap_resample(
     samples: int = 1000,
     seed: int | None = DEFAULT_SEED,
     arithmetic: Arithmetic = "native",
+    progress: Progress = no_progress,
 ) -> Array:
     """The scores of ``samples`` bootstrap resamples of one system (sacreBLEU's
     ``_bootstrap_resample``: a fresh generator, one ``choice`` of all indices), as the array
-    sacreBLEU makes of them (float32 for chrF and TER in sacreBLEU mode)."""
+    sacreBLEU makes of them (float32 for chrF and TER in sacreBLEU mode); ``progress(n)``
+    after each block of ``n`` resamples."""
     _check_count(samples, "samples", 1)
     _check_seed(seed)
     _check_arithmetic(arithmetic)
     series = _single(metric, statistics)
-    return _Resampler([series], arithmetic).scores(_rng(seed), samples)[0]
+    return _Resampler([series], arithmetic).scores(_rng(seed), samples, progress)[0]
 
 
 @_one_blas_thread
@@ -425,12 +456,13 @@ def bootstrap_confidence(
     samples: int = 1000,
     seed: int | None = DEFAULT_SEED,
     arithmetic: Arithmetic = "native",
+    progress: Progress = no_progress,
 ) -> Result:
     """One system's score with the bootstrap mean and half width of ``--confidence``
     (``corpus_score(n_bootstrap=samples)``: :func:`bootstrap_resample`, then
     :func:`score_estimate_ci`)."""
     scores = bootstrap_resample(
-        metric, statistics, samples=samples, seed=seed, arithmetic=arithmetic
+        metric, statistics, samples=samples, seed=seed, arithmetic=arithmetic, progress=progress
     )
     mean, ci = score_estimate_ci(scores)
     return Result(_single(metric, statistics).score, mean=mean, ci=ci)
@@ -457,11 +489,13 @@ def paired_bootstrap(
     samples: int = 1000,
     seed: int | None = DEFAULT_SEED,
     arithmetic: Arithmetic = "native",
+    progress: Progress = no_progress,
 ) -> list[list[Result]]:
     """Paired bootstrap resampling of each system against the baseline, for each metric:
     ``result[t][s]`` for ``tables[t]`` and its system ``s`` (0: the baseline, with its score,
     mean and half width; the others with their p-values too), as sacreBLEU's ``PairedTest``
-    with ``test_type="bs"``."""
+    with ``test_type="bs"``. ``progress(n)`` after each block of ``n`` resamples
+    (:func:`paired_draws` in all)."""
     _check_count(samples, "samples", 1)
     _check_seed(seed)
     _check_arithmetic(arithmetic)
@@ -469,12 +503,14 @@ def paired_bootstrap(
     systems = len(prepared[0])
     results: list[list[Result | None]] = [[None] * systems for _ in prepared]
     if seed is None:  # the baseline's interval from its own draw
-        base = _Resampler([row[0] for row in prepared], arithmetic).scores(_rng(None), samples)
+        base = _Resampler([row[0] for row in prepared], arithmetic).scores(
+            _rng(None), samples, progress
+        )
         for t, row in enumerate(prepared):
             results[t][0] = Result(row[0].score, None, *estimate_ci(base[t]))
     for rng, members in _comparisons(systems, seed):
         series = [row[i] for row in prepared for i in [0, *members]]
-        scores = iter(_Resampler(series, arithmetic).scores(rng, samples))
+        scores = iter(_Resampler(series, arithmetic).scores(rng, samples, progress))
         for t, row in enumerate(prepared):
             base_scores = next(scores)
             if seed is not None:  # the same draw as sacreBLEU's _bootstrap_resample
@@ -568,6 +604,7 @@ def _ar_counts(
     rng: np.random.Generator,
     trials: int,
     arithmetic: Arithmetic,
+    progress: Progress = no_progress,
 ) -> list[int]:
     """Each pair's count of AR trials whose difference exceeds its observed one, every pair
     over the same masks (``rng.integers(2, size=(trials, N), dtype=bool)``, in blocks)."""
@@ -580,6 +617,7 @@ def _ar_counts(
         for p, diffs in enumerate(randomizer.differences(mask)):
             difference = abs(pairs[p][0].score - pairs[p][1].score)
             counts[p] += int(np.sum(diffs > difference))
+        progress(size)
     return counts
 
 
@@ -591,11 +629,13 @@ def paired_approximate_randomization(
     confidence: int = 0,
     seed: int | None = DEFAULT_SEED,
     arithmetic: Arithmetic = "native",
+    progress: Progress = no_progress,
 ) -> list[list[Result]]:
     """Paired approximate randomization of each system against the baseline, for each
     metric: ``result[t][s]`` as :func:`paired_bootstrap`'s, as sacreBLEU's ``PairedTest``
     with ``test_type="ar"``; with ``confidence`` resamples (sacreBLEU's
-    ``n_ar_confidence``; 0: none) the bootstrap mean and half width too."""
+    ``n_ar_confidence``; 0: none) the bootstrap mean and half width too. ``progress(n)``
+    after each block of ``n`` trials or resamples (:func:`paired_draws` in all)."""
     _check_count(trials, "trials", 1)
     _check_count(confidence, "confidence", 0)
     _check_seed(seed)
@@ -605,16 +645,20 @@ def paired_approximate_randomization(
     results: list[list[Result | None]] = [[None] * systems for _ in prepared]
     base_ci: list[tuple[float | None, float | None]] = [(None, None)] * len(prepared)
     if confidence > 0:  # the baseline's interval: PairedTest's own _bootstrap_resample
-        drawn = _Resampler([row[0] for row in prepared], arithmetic).scores(_rng(seed), confidence)
+        drawn = _Resampler([row[0] for row in prepared], arithmetic).scores(
+            _rng(seed), confidence, progress
+        )
         base_ci = [estimate_ci(scores) for scores in drawn]
     for t, row in enumerate(prepared):
         results[t][0] = Result(row[0].score, None, *base_ci[t])
     for rng, members in _comparisons(systems, seed):
         pairs = [(row[0], row[i]) for row in prepared for i in members]
-        counts = _ar_counts(pairs, rng, trials, arithmetic)
+        counts = _ar_counts(pairs, rng, trials, arithmetic, progress)
         intervals: list[tuple[float | None, float | None]] = [(None, None)] * len(pairs)
         if confidence > 0:
-            own = _Resampler([pair[1] for pair in pairs], arithmetic).scores(rng, confidence)
+            own = _Resampler([pair[1] for pair in pairs], arithmetic).scores(
+                rng, confidence, progress
+            )
             intervals = [estimate_ci(scores) for scores in own]
         p = 0
         for t, row in enumerate(prepared):
@@ -707,7 +751,12 @@ def clusters(order: Sequence[int], beats: Callable[[int, int], bool]) -> list[in
 
 
 def _pair_p_values(
-    series: Sequence[_Series], method: str, samples: int, seed: int | None, arithmetic: Arithmetic
+    series: Sequence[_Series],
+    method: str,
+    samples: int,
+    seed: int | None,
+    arithmetic: Arithmetic,
+    progress: Progress,
 ) -> dict[tuple[int, int], float]:
     """Each pair's p-value, every pair over the same random draws: one bootstrap of all the
     systems (paired_bootstrap's rule on each pair of their resampled scores), or the same AR
@@ -715,7 +764,7 @@ def _pair_p_values(
     count = len(series)
     found: dict[tuple[int, int], float] = {}
     if method == "bootstrap":
-        scores = _Resampler(series, arithmetic).scores(_rng(seed), samples)
+        scores = _Resampler(series, arithmetic).scores(_rng(seed), samples, progress)
         for i in range(count):
             for j in range(i + 1, count):
                 difference = abs(series[i].score - series[j].score)
@@ -723,7 +772,7 @@ def _pair_p_values(
         return found
     for i in range(count - 1):
         pairs = [(series[i], series[j]) for j in range(i + 1, count)]
-        counts = _ar_counts(pairs, _rng(seed), samples, arithmetic)
+        counts = _ar_counts(pairs, _rng(seed), samples, arithmetic, progress)
         for j, n in enumerate(counts, start=i + 1):
             found[i, j] = (n + 1) / (samples + 1)
     return found
@@ -739,6 +788,7 @@ def rank_systems(
     seed: int | None = DEFAULT_SEED,
     arithmetic: Arithmetic = "native",
     threshold: float = THRESHOLD,
+    progress: Progress = no_progress,
 ) -> Ranking:
     """All-pairs paired tests of N >= 2 systems' per-segment ``statistics`` on ``metric``,
     their clusters and rank ranges as WMT's findings give them (:func:`clusters`, and
@@ -749,7 +799,9 @@ def rank_systems(
     p-value with system 0 as the baseline; ``"ar"``: approximate randomization, ``samples``
     trials (default 10000), the same masks for every pair. With a seed the ranking is the
     same at every run. A system is significantly better than another when its score is
-    better in the metric's direction (``metric.lower_is_better``) and p <= ``threshold``."""
+    better in the metric's direction (``metric.lower_is_better``) and p <= ``threshold``.
+    ``progress(n)`` after each block of ``n`` resamples or trials (:func:`rank_draws` in
+    all)."""
     if method not in ("bootstrap", "ar"):
         raise ValueError(f"method must be one of ['bootstrap', 'ar'], got {method!r}")
     count = DEFAULT_RANK_SAMPLES[method] if samples is None else samples
@@ -761,7 +813,7 @@ def rank_systems(
     (series,) = _prepare([Table(metric, statistics)])
     lower = bool(metric.lower_is_better)
     sign = -1.0 if lower else 1.0
-    p_values = _pair_p_values(series, method, count, seed, arithmetic)
+    p_values = _pair_p_values(series, method, count, seed, arithmetic, progress)
     pairs = []
     wins: set[tuple[int, int]] = set()
     for (i, j), p in p_values.items():

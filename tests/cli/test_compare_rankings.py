@@ -394,3 +394,29 @@ def test_score_test_without_reference_words_is_a_data_error(tmp_path: Path) -> N
     done = run_cli("score", "-r", str(ref), "-H", str(base), str(own), "-m", "wer", "--paired-bs")
     assert 1 == done.returncode
     assert b"Expected at least one reference with words after normalisation" in done.stderr
+
+
+@pytest.mark.parametrize("quiet", [False, True])
+def test_score_resampling_bar_on_a_terminal_only(tmp_path: Path, quiet: bool) -> None:
+    """score --paired-bs over 10,000 segments: on a terminal a second bar counts the draws
+    to their total with the time left (-q: none); in a pipe stderr stays empty."""
+    copies = 10_001 // (2 * LINES) + 1
+    paths = []
+    for name in ("ref.A.txt", f"sys.{BASELINE}.txt", "sys.NiuTrans.txt"):
+        path = tmp_path / name
+        lines = wmt_lines(f"{PAIR}/{name}")[:LINES]
+        path.write_text("".join(f"{line}\n" for line in lines) * copies)
+        paths.append(str(path))
+    args = ["score", "-r", paths[0], "-H", paths[1], paths[2], "-m", "chrf", "wer"]
+    args += ["--paired-bs", "--paired-bs-n", "300", *(["-q"] if quiet else [])]
+    piped = run_cli(*args)
+    proc, drawn = stderr_on_a_terminal(args, timeout=120)
+    assert (0, b"", piped.stdout) == (proc.returncode, piped.stderr, proc.stdout)
+    if quiet:
+        assert b"" == drawn
+    else:
+        assert [True, True, True] == [
+            b"resampling" in drawn,
+            b"| 300/300 [" in drawn,
+            b"draws/s]" in drawn or b"s/ draws]" in drawn,
+        ]

@@ -264,3 +264,25 @@ def test_wer_score_of_an_empty_reference_resample() -> None:
     sums = np.array([[3, 0], [0, 0], [1, 4]])
     assert [100.0, 0.0, 25.0] == WerMetric().scores(sums).tolist()
     assert (100.0, 0.0, 25.0) == tuple(WerMetric().score(row) for row in sums.tolist())
+
+
+@pytest.mark.parametrize("seed", [5, None])
+def test_progress_reports_every_draw(seed: int | None) -> None:
+    """The progress callbacks add up to paired_draws and rank_draws, seeded or not."""
+    stats = [[[1, 3], [0, 2], [2, 2]], [[0, 3], [1, 2], [2, 2]], [[3, 3], [0, 2], [1, 2]]]
+    table = [sg.Table(WerMetric(), stats)]
+    done: list[int] = []
+    sg.paired_bootstrap(table, samples=70, seed=seed, progress=done.append)
+    bootstrap = sum(done)
+    done.clear()
+    sg.paired_approximate_randomization(
+        table, trials=90, confidence=40, seed=seed, progress=done.append
+    )
+    ar = sum(done)
+    done.clear()
+    sg.rank_systems(WerMetric(), stats, method="ar", samples=50, seed=seed, progress=done.append)
+    assert (bootstrap, ar, sum(done)) == (
+        sg.paired_draws("bootstrap", 70, 0, 3, seed),
+        sg.paired_draws("ar", 90, 40, 3, seed),
+        sg.rank_draws("ar", 50, 3),
+    )

@@ -95,6 +95,7 @@ def _tested(args: argparse.Namespace, settings: _Settings) -> tuple[_Run, list[l
     # Imported here, not at the top: see the section's comment (numpy: the rows' matrices).
     import numpy as np  # noqa: PLC0415
 
+    from mtcompute.cli._progress import PROGRESS_MIN_SEGMENTS, bar  # noqa: PLC0415
     from mtcompute.metrics._corpus import ResultSum  # noqa: PLC0415
     from mtcompute.metrics.wer.text import WerOptions  # noqa: PLC0415
     from mtcompute.report import paired  # noqa: PLC0415
@@ -144,13 +145,26 @@ def _tested(args: argparse.Namespace, settings: _Settings) -> tuple[_Run, list[l
         matrices = [np.frombuffer(found, dtype=dtype).reshape(-1, width) for found in rows[t]]
         tables.append(Table(chosen, matrices))
     del rows
+    # the resampling's own bar (draws: resamples or trials), on the same terms as the reading's
+    draws = paired.run_draws(
+        settings.method,  # type: ignore[arg-type]
+        settings.samples,
+        settings.confidence,
+        len(args.hypotheses),
+        len(tables),
+        settings.seed,
+    )
+    shown = count * len(args.hypotheses) > PROGRESS_MIN_SEGMENTS
+    resampling = bar(draws, "resampling", "draws", quiet=args.no_progress or not shown)
     tested = paired.run(
         tables,
         settings.method,  # type: ignore[arg-type]
         samples=settings.samples,
         confidence=settings.confidence,
         seed=settings.seed,
+        progress=resampling.advance,
     )
+    resampling.close()
     by_system = [[tested[t][s] for t in range(len(metrics))] for s in range(len(args.hypotheses))]
     return _Run(results, segments, count), by_system
 

@@ -21,6 +21,7 @@ __all__ = [
     "extract",
     "metric",
     "run",
+    "run_draws",
     "tables",
 ]
 
@@ -179,6 +180,21 @@ def tables(
     return list(extract(metrics, hypotheses, references, progress).tables)
 
 
+def run_draws(
+    method: Method | None,
+    samples: int,
+    confidence: int,
+    systems: int,
+    tables: int,
+    seed: int | None,
+) -> int:
+    """The resamples and trials :func:`run` reports to ``progress`` in all, for ``tables``
+    metrics of ``systems`` systems."""
+    if method is None:  # one bootstrap per system and table
+        return confidence * systems * tables
+    return significance.paired_draws(method, samples, confidence, systems, seed)
+
+
 def run(
     chosen: Sequence[Table],
     method: Method | None,
@@ -186,6 +202,7 @@ def run(
     samples: int,
     confidence: int,
     seed: int | None,
+    progress: Callable[[int], object] = no_progress,
 ) -> list[list[Result]]:
     """``result[t][s]`` for table ``t`` and system ``s`` (0: the baseline) in the native
     arithmetic:
@@ -198,19 +215,32 @@ def run(
     * ``method=None``: each system's own bootstrap mean and interval from ``confidence``
       resamples (:func:`~mtcompute.significance.bootstrap_confidence`, sacreBLEU's
       ``--confidence``), no p-value.
+
+    ``progress(n)`` is told of each block of ``n`` resamples or trials drawn
+    (:func:`run_draws` in all).
     """
     if method == "bootstrap":
         return significance.paired_bootstrap(
-            chosen, samples=samples, seed=seed, arithmetic="native"
+            chosen, samples=samples, seed=seed, arithmetic="native", progress=progress
         )
     if method == "ar":
         return significance.paired_approximate_randomization(
-            chosen, trials=samples, confidence=confidence, seed=seed, arithmetic="native"
+            chosen,
+            trials=samples,
+            confidence=confidence,
+            seed=seed,
+            arithmetic="native",
+            progress=progress,
         )
     return [
         [
             significance.bootstrap_confidence(
-                table.metric, stats, samples=confidence, seed=seed, arithmetic="native"
+                table.metric,
+                stats,
+                samples=confidence,
+                seed=seed,
+                arithmetic="native",
+                progress=progress,
             )
             for stats in table.statistics
         ]
