@@ -15,6 +15,7 @@ from typing import Any
 import jiwer
 import pytest
 import sacrebleu
+from playwright.sync_api import Browser, ViewportSize
 
 from mtcompute import significance as sg
 from mtcompute._version import __version__
@@ -24,6 +25,7 @@ from mtcompute.report.page import compare, render, segment_scores
 from tests.cli.terminal import stderr_on_a_terminal
 from tests.conftest import WMT, run_cli, wmt_lines
 
+ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts" / "compare"
 PAIR = "generaltest2022/zh-en"
 BASELINE = "HuaweiTSC"
 SYSTEMS = ["JDExploreAcademy", "NiuTrans", "Online-B"]
@@ -420,3 +422,46 @@ def test_score_resampling_bar_on_a_terminal_only(tmp_path: Path, quiet: bool) ->
             b"| 300/300 [" in drawn,
             b"draws/s]" in drawn or b"s/ draws]" in drawn,
         ]
+
+
+def test_ranked_page_in_chromium(browser: Browser, ranked: tuple[dict[str, Any], str]) -> None:
+    """Chromium renders the page with rankings without a console message or a request; the
+    ranking tables show one row per system and metric, the cluster rules are drawn (a
+    visible top border), and a phone screen needs no sideways scroll; screenshots go to
+    tests/artifacts/compare/."""
+    document, text = ranked
+    path = ARTIFACTS / "ranked.html"
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    url = path.resolve().as_uri()
+    context = browser.new_context(viewport=ViewportSize(width=1280, height=800))
+    page = context.new_page()
+    messages: list[str] = []
+    requests: list[str] = []
+    page.on("console", lambda message: messages.append(f"{message.type}: {message.text}"))
+    page.on("pageerror", lambda error: messages.append(f"pageerror: {error}"))
+    page.on("request", lambda request: requests.append(request.url))
+    try:
+        page.goto(url)
+        headings = page.locator("h2").all_inner_texts()
+        rows = page.locator("table.rank-table tbody tr").count()
+        borders = page.locator("table.rank-table tr.cluster-start td").evaluate_all(
+            "cells => cells.map(c => getComputedStyle(c).borderTopWidth)"
+        )
+        page.screenshot(path=str(ARTIFACTS / "ranked-desktop.png"), full_page=True)
+        page.set_viewport_size(ViewportSize(width=375, height=812))
+        page.screenshot(path=str(ARTIFACTS / "ranked-phone.png"), full_page=True)
+        widths = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
+    finally:
+        context.close()
+    starts = sum(
+        document["rankings"][k]["systems"][-1]["cluster"] - 1 for k in document["rankings"]
+    )
+    assert ([], [url], "Rankings and clusters", 12, {"2px"}, True) == (
+        messages,
+        requests,
+        headings[1],
+        rows,
+        set(borders) if starts else {"2px"},
+        widths[0] <= widths[1],
+    )
