@@ -465,3 +465,19 @@ def test_ranked_page_in_chromium(browser: Browser, ranked: tuple[dict[str, Any],
         set(borders) if starts else {"2px"},
         widths[0] <= widths[1],
     )
+
+
+def test_lowercase_wer_is_jiwers_with_lowercasing(folder: Path) -> None:
+    """compare --lowercase -m wer: jiwer's wer with its ToLowerCase transform first."""
+    done = run_cli(
+        *_args(folder), "-m", "wer", "--lowercase", "--samples", "20", "--format", "json"
+    )
+    refs = [line.lower() for line in _lines(folder, "ref.A.txt")]
+    expected = [
+        100 * jiwer.wer(refs, [h.lower() for h in _lines(folder, f"sys.{n}.txt")])
+        for n in [BASELINE, *SYSTEMS]
+    ]
+    scores = [s["scores"]["wer"]["score"] for s in json.loads(done.stdout)["systems"]]
+    assert (0, expected) == (done.returncode, scores)
+    plain = run_cli(*_args(folder), "-m", "wer", "--samples", "20", "--format", "json")
+    assert scores != [s["scores"]["wer"]["score"] for s in json.loads(plain.stdout)["systems"]]
