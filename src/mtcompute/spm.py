@@ -22,7 +22,7 @@ __all__ = [
     "SpmModel",
     "cached_model_path",
     "download_model",
-    "spm_tokenizer",
+    "spm_encoders",
 ]
 
 import hashlib
@@ -31,13 +31,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from mtcompute.core.text import first_lone_surrogate
 from mtcompute.errors import InvalidInput, UnsupportedInput, where
-
-if TYPE_CHECKING:
-    from mtcompute.tokenizers import Tokenizer
 
 
 @dataclass(frozen=True, slots=True)
@@ -172,14 +168,15 @@ def _no_lone_surrogates(name: str, lines: Sequence[str]) -> None:
             )
 
 
-def spm_tokenizer(name: str, path: str, model: str | os.PathLike[str] | None = None) -> Tokenizer:
+def spm_encoders(
+    name: str, path: str, model: str | os.PathLike[str] | None = None
+) -> tuple[Callable[[str], str], Callable[[Sequence[str]], list[str]]]:
     """sacreBLEU's ``name`` tokenizer (``spm``, ``flores101``, ``flores200``) over ``model``
-    (a file), else over the model sacreBLEU caches. Raises
+    (a file), else over the model sacreBLEU caches: its function of one line and of many
+    (for :class:`mtcompute.tokenizers.Tokenizer`; the signature is ``MODELS[name]``'s). Raises
     :class:`~mtcompute.errors.UnsupportedInput` at ``path`` for a missing, unloadable or
     (where pinned) wrong model, or sentencepiece missing; the tokenizer raises
     :class:`~mtcompute.errors.InvalidInput` (path ``""``) for a line with a lone surrogate."""
-    from mtcompute.tokenizers import Tokenizer  # noqa: PLC0415
-
     file = _model_file(name, model, path)
     processor = _load(name, file, path)
     encode: Callable[..., list[list[str]]] = processor.encode  # type: ignore[attr-defined]
@@ -199,4 +196,4 @@ def spm_tokenizer(name: str, path: str, model: str | os.PathLike[str] | None = N
     def one(line: str) -> str:
         return many((line,))[0]
 
-    return Tokenizer(name, MODELS[name].signature, one, batch=many)
+    return one, many

@@ -245,9 +245,10 @@ def get_tokenizer(
     from mtcompute.contracts.fields import TOKENIZE  # noqa: PLC0415
 
     if name in SPM:
-        from mtcompute.spm import spm_tokenizer  # noqa: PLC0415
+        from mtcompute import spm  # noqa: PLC0415
 
-        return spm_tokenizer(name, path, spm_model)
+        one, many = spm.spm_encoders(name, path, spm_model)
+        return Tokenizer(name, spm.MODELS[name].signature, one, batch=many)
     name = TOKENIZE.parse(name, path)
     if name in _MECAB:
         return _mecab(_MECAB[name], path)

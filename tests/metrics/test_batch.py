@@ -759,8 +759,9 @@ BLEU_ERRORS: list[tuple[dict[str, Any], type[MtcomputeError], str, str]] = [
     (
         {"hypotheses": ["a"], "references": ["a"], "tokenize": "spBLEU-1K"},
         UnsupportedInput,
-        "The spBLEU-1K tokenizer at /tokenize needs a SentencePiece model that sacreBLEU downloads; "
-        "mtcompute never downloads models. Use 13a, intl, zh, char, none, ja-mecab or ko-mecab.",
+        "The spBLEU-1K tokenizer at /tokenize needs a SentencePiece model that sacreBLEU "
+        "downloads; mtcompute never downloads models. Use 13a, intl, zh, char, none, ja-mecab "
+        "or ko-mecab.",
         "/tokenize",
     ),
     (
