@@ -186,7 +186,7 @@ def spm_encoders(
         line's pieces are the same as alone)."""
         try:
             pieces = encode(list(lines), out_type=str)
-        except UnicodeEncodeError:
+        except (UnicodeEncodeError, TypeError):  # TypeError: a batch with a lone surrogate
             _no_lone_surrogates(name, lines)
             raise
         return [" ".join(line) for line in pieces]
