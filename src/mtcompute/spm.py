@@ -1,4 +1,4 @@
-"""spBLEU's tokenizers (Goyal et al. 2022, the FLORES-101 paper §4.2: BLEU over SentencePiece
+"""spBLEU's tokenizers (Goyal et al. 2022, the FLORES-101 benchmark: BLEU over SentencePiece
 pieces): sacreBLEU 2.6.0's ``spm``, ``flores101`` and ``flores200``, through the
 ``sentencepiece`` package (the extra ``mtcompute[spm]``).
 
@@ -18,7 +18,6 @@ from __future__ import annotations
 __all__ = [
     "MODELS",
     "PINNED_MD5",
-    "SPM_NAMES",
     "SpmModel",
     "cached_model_path",
     "download_model",
@@ -33,6 +32,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from mtcompute.core.text import first_lone_surrogate
+from mtcompute.counting import thread_count
 from mtcompute.errors import InvalidInput, UnsupportedInput, where
 
 
@@ -58,8 +58,6 @@ MODELS: dict[str, SpmModel] = {
     "flores200": SpmModel("https://tinyurl.com/flores200sacrebleuspm", "flores200"),
 }
 """sacreBLEU 2.6.0's ``SPM_MODELS`` that mtcompute runs (``spBLEU-1K`` stays refused)."""
-
-SPM_NAMES: tuple[str, ...] = tuple(MODELS)
 
 PINNED_MD5: dict[str, str] = {}
 """The md5 of the model file a name fixes (``flores101``, ``flores200``), checked before the
@@ -115,10 +113,12 @@ def _model_file(name: str, model: str | os.PathLike[str] | None, path: str) -> P
                 f"{file} is not one (no such file).",
                 path,
             )
-    expected = PINNED_MD5.get(name)
+    # spm from the cache is flores101's file; spm with a named model is any model
+    pinned = "flores101" if name == "spm" and model is None else name
+    expected = PINNED_MD5.get(pinned)
     if expected is not None and (found := _md5(file)) != expected:
         raise UnsupportedInput(
-            f"The {name} tokenizer {where(path)} needs sacreBLEU's {name} model (md5 "
+            f"The {name} tokenizer {where(path)} needs sacreBLEU's {pinned} model (md5 "
             f"{expected}); {file} has md5 {found}: download {MODELS[name].url} again.",
             path,
         )
@@ -182,10 +182,10 @@ def spm_encoders(
     encode: Callable[..., list[list[str]]] = processor.encode  # type: ignore[attr-defined]
 
     def many(lines: Sequence[str]) -> list[str]:
-        """Every line at once: sentencepiece encodes a batch on its own threads (each
-        line's pieces are the same as alone)."""
+        """Every line at once: sentencepiece encodes a batch on its own threads, as many as
+        the kernel's counting (MTCOMPUTE_THREADS); each line's pieces are the same as alone."""
         try:
-            pieces = encode(list(lines), out_type=str)
+            pieces = encode(list(lines), out_type=str, num_threads=thread_count())
         except (UnicodeEncodeError, TypeError):  # TypeError: a batch with a lone surrogate
             _no_lone_surrogates(name, lines)
             raise
