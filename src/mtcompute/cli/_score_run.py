@@ -117,6 +117,7 @@ def _check_options(args: argparse.Namespace) -> None:
         "--lowercase": (args.lowercase, ("bleu", "chrf", "chrf++", "wer", "cer")),
         "--beta": (args.beta, ("chrf", "chrf++")),
         "--tokenize": (args.tokenize, ("bleu",)),
+        "--spm-model": (args.spm_model, ("bleu",)),
         "--smooth-method": (args.smooth_method, ("bleu",)),
         "--smooth-value": (args.smooth_value, ("bleu",)),
         "--max-order": (args.max_order, ("bleu",)),

@@ -183,11 +183,10 @@ def _from_totals(
     from mtcompute.metrics.chrf.score import ChrfOptions  # noqa: PLC0415
     from mtcompute.metrics.ter.corpus import CorpusTer  # noqa: PLC0415
     from mtcompute.metrics.ter.score import TerOptions  # noqa: PLC0415
-    from mtcompute.tokenizers import get_tokenizer  # noqa: PLC0415
 
     if metric == "bleu":
         bleu = cast(BleuOptions, options["bleu"])
-        tokenizer = get_tokenizer(bleu.tokenize).signature
+        tokenizer = bleu.tokenizer().signature
         return CorpusBleu.from_statistics(cast("list[int]", totals), bleu, tokenizer, nrefs)
     if metric == "ter":
         ter = cast(TerOptions, options["ter"])

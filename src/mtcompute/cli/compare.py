@@ -32,6 +32,7 @@ from mtcompute.cli._common import (
     add_files,
     add_language_pair,
     add_metrics,
+    add_spm_model,
     add_switches,
     check_language_pair,
     fail,
@@ -160,8 +161,10 @@ def add_parser(subparsers: Subparsers) -> None:
         type=tokenizer_name,
         default=None,
         metavar="NAME",
-        help="BLEU's tokenizer: 13a (default), intl, zh, char, none, ja-mecab, ko-mecab",
+        help="BLEU's tokenizer: 13a (default), intl, zh, char, none, ja-mecab, ko-mecab, "
+        "spm, flores101, flores200",
     )
+    add_spm_model(parser)
     add_language_pair(parser)
     parser.add_argument("--report", metavar="FILE", help="also write the HTML report to FILE")
     parser.add_argument(
@@ -399,7 +402,11 @@ def run(args: argparse.Namespace) -> int:
                 seed=args.seed,
                 sentences=args.report is not None,
                 progress=progress.advance,
-                bleu=BleuOptions(tokenizer_for(args.tokenize, args.language_pair), args.lowercase),
+                bleu=BleuOptions(
+                    tokenizer_for(args.tokenize, args.language_pair),
+                    args.lowercase,
+                    spm_model=args.spm_model,
+                ),
                 chrf=ChrfOptions(lowercase=args.lowercase),
                 wer=WerOptions(lowercase=args.lowercase),
                 rank=args.rank,
