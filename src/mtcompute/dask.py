@@ -84,7 +84,6 @@ from mtcompute.metrics.ter.score import TerOptions
 from mtcompute.metrics.wer import corpus as wer_corpus
 from mtcompute.metrics.wer.corpus import CorpusWer
 from mtcompute.metrics.wer.text import Unit, WerOptions
-from mtcompute.tokenizers import get_tokenizer
 
 Result = CorpusBleu | CorpusChrf | CorpusTer  # what `mtcompute score --scheduler` computes
 AnyResult = Result | CorpusWer
@@ -192,7 +191,7 @@ def _result(setting: Setting, total: _Partial, nrefs: int) -> AnyResult:
     options = setting.options
     scores = None if total.scores is None else tuple(total.scores)
     if isinstance(options, BleuOptions):
-        signature = get_tokenizer(options.tokenize).signature
+        signature = options.tokenizer().signature
         return CorpusBleu.from_statistics(total.counts, options, signature, nrefs, scores)
     if isinstance(options, ChrfOptions):
         return CorpusChrf.from_statistics(total.counts, options, setting.rules, nrefs, scores)

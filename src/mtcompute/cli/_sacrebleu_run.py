@@ -9,10 +9,11 @@ __all__ = ["Streamed", "run"]
 
 import argparse
 import codecs
+import functools
 import os
 import stat
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import islice
 from typing import TYPE_CHECKING, Any
@@ -34,7 +35,7 @@ from mtcompute.cli._sacrebleu_output import (
 )
 from mtcompute.errors import MtcomputeError
 from mtcompute.streaming import chunk_size, decode_lines
-from mtcompute.tokenizer_names import DOWNLOADING
+from mtcompute.tokenizer_names import DOWNLOADING, SPM
 
 # The metrics (mtcompute.sacrebleu) are imported by the functions that use them.
 if TYPE_CHECKING:
@@ -61,9 +62,14 @@ TEST_SET_FLAGS = (
 ACTED_ON_WHEN_TRUE = ("list", "download", "citation")
 
 
-def _metric_class(name: str) -> type[BLEU] | type[CHRF] | type[TER]:
-    """sacreBLEU's metric class of a ``-m`` name."""
+def _metric_class(name: str, spm_model: str | None = None) -> Callable[..., BLEU | CHRF | TER]:
+    """sacreBLEU's metric class of a ``-m`` name (BLEU over ``--spm-model`` when given)."""
     from mtcompute.sacrebleu import BLEU, CHRF, TER  # noqa: PLC0415
+
+    if name == "bleu" and spm_model is not None:
+        from mtcompute.sacrebleu.metrics.bleu import bleu_with_spm_model  # noqa: PLC0415
+
+        return functools.partial(bleu_with_spm_model, spm_model)
 
     classes: dict[str, type[BLEU] | type[CHRF] | type[TER]] = {
         "bleu": BLEU,
@@ -203,7 +209,11 @@ def _refusal(args: argparse.Namespace) -> str | None:
                 f"{flag}: mtcompute does not fetch sacreBLEU's test sets; give the reference "
                 "files and the system outputs: mtcompute sacrebleu REF... -i SYS..."
             )
-    if "bleu" in args.metrics and args.bleu_tokenize in DOWNLOADING:
+    if (
+        "bleu" in args.metrics
+        and args.bleu_tokenize in DOWNLOADING
+        and args.bleu_tokenize not in SPM
+    ):
         return (
             f"-tok {args.bleu_tokenize}: this tokenizer needs a SentencePiece model that "
             "sacreBLEU downloads; mtcompute never downloads models"
@@ -339,7 +349,7 @@ def _main(session: Session, args: argparse.Namespace) -> int:
 
     metrics: dict[str, Any] = {}
     for name in args.metrics:
-        cls = _metric_class(name)
+        cls = _metric_class(name, args.spm_model)
         metrics[name.upper()] = cls(**_metric_arguments(args, name), references=refs)
     if args.detail and args.format == "json" and not args.sentence_level:
         args.format = "text"  # sacreBLEU's (-d prints text after the scores)
@@ -447,7 +457,7 @@ def _streamed(args: argparse.Namespace) -> Streamed | None:
 
     try:
         metrics = {
-            name.upper(): _metric_class(name)(**_metric_arguments(args, name))
+            name.upper(): _metric_class(name, args.spm_model)(**_metric_arguments(args, name))
             for name in args.metrics
         }
         num_refs: int = args.num_refs
