@@ -49,6 +49,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "mtcompute.report",
         "mtcompute.dask",
         "mtcompute._dask_files",
+        "mtcompute.adapters",
     ),
     # the entry points: `python -m mtcompute.sacrebleu` runs the `mtcompute sacrebleu` command
     ("mtcompute.cli", "mtcompute.__main__", "mtcompute.sacrebleu.__main__"),

@@ -13,6 +13,8 @@ import tomllib
 import zipfile
 from pathlib import Path
 
+import pytest
+
 import mtcompute
 from mtcompute._version import __version__
 from mtcompute.native import PURE_WARNING
@@ -46,30 +48,47 @@ def test_the_changelog_and_citation_name_this_version() -> None:
     assert citation.startswith("cff-version: 1.2.0\n")
 
 
-def test_the_sdist_carries_the_licence_notice_changelog_and_citation(tmp_path: Path) -> None:
-    """A source distribution built from the checkout includes the four files."""
+@pytest.fixture(scope="module")
+def sdist(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The source distribution of the checkout (setuptools' build_sdist, as ``python -m
+    build --sdist`` calls it)."""
+    folder = tmp_path_factory.mktemp("sdist")
     build = (
         "import sys; from setuptools import build_meta; print(build_meta.build_sdist(sys.argv[1]))"
     )
     done = subprocess.run(
-        [sys.executable, "-c", build, str(tmp_path)],
+        [sys.executable, "-c", build, str(folder)],
         cwd=REPO,
         capture_output=True,
         text=True,
         check=False,
     )
     assert 0 == done.returncode, done.stderr[-2000:]
-    name = done.stdout.strip().splitlines()[-1]
-    with tarfile.open(tmp_path / name) as sdist:
-        members = {Path(m).relative_to(Path(m).parts[0]).as_posix() for m in sdist.getnames()}
+    return folder / done.stdout.strip().splitlines()[-1]
+
+
+def test_the_sdist_carries_the_licence_notice_changelog_and_citation(sdist: Path) -> None:
+    """A source distribution built from the checkout includes the four files, the kernel's
+    sources and headers, the tests with their data, and no build output."""
+    with tarfile.open(sdist) as archive:
+        members = {Path(m).relative_to(Path(m).parts[0]).as_posix() for m in archive.getnames()}
     assert {"LICENSE", "NOTICE", "CHANGELOG.md", "CITATION.cff"} <= members
+    assert {
+        "src/mtcompute/_kernel/common.h",
+        "src/mtcompute/_kernel/module.c",
+        "tests/conftest.py",
+        "tests/harness.py",
+        "tests/data/wmt/MANIFEST.tsv",
+        "examples/chrf-compute@1.0.0.json",
+    } <= members
+    assert [] == [m for m in members if m.endswith((".so", ".pyc")) or "__pycache__" in m]
 
 
-def _wheel(tmp_path: Path, **env: str) -> Path:
-    """Build the wheel of the checkout (pip, build isolation as a user's install) in
-    ``tmp_path``, with ``env`` added to the environment; its path."""
+def _wheel(tmp_path: Path, source: Path = REPO, **env: str) -> Path:
+    """Build the wheel of ``source`` (the checkout, or an sdist; pip, build isolation as a
+    user's install) in ``tmp_path``, with ``env`` added to the environment; its path."""
     done = subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(tmp_path), str(REPO)],
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(tmp_path), str(source)],
         capture_output=True,
         text=True,
         timeout=600,
@@ -102,10 +121,18 @@ _SMOKE = (
 )
 
 
-def test_the_pure_wheel_is_py3_none_any_and_says_it_is_slow(tmp_path: Path) -> None:
+@pytest.fixture(scope="module")
+def pure_wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The pure wheel of the checkout (MTCOMPUTE_NO_EXTENSION=1)."""
+    return _wheel(tmp_path_factory.mktemp("pure"), MTCOMPUTE_NO_EXTENSION="1")
+
+
+def test_the_pure_wheel_is_py3_none_any_and_says_it_is_slow(
+    pure_wheel: Path, tmp_path: Path
+) -> None:
     """MTCOMPUTE_NO_EXTENSION=1 builds a py3-none-any wheel without the kernel; installed,
     it computes the same number and its import prints the pure path's warning once."""
-    wheel = _wheel(tmp_path / "dist", MTCOMPUTE_NO_EXTENSION="1")
+    wheel = pure_wheel
     assert f"mtcompute-{__version__}-py3-none-any.whl" == wheel.name
     with zipfile.ZipFile(wheel) as archive:
         assert [] == [n for n in archive.namelist() if "_kernel." in n and "pyi" not in n]
@@ -123,14 +150,72 @@ def test_the_pure_wheel_is_py3_none_any_and_says_it_is_slow(tmp_path: Path) -> N
     )
 
 
-def test_the_platform_wheel_carries_the_kernel(tmp_path: Path) -> None:
-    """A plain build is a CPython platform wheel with the kernel, which it then runs."""
-    wheel = _wheel(tmp_path / "dist")
+@pytest.fixture(scope="module")
+def platform_wheel(sdist: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The platform wheel built from the sdist (as ``python -m build`` builds it): the
+    sdist has all the kernel needs."""
+    return _wheel(tmp_path_factory.mktemp("platform"), source=sdist)
+
+
+def test_the_platform_wheel_carries_the_kernel(platform_wheel: Path, tmp_path: Path) -> None:
+    """A plain build (from the sdist) is a CPython platform wheel with the kernel, which it
+    then runs."""
     tag = f"cp{sys.version_info[0]}{sys.version_info[1]}"
-    assert wheel.name.startswith(f"mtcompute-{__version__}-{tag}-{tag}-")
-    done = _installed(wheel, tmp_path / "site", _SMOKE)
+    assert platform_wheel.name.startswith(f"mtcompute-{__version__}-{tag}-{tag}-")
+    done = _installed(platform_wheel, tmp_path / "site", _SMOKE)
     assert (0, "") == (done.returncode, done.stderr)
     assert done.stdout.startswith("True True ")
+
+
+# A few of the sdist's test files, quick ones over the library, a tool and the contracts it
+# ships; the whole suite collects from the sdist too (checked by hand: it takes a minute,
+# too long for every run).
+SDIST_TESTS = (
+    "tests/metrics/test_corpus_wer.py",
+    "tests/tools/test_tool_chrf_compute.py",
+    "tests/tools/test_versions.py",
+)
+
+
+def test_the_sdist_s_tests_pass_against_the_installed_package(
+    sdist: Path, platform_wheel: Path, tmp_path: Path
+) -> None:
+    """The sdist unpacked, its wheel installed: its tests run from the unpacked folder
+    against the installed package (not the sources beside them) and pass."""
+    with tarfile.open(sdist) as archive:
+        archive.extractall(tmp_path, filter="data")
+    (unpacked,) = tmp_path.iterdir()
+    site = tmp_path / "site"
+    where = _installed(platform_wheel, site, "import mtcompute; print(mtcompute.__file__)")
+    assert where.stdout.startswith(str(site)), where.stderr
+    variables = {k: v for k, v in os.environ.items() if not k.startswith("MTCOMPUTE_")}
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *SDIST_TESTS],
+        cwd=unpacked,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+        env={**variables, "PYTHONPATH": str(site)},
+    )
+    assert 0 == done.returncode, done.stdout[-3000:]
+    # every test passed: none skipped, none failed
+    assert re.fullmatch(r"\d+ passed in [\d.]+s( \(.*\))?", done.stdout.splitlines()[-1])
+
+
+def test_twine_accepts_the_sdist_and_the_wheels(
+    sdist: Path, platform_wheel: Path, pure_wheel: Path
+) -> None:
+    """twine check (what PyPI checks of the metadata and the README) passes on the sdist,
+    the platform wheel and the pure wheel."""
+    done = subprocess.run(
+        [sys.executable, "-m", "twine", "check", "--strict", sdist, platform_wheel, pure_wheel],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert (0, 3) == (done.returncode, done.stdout.count("PASSED")), done.stdout + done.stderr
 
 
 def test_a_kernel_that_does_not_build_stops_the_install(tmp_path: Path) -> None:

@@ -1,12 +1,12 @@
-"""Dask as the engine beyond one machine: corpus BLEU, chrF, chrF++ and TER of ``dask.bag``
-collections or of files the workers read themselves, and all-pairs chrF for MBR.
+"""Dask as the engine beyond one machine: corpus BLEU, chrF, chrF++, TER, WER and CER of
+``dask.bag`` collections or of files the workers read themselves, and all-pairs chrF for MBR.
 
 The seam is sacreBLEU's (and :mod:`mtcompute.metrics`'s): statistics per segment are
 independent integers, so a corpus scored in partitions is the same integer sum as one pass.
 Each partition is scored on a worker by the corpus API
 (:func:`mtcompute.metrics.bleu.corpus.corpus_bleu`, :func:`mtcompute.corpus_chrf`,
-:func:`~mtcompute.metrics.ter.corpus.corpus_ter`: their checks, sacreBLEU's tokenizers, the compiled
-kernel), only its summed statistics travel back, a tree
+:func:`~mtcompute.metrics.ter.corpus.corpus_ter`, :func:`mtcompute.corpus_wer`: their checks,
+sacreBLEU's tokenizers, the compiled kernel), only its summed statistics travel back, a tree
 reduction adds them, and the score is computed once from the total by the batch results' own
 ``from_statistics``. Nothing here counts or scores a segment itself.
 
@@ -39,6 +39,7 @@ __all__ = [
     "corpus_bleu",
     "corpus_chrf",
     "corpus_ter",
+    "corpus_wer",
     "local_client",
     "mbr_utilities",
     "score_files",
@@ -51,7 +52,7 @@ import math
 import os
 from array import array
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from functools import partial, reduce
 from typing import Any, cast
 
@@ -80,8 +81,13 @@ from mtcompute.metrics.chrf.score import ChrfOptions
 from mtcompute.metrics.ter.corpus import CorpusTer
 from mtcompute.metrics.ter.edits import sum_statistics
 from mtcompute.metrics.ter.score import TerOptions
+from mtcompute.metrics.wer import corpus as wer_corpus
+from mtcompute.metrics.wer.corpus import CorpusWer
+from mtcompute.metrics.wer.text import Unit, WerOptions
 
-Result = CorpusBleu | CorpusChrf | CorpusTer
+Result = CorpusBleu | CorpusChrf | CorpusTer  # what `mtcompute score --scheduler` computes
+AnyResult = Result | CorpusWer
+Options = BleuOptions | ChrfOptions | TerOptions | WerOptions
 Lines = db.Bag | str
 
 # Dask's and distributed's functions are untyped, and mypy --strict refuses calls to them:
@@ -105,19 +111,33 @@ class MisalignedError(ValueError):
 
 @dataclass(frozen=True, slots=True)
 class Setting:
-    """One metric to compute: ``metric`` (``bleu``, ``chrf``, ``chrf++`` or ``ter``), its
-    options (sacreBLEU's names) and, for chrF, the rules (``sacrebleu`` or ``contract``)."""
+    """One metric to compute: ``metric`` (``bleu``, ``chrf``, ``chrf++``, ``ter``, ``wer`` or
+    ``cer``), its options (sacreBLEU's names; WER's and CER's the batch API's) and, for chrF,
+    the rules (``sacrebleu`` or ``contract``)."""
 
     metric: str
-    options: BleuOptions | ChrfOptions | TerOptions
+    options: Options
     rules: str = "sacrebleu"
 
 
-def _batch_result(setting: Setting, hyps: list[str], refs: list[list[str]], each: bool) -> Result:
+def _batch_result(
+    setting: Setting, hyps: list[str], refs: list[list[str]], each: bool
+) -> AnyResult:
     """The batch API's result of one partition (its checks, its counting)."""
-    return batch.corpus_result(
-        hyps, refs, setting.options, rules=setting.rules, segment_scores=each
-    )
+    options = setting.options
+    if isinstance(options, WerOptions):
+        return _wer_part(options, hyps, refs, each)
+    return batch.corpus_result(hyps, refs, options, rules=setting.rules, segment_scores=each)
+
+
+def _wer_part(options: WerOptions, hyps: list[str], refs: list[list[str]], each: bool) -> AnyResult:
+    """A partition's WER or CER: corpus_wer's checks, one reference a segment, without its
+    check of the reference units (a partition may have none where the corpus has some: the
+    total is checked, by :func:`_result`)."""
+    if refs and len(refs[0]) != 1:
+        raise ValueError(f"references: WER and CER take one reference stream, got {len(refs[0])}")
+    keywords = {f.name: getattr(options, f.name) for f in fields(options)}
+    return wer_corpus._checked_part(hyps, [r[0] for r in refs], **keywords, segment_scores=each)
 
 
 # --- partial results: what travels back ------------------------------------------------------
@@ -166,7 +186,7 @@ def _partial(setting: Setting, hyps: list[str], refs: list[list[str]], each: boo
     return _Partial((result.num_edits,), lengths, edits, scores, len(hyps))
 
 
-def _result(setting: Setting, total: _Partial, nrefs: int) -> Result:
+def _result(setting: Setting, total: _Partial, nrefs: int) -> AnyResult:
     """The batch result of the summed statistics, computed once by the batch code path."""
     options = setting.options
     scores = None if total.scores is None else tuple(total.scores)
@@ -175,6 +195,11 @@ def _result(setting: Setting, total: _Partial, nrefs: int) -> Result:
         return CorpusBleu.from_statistics(total.counts, options, signature, nrefs, scores)
     if isinstance(options, ChrfOptions):
         return CorpusChrf.from_statistics(total.counts, options, setting.rules, nrefs, scores)
+    if isinstance(options, WerOptions):
+        wer = CorpusWer.from_statistics(total.counts, options, nrefs, scores)
+        if not wer.counts.reference_length:  # the rate has no denominator, as corpus_wer says
+            raise wer_corpus.no_reference_unit(options)
+        return wer
     if total.edits is not None and total.lengths is not None:
         each = tuple(zip(total.edits, total.lengths, strict=True))
         return CorpusTer.from_statistics(each, options, nrefs, scores)
@@ -254,6 +279,8 @@ def _empty(setting: Setting, each: bool, nrefs: int) -> _Partial:
         return _Partial((0,) * (2 + 2 * options.max_ngram_order), None, None, scores, 0)
     if isinstance(options, ChrfOptions):
         return _Partial((0,) * (3 * options.order), None, None, scores, 0)
+    if isinstance(options, WerOptions):  # hits, substitutions, deletions, insertions
+        return _Partial((0,) * 4, None, None, scores, 0)
     if each:
         return _Partial((0,), array("d"), array("q"), scores, 0)
     if nrefs > 1:
@@ -271,7 +298,7 @@ def _corpus(
     references: Lines | Sequence[Lines],
     each: bool,
     split_every: int | None,
-) -> list[Result]:
+) -> list[AnyResult]:
     parts, nrefs = _partitions(hypotheses, references)
     score = partial(_score_partition, tuple(settings), each, nrefs)
     totals = _any(parts).map(score).reduction(_add_lists, _add_lists, split_every=split_every)
@@ -353,6 +380,27 @@ def corpus_ter(
     return cast(CorpusTer, result)
 
 
+def corpus_wer(
+    hypotheses: Lines,
+    references: Lines | Sequence[Lines],
+    *,
+    unit: str = "word",
+    lowercase: bool = False,
+    remove_punctuation: bool = False,
+    collapse_whitespace: bool = False,
+    segment_scores: bool = False,
+    split_every: int | None = None,
+) -> CorpusWer:
+    """:func:`mtcompute.corpus_wer` (WER, or CER with ``unit="character"``) of a bag of
+    hypotheses against one bag of references (or paths): the same rate and counts."""
+    options = WerOptions(cast(Unit, unit), lowercase, remove_punctuation, collapse_whitespace)
+    metric = "cer" if unit == "character" else "wer"
+    (result,) = _corpus(
+        [Setting(metric, options)], hypotheses, references, segment_scores, split_every
+    )
+    return cast(CorpusWer, result)
+
+
 def _setting(metric: str, options: dict[str, Any]) -> tuple[Setting, dict[str, Any]]:
     """The metric's settings from the batch API's keyword arguments."""
     rules = options.pop("rules", "sacrebleu")
@@ -372,7 +420,12 @@ def _setting(metric: str, options: dict[str, Any]) -> tuple[Setting, dict[str, A
         keys = ("normalized", "no_punct", "asian_support", "case_sensitive")
         fields = {k: options.pop(k) for k in keys if k in options}
         return Setting(metric, TerOptions(**fields)), options
-    raise ValueError(f"metric: expected bleu, chrf, chrf++ or ter, got {metric!r}")
+    if metric in ("wer", "cer"):
+        keys = ("lowercase", "remove_punctuation", "collapse_whitespace")
+        fields = {k: options.pop(k) for k in keys if k in options}
+        unit: Unit = "character" if metric == "cer" else "word"
+        return Setting(metric, WerOptions(unit, **fields)), options
+    raise ValueError(f"metric: expected bleu, chrf, chrf++, ter, wer or cer, got {metric!r}")
 
 
 def segment_scores(
@@ -485,6 +538,23 @@ def _add_outcomes(parts: Iterable[list[list[_Partial]] | Failure]) -> Any:
     return reduce(lambda a, b: [_add_row(p, q) for p, q in zip(a, b, strict=True)], rows)
 
 
+def _tracked(scored: db.Bag, plan: Sequence[Range], progress: Callable[[int, int], None]) -> Any:
+    """The sum of the ranges' outcomes (one partition a range), computed as futures whose
+    completion is reported to ``progress`` (segments done, segments in all)."""
+    from distributed import as_completed  # noqa: PLC0415
+
+    client = _Client.current()
+    futures = client.compute(_any(scored).to_delayed())
+    lines = {future.key: r.lines for future, r in zip(futures, plan, strict=True)}
+    total, done = sum(lines.values()), 0
+    progress(done, total)
+    for future in cast(Any, as_completed)(futures):
+        done += lines[future.key]
+        progress(done, total)
+    parts = client.gather(futures)
+    return _add_outcomes(_add_outcomes(part) for part in parts)
+
+
 def _add_row(first: list[_Partial], second: list[_Partial]) -> list[_Partial]:
     return [x + y for x, y in zip(first, second, strict=True)]
 
@@ -497,18 +567,26 @@ def score_files(
     segments: bool = False,
     ranges: int | None = None,
     split_every: int | None = None,
-) -> tuple[list[list[Result]], int]:
+    progress: Callable[[int, int], None] | None = None,
+) -> tuple[list[list[AnyResult]], int]:
     """``mtcompute score``'s results of each system file against the reference files (one
     segment per line, ``mtcompute score``'s reading) for each setting, and the segment count,
     on Dask's current scheduler: the workers read and score line-aligned ranges, only
     statistics come back. Raises :class:`ScoreFilesError` with ``mtcompute score``'s message
-    for files it refuses."""
+    for files it refuses.
+
+    ``progress``, when given, is called with (segments scored, segments in all) as the
+    ranges complete, the first time with 0: the ranges are then computed as futures of the
+    current ``distributed.Client`` and added up on the client, in order."""
     names = [*systems, *references]
     plan = line_ranges(names, [url_of(n) for n in names], ranges, worker_threads())
     bag = _db.from_sequence(plan, npartitions=len(plan))
     score: Callable[[Range], Any] = lambda r: _score_range(settings, len(systems), segments, r)  # noqa: E731
-    total = bag.map(score).reduction(_add_outcomes, _add_outcomes, split_every=split_every)
-    (found,) = _dask.compute(total)
+    if progress is None:
+        total = bag.map(score).reduction(_add_outcomes, _add_outcomes, split_every=split_every)
+        (found,) = _dask.compute(total)
+    else:
+        found = _tracked(bag.map(score), plan, progress)
     if isinstance(found, Failure):
         raise found.error(names)
     nrefs = len(references)

@@ -14,11 +14,13 @@ from __future__ import annotations
 __all__ = ["Scheduler", "score"]
 
 import argparse
+import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, cast
 
 from mtcompute.cli._common import EXIT_USAGE, CommandError
+from mtcompute.cli._progress import Bar, bar
 
 if TYPE_CHECKING:
     from mtcompute.dask import Result
@@ -47,6 +49,31 @@ class Scheduler:
         if self.host:
             with socket.create_connection((self.host.strip("[]"), self.port), CONNECT_SECONDS):
                 pass
+
+
+class _Progress:
+    """The progress bar of a cluster run (:mod:`mtcompute.cli._progress`), made when the run
+    says how many segments it has; called by :func:`mtcompute.dask.score_files`."""
+
+    def __init__(self) -> None:
+        self.bar: Bar | None = None
+        self.done = 0
+
+    @staticmethod
+    def wanted(args: argparse.Namespace) -> bool:
+        """A bar on a terminal's standard error, unless ``-q``."""
+        return not args.no_progress and sys.stderr.isatty()
+
+    def __call__(self, done: int, total: int) -> None:
+        if self.bar is None:
+            self.bar = bar(total, "Dask", "segments", quiet=False)
+        self.bar.advance(done - self.done)
+        self.done = done
+
+    def close(self) -> None:
+        """Erase the bar."""
+        if self.bar is not None:
+            self.bar.close()
 
 
 def _refusals(args: argparse.Namespace) -> None:
@@ -102,17 +129,22 @@ def score(
         raise CommandError(
             f"cannot reach the Dask scheduler at {where}: {exc}", EXIT_USAGE, "usage"
         ) from None
+    progress = _Progress() if _Progress.wanted(args) else None
     try:
         with client:
-            return on_dask.score_files(
+            results, count = on_dask.score_files(
                 args.hypotheses,
                 args.references,
                 settings,
                 segments=args.segments,
+                progress=progress,
             )
+            return cast("list[list[Result]]", results), count
     except on_dask.ScoreFilesError as exc:
         code = "usage" if exc.exit_code == EXIT_USAGE else "invalid_input"
         raise CommandError(exc.message, exc.exit_code, code) from None
     finally:
+        if progress is not None:
+            progress.close()
         if scheduler.address is None:
             client.cluster.close()

@@ -263,6 +263,8 @@ def run(args: argparse.Namespace) -> int:
 
     import uvicorn  # noqa: PLC0415
 
+    from mtcompute.server.log_config import log_config  # noqa: PLC0415
+
     # The request-head deadline and size cap need the httptools parser (uvicorn[standard]).
     http = (
         "mtcompute.server.protocol:GuardedHttpToolsProtocol"
@@ -277,6 +279,7 @@ def run(args: argparse.Namespace) -> int:
         port=args.port,
         workers=args.workers,
         log_level=args.log_level,
+        log_config=log_config(args.log_level),  # uvicorn's logs as JSON lines too
         access_log=False,  # the app writes its own JSON access log (MTCOMPUTE_ACCESS_LOG)
         # The app reads forwarded headers itself, from --trusted-proxy only (uvicorn would
         # believe any X-Forwarded-For from 127.0.0.1, FORWARDED_ALLOW_IPS's default).

@@ -89,6 +89,7 @@ from mtcompute.errors import (
     UnsupportedMediaType,
 )
 from mtcompute.search import MAX_QUERY_LENGTH, search_answer
+from mtcompute.server import api_docs
 from mtcompute.server.access_log import AccessLog, open_access_log
 from mtcompute.server.executor import (
     DEFAULT_DEADLINE,
@@ -614,6 +615,7 @@ def create_app(
         Route(CLIENTS_PATH + "{name}", client_file_endpoint, methods=["GET"]),
         Route(MCP_SETUP_PATH, mcp_setup_endpoint, methods=["GET"]),
         Route("/mcp", mcp_app, methods=["GET", "POST", "DELETE"]),
+        *api_docs.routes(),  # /docs: Swagger UI over /openapi.json
     ]
     middleware = [
         Middleware(BodyDeadlineMiddleware, timeout=body_timeout),
