@@ -68,18 +68,19 @@ def add_parser(subparsers: Subparsers) -> None:
         type=int,
         default=None,
         metavar="N",
-        help="requests to execute that may wait for each worker (the large-body worker "
-        "process, each worker thread) beside the one it computes (default 64); more are "
-        "503 overloaded with Retry-After, refused before any work",
+        help="requests to execute that may wait for each worker thread, and of each cost "
+        "class (light, heavy) for the body worker process, beside the one it computes "
+        "(default 64); more are 503 overloaded with Retry-After, refused before any work",
     )
     parser.add_argument(
         "--deadline",
         type=float,
         default=None,
         metavar="SECONDS",
-        help="time a request to execute has from its admission to its answer, waiting "
-        "included (default 60); later is 504 timeout and its work is stopped (a large "
-        "body's) or its answer dropped",
+        help="the most time a request to execute has from its admission to its answer, "
+        "waiting included (default 60; its own deadline is 4 times its estimated cost, at "
+        "least 10 s); later is 504 timeout and its work is stopped (in the body worker) or "
+        "its answer dropped",
     )
     parser.add_argument(
         "--shutdown-grace",

@@ -93,7 +93,6 @@ from mtcompute.server.access_log import AccessLog, open_access_log
 from mtcompute.server.executor import (
     DEFAULT_DEADLINE,
     DEFAULT_MAX_QUEUE,
-    INLINE_BODY_BYTES,
     RETRY_AFTER,
     SWITCH_INTERVAL,
     BodyWorker,
@@ -101,9 +100,17 @@ from mtcompute.server.executor import (
     configure,
     execute_body,
     execute_value,
+    in_body_worker,
     readiness,
 )
-from mtcompute.server.limits import ApiKeys, Network, RateLimit, TokenBuckets, parse_networks
+from mtcompute.server.limits import (
+    ApiKeys,
+    Network,
+    RateLimit,
+    TokenBuckets,
+    client_of,
+    parse_networks,
+)
 from mtcompute.server.mcp import (
     body_refusal,
     mcp_http_app,
@@ -144,6 +151,7 @@ from mtcompute.server.responses import (
     json_response,
     send_answer,
 )
+from mtcompute.tools._cost import request_cost
 
 # 32 MiB: admits the largest valid input of every contract in the catalog in compact JSON,
 # escapes included (bleu-corpus-compute: 500,000 tokens, 4 MiB of token bytes, each byte a
@@ -183,10 +191,12 @@ class ExecuteEndpoint:
     input, the answer its envelope.
 
     In order: an unknown tool or version is 404; a Content-Type that is not JSON is 415;
-    the body is read (the body cap and deadline around it apply); a body over
-    :data:`~mtcompute.server.executor.INLINE_BODY_BYTES` goes whole to the body worker
-    process; a smaller one is parsed here (not JSON: 400) and executed where its cost estimate
-    says (:func:`~mtcompute.server.executor.execute_value`). A client that leaves before its
+    the body is read (the body cap and deadline around it apply) and classed from its bytes
+    (:func:`~mtcompute.tools._cost.request_cost`); a body over
+    :data:`~mtcompute.server.executor.INLINE_BODY_BYTES`, or a heavy one, goes whole to the
+    body worker process, in its client's turn; a smaller light one is parsed here (not JSON:
+    400) and executed where its cost estimate says
+    (:func:`~mtcompute.server.executor.execute_value`). A client that leaves before its
     body is in gets no answer; one that leaves while its request waits or computes gets none
     either, and its work is dropped (or stopped, in the body worker). A full queue is 503
     ``overloaded`` with ``Retry-After``, a deadline passed 504 ``timeout``.
@@ -226,23 +236,28 @@ class ExecuteEndpoint:
         if body is None:  # the client left
             return None
         try:
-            return await self._compute(receive, entry, body)
+            return await self._compute(scope, receive, entry, body)
         except asyncio.CancelledError:
             # Not the client leaving (that ends _compute with None): the server is stopping
             # and its grace period is over (uvicorn cancels what still runs). The envelope,
             # not uvicorn's plain-text 500; the task ends with it.
             raise Overloaded("the server is shutting down", RETRY_AFTER) from None
 
-    async def _compute(self, receive: Receive, entry: CatalogEntry, body: bytes) -> Answer | None:
-        if len(body) > INLINE_BODY_BYTES:  # parsed, computed and written by the body worker
-            return await execute_body(self.body_worker, entry.id, entry.version, body, receive)
+    async def _compute(
+        self, scope: Scope, receive: Receive, entry: CatalogEntry, body: bytes
+    ) -> Answer | None:
+        cost = request_cost(entry.id, body)  # from the bytes, before any work
+        if in_body_worker(body, cost):  # large or heavy: parsed, computed in the process
+            client = client_of(scope)
+            worker = self.body_worker
+            return await execute_body(worker, entry.id, entry.version, body, receive, client, cost)
         try:
             value = loads(body)
         except JsonError as exc:
             return error_answer(InvalidInput(str(exc)))
         # On the event loop when the tool's cost estimate says it is cheap, else on a worker.
         return await execute_value(
-            entry.id, entry.version, value, envelope_answer, len(body), receive
+            entry.id, entry.version, value, envelope_answer, len(body), receive, cost
         )
 
 
@@ -548,10 +563,11 @@ def create_app(
     - ``trusted_proxies``: ``MTCOMPUTE_TRUSTED_PROXIES`` (comma-separated), the IP networks of
       the proxies whose forwarded client, scheme and host are believed; none;
     - ``max_queue``: ``MTCOMPUTE_MAX_QUEUE``, the requests that may wait for each worker
-      (the body worker process, each worker thread) beyond the one it computes; more are
-      503 ``overloaded``; 64;
-    - ``deadline``: ``MTCOMPUTE_DEADLINE``, the seconds a request to execute has from its
-      admission to its answer; later is 504 ``timeout``; 60.
+      thread, and of each cost class for the body worker process, beyond the one it
+      computes; more are 503 ``overloaded``; 64;
+    - ``deadline``: ``MTCOMPUTE_DEADLINE``, the most seconds a request to execute has from
+      its admission to its answer (its own deadline comes from its estimated cost); later is
+      504 ``timeout``; 60.
     """
     if max_body_bytes is None:
         max_body_bytes = int(os.environ.get("MTCOMPUTE_MAX_BODY_BYTES", DEFAULT_MAX_BODY_BYTES))
@@ -579,8 +595,8 @@ def create_app(
     # Host names this server is reached by, besides loopback (MCP's DNS-rebinding check),
     # e.g. MTCOMPUTE_ALLOWED_HOSTS="mt.example.org,mt.example.org:*" behind a proxy.
     hosts = [h.strip() for h in os.environ.get("MTCOMPUTE_ALLOWED_HOSTS", "").split(",")]
+    body_worker = BodyWorker()  # under ADMISSION, configured by the lifespan
     mcp_app, mcp_lifespan = mcp_http_app(allowed_hosts=[h for h in hosts if h])
-    body_worker = BodyWorker(max_queue, deadline)
     execute_endpoint = ExecuteEndpoint(body_worker)
 
     @contextlib.asynccontextmanager

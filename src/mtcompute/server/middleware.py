@@ -63,11 +63,13 @@ from mtcompute.errors import (
     Unauthorized,
 )
 from mtcompute.server.limits import (
+    CLIENT_KEY,
     KEY_MISSING,
     KEY_REQUIRED_MESSAGE,
     ApiKeys,
     Network,
     TokenBuckets,
+    client_of,
     presented_key,
 )
 from mtcompute.server.responses import error_response
@@ -404,10 +406,10 @@ class LimitsMiddleware:
         refusal: MtcomputeError | None = None
         headers: dict[str, str] = {}
         path = route_path(scope)
+        if key_client is not None:
+            scope = {**scope, CLIENT_KEY: key_client}  # the scheduler's client too (client_of)
         if self.buckets is not None and path not in RATE_EXEMPT:
-            address = scope.get("client")
-            client = key_client or f"address:{address[0] if address else ''}"
-            wait = self.buckets.take(client)
+            wait = self.buckets.take(client_of(scope))
             if wait:
                 refusal = RateLimited(self.buckets.limit.text, wait)
                 headers["Retry-After"] = str(wait)
