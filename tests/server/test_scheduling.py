@@ -1,6 +1,7 @@
 """Cost before work, classes and fair turns (server.executor, tools._cost): a request is
 classed from its raw bytes before any work, its deadline comes from that cost, light work
-never waits behind waiting heavy work, heavy work is taken a client at a time."""
+never waits behind waiting heavy work, heavy work is taken a client at a time, and MCP's
+execute runs on the same pool as HTTP."""
 
 from __future__ import annotations
 
@@ -8,9 +9,11 @@ import json
 import time
 from typing import Any
 
+import anyio
 import pytest
 from starlette.testclient import TestClient
 
+from mtcompute._execute import execute
 from mtcompute.server import executor
 from mtcompute.server.app import create_app
 from mtcompute.server.executor import (
@@ -22,6 +25,7 @@ from mtcompute.server.executor import (
     Ticket,
     _Job,
 )
+from mtcompute.server.mcp import _call_execute
 from mtcompute.tools._cost import HEAVY_SECONDS, RequestCost, _samples, request_cost
 
 PAIRED = "paired-significance"
@@ -142,3 +146,28 @@ def test_a_full_heavy_queue_does_not_refuse_light_work(monkeypatch: pytest.Monke
         for ticket in tickets:
             ticket.stop()
     assert (200, False) == (status, heavy_done[1])
+
+
+def test_mcp_heavy_execute_runs_in_the_body_worker() -> None:
+    """MCP's execute on the HTTP server: a heavy input goes to the body worker process (the
+    same pool, classes and deadlines as HTTP) and answers the envelope execute() gives; a
+    light one stays in the server."""
+    app = create_app(access_log="off")
+    worker: BodyWorker = app.state.body_worker
+    heavy: Any = json.loads(_paired(10000))
+    light = {"hypotheses": ["aa"], "references": ["ab"]}
+
+    async def call(value: object, tool: str) -> Any:
+        arguments = {"id": tool, "version": "1.0.0", "input": value}
+        return await _call_execute(arguments, worker, "address:192.0.2.1")
+
+    with TestClient(app):
+        result = anyio.run(call, heavy, PAIRED)
+        in_process = worker.answered
+        small = anyio.run(call, light, "chrf-compute")
+    expected = execute(PAIRED, "1.0.0", heavy)
+    assert (expected.json_text(), False, 1) == (result.content[0].text, result.is_error, in_process)
+    assert (execute("chrf-compute", "1.0.0", light).json_text(), 1) == (
+        small.content[0].text,
+        worker.answered,
+    )

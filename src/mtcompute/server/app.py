@@ -596,7 +596,9 @@ def create_app(
     # e.g. MTCOMPUTE_ALLOWED_HOSTS="mt.example.org,mt.example.org:*" behind a proxy.
     hosts = [h.strip() for h in os.environ.get("MTCOMPUTE_ALLOWED_HOSTS", "").split(",")]
     body_worker = BodyWorker()  # under ADMISSION, configured by the lifespan
-    mcp_app, mcp_lifespan = mcp_http_app(allowed_hosts=[h for h in hosts if h])
+    mcp_app, mcp_lifespan = mcp_http_app(
+        allowed_hosts=[h for h in hosts if h], body_worker=body_worker
+    )
     execute_endpoint = ExecuteEndpoint(body_worker)
 
     @contextlib.asynccontextmanager
