@@ -120,6 +120,24 @@ def test_heavy_work_is_taken_a_client_at_a_time_and_light_work_first() -> None:
     assert ["light", "g0", "p0", "g1", "g2"] == order
 
 
+def test_a_stopped_request_leaves_the_queue_at_once() -> None:
+    """A waiting request whose client left is taken out of its class's queue (it no longer
+    takes a place there), once; one already taken is not."""
+    jobs = FairQueue()
+    first, second, light = _job("a", True, "a0"), _job("a", True, "a1"), _job("b", False, "l")
+    for job in (first, second, light):
+        jobs.put(job)
+    taken = jobs.get(0)
+    assert (taken, True, False, True, False) == (
+        light,
+        jobs.discard(second),
+        jobs.discard(second),
+        jobs.discard(first),
+        jobs.discard(light),
+    )
+    assert (0, 0) == (jobs.waiting(heavy=True), jobs.waiting(heavy=False))
+
+
 def test_one_admission_object() -> None:
     """The body worker admits under the server's one Admission (the worker threads' too)."""
     assert BodyWorker().admission is ADMISSION

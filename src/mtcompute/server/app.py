@@ -100,6 +100,7 @@ from mtcompute.server.executor import (
     configure,
     execute_body,
     execute_value,
+    fix_mmap_threshold,
     in_body_worker,
     readiness,
 )
@@ -605,6 +606,7 @@ def create_app(
     async def lifespan(_app: Starlette) -> AsyncIterator[None]:
         interval = sys.getswitchinterval()
         sys.setswitchinterval(SWITCH_INTERVAL)  # the loop's turn sooner (server.executor)
+        fix_mmap_threshold()  # large bodies' memory back to the system once freed
         admission = configure(max_queue, deadline)  # the worker threads' limits, while serving
         body_worker.start()
         try:
