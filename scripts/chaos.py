@@ -14,8 +14,8 @@ runs ``--clients`` clients at once for ``--seconds``, over raw asyncio sockets (
 connection per request):
 
 - one cheap client: a small chrF request every 50 ms, each one's latency measured;
-- a third of the rest: heavy requests (3 MB of Chinese through bleu-tokenize's zh tokenizer,
-  or paired-significance of a 4 KB body asking 10,000 resamples) that they leave after
+- a third of the rest: heavy requests (1.4 MB of Chinese through bleu-tokenize's zh tokenizer,
+  or paired-significance of a 3.9 KB body asking 20,000 resamples) that they leave after
   0.2 to 0.6 s (the connection closed: the server must stop that work);
 - a third: heavy requests they wait for;
 - the rest: light ones (a large chrF body, a small body that needs a worker thread).
@@ -33,7 +33,7 @@ Halfway, the body worker process is killed (SIGKILL). At the end it prints, and 
   its pid (and the request id when it was computing one);
 - every answer received a JSON envelope (``{"result"}`` or ``{"error"}`` with a code);
 - the server's resident memory before (after a warm-up) and after (once the load is over):
-  at most ``--rss-margin`` MB more (default 64: the heavy bodies are 3 MB each and Python
+  at most ``--rss-margin`` MB more (default 64: the heavy bodies are 1.4 MB each and Python
   keeps some of the memory it freed).
 """
 
