@@ -46,8 +46,16 @@ def add_parser(subparsers: Subparsers) -> None:
         type=float,
         default=None,
         metavar="SECONDS",
-        help="time a request body has to arrive whole (default 10); later is 408 and the "
-        "connection is closed",
+        help="time a request body has to arrive whole (default 10), plus a second per "
+        "--min-upload-rate bytes received; later is 408 and the connection is closed",
+    )
+    parser.add_argument(
+        "--min-upload-rate",
+        type=float,
+        default=None,
+        metavar="BYTES_PER_S",
+        help="the upload rate a body must keep after --body-timeout: each byte received "
+        "gives it 1/RATE s more (default 65536; 0: the whole body within --body-timeout)",
     )
     parser.add_argument(
         "--header-timeout",
@@ -172,6 +180,10 @@ def _settings(args: argparse.Namespace) -> str | None:
                 return f"{option} must be a finite number of seconds above 0"
             if env is not None:
                 os.environ[env] = repr(value)
+    if args.min_upload_rate is not None:
+        if not 0 <= args.min_upload_rate < float("inf"):
+            return "--min-upload-rate must be a finite number of bytes per second, 0 or more"
+        os.environ["MTCOMPUTE_MIN_UPLOAD_RATE"] = repr(args.min_upload_rate)
     if args.max_queue is not None:
         if args.max_queue < 0:
             return "--max-queue must be at least 0"

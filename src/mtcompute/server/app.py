@@ -22,8 +22,10 @@ Around the routes (outermost first; :mod:`mtcompute.server.middleware`):
   ``Content-Type``, ``MCP-Protocol-Version``, ``Authorization`` and ``X-API-Key``, with a
   refused preflight answered by the JSON envelope;
 - the body deadline: a request body that has not fully arrived ``MTCOMPUTE_BODY_TIMEOUT``
-  seconds (default 10) after the request started gets ``408`` with the ``invalid_input``
-  envelope and the connection is closed; this holds on every route, ``/mcp`` included;
+  seconds (default 10) after the request started, plus a second per
+  ``MTCOMPUTE_MIN_UPLOAD_RATE`` bytes received (default 64 KiB: a minimum upload rate), gets
+  ``408`` with the ``invalid_input`` envelope and the connection is closed; this holds on
+  every route, ``/mcp`` included;
 - the body cap (``MTCOMPUTE_MAX_BODY_BYTES``): a body over it gets ``413``, the
   ``limit_exceeded`` envelope (on ``/mcp``, inside a JSON-RPC error), on every route;
 - the execute route (:class:`ExecuteRoute`), ahead of the router: the one route of the hot
@@ -120,6 +122,7 @@ from mtcompute.server.mcp import (
     tool_titles,
 )
 from mtcompute.server.middleware import (
+    DEFAULT_MIN_UPLOAD_RATE,
     EXECUTE_PATH,
     FORWARDED_HOST,
     AccessLogMiddleware,
@@ -548,6 +551,7 @@ def create_app(
     trusted_proxies: list[str] | None = None,
     max_queue: int | None = None,
     deadline: float | None = None,
+    min_upload_rate: float | None = None,
 ) -> Starlette:
     """The application. Each setting defaults to its environment variable, then its default:
 
@@ -568,7 +572,10 @@ def create_app(
       computes; more are 503 ``overloaded``; 64;
     - ``deadline``: ``MTCOMPUTE_DEADLINE``, the most seconds a request to execute has from
       its admission to its answer (its own deadline comes from its estimated cost); later is
-      504 ``timeout``; 60.
+      504 ``timeout``; 60;
+    - ``min_upload_rate``: ``MTCOMPUTE_MIN_UPLOAD_RATE``, bytes per second: each received
+      byte of a body gives it ``1 / min_upload_rate`` seconds more than ``body_timeout``
+      (0: the whole body within ``body_timeout``); 65536.
     """
     if max_body_bytes is None:
         max_body_bytes = int(os.environ.get("MTCOMPUTE_MAX_BODY_BYTES", DEFAULT_MAX_BODY_BYTES))
@@ -590,6 +597,9 @@ def create_app(
         max_queue = int(os.environ.get("MTCOMPUTE_MAX_QUEUE", DEFAULT_MAX_QUEUE))
     if deadline is None:
         deadline = float(os.environ.get("MTCOMPUTE_DEADLINE", DEFAULT_DEADLINE))
+    if min_upload_rate is None:
+        rate = os.environ.get("MTCOMPUTE_MIN_UPLOAD_RATE", DEFAULT_MIN_UPLOAD_RATE)
+        min_upload_rate = float(rate)
     buckets = TokenBuckets(RateLimit.parse(rate_limit)) if rate_limit else None
     keys = ApiKeys.load(api_keys) if api_keys else None
     log = open_access_log(access_log)
@@ -636,7 +646,7 @@ def create_app(
         Route("/mcp", mcp_app, methods=["GET", "POST", "DELETE"]),
     ]
     middleware = [
-        Middleware(BodyDeadlineMiddleware, timeout=body_timeout),
+        Middleware(BodyDeadlineMiddleware, timeout=body_timeout, min_rate=min_upload_rate),
         Middleware(BodyCapMiddleware, cap=max_body_bytes, refusals={"/mcp": body_refusal}),
         Middleware(ExecuteRoute, endpoint=execute_endpoint),
     ]

@@ -24,6 +24,7 @@ from __future__ import annotations
 __all__ = [
     "API_CSP",
     "BODY_STATE",
+    "DEFAULT_MIN_UPLOAD_RATE",
     "EXECUTE_PATH",
     "FORWARDED_HOST",
     "RATE_EXEMPT",
@@ -176,15 +177,25 @@ class BodyCapMiddleware:
             await refuse(error)(scope, receive, send)
 
 
+DEFAULT_MIN_UPLOAD_RATE = 65536.0
+"""Bytes per second a body must keep arriving at, after its first ``timeout`` seconds
+(``mtcompute serve --min-upload-rate``, ``MTCOMPUTE_MIN_UPLOAD_RATE``)."""
+
+
 class BodyDeadlineMiddleware:
-    """Answer 408 (``invalid_input``) and close when the body is not in within ``timeout`` s.
+    """Answer 408 (``invalid_input``) and close when the body does not arrive in time:
+    within ``timeout`` seconds, plus one second per ``min_rate`` bytes received (a minimum
+    upload rate, not a whole-body deadline: a 24 MB body arriving at 2 MB/s is in time, a
+    client trickling a byte a second is cut after ``timeout``; 0: the whole body within
+    ``timeout``).
 
     The deadline runs from the start of the request until the last body chunk has been
-    received; once the body is in, ``receive`` is passed through untouched (disconnect
-    listeners keep working). When the deadline passes before the body is in, the route is
-    cancelled (a cancellation, not an exception, so no handler logs it as an error; the MCP
-    transport is built to be cancelled), and the 408 goes out with ``Connection: close``, so
-    that uvicorn closes the connection. This holds on every route, ``/mcp`` included.
+    received (each chunk moves it by its bytes over ``min_rate``); once the body is in,
+    ``receive`` is passed through untouched (disconnect listeners keep working). When the
+    deadline passes before the body is in, the route is cancelled (a cancellation, not an
+    exception, so no handler logs it as an error; the MCP transport is built to be
+    cancelled), and the 408 goes out with ``Connection: close``, so that uvicorn closes the
+    connection. This holds on every route, ``/mcp`` included.
 
     A request without a body (no ``Content-Length``, or 0, and no ``Transfer-Encoding``) has
     nothing to wait for and passes straight through, and so does one whose body the server
@@ -193,9 +204,12 @@ class BodyDeadlineMiddleware:
     soon as the last chunk is in, and one cancel scope.
     """
 
-    def __init__(self, app: ASGIApp, timeout: float) -> None:
+    def __init__(
+        self, app: ASGIApp, timeout: float, min_rate: float = DEFAULT_MIN_UPLOAD_RATE
+    ) -> None:
         self.app = app
         self.timeout = timeout
+        self.min_rate = min_rate
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -208,6 +222,9 @@ class BodyDeadlineMiddleware:
         body_done = False
         timed_out = False
         response_started = False
+        received = 0
+        loop = asyncio.get_running_loop()
+        start = loop.time()
 
         with anyio.CancelScope() as route_scope:
 
@@ -217,10 +234,10 @@ class BodyDeadlineMiddleware:
                     timed_out = True
                     route_scope.cancel()
 
-            timer = asyncio.get_running_loop().call_later(self.timeout, expire)
+            timer = loop.call_later(self.timeout, expire)
 
             async def guarded_receive() -> Message:
-                nonlocal body_done
+                nonlocal body_done, received, timer
                 if body_done:
                     return await receive()
                 if timed_out:  # only if the route shields its read from the cancellation
@@ -229,6 +246,10 @@ class BodyDeadlineMiddleware:
                 if message["type"] != "http.request" or not message.get("more_body", False):
                     body_done = True
                     timer.cancel()
+                elif self.min_rate > 0:  # each chunk buys time at the minimum rate
+                    received += len(message.get("body", b""))
+                    timer.cancel()
+                    timer = loop.call_at(start + self._allowed(received), expire)
                 return message
 
             async def guarded_send(message: Message) -> None:
@@ -243,10 +264,15 @@ class BodyDeadlineMiddleware:
                 timer.cancel()
 
         if timed_out and not response_started:
+            seconds = round(self._allowed(received), 1)
             response = error_response(
-                RequestTimeout("body", self.timeout), headers={"Connection": "close"}
+                RequestTimeout("body", seconds), headers={"Connection": "close"}
             )
             await response(scope, receive, send)
+
+    def _allowed(self, received: int) -> float:
+        """Seconds the body has once ``received`` bytes of it are in."""
+        return self.timeout + (received / self.min_rate if self.min_rate > 0 else 0.0)
 
 
 class JsonCORSMiddleware(CORSMiddleware):
