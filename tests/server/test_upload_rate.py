@@ -1,16 +1,23 @@
 """The body deadline is a minimum upload rate, not a whole-body deadline
 (server.middleware.BodyDeadlineMiddleware): a body that keeps arriving at the rate is read
-whole however long it takes; one that trickles is cut with 408 after the timeout."""
+whole however long it takes; one that trickles is cut with 408 after the timeout. A body in a
+compressed transfer coding is refused clearly."""
 
 from __future__ import annotations
 
+import gzip
 import json
 from typing import Any
 
 import anyio
+import pytest
+from starlette.testclient import TestClient
 from starlette.types import Message, Receive, Scope, Send
 
+from mtcompute.server.app import create_app
 from mtcompute.server.middleware import BodyDeadlineMiddleware
+
+CHRF = "/v1/tools/chrf-compute/versions/1.0.0/execute"
 
 
 async def _upload(chunk: int, count: int, every: float, min_rate: float) -> tuple[int, Any]:
@@ -73,3 +80,28 @@ def test_a_trickling_body_is_cut_after_the_timeout() -> None:
 def test_no_minimum_rate_is_a_whole_body_deadline() -> None:
     """With a minimum rate of 0, the body at 2,500 B/s is cut after the 0.3 s timeout."""
     assert 408 == anyio.run(_upload, 500, 6, 0.2, 0.0)[0]
+
+
+@pytest.mark.parametrize("coding", ["gzip, chunked", "deflate, chunked", "chunked, gzip"])
+def test_a_compressed_transfer_coding_is_refused_clearly(coding: str) -> None:
+    """A body in a transfer coding other than chunked is refused before it is read: 400
+    invalid_input naming the coding and saying what to send instead; on /mcp the same inside
+    a JSON-RPC error."""
+    app = create_app(access_log="off")
+    headers = {"content-type": "application/json", "transfer-encoding": coding}
+    message = (
+        f'Expected no Transfer-Encoding but "chunked", got "{coding}": compressed transfer '
+        "codings are not supported; send the body uncompressed, chunked or with a "
+        "Content-Length."
+    )
+    body = gzip.compress(b'{"hypotheses": ["a"], "references": ["a"]}')
+    with TestClient(app) as client:
+        tool = client.post(
+            "/v1/tools/chrf-compute/versions/1.0.0/execute", content=body, headers=headers
+        )
+        mcp = client.post("/mcp", content=body, headers={**headers, "accept": "application/json"})
+    assert (400, {"error": {"code": "invalid_input", "message": message, "path": ""}}) == (
+        tool.status_code,
+        tool.json(),
+    )
+    assert (400, message) == (mcp.status_code, mcp.json()["error"]["data"]["error"]["message"])

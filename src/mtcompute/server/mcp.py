@@ -87,7 +87,6 @@ from mtcompute.contracts.validate import describe, quote
 from mtcompute.core.jsjson import dumps, loads
 from mtcompute.envelope import Envelope
 from mtcompute.errors import (
-    BodyTooLarge,
     InvalidInput,
     MethodNotAllowed,
     MtcomputeError,
@@ -405,8 +404,9 @@ def mcp_http_app(
     return _PostOnly(StreamableHTTPASGIApp(manager)), manager.run
 
 
-def body_refusal(error: BodyTooLarge) -> Response:
-    """The ``/mcp`` answer to a body over the cap: HTTP 413 with a JSON-RPC error.
+def body_refusal(error: MtcomputeError) -> Response:
+    """The ``/mcp`` answer to a body over the cap: HTTP 413 with a JSON-RPC error (and to a
+    body in a transfer coding the service does not take: 400, the same shape).
 
     The SDK's own cap answers in plain text, which its own client (and any MCP client, which
     parses JSON-RPC) can only report as "Server returned an error response". An MCP client

@@ -37,6 +37,7 @@ __all__ = [
     "LimitsMiddleware",
     "SecurityHeadersMiddleware",
     "route_path",
+    "transfer_coding_refusal",
     "with_security_headers",
 ]
 
@@ -80,8 +81,9 @@ Refusal = Callable[[MtcomputeError, Mapping[str, str] | None], Response]
 EXECUTE_PATH = re.compile(r"/v1/tools/([^/]+)/versions/([^/]+)/execute")
 """An execute route's path (to be matched whole): its groups are the tool id and version."""
 
-BodyRefusal = Callable[[BodyTooLarge], Response]
-"""How a route answers a body over the cap (the default: the ``limit_exceeded`` envelope)."""
+BodyRefusal = Callable[[MtcomputeError], Response]
+"""How a route answers a body it refuses before reading it: over the cap (the default: the
+``limit_exceeded`` envelope), or in a transfer coding it does not take (``invalid_input``)."""
 
 BODY_STATE = "mtcompute.body"
 """The ASGI scope extension (``scope["extensions"][BODY_STATE]``, a dict) by which a server
@@ -110,6 +112,22 @@ def _body_headers(scope: Scope) -> tuple[int | None, bool]:
     return length, chunked
 
 
+def transfer_coding_refusal(scope: Scope) -> InvalidInput | None:
+    """The refusal of a body sent in a transfer coding other than ``chunked`` (``gzip``,
+    ``deflate``, ``gzip, chunked``: the body would be compressed bytes), else None."""
+    for name, value in scope["headers"]:
+        if name == b"transfer-encoding":
+            codings = [c.strip().lower() for c in value.split(b",")]
+            if any(coding != b"chunked" for coding in codings):
+                got = value.decode("latin-1")[:100]
+                return InvalidInput(
+                    f'Expected no Transfer-Encoding but "chunked", got "{got}": compressed '
+                    "transfer codings are not supported; send the body uncompressed, chunked "
+                    "or with a Content-Length."
+                )
+    return None
+
+
 def route_path(scope: Scope) -> str:
     """The path the router matches (the request path without the ``root_path``)."""
     path, root = str(scope.get("path", "")), str(scope.get("root_path", ""))
@@ -124,6 +142,10 @@ class BodyCapMiddleware:
     ``/mcp``), exactly as if it read the body itself. At the route's first read, a declared
     ``Content-Length`` over the cap is refused before one byte is read; otherwise the bytes
     are counted as they arrive and refused as soon as they pass the cap, the rest unread.
+
+    A body in a transfer coding other than ``chunked`` is refused at once, before any read:
+    400 ``invalid_input`` saying so (:func:`transfer_coding_refusal`; a bare ``gzip``, which
+    leaves no way to find the body's end, is refused by the HTTP parser already).
 
     The refusal is a :class:`~mtcompute.errors.BodyTooLarge`, answered by the route's entry in
     ``refusals`` (keyed by path; ``/mcp`` answers it as a JSON-RPC error) or, for every other
@@ -144,6 +166,12 @@ class BodyCapMiddleware:
             await self.app(scope, receive, send)
             return
         length, chunked = _body_headers(scope)
+        if chunked:
+            coding = transfer_coding_refusal(scope)
+            if coding is not None:
+                refuse = self.refusals.get(route_path(scope), error_response)
+                await refuse(coding)(scope, receive, send)
+                return
         if length is not None and length <= self.cap and not chunked:
             # The server delivers exactly Content-Length bytes: this body cannot pass the cap.
             await self.app(scope, receive, send)
