@@ -25,7 +25,7 @@ from mtcompute.server.executor import (
     Ticket,
     _Job,
 )
-from mtcompute.server.mcp import _call_execute
+from mtcompute.server.mcp import _body_of, _call_execute
 from mtcompute.tools._cost import HEAVY_SECONDS, RequestCost, _samples, request_cost
 
 PAIRED = "paired-significance"
@@ -188,4 +188,15 @@ def test_mcp_heavy_execute_runs_in_the_body_worker() -> None:
     assert (execute("chrf-compute", "1.0.0", light).json_text(), 1) == (
         small.content[0].text,
         worker.answered,
+    )
+
+
+def test_mcp_sends_the_body_worker_the_numbers_as_given() -> None:
+    """MCP's execute writes its input's JSON for the body worker with every number exact (a
+    large integer is not rounded as JavaScript would), and keeps an input with no JSON text
+    (an infinity, a lone surrogate) in this process."""
+    assert (b'{"n":1152921504606846977,"s":"\xc3\xa9"}', None, None) == (
+        _body_of({"n": 2**60 + 1, "s": "é"}),
+        _body_of({"n": float("inf")}),
+        _body_of({"s": "\ud800"}),
     )

@@ -61,6 +61,7 @@ __all__ = [
 
 import contextlib
 import functools
+import json
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final
@@ -170,11 +171,14 @@ def _argument_error(
 
 
 def _body_of(value: object) -> bytes | None:
-    """The JSON bytes of a tool input, as an HTTP client would send it (None when it has no
-    JSON text: it runs where it is)."""
+    """The JSON bytes of a tool input, as the MCP client sent it: every number written
+    exactly (not in JavaScript's form, which would round large integers), so the body worker
+    reads what an HTTP client sending the same JSON would send; None when it has no JSON
+    text (NaN, an infinity, a lone surrogate): then it runs in this process."""
     try:
-        return dumps(value).encode("utf-8")
-    except Exception:  # not JSON-like (never from an MCP client's JSON): run it here
+        text = json.dumps(value, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
+        return text.encode("utf-8")
+    except (TypeError, ValueError):  # ValueError covers UnicodeEncodeError
         return None
 
 
