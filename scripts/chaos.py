@@ -11,7 +11,8 @@ Usage::
 It starts ``mtcompute serve`` on a free 127.0.0.1 port (with ``--python``: that interpreter's
 ``mtcompute``), its standard error (the ``mtcompute.server`` log) to a temporary file, and
 runs ``--clients`` clients at once for ``--seconds``, over raw asyncio sockets (HTTP/1.1, one
-connection per request):
+connection per request; the server trusts loopback as a proxy and each client sends its own
+``X-Forwarded-For``, so that each counts as its own client, as from the internet):
 
 - one cheap client: a small chrF request every 50 ms, each one's latency measured;
 - a third of the rest: heavy requests (1.4 MB of Chinese through bleu-tokenize's zh tokenizer,
@@ -105,13 +106,21 @@ def free_port() -> int:
 
 
 async def post(
-    port: int, path: str, body: bytes, tally: Tally, leave_after: float | None = None
+    port: int,
+    path: str,
+    body: bytes,
+    tally: Tally,
+    leave_after: float | None = None,
+    client: int = 0,
 ) -> float | None:
-    """POST ``body``; check the answer is an envelope; its seconds (None if left)."""
+    """POST ``body`` as client number ``client`` (its forwarded address: the server trusts
+    loopback as a proxy, so each client counts on its own); check the answer is an envelope;
+    its seconds (None if left)."""
     start = time.monotonic()
     reader, writer = await asyncio.open_connection("127.0.0.1", port)
     head = (
         f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Type: application/json\r\n"
+        f"X-Forwarded-For: 10.0.0.{client}\r\n"
         f"Content-Length: {len(body)}\r\nConnection: close\r\n\r\n"
     ).encode()
     try:
@@ -162,19 +171,21 @@ async def cheap_client(port: int, until: float, tally: Tally) -> None:
 
 
 async def heavy_client(
-    port: int, until: float, tally: Tally, leave: bool, rng: random.Random
+    port: int, until: float, tally: Tally, leave: bool, rng: random.Random, client: int
 ) -> None:
     while time.monotonic() < until:
         path, body = rng.choice([(TOKENIZE, HEAVY_ZH), (PAIRED, HEAVY_PAIRED)])
-        await post(port, path, body, tally, rng.uniform(0.2, 0.6) if leave else 60)
+        await post(port, path, body, tally, rng.uniform(0.2, 0.6) if leave else 60, client)
         if not leave:
             await asyncio.sleep(0.1)
 
 
-async def light_client(port: int, until: float, tally: Tally, rng: random.Random) -> None:
+async def light_client(
+    port: int, until: float, tally: Tally, rng: random.Random, client: int
+) -> None:
     while time.monotonic() < until:
         body = rng.choice([LIGHT_LARGE, LIGHT_SMALL])
-        await post(port, CHRF, body, tally)
+        await post(port, CHRF, body, tally, None, client)
         await asyncio.sleep(0.1)
 
 
@@ -226,17 +237,18 @@ async def run_clients(
     leaving = others // 3
     waiting = others // 3
     tasks = [asyncio.create_task(cheap_client(port, until, tally))]
+    kinds = [True] * leaving + [False] * waiting
     tasks += [
-        asyncio.create_task(heavy_client(port, until, tally, True, random.Random(rng.random())))
-        for _ in range(leaving)
+        asyncio.create_task(
+            heavy_client(port, until, tally, leave, random.Random(rng.random()), number + 1)
+        )
+        for number, leave in enumerate(kinds)
     ]
     tasks += [
-        asyncio.create_task(heavy_client(port, until, tally, False, random.Random(rng.random())))
-        for _ in range(waiting)
-    ]
-    tasks += [
-        asyncio.create_task(light_client(port, until, tally, random.Random(rng.random())))
-        for _ in range(others - leaving - waiting)
+        asyncio.create_task(
+            light_client(port, until, tally, random.Random(rng.random()), len(kinds) + 1 + n)
+        )
+        for n in range(others - leaving - waiting)
     ]
     await asyncio.sleep(seconds / 2)
     killed = None
@@ -317,6 +329,7 @@ def main(argv: list[str] | None = None) -> int:
     log_fd, log_name = tempfile.mkstemp(prefix="mtcompute-chaos-", suffix=".log")
     log_path = Path(log_name)
     command = [args.python, "-m", "mtcompute", "serve", "--port", str(port), "--no-access-log"]
+    command += ["--trusted-proxy", "127.0.0.1/32"]  # each client its X-Forwarded-For
     with os.fdopen(log_fd, "wb") as log:
         proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=log)
     try:

@@ -200,3 +200,16 @@ def test_mcp_sends_the_body_worker_the_numbers_as_given() -> None:
         _body_of({"n": float("inf")}),
         _body_of({"s": "\ud800"}),
     )
+
+
+def test_in_the_body_worker_the_cost_bounds_computing_not_waiting() -> None:
+    """A body worker ticket's time to compute (from its cost) starts when its computation
+    does, so waiting its turn does not use it up; the total deadline still bounds both."""
+    now = time.monotonic()
+    waited_long = Ticket(now + 60, 60, compute=10.0)
+    near_the_cap = Ticket(now + 2, 2, compute=10.0)
+    waited_long.begin()
+    near_the_cap.begin()
+    assert (10.0, 2) == (waited_long.seconds, near_the_cap.seconds)
+    assert now + 10 <= waited_long.deadline < now + 11
+    assert now + 2 == near_the_cap.deadline

@@ -86,9 +86,9 @@ def add_parser(subparsers: Subparsers) -> None:
         default=None,
         metavar="SECONDS",
         help="the most time a request to execute has from its admission to its answer, "
-        "waiting included (default 60; its own deadline is 4 times its estimated cost, at "
-        "least 10 s); later is 504 timeout and its work is stopped (in the body worker) or "
-        "its answer dropped",
+        "waiting included (default 60); it may compute for 4 times its estimated cost, at "
+        "least 10 s, at most this; later is 504 timeout and its work is stopped (in the body "
+        "worker) or its answer dropped",
     )
     parser.add_argument(
         "--shutdown-grace",

@@ -571,8 +571,8 @@ def create_app(
       thread, and of each cost class for the body worker process, beyond the one it
       computes; more are 503 ``overloaded``; 64;
     - ``deadline``: ``MTCOMPUTE_DEADLINE``, the most seconds a request to execute has from
-      its admission to its answer (its own deadline comes from its estimated cost); later is
-      504 ``timeout``; 60;
+      its admission to its answer (the time it may compute comes from its estimated cost,
+      at most this); later is 504 ``timeout``; 60;
     - ``min_upload_rate``: ``MTCOMPUTE_MIN_UPLOAD_RATE``, bytes per second: each received
       byte of a body gives it ``1 / min_upload_rate`` seconds more than ``body_timeout``
       (0: the whole body within ``body_timeout``); 65536.

@@ -41,8 +41,9 @@ at most ``max_queue`` requests waiting for it beside the one it computes, and th
 at most ``max_queue`` of each class (:class:`FairQueue`: light ones first, heavy ones a client
 at a time, the client as the rate limit keys it); one more is refused at once with ``503``
 :class:`~mtcompute.errors.Overloaded` (and ``Retry-After``), before it is computed. Each
-request has its deadline (from its cost, at most ``deadline`` seconds) from its admission to
-be answered, queueing included: past it, the answer is ``504``
+request has at most ``deadline`` seconds from its admission to be answered, queueing
+included, and may compute for the time its cost gives it (:meth:`Admission.deadline_for`;
+on a worker thread counted from admission): past either, the answer is ``504``
 :class:`~mtcompute.errors.Timeout`. In the body worker the work is
 stopped (its process is killed and replaced); a computation on a worker thread cannot be
 stopped (pure Python in a thread), so its answer is dropped and it finishes in the background,
@@ -170,9 +171,12 @@ class Admission:
     deadline: float = DEFAULT_DEADLINE
 
     def deadline_for(self, cost: RequestCost | None) -> float:
-        """Seconds a request of this cost has from its admission to its answer:
-        :data:`DEADLINE_FACTOR` times its estimate, at least :data:`MIN_DEADLINE`, at most
-        ``deadline`` (the cap; a request of unknown cost gets the cap)."""
+        """Seconds a request of this cost may compute: :data:`DEADLINE_FACTOR` times its
+        estimate, at least :data:`MIN_DEADLINE`, at most ``deadline`` (the cap; a request of
+        unknown cost gets the cap). On a worker thread it counts from admission; in the body
+        worker from the start of its computation, its wait and computation together being
+        bounded by ``deadline`` (a heavy request queued behind others is not timed out for
+        waiting its turn)."""
         if cost is None:
             return self.deadline
         return min(self.deadline, max(MIN_DEADLINE, DEADLINE_FACTOR * cost.seconds))
@@ -439,8 +443,8 @@ class BodyWorker:
                 what = "heavy requests" if cost.heavy else "large request bodies"
                 raise Overloaded(f"{limit} {what} wait for the body worker", RETRY_AFTER)
             self.waiting += 1
-            seconds = self.admission.deadline_for(cost)
-            ticket = Ticket(time.monotonic() + seconds, seconds)
+            cap = self.admission.deadline  # waiting and computing, in all
+            ticket = Ticket(time.monotonic() + cap, cap, self.admission.deadline_for(cost))
             job = _Job(tool_id, version, body, ticket, client, cost, next(_REQUEST_IDS))
             self._jobs.put(job)
         ticket.on_stop = lambda: self._drop(job)  # a cycle, broken once the job is done
@@ -546,6 +550,7 @@ class BodyWorker:
     def _answer(self, job: _Job) -> tuple[int, bytes]:
         if time.monotonic() >= job.future.deadline:  # expired while it waited
             return _timeout_answer(job.future.seconds)
+        job.future.begin()  # its cost's time to compute starts now
         process = self._running(job)
         if process is None:
             refusal = Envelope.of_error(NotReady(str(self.problem)))
@@ -681,13 +686,21 @@ class Ticket(Future[tuple[int, bytes]]):
     """A body's answer to come (a future), with its deadline (``time.monotonic()``) and
     :meth:`stop`: its client has left, do not compute it or stop computing it."""
 
-    def __init__(self, deadline: float, seconds: float = 0.0) -> None:
+    def __init__(self, deadline: float, seconds: float = 0.0, compute: float | None = None) -> None:
         super().__init__()
         self.deadline = deadline
         self.seconds = seconds  # the deadline's length, for the timeout's message
+        self.compute = compute  # seconds it may compute once started (None: to the deadline)
         self.stopped = False
         self.stopped_at: float | None = None
         self.on_stop: Callable[[], None] | None = None  # out of its queue
+
+    def begin(self) -> None:
+        """Its computation starts: from now it has ``compute`` seconds, if that ends before
+        its deadline (which then becomes the earlier)."""
+        if self.compute is not None and time.monotonic() + self.compute < self.deadline:
+            self.deadline = time.monotonic() + self.compute
+            self.seconds = self.compute
 
     def stop(self) -> None:
         """Drop the body: not computed if it waits (taken out of its queue), its process
