@@ -5,11 +5,14 @@ execute runs on the same pool as HTTP."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import time
 from typing import Any
 
 import anyio
+import httpx
+import psutil
 import pytest
 from starlette.testclient import TestClient
 
@@ -27,6 +30,7 @@ from mtcompute.server.executor import (
 )
 from mtcompute.server.mcp import _body_of, _call_execute
 from mtcompute.tools._cost import HEAVY_SECONDS, RequestCost, _samples, request_cost
+from tests.server.serving import serving
 
 PAIRED = "paired-significance"
 SEGMENTS = ["the cat sat on a mat", "a dog ran", "it rains"] * 28
@@ -213,3 +217,41 @@ def test_in_the_body_worker_the_cost_bounds_computing_not_waiting() -> None:
     assert (10.0, 2) == (waited_long.seconds, near_the_cap.seconds)
     assert now + 10 <= waited_long.deadline < now + 11
     assert now + 2 == near_the_cap.deadline
+
+
+def test_an_mcp_client_that_leaves_has_its_heavy_work_stopped() -> None:
+    """An MCP client that disconnects while its heavy execute computes in the body worker:
+    the process is killed within a second (the work stopped, as for an HTTP client)."""
+    value = {"segments": ["机器翻译很有用。" * 100] * 600, "tokenizer": "zh"}
+    call = {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "tools/call",
+        "params": {
+            "name": "execute",
+            "arguments": {"id": "bleu-tokenize", "version": "1.0.0", "input": value},
+        },
+    }
+    headers = {
+        "content-type": "application/json",
+        "accept": "application/json, text/event-stream",
+        "mcp-protocol-version": "2025-06-18",
+    }
+    with serving("--no-access-log") as (url, proc):
+        server = psutil.Process(proc.pid)
+        deadline = time.monotonic() + 30
+        workers: list[psutil.Process] = []
+        while not workers and time.monotonic() < deadline:
+            time.sleep(0.05)
+            workers = [
+                child
+                for child in server.children(recursive=True)
+                if "mtcompute.server._body_worker" in " ".join(child.cmdline())
+            ]
+        with pytest.raises(httpx.ReadTimeout):
+            httpx.post(url + "/mcp", json=call, headers=headers, timeout=0.5)
+        left = time.monotonic()
+        with contextlib.suppress(psutil.TimeoutExpired):
+            workers[0].wait(timeout=5)
+        stopped = time.monotonic() - left
+    assert stopped < 1.0, stopped

@@ -10,10 +10,11 @@ so that every tool result is exactly what the other surfaces return:
   On the HTTP server, ``execute`` runs on the same pool as the HTTP execute route: its
   input's JSON bytes are classed by cost before any work, a large or heavy one computed in
   the body worker process in its class's and its client's turn (the client keyed as the
-  rate limit keys it), under the same deadlines, a full queue or a passed deadline the same
-  ``overloaded`` or ``timeout`` envelope with ``isError`` true; a small light one on the
-  worker threads (:mod:`mtcompute.server.executor`). ``mtcompute mcp`` on stdio has no
-  server, one client and no body worker: it computes on worker threads of its own process.
+  rate limit keys it), under the same deadlines, stopped when the HTTP client disconnects,
+  a full queue or a passed deadline the same ``overloaded`` or ``timeout`` envelope with
+  ``isError`` true; a small light one on the worker threads
+  (:mod:`mtcompute.server.executor`). ``mtcompute mcp`` on stdio has no server, one client
+  and no body worker: it computes on worker threads of its own process.
   On a keyed server (``--api-keys``), ``execute`` over HTTP without a valid key answers the
   ``unauthorized`` envelope with ``isError`` true; everything else (``initialize``,
   ``tools/list``, the three catalog tools) needs no key.
@@ -189,7 +190,10 @@ def _bytes_result(status: int, data: bytes) -> types.CallToolResult:
 
 
 async def _call_execute(
-    arguments: dict[str, Any], worker: BodyWorker | None = None, client: str = ""
+    arguments: dict[str, Any],
+    worker: BodyWorker | None = None,
+    client: str = "",
+    receive: Receive | None = None,
 ) -> types.CallToolResult:
     names = ("id", "version", "input")
     bad = _argument_error(EXECUTE, arguments, names, names)
@@ -206,14 +210,14 @@ async def _call_execute(
             and cost is not None
             and in_body_worker(body, cost)
         ):
-            answer = await execute_body(worker, tool_id, version, body, None, client, cost)
-            assert answer is not None  # None only for an HTTP client gone
-            return _bytes_result(*answer)
-        result = await execute_value(tool_id, version, value, _envelope_result, cost=cost)
+            answer = await execute_body(worker, tool_id, version, body, receive, client, cost)
+            return _gone() if answer is None else _bytes_result(*answer)
+        result = await execute_value(
+            tool_id, version, value, _envelope_result, receive=receive, cost=cost
+        )
     except (Overloaded, Timeout) as exc:  # a full queue, a deadline passed
         return _envelope_result(Envelope.of_error(exc))
-    assert result is not None  # None only for an HTTP client gone
-    return result
+    return _gone() if result is None else result
 
 
 def _call_list_catalog(arguments: dict[str, Any]) -> types.CallToolResult:
@@ -285,6 +289,19 @@ async def _on_list_tools(
     return types.ListToolsResult(tools=list(tool_definitions()))
 
 
+def _gone() -> types.CallToolResult:
+    """The result of a call whose HTTP client left before its answer (nobody reads it)."""
+    return _envelope_result(Envelope.of_error(Overloaded("the client left before its answer")))
+
+
+def _receive(ctx: ServerRequestContext[dict[str, Any]]) -> Receive | None:
+    """The ASGI ``receive`` of the HTTP request carrying this call, its body read (it says
+    when the client disconnects; the SDK's JSON-response transport does not watch it while
+    the call runs); None on stdio."""
+    receive = getattr(ctx.request, "receive", None)
+    return receive if callable(receive) else None
+
+
 def _client(ctx: ServerRequestContext[dict[str, Any]]) -> str:
     """The client of the HTTP request carrying this call, as the rate limit keys it
     (:func:`~mtcompute.server.limits.client_of`); "" on stdio."""
@@ -308,7 +325,7 @@ async def _on_call_tool(
     if params.name == EXECUTE:
         if _key_missing(ctx):  # a keyed server: discovery is public, execute needs a key
             return _envelope_result(Envelope.of_error(Unauthorized(KEY_REQUIRED_MESSAGE)))
-        return await _call_execute(arguments, worker, _client(ctx))
+        return await _call_execute(arguments, worker, _client(ctx), _receive(ctx))
     if params.name == LIST_CATALOG:
         return _call_list_catalog(arguments)
     if params.name == GET_CONTRACT:
