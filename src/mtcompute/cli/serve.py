@@ -46,8 +46,16 @@ def add_parser(subparsers: Subparsers) -> None:
         type=float,
         default=None,
         metavar="SECONDS",
-        help="time a request body has to arrive whole (default 10); later is 408 and the "
-        "connection is closed",
+        help="time a request body has to arrive whole (default 10), plus a second per "
+        "--min-upload-rate bytes received; later is 408 and the connection is closed",
+    )
+    parser.add_argument(
+        "--min-upload-rate",
+        type=float,
+        default=None,
+        metavar="BYTES_PER_S",
+        help="the upload rate a body must keep after --body-timeout: each byte received "
+        "gives it 1/RATE s more (default 65536; 0: the whole body within --body-timeout)",
     )
     parser.add_argument(
         "--header-timeout",
@@ -68,18 +76,19 @@ def add_parser(subparsers: Subparsers) -> None:
         type=int,
         default=None,
         metavar="N",
-        help="requests to execute that may wait for each worker (the large-body worker "
-        "process, each worker thread) beside the one it computes (default 64); more are "
-        "503 overloaded with Retry-After, refused before any work",
+        help="requests to execute that may wait for each worker thread, and of each cost "
+        "class (light, heavy) for the body worker process, beside the one it computes "
+        "(default 64); more are 503 overloaded with Retry-After, refused before any work",
     )
     parser.add_argument(
         "--deadline",
         type=float,
         default=None,
         metavar="SECONDS",
-        help="time a request to execute has from its admission to its answer, waiting "
-        "included (default 60); later is 504 timeout and its work is stopped (a large "
-        "body's) or its answer dropped",
+        help="the most time a request to execute has from its admission to its answer, "
+        "waiting included (default 60); it may compute for 4 times its estimated cost, at "
+        "least 10 s, at most this; later is 504 timeout and its work is stopped (in the body "
+        "worker) or its answer dropped",
     )
     parser.add_argument(
         "--shutdown-grace",
@@ -171,6 +180,10 @@ def _settings(args: argparse.Namespace) -> str | None:
                 return f"{option} must be a finite number of seconds above 0"
             if env is not None:
                 os.environ[env] = repr(value)
+    if args.min_upload_rate is not None:
+        if not 0 <= args.min_upload_rate < float("inf"):
+            return "--min-upload-rate must be a finite number of bytes per second, 0 or more"
+        os.environ["MTCOMPUTE_MIN_UPLOAD_RATE"] = repr(args.min_upload_rate)
     if args.max_queue is not None:
         if args.max_queue < 0:
             return "--max-queue must be at least 0"

@@ -1,8 +1,9 @@
 """The body worker's process: ``python -P -m mtcompute.server._body_worker``, started by
 :class:`mtcompute.server.executor.BodyWorker`.
 
-It reads requests from its standard input and writes answers to the standard output it was
-given, one at a time, until its input ends:
+Once it has imported the tools it writes :data:`READY` (one byte), then reads requests from
+its standard input and writes answers to the standard output it was given, one at a time,
+until its input ends:
 
 - a request: three big-endian 32-bit lengths (tool id, version, body), then those bytes (the id
   and version UTF-8);
@@ -18,7 +19,7 @@ stops).
 
 from __future__ import annotations
 
-__all__ = ["ANSWER", "REQUEST", "read_exactly", "serve"]
+__all__ = ["ANSWER", "READY", "REQUEST", "read_exactly", "serve"]
 
 import os
 import signal
@@ -30,6 +31,7 @@ from mtcompute._execute import execute_json
 
 REQUEST = struct.Struct(">III")  # lengths of the tool id, the version and the body
 ANSWER = struct.Struct(">IQ")  # the HTTP status and the length of the JSON
+READY = b"R"  # written once, before the first answer: the tools are imported
 
 
 def read_exactly(stream: IO[bytes], size: int) -> bytes | None:
@@ -62,6 +64,8 @@ def main() -> None:
     answers = os.fdopen(os.dup(1), "wb")
     os.dup2(2, 1)
     with answers:
+        answers.write(READY)
+        answers.flush()
         serve(sys.stdin.buffer, answers)
 
 

@@ -22,8 +22,10 @@ Around the routes (outermost first; :mod:`mtcompute.server.middleware`):
   ``Content-Type``, ``MCP-Protocol-Version``, ``Authorization`` and ``X-API-Key``, with a
   refused preflight answered by the JSON envelope;
 - the body deadline: a request body that has not fully arrived ``MTCOMPUTE_BODY_TIMEOUT``
-  seconds (default 10) after the request started gets ``408`` with the ``invalid_input``
-  envelope and the connection is closed; this holds on every route, ``/mcp`` included;
+  seconds (default 10) after the request started, plus a second per
+  ``MTCOMPUTE_MIN_UPLOAD_RATE`` bytes received (default 64 KiB: a minimum upload rate), gets
+  ``408`` with the ``invalid_input`` envelope and the connection is closed; this holds on
+  every route, ``/mcp`` included;
 - the body cap (``MTCOMPUTE_MAX_BODY_BYTES``): a body over it gets ``413``, the
   ``limit_exceeded`` envelope (on ``/mcp``, inside a JSON-RPC error), on every route;
 - the execute route (:class:`ExecuteRoute`), ahead of the router: the one route of the hot
@@ -94,7 +96,6 @@ from mtcompute.server.access_log import AccessLog, open_access_log
 from mtcompute.server.executor import (
     DEFAULT_DEADLINE,
     DEFAULT_MAX_QUEUE,
-    INLINE_BODY_BYTES,
     RETRY_AFTER,
     SWITCH_INTERVAL,
     BodyWorker,
@@ -102,9 +103,18 @@ from mtcompute.server.executor import (
     configure,
     execute_body,
     execute_value,
+    fix_mmap_threshold,
+    in_body_worker,
     readiness,
 )
-from mtcompute.server.limits import ApiKeys, Network, RateLimit, TokenBuckets, parse_networks
+from mtcompute.server.limits import (
+    ApiKeys,
+    Network,
+    RateLimit,
+    TokenBuckets,
+    client_of,
+    parse_networks,
+)
 from mtcompute.server.mcp import (
     body_refusal,
     mcp_http_app,
@@ -113,6 +123,7 @@ from mtcompute.server.mcp import (
     tool_titles,
 )
 from mtcompute.server.middleware import (
+    DEFAULT_MIN_UPLOAD_RATE,
     EXECUTE_PATH,
     FORWARDED_HOST,
     AccessLogMiddleware,
@@ -145,6 +156,7 @@ from mtcompute.server.responses import (
     json_response,
     send_answer,
 )
+from mtcompute.tools._cost import request_cost
 
 # 32 MiB: admits the largest valid input of every contract in the catalog in compact JSON,
 # escapes included (bleu-corpus-compute: 500,000 tokens, 4 MiB of token bytes, each byte a
@@ -184,10 +196,12 @@ class ExecuteEndpoint:
     input, the answer its envelope.
 
     In order: an unknown tool or version is 404; a Content-Type that is not JSON is 415;
-    the body is read (the body cap and deadline around it apply); a body over
-    :data:`~mtcompute.server.executor.INLINE_BODY_BYTES` goes whole to the body worker
-    process; a smaller one is parsed here (not JSON: 400) and executed where its cost estimate
-    says (:func:`~mtcompute.server.executor.execute_value`). A client that leaves before its
+    the body is read (the body cap and deadline around it apply) and classed from its bytes
+    (:func:`~mtcompute.tools._cost.request_cost`); a body over
+    :data:`~mtcompute.server.executor.INLINE_BODY_BYTES`, or a heavy one, goes whole to the
+    body worker process, in its client's turn; a smaller light one is parsed here (not JSON:
+    400) and executed where its cost estimate says
+    (:func:`~mtcompute.server.executor.execute_value`). A client that leaves before its
     body is in gets no answer; one that leaves while its request waits or computes gets none
     either, and its work is dropped (or stopped, in the body worker). A full queue is 503
     ``overloaded`` with ``Retry-After``, a deadline passed 504 ``timeout``.
@@ -227,23 +241,28 @@ class ExecuteEndpoint:
         if body is None:  # the client left
             return None
         try:
-            return await self._compute(receive, entry, body)
+            return await self._compute(scope, receive, entry, body)
         except asyncio.CancelledError:
             # Not the client leaving (that ends _compute with None): the server is stopping
             # and its grace period is over (uvicorn cancels what still runs). The envelope,
             # not uvicorn's plain-text 500; the task ends with it.
             raise Overloaded("the server is shutting down", RETRY_AFTER) from None
 
-    async def _compute(self, receive: Receive, entry: CatalogEntry, body: bytes) -> Answer | None:
-        if len(body) > INLINE_BODY_BYTES:  # parsed, computed and written by the body worker
-            return await execute_body(self.body_worker, entry.id, entry.version, body, receive)
+    async def _compute(
+        self, scope: Scope, receive: Receive, entry: CatalogEntry, body: bytes
+    ) -> Answer | None:
+        cost = request_cost(entry.id, body)  # from the bytes, before any work
+        if in_body_worker(body, cost):  # large or heavy: parsed, computed in the process
+            client = client_of(scope)
+            worker = self.body_worker
+            return await execute_body(worker, entry.id, entry.version, body, receive, client, cost)
         try:
             value = loads(body)
         except JsonError as exc:
             return error_answer(InvalidInput(str(exc)))
         # On the event loop when the tool's cost estimate says it is cheap, else on a worker.
         return await execute_value(
-            entry.id, entry.version, value, envelope_answer, len(body), receive
+            entry.id, entry.version, value, envelope_answer, len(body), receive, cost
         )
 
 
@@ -533,6 +552,7 @@ def create_app(
     trusted_proxies: list[str] | None = None,
     max_queue: int | None = None,
     deadline: float | None = None,
+    min_upload_rate: float | None = None,
 ) -> Starlette:
     """The application. Each setting defaults to its environment variable, then its default:
 
@@ -549,10 +569,14 @@ def create_app(
     - ``trusted_proxies``: ``MTCOMPUTE_TRUSTED_PROXIES`` (comma-separated), the IP networks of
       the proxies whose forwarded client, scheme and host are believed; none;
     - ``max_queue``: ``MTCOMPUTE_MAX_QUEUE``, the requests that may wait for each worker
-      (the body worker process, each worker thread) beyond the one it computes; more are
-      503 ``overloaded``; 64;
-    - ``deadline``: ``MTCOMPUTE_DEADLINE``, the seconds a request to execute has from its
-      admission to its answer; later is 504 ``timeout``; 60.
+      thread, and of each cost class for the body worker process, beyond the one it
+      computes; more are 503 ``overloaded``; 64;
+    - ``deadline``: ``MTCOMPUTE_DEADLINE``, the most seconds a request to execute has from
+      its admission to its answer (the time it may compute comes from its estimated cost,
+      at most this); later is 504 ``timeout``; 60;
+    - ``min_upload_rate``: ``MTCOMPUTE_MIN_UPLOAD_RATE``, bytes per second: each received
+      byte of a body gives it ``1 / min_upload_rate`` seconds more than ``body_timeout``
+      (0: the whole body within ``body_timeout``); 65536.
     """
     if max_body_bytes is None:
         max_body_bytes = int(os.environ.get("MTCOMPUTE_MAX_BODY_BYTES", DEFAULT_MAX_BODY_BYTES))
@@ -574,20 +598,26 @@ def create_app(
         max_queue = int(os.environ.get("MTCOMPUTE_MAX_QUEUE", DEFAULT_MAX_QUEUE))
     if deadline is None:
         deadline = float(os.environ.get("MTCOMPUTE_DEADLINE", DEFAULT_DEADLINE))
+    if min_upload_rate is None:
+        rate = os.environ.get("MTCOMPUTE_MIN_UPLOAD_RATE", DEFAULT_MIN_UPLOAD_RATE)
+        min_upload_rate = float(rate)
     buckets = TokenBuckets(RateLimit.parse(rate_limit)) if rate_limit else None
     keys = ApiKeys.load(api_keys) if api_keys else None
     log = open_access_log(access_log)
     # Host names this server is reached by, besides loopback (MCP's DNS-rebinding check),
     # e.g. MTCOMPUTE_ALLOWED_HOSTS="mt.example.org,mt.example.org:*" behind a proxy.
     hosts = [h.strip() for h in os.environ.get("MTCOMPUTE_ALLOWED_HOSTS", "").split(",")]
-    mcp_app, mcp_lifespan = mcp_http_app(allowed_hosts=[h for h in hosts if h])
-    body_worker = BodyWorker(max_queue, deadline)
+    body_worker = BodyWorker()  # under ADMISSION, configured by the lifespan
+    mcp_app, mcp_lifespan = mcp_http_app(
+        allowed_hosts=[h for h in hosts if h], body_worker=body_worker
+    )
     execute_endpoint = ExecuteEndpoint(body_worker)
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: Starlette) -> AsyncIterator[None]:
         interval = sys.getswitchinterval()
         sys.setswitchinterval(SWITCH_INTERVAL)  # the loop's turn sooner (server.executor)
+        fix_mmap_threshold()  # large bodies' memory back to the system once freed
         admission = configure(max_queue, deadline)  # the worker threads' limits, while serving
         body_worker.start()
         try:
@@ -618,7 +648,7 @@ def create_app(
         *api_docs.routes(),  # /docs: Swagger UI over /openapi.json
     ]
     middleware = [
-        Middleware(BodyDeadlineMiddleware, timeout=body_timeout),
+        Middleware(BodyDeadlineMiddleware, timeout=body_timeout, min_rate=min_upload_rate),
         Middleware(BodyCapMiddleware, cap=max_body_bytes, refusals={"/mcp": body_refusal}),
         Middleware(ExecuteRoute, endpoint=execute_endpoint),
     ]

@@ -30,12 +30,14 @@ serve`` imports it to check its options before uvicorn starts).
 from __future__ import annotations
 
 __all__ = [
+    "CLIENT_KEY",
     "KEY_MISSING",
     "KEY_REQUIRED_MESSAGE",
     "ApiKeys",
     "Network",
     "RateLimit",
     "TokenBuckets",
+    "client_of",
     "parse_networks",
     "presented_key",
 ]
@@ -71,6 +73,9 @@ KEY_REQUIRED_MESSAGE: Final = (
     '(or "X-API-Key: KEY").'
 )
 """The message of the ``unauthorized`` refusal, on every surface."""
+CLIENT_KEY: Final = "mtcompute.client_key"
+"""The ASGI scope entry of a request that presented a valid API key: its client (the key's),
+set by :class:`~mtcompute.server.middleware.LimitsMiddleware` (:func:`client_of`)."""
 MAX_CLIENTS: Final = 100_000  # buckets kept; beyond it, full (idle) buckets are dropped
 
 
@@ -201,3 +206,15 @@ def parse_networks(values: Iterable[str]) -> tuple[Network, ...]:
                 f"got {value.strip()[:100]!r}"
             ) from None
     return tuple(networks)
+
+
+def client_of(scope: Mapping[str, object]) -> str:
+    """The client a request counts for, as the rate limit keys it: its valid API key
+    (:data:`CLIENT_KEY`), else its address (the forwarded one from a trusted proxy); the
+    scheduler takes heavy work a client at a time by it."""
+    key = scope.get(CLIENT_KEY)
+    if isinstance(key, str):
+        return key
+    address = scope.get("client")
+    host = address[0] if isinstance(address, list | tuple) and address else ""
+    return f"address:{host}"

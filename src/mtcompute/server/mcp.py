@@ -7,6 +7,14 @@ so that every tool result is exactly what the other surfaces return:
   ``{"error": ...}``) is the structured content, its :func:`mtcompute.dumps` text (the bytes
   the HTTP API and ``mtcompute run`` print) is the one text content item, and ``isError`` is
   true exactly when the envelope is an error (docs/decisions.md, "The envelope").
+  On the HTTP server, ``execute`` runs on the same pool as the HTTP execute route: its
+  input's JSON bytes are classed by cost before any work, a large or heavy one computed in
+  the body worker process in its class's and its client's turn (the client keyed as the
+  rate limit keys it), under the same deadlines, stopped when the HTTP client disconnects,
+  a full queue or a passed deadline the same ``overloaded`` or ``timeout`` envelope with
+  ``isError`` true; a small light one on the worker threads
+  (:mod:`mtcompute.server.executor`). ``mtcompute mcp`` on stdio has no server, one client
+  and no body worker: it computes on worker threads of its own process.
   On a keyed server (``--api-keys``), ``execute`` over HTTP without a valid key answers the
   ``unauthorized`` envelope with ``isError`` true; everything else (``initialize``,
   ``tools/list``, the three catalog tools) needs no key.
@@ -53,6 +61,8 @@ __all__ = [
 ]
 
 import contextlib
+import functools
+import json
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final
@@ -76,10 +86,9 @@ from mtcompute._version import __version__
 from mtcompute.catalog import catalog_entry
 from mtcompute.catalog_text import summary_sentence
 from mtcompute.contracts.validate import describe, quote
-from mtcompute.core.jsjson import dumps
+from mtcompute.core.jsjson import dumps, loads
 from mtcompute.envelope import Envelope
 from mtcompute.errors import (
-    BodyTooLarge,
     InvalidInput,
     MethodNotAllowed,
     MtcomputeError,
@@ -90,8 +99,8 @@ from mtcompute.errors import (
     json_pointer,
 )
 from mtcompute.search import MAX_QUERY_LENGTH, search_answer
-from mtcompute.server.executor import execute_value
-from mtcompute.server.limits import KEY_MISSING, KEY_REQUIRED_MESSAGE
+from mtcompute.server.executor import BodyWorker, execute_body, execute_value, in_body_worker
+from mtcompute.server.limits import KEY_MISSING, KEY_REQUIRED_MESSAGE, client_of
 from mtcompute.server.mcp_tools import (
     DEFAULT_SEARCH_LIMIT,
     EXECUTE,
@@ -104,6 +113,7 @@ from mtcompute.server.mcp_tools import (
     tool_definitions,
 )
 from mtcompute.server.responses import JSON_TYPE
+from mtcompute.tools._cost import request_cost
 
 # Host headers a loopback server answers: DNS-rebinding protection is on, the SDK's own
 # default for a server on 127.0.0.1 plus the port-less forms (Host: localhost).
@@ -161,19 +171,53 @@ def _argument_error(
     return None if fault is None else Envelope.of_error(fault)
 
 
-async def _call_execute(arguments: dict[str, Any]) -> types.CallToolResult:
+def _body_of(value: object) -> bytes | None:
+    """The JSON bytes of a tool input, as the MCP client sent it: every number written
+    exactly (not in JavaScript's form, which would round large integers), so the body worker
+    reads what an HTTP client sending the same JSON would send; None when it has no JSON
+    text (NaN, an infinity, a lone surrogate): then it runs in this process."""
+    try:
+        text = json.dumps(value, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
+        return text.encode("utf-8")
+    except (TypeError, ValueError):  # ValueError covers UnicodeEncodeError
+        return None
+
+
+def _bytes_result(status: int, data: bytes) -> types.CallToolResult:
+    """The tool result of an envelope the body worker wrote (its status and JSON bytes)."""
+    envelope: dict[str, Any] = loads(data)  # type: ignore[assignment]  # an object
+    return _answer(envelope, data.decode("utf-8"), is_error=status != 200)
+
+
+async def _call_execute(
+    arguments: dict[str, Any],
+    worker: BodyWorker | None = None,
+    client: str = "",
+    receive: Receive | None = None,
+) -> types.CallToolResult:
     names = ("id", "version", "input")
     bad = _argument_error(EXECUTE, arguments, names, names)
     if bad is not None:
         return _envelope_result(bad)
+    tool_id, version, value = arguments["id"], arguments["version"], arguments["input"]
+    body = None if worker is None else _body_of(value)
+    cost = None if body is None else request_cost(tool_id, body)
     try:
+        # Large or heavy: the same pool, classes, turns and deadlines as HTTP.
+        if (
+            worker is not None
+            and body is not None
+            and cost is not None
+            and in_body_worker(body, cost)
+        ):
+            answer = await execute_body(worker, tool_id, version, body, receive, client, cost)
+            return _gone() if answer is None else _bytes_result(*answer)
         result = await execute_value(
-            arguments["id"], arguments["version"], arguments["input"], _envelope_result
+            tool_id, version, value, _envelope_result, receive=receive, cost=cost
         )
     except (Overloaded, Timeout) as exc:  # a full queue, a deadline passed
         return _envelope_result(Envelope.of_error(exc))
-    assert result is not None  # None only for an HTTP client gone
-    return result
+    return _gone() if result is None else result
 
 
 def _call_list_catalog(arguments: dict[str, Any]) -> types.CallToolResult:
@@ -245,6 +289,26 @@ async def _on_list_tools(
     return types.ListToolsResult(tools=list(tool_definitions()))
 
 
+def _gone() -> types.CallToolResult:
+    """The result of a call whose HTTP client left before its answer (nobody reads it)."""
+    return _envelope_result(Envelope.of_error(Overloaded("the client left before its answer")))
+
+
+def _receive(ctx: ServerRequestContext[dict[str, Any]]) -> Receive | None:
+    """The ASGI ``receive`` of the HTTP request carrying this call, its body read (it says
+    when the client disconnects; the SDK's JSON-response transport does not watch it while
+    the call runs); None on stdio."""
+    receive = getattr(ctx.request, "receive", None)
+    return receive if callable(receive) else None
+
+
+def _client(ctx: ServerRequestContext[dict[str, Any]]) -> str:
+    """The client of the HTTP request carrying this call, as the rate limit keys it
+    (:func:`~mtcompute.server.limits.client_of`); "" on stdio."""
+    scope = getattr(ctx.request, "scope", None)
+    return client_of(scope) if isinstance(scope, Mapping) else ""
+
+
 def _key_missing(ctx: ServerRequestContext[dict[str, Any]]) -> bool:
     """Whether the HTTP request carrying this call was marked as keyless on a keyed server
     (:class:`~mtcompute.server.middleware.LimitsMiddleware`); never on stdio."""
@@ -253,13 +317,15 @@ def _key_missing(ctx: ServerRequestContext[dict[str, Any]]) -> bool:
 
 
 async def _on_call_tool(
-    ctx: ServerRequestContext[dict[str, Any]], params: types.CallToolRequestParams
+    worker: BodyWorker | None,
+    ctx: ServerRequestContext[dict[str, Any]],
+    params: types.CallToolRequestParams,
 ) -> types.CallToolResult:
     arguments = params.arguments or {}
     if params.name == EXECUTE:
         if _key_missing(ctx):  # a keyed server: discovery is public, execute needs a key
             return _envelope_result(Envelope.of_error(Unauthorized(KEY_REQUIRED_MESSAGE)))
-        return await _call_execute(arguments)
+        return await _call_execute(arguments, worker, _client(ctx), _receive(ctx))
     if params.name == LIST_CATALOG:
         return _call_list_catalog(arguments)
     if params.name == GET_CONTRACT:
@@ -289,8 +355,12 @@ def _input_schema(name: str) -> dict[str, Any] | None:
     return None
 
 
-def build_server() -> Server[dict[str, Any]]:
-    """A new low-level MCP server with the four tools and the instructions."""
+def build_server(body_worker: BodyWorker | None = None) -> Server[dict[str, Any]]:
+    """A new low-level MCP server with the four tools and the instructions. With
+    ``body_worker`` (the HTTP server's), ``execute`` runs as the HTTP execute route does: a
+    large or heavy input in that worker's process, in its class's and client's turn, under
+    the same deadlines; without it (``mtcompute mcp`` on stdio: no server, one client), on
+    worker threads of this process."""
     return Server(
         "mtcompute",
         version=__version__,
@@ -299,7 +369,7 @@ def build_server() -> Server[dict[str, Any]]:
         instructions=instructions(),
         get_tool_input_schema=_input_schema,
         on_list_tools=_on_list_tools,
-        on_call_tool=_on_call_tool,
+        on_call_tool=functools.partial(_on_call_tool, body_worker),
     )
 
 
@@ -307,7 +377,7 @@ def build_server() -> Server[dict[str, Any]]:
 
 
 def mcp_http_app(
-    *, allowed_hosts: Sequence[str] = ()
+    *, allowed_hosts: Sequence[str] = (), body_worker: BodyWorker | None = None
 ) -> tuple[ASGIApp, Callable[[], contextlib.AbstractAsyncContextManager[None]]]:
     """The MCP streamable-HTTP endpoint as an ASGI app, and the lifespan the host must enter.
 
@@ -340,7 +410,7 @@ def mcp_http_app(
     """
     hosts = [*LOOPBACK_HOSTS, *allowed_hosts]
     manager = StreamableHTTPSessionManager(
-        app=build_server(),
+        app=build_server(body_worker),
         json_response=True,
         stateless=True,
         security_settings=TransportSecuritySettings(
@@ -355,8 +425,9 @@ def mcp_http_app(
     return _PostOnly(StreamableHTTPASGIApp(manager)), manager.run
 
 
-def body_refusal(error: BodyTooLarge) -> Response:
-    """The ``/mcp`` answer to a body over the cap: HTTP 413 with a JSON-RPC error.
+def body_refusal(error: MtcomputeError) -> Response:
+    """The ``/mcp`` answer to a body over the cap: HTTP 413 with a JSON-RPC error (and to a
+    body in a transfer coding the service does not take: 400, the same shape).
 
     The SDK's own cap answers in plain text, which its own client (and any MCP client, which
     parses JSON-RPC) can only report as "Server returned an error response". An MCP client

@@ -24,6 +24,7 @@ from __future__ import annotations
 __all__ = [
     "API_CSP",
     "BODY_STATE",
+    "DEFAULT_MIN_UPLOAD_RATE",
     "EXECUTE_PATH",
     "FORWARDED_HOST",
     "RATE_EXEMPT",
@@ -36,6 +37,7 @@ __all__ = [
     "LimitsMiddleware",
     "SecurityHeadersMiddleware",
     "route_path",
+    "transfer_coding_refusal",
     "with_security_headers",
 ]
 
@@ -63,11 +65,13 @@ from mtcompute.errors import (
     Unauthorized,
 )
 from mtcompute.server.limits import (
+    CLIENT_KEY,
     KEY_MISSING,
     KEY_REQUIRED_MESSAGE,
     ApiKeys,
     Network,
     TokenBuckets,
+    client_of,
     presented_key,
 )
 from mtcompute.server.responses import error_response
@@ -77,8 +81,9 @@ Refusal = Callable[[MtcomputeError, Mapping[str, str] | None], Response]
 EXECUTE_PATH = re.compile(r"/v1/tools/([^/]+)/versions/([^/]+)/execute")
 """An execute route's path (to be matched whole): its groups are the tool id and version."""
 
-BodyRefusal = Callable[[BodyTooLarge], Response]
-"""How a route answers a body over the cap (the default: the ``limit_exceeded`` envelope)."""
+BodyRefusal = Callable[[MtcomputeError], Response]
+"""How a route answers a body it refuses before reading it: over the cap (the default: the
+``limit_exceeded`` envelope), or in a transfer coding it does not take (``invalid_input``)."""
 
 BODY_STATE = "mtcompute.body"
 """The ASGI scope extension (``scope["extensions"][BODY_STATE]``, a dict) by which a server
@@ -107,6 +112,22 @@ def _body_headers(scope: Scope) -> tuple[int | None, bool]:
     return length, chunked
 
 
+def transfer_coding_refusal(scope: Scope) -> InvalidInput | None:
+    """The refusal of a body sent in a transfer coding other than ``chunked`` (``gzip``,
+    ``deflate``, ``gzip, chunked``: the body would be compressed bytes), else None."""
+    for name, value in scope["headers"]:
+        if name == b"transfer-encoding":
+            codings = [c.strip().lower() for c in value.split(b",")]
+            if any(coding != b"chunked" for coding in codings):
+                got = value.decode("latin-1")[:100]
+                return InvalidInput(
+                    f'Expected no Transfer-Encoding but "chunked", got "{got}": compressed '
+                    "transfer codings are not supported; send the body uncompressed, chunked "
+                    "or with a Content-Length."
+                )
+    return None
+
+
 def route_path(scope: Scope) -> str:
     """The path the router matches (the request path without the ``root_path``)."""
     path, root = str(scope.get("path", "")), str(scope.get("root_path", ""))
@@ -121,6 +142,10 @@ class BodyCapMiddleware:
     ``/mcp``), exactly as if it read the body itself. At the route's first read, a declared
     ``Content-Length`` over the cap is refused before one byte is read; otherwise the bytes
     are counted as they arrive and refused as soon as they pass the cap, the rest unread.
+
+    A body in a transfer coding other than ``chunked`` is refused at once, before any read:
+    400 ``invalid_input`` saying so (:func:`transfer_coding_refusal`; a bare ``gzip``, which
+    leaves no way to find the body's end, is refused by the HTTP parser already).
 
     The refusal is a :class:`~mtcompute.errors.BodyTooLarge`, answered by the route's entry in
     ``refusals`` (keyed by path; ``/mcp`` answers it as a JSON-RPC error) or, for every other
@@ -141,6 +166,12 @@ class BodyCapMiddleware:
             await self.app(scope, receive, send)
             return
         length, chunked = _body_headers(scope)
+        if chunked:
+            coding = transfer_coding_refusal(scope)
+            if coding is not None:
+                refuse = self.refusals.get(route_path(scope), error_response)
+                await refuse(coding)(scope, receive, send)
+                return
         if length is not None and length <= self.cap and not chunked:
             # The server delivers exactly Content-Length bytes: this body cannot pass the cap.
             await self.app(scope, receive, send)
@@ -174,15 +205,25 @@ class BodyCapMiddleware:
             await refuse(error)(scope, receive, send)
 
 
+DEFAULT_MIN_UPLOAD_RATE = 65536.0
+"""Bytes per second a body must keep arriving at, after its first ``timeout`` seconds
+(``mtcompute serve --min-upload-rate``, ``MTCOMPUTE_MIN_UPLOAD_RATE``)."""
+
+
 class BodyDeadlineMiddleware:
-    """Answer 408 (``invalid_input``) and close when the body is not in within ``timeout`` s.
+    """Answer 408 (``invalid_input``) and close when the body does not arrive in time:
+    within ``timeout`` seconds, plus one second per ``min_rate`` bytes received (a minimum
+    upload rate, not a whole-body deadline: a 24 MB body arriving at 2 MB/s is in time, a
+    client trickling a byte a second is cut after ``timeout``; 0: the whole body within
+    ``timeout``).
 
     The deadline runs from the start of the request until the last body chunk has been
-    received; once the body is in, ``receive`` is passed through untouched (disconnect
-    listeners keep working). When the deadline passes before the body is in, the route is
-    cancelled (a cancellation, not an exception, so no handler logs it as an error; the MCP
-    transport is built to be cancelled), and the 408 goes out with ``Connection: close``, so
-    that uvicorn closes the connection. This holds on every route, ``/mcp`` included.
+    received (each chunk moves it by its bytes over ``min_rate``); once the body is in,
+    ``receive`` is passed through untouched (disconnect listeners keep working). When the
+    deadline passes before the body is in, the route is cancelled (a cancellation, not an
+    exception, so no handler logs it as an error; the MCP transport is built to be
+    cancelled), and the 408 goes out with ``Connection: close``, so that uvicorn closes the
+    connection. This holds on every route, ``/mcp`` included.
 
     A request without a body (no ``Content-Length``, or 0, and no ``Transfer-Encoding``) has
     nothing to wait for and passes straight through, and so does one whose body the server
@@ -191,9 +232,12 @@ class BodyDeadlineMiddleware:
     soon as the last chunk is in, and one cancel scope.
     """
 
-    def __init__(self, app: ASGIApp, timeout: float) -> None:
+    def __init__(
+        self, app: ASGIApp, timeout: float, min_rate: float = DEFAULT_MIN_UPLOAD_RATE
+    ) -> None:
         self.app = app
         self.timeout = timeout
+        self.min_rate = min_rate
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -206,6 +250,9 @@ class BodyDeadlineMiddleware:
         body_done = False
         timed_out = False
         response_started = False
+        received = 0
+        loop = asyncio.get_running_loop()
+        start = loop.time()
 
         with anyio.CancelScope() as route_scope:
 
@@ -215,10 +262,10 @@ class BodyDeadlineMiddleware:
                     timed_out = True
                     route_scope.cancel()
 
-            timer = asyncio.get_running_loop().call_later(self.timeout, expire)
+            timer = loop.call_later(self.timeout, expire)
 
             async def guarded_receive() -> Message:
-                nonlocal body_done
+                nonlocal body_done, received, timer
                 if body_done:
                     return await receive()
                 if timed_out:  # only if the route shields its read from the cancellation
@@ -227,6 +274,10 @@ class BodyDeadlineMiddleware:
                 if message["type"] != "http.request" or not message.get("more_body", False):
                     body_done = True
                     timer.cancel()
+                elif self.min_rate > 0:  # each chunk buys time at the minimum rate
+                    received += len(message.get("body", b""))
+                    timer.cancel()
+                    timer = loop.call_at(start + self._allowed(received), expire)
                 return message
 
             async def guarded_send(message: Message) -> None:
@@ -241,10 +292,15 @@ class BodyDeadlineMiddleware:
                 timer.cancel()
 
         if timed_out and not response_started:
+            seconds = round(self._allowed(received), 1)
             response = error_response(
-                RequestTimeout("body", self.timeout), headers={"Connection": "close"}
+                RequestTimeout("body", seconds), headers={"Connection": "close"}
             )
             await response(scope, receive, send)
+
+    def _allowed(self, received: int) -> float:
+        """Seconds the body has once ``received`` bytes of it are in."""
+        return self.timeout + (received / self.min_rate if self.min_rate > 0 else 0.0)
 
 
 class JsonCORSMiddleware(CORSMiddleware):
@@ -404,10 +460,10 @@ class LimitsMiddleware:
         refusal: MtcomputeError | None = None
         headers: dict[str, str] = {}
         path = route_path(scope)
+        if key_client is not None:
+            scope = {**scope, CLIENT_KEY: key_client}  # the scheduler's client too (client_of)
         if self.buckets is not None and path not in RATE_EXEMPT:
-            address = scope.get("client")
-            client = key_client or f"address:{address[0] if address else ''}"
-            wait = self.buckets.take(client)
+            wait = self.buckets.take(client_of(scope))
             if wait:
                 refusal = RateLimited(self.buckets.limit.text, wait)
                 headers["Retry-After"] = str(wait)

@@ -27,19 +27,23 @@ The rules every estimate keeps, checked by ``tests/test_server_inline.py``:
 from __future__ import annotations
 
 __all__ = [
+    "HEAVY_SECONDS",
     "OVER",
     "TOKENIZER_COST",
     "Linear",
+    "RequestCost",
     "choice",
     "integer",
     "linear",
     "member",
     "ngram_cost",
     "pair_products",
+    "request_cost",
     "size",
 ]
 
 import math
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -173,3 +177,121 @@ def ngram_cost(raw: object, cap: int) -> int:
     """Every token counted once per order (at most 8): the size times 1 + order / 8 (the BLEU
     tools that count and score tokenized segments without n-gram tables)."""
     return size(raw, cap) * (8 + integer(raw, "max_order", 4, 8)) // 8
+
+
+# -- request classes: seconds from the raw JSON bytes, before anything is parsed -----------
+
+HEAVY_SECONDS = 0.25
+"""Estimated CPU seconds above which a request is ``heavy`` (:func:`request_cost`)."""
+
+BYTE_SECONDS = 1.5e-6
+"""CPU seconds per byte of a body through a tool that names no tokenizer (parsing, checking and
+computing; measured: 13a tokenization of English text takes 1.35 microseconds a byte)."""
+
+TOKENIZER_BYTE_SECONDS = {
+    "none": 0.3e-6,
+    "char": 0.3e-6,
+    "intl": 0.5e-6,
+    "13a": 1.5e-6,
+    "zh": 1.5e-6,
+    "ja-mecab": 6e-6,
+    "ko-mecab": 6e-6,
+}
+"""CPU seconds per byte of sacreBLEU's tokenizers (measured: zh 0.8 microseconds a byte of
+UTF-8 Chinese, 13a 1.35); MeCab's are dearer (a dictionary lookup per character). A name not
+here (SentencePiece models) counts as the dearest."""
+
+TOOL_BYTE_FACTOR = {"ter-compute": 4, "wer-compute": 4, "sacrebleu-score": 3}
+"""Tools that do more per byte than one tokenizer pass: TER's and WER's alignments (bounded by
+their limits), sacrebleu-score's three metrics."""
+
+RESAMPLE_BYTE_SECONDS = 1e-8
+"""paired-significance: CPU seconds per resample and byte of body (each segment of each system
+takes 3 bytes or more; measured: 20,000 resamples of a 3.9 KB body with all three metrics,
+0.33 s, so about twice that: a 4 KB body asking 10,000 resamples is 0.4 s, heavy)."""
+
+CEILING_SECONDS = {
+    "bleu-brevity-penalty": 2.0,
+    "bleu-corpus-compute": 1.0,
+    "bleu-ngrams-count": 1.0,
+    "bleu-tokenize": 6.0,
+    "paired-significance": 8.0,
+    "sacrebleu-score": 3.0,
+    "ter-compute": 3.0,
+    "wer-compute": 3.0,
+}
+"""About three times the most CPU seconds the costliest input the tool's limits allow took
+(``scripts/cost_ceilings.py``, docs/reliability.md; paired-significance: its contract's
+figure); an estimate never says more. The other tools: :data:`CEILING`."""
+
+CEILING = 0.5
+"""The ceiling of the tools not in :data:`CEILING_SECONDS` (their costliest inputs took at
+most 0.04 s)."""
+
+_TOKENIZER = re.compile(rb'"tokeni[sz]er?"\s*:\s*"([^"\\]{0,32})"')
+_SAMPLES = re.compile(rb'"samples"\s*:\s*([0-9][0-9.eE+]{0,24})')
+_ESCAPE = b"\\u"
+
+
+@dataclass(frozen=True, slots=True)
+class RequestCost:
+    """A request's estimated CPU seconds (:func:`request_cost`) and its class."""
+
+    seconds: float
+
+    @property
+    def heavy(self) -> bool:
+        """Whether the request is ``heavy``: over :data:`HEAVY_SECONDS`."""
+        return self.seconds > HEAVY_SECONDS
+
+    @property
+    def name(self) -> str:
+        """``"light"`` or ``"heavy"``."""
+        return "heavy" if self.heavy else "light"
+
+
+def _samples(body: bytes) -> int:
+    """paired-significance's resample count: the largest ``"samples"`` written (anything
+    that is not a count in range: the most allowed, validation refuses it); missing, the
+    default of the method (10,000 when approximate randomization may be asked)."""
+    found = _SAMPLES.findall(body)
+    worst = 20000
+    if not found:
+        if _ESCAPE in body:  # the key may be written with escapes: assume the worst
+            return worst
+        return 10000 if b"approximate_randomization" in body else 1000
+    best = 0
+    for text in found:
+        try:
+            value = float(text)
+        except ValueError:
+            return worst
+        best = max(best, int(min(value, worst)) if math.isfinite(value) else worst)
+    return best
+
+
+def _tokenizer_seconds(body: bytes) -> float:
+    """Seconds per byte of the dearest tokenizer the body names; 13a's when it names none
+    (a key written with escapes is not read: the tokenizers installed here cost 13a's rate or
+    less, MeCab's aside)."""
+    dearest = max(TOKENIZER_BYTE_SECONDS.values())
+    names = _TOKENIZER.findall(body)
+    if not names:
+        return BYTE_SECONDS
+    return max(
+        TOKENIZER_BYTE_SECONDS.get(name.decode("ascii", "replace"), dearest) for name in names
+    )
+
+
+def request_cost(tool_id: str, body: bytes) -> RequestCost:
+    """The CPU seconds a request to execute ``tool_id`` with this JSON body may take, read from
+    the bytes alone (a scan, no parse): the body's size times its dearest tokenizer's rate
+    (:data:`TOKENIZER_BYTE_SECONDS`) and the tool's factor (:data:`TOOL_BYTE_FACTOR`), plus,
+    for paired-significance, its resamples times its size (:data:`RESAMPLE_BYTE_SECONDS`),
+    at most the tool's ceiling (:data:`CEILING_SECONDS`). It leans high: a parameter that
+    cannot be read takes its worst value."""
+    size_ = len(body)
+    seconds = size_ * _tokenizer_seconds(body) * TOOL_BYTE_FACTOR.get(tool_id, 1)
+    if tool_id == "paired-significance":
+        seconds += _samples(body) * size_ * RESAMPLE_BYTE_SECONDS
+    return RequestCost(min(seconds, CEILING_SECONDS.get(tool_id, CEILING)))
