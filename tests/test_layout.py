@@ -45,6 +45,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     (
         "mtcompute.server",
         "mtcompute.sacrebleu",
+        "mtcompute.testsets",
         "mtcompute.report",
         "mtcompute.dask",
         "mtcompute._dask_files",
