@@ -20,6 +20,8 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Protocol
 
+from mtcompute.testsets._registry import TestSetError
+
 BLOCK = 1 << 16  # bytes read at a time
 RETRIES = 3  # attempts at most, each resuming the last
 RETRY_DELAY = 0.5  # seconds before the second attempt, doubled each time after
@@ -27,7 +29,7 @@ TIMEOUT = 60.0  # seconds without a byte before an attempt fails
 LOGGER = logging.getLogger("mtcompute.testsets")
 
 
-class DownloadError(Exception):
+class DownloadError(TestSetError):
     """A download that failed, or whose bytes are not the expected ones; nothing was left
     where the file would be used."""
 
@@ -150,6 +152,7 @@ def fetch_to(
             _attempt(url, part, progress)
             break
         except urllib.error.HTTPError as error:
+            error.close()  # its response (a socket)
             if error.code == 416 and part.exists():  # a range past the end: start again
                 part.unlink()
             elif error.code < 500 and error.code != 429:

@@ -76,19 +76,20 @@ def _kept(testset: TestSet, langpair: str, origlang: str | None, subset: str | N
 
 
 def filter_subset(
-    streams: Sequence[Iterable[T]],
+    systems: Sequence[Iterable[T]],
     test_sets: str | None,
     langpair: str | None,
     origlang: str | None,
     subset: str | None = None,
 ) -> list[list[T]]:
-    """sacreBLEU's ``filter_subset``: each stream (system outputs, references) cut to the
+    """sacreBLEU's ``filter_subset``: each of ``systems`` (system outputs, references: any
+    streams of segments) cut to the
     segments whose document has original language ``origlang`` (``non-XX``: any other) and
     whose annotation matches the regular expression ``subset`` (``country:XX`` for a
     country), over the comma-separated ``test_sets`` in order. Without either, the streams
     as they are."""
     if origlang is None and subset is None:
-        return [list(stream) for stream in streams]
+        return [list(stream) for stream in systems]
     if test_sets is None or langpair is None:
         raise TestSetError(
             "Filtering for --origlang or --subset needs a test (-t) and a language pair (-l)."
@@ -98,7 +99,7 @@ def filter_subset(
     keep: list[bool] = []
     for name in test_sets.split(","):
         keep += _kept(_testset(name), langpair, origlang, subset)
-    return [[item for item, kept in zip(stream, keep, strict=False) if kept] for stream in streams]
+    return [[item for item, kept in zip(stream, keep, strict=False) if kept] for stream in systems]
 
 
 def available_origlangs(test_sets: str | None, langpair: str) -> list[str]:
