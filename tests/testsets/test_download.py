@@ -6,6 +6,9 @@ used; a retry after the server recovers succeeds, resuming with ``Range`` where 
 from __future__ import annotations
 
 import hashlib
+import os
+import pty
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -13,6 +16,7 @@ import pytest
 
 from mtcompute import testsets
 from mtcompute.testsets import _download
+from tests.cli.terminal import read_until_closed
 from tests.conftest import load_script
 from tests.testsets import world as w
 
@@ -169,3 +173,43 @@ def test_the_command_refuses_a_corrupt_archive(
     )
     again = diff.run_forked(entry, case, tmp_path)
     assert (0, 7, b"") == (again.status, again.stdout.count(b"\n"), again.stderr)
+
+
+def _on_a_terminal(world: w.World, cache: Path, *args: str) -> bytes:
+    """What ``mtcompute sacrebleu ARGS`` draws on standard error when it is a terminal (a
+    forked child, the registry pointed at the server)."""
+    from mtcompute.cli import main
+
+    leader, follower = pty.openpty()
+    pid = os.fork()
+    if pid == 0:  # the child never returns
+        status = 1
+        try:
+            os.dup2(follower, 2)
+            os.dup2(os.open(os.devnull, os.O_WRONLY), 1)
+            sys.stderr = open(2, "w", encoding="utf-8", closefd=False)  # noqa: SIM115
+            sys.stdout = open(1, "w", encoding="utf-8", closefd=False)  # noqa: SIM115
+            os.environ["SACREBLEU"] = str(cache)
+            w.patch_mtcompute(world)
+            status = main(["sacrebleu", *args])
+            sys.stderr.flush()
+        finally:
+            os._exit(status)
+    os.close(follower)
+    drawn = read_until_closed(leader)
+    os.close(leader)
+    os.waitpid(pid, 0)
+    return drawn
+
+
+@pytest.mark.parametrize("quiet", [False, True])
+def test_a_download_shows_progress_on_a_terminal(
+    grid_world: tuple[w.World, w.Server], tmp_path: Path, quiet: bool
+) -> None:
+    """A bar naming the file reaches 100% on a terminal's stderr; -q draws none."""
+    world, _ = grid_world
+    drawn = _on_a_terminal(
+        world, tmp_path / "cache", "--download", "wmt20", "-l", "de-en", *(["-q"] if quiet else [])
+    )
+    bar = b"wmt20.test.tgz: 100%"
+    assert (not quiet, b"Downloading" in drawn) == (bar in drawn, not quiet)

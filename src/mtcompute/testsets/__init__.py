@@ -72,7 +72,10 @@ def list_testsets() -> list[str]:
 
 def testsets_for_langpair(langpair: str) -> list[str]:
     """The test sets with ``langpair`` in either direction, in the registry's order."""
-    src, trg = langpair.split("-")[:2]
+    parts = langpair.split("-")
+    if len(parts) < 2:
+        raise TestSetError(f"expected a language pair such as en-de, got {langpair!r}")
+    src, trg = parts[:2]
     return [
         testset.name
         for testset in DATASETS.values()
