@@ -213,3 +213,37 @@ def test_a_download_shows_progress_on_a_terminal(
     )
     bar = b"wmt20.test.tgz: 100%"
     assert (not quiet, b"Downloading" in drawn) == (bar in drawn, not quiet)
+
+
+def test_an_archive_escaping_the_cache_is_refused(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """A test set's tar.gz with a member ``../evil.txt`` (its MD5 sum right): TestSetError,
+    nothing written outside the raw folder, and no download left in place."""
+    import dataclasses
+    import io
+    import tarfile
+
+    buffer = io.BytesIO()
+    with tarfile.open(fileobj=buffer, mode="w:gz") as tar:
+        info = tarfile.TarInfo("../evil.txt")
+        info.size = 5
+        tar.addfile(info, io.BytesIO(b"evil\n"))
+    data = buffer.getvalue()
+    world = w.World(files={"/x/evil.tgz": data})
+    with w.serving(world):
+        replaced = dataclasses.replace(
+            testsets.DATASETS["mtnt2019"],
+            data=(world.base + "/x/evil.tgz",),
+            md5=(hashlib.md5(data).hexdigest(),),
+        )
+        monkeypatch.setitem(testsets.DATASETS, "mtnt2019", replaced)
+        monkeypatch.setenv("SACREBLEU", str(tmp_path / "cache"))
+        with pytest.raises(testsets.TestSetError) as raised:
+            testsets.source("mtnt2019", "en-fr")
+    raw = tmp_path / "cache" / "mtnt2019" / "raw"
+    assert str(raised.value).startswith(f"{raw}/mtnt2019.evil.tgz: cannot unpack the download: ")
+    assert ([], ["mtnt2019.evil.tgz.lock"]) == (
+        sorted(p.name for p in tmp_path.rglob("evil.txt")),
+        sorted(p.name for p in raw.iterdir()),
+    )

@@ -136,7 +136,11 @@ def download_file(
         part = dest.with_name(dest.name + ".part")
         fetch_to(url, md5, part, progress=progress, retries=retries)
         if unpack is not None:
-            unpack(part)
+            try:
+                unpack(part)
+            except BaseException:
+                part.unlink(missing_ok=True)  # checked but not unpacked: not kept
+                raise
         os.replace(part, dest)
     return dest
 

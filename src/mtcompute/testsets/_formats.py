@@ -9,6 +9,7 @@ from __future__ import annotations
 
 __all__ = ["fieldnames", "get_files", "maybe_download", "reference_files", "unwrap_xml"]
 
+import functools
 import gzip
 import logging
 import os
@@ -51,12 +52,15 @@ def _unpacker(archive: str, rawdir: str) -> Any:
 
     def unpack(part: Path) -> None:
         LOGGER.info("Extracting %s to %s", archive, rawdir)
-        if archive.endswith((".tar.gz", ".tgz")):
-            with tarfile.open(part) as tar:
-                tar.extractall(path=rawdir, filter="data")
-        elif archive.endswith(".zip"):
-            with zipfile.ZipFile(part) as archived:
-                archived.extractall(path=rawdir)
+        try:
+            if archive.endswith((".tar.gz", ".tgz")):
+                with tarfile.open(part) as tar:
+                    tar.extractall(path=rawdir, filter="data")  # Python 3.11.4 and later
+            elif archive.endswith(".zip"):
+                with zipfile.ZipFile(part) as archived:
+                    archived.extractall(path=rawdir)
+        except (tarfile.TarError, zipfile.BadZipFile, OSError, EOFError) as error:
+            raise TestSetError(f"{archive}: cannot unpack the download: {error}") from None
 
     return unpack
 
@@ -79,12 +83,25 @@ def _ref_field(translator: str | None) -> str:
 
 
 def unwrap_xml(path: str) -> dict[str, list[Any]]:
-    """sacreBLEU's ``_unwrap_wmt21_or_later``: the fields of a WMT XML file, each one value
+    """:func:`_unwrap` of ``path``, kept while the file is unchanged (sacreBLEU parses a WMT
+    XML file three times or more per command; the result is read, never changed)."""
+    try:
+        status = os.stat(path)
+    except OSError as error:
+        raise TestSetError(f"{path}: cannot read the test set's XML: {error.strerror}") from None
+    return _unwrap(path, status.st_mtime_ns, status.st_size)
+
+
+@functools.lru_cache(maxsize=8)
+def _unwrap(path: str, mtime_ns: int, size: int) -> dict[str, list[Any]]:
+    """sacreBLEU's ``_unwrap_wmt21_or_later`` (``mtime_ns`` and ``size`` are the cache's
+    key): the fields of a WMT XML file, each one value
     per segment with a reference (``src``, ``ref:TRANSLATOR``..., ``docid``, ``origlang``,
     each system's output, ``domain`` when the last segment's document has one), in
     sacreBLEU's order (its references in the order of a set of their names)."""
     import xml.etree.ElementTree as ET  # noqa: PLC0415
 
+    del mtime_ns, size  # the file's state: part of the cache's key only
     try:
         root = ET.parse(path).getroot()
     except (ET.ParseError, OSError) as error:
