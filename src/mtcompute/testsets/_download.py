@@ -10,12 +10,9 @@ __all__ = ["DownloadError", "ProgressBar", "download_file", "md5sum"]
 
 import contextlib
 import hashlib
-import http.client
 import logging
 import os
 import time
-import urllib.error
-import urllib.request
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Protocol
@@ -74,8 +71,11 @@ def _locked(path: Path) -> Iterator[None]:
 
 def _attempt(url: str, part: Path, progress: Progress | None) -> None:
     """Fetch ``url`` into ``part``, continuing after its bytes where the server allows a
-    range request; raise OSError or http.client.HTTPException on a fault, DownloadError when
-    the body is shorter than announced."""
+    range request; raise OSError or http.client.HTTPException on a fault (IncompleteRead
+    when the body is shorter than announced)."""
+    import http.client  # noqa: PLC0415 (urllib costs 100 ms to import: only to download)
+    import urllib.request  # noqa: PLC0415
+
     have = part.stat().st_size if part.exists() else 0
     request = urllib.request.Request(url, headers={"User-Agent": "mtcompute"})
     if have:
@@ -150,6 +150,9 @@ def fetch_to(
 ) -> None:
     """Fetch ``url`` into ``part`` (resuming it), with retries, and check its MD5 sum; on a
     wrong sum delete ``part`` and raise DownloadError."""
+    import http.client  # noqa: PLC0415
+    import urllib.error  # noqa: PLC0415
+
     delay = RETRY_DELAY
     for attempt in range(1, max(retries, 1) + 1):
         try:
@@ -185,6 +188,9 @@ def fetch_to(
 
 def _reason(error: BaseException) -> str:
     """A network fault in a few words."""
+    import http.client  # noqa: PLC0415
+    import urllib.error  # noqa: PLC0415
+
     if isinstance(error, http.client.IncompleteRead):
         return f"the connection closed {error.expected} bytes before the end"
     if isinstance(error, urllib.error.URLError):

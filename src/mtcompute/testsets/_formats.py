@@ -14,8 +14,6 @@ import gzip
 import logging
 import os
 import re
-import tarfile
-import zipfile
 from collections import defaultdict
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -51,6 +49,9 @@ def _unpacker(archive: str, rawdir: str) -> Any:
     ``rawdir`` are refused (the "data" filter)."""
 
     def unpack(part: Path) -> None:
+        import tarfile  # noqa: PLC0415 (only to unpack)
+        import zipfile  # noqa: PLC0415
+
         LOGGER.info("Extracting %s to %s", archive, rawdir)
         try:
             if archive.endswith((".tar.gz", ".tgz")):
