@@ -1,7 +1,8 @@
-"""``mtcompute sacrebleu``'s run: sacreBLEU's ``main()`` after its test-set branches, its
-reading of the files (``smart_open``) and of standard input, its checks in their order, and
-the -i files read in chunks where that gives the same output. Imported by
-:func:`mtcompute.cli.sacrebleu.run`, not by the parser."""
+"""``mtcompute sacrebleu``'s run: sacreBLEU's ``main()`` step by step (its test-set branches
+are :mod:`mtcompute.cli._sacrebleu_testsets`'), its reading of the files (``smart_open``)
+and of standard input, its checks in their order, and the -i files read in chunks where that
+gives the same output. Imported by :func:`mtcompute.cli.sacrebleu.run`, not by the
+parser."""
 
 from __future__ import annotations
 
