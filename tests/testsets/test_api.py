@@ -19,6 +19,7 @@ from sacrebleu.dataset import DATASETS as SACREBLEU_DATASETS
 
 import mtcompute.sacrebleu as facade
 from mtcompute import testsets
+from mtcompute.testsets import _formats
 from tests.conftest import REPO, load_script
 from tests.testsets import world as w
 
@@ -216,4 +217,44 @@ def test_citation_prints_the_bibtex(world_served: w.World, tmp_path: Path) -> No
         cited.status,
         cited.stdout.decode(),
         cited.stderr.decode(),
+    )
+
+
+DOC = (
+    '<dataset><collection><doc {attrs}><src lang="en"><p><seg id="1">{src}</seg></p></src>'
+    '<ref lang="de" translator="A"><p><seg id="1">Hallo</seg></p></ref>{hyp}</doc>'
+    "</collection></dataset>"
+)
+
+
+@pytest.mark.parametrize(
+    ("attrs", "src", "hyp", "message"),
+    [
+        ('id="d"', "Hi", "", "document 'd': no origlang attribute"),
+        ('origlang="en"', "Hi", "", "document None: no id attribute"),
+        ('id="d" origlang="en"', "Hi", '<hyp system="s"><p><seg id="2">x</seg></p></hyp>',
+         "document 'd': system 's' has no segment 1"),
+        ('id="d" origlang="en"', "Hi", '<hyp system="s"><p><seg>x</seg></p></hyp>',
+         "document 'd': a segment without an integer id"),
+    ],
+)  # fmt: skip
+def test_a_broken_wmt_xml_file_is_named(
+    tmp_path: Path, attrs: str, src: str, hyp: str, message: str
+) -> None:
+    """A WMT XML file sacreBLEU would stop on with a traceback: TestSetError naming the
+    file, the document and what is missing."""
+    path = tmp_path / "broken.xml"
+    path.write_text(DOC.format(attrs=attrs, src=src, hyp=hyp), encoding="utf-8")
+    with pytest.raises(testsets.TestSetError) as raised:
+        _formats.unwrap_xml(str(path))
+    assert f"{path}: {message}" == str(raised.value)
+
+
+def test_an_empty_source_segment_is_an_empty_line(tmp_path: Path) -> None:
+    """An empty source segment (sacreBLEU: AttributeError) is an empty source line."""
+    path = tmp_path / "empty.xml"
+    path.write_text(DOC.format(attrs='id="d" origlang="en"', src="", hyp=""), encoding="utf-8")
+    assert ([""], ["Hallo"]) == (
+        _formats.unwrap_xml(str(path))["src"],
+        _formats.unwrap_xml(str(path))["ref:A"],
     )

@@ -127,13 +127,20 @@ def _unwrap(path: str, mtime_ns: int, size: int) -> dict[str, list[Any]]:
     for doc in root.findall(".//doc"):
         if "testsuite" in doc.attrib:
             continue
-        src_sents = {int(seg.get("id", "")): seg.text for seg in doc.findall(".//src//seg")}
+        where = f"{path}: document {doc.get('id')!r}"
+        for attribute in ("id", "origlang"):
+            if attribute not in doc.attrib:
+                raise TestSetError(f"{where}: no {attribute} attribute")
+        try:
+            src_sents = {int(seg.get("id", "")): seg.text for seg in doc.findall(".//src//seg")}
 
-        def sents(element: Any) -> dict[int, str]:
-            return {int(seg.get("id")): seg.text or "" for seg in element.findall(".//seg")}
+            def sents(element: Any) -> dict[int, str]:
+                return {int(seg.get("id")): seg.text or "" for seg in element.findall(".//seg")}
 
-        by_translator = {ref.get("translator"): sents(ref) for ref in doc.findall(".//ref")}
-        hyps = {hyp.get("system"): sents(hyp) for hyp in doc.findall(".//hyp")}
+            by_translator = {ref.get("translator"): sents(ref) for ref in doc.findall(".//ref")}
+            hyps = {hyp.get("system"): sents(hyp) for hyp in doc.findall(".//hyp")}
+        except (TypeError, ValueError):
+            raise TestSetError(f"{where}: a segment without an integer id") from None
         for seg_id in sorted(src_sents):
             if not any(value.get(seg_id, "") for value in by_translator.values()):
                 continue
@@ -141,8 +148,10 @@ def _unwrap(path: str, mtime_ns: int, size: int) -> dict[str, list[Any]]:
                 refs[_ref_field(translator)].append(
                     by_translator.get(translator, {}).get(seg_id, "")
                 )
-            src.append(src_sents[seg_id])
+            src.append(src_sents[seg_id] or "")  # sacreBLEU: AttributeError on an empty one
             for system, segments in hyps.items():
+                if seg_id not in segments:
+                    raise TestSetError(f"{where}: system {system!r} has no segment {seg_id}")
                 systems[system].append(segments[seg_id])
             docids.append(doc.attrib["id"])
             origlangs.append(doc.attrib["origlang"])
