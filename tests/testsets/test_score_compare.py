@@ -64,6 +64,8 @@ def test_t_gives_the_test_sets_references(served: w.World, tmp_path: Path, comma
         (("-H", "s.txt", "-r", "s.txt", "-t", "wmt22", "-l", "en-de"), 2,
          "give -r or -t, not both"),
         (("-H", "s.txt", "-t", "wmt22"), 2, "-t wmt22 needs -l SRC-TRG"),
+        (("-H", "s.txt", "-t", "wmt22,wmt21", "-l", "en-de"), 2,
+         "-t wmt22,wmt21: one test set here (mtcompute sacrebleu -t joins several)"),
         (("-H", "s.txt", "-t", "nosuch", "-l", "en-de"), 1, "Unknown test set 'nosuch'"),
         (("-H", "s.txt", "-t", "wmt08", "-l", "xx-yy"), 2,
          "-t wmt08 has no pair xx-yy (it has " + ", ".join(testsets.langpairs("wmt08")) + ")"),

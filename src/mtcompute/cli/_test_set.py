@@ -39,6 +39,12 @@ def resolve_references(args: argparse.Namespace) -> None:
         raise CommandError("give -r or -t, not both", EXIT_USAGE, "usage")
     if args.language_pair is None:
         raise CommandError(f"-t {args.test_set} needs -l SRC-TRG", EXIT_USAGE, "usage")
+    if "," in args.test_set:
+        raise CommandError(
+            f"-t {args.test_set}: one test set here (mtcompute sacrebleu -t joins several)",
+            EXIT_USAGE,
+            "usage",
+        )
     from mtcompute import testsets  # noqa: PLC0415
     from mtcompute.cli._progress import bar  # noqa: PLC0415
 
