@@ -258,3 +258,16 @@ def test_an_empty_source_segment_is_an_empty_line(tmp_path: Path) -> None:
         _formats.unwrap_xml(str(path))["src"],
         _formats.unwrap_xml(str(path))["ref:A"],
     )
+
+
+def test_a_cache_that_cannot_be_written_is_named(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """$SACREBLEU under a file (no folder can be made there): TestSetError naming the path,
+    before any download."""
+    blocker = tmp_path / "file"
+    blocker.write_text("x", encoding="utf-8")
+    monkeypatch.setenv("SACREBLEU", str(blocker / "cache"))
+    with pytest.raises(testsets.TestSetError) as raised:
+        testsets.source("mtnt2019", "en-fr")
+    assert f"{blocker}/cache: cannot use the test sets' cache: Not a directory" == str(raised.value)

@@ -69,11 +69,21 @@ def _unpacker(archive: str, rawdir: str) -> Any:
 def maybe_download(testset: TestSet, progress: Progress | None = None) -> None:
     """Download and unpack each of the set's files not in the cache yet (sacreBLEU's
     ``maybe_download``): checked against its MD5 sum, renamed into place last."""
-    os.makedirs(testset.rawdir, exist_ok=True)
     sums: tuple[str | None, ...] = testset.md5 or (None,) * len(testset.data)
-    for url, md5 in zip(testset.data, sums, strict=False):
-        dest = testset.download_path(url)
-        download_file(url, md5, dest, progress=progress, unpack=_unpacker(dest, testset.rawdir))
+    try:
+        os.makedirs(testset.rawdir, exist_ok=True)
+        for url, md5 in zip(testset.data, sums, strict=False):
+            dest = testset.download_path(url)
+            unpack = _unpacker(dest, testset.rawdir)
+            download_file(url, md5, dest, progress=progress, unpack=unpack)
+    except OSError as error:
+        raise _cache_error(error) from None
+
+
+def _cache_error(error: OSError) -> TestSetError:
+    """A file of the cache that cannot be read or written, named."""
+    where = f"{error.filename}: " if error.filename else ""
+    return TestSetError(f"{where}cannot use the test sets' cache: {error.strerror or error}")
 
 
 # -- the WMT XML of 2021 and later -----------------------------------------------------------
@@ -305,7 +315,10 @@ def get_files(testset: TestSet, langpair: str, progress: Progress | None = None)
     """The text file of each field of ``langpair``, made first when one is missing."""
     files = [testset.text_path(langpair, f) for f in fieldnames(testset, langpair, progress)]
     if any(not os.path.exists(file) for file in files):
-        _process(testset, langpair, progress)
+        try:
+            _process(testset, langpair, progress)
+        except OSError as error:
+            raise _cache_error(error) from None
     return files
 
 
