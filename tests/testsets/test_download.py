@@ -247,3 +247,23 @@ def test_an_archive_escaping_the_cache_is_refused(
         sorted(p.name for p in tmp_path.rglob("evil.txt")),
         sorted(p.name for p in raw.iterdir()),
     )
+
+
+def test_two_processes_download_once(server: w.Server, tmp_path: Path) -> None:
+    """Two processes asking for one file at once (a slow server): the lock makes the second
+    wait and find the file; one request, both see the whole file."""
+    server.faults["/f/data.bin"] = w.Fault("slow", times=2)
+    dest = tmp_path / "data.bin"
+    children = []
+    for _ in range(2):
+        pid = os.fork()
+        if pid == 0:  # the child never returns
+            status = 1
+            try:
+                done = testsets.download_file(_url(server), MD5, dest)
+                status = 0 if done.read_bytes() == BODY else 2
+            finally:
+                os._exit(status)
+        children.append(pid)
+    statuses = [os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]) for pid in children]
+    assert ([0, 0], 1, BODY) == (statuses, len(server.requests), dest.read_bytes())

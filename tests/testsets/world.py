@@ -14,6 +14,7 @@ import io
 import os
 import tarfile
 import threading
+import time
 import zipfile
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -280,7 +281,8 @@ def build(names: dict[str, tuple[str, ...]] = GRID_PAIRS, count: int = 7) -> Wor
 class Fault:
     """How the server misbehaves on the next ``times`` requests of a path: ``corrupt`` (other
     bytes, full length), ``truncate`` (announces the full length, sends half and closes),
-    ``error`` (HTTP 503), ``norange`` (ignores Range)."""
+    ``error`` (HTTP 503), ``norange`` (ignores Range), ``slow`` (waits half a second before
+    answering)."""
 
     kind: str
     times: int = 1
@@ -313,6 +315,8 @@ class Server:
                 if kind == "error":
                     self.send_error(503)
                     return
+                if kind == "slow":
+                    time.sleep(0.5)
                 start = 0
                 wanted = self.headers.get("Range")
                 if wanted and kind != "norange" and wanted.startswith("bytes="):
