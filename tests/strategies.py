@@ -409,3 +409,26 @@ _FULL: dict[str, dict[str, Any]] = {
     "bleu-smoothing-compute": {"epsilon": 0.1, "effective_order": False, "decimals": 4},
     "chrf-compute": {"beta": 2, "lowercase": False},
 }
+
+
+@st.composite
+def significance_relations(
+    draw: st.DrawFn, most: int = 7
+) -> tuple[list[int], set[tuple[int, int]]]:
+    """An order of 1 to ``most`` systems (best first) and a relation "a is significantly
+    better than b" that only ever points down the order (as a test's does: the better score)."""
+    count = draw(st.integers(1, most))
+    order = draw(st.permutations(range(count)))
+    pairs = [(order[i], order[j]) for i in range(count) for j in range(i + 1, count)]
+    chosen = draw(st.lists(st.booleans(), min_size=len(pairs), max_size=len(pairs)))
+    return order, {pair for pair, on in zip(pairs, chosen, strict=True) if on}
+
+
+@st.composite
+def error_statistics(draw: st.DrawFn, most_systems: int = 5) -> list[list[tuple[int, int]]]:
+    """WER-like per-segment (errors, reference length) of 2 to ``most_systems`` systems on
+    the same 2 to 30 segments, each reference at least one unit long."""
+    segments = draw(st.integers(2, 30))
+    lengths = draw(st.lists(st.integers(1, 12), min_size=segments, max_size=segments))
+    systems = draw(st.integers(2, most_systems))
+    return [[(draw(st.integers(0, 2 * n)), n) for n in lengths] for _ in range(systems)]

@@ -29,6 +29,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "mtcompute.metrics",
         "mtcompute.contracts",
         "mtcompute.tokenizers",
+        "mtcompute.spm",
         "mtcompute.significance",
     ),
     ("mtcompute.tools", "mtcompute.batch"),

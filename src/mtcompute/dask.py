@@ -80,7 +80,6 @@ from mtcompute.metrics.chrf.score import ChrfOptions
 from mtcompute.metrics.ter.corpus import CorpusTer
 from mtcompute.metrics.ter.edits import sum_statistics
 from mtcompute.metrics.ter.score import TerOptions
-from mtcompute.tokenizers import get_tokenizer
 
 Result = CorpusBleu | CorpusChrf | CorpusTer
 Lines = db.Bag | str
@@ -172,7 +171,7 @@ def _result(setting: Setting, total: _Partial, nrefs: int) -> Result:
     options = setting.options
     scores = None if total.scores is None else tuple(total.scores)
     if isinstance(options, BleuOptions):
-        signature = get_tokenizer(options.tokenize).signature
+        signature = options.tokenizer().signature
         return CorpusBleu.from_statistics(total.counts, options, signature, nrefs, scores)
     if isinstance(options, ChrfOptions):
         return CorpusChrf.from_statistics(total.counts, options, setting.rules, nrefs, scores)

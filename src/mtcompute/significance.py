@@ -60,19 +60,30 @@ from __future__ import annotations
 
 __all__ = [
     "ARITHMETICS",
+    "DEFAULT_RANK_SAMPLES",
     "DEFAULT_SEED",
+    "THRESHOLD",
     "Arithmetic",
     "BleuMetric",
     "Metric",
+    "Pair",
+    "Progress",
+    "Ranked",
+    "Ranking",
     "Result",
     "Table",
     "TerMetric",
     "bootstrap_confidence",
     "bootstrap_resample",
+    "clusters",
     "estimate_ci",
+    "no_progress",
     "p_value",
     "paired_approximate_randomization",
     "paired_bootstrap",
+    "paired_draws",
+    "rank_draws",
+    "rank_systems",
     "score_estimate_ci",
 ]
 
@@ -91,6 +102,7 @@ import numpy as np
 from threadpoolctl import threadpool_limits  # type: ignore[import-untyped]
 
 from mtcompute.metrics._resample import Array, Metric
+from mtcompute.metrics.agreement import human_agreement
 from mtcompute.metrics.bleu.resample import BleuMetric
 from mtcompute.metrics.ter.resample import TerMetric
 
@@ -101,6 +113,8 @@ DEFAULT_SEED = 12345
 
 Statistics = Sequence[Sequence[int | float]] | Array
 """Per-segment sufficient statistics: one row of the metric's width per segment."""
+Progress = Callable[[int], object]
+"""Told the number of resamples or trials of each block drawn (a progress bar's advance)."""
 
 _BLOCK_ENTRIES = 1 << 20  # random draws per call: 8 MB of indices
 _PRODUCT_ENTRIES = 1 << 22  # draw counts per matrix product: 32 MB (a few rows at 10**5)
@@ -111,6 +125,26 @@ _LOG_ZERO = -9999999999  # sacreBLEU's my_log(0)
 
 _P = ParamSpec("_P")
 _R = TypeVar("_R")
+
+
+def no_progress(_done: int) -> None:
+    """The progress callback that reports to no one."""
+
+
+def paired_draws(method: str, samples: int, confidence: int, systems: int, seed: int | None) -> int:
+    """The resamples and trials the tests of ``systems`` systems (the baseline included)
+    report to ``progress`` in all, whatever the number of tables: :func:`paired_bootstrap`
+    (``method="bootstrap"``) or :func:`paired_approximate_randomization` (``"ar"``, with
+    ``confidence`` interval resamples)."""
+    if method == "bootstrap":
+        return samples * (1 if seed is not None else systems)
+    comparisons = 1 if seed is not None else systems - 1
+    return confidence + comparisons * (samples + confidence)
+
+
+def rank_draws(method: str, samples: int, systems: int) -> int:
+    """The resamples or trials :func:`rank_systems` reports to ``progress`` in all."""
+    return samples if method == "bootstrap" else samples * (systems - 1)
 
 
 def _one_blas_thread(function: Callable[_P, _R]) -> Callable[_P, _R]:
@@ -364,11 +398,13 @@ class _Resampler:
             out[bad, c] = np.cumsum(drawn, axis=1, dtype=self.dtype)[:, -1]
         return out
 
-    def scores(self, rng: np.random.Generator, samples: int) -> list[Array]:
+    def scores(
+        self, rng: np.random.Generator, samples: int, progress: Progress = no_progress
+    ) -> list[Array]:
         """Each series' scores over ``samples`` resamples drawn as
-        ``rng.choice(N, (samples, N), replace=True)`` (block by block: the same stream).
-        When every sum is provably exact, the counts of many blocks go into one product and
-        the indices are not kept."""
+        ``rng.choice(N, (samples, N), replace=True)`` (block by block: the same stream;
+        ``progress(rows)`` after each block). When every sum is provably exact, the counts of
+        many blocks go into one product and the indices are not kept."""
         segments = self.columns.shape[0]
         out: list[list[Array]] = [[] for _ in self.series]
         rows = max(1, _PRODUCT_ENTRIES // segments)
@@ -379,6 +415,7 @@ class _Resampler:
             else:
                 idx = rng.choice(segments, size=(size, segments), replace=True)
                 self._score(self.sums(idx), out)
+            progress(size)
         return [np.concatenate(parts) for parts in out]
 
     def _score(self, sums: Array, out: list[list[Array]]) -> None:
@@ -398,15 +435,17 @@ def bootstrap_resample(
     samples: int = 1000,
     seed: int | None = DEFAULT_SEED,
     arithmetic: Arithmetic = "native",
+    progress: Progress = no_progress,
 ) -> Array:
     """The scores of ``samples`` bootstrap resamples of one system (sacreBLEU's
     ``_bootstrap_resample``: a fresh generator, one ``choice`` of all indices), as the array
-    sacreBLEU makes of them (float32 for chrF and TER in sacreBLEU mode)."""
+    sacreBLEU makes of them (float32 for chrF and TER in sacreBLEU mode); ``progress(n)``
+    after each block of ``n`` resamples."""
     _check_count(samples, "samples", 1)
     _check_seed(seed)
     _check_arithmetic(arithmetic)
     series = _single(metric, statistics)
-    return _Resampler([series], arithmetic).scores(_rng(seed), samples)[0]
+    return _Resampler([series], arithmetic).scores(_rng(seed), samples, progress)[0]
 
 
 @_one_blas_thread
@@ -417,12 +456,13 @@ def bootstrap_confidence(
     samples: int = 1000,
     seed: int | None = DEFAULT_SEED,
     arithmetic: Arithmetic = "native",
+    progress: Progress = no_progress,
 ) -> Result:
     """One system's score with the bootstrap mean and half width of ``--confidence``
     (``corpus_score(n_bootstrap=samples)``: :func:`bootstrap_resample`, then
     :func:`score_estimate_ci`)."""
     scores = bootstrap_resample(
-        metric, statistics, samples=samples, seed=seed, arithmetic=arithmetic
+        metric, statistics, samples=samples, seed=seed, arithmetic=arithmetic, progress=progress
     )
     mean, ci = score_estimate_ci(scores)
     return Result(_single(metric, statistics).score, mean=mean, ci=ci)
@@ -449,11 +489,13 @@ def paired_bootstrap(
     samples: int = 1000,
     seed: int | None = DEFAULT_SEED,
     arithmetic: Arithmetic = "native",
+    progress: Progress = no_progress,
 ) -> list[list[Result]]:
     """Paired bootstrap resampling of each system against the baseline, for each metric:
     ``result[t][s]`` for ``tables[t]`` and its system ``s`` (0: the baseline, with its score,
     mean and half width; the others with their p-values too), as sacreBLEU's ``PairedTest``
-    with ``test_type="bs"``."""
+    with ``test_type="bs"``. ``progress(n)`` after each block of ``n`` resamples
+    (:func:`paired_draws` in all)."""
     _check_count(samples, "samples", 1)
     _check_seed(seed)
     _check_arithmetic(arithmetic)
@@ -461,12 +503,14 @@ def paired_bootstrap(
     systems = len(prepared[0])
     results: list[list[Result | None]] = [[None] * systems for _ in prepared]
     if seed is None:  # the baseline's interval from its own draw
-        base = _Resampler([row[0] for row in prepared], arithmetic).scores(_rng(None), samples)
+        base = _Resampler([row[0] for row in prepared], arithmetic).scores(
+            _rng(None), samples, progress
+        )
         for t, row in enumerate(prepared):
             results[t][0] = Result(row[0].score, None, *estimate_ci(base[t]))
     for rng, members in _comparisons(systems, seed):
         series = [row[i] for row in prepared for i in [0, *members]]
-        scores = iter(_Resampler(series, arithmetic).scores(rng, samples))
+        scores = iter(_Resampler(series, arithmetic).scores(rng, samples, progress))
         for t, row in enumerate(prepared):
             base_scores = next(scores)
             if seed is not None:  # the same draw as sacreBLEU's _bootstrap_resample
@@ -555,6 +599,28 @@ class _Randomizer:
         return out
 
 
+def _ar_counts(
+    pairs: Sequence[tuple[_Series, _Series]],
+    rng: np.random.Generator,
+    trials: int,
+    arithmetic: Arithmetic,
+    progress: Progress = no_progress,
+) -> list[int]:
+    """Each pair's count of AR trials whose difference exceeds its observed one, every pair
+    over the same masks (``rng.integers(2, size=(trials, N), dtype=bool)``, in blocks)."""
+    segments = pairs[0][0].matrix.shape[0]
+    randomizer = _Randomizer(pairs, arithmetic)
+    counts = [0] * len(pairs)
+    rows = trials if randomizer.literal else _block_rows(segments, _MASK_WORD)
+    for size in _blocks(trials, rows):
+        mask = rng.integers(2, size=(size, segments), dtype=bool)
+        for p, diffs in enumerate(randomizer.differences(mask)):
+            difference = abs(pairs[p][0].score - pairs[p][1].score)
+            counts[p] += int(np.sum(diffs > difference))
+        progress(size)
+    return counts
+
+
 @_one_blas_thread
 def paired_approximate_randomization(
     tables: Sequence[Table],
@@ -563,38 +629,36 @@ def paired_approximate_randomization(
     confidence: int = 0,
     seed: int | None = DEFAULT_SEED,
     arithmetic: Arithmetic = "native",
+    progress: Progress = no_progress,
 ) -> list[list[Result]]:
     """Paired approximate randomization of each system against the baseline, for each
     metric: ``result[t][s]`` as :func:`paired_bootstrap`'s, as sacreBLEU's ``PairedTest``
     with ``test_type="ar"``; with ``confidence`` resamples (sacreBLEU's
-    ``n_ar_confidence``; 0: none) the bootstrap mean and half width too."""
+    ``n_ar_confidence``; 0: none) the bootstrap mean and half width too. ``progress(n)``
+    after each block of ``n`` trials or resamples (:func:`paired_draws` in all)."""
     _check_count(trials, "trials", 1)
     _check_count(confidence, "confidence", 0)
     _check_seed(seed)
     _check_arithmetic(arithmetic)
     prepared = _prepare(tables)
     systems = len(prepared[0])
-    segments = prepared[0][0].matrix.shape[0]
     results: list[list[Result | None]] = [[None] * systems for _ in prepared]
     base_ci: list[tuple[float | None, float | None]] = [(None, None)] * len(prepared)
     if confidence > 0:  # the baseline's interval: PairedTest's own _bootstrap_resample
-        drawn = _Resampler([row[0] for row in prepared], arithmetic).scores(_rng(seed), confidence)
+        drawn = _Resampler([row[0] for row in prepared], arithmetic).scores(
+            _rng(seed), confidence, progress
+        )
         base_ci = [estimate_ci(scores) for scores in drawn]
     for t, row in enumerate(prepared):
         results[t][0] = Result(row[0].score, None, *base_ci[t])
     for rng, members in _comparisons(systems, seed):
         pairs = [(row[0], row[i]) for row in prepared for i in members]
-        randomizer = _Randomizer(pairs, arithmetic)
-        counts = [0] * len(pairs)
-        rows = trials if randomizer.literal else _block_rows(segments, _MASK_WORD)
-        for size in _blocks(trials, rows):
-            mask = rng.integers(2, size=(size, segments), dtype=bool)
-            for p, diffs in enumerate(randomizer.differences(mask)):
-                difference = abs(pairs[p][0].score - pairs[p][1].score)
-                counts[p] += int(np.sum(diffs > difference))
+        counts = _ar_counts(pairs, rng, trials, arithmetic, progress)
         intervals: list[tuple[float | None, float | None]] = [(None, None)] * len(pairs)
         if confidence > 0:
-            own = _Resampler([pair[1] for pair in pairs], arithmetic).scores(rng, confidence)
+            own = _Resampler([pair[1] for pair in pairs], arithmetic).scores(
+                rng, confidence, progress
+            )
             intervals = [estimate_ci(scores) for scores in own]
         p = 0
         for t, row in enumerate(prepared):
@@ -602,3 +666,173 @@ def paired_approximate_randomization(
                 results[t][i] = Result(row[i].score, (counts[p] + 1) / (trials + 1), *intervals[p])
                 p += 1
     return [[r for r in row if r is not None] for row in results]
+
+
+# --- rankings: all pairs, clusters and rank ranges -------------------------------------------
+
+THRESHOLD = 0.05
+"""A p-value at most this marks a significant difference (sacreBLEU's ``*``)."""
+DEFAULT_RANK_SAMPLES = {"bootstrap": 1000, "ar": 10000}
+"""sacreBLEU's defaults: ``--paired-bs-n`` 1000, ``--paired-ar-n`` 10000."""
+
+
+@dataclass(frozen=True, slots=True)
+class Pair:
+    """The paired test of systems ``first`` and ``second`` (their indices, ``first`` the
+    smaller): ``delta`` is ``score(second) - score(first)``, ``better`` the index of the
+    better score in the metric's direction (None when the scores are equal), ``significant``
+    whether that one is significantly better (p <= the threshold), ``agreement`` Kocmi et
+    al.'s estimated accuracy in percent of ``|delta|`` (None where they fitted no curve:
+    :func:`mtcompute.metrics.agreement.human_agreement`)."""
+
+    first: int
+    second: int
+    delta: float
+    p_value: float
+    better: int | None
+    significant: bool
+    agreement: float | None
+
+
+@dataclass(frozen=True, slots=True)
+class Ranked:
+    """One system in a ranking: its index among the systems given, its score, its rank range
+    (``top`` = 1 + the systems significantly better than it; ``bottom`` = the number of
+    systems minus those it is significantly better than) and its cluster (1: the best)."""
+
+    system: int
+    score: float
+    top: int
+    bottom: int
+    cluster: int
+
+    @property
+    def rank(self) -> str:
+        """The rank range as WMT's findings print it: ``3``, or ``1-2``."""
+        return str(self.top) if self.top == self.bottom else f"{self.top}-{self.bottom}"
+
+
+@dataclass(frozen=True, slots=True)
+class Ranking:
+    """All-pairs significance of N systems on one metric: ``systems`` best first (the
+    metric's direction; equal scores in the order given), ``pairs`` every pair ``i < j`` in
+    the order ``(0, 1), (0, 2), ..., (1, 2), ...``."""
+
+    metric: str
+    lower_is_better: bool
+    method: str
+    samples: int
+    seed: int | None
+    threshold: float
+    systems: tuple[Ranked, ...]
+    pairs: tuple[Pair, ...]
+
+    def pair(self, i: int, j: int) -> Pair:
+        """The test of systems ``i`` and ``j`` (either order)."""
+        first, second = min(i, j), max(i, j)
+        count = len(self.systems)
+        return self.pairs[first * (2 * count - first - 1) // 2 + second - first - 1]
+
+
+def clusters(order: Sequence[int], beats: Callable[[int, int], bool]) -> list[int]:
+    """The cluster (1, 2, ...) of each position of ``order`` (systems best first), as WMT's
+    findings group systems: contiguous runs of the order such that every system of a cluster
+    is significantly better (``beats(a, b)``) than every system of every lower cluster, as
+    many clusters as that allows. A cluster ends after position ``k`` exactly when each
+    system at or above ``k`` beats each system below it."""
+    found = []
+    cluster = 1
+    for k in range(len(order)):
+        found.append(cluster)
+        above, below = order[: k + 1], order[k + 1 :]
+        if below and all(beats(a, b) for a in above for b in below):
+            cluster += 1
+    return found
+
+
+def _pair_p_values(
+    series: Sequence[_Series],
+    method: str,
+    samples: int,
+    seed: int | None,
+    arithmetic: Arithmetic,
+    progress: Progress,
+) -> dict[tuple[int, int], float]:
+    """Each pair's p-value, every pair over the same random draws: one bootstrap of all the
+    systems (paired_bootstrap's rule on each pair of their resampled scores), or the same AR
+    masks for every pair (a generator of ``seed`` per first system)."""
+    count = len(series)
+    found: dict[tuple[int, int], float] = {}
+    if method == "bootstrap":
+        scores = _Resampler(series, arithmetic).scores(_rng(seed), samples, progress)
+        for i in range(count):
+            for j in range(i + 1, count):
+                difference = abs(series[i].score - series[j].score)
+                found[i, j] = _bootstrap_p(scores[i], scores[j], difference)
+        return found
+    for i in range(count - 1):
+        pairs = [(series[i], series[j]) for j in range(i + 1, count)]
+        counts = _ar_counts(pairs, _rng(seed), samples, arithmetic, progress)
+        for j, n in enumerate(counts, start=i + 1):
+            found[i, j] = (n + 1) / (samples + 1)
+    return found
+
+
+@_one_blas_thread
+def rank_systems(
+    metric: Metric,
+    statistics: Sequence[Statistics],
+    *,
+    method: Literal["bootstrap", "ar"] = "bootstrap",
+    samples: int | None = None,
+    seed: int | None = DEFAULT_SEED,
+    arithmetic: Arithmetic = "native",
+    threshold: float = THRESHOLD,
+    progress: Progress = no_progress,
+) -> Ranking:
+    """All-pairs paired tests of N >= 2 systems' per-segment ``statistics`` on ``metric``,
+    their clusters and rank ranges as WMT's findings give them (:func:`clusters`, and
+    :class:`Ranked`), each pair with Kocmi et al.'s estimated agreement with humans.
+
+    ``method`` ``"bootstrap"``: paired bootstrap resampling, ``samples`` resamples (default
+    1000) of all systems at once, so a pair with system 0 has :func:`paired_bootstrap`'s
+    p-value with system 0 as the baseline; ``"ar"``: approximate randomization, ``samples``
+    trials (default 10000), the same masks for every pair. With a seed the ranking is the
+    same at every run. A system is significantly better than another when its score is
+    better in the metric's direction (``metric.lower_is_better``) and p <= ``threshold``.
+    ``progress(n)`` after each block of ``n`` resamples or trials (:func:`rank_draws` in
+    all)."""
+    if method not in ("bootstrap", "ar"):
+        raise ValueError(f"method must be one of ['bootstrap', 'ar'], got {method!r}")
+    count = DEFAULT_RANK_SAMPLES[method] if samples is None else samples
+    _check_count(count, "samples", 1)
+    _check_seed(seed)
+    _check_arithmetic(arithmetic)
+    if isinstance(threshold, bool) or not isinstance(threshold, float | int):
+        raise ValueError(f"threshold must be a number, got {threshold!r}")
+    (series,) = _prepare([Table(metric, statistics)])
+    lower = bool(metric.lower_is_better)
+    sign = -1.0 if lower else 1.0
+    p_values = _pair_p_values(series, method, count, seed, arithmetic, progress)
+    pairs = []
+    wins: set[tuple[int, int]] = set()
+    for (i, j), p in p_values.items():
+        delta = series[j].score - series[i].score
+        better = None if delta == 0 else (j if sign * delta > 0 else i)
+        significant = better is not None and p <= threshold
+        if significant:
+            wins.add((i, j) if better == i else (j, i))
+        pairs.append(Pair(i, j, delta, p, better, significant, human_agreement(metric.name, delta)))
+    order = sorted(range(len(series)), key=lambda s: (-sign * series[s].score, s))
+    found = clusters(order, lambda a, b: (a, b) in wins)
+    ranked = tuple(
+        Ranked(
+            system=s,
+            score=series[s].score,
+            top=1 + sum((o, s) in wins for o in order),
+            bottom=len(order) - sum((s, o) in wins for o in order),
+            cluster=cluster,
+        )
+        for s, cluster in zip(order, found, strict=True)
+    )
+    return Ranking(metric.name, lower, method, count, seed, float(threshold), ranked, tuple(pairs))

@@ -3,7 +3,7 @@ them without importing the tokenizers (:mod:`mtcompute.tokenizers` runs them).""
 
 from __future__ import annotations
 
-__all__ = ["DOWNLOADING", "NAMES", "TARGET_TOKENIZERS", "tokenizer_for"]
+__all__ = ["DOWNLOADING", "NAMES", "SPM", "TARGET_TOKENIZERS", "tokenizer_for"]
 
 NAMES: tuple[str, ...] = (
     "none",
@@ -21,7 +21,12 @@ NAMES: tuple[str, ...] = (
 """Every name sacreBLEU 2.6.0's BLEU accepts for ``tokenize``, in its order."""
 
 DOWNLOADING: tuple[str, ...] = ("spm", "flores101", "flores200", "spBLEU-1K")
-"""The tokenizers whose model sacreBLEU downloads: refused here."""
+"""The tokenizers whose model sacreBLEU downloads: refused by the tools' contracts."""
+
+SPM: tuple[str, ...] = ("spm", "flores101", "flores200")
+"""The downloading ones the library and the commands run (spBLEU) with a SentencePiece
+model the user names or sacreBLEU cached (:mod:`mtcompute.spm`); ``spBLEU-1K`` is refused
+everywhere."""
 
 TARGET_TOKENIZERS: dict[str, str] = {"zh": "zh", "ja": "ja-mecab", "ko": "ko-mecab"}
 """BLEU's tokenizer for a target language when none is named (sacreBLEU's

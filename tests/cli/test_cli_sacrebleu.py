@@ -138,10 +138,10 @@ def test_a_title_sequence_in_a_name_is_stripped(workspace: object) -> None:
 def test_a_downloading_tokenizer_is_refused(workspace: object) -> None:
     """A BLEU tokenizer whose model sacreBLEU downloads: one line, exit status 2."""
     outcome = run_mtcompute(
-        ("ref.A.txt", "-i", "stdin1.txt", "-tok", "flores200"), workspace.folder
+        ("ref.A.txt", "-i", "stdin1.txt", "-tok", "spBLEU-1K"), workspace.folder
     )
     message = (
-        "-tok flores200: this tokenizer needs a SentencePiece model that sacreBLEU "
+        "-tok spBLEU-1K: this tokenizer needs a SentencePiece model that sacreBLEU "
         "downloads; mtcompute never downloads models"
     )
     assert (2, b"", f"mtcompute sacrebleu: error: {message}\n") == (

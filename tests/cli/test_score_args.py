@@ -119,6 +119,7 @@ def test_defaults() -> None:
         "lowercase": None,
         "beta": None,
         "tokenize": None,
+        "spm_model": None,
         "language_pair": None,
         "smooth_method": None,
         "smooth_value": None,

@@ -664,8 +664,8 @@ def test_option_values_out_of_range_are_usage_errors(args: tuple[str, ...]) -> N
             'spm, flores101, flores200, spBLEU-1K at --tokenize, got the string "moses".',
         ),
         (
-            ("--tokenize", "flores200"),
-            "argument --tokenize: The flores200 tokenizer at --tokenize needs a SentencePiece "
+            ("--tokenize", "spBLEU-1K"),
+            "argument --tokenize: The spBLEU-1K tokenizer at --tokenize needs a SentencePiece "
             "model that sacreBLEU downloads; mtcompute never downloads models. Use 13a, intl, "
             "zh, char, none, ja-mecab or ko-mecab.",
         ),

@@ -83,11 +83,10 @@ def test_segments_lowercase_and_chunks(tmp_path: Path) -> None:
     ("extra", "message"),
     [
         (["R2"], "--metric wer: one reference file, got 2"),
-        (["--paired-bs", "-H", "H"], "--metric wer: no paired tests or intervals yet"),
         (["--rules", "contract"], "--metric wer: jiwer's rule only, --rules does not apply"),
         (["--scheduler", "local:1"], "--metric wer: this machine only, --scheduler does not apply"),
     ],
-    ids=["two references", "tests", "rules", "scheduler"],
+    ids=["two references", "rules", "scheduler"],
 )
 def test_refusals_are_usage_errors(tmp_path: Path, extra: list[str], message: str) -> None:
     """What WER and CER do not take is a usage error naming it."""

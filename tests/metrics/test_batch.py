@@ -757,10 +757,11 @@ BLEU_ERRORS: list[tuple[dict[str, Any], type[MtcomputeError], str, str]] = [
         "/tokenize",
     ),
     (
-        {"hypotheses": ["a"], "references": ["a"], "tokenize": "spm"},
+        {"hypotheses": ["a"], "references": ["a"], "tokenize": "spBLEU-1K"},
         UnsupportedInput,
-        "The spm tokenizer at /tokenize needs a SentencePiece model that sacreBLEU downloads; "
-        "mtcompute never downloads models. Use 13a, intl, zh, char, none, ja-mecab or ko-mecab.",
+        "The spBLEU-1K tokenizer at /tokenize needs a SentencePiece model that sacreBLEU "
+        "downloads; mtcompute never downloads models. Use 13a, intl, zh, char, none, ja-mecab "
+        "or ko-mecab.",
         "/tokenize",
     ),
     (

@@ -1028,11 +1028,11 @@ REFUSALS: list[tuple[str, Callable[[], object], type[BaseException], str]] = [
     ),
     (
         "a downloading tokenizer",
-        lambda: facade.BLEU(tokenize="flores200"),
+        lambda: facade.BLEU(tokenize="spBLEU-1K"),
         TokenizerError,
-        "BLEU: the flores200 tokenizer needs a SentencePiece model that sacreBLEU downloads; "
+        "BLEU: the spBLEU-1K tokenizer needs a SentencePiece model that sacreBLEU downloads; "
         "mtcompute never downloads models. Use one of none, zh, 13a, intl, char, ja-mecab, "
-        "ko-mecab.",
+        "ko-mecab, spm, flores101, flores200.",
     ),
     (
         "n_bootstrap not an int",

@@ -23,6 +23,7 @@ __all__ = [
     "add_files",
     "add_language_pair",
     "add_metrics",
+    "add_spm_model",
     "add_switches",
     "check_language_pair",
     "fail",
@@ -125,10 +126,14 @@ def read_input(name: str) -> bytes:
 
 def tokenizer_name(text: str) -> str:
     """argparse ``type=`` of --tokenize: a tokenizer name that can run here
-    (:func:`mtcompute.tokenizers.get_tokenizer`'s checks and messages)."""
+    (:func:`mtcompute.tokenizers.get_tokenizer`'s checks and messages); spBLEU's names pass,
+    their model is loaded when scoring (after --spm-model is read)."""
     from mtcompute.errors import MtcomputeError  # noqa: PLC0415
+    from mtcompute.tokenizer_names import SPM  # noqa: PLC0415
     from mtcompute.tokenizers import get_tokenizer  # noqa: PLC0415
 
+    if text in SPM:
+        return text
     try:
         return get_tokenizer(text, "--tokenize").name
     except MtcomputeError as error:
@@ -157,6 +162,18 @@ def check_language_pair(language_pair: str) -> str:
         raise CommandError(
             f"-l {language_pair} chooses BLEU's tokenizer: {error.message}", EXIT_USAGE, "usage"
         ) from None
+
+
+def add_spm_model(options: Options) -> None:
+    """``--spm-model PATH``: the SentencePiece model file of BLEU's spm, flores101 and
+    flores200 tokenizers (spBLEU; default: the one sacreBLEU caches in $SACREBLEU/models)."""
+    options.add_argument(
+        "--spm-model",
+        default=None,
+        metavar="PATH",
+        help="the SentencePiece model of --tokenize spm, flores101, flores200 (default: "
+        "sacreBLEU's cached one, $SACREBLEU/models; nothing is downloaded)",
+    )
 
 
 def add_language_pair(options: Options) -> None:

@@ -10,10 +10,11 @@ __all__ = ["Streamed", "run"]
 
 import argparse
 import codecs
+import functools
 import os
 import stat
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import islice
 from typing import TYPE_CHECKING, Any
@@ -35,7 +36,7 @@ from mtcompute.cli._sacrebleu_output import (
 )
 from mtcompute.errors import MtcomputeError
 from mtcompute.streaming import chunk_size, decode_lines
-from mtcompute.tokenizer_names import DOWNLOADING
+from mtcompute.tokenizer_names import DOWNLOADING, SPM
 
 # The metrics (mtcompute.sacrebleu) are imported by the functions that use them.
 if TYPE_CHECKING:
@@ -49,9 +50,14 @@ EXIT_FIELDS = 17  # sacreBLEU's status for a wrong number of tab-separated field
 FACADE_ERRORS = (MtcomputeError, ArithmeticError, LookupError, RuntimeError, TypeError, ValueError)
 
 
-def _metric_class(name: str) -> type[BLEU] | type[CHRF] | type[TER]:
-    """sacreBLEU's metric class of a ``-m`` name."""
+def _metric_class(name: str, spm_model: str | None = None) -> Callable[..., BLEU | CHRF | TER]:
+    """sacreBLEU's metric class of a ``-m`` name (BLEU over ``--spm-model`` when given)."""
     from mtcompute.sacrebleu import BLEU, CHRF, TER  # noqa: PLC0415
+
+    if name == "bleu" and spm_model is not None:
+        from mtcompute.sacrebleu.metrics.bleu import bleu_with_spm_model  # noqa: PLC0415
+
+        return functools.partial(bleu_with_spm_model, spm_model)
 
     classes: dict[str, type[BLEU] | type[CHRF] | type[TER]] = {
         "bleu": BLEU,
@@ -183,7 +189,11 @@ def read_systems(session: Session, args: argparse.Namespace) -> tuple[list[list[
 
 def _refusal(args: argparse.Namespace) -> str | None:
     """The one-line reason this command does not run ``args`` (None when it does)."""
-    if "bleu" in args.metrics and args.bleu_tokenize in DOWNLOADING:
+    if (
+        "bleu" in args.metrics
+        and args.bleu_tokenize in DOWNLOADING
+        and args.bleu_tokenize not in SPM
+    ):
         return (
             f"-tok {args.bleu_tokenize}: this tokenizer needs a SentencePiece model that "
             "sacreBLEU downloads; mtcompute never downloads models"
@@ -352,7 +362,7 @@ def _main(session: Session, args: argparse.Namespace) -> int:
 
     metrics: dict[str, Any] = {}
     for name in args.metrics:
-        cls = _metric_class(name)
+        cls = _metric_class(name, args.spm_model)
         metrics[name.upper()] = cls(**_metric_arguments(args, name), references=refs)
     if args.detail and args.format == "json" and not args.sentence_level:
         args.format = "text"  # sacreBLEU's (-d prints text after the scores)
@@ -513,7 +523,7 @@ def _streamed(args: argparse.Namespace) -> Streamed | None:
 
     try:
         metrics = {
-            name.upper(): _metric_class(name)(**_metric_arguments(args, name))
+            name.upper(): _metric_class(name, args.spm_model)(**_metric_arguments(args, name))
             for name in args.metrics
         }
         num_refs: int = args.num_refs

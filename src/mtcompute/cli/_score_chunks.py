@@ -376,6 +376,7 @@ def _bleu_options(args: argparse.Namespace) -> BleuOptions:
         args.smooth_value,
         4 if args.max_order is None else args.max_order,
         bool(args.effective_order),
+        args.spm_model,
     )
 
 

@@ -83,7 +83,7 @@ def _check_tests(args: argparse.Namespace) -> None:
 
 
 def _check_wer(args: argparse.Namespace, metrics: list[str]) -> None:
-    """WER and CER: one reference file, sacreBLEU's rules' default, no tests, no cluster."""
+    """WER and CER: one reference file, sacreBLEU's rules' default, no cluster."""
     asked = [m for m in metrics if m in ("wer", "cer")]
     if not asked:
         return
@@ -91,7 +91,6 @@ def _check_wer(args: argparse.Namespace, metrics: list[str]) -> None:
     refused = [
         (len(args.references) > 1, f"one reference file, got {len(args.references)}"),
         (args.rules == "contract", "jiwer's rule only, --rules does not apply"),
-        (_tests_asked(args), "no paired tests or intervals yet"),
         (args.scheduler is not None, "this machine only, --scheduler does not apply"),
     ]
     for fault, why in refused:
@@ -119,6 +118,7 @@ def _check_options(args: argparse.Namespace) -> None:
         "--lowercase": (args.lowercase, ("bleu", "chrf", "chrf++", "wer", "cer")),
         "--beta": (args.beta, ("chrf", "chrf++")),
         "--tokenize": (args.tokenize, ("bleu",)),
+        "--spm-model": (args.spm_model, ("bleu",)),
         "--smooth-method": (args.smooth_method, ("bleu",)),
         "--smooth-value": (args.smooth_value, ("bleu",)),
         "--max-order": (args.max_order, ("bleu",)),
@@ -308,6 +308,7 @@ def run(args: argparse.Namespace) -> int:
 
             settings = _score_tests._settings(args, _method(args))
             found, tests = _score_tests._tested(args, settings)
+            _check_rates(args, found)
         else:
             found = _scored(args)
             _check_rates(args, found)

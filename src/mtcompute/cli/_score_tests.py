@@ -30,7 +30,6 @@ from mtcompute.report import DEFAULT_SAMPLES, DEFAULT_SEED, is_significant
 if TYPE_CHECKING:
     from mtcompute.metrics.bleu.score import BleuOptions
     from mtcompute.metrics.chrf.score import ChrfOptions
-    from mtcompute.metrics.ter.corpus import CorpusTer
     from mtcompute.metrics.ter.score import TerOptions
     from mtcompute.significance import Result as TestResult
 
@@ -96,12 +95,15 @@ def _tested(args: argparse.Namespace, settings: _Settings) -> tuple[_Run, list[l
     # Imported here, not at the top: see the section's comment (numpy: the rows' matrices).
     import numpy as np  # noqa: PLC0415
 
+    from mtcompute.cli._progress import PROGRESS_MIN_SEGMENTS, bar  # noqa: PLC0415
     from mtcompute.metrics._corpus import ResultSum  # noqa: PLC0415
+    from mtcompute.metrics.wer.text import WerOptions  # noqa: PLC0415
     from mtcompute.report import paired  # noqa: PLC0415
     from mtcompute.significance import Table  # noqa: PLC0415
 
     bleu, chrf, ter = _options(args)
-    metrics = [paired.metric(name, bleu=bleu, chrf=chrf, ter=ter) for name in args.metric]
+    wer = WerOptions(lowercase=bool(args.lowercase))
+    metrics = [paired.metric(name, bleu=bleu, chrf=chrf, ter=ter, wer=wer) for name in args.metric]
     options: dict[str, BleuOptions | ChrfOptions | TerOptions] = {
         "bleu": bleu,
         "chrf": chrf,
@@ -126,9 +128,10 @@ def _tested(args: argparse.Namespace, settings: _Settings) -> tuple[_Run, list[l
                 rows[t][s] += matrix.tobytes()
         for s, hyps in enumerate(chunk.systems):
             for t, name in enumerate(args.metric):
-                if segments is not None:
+                if segments is not None or name in paired.WER_UNITS:  # WER: its own counts
                     part = _score_chunk(args, name, hyps, chunk.references)
-                    segments[s][t].write(part)
+                    if segments is not None:
+                        segments[s][t].write(part)
                 else:
                     part = _from_totals(name, options, extracted.totals[t][s], nrefs)
                 sums[s][t].add(part)
@@ -142,13 +145,26 @@ def _tested(args: argparse.Namespace, settings: _Settings) -> tuple[_Run, list[l
         matrices = [np.frombuffer(found, dtype=dtype).reshape(-1, width) for found in rows[t]]
         tables.append(Table(chosen, matrices))
     del rows
+    # the resampling's own bar (draws: resamples or trials), on the same terms as the reading's
+    draws = paired.run_draws(
+        settings.method,  # type: ignore[arg-type]
+        settings.samples,
+        settings.confidence,
+        len(args.hypotheses),
+        len(tables),
+        settings.seed,
+    )
+    shown = count * len(args.hypotheses) > PROGRESS_MIN_SEGMENTS
+    resampling = bar(draws, "resampling", "draws", quiet=args.no_progress or not shown)
     tested = paired.run(
         tables,
         settings.method,  # type: ignore[arg-type]
         samples=settings.samples,
         confidence=settings.confidence,
         seed=settings.seed,
+        progress=resampling.advance,
     )
+    resampling.close()
     by_system = [[tested[t][s] for t in range(len(metrics))] for s in range(len(args.hypotheses))]
     return _Run(results, segments, count), by_system
 
@@ -167,11 +183,10 @@ def _from_totals(
     from mtcompute.metrics.chrf.score import ChrfOptions  # noqa: PLC0415
     from mtcompute.metrics.ter.corpus import CorpusTer  # noqa: PLC0415
     from mtcompute.metrics.ter.score import TerOptions  # noqa: PLC0415
-    from mtcompute.tokenizers import get_tokenizer  # noqa: PLC0415
 
     if metric == "bleu":
         bleu = cast(BleuOptions, options["bleu"])
-        tokenizer = get_tokenizer(bleu.tokenize).signature
+        tokenizer = bleu.tokenizer().signature
         return CorpusBleu.from_statistics(cast("list[int]", totals), bleu, tokenizer, nrefs)
     if metric == "ter":
         ter = cast(TerOptions, options["ter"])
@@ -189,13 +204,19 @@ def _tested_signature(result: Result, settings: _Settings) -> str:
     from mtcompute.metrics.chrf.corpus import CorpusChrf  # noqa: PLC0415
     from mtcompute.metrics.chrf.score import chrf_signature_fields  # noqa: PLC0415
     from mtcompute.metrics.ter.score import ter_signature_fields  # noqa: PLC0415
+    from mtcompute.metrics.wer.corpus import CorpusWer  # noqa: PLC0415
 
+    if isinstance(result, CorpusWer):  # WER's own fields, then the test's
+        own = result.signature.rsplit("|mtcompute:", 1)[0]
+        test = settings.signature_fields()
+        fields = "|".join(f"{key}:{test[key]}" for key in ("ar", "bs", "seed") if key in test)
+        return f"{own}|{fields}|mtcompute:{__version__}"
     if isinstance(result, CorpusBleu):
         found = bleu_signature_fields(result.options, result.nrefs, result.tokenizer_signature)
     elif isinstance(result, CorpusChrf):
         found = chrf_signature_fields(result.options, result.nrefs)
-    else:  # TER: WER and CER have no tests (refused before)
-        found = ter_signature_fields(cast("CorpusTer", result).options, result.nrefs)
+    else:  # TER
+        found = ter_signature_fields(result.options, result.nrefs)
     return f"{format_signature(found | settings.signature_fields())}|mtcompute:{__version__}"
 
 

@@ -22,6 +22,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from mtcompute.cli._common import (
+    EXIT_DATA_ERROR,
     EXIT_OK,
     EXIT_USAGE,
     CommandError,
@@ -31,6 +32,7 @@ from mtcompute.cli._common import (
     add_files,
     add_language_pair,
     add_metrics,
+    add_spm_model,
     add_switches,
     check_language_pair,
     fail,
@@ -44,6 +46,7 @@ from mtcompute.report import DEFAULT_SAMPLES, DEFAULT_SEED, METHODS, METRICS, is
 
 if TYPE_CHECKING:
     from mtcompute.report.page import Comparison
+    from mtcompute.significance import Ranking
 
 _DESCRIPTION = """\
 Compare systems with a baseline on the same segments: each metric's corpus score, the
@@ -59,10 +62,23 @@ same number of lines in every file; FILE may be '-' for standard input, for at m
 intervals from 1000 bootstrap resamples. --seed (default 12345, sacreBLEU's) seeds the draws;
 0 is a seed like any other.
 
+-m wer cer: word and character error rates (jiwer 4.0's, in percent; one reference file).
+TER, WER and CER are error rates: lower is better, and the differences, the marks of the
+better system and the rankings say so.
+
+--rank also ranks all the systems (the baseline among them) on each metric: every pair
+tested by --method on the same draws, the systems grouped into clusters as the WMT findings
+group them (each system of a cluster significantly better than every system of every lower
+cluster) with WMT's rank ranges ("2-3"), and for each pair the estimated accuracy of
+agreeing with human judgement of its score difference (Kocmi et al. 2024; BLEU and chrF2
+only, "n/a" for the other metrics). Off by default: it runs one more test per metric and adds
+to the output.
+
 --report FILE.html also writes one self-contained page (no script, no font, no network):
-the table, a chart of each metric's scores with their intervals, the distribution of
-sentence-level chrF2 differences against the baseline, and the segments with the largest wins
-and losses side by side with the reference."""
+the table, the rankings (with --rank), a chart of each metric's scores with their intervals,
+the distribution of segment-level differences against the baseline (of --histogram METRIC:
+by default chrF when it is among -m, else the first -m metric), and the segments with the
+largest wins and losses side by side with the reference."""
 
 _EPILOG = """\
 examples:
@@ -74,7 +90,11 @@ examples:
 --format json prints one compact JSON object: {"method", "samples", "seed", "baseline",
 "references", "segment_count", "metrics", "systems": [{"hypotheses", "baseline", "scores":
 {METRIC: {"name", "score", "mean", "ci", "p_value", "significant"}}}]} (the baseline first,
-its p_value and significant null).
+its p_value and significant null). With --rank also "rankings": {METRIC: {"name",
+"lower_is_better", "systems": [{"hypotheses", "rank", "top", "bottom", "cluster", "score"}]
+(best first), "pairs": [{"first", "second", "delta", "p_value", "better", "significant",
+"human_agreement"}]}} (delta: second's score minus first's; human_agreement: percent, or
+null where Kocmi et al. fitted no curve).
 
 exit status: 0 compared; 1 data error (a file that is not UTF-8, with the line number and
 byte offset; files of different lengths; no segments); 2 usage error (bad options, a file
@@ -112,7 +132,7 @@ def add_parser(subparsers: Subparsers) -> None:
         parser,
         METRICS,
         ["bleu", "chrf"],
-        "bleu, chrf, chrf++, ter: one or more (default bleu chrf)",
+        "bleu, chrf, chrf++, ter, wer, cer: one or more (default bleu chrf)",
     )
     parser.add_argument(
         "--method",
@@ -132,7 +152,13 @@ def add_parser(subparsers: Subparsers) -> None:
     )
     add_switches(
         parser,
-        [("--lowercase", "lowercase both sides first for BLEU and chrF (TER always does)")],
+        [
+            (
+                "--lowercase",
+                "lowercase both sides first for BLEU, chrF, WER and CER (TER always does)",
+            ),
+            ("--rank", "also rank all the systems: clusters, rank ranges, human agreement"),
+        ],
         default=False,
     )
     parser.add_argument(
@@ -140,10 +166,18 @@ def add_parser(subparsers: Subparsers) -> None:
         type=tokenizer_name,
         default=None,
         metavar="NAME",
-        help="BLEU's tokenizer: 13a (default), intl, zh, char, none, ja-mecab, ko-mecab",
+        help="BLEU's tokenizer: 13a (default), intl, zh, char, none, ja-mecab, ko-mecab, "
+        "spm, flores101, flores200",
     )
+    add_spm_model(parser)
     add_language_pair(parser)
     parser.add_argument("--report", metavar="FILE", help="also write the HTML report to FILE")
+    parser.add_argument(
+        "--histogram",
+        choices=METRICS,
+        metavar="METRIC",
+        help="the report's segment-level metric, one of -m (default chrf if given, else the first)",
+    )
     parser.add_argument(
         "--format", choices=["text", "json"], default="text", help="output format (default text)"
     )
@@ -152,6 +186,19 @@ def add_parser(subparsers: Subparsers) -> None:
 
 def _check(args: argparse.Namespace) -> None:
     repeated("--metric", args.metric)
+    if args.histogram is not None and args.histogram not in args.metric:
+        raise CommandError(
+            f"--histogram {args.histogram} is not among --metric {' '.join(args.metric)}",
+            EXIT_USAGE,
+            "usage",
+        )
+    rated = [m for m in args.metric if m in ("wer", "cer")]
+    if rated and len(args.references) > 1:
+        raise CommandError(
+            f"--metric {' '.join(rated)}: one reference file, got {len(args.references)}",
+            EXIT_USAGE,
+            "usage",
+        )
     if args.language_pair is not None and args.tokenize is None and "bleu" in args.metric:
         check_language_pair(args.language_pair)
     systems = [args.baseline, *args.hypotheses]
@@ -207,11 +254,90 @@ def text_table(comparison: Comparison) -> str:
                 f"{p.ljust(widths[c + 2])}{mark.ljust(widths[c + 3])}"
             )
         lines.append("   ".join(cells).rstrip())
+    for ranking in comparison.rankings:
+        lines += ["", *_ranking_lines(comparison, ranking)]
     return "\n".join(lines)
+
+
+def _ranking_lines(comparison: Comparison, ranking: Ranking) -> list[str]:
+    """One metric's ranking as text: a heading, then per system (best first) its rank
+    range, name, score and cluster, and against the baseline its difference and Kocmi et
+    al.'s estimated agreement with humans; a rule between clusters."""
+    from mtcompute.report.page import agreement_text  # noqa: PLC0415
+
+    direction = "lower" if ranking.lower_is_better else "higher"
+    heading = (
+        f"{ranking.metric} ranking ({direction} is better): {ranking.systems[-1].cluster} "
+        f"cluster(s), WMT rank ranges; Δ and human agreement (Kocmi et al. 2024) "
+        "against the baseline"
+    )
+    base = next(r.score for r in ranking.systems if r.system == 0)
+    rows = [["rank", "system", "score", "cluster", "Δ", "agreement"]]
+    clusters = [0]
+    for ranked in ranking.systems:
+        s = ranked.system
+        name = label(comparison.names[s]) + (" (baseline)" if s == 0 else "")
+        pair = None if s == 0 else ranking.pair(0, s)
+        rows.append(
+            [
+                ranked.rank,
+                name,
+                f"{ranked.score:.2f}",
+                str(ranked.cluster),
+                "" if pair is None else f"{ranked.score - base:+.2f}",
+                "" if pair is None else agreement_text(pair.agreement),
+            ]
+        )
+        clusters.append(ranked.cluster)
+    widths = [max(len(row[c]) for row in rows) for c in range(len(rows[0]))]
+    lines = [heading, ""]
+    for r, row in enumerate(rows):
+        if r > 1 and clusters[r] != clusters[r - 1]:
+            lines.append("-" * (sum(widths) + 3 * (len(widths) - 1)))
+        cells = [row[0].rjust(widths[0]), row[1].ljust(widths[1])]
+        cells += [cell.rjust(width) for cell, width in zip(row[2:], widths[2:], strict=True)]
+        lines.append("   ".join(cells).rstrip())
+    return lines
+
+
+def _ranking_object(comparison: Comparison, ranking: Ranking) -> dict[str, object]:
+    """One metric's ranking in the JSON output (see the command's epilog)."""
+    names = [label(n) for n in comparison.names]
+    return {
+        "name": ranking.metric,
+        "lower_is_better": ranking.lower_is_better,
+        "systems": [
+            {
+                "hypotheses": names[r.system],
+                "rank": r.rank,
+                "top": r.top,
+                "bottom": r.bottom,
+                "cluster": r.cluster,
+                "score": r.score,
+            }
+            for r in ranking.systems
+        ],
+        "pairs": [
+            {
+                "first": names[p.first],
+                "second": names[p.second],
+                "delta": p.delta,
+                "p_value": p.p_value,
+                "better": None if p.better is None else names[p.better],
+                "significant": p.significant,
+                "human_agreement": p.agreement,
+            }
+            for p in ranking.pairs
+        ],
+    }
 
 
 def json_object(comparison: Comparison) -> dict[str, object]:
     """The comparison as one JSON object (see the command's epilog)."""
+    rankings: dict[str, object] = {}
+    if comparison.rankings:
+        found = zip(comparison.metrics, comparison.rankings, strict=True)
+        rankings["rankings"] = {m: _ranking_object(comparison, r) for m, r in found}
     return {
         "method": comparison.method,
         "samples": comparison.samples,
@@ -239,6 +365,7 @@ def json_object(comparison: Comparison) -> dict[str, object]:
             }
             for s, name in enumerate(comparison.names)
         ],
+        **rankings,
     }
 
 
@@ -250,8 +377,10 @@ def run(args: argparse.Namespace) -> int:
     from mtcompute.cli._files import read_segments  # noqa: PLC0415
     from mtcompute.cli._progress import PROGRESS_MIN_SEGMENTS, bar  # noqa: PLC0415
     from mtcompute.core.jsjson import dumps  # noqa: PLC0415
+    from mtcompute.errors import MtcomputeError  # noqa: PLC0415
     from mtcompute.metrics.bleu.score import BleuOptions  # noqa: PLC0415
     from mtcompute.metrics.chrf.score import ChrfOptions  # noqa: PLC0415
+    from mtcompute.metrics.wer.text import WerOptions  # noqa: PLC0415
     from mtcompute.report.page import compare, progress_steps, render  # noqa: PLC0415
     from mtcompute.tokenizer_names import tokenizer_for  # noqa: PLC0415
 
@@ -262,25 +391,35 @@ def run(args: argparse.Namespace) -> int:
         hypotheses, references = read_segments(systems, args.references)
         shown = len(references) * len(systems) > PROGRESS_MIN_SEGMENTS
         progress = bar(
-            progress_steps(len(systems), len(args.metric)),
+            progress_steps(len(systems), len(args.metric), rank=args.rank),
             "compare",
             "steps",
             quiet=args.no_progress or not shown,
         )
-        comparison = compare(
-            hypotheses,
-            references,
-            args.metric,
-            names=[label(n) for n in systems],
-            reference_names=[label(n) for n in args.references],
-            method=args.method,
-            samples=args.samples if args.samples is not None else DEFAULT_SAMPLES[args.method],
-            seed=args.seed,
-            sentences=args.report is not None,
-            progress=progress.advance,
-            bleu=BleuOptions(tokenizer_for(args.tokenize, args.language_pair), args.lowercase),
-            chrf=ChrfOptions(lowercase=args.lowercase),
-        )
+        try:
+            comparison = compare(
+                hypotheses,
+                references,
+                args.metric,
+                names=[label(n) for n in systems],
+                reference_names=[label(n) for n in args.references],
+                method=args.method,
+                samples=args.samples if args.samples is not None else DEFAULT_SAMPLES[args.method],
+                seed=args.seed,
+                sentences=args.report is not None,
+                progress=progress.advance,
+                bleu=BleuOptions(
+                    tokenizer_for(args.tokenize, args.language_pair),
+                    args.lowercase,
+                    spm_model=args.spm_model,
+                ),
+                chrf=ChrfOptions(lowercase=args.lowercase),
+                wer=WerOptions(lowercase=args.lowercase),
+                rank=args.rank,
+                segment_metric=args.histogram,
+            )
+        except MtcomputeError as exc:  # WER or CER without a reference unit
+            raise CommandError(exc.message, EXIT_DATA_ERROR, exc.code) from None
         progress.close()
         if args.report is not None:
             try:

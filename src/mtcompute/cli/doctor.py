@@ -21,7 +21,7 @@ _TEXTS = (  # help, description, epilog
 
 # The extras a user installs (pyproject.toml); the others (test, lint, docs, bench, fuzz)
 # are for development. What each holds is read from the installed package's metadata.
-_USER_EXTRAS = ("server", "dask", "ja", "ko")
+_USER_EXTRAS = ("server", "dask", "ja", "ko", "spm")
 
 
 def add_parser(subparsers: Subparsers) -> None:

@@ -43,7 +43,7 @@ __all__ = ["add_parser", "run"]
 import argparse
 
 from mtcompute.cli._common import SACREBLEU_FORMATS, Subparsers, add_command, add_switches
-from mtcompute.tokenizer_names import DOWNLOADING, NAMES
+from mtcompute.tokenizer_names import NAMES
 
 # This module is the parser, which every mtcompute command builds: the reading, the scoring
 # (mtcompute.sacrebleu) and the printing are imported by run()
@@ -91,9 +91,9 @@ where mtcompute differs from sacreBLEU 2.6.0:
     --citation (a TypeError in sacreBLEU) prints the test set's BibTeX entry. -d --origlang X
     scores the language X (sacreBLEU iterates the letters of X). A download whose MD5 sum is
     wrong is deleted, not left for you to delete; a cut download is resumed.
-  - The BLEU tokenizers whose model sacreBLEU downloads
-    ({", ".join(DOWNLOADING)}) are refused (exit 2); ja-mecab and ko-mecab
-    need mtcompute's [ja] / [ko] extras.
+  - spm, flores101 and flores200 (spBLEU, mtcompute's [spm] extra) load the model
+    sacreBLEU cached ($SACREBLEU/models), or --spm-model PATH; nothing is downloaded.
+    spBLEU-1K is refused (exit 2); ja-mecab and ko-mecab need mtcompute's [ja] / [ko] extras.
   - SACREBLEU_SEED=0 seeds the paired tests with 0. sacreBLEU prints "seed:0" in the
     signature but runs the comparisons unseeded (different p-values on every run); with any
     other seed, and unset (12345), the numbers are sacreBLEU's. SACREBLEU_SEED=None runs
@@ -260,7 +260,15 @@ def add_parser(subparsers: Subparsers) -> None:
         dest="bleu_tokenize",
         help="Tokenization method to use for BLEU. If not provided, defaults to `zh` for "
         "Chinese, `ja-mecab` for Japanese, `ko-mecab` for Korean and `13a` (mteval) otherwise. "
-        f"({', '.join(DOWNLOADING)}: not available, they need a downloaded model; exit 2)",
+        "(spm, flores101, flores200: sacreBLEU's cached model or --spm-model; spBLEU-1K: "
+        "not available, exit 2)",
+    )
+    bleu.add_argument(
+        "--spm-model",
+        metavar="PATH",
+        default=None,
+        help="mtcompute's: the SentencePiece model file of -tok spm, flores101 or flores200 "
+        "(default: sacreBLEU's cached one, $SACREBLEU/models)",
     )
     bleu.add_argument(
         "--lowercase",

@@ -42,6 +42,7 @@ from mtcompute.cli._common import (
     add_files,
     add_language_pair,
     add_metrics,
+    add_spm_model,
     add_switches,
     tokenizer_name,
 )
@@ -263,8 +264,10 @@ def add_parser(subparsers: Subparsers) -> None:
         type=tokenizer_name,
         default=None,
         metavar="NAME",
-        help="sacreBLEU's tokenizer: 13a (default), intl, zh, char, none, ja-mecab, ko-mecab",
+        help="sacreBLEU's tokenizer: 13a (default), intl, zh, char, none, ja-mecab, ko-mecab, "
+        "spm, flores101, flores200",
     )
+    add_spm_model(bleu)
     add_language_pair(bleu)
     _add_checked(
         bleu,

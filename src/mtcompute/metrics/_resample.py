@@ -36,6 +36,12 @@ class Metric(Protocol):
         """The number of statistics per segment."""
         ...
 
+    @property
+    def lower_is_better(self) -> bool:
+        """Whether a lower score is the better one (the error rates: TER, WER, CER), for the
+        tests' directions (which system is the better, the rankings)."""
+        ...
+
     def score(self, totals: Sequence[int | float]) -> float:
         """The score of summed statistics (Python numbers, as sacreBLEU sums its lists)."""
         ...

@@ -20,7 +20,7 @@ __all__ = [
     "is_significant",
 ]
 
-METRICS = ("bleu", "chrf", "chrf++", "ter")
+METRICS = ("bleu", "chrf", "chrf++", "ter", "wer", "cer")
 """The metrics a comparison can hold, by their command-line names."""
 METHODS = ("bootstrap", "ar")
 """Paired bootstrap resampling, approximate randomization."""

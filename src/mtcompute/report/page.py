@@ -20,15 +20,17 @@ __all__ = [
     "Comparison",
     "compare",
     "render",
+    "segment_scores",
     "sentence_chrf",
 ]
 
 import math
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import cast
 
+import numpy as np
 from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
 
 from mtcompute._version import __version__
@@ -37,6 +39,9 @@ from mtcompute.metrics.bleu import score as sacre_bleu
 from mtcompute.metrics.chrf.resample import ChrfMetric
 from mtcompute.metrics.chrf.score import ChrfOptions, chrf_score, chrf_signature_fields
 from mtcompute.metrics.ter import score as ter_scoring
+from mtcompute.metrics.wer.corpus import CorpusWer, no_reference_unit
+from mtcompute.metrics.wer.resample import WerMetric
+from mtcompute.metrics.wer.text import WerOptions
 from mtcompute.report import (
     CONFIDENCE_SAMPLES,
     DEFAULT_SAMPLES,
@@ -47,7 +52,7 @@ from mtcompute.report import (
     paired,
 )
 from mtcompute.report.paired import AnyMetric
-from mtcompute.significance import BleuMetric, Result
+from mtcompute.significance import BleuMetric, Ranking, Result, rank_systems
 
 EXAMPLES = 5
 SHOWN_CHARACTERS = 600
@@ -70,6 +75,8 @@ def _signature(metric: AnyMetric, nrefs: int) -> str:
         fields = sacre_bleu.bleu_signature_fields(metric.options, nrefs, tokenizer)
     elif isinstance(metric, ChrfMetric):
         fields = chrf_signature_fields(metric.options, nrefs)
+    elif isinstance(metric, WerMetric):  # WER's own signature, as `mtcompute score` prints it
+        return CorpusWer.from_statistics((0, 0, 0, 0), metric.options, nrefs).signature
     else:
         fields = ter_scoring.ter_signature_fields(metric.options, nrefs)
     return signature_of(fields)
@@ -79,6 +86,36 @@ def sentence_chrf(statistics: Sequence[Sequence[int]]) -> list[float]:
     """Each segment's chrF2 from its own statistics (sacreBLEU's ``sentence_chrf``)."""
     options = ChrfOptions()
     return [chrf_score(row, options).score for row in statistics]
+
+
+def segment_scores(metric: AnyMetric, statistics: Sequence[Sequence[int | float]]) -> list[float]:
+    """Each segment's score from its own statistics, as the metric defines one segment's:
+    BLEU as sacreBLEU's ``sentence_bleu`` (its smoothing, effective order), chrF and chrF++ as
+    its ``sentence_chrf``, TER as its ``sentence_ter``, WER and CER as jiwer's rate of the one
+    segment in percent (NaN where the reference has no unit: no rate)."""
+    if isinstance(metric, BleuMetric):
+        options = replace(metric.options, effective_order=True)
+        return [sacre_bleu.bleu_score(row, options).score for row in statistics]
+    if isinstance(metric, ChrfMetric):
+        return [chrf_score(row, metric.options).score for row in statistics]  # type: ignore[arg-type]
+    if isinstance(metric, WerMetric):
+        return [100 * (int(e) / int(n)) if n else math.nan for e, n in statistics]
+    return [ter_scoring.ter_score(int(e), float(n)).score for e, n in statistics]
+
+
+_SEGMENT_TEXTS = {
+    "bleu": "sentence BLEU (sacreBLEU's sentence_bleu: exponential smoothing, effective order)",
+    "chrf": "sentence chrF2 (sacreBLEU's sentence_chrf)",
+    "chrf++": "sentence chrF2++ (sacreBLEU's sentence_chrf)",
+    "ter": "sentence TER (sacreBLEU's sentence_ter)",
+    "wer": "segment WER (jiwer's rate of the one segment; a segment whose reference has no "
+    "word has none and is left out)",
+    "cer": "segment CER (jiwer's rate of the one segment; a segment whose reference has no "
+    "character has none and is left out)",
+}
+"""What the page's segment scores are, by metric."""
+LOWER_IS_BETTER = frozenset({"ter", "wer", "cer"})
+"""The metrics that are error rates, by their command-line names."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,6 +135,8 @@ class Comparison:
     hypotheses: tuple[tuple[str, ...], ...]
     references: tuple[tuple[str, ...], ...]
     sentence_scores: tuple[tuple[float, ...], ...]
+    sentence_metric: str = "chrf"
+    rankings: tuple[Ranking, ...] = ()
 
     @property
     def segment_count(self) -> int:
@@ -109,11 +148,31 @@ class Comparison:
         """``paired bootstrap resampling`` or ``paired approximate randomization``."""
         return _METHOD_NAMES[self.method]
 
+    def lower_is_better(self, m: int) -> bool:
+        """Whether metric ``m`` is an error rate (TER, WER, CER): lower is better."""
+        return self.metrics[m] in LOWER_IS_BETTER
 
-def progress_steps(systems: int, metrics: int) -> int:
+
+def progress_steps(systems: int, metrics: int, *, rank: bool = False) -> int:
     """The steps :func:`compare` reports for ``systems`` (the baseline included) and
-    ``metrics``: each system counted for each metric, then each metric resampled."""
-    return (systems + 1) * metrics
+    ``metrics``: each system counted for each metric, then each metric resampled (and, with
+    ``rank``, each metric's all-pairs tests)."""
+    return (systems + 1 + rank) * metrics
+
+
+def _units(statistics: object) -> int:
+    """The reference units of WER statistics (their second column's sum)."""
+    return int(np.asarray(statistics)[:, 1].sum())
+
+
+def segment_metric_of(metrics: Sequence[str], given: str | None = None) -> str:
+    """The metric of the page's segment scores: ``given`` (one of ``metrics``), else chrF
+    when it is among them, else the first of them."""
+    if given is not None:
+        if given not in metrics:
+            raise ValueError(f"the segment metric {given!r} is not among {list(metrics)}")
+        return given
+    return "chrf" if "chrf" in metrics else metrics[0]
 
 
 def compare(
@@ -130,39 +189,50 @@ def compare(
     progress: Callable[[int], object] = paired.no_progress,
     bleu: sacre_bleu.BleuOptions | None = None,
     chrf: ChrfOptions | None = None,
+    wer: WerOptions | None = None,
+    rank: bool = False,
+    segment_metric: str | None = None,
 ) -> Comparison:
     """Compare ``hypotheses[1:]`` with the baseline ``hypotheses[0]`` (one string per
     segment each; ``references[i]``: segment ``i``'s references) on each metric of
     ``metrics`` (:data:`METRICS`) by ``method`` (:data:`METHODS`) with ``samples``
     resamples or trials (default :data:`DEFAULT_SAMPLES`) drawn from ``seed``; with
-    ``sentences`` (for :func:`render`) each segment's sentence chrF2 too. ``progress(n)``
-    is told of each step done: one a system and metric counted, then one a metric
-    resampled (:func:`progress_steps` in all). ``bleu`` and
-    ``chrf``: their settings (sacreBLEU's defaults otherwise; chrF's word order is the
+    ``sentences`` (for :func:`render`) each segment's score too, of ``segment_metric``
+    (:func:`segment_metric_of`: chrF if among ``metrics``, else the first). With ``rank``,
+    each metric's all-pairs ranking too (:func:`mtcompute.significance.rank_systems`: the
+    same method, samples and seed). ``progress(n)`` is told of each step done: one a system
+    and metric counted, then one a metric resampled, then one a metric ranked
+    (:func:`progress_steps` in all). ``bleu``, ``chrf`` and ``wer``: their settings
+    (sacreBLEU's and jiwer's defaults otherwise; chrF's word order and WER's unit are the
     metric name's)."""
     if method not in METHODS:
         raise ValueError(f"method must be one of {list(METHODS)}, got {method!r}")
     count = DEFAULT_SAMPLES[method] if samples is None else samples
-    chosen = [paired.metric(name, bleu=bleu, chrf=chrf) for name in metrics]
+    chosen = [paired.metric(name, bleu=bleu, chrf=chrf, wer=wer) for name in metrics]
+    shown = segment_metric_of(metrics, segment_metric)
     nrefs = len(reference_names)
+    test: paired.Method = "bootstrap" if method == "bootstrap" else "ar"
     tables = paired.tables(chosen, hypotheses, references, progress)
-    results = paired.run(
-        tables,
-        "bootstrap" if method == "bootstrap" else "ar",
-        samples=count,
-        confidence=CONFIDENCE_SAMPLES,
-        seed=seed,
-    )
+    for table in tables:  # an error rate needs reference units: the library's refusal
+        if isinstance(table.metric, WerMetric) and not _units(table.statistics[0]):
+            raise no_reference_unit(table.metric.options)
+    results = paired.run(tables, test, samples=count, confidence=CONFIDENCE_SAMPLES, seed=seed)
     progress(len(tables))
-    # sentence chrF2 for the page (none without ``sentences``: no page will be drawn, and at
-    # 100,000 segments they take seconds): chrF2's own statistics, or computed for the page
+    rankings: list[Ranking] = []
+    if rank:
+        for table in tables:
+            rankings.append(
+                rank_systems(table.metric, table.statistics, method=test, samples=count, seed=seed)
+            )
+            progress(1)
+    # segment scores for the page (none without ``sentences``: no page will be drawn, and at
+    # 100,000 segments they take seconds), from the chosen metric's own statistics
     sentence_scores: tuple[tuple[float, ...], ...] = ()
     if sentences:
-        found = next((t for t, name in zip(tables, metrics, strict=True) if name == "chrf"), None)
-        if found is None:
-            (found,) = paired.tables([ChrfMetric()], hypotheses, references)
+        found = tables[list(metrics).index(shown)]
         sentence_scores = tuple(
-            tuple(sentence_chrf(cast("list[list[int]]", rows))) for rows in found.statistics
+            tuple(segment_scores(found.metric, cast("list[list[int]]", rows)))  # type: ignore[arg-type]
+            for rows in found.statistics
         )
     return Comparison(
         names=tuple(names),
@@ -177,6 +247,8 @@ def compare(
         hypotheses=tuple(tuple(system) for system in hypotheses),
         references=tuple(tuple(segment) for segment in references),
         sentence_scores=sentence_scores,
+        sentence_metric=shown,
+        rankings=tuple(rankings),
     )
 
 
@@ -337,11 +409,12 @@ def _tick_label(value: float, step: float) -> str:
 def _cells(comparison: Comparison) -> list[list[Cell]]:
     """``cells[s][m]``: the table's texts of system ``s`` and metric ``m``."""
     cells: list[list[Cell]] = [[] for _ in comparison.names]
-    for metric, row in zip(comparison.metrics, comparison.results, strict=True):
+    for m, row in enumerate(comparison.results):
         base = row[0].score
+        lower = comparison.lower_is_better(m)
         for s, result in enumerate(row):
             difference = result.score - base
-            better = None if s == 0 or difference == 0 else (difference < 0) == (metric == "ter")
+            better = None if s == 0 or difference == 0 else (difference < 0) == lower
             interval = (
                 f"{_number(result.mean)} \u00b1 {_number(result.ci)}"
                 if result.mean is not None and result.ci is not None
@@ -402,7 +475,7 @@ def _score_chart(comparison: Comparison, m: int) -> ScoreChart:
         )
     return ScoreChart(
         metric=comparison.metric_names[m],
-        lower_is_better=comparison.metrics[m] == "ter",
+        lower_is_better=comparison.lower_is_better(m),
         width=_CHART_WIDTH,
         height=_TOP + len(row) * _ROW_HEIGHT + _BOTTOM,
         left=_LEFT,
@@ -419,14 +492,26 @@ _HIST_WIDTH, _HIST_HEIGHT, _HIST_PAD, _HIST_AXIS, _BINS, _COVERED = 320, 170, 8,
 
 
 def _differences(comparison: Comparison, s: int) -> list[float]:
+    """System ``s``'s segment scores minus the baseline's (NaN where either has none)."""
     base, own = comparison.sentence_scores[0], comparison.sentence_scores[s]
     return [b - a for a, b in zip(base, own, strict=True)]
 
 
+def _direction(comparison: Comparison) -> int:
+    """1 when a higher segment score is better, -1 for an error rate."""
+    return -1 if comparison.sentence_metric in LOWER_IS_BETTER else 1
+
+
 def _histograms(comparison: Comparison) -> list[Histogram]:
-    """A histogram per system of its sentence chrF minus the baseline's, on shared bins
-    (centred on multiples of one step, zero in the middle bin) and one count scale."""
-    diffs = [_differences(comparison, s) for s in range(1, len(comparison.names))]
+    """A histogram per system of its segment scores minus the baseline's, on shared bins
+    (centred on multiples of one step, zero in the middle bin) and one count scale; a bar's
+    sign says whether its segments are wins (1) or losses (-1) in the metric's direction.
+    Segments without a score (WER's empty references) are left out."""
+    direction = _direction(comparison)
+    diffs = [
+        [d for d in _differences(comparison, s) if not math.isnan(d)]
+        for s in range(1, len(comparison.names))
+    ]
     spread = sorted(abs(d) for row in diffs for d in row)
     # the range holds 99% of the differences; the outer bins take the rest
     largest = spread[min(len(spread) - 1, math.ceil(_COVERED * len(spread)) - 1)] if spread else 0
@@ -461,7 +546,7 @@ def _histograms(comparison: Comparison) -> list[Histogram]:
                     y=round(_HIST_PAD + height - h, 2),
                     width=round(bar_width - 1, 2),
                     height=h,
-                    sign=(j > 0) - (j < 0),
+                    sign=((j > 0) - (j < 0)) * direction,
                     title=f"{n} segment{'s' * (n != 1)} with a difference "
                     + (
                         f"below {_number((j + 0.5) * step, 1)}"
@@ -475,10 +560,10 @@ def _histograms(comparison: Comparison) -> list[Histogram]:
         out.append(
             Histogram(
                 label=_system_label(comparison.names[s]),
-                wins=sum(d > 0 for d in row),
+                wins=sum(d * direction > 0 for d in row),
                 ties=sum(d == 0 for d in row),
-                losses=sum(d < 0 for d in row),
-                mean=_signed(sum(row) / len(row)),
+                losses=sum(d * direction < 0 for d in row),
+                mean=_signed(sum(row) / len(row)) if row else "\u2014",
                 bars=tuple(bars),
                 zero_x=x(0.0),
                 ticks=ticks,
@@ -530,8 +615,10 @@ def _example(comparison: Comparison, s: int, i: int) -> Example:
 
 def _examples(comparison: Comparison) -> list[SystemExamples]:
     out = []
+    direction = _direction(comparison)
     for s in range(1, len(comparison.names)):
-        diffs = _differences(comparison, s)
+        # gains in the metric's direction; a segment without a score is neither win nor loss
+        diffs = [0.0 if math.isnan(d) else d * direction for d in _differences(comparison, s)]
         order = sorted(range(len(diffs)), key=lambda i: (-diffs[i], i))
         wins = [i for i in order[:EXAMPLES] if diffs[i] > 0]
         losses = [i for i in sorted(range(len(diffs)), key=lambda i: (diffs[i], i)) if diffs[i] < 0]
@@ -544,6 +631,72 @@ def _examples(comparison: Comparison) -> list[SystemExamples]:
             )
         )
     return out
+
+
+@dataclass(frozen=True, slots=True)
+class RankRow:
+    """One system in a ranking table: its rank range, name, score, cluster, whether it
+    starts a new cluster, and its difference from the baseline with Kocmi et al.'s estimated
+    agreement with humans (empty for the baseline; "n/a" where no curve was fitted)."""
+
+    rank: str
+    label: str
+    name: str
+    score: str
+    cluster: int
+    starts_cluster: bool
+    baseline: bool
+    delta: str
+    agreement: str
+
+
+@dataclass(frozen=True, slots=True)
+class RankTable:
+    """One metric's ranking as the page shows it."""
+
+    metric: str
+    lower_is_better: bool
+    clusters: int
+    rows: tuple[RankRow, ...]
+
+
+def agreement_text(value: float | None) -> str:
+    """Kocmi et al.'s estimated accuracy as the outputs print it: ``63.99%``, or ``n/a``."""
+    return "n/a" if value is None else f"{value:.2f}%"
+
+
+def _rank_tables(comparison: Comparison) -> list[RankTable]:
+    tables = []
+    for ranking in comparison.rankings:
+        rows = []
+        previous = 0
+        base = next(r.score for r in ranking.systems if r.system == 0)
+        for ranked in ranking.systems:
+            s = ranked.system
+            pair = None if s == 0 else ranking.pair(0, s)
+            rows.append(
+                RankRow(
+                    rank=ranked.rank,
+                    label=_system_label(comparison.names[s]),
+                    name=comparison.names[s],
+                    score=_number(ranked.score),
+                    cluster=ranked.cluster,
+                    starts_cluster=ranked.cluster > max(previous, 1),
+                    baseline=s == 0,
+                    delta="" if pair is None else _signed(ranked.score - base),
+                    agreement="" if pair is None else agreement_text(pair.agreement),
+                )
+            )
+            previous = ranked.cluster
+        tables.append(
+            RankTable(
+                metric=ranking.metric,
+                lower_is_better=ranking.lower_is_better,
+                clusters=ranking.systems[-1].cluster,
+                rows=tuple(rows),
+            )
+        )
+    return tables
 
 
 _TEMPLATES = Environment(
@@ -564,6 +717,12 @@ def render(comparison: Comparison) -> str:
         cells=_cells(comparison),
         charts=[_score_chart(comparison, m) for m in range(len(comparison.metrics))],
         histograms=_histograms(comparison),
+        segment_text=_SEGMENT_TEXTS[comparison.sentence_metric],
+        segment_name=comparison.metric_names[comparison.metrics.index(comparison.sentence_metric)]
+        if comparison.sentence_scores
+        else "",
+        segment_lower=comparison.sentence_metric in LOWER_IS_BETTER,
+        rankings=_rank_tables(comparison),
         examples=_examples(comparison),
         threshold=THRESHOLD,
         confidence_samples=CONFIDENCE_SAMPLES,

@@ -21,6 +21,7 @@ __all__ = [
     "extract",
     "metric",
     "run",
+    "run_draws",
     "tables",
 ]
 
@@ -35,12 +36,15 @@ from mtcompute.metrics.bleu import score as sacre_bleu
 from mtcompute.metrics.chrf.resample import ChrfMetric
 from mtcompute.metrics.chrf.score import ChrfOptions, chrf_references, chrf_rows_of
 from mtcompute.metrics.ter import score as ter_scoring
+from mtcompute.metrics.wer.resample import WerMetric
+from mtcompute.metrics.wer.text import Unit, WerOptions
 from mtcompute.report import METRICS
 from mtcompute.significance import BleuMetric, Result, Table, TerMetric
 
-AnyMetric = BleuMetric | ChrfMetric | TerMetric
+AnyMetric = BleuMetric | ChrfMetric | TerMetric | WerMetric
 Method = Literal["bootstrap", "ar"]
 WORD_ORDERS = {"chrf": 0, "chrf++": 2}  # the chrF metrics' word n-gram orders
+WER_UNITS: dict[str, Unit] = {"wer": "word", "cer": "character"}  # the edit rate's unit
 
 
 def metric(
@@ -49,10 +53,12 @@ def metric(
     bleu: sacre_bleu.BleuOptions | None = None,
     chrf: ChrfOptions | None = None,
     ter: ter_scoring.TerOptions | None = None,
+    wer: WerOptions | None = None,
 ) -> AnyMetric:
     """The significance metric of a command-line name (:data:`mtcompute.report.METRICS`)
     with the settings given (sacreBLEU's defaults otherwise; chrF's word order is the
-    name's: 0 for ``chrf``, 2 for ``chrf++``)."""
+    name's: 0 for ``chrf``, 2 for ``chrf++``; WER's unit too: words for ``wer``, characters
+    for ``cer``)."""
     if name == "bleu":
         return BleuMetric(bleu or sacre_bleu.BleuOptions())
     if name in WORD_ORDERS:
@@ -69,6 +75,16 @@ def metric(
         )
     if name == "ter":
         return TerMetric(ter or ter_scoring.TerOptions())
+    if name in WER_UNITS:
+        given = wer or WerOptions()
+        return WerMetric(
+            WerOptions(
+                WER_UNITS[name],
+                given.lowercase,
+                given.remove_punctuation,
+                given.collapse_whitespace,
+            )
+        )
     raise ValueError(f"metric must be one of {list(METRICS)}, got {name!r}")
 
 
@@ -117,6 +133,12 @@ def _rows(
             rows.append(_matrix(buffer, chosen.width))
             totals.append(total)
             progress(1)
+    elif isinstance(chosen, WerMetric):
+        for system in hypotheses:
+            pairs = chosen.statistics(system, references)
+            rows.append(np.array(pairs, dtype=np.int64).reshape(-1, chosen.width))
+            totals.append([sum(p[0] for p in pairs), sum(p[1] for p in pairs)])
+            progress(1)
     else:
         ter_refs = ter_scoring.ter_references(references, chosen.options)
         for system in hypotheses:
@@ -158,6 +180,21 @@ def tables(
     return list(extract(metrics, hypotheses, references, progress).tables)
 
 
+def run_draws(
+    method: Method | None,
+    samples: int,
+    confidence: int,
+    systems: int,
+    tables: int,
+    seed: int | None,
+) -> int:
+    """The resamples and trials :func:`run` reports to ``progress`` in all, for ``tables``
+    metrics of ``systems`` systems."""
+    if method is None:  # one bootstrap per system and table
+        return confidence * systems * tables
+    return significance.paired_draws(method, samples, confidence, systems, seed)
+
+
 def run(
     chosen: Sequence[Table],
     method: Method | None,
@@ -165,6 +202,7 @@ def run(
     samples: int,
     confidence: int,
     seed: int | None,
+    progress: Callable[[int], object] = no_progress,
 ) -> list[list[Result]]:
     """``result[t][s]`` for table ``t`` and system ``s`` (0: the baseline) in the native
     arithmetic:
@@ -177,19 +215,32 @@ def run(
     * ``method=None``: each system's own bootstrap mean and interval from ``confidence``
       resamples (:func:`~mtcompute.significance.bootstrap_confidence`, sacreBLEU's
       ``--confidence``), no p-value.
+
+    ``progress(n)`` is told of each block of ``n`` resamples or trials drawn
+    (:func:`run_draws` in all).
     """
     if method == "bootstrap":
         return significance.paired_bootstrap(
-            chosen, samples=samples, seed=seed, arithmetic="native"
+            chosen, samples=samples, seed=seed, arithmetic="native", progress=progress
         )
     if method == "ar":
         return significance.paired_approximate_randomization(
-            chosen, trials=samples, confidence=confidence, seed=seed, arithmetic="native"
+            chosen,
+            trials=samples,
+            confidence=confidence,
+            seed=seed,
+            arithmetic="native",
+            progress=progress,
         )
     return [
         [
             significance.bootstrap_confidence(
-                table.metric, stats, samples=confidence, seed=seed, arithmetic="native"
+                table.metric,
+                stats,
+                samples=confidence,
+                seed=seed,
+                arithmetic="native",
+                progress=progress,
             )
             for stats in table.statistics
         ]

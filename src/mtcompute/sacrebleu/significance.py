@@ -59,6 +59,7 @@ class _HookedMetric:
         self._metric = metric
         self.name: str = metric._aggregate_and_compute(statistics).name
         self.width = len(statistics[0])
+        self.lower_is_better = self.name == "TER"  # an error rate
 
     def score(self, totals: Sequence[int | float]) -> float:
         return float(self._metric._compute_score_from_stats(list(totals)).score)

@@ -24,6 +24,7 @@ __all__ = [
     "text_bleu_statistics",
 ]
 
+import os
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, cast
@@ -42,6 +43,7 @@ from mtcompute.metrics._corpus import (
 from mtcompute.metrics.bleu import counts as bleu_counts
 from mtcompute.metrics.bleu import score as sacre_bleu
 from mtcompute.metrics.bleu.statistics import BleuStatistics
+from mtcompute.tokenizer_names import SPM
 from mtcompute.tokenizers import get_tokenizer
 
 if TYPE_CHECKING:
@@ -209,6 +211,7 @@ def corpus_bleu(
     max_order: int = 4,
     effective_order: bool = False,
     segment_scores: bool = False,
+    spm_model: str | os.PathLike[str] | None = None,
 ) -> CorpusBleu:
     """Corpus BLEU (0..100) as sacreBLEU 2.6.0's ``BLEU(tokenize=..., lowercase=...,
     smooth_method=..., smooth_value=..., max_ngram_order=max_order,
@@ -220,7 +223,8 @@ def corpus_bleu(
     they are token lists, as before: ``hypotheses[i]`` a token list, ``references[i]`` a list
     of one or more token lists; the tokens are counted as given (``lowercase`` lowers each).
     ``smooth_value`` is floor's or add-k's (default 0.1 and 1); segment scores are each
-    segment's BLEU with the same settings.
+    segment's BLEU with the same settings. ``spm_model`` is the SentencePiece model file of
+    ``spm``, ``flores101`` and ``flores200`` (spBLEU; default: the one sacreBLEU caches).
 
     Validation, first fault wins: tokenize (it decides what the segments are; a tokenizer
     that cannot run here is unsupported), hypotheses and references (their shape, at least
@@ -249,7 +253,9 @@ def corpus_bleu(
     references = cast(
         "Sequence[str] | Sequence[Sequence[str]] | Sequence[Sequence[Sequence[str]]]", references
     )
-    tokenizer = None if tokenize is None else get_tokenizer(tokenize, "/tokenize")
+    tokenizer = (
+        None if tokenize is None else get_tokenizer(tokenize, "/tokenize", spm_model=spm_model)
+    )
     plain = tokenizer is not None and counting.plain_texts(hypotheses, references)
     if tokenizer is None:
         given.HYPOTHESES.check_shape(hypotheses, "/hypotheses")
@@ -268,13 +274,16 @@ def corpus_bleu(
     if smooth_value is not None:
         smooth_value = given.SMOOTH_VALUE.parse(smooth_value, "/smooth_value")
         given.check_smooth_value(smooth_method, smooth_value, "/smooth_value")
+    options_name = "none" if tokenizer is None else tokenizer.name
     options = sacre_bleu.BleuOptions(
-        "none" if tokenizer is None else tokenizer.name,
+        options_name,
         lowercase,
         smooth_method,
         smooth_value,
         given.MAX_ORDER.parse(max_order, "/max_order"),
         given.FLAG.parse(effective_order, "/effective_order"),
+        # the model, kept only for the SentencePiece tokenizers (the others ignore it)
+        str(spm_model) if spm_model is not None and options_name in SPM else None,
     )
     with_segments = given.FLAG.parse(segment_scores, "/segment_scores")
     segments: Sequence[Sequence[int]] | None
@@ -324,7 +333,7 @@ def corpus_bleu_lines(
     """
     if options.lowercase:
         return None
-    tokenizer = get_tokenizer(options.tokenize, "/tokenize")
+    tokenizer = get_tokenizer(options.tokenize, "/tokenize", spm_model=options.spm_model)
     options = replace(options, tokenize=tokenizer.name)  # as corpus_bleu names it
     found = bleu_counts.bleu_line_rows(
         hypotheses,

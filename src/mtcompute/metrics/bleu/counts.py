@@ -34,6 +34,7 @@ __all__ = [
 
 from array import array
 from collections.abc import Callable, Sequence
+from itertools import chain
 from typing import TypeAlias, TypeVar
 
 from mtcompute.core.text import first_lone_surrogate as _first_surrogate_py
@@ -448,7 +449,16 @@ def kernel_tokenizes(tokenizer: Tokenizer) -> bool:
 def _tokenized(
     tokenizer: Tokenizer, hypotheses: Sequence[str], references: Sequence[Sequence[str]]
 ) -> tuple[list[str], list[list[str]]]:
-    """``tokenizer(text.rstrip())`` of every text (sacreBLEU's BLEU preprocessing)."""
+    """``tokenizer(text.rstrip())`` of every text (sacreBLEU's BLEU preprocessing); all
+    texts in one call of a tokenizer that tokenizes a batch (SentencePiece)."""
+    if tokenizer.batch is not None:
+        flat = tokenizer.many([text.rstrip() for text in [*hypotheses, *chain(*references)]])
+        at = len(hypotheses)
+        nested = []
+        for texts in references:
+            nested.append(flat[at : at + len(texts)])
+            at += len(texts)
+        return flat[: len(hypotheses)], nested
     return (
         [tokenizer(text.rstrip()) for text in hypotheses],
         [[tokenizer(text.rstrip()) for text in texts] for texts in references],
@@ -460,6 +470,9 @@ def tokenize_segments(
 ) -> tuple[list[str], ...]:
     """Each segment as sacreBLEU's BLEU counts it: lowercased when asked, rstripped,
     tokenized, split on whitespace."""
+    if tokenizer.batch is not None:
+        texts = [(s.lower() if lowercase else s).rstrip() for s in segments]
+        return tuple(text.split() for text in tokenizer.many(texts))
     if lowercase:
         return tuple(tokenizer(segment.lower().rstrip()).split() for segment in segments)
     return tuple(tokenizer(segment.rstrip()).split() for segment in segments)

@@ -29,6 +29,7 @@ class BleuMetric:
     options: BleuOptions = field(default_factory=BleuOptions)
 
     name = "BLEU"
+    lower_is_better = False
 
     @property
     def width(self) -> int:

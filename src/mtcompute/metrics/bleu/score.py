@@ -164,7 +164,9 @@ def bleu_fields(parts: BleuParts) -> dict[str, Any]:
 
 @dataclass(frozen=True, slots=True)
 class BleuOptions:
-    """sacreBLEU's ``BLEU`` settings, with its names and defaults (``tokenize`` resolved)."""
+    """sacreBLEU's ``BLEU`` settings, with its names and defaults (``tokenize`` resolved);
+    ``spm_model``: the SentencePiece model file of spm, flores101 or flores200 (mtcompute's;
+    ``None``: sacreBLEU's cached one)."""
 
     tokenize: str = "13a"
     lowercase: bool = False
@@ -172,10 +174,11 @@ class BleuOptions:
     smooth_value: float | None = None
     max_ngram_order: int = 4
     effective_order: bool = False
+    spm_model: str | None = None
 
     def tokenizer(self) -> Tokenizer:
         """A new tokenizer of this name (:func:`mtcompute.tokenizers.get_tokenizer`)."""
-        return get_tokenizer(self.tokenize)
+        return get_tokenizer(self.tokenize, spm_model=self.spm_model)
 
     def corpus_keywords(self) -> dict[str, Any]:
         """These settings as the corpus API's keywords
@@ -187,7 +190,7 @@ class BleuOptions:
             "smooth_value": self.smooth_value,
             "max_order": self.max_ngram_order,
             "effective_order": self.effective_order,
-        }
+        } | ({} if self.spm_model is None else {"spm_model": self.spm_model})
 
 
 @dataclass(frozen=True, slots=True)
@@ -268,7 +271,9 @@ def _bleu_texts(
     """sacreBLEU's BLEU preprocessing up to where the kernel takes over: ``str.lower`` when
     asked, then ``tokenizer(text.rstrip())`` when ``tokenized``."""
     texts = [line.lower() for line in lines] if options.lowercase else list(lines)
-    return [tokenizer(text.rstrip()) for text in texts] if tokenized else texts
+    if not tokenized:
+        return texts
+    return tokenizer.many([text.rstrip() for text in texts])
 
 
 def bleu_references(

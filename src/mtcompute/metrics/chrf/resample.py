@@ -25,6 +25,7 @@ class ChrfMetric:
     (:class:`mtcompute.metrics.chrf.score.ChrfOptions`)."""
 
     options: ChrfOptions = field(default_factory=ChrfOptions)
+    lower_is_better = False
 
     @property
     def name(self) -> str:

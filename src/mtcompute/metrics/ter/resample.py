@@ -26,6 +26,7 @@ class TerMetric:
 
     name = "TER"
     width = 2
+    lower_is_better = True
 
     def statistics(
         self, hypotheses: Sequence[str], references: Sequence[Sequence[str]]

@@ -11,9 +11,10 @@ Errors (:mod:`mtcompute.sacrebleu._errors`): an unknown ``smooth_method`` raises
 :class:`~mtcompute.sacrebleu._errors.ArgumentError` (a ``ValueError`` and, as sacreBLEU's
 ``assert``, an ``AssertionError``); an unknown ``tokenize``
 :class:`~mtcompute.sacrebleu._errors.UnknownTokenizer` (``ValueError`` and, as sacreBLEU,
-``KeyError``); ``spm``, ``flores101``, ``flores200``, ``spBLEU-1K`` (a model sacreBLEU
-downloads) and tokenizers whose optional dependency is missing
-:class:`~mtcompute.sacrebleu._errors.TokenizerError` (``RuntimeError``). A ``smooth_value``
+``KeyError``); ``spBLEU-1K`` (a model sacreBLEU downloads), ``spm``, ``flores101`` and
+``flores200`` without their SentencePiece model (sacreBLEU's cached file, or the one
+:func:`bleu_with_spm_model` names) and tokenizers whose optional dependency is
+missing :class:`~mtcompute.sacrebleu._errors.TokenizerError` (``RuntimeError``). A ``smooth_value``
 that is not a number, or a ``max_ngram_order`` that is not an integer, raises ``TypeError``
 at once (sacreBLEU fails later). A ``max_ngram_order`` under 1 is sacreBLEU's: a score of 0
 (its path, :mod:`mtcompute.sacrebleu.metrics.base`).
@@ -26,13 +27,15 @@ sacreBLEU uses it (the signature keeps the constructor's, as sacreBLEU's does).
 
 from __future__ import annotations
 
-__all__ = ["BLEU", "MAX_NGRAM_ORDER", "BLEUScore", "BLEUSignature"]
+__all__ = ["BLEU", "MAX_NGRAM_ORDER", "BLEUScore", "BLEUSignature", "bleu_with_spm_model"]
 
 import logging
 import numbers
 import operator
+import os
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
+from contextvars import ContextVar
 from importlib import import_module
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -42,7 +45,7 @@ from mtcompute.sacrebleu._errors import ArgumentError, TokenizerError, UnknownTo
 from mtcompute.sacrebleu.metrics.base import Metric, Score, Signature, integral
 from mtcompute.sacrebleu.metrics.helpers import extract_all_word_ngrams
 from mtcompute.sacrebleu.tokenizers.tokenizer_base import BaseTokenizer, RegistryTokenizer
-from mtcompute.tokenizer_names import TARGET_TOKENIZERS
+from mtcompute.tokenizer_names import SPM, TARGET_TOKENIZERS
 from mtcompute.tokenizers import DOWNLOADING, Tokenizer
 
 if TYPE_CHECKING:  # imported when resampling (numpy)
@@ -77,11 +80,11 @@ def _get_tokenizer(name: object) -> type[BaseTokenizer]:
         raise UnknownTokenizer(
             f"BLEU: unknown tokenize {name!r}: expected one of {', '.join(_TOKENIZERS)}."
         )
-    if name in DOWNLOADING:
+    if name in DOWNLOADING and name not in SPM:
         raise TokenizerError(
             f"BLEU: the {name} tokenizer needs a SentencePiece model that sacreBLEU downloads; "
             "mtcompute never downloads models. Use one of "
-            f"{', '.join(n for n in _TOKENIZERS if n not in DOWNLOADING)}."
+            f"{', '.join(n for n in _TOKENIZERS if n not in DOWNLOADING or n in SPM)}."
         )
     module_name, class_name = _TOKENIZERS[name].rsplit(".", 1)
     cls: type[BaseTokenizer] = getattr(
@@ -185,6 +188,9 @@ class BLEU(Metric[BLEUScore]):
     :param effective_order: leave out the orders with no n-gram (for sentence BLEU).
     :param trg_lang: the target language, for the default tokenizer and its warnings.
     :param references: reference streams to keep for ``corpus_score(hyps, None)``.
+
+    ``spm``, ``flores101`` and ``flores200`` load sacreBLEU's cached model; another model
+    file: :func:`bleu_with_spm_model`.
     """
 
     SMOOTH_DEFAULTS: ClassVar[dict[str, float | None]] = dict(sacre_bleu.SMOOTH_DEFAULTS)
@@ -232,7 +238,9 @@ class BLEU(Metric[BLEUScore]):
             if trg_lang == "ko" and best_tokenizer != "ko-mecab":
                 sacrelogger.warning("Consider using the 'ko-mecab' or 'spm' tokenizer for Korean.")
 
-        self.tokenizer: Callable[[str], str] = _get_tokenizer(best_tokenizer)()
+        spm_model = _SPM_MODEL.get()
+        model = {} if spm_model is None or best_tokenizer not in SPM else {"model": spm_model}
+        self.tokenizer: Callable[[str], str] = _get_tokenizer(best_tokenizer)(**model)
         self.tokenizer_signature = self.tokenizer.signature()
 
         self._keep_references(references)
@@ -366,6 +374,21 @@ class BLEU(Metric[BLEUScore]):
 
 
 _PLAIN = (type(None), int, float)
+
+_SPM_MODEL: ContextVar[str | os.PathLike[str] | None] = ContextVar("spm_model", default=None)
+"""The model file the BLEU being built gives spm, flores101 or flores200 (set only while
+:func:`bleu_with_spm_model` builds one)."""
+
+
+def bleu_with_spm_model(model: str | os.PathLike[str], **kwargs: Any) -> BLEU:
+    """``BLEU(**kwargs)`` whose ``spm``, ``flores101`` or ``flores200`` tokenizer loads the
+    SentencePiece model file ``model`` instead of sacreBLEU's cached one (mtcompute's:
+    sacreBLEU's constructor takes no model, so neither does :class:`BLEU`'s)."""
+    token = _SPM_MODEL.set(model)
+    try:
+        return BLEU(**kwargs)
+    finally:
+        _SPM_MODEL.reset(token)
 
 
 def _check_smoothing(smooth_method: object, smooth_value: object) -> None:

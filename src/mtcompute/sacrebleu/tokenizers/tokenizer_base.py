@@ -34,12 +34,16 @@ class RegistryTokenizer(BaseTokenizer):
 
     def __init__(self) -> None:
         try:
-            self._tokenizer: Tokenizer = get_tokenizer(self.NAME)
+            self._tokenizer: Tokenizer = self._registry()
         except MtcomputeError as error:
             # the registry's message names the field of a request ("at /tokenize"); here
             # the class is the place
             reason = error.message.replace(f" {where(error.path)}", "")
             raise TokenizerError(f"{type(self).__name__}: {reason}") from None
+
+    def _registry(self) -> Tokenizer:
+        """A new tokenizer of the registry (a subclass may give it options)."""
+        return get_tokenizer(self.NAME)
 
     @property
     def tokenizer(self) -> Tokenizer:

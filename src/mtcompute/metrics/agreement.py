@@ -1,0 +1,43 @@
+"""How often a metric's score difference between two systems agrees with human judgement:
+Kocmi, Zouhar, Federmann and Post (2024), "Navigating the Metrics Maze: Reconciling Score
+Magnitudes and Accuracies", ACL 2024: the accuracy of a metric delta ``Δ`` (the
+percentage of system pairs whose order by the metric matches the humans' order, among pairs
+with that delta) fitted per metric as ``a / (1 + exp(-b · Δ))``.
+
+The constants are the authors' fitted ``a`` and ``b`` as their tool ``mt-thresholds``
+publishes them (its ``_thresholds_raw``), and its formula, for the metrics this package
+computes with the settings they used: sacreBLEU's BLEU and chrF2 (``bleu`` and ``chrf``
+there). They fitted no
+curve for chrF++, TER, WER or CER: :func:`human_agreement` returns None for those (not
+available), never a number of ours.
+"""
+
+from __future__ import annotations
+
+__all__ = ["KOCMI_2024", "human_agreement"]
+
+import math
+from typing import Final
+
+KOCMI_2024: Final[dict[str, tuple[float, float]]] = {
+    "BLEU": (88.33333333333225, 0.9663926931178954),
+    "chrF2": (92.999999999972, 1.1142732157139852),
+}
+"""(a, b) of each metric, by its sacreBLEU score name; ``a`` is in percent, ``b`` per point
+of the metric (0-100 scale)."""
+
+
+def human_agreement(metric: str, delta: float) -> float | None:
+    """The estimated accuracy, in percent, with which a difference of ``delta`` points of
+    ``metric`` (a sacreBLEU score name: ``BLEU``, ``chrF2``) orders two systems as humans
+    do: ``a / (1 + exp(-b · |delta|))`` with Kocmi et al.'s ``a`` and ``b``; None for a metric
+    they fitted no curve for.
+
+    >>> round(human_agreement("BLEU", 1.0), 3), human_agreement("TER", 1.0)
+    (63.989, None)
+    """
+    if metric not in KOCMI_2024:
+        return None
+    a, b = KOCMI_2024[metric]
+    # math.pow(math.e, x), not math.exp(x): their tool's expression, to the last bit
+    return a * (1 / (1 + math.pow(math.e, -b * abs(delta))))
