@@ -176,3 +176,38 @@ def test_the_grid_is_broad() -> None:
             for name in value.split(",")
         }
     assert (len(GRID) >= 40, len(names) >= 10) == (True, True), (len(GRID), sorted(names))
+
+
+@pytest.mark.parametrize("quiet", [(), ("-q",)], ids=["verbose", "quiet"])
+def test_bleus_warning_is_sacrebleus_on_stderr(tmp_path: Path, quiet: tuple[str, ...]) -> None:
+    """120 system lines ending in a tokenized period: sacreBLEU's BLEU warning, with its
+    "sacreBLEU: " prefix (bare with -q), byte for byte."""
+    world = w.build({"wmt20": ("de-en",)}, count=120)
+    lines = "".join(w._sentence("tok", i) + " .\n" for i in range(120))
+    (tmp_path / "sys.txt").write_text(lines, encoding="utf-8")
+    cache = tmp_path / "cache"
+    case = diff.Case(
+        ("-t", "wmt20", "-l", "de-en", "-i", "sys.txt", *quiet), env=(("SACREBLEU", str(cache)),)
+    )
+    with w.serving(world):
+        sacrebleu_main, mtcompute_main = diff.forked_entries()
+
+        def sacrebleu_entry(args: list[str]) -> object:
+            logging.root.handlers.clear()
+            logging.root.setLevel(logging.WARNING)
+            w.patch_sacrebleu(world, os.environ["SACREBLEU"])
+            return sacrebleu_main(args)
+
+        def mtcompute_entry(args: list[str]) -> object:
+            w.patch_mtcompute(world)
+            return mtcompute_main(args)
+
+        expected = diff.run_forked(sacrebleu_entry, case, tmp_path)
+        shutil.rmtree(cache)
+        actual = diff.run_forked(mtcompute_entry, case, tmp_path)
+    assert b"tokenized period" in expected.stderr
+    assert (expected.status, expected.stdout, expected.stderr.decode()) == (
+        actual.status,
+        actual.stdout,
+        actual.stderr.decode(),
+    )

@@ -29,25 +29,35 @@ from mtcompute.cli._sacrebleu_output import YELLOW, Session, Stop, _fail
 
 
 class Logged(logging.Handler):
-    """The ``mtcompute.testsets`` logger's messages (Downloading ..., Extracting ...) written
-    as sacreBLEU's logger writes its INFO messages, while the command runs."""
+    """The messages of the ``mtcompute.testsets`` logger (Downloading ..., Extracting ...)
+    and of :mod:`mtcompute.sacrebleu`'s ``sacrebleu`` logger (BLEU's warnings) written as
+    sacreBLEU's command writes its logger's, while the command runs: ``sacreBLEU: `` first,
+    or with -q the warnings bare and no INFO."""
+
+    NAMES = ("mtcompute.testsets", "sacrebleu")
 
     def __init__(self, session: Session) -> None:
         super().__init__(logging.INFO)
         self.session = session
-        self.logger = logging.getLogger("mtcompute.testsets")
+        self.loggers = [logging.getLogger(name) for name in self.NAMES]
+        self.saved: list[tuple[int, bool]] = []
 
     def emit(self, record: logging.LogRecord) -> None:
         self.session.log(record.getMessage(), info=record.levelno <= logging.INFO)
 
     def __enter__(self) -> Logged:
-        self.logger.addHandler(self)
-        self.logger.setLevel(logging.INFO)
-        self.logger.propagate = False
+        self.saved = [(logger.level, logger.propagate) for logger in self.loggers]
+        for logger in self.loggers:
+            logger.addHandler(self)
+            logger.setLevel(logging.INFO)
+            logger.propagate = False
         return self
 
     def __exit__(self, *exc: object) -> None:
-        self.logger.removeHandler(self)
+        for logger, (level, propagate) in zip(self.loggers, self.saved, strict=True):
+            logger.removeHandler(self)
+            logger.setLevel(level)
+            logger.propagate = propagate
 
 
 def progress(args: argparse.Namespace) -> testsets.Progress:
