@@ -116,7 +116,8 @@ where mtcompute differs from sacreBLEU 2.6.0:
     AttributeError when colours are on and standard output is not a terminal).
   - -V/--version prints "sacrebleu {SACREBLEU_VERSION}", the version whose output this reproduces
     ('mtcompute --version' prints mtcompute's). Messages on standard error are sacreBLEU's
-    in substance ("sacreBLEU: " first unless -q), not byte for byte.
+    ("sacreBLEU: " first unless -q): byte for byte for test sets and BLEU's warnings, in
+    substance where an error names a file or line that sacreBLEU does not.
 
 SACREBLEU_FORMAT (json, text or latex) overrides -f, NO_COLOR or -nc turns colours off, and
 SACREBLEU_SEED (default 12345; None: unseeded) seeds -pbs, -par and -ci, as in sacreBLEU.
