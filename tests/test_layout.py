@@ -46,6 +46,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     (
         "mtcompute.server",
         "mtcompute.sacrebleu",
+        "mtcompute.testsets",
         "mtcompute.report",
         "mtcompute.dask",
         "mtcompute._dask_files",

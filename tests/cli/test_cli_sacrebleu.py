@@ -132,35 +132,7 @@ def test_a_title_sequence_in_a_name_is_stripped(workspace: object) -> None:
     assert (0, raw.stdout.replace(title.encode(), b"")) == (actual.status, actual.stdout)
 
 
-# -- refused flags: one line on stderr, exit status 2 ---------------------------------------
-
-TEST_SETS = (
-    "mtcompute sacrebleu: error: {flag}: mtcompute does not fetch sacreBLEU's test sets; give "
-    "the reference files and the system outputs: mtcompute sacrebleu REF... -i SYS...\n"
-)
-
-
-@pytest.mark.parametrize(
-    ("args", "flag"),
-    [
-        (("-t", "wmt14", "-l", "en-de"), "-t/--test-set"),
-        (("--list",), "--list"),
-        (("-t", "wmt14", "-l", "en-de", "--echo", "src"), "-t/--test-set"),
-        (("--echo", "src"), "--echo"),
-        (("--download", "wmt14"), "--download"),
-        (("--citation",), "--citation"),
-        (("ref.A.txt", "-i", "stdin1.txt", "--origlang", "de"), "-ol/--origlang"),
-        (("ref.A.txt", "-i", "stdin1.txt", "--subset", "news"), "--subset"),
-    ],
-)
-def test_test_set_flags_are_refused(workspace: object, args: tuple[str, ...], flag: str) -> None:
-    """A flag that needs sacreBLEU's test sets gets one line naming it, and exit status 2."""
-    outcome = run_mtcompute(args, workspace.folder)
-    assert (2, b"", TEST_SETS.format(flag=flag)) == (
-        outcome.status,
-        outcome.stdout,
-        outcome.stderr.decode(),
-    )
+# -- refused flags: one line on stderr, exit status 2 (test sets: tests/testsets/) --------
 
 
 def test_a_downloading_tokenizer_is_refused(workspace: object) -> None:

@@ -113,6 +113,7 @@ def test_defaults() -> None:
         "func": score.run,
         "hypotheses": ["-"],
         "references": ["ref.txt"],
+        "test_set": None,
         "metric": ["chrf"],
         "rules": "sacrebleu",
         "lowercase": None,

@@ -140,7 +140,7 @@ def _print_single_scores(
             w = max(lens)
             for length, line in zip(lens, results, strict=False):
                 session.print(f"{line[:length]:>{w}}{line[length:]}")
-    if args.detail:
+    if args.detail and args.test_set is None:  # with -t: the subsets' scores, next
         session.print("No subset information found. Consider using --origlang argument.")
 
 

@@ -1,7 +1,8 @@
-"""``mtcompute sacrebleu``'s run: sacreBLEU's ``main()`` after its test-set branches, its
-reading of the files (``smart_open``) and of standard input, its checks in their order, and
-the -i files read in chunks where that gives the same output. Imported by
-:func:`mtcompute.cli.sacrebleu.run`, not by the parser."""
+"""``mtcompute sacrebleu``'s run: sacreBLEU's ``main()`` step by step (its test-set branches
+are :mod:`mtcompute.cli._sacrebleu_testsets`'), its reading of the files (``smart_open``)
+and of standard input, its checks in their order, and the -i files read in chunks where that
+gives the same output. Imported by :func:`mtcompute.cli.sacrebleu.run`, not by the
+parser."""
 
 from __future__ import annotations
 
@@ -47,19 +48,6 @@ EXIT_FIELDS = 17  # sacreBLEU's status for a wrong number of tab-separated field
 # What mtcompute.sacrebleu raises where sacreBLEU raises (its errors are ValueError, KeyError,
 # IndexError, RuntimeError or TypeError subclasses) or where its arithmetic would.
 FACADE_ERRORS = (MtcomputeError, ArithmeticError, LookupError, RuntimeError, TypeError, ValueError)
-
-# Flags whose work needs sacreBLEU's test sets, which mtcompute does not fetch.
-# (A flag counts when sacreBLEU acts on it: --download "" is ignored there, -t "" is not.)
-TEST_SET_FLAGS = (
-    ("test_set", "-t/--test-set"),
-    ("list", "--list"),
-    ("echo", "--echo"),
-    ("download", "--download"),
-    ("citation", "--citation"),
-    ("origlang", "-ol/--origlang"),
-    ("subset", "--subset"),
-)
-ACTED_ON_WHEN_TRUE = ("list", "download", "citation")
 
 
 def _metric_class(name: str, spm_model: str | None = None) -> Callable[..., BLEU | CHRF | TER]:
@@ -201,14 +189,6 @@ def read_systems(session: Session, args: argparse.Namespace) -> tuple[list[list[
 
 def _refusal(args: argparse.Namespace) -> str | None:
     """The one-line reason this command does not run ``args`` (None when it does)."""
-    for dest, flag in TEST_SET_FLAGS:
-        value = getattr(args, dest)
-        acted_on = bool(value) if dest in ACTED_ON_WHEN_TRUE else value is not None
-        if acted_on:
-            return (
-                f"{flag}: mtcompute does not fetch sacreBLEU's test sets; give the reference "
-                "files and the system outputs: mtcompute sacrebleu REF... -i SYS..."
-            )
     if (
         "bleu" in args.metrics
         and args.bleu_tokenize in DOWNLOADING
@@ -266,10 +246,17 @@ def run(args: argparse.Namespace) -> int:
     colors = not (os.environ.get("NO_COLOR") or args.no_color)
     tty = colors and sys.stdout.isatty()
     session = Session(colors=colors, strip=colors and not tty, quiet=args.quiet)
+    from mtcompute.cli import _sacrebleu_testsets as tests  # noqa: PLC0415
+    from mtcompute.testsets import TestSetError  # noqa: PLC0415
+
     try:
-        return _main(session, args)
+        with tests.Logged(session):
+            return _main(session, args)
     except Stop as stop:
         return stop.status
+    except TestSetError as error:
+        sys.stderr.write(f"mtcompute sacrebleu: error: {error}\n")
+        return EXIT_FAILURE
     except FACADE_ERRORS as error:
         message = error.message if isinstance(error, MtcomputeError) else str(error)
         sys.stderr.write(f"mtcompute sacrebleu: error: {message}\n")
@@ -281,10 +268,17 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _main(session: Session, args: argparse.Namespace) -> int:
-    """sacreBLEU 2.6.0's ``main()`` after its test-set branches, step by step."""
+    """sacreBLEU 2.6.0's ``main()``, step by step."""
+    from mtcompute.cli import _sacrebleu_testsets as tests  # noqa: PLC0415
+
+    if tests.early_branch(session, args):  # --download, --list
+        return EXIT_OK
     if args.sentence_level and len(args.metrics) > 1:
         raise _fail(session, "Only one metric can be used in sentence-level mode.")
-    if args.num_refs != 1 and len(args.refs) > 1:
+    if args.citation:
+        tests.citation(session, args)
+        return EXIT_OK
+    if args.num_refs != 1 and (args.test_set is not None or len(args.refs) > 1):
         raise _fail(
             session,
             "The --num-refs argument allows you to provide any number of tab-delimited "
@@ -293,14 +287,21 @@ def _main(session: Session, args: argparse.Namespace) -> int:
             "with `-t`),",
             "and you cannot then provide multiple reference files.",
         )
-    if not args.refs:
+    if args.test_set is not None:
+        tests.check_test_sets(session, args)
+    elif not args.refs:
+        from mtcompute.testsets import list_testsets  # noqa: PLC0415
+
         raise _fail(
             session,
             "If manual references given, make sure to provide them before the -i/--input "
             "argument to avoid confusion.",
-            "Otherwise, I need a predefined test set (-t), which mtcompute does not fetch: "
-            "give the reference files.",
+            "Otherwise, I need a predefined test set (-t) from the following list:",
+            str(list_testsets()),
         )
+    if args.echo:
+        tests.echo(session, args)
+        return EXIT_OK
     if args.langpair:
         parts = args.langpair.split("-")
         if len(parts) < 2:
@@ -309,12 +310,23 @@ def _main(session: Session, args: argparse.Namespace) -> int:
                 f"-l/--language-pair: expected a pair such as en-de, got {args.langpair!r}",
             )
         args.bleu_trg_lang = parts[1]
+    if args.test_set is not None and args.bleu_tokenize == "none":
+        session.log(
+            "You are turning off BLEU's internal tokenizer presumably to supply your own "
+            "tokenized files."
+        )
+        session.log("Published numbers will not be comparable to other papers.")
 
     if _streamable(args):
         streamed = _streamed(args)
         if streamed is not None:
             return _print_streamed(session, args, streamed)
-    refs = read_references(session, args)
+    if args.test_set is not None:
+        refs = tests.references(
+            session, args, lambda path: read_lines(session, path, args.encoding)
+        )
+    else:
+        refs = read_references(session, args)
     systems, names = read_systems(session, args)
     where = names if args.input is not None else [f"{n} of standard input" for n in names]
     paired = _paired(args)
@@ -335,17 +347,18 @@ def _main(session: Session, args: argparse.Namespace) -> int:
         raise _fail(session, "Paired tests require multiple input systems given to --input (-i).")
     if len(systems) > 1 and args.confidence:
         raise _fail(session, "Use paired tests (--paired) for multiple systems.")
-    ref_names = reference_names(args, len(refs))
-    for system, name in zip(systems, where, strict=True):
-        if not system:
-            raise _fail(session, "Test set None contains no sentence", f"{name} is empty")
-        for stream, ref_name in zip(refs, ref_names, strict=True):
-            if len(stream) != len(system):
-                raise _fail(
-                    session,
-                    "System and reference streams have different lengths.",
-                    f"{name} has {len(system)} lines, {ref_name} has {len(stream)}",
-                )
+    full_system, full_refs = (systems[0] if systems else []), refs
+    if args.origlang is not None or args.subset is not None:
+        from mtcompute.testsets import filter_subset  # noqa: PLC0415
+
+        outputs = filter_subset(
+            [*systems, *refs], args.test_set, args.langpair, args.origlang, args.subset
+        )
+        systems, refs = outputs[: len(systems)], outputs[len(systems) :]
+    if args.test_set is not None:
+        _check_test_set_lengths(session, args, systems, refs)
+    else:
+        _check_lengths(session, args, systems, where, refs)
 
     metrics: dict[str, Any] = {}
     for name in args.metrics:
@@ -370,11 +383,62 @@ def _main(session: Session, args: argparse.Namespace) -> int:
 
     if len(systems) == 1:
         _print_single(session, args, metrics, systems[0])
+        if args.detail and args.test_set is not None:
+            tests.subset_results(session, args, metrics, full_system, full_refs)
         return EXIT_OK
     session.log(f"Found {len(systems)} systems.", info=True)
     signatures, columns = _columns(args, metrics, systems, names)
     _print_results(session, args, columns, signatures)
     return EXIT_OK
+
+
+def _check_lengths(
+    session: Session,
+    args: argparse.Namespace,
+    systems: list[list[str]],
+    where: list[str],
+    refs: list[list[str]],
+) -> None:
+    """sacreBLEU's checks of the systems against the reference files, the files named."""
+    ref_names = reference_names(args, len(refs))
+    for system, name in zip(systems, where, strict=True):
+        if not system:
+            raise _fail(session, "Test set None contains no sentence", f"{name} is empty")
+        for stream, ref_name in zip(refs, ref_names, strict=True):
+            if len(stream) != len(system):
+                raise _fail(
+                    session,
+                    "System and reference streams have different lengths.",
+                    f"{name} has {len(system)} lines, {ref_name} has {len(stream)}",
+                )
+
+
+def _check_test_set_lengths(
+    session: Session, args: argparse.Namespace, systems: list[list[str]], refs: list[list[str]]
+) -> None:
+    """sacreBLEU's checks of the systems against a test set's references, its messages."""
+    from mtcompute.testsets import cache_dir  # noqa: PLC0415
+
+    for system in systems:
+        if not system:
+            message = f"Test set {args.test_set!r} contains no sentence"
+            if args.origlang is not None or args.subset is not None:
+                message += " with"
+                if args.origlang:
+                    message += f" origlang={args.origlang}"
+                if args.subset:
+                    message += f" subset={args.subset}"
+            raise _fail(session, message)
+        if any(len(stream) != len(system) for stream in refs):
+            raise _fail(
+                session,
+                "System and reference streams have different lengths.",
+                "This could be an issue with your system output or with sacreBLEU's reference "
+                "database if -t is given.",
+                "For the latter, try cleaning out the cache by typing:\n",
+                f"  rm -r {cache_dir()}/{args.test_set}\n",
+                "The test sets will be re-downloaded the next time you run sacreBLEU.",
+            )
 
 
 # -- the files in chunks ---------------------------------------------------------------------
@@ -399,7 +463,9 @@ class Streamed:
 
 def _streamable(args: argparse.Namespace) -> bool:
     """Whether the chunked path gives sacreBLEU's output for these arguments."""
-    if args.input is None or not args.input or not args.refs:
+    if args.input is None or not args.input or not args.refs or args.test_set is not None:
+        return False
+    if args.origlang is not None or args.subset is not None:
         return False
     if args.sentence_level or args.confidence or _paired(args) or args.langpair:
         return False

@@ -24,6 +24,7 @@ from mtcompute.cli._common import (
     repeated,
 )
 from mtcompute.cli._score_chunks import _on_cluster, _Run, _scored
+from mtcompute.cli._test_set import resolve_references
 from mtcompute.errors import MtcomputeError
 from mtcompute.report import is_significant
 
@@ -297,6 +298,7 @@ def _tested_json(
 def run(args: argparse.Namespace) -> int:
     """Run ``mtcompute score`` with parsed arguments; return the exit status."""
     try:
+        resolve_references(args)
         _check_options(args)
         tests: list[list[TestResult]] | None = None
         if args.scheduler is not None:  # on a Dask cluster: mtcompute.dask

@@ -41,6 +41,7 @@ from mtcompute.cli._common import (
     tokenizer_name,
 )
 from mtcompute.cli._progress import add_quiet
+from mtcompute.cli._test_set import add_test_set, resolve_references
 from mtcompute.report import DEFAULT_SAMPLES, DEFAULT_SEED, METHODS, METRICS, is_significant
 
 if TYPE_CHECKING:
@@ -110,11 +111,15 @@ _TEXTS = (  # help, description, epilog
 def add_parser(subparsers: Subparsers) -> None:
     """Register the ``compare`` sub-command."""
     parser = add_command(subparsers, "compare", run, _TEXTS)
-    add_files(
-        parser,
-        ("--references", "-r"),
-        "reference file(s), line-aligned with the systems ('-' for stdin)",
+    parser.add_argument(
+        "--references",
+        "-r",
+        nargs="+",
+        default=[],
+        metavar="FILE",
+        help="reference file(s), line-aligned with the systems ('-' for stdin); or -t",
     )
+    add_test_set(parser)
     parser.add_argument(
         "--baseline", "-b", required=True, metavar="FILE", help="the baseline system's output"
     )
@@ -380,6 +385,7 @@ def run(args: argparse.Namespace) -> int:
     from mtcompute.tokenizer_names import tokenizer_for  # noqa: PLC0415
 
     try:
+        resolve_references(args)
         _check(args)
         systems: Sequence[str] = [args.baseline, *args.hypotheses]
         hypotheses, references = read_segments(systems, args.references)

@@ -21,8 +21,13 @@ than one system, the first is the baseline and is not read twice, -ci takes one 
 neither runs at sentence level), its table with the p-values (``print_results_table``), its
 JSON, and ``SACREBLEU_SEED`` read as it reads it.
 
-Not reproduced (each said in ``--help``): the flags that need sacreBLEU's test-set downloads
-or a downloaded tokenizer model are refused with one line and exit status 2;
+Test sets are sacreBLEU's (``-t``, ``-l``, ``--echo``, ``--list``, ``--origlang``,
+``--subset``, ``--download``, ``--citation``): its registry, its cache (``$SACREBLEU``, else
+``~/.sacrebleu``) and its text files, from :mod:`mtcompute.testsets` (imported by the run),
+with downloads checked against their MD5 sums before use.
+
+Not reproduced (each said in ``--help``): the tokenizers that need a downloaded model are
+refused with one line and exit status 2;
 ``SACREBLEU_SEED=0`` seeds the comparisons with 0 (sacreBLEU runs them unseeded); where
 sacreBLEU crashes printing the paired bootstrap's JSON for chrF or TER (its float32 means and
 half widths, which ``json`` refuses under numpy 2) this command prints the JSON it would have
@@ -55,12 +60,15 @@ standard output, byte for byte, and the same exit status, from mtcompute's BLEU,
 TER, with sacreBLEU's paired significance tests and confidence intervals.
 
   mtcompute sacrebleu REF [REF ...] -i SYS [SYS ...] [options]
+  mtcompute sacrebleu -t TESTSET -l SRC-TRG -i SYS [SYS ...] [options]
   cat SYS | mtcompute sacrebleu REF [options]
 
 References come first, then -i and the system outputs (one segment per line; several
-systems give sacreBLEU's multi-system table or JSON list). Without -i the systems are read
-from standard input, one system per tab-separated field. -nr N reads N tab-separated
-references from one reference file."""
+systems give sacreBLEU's multi-system table or JSON list), or a test set of sacreBLEU's (-t,
+with -l) gives the references: downloaded once into sacreBLEU's cache ($SACREBLEU, else
+~/.sacrebleu; a cache sacreBLEU made is used as it is), each download checked against its
+MD5 sum before use. Without -i the systems are read from standard input, one system per
+tab-separated field. -nr N reads N tab-separated references from one reference file."""
 
 _EPILOG = f"""\
 examples:
@@ -73,11 +81,16 @@ examples:
   mtcompute sacrebleu ref.de -i base.de a.de b.de -m bleu chrf --paired-bs
   mtcompute sacrebleu ref.de -i base.de a.de -m bleu chrf ter --paired-ar -f text
   mtcompute sacrebleu ref.de -i sys.de -m bleu chrf --confidence
+  mtcompute sacrebleu -t wmt22 -l en-de -i sys.de -m bleu chrf
+  mtcompute sacrebleu -t wmt22 -l en-de --echo src > src.en
+  mtcompute sacrebleu -t wmt20 --list
 
 where mtcompute differs from sacreBLEU 2.6.0:
-  - Test sets are not fetched: -t/--test-set, --list, --echo, --download, --citation,
-    -ol/--origlang and --subset print one line on standard error and exit 2. Give the
-    reference files instead.
+  - --origlang, --subset and -d on a WMT22/WMT23 pair whose registry entry names its
+    references (cs-en, en-cs, liv-en, ...): sacreBLEU stops with KeyError; here they work.
+    --citation (a TypeError in sacreBLEU) prints the test set's BibTeX entry. -d --origlang X
+    scores the language X (sacreBLEU iterates the letters of X). A download whose MD5 sum is
+    wrong is deleted, not left for you to delete; a cut download is resumed.
   - spm, flores101 and flores200 (spBLEU, mtcompute's [spm] extra) load the model
     sacreBLEU cached ($SACREBLEU/models), or --spm-model PATH; nothing is downloaded.
     spBLEU-1K is refused (exit 2); ja-mecab and ko-mecab need mtcompute's [ja] / [ko] extras.
@@ -103,16 +116,20 @@ where mtcompute differs from sacreBLEU 2.6.0:
     AttributeError when colours are on and standard output is not a terminal).
   - -V/--version prints "sacrebleu {SACREBLEU_VERSION}", the version whose output this reproduces
     ('mtcompute --version' prints mtcompute's). Messages on standard error are sacreBLEU's
-    in substance ("sacreBLEU: " first unless -q), not byte for byte.
+    ("sacreBLEU: " first unless -q): byte for byte for test sets and BLEU's warnings, in
+    substance where an error names a file or line that sacreBLEU does not.
 
 SACREBLEU_FORMAT (json, text or latex) overrides -f, NO_COLOR or -nc turns colours off, and
 SACREBLEU_SEED (default 12345; None: unseeded) seeds -pbs, -par and -ci, as in sacreBLEU.
 
-exit status: 0 scored; 1 sacreBLEU's errors (no references, files of different lengths, an
+SACREBLEU is the test sets' cache (default ~/.sacrebleu), shared with sacreBLEU.
+
+exit status: 0 scored; 1 sacreBLEU's errors (no references, an unknown test set or language
+pair, a download that fails or whose MD5 sum is wrong, files of different lengths, an
 empty system, two systems with one name, a file that cannot be read, a paired test with one
 system, -ci with several, either at sentence level, a bad SACREBLEU_SEED); 17 a line with the
 wrong number of tab-separated fields (-nr, or systems on standard input); 2 usage error
-(sacreBLEU's argparse errors, and the refused flags above)."""
+(sacreBLEU's argparse errors, and the refused tokenizers above)."""
 
 _TEXTS = (
     "sacreBLEU 2.6.0's command line for files: same options, same output, same exit status",
@@ -126,9 +143,21 @@ def add_parser(subparsers: Subparsers) -> None:
     ``nargs``, types, choices and defaults (so that argparse parses a command line as
     sacreBLEU's does), and their help adapted."""
     p = add_command(subparsers, "sacrebleu", run, _TEXTS)
-    no_test_sets = "Not available: mtcompute does not fetch test sets (exit 2)."
-    add_switches(p, [(("--citation", "--cite"), no_test_sets), ("--list", no_test_sets)])
-    p.add_argument("--test-set", "-t", type=str, default=None, help=no_test_sets)
+    add_switches(
+        p,
+        [
+            (("--citation", "--cite"), "Dump the bibtex citation and quit."),
+            ("--list", "Print a list of all available test sets."),
+        ],
+    )
+    p.add_argument(
+        "--test-set",
+        "-t",
+        type=str,
+        default=None,
+        help="The test set to use (see also --list) or a comma-separated list of test sets to "
+        "be concatenated.",
+    )
     p.add_argument(
         "--language-pair",
         "-l",
@@ -137,10 +166,31 @@ def add_parser(subparsers: Subparsers) -> None:
         help="Source-target language pair (2-char ISO639-1 codes); without -tok, the target "
         "language chooses BLEU's tokenizer (zh: zh, ja: ja-mecab, ko: ko-mecab, else 13a).",
     )
-    p.add_argument("--origlang", "-ol", dest="origlang", default=None, help=no_test_sets)
-    p.add_argument("--subset", dest="subset", default=None, help=no_test_sets)
-    p.add_argument("--download", type=str, default=None, help=no_test_sets)
-    p.add_argument("--echo", nargs="+", type=str, default=None, help=no_test_sets)
+    p.add_argument(
+        "--origlang",
+        "-ol",
+        dest="origlang",
+        default=None,
+        help="Use a subset of sentences with a given original language (2-char ISO639-1 "
+        'codes), "non-" prefix means negation.',
+    )
+    p.add_argument(
+        "--subset",
+        dest="subset",
+        default=None,
+        help="Use a subset of sentences whose document annotation matches a given regex "
+        "(a domain, or country:XX).",
+    )
+    p.add_argument("--download", type=str, default=None, help="Download a test set and quit.")
+    p.add_argument(
+        "--echo",
+        nargs="+",
+        type=str,
+        default=None,
+        help="Output the source (src), reference (ref), or other available field (docid, "
+        "ref:A, ref:1 for example) to STDOUT and quit; several fields are printed "
+        "tab-separated, `--echo all` prints every field (`-t SET --list` lists them).",
+    )
 
     p.add_argument(
         "--input",
@@ -154,7 +204,8 @@ def add_parser(subparsers: Subparsers) -> None:
         "refs",
         nargs="*",
         default=[],
-        help="The reference file(s). They must come before the -i/--input argument.",
+        help="The reference file(s), unless -t gives them. They must come before the "
+        "-i/--input argument.",
     )
     p.add_argument(
         "--num-refs",

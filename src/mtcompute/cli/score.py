@@ -47,6 +47,7 @@ from mtcompute.cli._common import (
     tokenizer_name,
 )
 from mtcompute.cli._progress import add_quiet
+from mtcompute.cli._test_set import add_test_set
 from mtcompute.errors import MtcomputeError
 from mtcompute.report import DEFAULT_SAMPLES, DEFAULT_SEED
 
@@ -229,11 +230,15 @@ def add_parser(subparsers: Subparsers) -> None:
         ("--hypotheses", "-H"),
         "system output file(s), one segment per line ('-' for stdin)",
     )
-    add_files(
-        parser,
-        ("--references", "-r"),
-        "reference file(s), line-aligned with the hypotheses ('-' for stdin)",
+    parser.add_argument(
+        "--references",
+        "-r",
+        nargs="+",
+        default=[],
+        metavar="FILE",
+        help="reference file(s), line-aligned with the hypotheses ('-' for stdin); or -t",
     )
+    add_test_set(parser)
     add_metrics(
         parser, METRICS, ["chrf"], "bleu, chrf, chrf++, ter, wer, cer: one or more (default chrf)"
     )

@@ -23,8 +23,11 @@ Paired significance tests are in :mod:`mtcompute.sacrebleu.significance` (``Pair
 intervals; both draw and score as sacreBLEU does (:mod:`mtcompute.significance`), except
 that ``SACREBLEU_SEED=0`` is a seed.
 
-Not here: test-set downloads (``DATASETS``, ``download_test_set``, ...) and the tokenizers
-that need a downloaded model (``spm``, ``flores101``, ``flores200``, ``spBLEU-1K``).
+Test sets are sacreBLEU's too: ``DATASETS`` (its registry, shipped as data), ``get_source_file``,
+``get_reference_files``, ``download_test_set``, ``get_available_testsets``,
+``get_langpairs_for_testset``, over :mod:`mtcompute.testsets` and sacreBLEU's own cache.
+spBLEU's tokenizers (``spm``, ``flores101``, ``flores200``) read the model sacreBLEU cached
+and never download it; ``spBLEU-1K`` is not here.
 Errors are those of sacreBLEU's type where it raises, with
 clearer messages, and errors instead of wrong scores where it has none
 (:mod:`mtcompute.sacrebleu._errors`).
@@ -36,17 +39,32 @@ from mtcompute.sacrebleu import compat
 from mtcompute.sacrebleu.compat import *  # noqa: F403 (the function API: compat.__all__)
 from mtcompute.sacrebleu.metrics import BLEU, CHRF, TER
 from mtcompute.sacrebleu.metrics.helpers import extract_char_ngrams, extract_word_ngrams
-from mtcompute.sacrebleu.utils import SACREBLEU_DIR, smart_open
+from mtcompute.sacrebleu.utils import (
+    DATASETS,
+    SACREBLEU_DIR,
+    download_test_set,
+    get_available_testsets,
+    get_langpairs_for_testset,
+    get_reference_files,
+    get_source_file,
+    smart_open,
+)
 from mtcompute.sacrebleu.version import __version__
 
 __all__ = [
     "BLEU",
     "CHRF",
+    "DATASETS",
     "SACREBLEU_DIR",
     "TER",
     "__version__",
+    "download_test_set",
     "extract_char_ngrams",
     "extract_word_ngrams",
+    "get_available_testsets",
+    "get_langpairs_for_testset",
+    "get_reference_files",
+    "get_source_file",
     "smart_open",
 ]
 __all__ += compat.__all__
