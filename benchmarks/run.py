@@ -51,7 +51,7 @@ import argparse
 import asyncio
 import contextlib
 import http.client
-import importlib
+import importlib.util
 import json
 import math
 import socket
@@ -96,6 +96,10 @@ TARGETS = {
     ("BLEU 13a raw", "bleuscore"): 3.0,
     ("corpus chrF2++", "sacreBLEU"): 25.0,
     ("sacrebleu CLI", "sacreBLEU"): 15.0,
+    # issue 28 item 7: the same command on en-zh and en-ja (-l: sacreBLEU's zh and ja-mecab
+    # tokenizers for BLEU, plus chrF); ja-mecab's floor is MeCab itself, which both call.
+    ("sacrebleu CLI zh", "sacreBLEU"): 8.0,
+    ("sacrebleu CLI ja", "sacreBLEU"): 8.0,
     # TER (issue 12): corpus TER from raw text, and the whole sacrebleu command with TER.
     ("corpus TER", "sacreBLEU"): 50.0,
     ("sacrebleu CLI +ter", "sacreBLEU"): 30.0,
@@ -751,14 +755,15 @@ def bench_sacrebleu_cli(
     section: str = "sacrebleu CLI",
     extra: Sequence[str] = (),
     memory: bool = False,
+    pair: str = "en-de",
 ) -> None:
-    """``mtcompute sacrebleu <references> -i <every en-de system> -m <metrics> <extra>``
+    """``mtcompute sacrebleu <references> -i <every system of pair> -m <metrics> <extra>``
     against ``sacrebleu`` with the same arguments, whole processes taking turns; one thread.
     When ours fails (a metric it does not have yet), the check fails with its error and the
     timing is skipped; an option it does not take yet (its usage error says "not available
     ... yet") skips the rows instead. With ``memory``, a row of the two peak resident
     memories (one run each) and their ratio."""
-    folder = wmt / TESTSET / "en-de"
+    folder = wmt / TESTSET / pair
     systems = [str(path) for path in sorted(folder.glob("sys.*.txt"))]
     refs = [str(folder / f"{name}.txt") for name in references]
     arguments = [*refs, "-i", *systems, "-m", *metrics, *extra]
@@ -773,7 +778,7 @@ def bench_sacrebleu_cli(
         subprocess.run(command, capture_output=True, env=env, check=False)
         for command in ([str(ours), "sacrebleu", *arguments], [str(theirs), *arguments])
     ]
-    described = f"en-de, {len(systems)} systems, {len(refs)} ref, -m {' '.join(metrics)}"
+    described = f"{pair}, {len(systems)} systems, {len(refs)} ref, -m {' '.join(metrics)}"
     described += "".join(f" {x}" for x in extra)
     if done[0].returncode != 0:
         error = done[0].stderr.decode("utf-8", "replace").strip().splitlines()
@@ -806,7 +811,7 @@ def bench_sacrebleu_cli(
     base, seconds = _process_seconds(
         [[str(ours), "sacrebleu", *arguments], [str(theirs), *arguments]], runs, env
     )
-    subject = f"en-de ({len(systems)} systems, {len(refs)} ref)"
+    subject = f"{pair} ({len(systems)} systems, {len(refs)} ref)"
     note = f"whole processes, -m {' '.join(metrics)}" + "".join(f" {x}" for x in extra)
     report.rows.append(Row(section, subject, "mtcompute sacrebleu", base))
     report.rows.append(
@@ -1833,6 +1838,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     bench_sacrebleu_exact(whole, anchors, repeats, report)
     bench_ter(whole, anchors, repeats, report)
     bench_sacrebleu_cli(args.data, 1 if args.quick else 5, report)
+    for pair, section in (("en-zh", "sacrebleu CLI zh"), ("en-ja", "sacrebleu CLI ja")):
+        if pair == "en-ja" and not all(map(importlib.util.find_spec, ("MeCab", "ipadic"))):
+            report.skipped.append(f"{section} (ja-mecab needs mtcompute[ja]: MeCab, ipadic)")
+            continue
+        bench_sacrebleu_cli(
+            args.data,
+            1 if args.quick else 5,
+            report,
+            section=section,
+            extra=["-l", pair],
+            pair=pair,
+        )
     bench_sacrebleu_cli(
         args.data,
         1 if args.quick else 3,
@@ -1851,7 +1868,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ar_metrics = ("bleu", "chrf") if args.quick else ("bleu", "chrf", "ter")
     bench_sacrebleu_cli(
         args.data,
-        1 if args.quick else 3,
+        1 if args.quick else 5,
         report,
         section="sacrebleu CLI -pbs",
         extra=["--paired-bs", *bs_n],

@@ -1274,6 +1274,35 @@ def test_the_ter_cache_serves_every_system() -> None:
     )
 
 
+def test_the_bleu_cache_tokenizes_the_references_once() -> None:
+    """``BLEU(tokenize="zh", references=...)`` tokenizes the references once for every
+    system scored against the cache, and again only when a setting it used changes; each
+    score is sacreBLEU's with the same settings."""
+    pair = "generaltest2022/en-zh" if "generaltest2022/en-zh" in PAIRS else PAIRS[0]
+    names = [n for p, n in SYSTEMS if p == pair][:3]
+    corpora = [list(system(pair, n).hypotheses[:40]) for n in names]
+    refs = [list(stream[:40]) for stream in system(pair, names[0]).references]
+    built: list[int] = []
+    original = facade_bleu.sacre_bleu.bleu_references
+
+    def counted(segments: Any, options: Any, **kwargs: Any) -> Any:
+        built.append(len(segments))
+        return original(segments, options, **kwargs)
+
+    theirs_metric = sacrebleu.BLEU(tokenize="zh", references=refs)
+    cached = facade.BLEU(tokenize="zh", references=refs)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(facade_bleu.sacre_bleu, "bleu_references", counted)
+        ours = [cached.corpus_score(hyps, None).score for hyps in corpora]
+        once = list(built)
+        cached.smooth_method = "floor"
+        ours += [cached.corpus_score(hyps, None).score for hyps in corpora]
+    theirs = [theirs_metric.corpus_score(hyps, None).score for hyps in corpora]
+    theirs_metric.smooth_method = "floor"
+    theirs += [theirs_metric.corpus_score(hyps, None).score for hyps in corpora]
+    assert (ours, once, built) == (theirs, [40], [40, 40])
+
+
 TER_SENTENCE_SYSTEMS = [s for s in SENTENCE_SYSTEMS if s[0] != "newstest2015-nltk100/en-ru"][:2]
 
 

@@ -243,6 +243,8 @@ class BLEU(Metric[BLEUScore]):
         self.tokenizer: Callable[[str], str] = _get_tokenizer(best_tokenizer)(**model)
         self.tokenizer_signature = self.tokenizer.signature()
 
+        # _ref_cache and its references prepared (tokenized) by _statistics
+        self._prepared: tuple[list[list[str]], sacre_bleu.BleuReferences] | None = None
         self._keep_references(references)
 
     @staticmethod
@@ -330,12 +332,23 @@ class BLEU(Metric[BLEUScore]):
     def _statistics(
         self, hypotheses: Sequence[str], references: list[list[str]], per_segment: bool
     ) -> tuple[list[int], list[list[int]] | None]:
+        options, tokenizer = self._options(), _registry_tokenizer(self.tokenizer)
+        if references is self._ref_cache:
+            # The constructor's references, tokenized once for every corpus_score (as
+            # sacreBLEU's reference cache): again when they, the options or the tokenizer
+            # object change (a custom tokenizer's wrapper is new at each call).
+            kept = self._prepared
+            if (
+                kept is None
+                or kept[0] is not references
+                or kept[1].options != options
+                or kept[1].tokenizer is not tokenizer
+            ):
+                prepared = sacre_bleu.bleu_references(references, options, tokenizer=tokenizer)
+                kept = self._prepared = (references, prepared)
+            return sacre_bleu.bleu_statistics_of(hypotheses, kept[1], per_segment=per_segment)
         return sacre_bleu.bleu_statistics(
-            hypotheses,
-            references,
-            self._options(),
-            per_segment=per_segment,
-            tokenizer=_registry_tokenizer(self.tokenizer),
+            hypotheses, references, options, per_segment=per_segment, tokenizer=tokenizer
         )
 
     def _compute_score_from_stats(self, stats: Sequence[int]) -> BLEUScore:

@@ -8,8 +8,7 @@ __all__ = ["BaseTokenizer"]
 
 from typing import ClassVar
 
-from mtcompute.contracts.validate import where
-from mtcompute.errors import MtcomputeError
+from mtcompute.errors import MtcomputeError, where
 from mtcompute.sacrebleu._errors import TokenizerError
 from mtcompute.tokenizers import Tokenizer, get_tokenizer
 
