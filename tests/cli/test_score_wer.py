@@ -1,7 +1,8 @@
 """``mtcompute score -m wer cer`` as a subprocess against jiwer 4.0.0 (and the library's
 corpus_wer): the score lines, JSON with counts, per-segment output, --lowercase, chunks that
 cross a segment without reference words, and the refusals (several reference files, tests,
---rules, --scheduler, no reference unit at all)."""
+--rules, no reference unit at all; --scheduler's run is in
+tests/metrics/test_dask_wer.py)."""
 
 from __future__ import annotations
 
@@ -84,9 +85,8 @@ def test_segments_lowercase_and_chunks(tmp_path: Path) -> None:
     [
         (["R2"], "--metric wer: one reference file, got 2"),
         (["--rules", "contract"], "--metric wer: jiwer's rule only, --rules does not apply"),
-        (["--scheduler", "local:1"], "--metric wer: this machine only, --scheduler does not apply"),
     ],
-    ids=["two references", "rules", "scheduler"],
+    ids=["two references", "rules"],
 )
 def test_refusals_are_usage_errors(tmp_path: Path, extra: list[str], message: str) -> None:
     """What WER and CER do not take is a usage error naming it."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -13,6 +14,7 @@ db = pytest.importorskip("dask.bag", reason="the dask extra is not installed")
 distributed = pytest.importorskip("distributed", reason="the dask extra is not installed")
 
 import mtcompute  # noqa: E402
+from mtcompute import cli  # noqa: E402
 from mtcompute import dask as md  # noqa: E402
 from mtcompute.cli._files import split_segments  # noqa: E402
 from mtcompute.metrics.chrf.score import ChrfOptions  # noqa: E402
@@ -118,3 +120,40 @@ def test_score_scheduler_draws_progress_on_a_terminal_only() -> None:
     assert re.search(done.encode(), drawn), drawn
     assert (0, b"", b"") == (quiet.returncode, quiet_drawn, piped.stderr)
     assert proc.stdout == quiet.stdout == piped.stdout
+
+
+def _score(capture: pytest.CaptureFixture[bytes], *args: str) -> tuple[int, bytes, bytes]:
+    """``mtcompute score ARGS`` in this process: status, output, errors."""
+    code = cli.main(["score", *args])
+    found = capture.readouterr()
+    return code, found.out, found.err
+
+
+@pytest.mark.parametrize("form", ["text", "json"])
+def test_score_scheduler_wer_and_cer_print_the_local_bytes(
+    client: distributed.Client, capsysbinary: pytest.CaptureFixture[bytes], form: str
+) -> None:
+    """`score --scheduler ADDRESS -m wer cer` (lowercased, segment scores) prints what the
+    run on this machine prints, which is corpus_wer's."""
+    args = ["-H", str(SYS), "-r", str(REF), "-m", "wer", "cer", "--lowercase", "--segments"]
+    expected = _score(capsysbinary, *args, "--format", form)
+    found = _score(capsysbinary, *args, "--format", form, "--scheduler", client.scheduler.address)
+    assert (0, b"") == (expected[0], expected[2])
+    assert expected == found
+    if form == "text":
+        first = found[1].splitlines()[0].decode()
+        assert str(corpus_wer(HYPS, REFS, lowercase=True)) == first
+
+
+def test_score_scheduler_refuses_references_without_words(
+    client: distributed.Client, capsysbinary: pytest.CaptureFixture[bytes], tmp_path: Path
+) -> None:
+    """References without a word: the cluster run refuses them as the local run does."""
+    h, r = tmp_path / "h.txt", tmp_path / "r.txt"
+    h.write_text("a b\nc\n", encoding="utf-8")
+    r.write_text("\n  \n", encoding="utf-8")
+    args = ["-H", str(h), "-r", str(r), "-m", "wer", "-q"]
+    local = _score(capsysbinary, *args)
+    found = _score(capsysbinary, *args, "--scheduler", client.scheduler.address)
+    assert local[0] not in (0, 2)
+    assert local == found

@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from mtcompute.metrics.bleu.score import BleuOptions
     from mtcompute.metrics.chrf.score import ChrfOptions
     from mtcompute.metrics.ter.score import TerOptions
+    from mtcompute.metrics.wer.text import WerOptions
 
 CONNECT_SECONDS = 10  # how long to try to reach a scheduler before giving up
 
@@ -94,7 +95,8 @@ def _refusals(args: argparse.Namespace) -> None:
 
 
 def score(
-    args: argparse.Namespace, options: Mapping[str, BleuOptions | ChrfOptions | TerOptions]
+    args: argparse.Namespace,
+    options: Mapping[str, BleuOptions | ChrfOptions | TerOptions | WerOptions],
 ) -> tuple[list[list[Result]], int]:
     """``mtcompute score``'s results (per system, per metric) and the segment count, computed
     on the cluster ``args.scheduler`` names; ``options``: each metric's settings."""

@@ -45,6 +45,7 @@ if TYPE_CHECKING:
     from mtcompute.metrics.ter.corpus import CorpusTer
     from mtcompute.metrics.ter.score import TerOptions
     from mtcompute.metrics.wer.corpus import CorpusWer
+    from mtcompute.metrics.wer.text import WerOptions
 
 WORD_ORDERS = {"chrf": 0, "chrf++": 2}  # the chrF metrics' word n-gram orders
 
@@ -78,26 +79,35 @@ def _score_chunk(
     (:func:`~mtcompute.metrics.wer.corpus.corpus_wer_part`; the total is checked)."""
     from mtcompute.batch import corpus_result  # noqa: PLC0415
 
+    options = _metric_options(args, metric)
     if metric in UNITS:
         from mtcompute.metrics.wer.corpus import corpus_wer_part  # noqa: PLC0415
-        from mtcompute.metrics.wer.text import WerOptions  # noqa: PLC0415
 
-        options = WerOptions(UNITS[metric], bool(args.lowercase))  # type: ignore[arg-type]
-        return corpus_wer_part(hyps, [r[0] for r in refs], options, segment_scores=args.segments)
+        refs_ = [r[0] for r in refs]
+        return corpus_wer_part(hyps, refs_, options, segment_scores=args.segments)  # type: ignore[arg-type]
 
     return corpus_result(
-        hyps, refs, _metric_options(args, metric), rules=args.rules, segment_scores=args.segments
+        hyps,
+        refs,
+        options,  # type: ignore[arg-type]
+        rules=args.rules,
+        segment_scores=args.segments,
     )
 
 
 def _metric_options(
     args: argparse.Namespace, metric: str
-) -> BleuOptions | ChrfOptions | TerOptions:
-    """The settings of one metric (chrF and chrF++: the chrF options, with their word order)."""
+) -> BleuOptions | ChrfOptions | TerOptions | WerOptions:
+    """The settings of one metric (chrF and chrF++: the chrF options, with their word order;
+    WER and CER: the unit and ``--lowercase``)."""
     if metric == "bleu":
         return _bleu_options(args)
     if metric == "ter":
         return _ter_options(args)
+    if metric in UNITS:
+        from mtcompute.metrics.wer.text import WerOptions  # noqa: PLC0415
+
+        return WerOptions(UNITS[metric], bool(args.lowercase))  # type: ignore[arg-type]
     return _chrf_options(args, metric)
 
 

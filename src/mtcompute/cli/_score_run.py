@@ -83,7 +83,7 @@ def _check_tests(args: argparse.Namespace) -> None:
 
 
 def _check_wer(args: argparse.Namespace, metrics: list[str]) -> None:
-    """WER and CER: one reference file, sacreBLEU's rules' default, no cluster."""
+    """WER and CER: one reference file, sacreBLEU's rules' default."""
     asked = [m for m in metrics if m in ("wer", "cer")]
     if not asked:
         return
@@ -91,7 +91,6 @@ def _check_wer(args: argparse.Namespace, metrics: list[str]) -> None:
     refused = [
         (len(args.references) > 1, f"one reference file, got {len(args.references)}"),
         (args.rules == "contract", "jiwer's rule only, --rules does not apply"),
-        (args.scheduler is not None, "this machine only, --scheduler does not apply"),
     ]
     for fault, why in refused:
         if fault:
@@ -303,6 +302,7 @@ def run(args: argparse.Namespace) -> int:
         tests: list[list[TestResult]] | None = None
         if args.scheduler is not None:  # on a Dask cluster: mtcompute.dask
             found = _on_cluster(args)
+            _check_rates(args, found)
         elif _tests_asked(args):
             from mtcompute.cli import _score_tests  # noqa: PLC0415
 
