@@ -35,7 +35,9 @@ def test_doctor_reports_the_path_versions_extras_and_every_tokenizer() -> None:
     assert {"13a": "ok", "intl": "ok", "zh": "ok", "char": "ok", "none": "ok"}.items() <= (
         facts["tokenizers"].items()
     )
-    assert {"server", "dask", "ja", "ko", "spm"} == set(facts["extras"])
+    assert {"server", "dask", "ja", "ko", "spm", "torchmetrics", "evaluate", "pandas"} == set(
+        facts["extras"]
+    )
     assert None not in facts["dependencies"].values()
     project = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["project"]
 
