@@ -95,12 +95,20 @@ from dataclasses import dataclass
 from itertools import pairwise
 from typing import Any, Literal, ParamSpec, TypeVar, get_args
 
-import numpy as np
+try:
+    import numpy as np
 
-# threadpoolctl ships no type information (no py.typed): its one function used here is typed
-# at the call
-from threadpoolctl import threadpool_limits  # type: ignore[import-untyped]
+    # threadpoolctl ships no type information (no py.typed): its one function used here is
+    # typed at the call
+    from threadpoolctl import threadpool_limits  # type: ignore[import-untyped]
+except ImportError as missing:  # the optional extra: say which to install
+    raise ImportError(
+        f"mtcompute.significance needs numpy and threadpoolctl ({missing.name} is not "
+        "installed): pip install 'mtcompute[significance]'",
+        name=missing.name,
+    ) from missing
 
+from mtcompute.metrics import DEFAULT_SEED
 from mtcompute.metrics._resample import Array, Metric
 from mtcompute.metrics.agreement import human_agreement
 from mtcompute.metrics.bleu.resample import BleuMetric
@@ -108,8 +116,6 @@ from mtcompute.metrics.ter.resample import TerMetric
 
 Arithmetic = Literal["sacrebleu", "native"]
 ARITHMETICS: tuple[str, ...] = get_args(Arithmetic)
-DEFAULT_SEED = 12345
-"""sacreBLEU's default ``SACREBLEU_SEED``."""
 
 Statistics = Sequence[Sequence[int | float]] | Array
 """Per-segment sufficient statistics: one row of the metric's width per segment."""

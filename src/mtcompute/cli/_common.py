@@ -13,7 +13,9 @@ __all__ = [
     "EXIT_TOOL_ERROR",
     "EXIT_USAGE",
     "READ_ERRORS",
+    "REPORT_EXTRA",
     "SACREBLEU_FORMATS",
+    "SIGNIFICANCE_EXTRA",
     "STDIN",
     "CommandError",
     "Options",
@@ -67,8 +69,12 @@ def usage_error(message: str) -> int:
     return EXIT_USAGE
 
 
-# The modules of the server extra (pyproject.toml), which `serve` and `mcp` need.
+# The modules of the optional extras the commands need (pyproject.toml): the server extra
+# for `serve` and `mcp`; significance for the paired tests and intervals; report for
+# `compare --report`'s page.
 SERVER_EXTRA = ("starlette", "uvicorn", "mcp")
+SIGNIFICANCE_EXTRA = ("numpy", "threadpoolctl")
+REPORT_EXTRA = ("jinja2",)
 
 
 def missing_extra(

@@ -19,7 +19,15 @@ from dataclasses import dataclass
 from itertools import islice
 from typing import TYPE_CHECKING, Any
 
-from mtcompute.cli._common import EXIT_OK, EXIT_USAGE, SACREBLEU_FORMATS, STDIN, read_input
+from mtcompute.cli._common import (
+    EXIT_OK,
+    EXIT_USAGE,
+    SACREBLEU_FORMATS,
+    SIGNIFICANCE_EXTRA,
+    STDIN,
+    missing_extra,
+    read_input,
+)
 from mtcompute.cli._files import read_ahead
 from mtcompute.cli._sacrebleu_output import (
     EXIT_FAILURE,
@@ -198,6 +206,9 @@ def _refusal(args: argparse.Namespace) -> str | None:
             f"-tok {args.bleu_tokenize}: this tokenizer needs a SentencePiece model that "
             "sacreBLEU downloads; mtcompute never downloads models"
         )
+    if args.confidence or _paired(args):
+        what = "--paired-bs, --paired-ar and --confidence"
+        return missing_extra(what, "significance", SIGNIFICANCE_EXTRA)
     return None
 
 

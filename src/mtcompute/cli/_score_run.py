@@ -17,10 +17,12 @@ from mtcompute.cli._common import (
     EXIT_DATA_ERROR,
     EXIT_OK,
     EXIT_USAGE,
+    SIGNIFICANCE_EXTRA,
     CommandError,
     check_language_pair,
     fail,
     label,
+    missing_extra,
     repeated,
 )
 from mtcompute.cli._score_chunks import _on_cluster, _Run, _scored
@@ -304,6 +306,9 @@ def run(args: argparse.Namespace) -> int:
             found = _on_cluster(args)
             _check_rates(args, found)
         elif _tests_asked(args):
+            what = "--paired-bs, --paired-ar and --ci"
+            if problem := missing_extra(what, "significance", SIGNIFICANCE_EXTRA):
+                raise CommandError(problem, EXIT_USAGE, "usage")
             from mtcompute.cli import _score_tests  # noqa: PLC0415
 
             settings = _score_tests._settings(args, _method(args))

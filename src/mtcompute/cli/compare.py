@@ -25,6 +25,8 @@ from mtcompute.cli._common import (
     EXIT_DATA_ERROR,
     EXIT_OK,
     EXIT_USAGE,
+    REPORT_EXTRA,
+    SIGNIFICANCE_EXTRA,
     CommandError,
     Subparsers,
     add_command,
@@ -37,6 +39,7 @@ from mtcompute.cli._common import (
     check_language_pair,
     fail,
     label,
+    missing_extra,
     repeated,
     tokenizer_name,
 )
@@ -371,6 +374,11 @@ def json_object(comparison: Comparison) -> dict[str, object]:
 
 def run(args: argparse.Namespace) -> int:
     """Run ``mtcompute compare`` with parsed arguments; return the exit status."""
+    problem = missing_extra("mtcompute compare", "significance", SIGNIFICANCE_EXTRA)
+    if problem is None and args.report is not None:
+        problem = missing_extra("mtcompute compare --report", "report", REPORT_EXTRA)
+    if problem is not None:
+        return fail(args, CommandError(problem, EXIT_USAGE, "usage"), "compare")
     # Imported here, not at the top: the report brings numpy (mtcompute.significance) and
     # Jinja2, about 0.4 s, and every mtcompute command imports this module to build its
     # parser (`mtcompute score` has a 100 ms budget for its whole process).

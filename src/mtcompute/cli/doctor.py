@@ -22,7 +22,18 @@ _TEXTS = (  # help, description, epilog
 # The extras a user installs (pyproject.toml); the others (test, lint, docs, bench, fuzz)
 # are for development, and `torch` is another name of `torchmetrics`. What each holds is
 # read from the installed package's metadata.
-_USER_EXTRAS = ("server", "dask", "ja", "ko", "spm", "torchmetrics", "evaluate", "pandas")
+_USER_EXTRAS = (
+    "significance",
+    "report",
+    "server",
+    "dask",
+    "ja",
+    "ko",
+    "spm",
+    "torchmetrics",
+    "evaluate",
+    "pandas",
+)
 
 
 def add_parser(subparsers: Subparsers) -> None:

@@ -17,3 +17,7 @@ under each rule set, results, signature fields, resampling terms) in one place.
 TER's library corpus API (``CorpusTer``, ``corpus_ter``) is still :mod:`mtcompute.batch`'s,
 beside what adds every metric's results up.
 """
+
+DEFAULT_SEED = 12345
+"""sacreBLEU's default ``SACREBLEU_SEED``: the significance tests' seed unless one is given
+(here, without numpy, for the paired-significance tool's input)."""

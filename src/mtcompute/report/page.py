@@ -28,10 +28,10 @@ import math
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-from typing import cast
+from functools import cache
+from typing import TYPE_CHECKING, cast
 
 import numpy as np
-from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
 
 from mtcompute._version import __version__
 from mtcompute.metrics._corpus import signature_of
@@ -53,6 +53,9 @@ from mtcompute.report import (
 )
 from mtcompute.report.paired import AnyMetric
 from mtcompute.significance import BleuMetric, Ranking, Result, rank_systems
+
+if TYPE_CHECKING:
+    from jinja2 import Environment
 
 EXAMPLES = 5
 SHOWN_CHARACTERS = 600
@@ -699,32 +702,49 @@ def _rank_tables(comparison: Comparison) -> list[RankTable]:
     return tables
 
 
-_TEMPLATES = Environment(
-    loader=PackageLoader("mtcompute.report", "templates"),
-    autoescape=select_autoescape(["html"], default_for_string=True, default=True),
-    undefined=StrictUndefined,
-    trim_blocks=True,
-    lstrip_blocks=True,
-    keep_trailing_newline=True,
-)
+@cache
+def _templates() -> Environment:
+    """The page's Jinja2 environment (Jinja2 is the extra mtcompute[report]: imported by the
+    page alone, so that `compare` without --report runs without it)."""
+    from jinja2 import (  # noqa: PLC0415
+        Environment,
+        PackageLoader,
+        StrictUndefined,
+        select_autoescape,
+    )
+
+    return Environment(
+        loader=PackageLoader("mtcompute.report", "templates"),
+        autoescape=select_autoescape(["html"], default_for_string=True, default=True),
+        undefined=StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+    )
 
 
 def render(comparison: Comparison) -> str:
     """The comparison as one self-contained HTML5 page (``report/templates/report.html``)."""
-    return _TEMPLATES.get_template("report.html").render(
-        c=comparison,
-        labels=[_system_label(name) for name in comparison.names],
-        cells=_cells(comparison),
-        charts=[_score_chart(comparison, m) for m in range(len(comparison.metrics))],
-        histograms=_histograms(comparison),
-        segment_text=_SEGMENT_TEXTS[comparison.sentence_metric],
-        segment_name=comparison.metric_names[comparison.metrics.index(comparison.sentence_metric)]
-        if comparison.sentence_scores
-        else "",
-        segment_lower=comparison.sentence_metric in LOWER_IS_BETTER,
-        rankings=_rank_tables(comparison),
-        examples=_examples(comparison),
-        threshold=THRESHOLD,
-        confidence_samples=CONFIDENCE_SAMPLES,
-        version=__version__,
+    return (
+        _templates()
+        .get_template("report.html")
+        .render(
+            c=comparison,
+            labels=[_system_label(name) for name in comparison.names],
+            cells=_cells(comparison),
+            charts=[_score_chart(comparison, m) for m in range(len(comparison.metrics))],
+            histograms=_histograms(comparison),
+            segment_text=_SEGMENT_TEXTS[comparison.sentence_metric],
+            segment_name=comparison.metric_names[
+                comparison.metrics.index(comparison.sentence_metric)
+            ]
+            if comparison.sentence_scores
+            else "",
+            segment_lower=comparison.sentence_metric in LOWER_IS_BETTER,
+            rankings=_rank_tables(comparison),
+            examples=_examples(comparison),
+            threshold=THRESHOLD,
+            confidence_samples=CONFIDENCE_SAMPLES,
+            version=__version__,
+        )
     )

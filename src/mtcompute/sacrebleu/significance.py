@@ -38,8 +38,15 @@ import os
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-import numpy as np
-import numpy.typing as npt
+try:
+    import numpy as np
+    import numpy.typing as npt
+except ImportError as missing:  # the optional extra: say which to install
+    raise ImportError(
+        "mtcompute.sacrebleu.significance needs numpy (not installed): "
+        "pip install 'mtcompute[significance]'",
+        name=missing.name,
+    ) from missing
 
 from mtcompute import significance
 from mtcompute.sacrebleu._errors import ArgumentError

@@ -34,11 +34,8 @@ __all__ = [
 
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import numpy as np
-
-from mtcompute import significance
 from mtcompute.contracts.validate import (
     Choice,
     Field,
@@ -53,9 +50,9 @@ from mtcompute.contracts.validate import (
     one_to,
     where,
 )
-from mtcompute.errors import InvalidInput, LimitExceeded
+from mtcompute.errors import InvalidInput, LimitExceeded, UnsupportedInput
+from mtcompute.metrics import DEFAULT_SEED
 from mtcompute.metrics import _base as score_line
-from mtcompute.metrics.chrf.resample import ChrfMetric
 from mtcompute.metrics.chrf.score import ChrfOptions, chrf_signature_fields
 from mtcompute.metrics.ter import score as ter_scoring
 from mtcompute.tools import Tool
@@ -82,6 +79,14 @@ from mtcompute.tools.sacrebleu_score import (
     options_only_for,
     ter_options,
 )
+
+# The significance tests need numpy (the extra mtcompute[significance]): imported by the
+# computation, so that the registry lists this tool, and checks its input, without it.
+if TYPE_CHECKING:
+    from mtcompute import significance
+    from mtcompute.metrics.chrf.resample import ChrfMetric
+
+    _Metric = significance.BleuMetric | ChrfMetric | significance.TerMetric
 
 ID, VERSION = "paired-significance", "1.0.0"
 LIMITS = contract_limits(ID, VERSION)
@@ -205,7 +210,7 @@ INPUT = InputSpec(
     options_only_for(METRICS),
     Field("method", Choice(METHODS)),
     Field("samples", Integer(1, LIMITS["max_samples"]), default=None),
-    Field("seed", Integer(0, MAX_SEED), default=significance.DEFAULT_SEED),
+    Field("seed", Integer(0, MAX_SEED), default=DEFAULT_SEED),
     ter_word_limits(LIMITS, ter_options, _texts),
     Rule(_work),
 )
@@ -260,14 +265,14 @@ class PairedSignificanceResult(Output):
     ter: MetricComparison | None = omitted_when_none()  # noqa: RUF009
 
 
-_Metric = significance.BleuMetric | ChrfMetric | significance.TerMetric
-
-
 def _metric(
     name: str, raw: Mapping[str, Any], refs: int | str
 ) -> tuple[_Metric, dict[str, object]]:
     """The significance metric of ``name`` with its options, and sacreBLEU's signature fields
     for it (``refs`` the signature's nrefs)."""
+    from mtcompute import significance  # noqa: PLC0415
+    from mtcompute.metrics.chrf.resample import ChrfMetric  # noqa: PLC0415
+
     if name == "bleu":
         bleu, _, fields = bleu_setup(raw, refs)
         return significance.BleuMetric(bleu), fields
@@ -286,6 +291,8 @@ def _check_resample_sums(table: significance.Table) -> None:
     """With the bootstrap, a resample may draw one segment N times: N times the largest
     statistic of a segment must stay within float32's exact integers (limit max resample
     sum), so that sacreBLEU's float32 sums are the exact sums."""
+    import numpy as np  # noqa: PLC0415
+
     limit = LIMITS["max_resample_sum"]
     for s, statistics in enumerate(table.statistics):
         matrix = np.asarray(statistics, dtype=np.float64)
@@ -310,6 +317,14 @@ def _p_value(result: significance.Result) -> float:
 
 
 def _compute(values: Mapping[str, Any]) -> PairedSignificanceResult:
+    try:
+        from mtcompute import significance  # noqa: PLC0415
+    except ImportError as missing:  # a tokenizer-like gap of this installation
+        raise UnsupportedInput(
+            f"The paired tests need numpy and threadpoolctl, which this installation lacks "
+            f"({missing.name} is not installed): pip install 'mtcompute[significance]'.",
+            "",
+        ) from None
     baseline, systems, refs = values["baseline"], values["systems"], values["references"]
     method, samples, seed = values["method"], _samples(values), values["seed"]
     texts = [baseline, *(system["hypotheses"] for system in systems)]
@@ -358,7 +373,7 @@ def paired_significance(
     chrf: Mapping[str, Any] | None = None,
     ter: Mapping[str, Any] | None = None,
     samples: int | None = None,
-    seed: int = significance.DEFAULT_SEED,
+    seed: int = DEFAULT_SEED,
 ) -> PairedSignificanceResult:
     """sacreBLEU 2.6.0's paired significance test of each system against the baseline
     (paired-significance@1.0.0): ``systems`` are ``{"name": ..., "hypotheses": [...]}``
