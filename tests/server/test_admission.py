@@ -21,18 +21,18 @@ from mtcompute.contracts import contract
 from mtcompute.server import executor
 from mtcompute.server.app import create_app
 from mtcompute.server.executor import INLINE_BODY_BYTES, BodyWorker
+from tests.conftest import load_script
 from tests.server.mcp_client import mcp_client
 from tests.server.serving import serving
 
-BLEU_TOKENIZE = "/v1/tools/bleu-tokenize/versions/1.0.0/execute"
-PAIRED = "/v1/tools/paired-significance/versions/1.0.0/execute"
+PAIRED = HEAVY = "/v1/tools/paired-significance/versions/1.0.0/execute"
 CHRF = "/v1/tools/chrf-compute/versions/1.0.0/execute"
 HEADERS = {"content-type": "application/json"}
 
-# About 3 MB of Chinese text for the zh tokenizer: seconds of the body worker's process.
-HEAVY_BODY = json.dumps(
-    {"segments": ["机器翻译很有用。" * 100] * 600, "tokenizer": "zh"}, ensure_ascii=False
-).encode()
+# The slowest input paired-significance's limits allow (scripts/cost_ceilings.py: 16 systems,
+# 700 segments, 20,000 AR trials of BLEU, chrF and TER; 0.7 MB): seconds of the body worker.
+HEAVY_INPUT = load_script("cost_ceilings").WORST[("paired-significance", "1.0.0")]()
+HEAVY_BODY = json.dumps(HEAVY_INPUT).encode()
 # A large body that computes at once (chrF of one long pair).
 CHEAP_BODY = json.dumps({"hypotheses": ["x" * INLINE_BODY_BYTES], "references": ["x"]}).encode()
 SMALL = json.dumps({"hypotheses": ["aa"], "references": ["ab"]}).encode()
@@ -84,8 +84,8 @@ def test_a_full_body_queue_is_refused_overloaded_at_once(no_queue: str) -> None:
     answered 503 overloaded with Retry-After at once; the one computing is answered; a cheap
     request (on the event loop) is answered meanwhile."""
     answers: list[httpx.Response] = []
-    thread = _post(no_queue, BLEU_TOKENIZE, HEAVY_BODY, answers)
-    time.sleep(1.0)  # the heavy body is in the worker (it computes for seconds)
+    thread = _post(no_queue, HEAVY, HEAVY_BODY, answers)
+    time.sleep(0.5)  # the heavy body is in the worker (it computes for seconds)
     seconds, refused = _timed(no_queue, CHRF, CHEAP_BODY)
     cheap_seconds, cheap = _timed(no_queue, CHRF, SMALL)
     thread.join()
@@ -141,7 +141,7 @@ def test_past_its_deadline_a_body_is_stopped_and_answered_timeout() -> None:
         assert 200 == client.post(CHRF, content=CHEAP_BODY, headers=HEADERS).status_code
         first = worker.pid
         start = time.monotonic()
-        late = client.post(BLEU_TOKENIZE, content=HEAVY_BODY, headers=HEADERS)
+        late = client.post(HEAVY, content=HEAVY_BODY, headers=HEADERS)
         seconds = time.monotonic() - start
         gone = not psutil.pid_exists(first or 0) or psutil.Process(first).status() == "zombie"
         # The replacement imports the tools before it says READY: a body sent earlier waits
@@ -200,7 +200,7 @@ def test_a_client_that_leaves_has_its_body_stopped() -> None:
         httpx.post(url + CHRF, content=CHEAP_BODY, headers=HEADERS, timeout=60)
         worker = _body_worker(server)
         with pytest.raises(httpx.ReadTimeout):
-            httpx.post(url + BLEU_TOKENIZE, content=HEAVY_BODY, headers=HEADERS, timeout=0.5)
+            httpx.post(url + HEAVY, content=HEAVY_BODY, headers=HEADERS, timeout=0.5)
         left = time.monotonic()
         with contextlib.suppress(psutil.TimeoutExpired):
             worker.wait(timeout=5)
@@ -221,7 +221,7 @@ def test_sigterm_answers_what_outlasts_the_grace_with_the_envelope() -> None:
     exits 0."""
     with serving("--shutdown-grace", "1", "--no-access-log") as (url, proc):
         answers: list[httpx.Response] = []
-        threads = [_post(url, BLEU_TOKENIZE, HEAVY_BODY, answers) for _ in range(4)]
+        threads = [_post(url, HEAVY, HEAVY_BODY, answers) for _ in range(4)]
         time.sleep(0.7)  # one computes, three wait
         stopped = time.monotonic()
         proc.send_signal(signal.SIGTERM)

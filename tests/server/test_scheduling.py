@@ -30,6 +30,7 @@ from mtcompute.server.executor import (
 )
 from mtcompute.server.mcp import _body_of, _call_execute
 from mtcompute.tools._cost import HEAVY_SECONDS, RequestCost, _samples, request_cost
+from tests.conftest import load_script
 from tests.server.serving import serving
 
 PAIRED = "paired-significance"
@@ -222,14 +223,15 @@ def test_in_the_body_worker_the_cost_bounds_computing_not_waiting() -> None:
 def test_an_mcp_client_that_leaves_has_its_heavy_work_stopped() -> None:
     """An MCP client that disconnects while its heavy execute computes in the body worker:
     the process is killed within a second (the work stopped, as for an HTTP client)."""
-    value = {"segments": ["机器翻译很有用。" * 100] * 600, "tokenizer": "zh"}
+    # paired-significance's slowest allowed input (scripts/cost_ceilings.py): seconds of work
+    value = load_script("cost_ceilings").WORST[("paired-significance", "1.0.0")]()
     call = {
         "jsonrpc": "2.0",
         "id": 1,
         "method": "tools/call",
         "params": {
             "name": "execute",
-            "arguments": {"id": "bleu-tokenize", "version": "1.0.0", "input": value},
+            "arguments": {"id": "paired-significance", "version": "1.0.0", "input": value},
         },
     }
     headers = {

@@ -145,8 +145,10 @@ SACRE_INPUT = {"hypotheses": ["a b"], "references": [["a c"]]}
             "smooth_method",
         ),
         (
-            {"bleu": {"tokenize": "spm"}},
-            lambda: corpus_bleu(["a b"], ["a c"], tokenize="spm"),
+            # spm, flores101 and flores200 run in the batch API (a model named or cached),
+            # not in the tools; spBLEU-1K in neither
+            {"bleu": {"tokenize": "spBLEU-1K"}},
+            lambda: corpus_bleu(["a b"], ["a c"], tokenize="spBLEU-1K"),
             "tokenize",
         ),
         (
@@ -166,7 +168,7 @@ SACRE_INPUT = {"hypotheses": ["a b"], "references": [["a c"]]}
         "exp with a value",
         "floor 101",
         "method1",
-        "spm",
+        "spBLEU-1K",
         "13b",
         "word_order 5",
         "beta 0",

@@ -268,8 +268,10 @@ def add_parser(subparsers: Subparsers) -> None:
         "--spm-model",
         metavar="PATH",
         default=None,
-        help="mtcompute's: the SentencePiece model file of -tok spm, flores101 or flores200 "
-        "(default: sacreBLEU's cached one, $SACREBLEU/models)",
+        # mtcompute's: the SentencePiece model file of -tok spm, flores101 or flores200
+        # (default: sacreBLEU's cached one), told in the epilog; out of the usage line, which
+        # stays sacreBLEU's bytes
+        help=argparse.SUPPRESS,
     )
     bleu.add_argument(
         "--lowercase",
