@@ -23,6 +23,7 @@ from mtcompute import significance as sg
 from mtcompute.metrics.bleu import score as sacre_bleu
 from mtcompute.metrics.chrf.resample import ChrfMetric
 from mtcompute.metrics.chrf.score import ChrfOptions
+from mtcompute.significance import _core as core
 from tests.conftest import WMT_IS_SAMPLE, wmt_lines, wmt_window
 
 PAIR = "generaltest2022/en-de"
@@ -360,8 +361,8 @@ def test_ar_trial_sums_of_fractional_lengths_are_sacrebleus() -> None:
     trial's |score(a) - score(b)| from sacreBLEU's own products over the whole mask, not
     from the exact path's reordered sums."""
     systems = _systems(lambda rng, n: _ter_statistics(rng, n, 3), 2, 400)
-    series = [sg._Series(sg.TerMetric(), np.array(s), 0.0) for s in systems]
-    randomizer = sg._Randomizer([(series[0], series[1])], "sacrebleu")
+    series = [core._Series(sg.TerMetric(), np.array(s), 0.0) for s in systems]
+    randomizer = core._Randomizer([(series[0], series[1])], "sacrebleu")
     assert randomizer.literal
     mask = np.random.default_rng(12345).integers(2, size=(500, 400), dtype=bool)
     bl, sys = (np.array(s) for s in systems)

@@ -1,81 +1,20 @@
-"""Paired significance tests and bootstrap confidence intervals over per-segment sufficient
-statistics, as sacreBLEU 2.6.0's ``sacrebleu/significance.py`` runs them.
-
-* Paired bootstrap resampling (Koehn 2004, "Statistical Significance Tests for Machine
-  Translation Evaluation", §3-4; sacreBLEU's ``_paired_bs_test``, after Moses'
-  ``bootstrap-hypothesis-difference-significance.pl``): the centred-delta p-value
-  ``(1 + #{|d_s| - mean|d| > |d|}) / (S + 1)``.
-* Approximate randomization (Riezler & Maxwell 2005, "On Some Pitfalls in Automatic
-  Evaluation and Significance Testing for MT", §3; sacreBLEU's ``_paired_ar_test``, after
-  multeval): each trial swaps each segment's statistics between the two systems with
-  probability 1/2; ``(1 + #{|a_s - b_s| > |d|}) / (S + 1)``.
-* The bootstrap confidence interval (sacreBLEU's ``_bootstrap_resample`` and ``estimate_ci``:
-  the mean of the resampled scores and half the distance between the 1/40 and 39/40 order
-  statistics; ``Score.estimate_ci`` for ``--confidence``).
-
-The random numbers are sacreBLEU's: a ``numpy.random.default_rng(seed)`` per comparison,
-bootstrap indices from ``Generator.choice(N, (S, N), replace=True)``, AR masks from
-``Generator.integers(2, size=(S, N), dtype=bool)`` followed, when AR estimates confidence, by
-the bootstrap indices. With a seed every comparison draws the same numbers, so they are drawn
-once for all systems. Both are drawn in blocks of rows: ``choice`` takes each index from the
-bit generator's 32-bit stream, whose half-used 64-bit word the generator itself keeps between
-calls, so blocks continue one stream; the boolean fill takes 32 mask bits per 32-bit word and
-drops the rest at the end of a call, so mask blocks of a multiple of 32 entries continue it too
-(tests/test_significance.py proves both). Memory is O(B x N + S + N x K) per test for a block
-of B rows, never sacreBLEU's S x N x K float array.
-
-Two arithmetic modes (:data:`ARITHMETICS`):
-
-* ``"sacrebleu"``: bit-exact. The bootstrap sums ``numpy.float32`` statistics in numpy's
-  order (one row after another) and scores the float32 sums with numpy 2's scalar rules, as
-  sacreBLEU's ``_compute_score_from_stats`` does on them (chrF and TER then score in float32,
-  and their resampled scores form a float32 array); AR sums int64 (float64 for TER) and scores
-  those rows. The sums are exact integer matrix products whenever that provably equals the
-  float32 sum (non-negative multiples of a power of two whose total fits float32's 24 bits),
-  else they are added in float32 in sacreBLEU's order.
-* ``"native"``: exact sums (float64 matrix products of integers; TER's average reference
-  lengths exactly when they are multiples of a power of two, else added in float64 in draw
-  order), scored in float64 by the same sacreBLEU formulas (:mod:`mtcompute.metrics`), and
-  the same p-value and interval rules. The seed is always honoured (sacreBLEU runs
-  ``SACREBLEU_SEED=0`` unseeded); ``None`` draws fresh entropy per comparison, as sacreBLEU.
-
-BLAS threads: the resampled sums are matrix products, which numpy hands to its BLAS library
-(OpenBLAS), and OpenBLAS starts one thread per CPU whose waiting threads spin. The products
-here are blocks of a few rows by N segments, too small for threads to pay back, and on a
-machine shared with other processes the spinning costs more than it gains (the native
-bootstrap at 100,000 segments for 5 systems: 9.8 s with OpenBLAS's default threads, 4.0 s with
-one, on 2 CPUs). The public tests and resamplers therefore run under
-``threadpoolctl.threadpool_limits(1, "blas")``, which sets the loaded BLAS library's own thread
-count for the call and restores it afterwards, whatever imported numpy first
-(``OPENBLAS_NUM_THREADS`` counts only when set before numpy loads OpenBLAS).
-
-A metric is anything with the small :class:`Metric` interface: the width of a segment's
-statistics, the score of one summed row, the scores of many summed rows (BLEU's:
-:class:`mtcompute.metrics.bleu.resample.BleuMetric`; chrF's:
-:class:`mtcompute.metrics.chrf.resample.ChrfMetric`; TER's:
-:class:`mtcompute.metrics.ter.resample.TerMetric`).
-"""
+"""The paired tests and intervals themselves (re-exported by :mod:`mtcompute.significance`,
+whose docstring tells the draws, the two arithmetic modes and the BLAS threads)."""
 
 from __future__ import annotations
 
 __all__ = [
     "ARITHMETICS",
-    "DEFAULT_RANK_SAMPLES",
     "DEFAULT_SEED",
-    "THRESHOLD",
     "Arithmetic",
     "BleuMetric",
     "Metric",
-    "Pair",
     "Progress",
-    "Ranked",
-    "Ranking",
     "Result",
     "Table",
     "TerMetric",
     "bootstrap_confidence",
     "bootstrap_resample",
-    "clusters",
     "estimate_ci",
     "no_progress",
     "p_value",
@@ -83,7 +22,6 @@ __all__ = [
     "paired_bootstrap",
     "paired_draws",
     "rank_draws",
-    "rank_systems",
     "score_estimate_ci",
 ]
 
@@ -110,7 +48,6 @@ except ImportError as missing:  # the optional extra: say which to install
 
 from mtcompute.metrics import DEFAULT_SEED
 from mtcompute.metrics._resample import Array, Metric
-from mtcompute.metrics.agreement import human_agreement
 from mtcompute.metrics.bleu.resample import BleuMetric
 from mtcompute.metrics.ter.resample import TerMetric
 
@@ -672,173 +609,3 @@ def paired_approximate_randomization(
                 results[t][i] = Result(row[i].score, (counts[p] + 1) / (trials + 1), *intervals[p])
                 p += 1
     return [[r for r in row if r is not None] for row in results]
-
-
-# --- rankings: all pairs, clusters and rank ranges -------------------------------------------
-
-THRESHOLD = 0.05
-"""A p-value at most this marks a significant difference (sacreBLEU's ``*``)."""
-DEFAULT_RANK_SAMPLES = {"bootstrap": 1000, "ar": 10000}
-"""sacreBLEU's defaults: ``--paired-bs-n`` 1000, ``--paired-ar-n`` 10000."""
-
-
-@dataclass(frozen=True, slots=True)
-class Pair:
-    """The paired test of systems ``first`` and ``second`` (their indices, ``first`` the
-    smaller): ``delta`` is ``score(second) - score(first)``, ``better`` the index of the
-    better score in the metric's direction (None when the scores are equal), ``significant``
-    whether that one is significantly better (p <= the threshold), ``agreement`` Kocmi et
-    al.'s estimated accuracy in percent of ``|delta|`` (None where they fitted no curve:
-    :func:`mtcompute.metrics.agreement.human_agreement`)."""
-
-    first: int
-    second: int
-    delta: float
-    p_value: float
-    better: int | None
-    significant: bool
-    agreement: float | None
-
-
-@dataclass(frozen=True, slots=True)
-class Ranked:
-    """One system in a ranking: its index among the systems given, its score, its rank range
-    (``top`` = 1 + the systems significantly better than it; ``bottom`` = the number of
-    systems minus those it is significantly better than) and its cluster (1: the best)."""
-
-    system: int
-    score: float
-    top: int
-    bottom: int
-    cluster: int
-
-    @property
-    def rank(self) -> str:
-        """The rank range as WMT's findings print it: ``3``, or ``1-2``."""
-        return str(self.top) if self.top == self.bottom else f"{self.top}-{self.bottom}"
-
-
-@dataclass(frozen=True, slots=True)
-class Ranking:
-    """All-pairs significance of N systems on one metric: ``systems`` best first (the
-    metric's direction; equal scores in the order given), ``pairs`` every pair ``i < j`` in
-    the order ``(0, 1), (0, 2), ..., (1, 2), ...``."""
-
-    metric: str
-    lower_is_better: bool
-    method: str
-    samples: int
-    seed: int | None
-    threshold: float
-    systems: tuple[Ranked, ...]
-    pairs: tuple[Pair, ...]
-
-    def pair(self, i: int, j: int) -> Pair:
-        """The test of systems ``i`` and ``j`` (either order)."""
-        first, second = min(i, j), max(i, j)
-        count = len(self.systems)
-        return self.pairs[first * (2 * count - first - 1) // 2 + second - first - 1]
-
-
-def clusters(order: Sequence[int], beats: Callable[[int, int], bool]) -> list[int]:
-    """The cluster (1, 2, ...) of each position of ``order`` (systems best first), as WMT's
-    findings group systems: contiguous runs of the order such that every system of a cluster
-    is significantly better (``beats(a, b)``) than every system of every lower cluster, as
-    many clusters as that allows. A cluster ends after position ``k`` exactly when each
-    system at or above ``k`` beats each system below it."""
-    found = []
-    cluster = 1
-    for k in range(len(order)):
-        found.append(cluster)
-        above, below = order[: k + 1], order[k + 1 :]
-        if below and all(beats(a, b) for a in above for b in below):
-            cluster += 1
-    return found
-
-
-def _pair_p_values(
-    series: Sequence[_Series],
-    method: str,
-    samples: int,
-    seed: int | None,
-    arithmetic: Arithmetic,
-    progress: Progress,
-) -> dict[tuple[int, int], float]:
-    """Each pair's p-value, every pair over the same random draws: one bootstrap of all the
-    systems (paired_bootstrap's rule on each pair of their resampled scores), or the same AR
-    masks for every pair (a generator of ``seed`` per first system)."""
-    count = len(series)
-    found: dict[tuple[int, int], float] = {}
-    if method == "bootstrap":
-        scores = _Resampler(series, arithmetic).scores(_rng(seed), samples, progress)
-        for i in range(count):
-            for j in range(i + 1, count):
-                difference = abs(series[i].score - series[j].score)
-                found[i, j] = _bootstrap_p(scores[i], scores[j], difference)
-        return found
-    for i in range(count - 1):
-        pairs = [(series[i], series[j]) for j in range(i + 1, count)]
-        counts = _ar_counts(pairs, _rng(seed), samples, arithmetic, progress)
-        for j, n in enumerate(counts, start=i + 1):
-            found[i, j] = (n + 1) / (samples + 1)
-    return found
-
-
-@_one_blas_thread
-def rank_systems(
-    metric: Metric,
-    statistics: Sequence[Statistics],
-    *,
-    method: Literal["bootstrap", "ar"] = "bootstrap",
-    samples: int | None = None,
-    seed: int | None = DEFAULT_SEED,
-    arithmetic: Arithmetic = "native",
-    threshold: float = THRESHOLD,
-    progress: Progress = no_progress,
-) -> Ranking:
-    """All-pairs paired tests of N >= 2 systems' per-segment ``statistics`` on ``metric``,
-    their clusters and rank ranges as WMT's findings give them (:func:`clusters`, and
-    :class:`Ranked`), each pair with Kocmi et al.'s estimated agreement with humans.
-
-    ``method`` ``"bootstrap"``: paired bootstrap resampling, ``samples`` resamples (default
-    1000) of all systems at once, so a pair with system 0 has :func:`paired_bootstrap`'s
-    p-value with system 0 as the baseline; ``"ar"``: approximate randomization, ``samples``
-    trials (default 10000), the same masks for every pair. With a seed the ranking is the
-    same at every run. A system is significantly better than another when its score is
-    better in the metric's direction (``metric.lower_is_better``) and p <= ``threshold``.
-    ``progress(n)`` after each block of ``n`` resamples or trials (:func:`rank_draws` in
-    all)."""
-    if method not in ("bootstrap", "ar"):
-        raise ValueError(f"method must be one of ['bootstrap', 'ar'], got {method!r}")
-    count = DEFAULT_RANK_SAMPLES[method] if samples is None else samples
-    _check_count(count, "samples", 1)
-    _check_seed(seed)
-    _check_arithmetic(arithmetic)
-    if isinstance(threshold, bool) or not isinstance(threshold, float | int):
-        raise ValueError(f"threshold must be a number, got {threshold!r}")
-    (series,) = _prepare([Table(metric, statistics)])
-    lower = bool(metric.lower_is_better)
-    sign = -1.0 if lower else 1.0
-    p_values = _pair_p_values(series, method, count, seed, arithmetic, progress)
-    pairs = []
-    wins: set[tuple[int, int]] = set()
-    for (i, j), p in p_values.items():
-        delta = series[j].score - series[i].score
-        better = None if delta == 0 else (j if sign * delta > 0 else i)
-        significant = better is not None and p <= threshold
-        if significant:
-            wins.add((i, j) if better == i else (j, i))
-        pairs.append(Pair(i, j, delta, p, better, significant, human_agreement(metric.name, delta)))
-    order = sorted(range(len(series)), key=lambda s: (-sign * series[s].score, s))
-    found = clusters(order, lambda a, b: (a, b) in wins)
-    ranked = tuple(
-        Ranked(
-            system=s,
-            score=series[s].score,
-            top=1 + sum((o, s) in wins for o in order),
-            bottom=len(order) - sum((s, o) in wins for o in order),
-            cluster=cluster,
-        )
-        for s, cluster in zip(order, found, strict=True)
-    )
-    return Ranking(metric.name, lower, method, count, seed, float(threshold), ranked, tuple(pairs))
