@@ -26,7 +26,7 @@ from starlette.testclient import TestClient
 
 from mtcompute.contracts import contract
 from mtcompute.server import app as app_module
-from mtcompute.server import executor
+from mtcompute.server import executor, supervisor
 from mtcompute.server.app import PAGE_CACHE_CONTROL, PAGE_VARY, create_app
 from mtcompute.server.executor import BodyWorker
 from mtcompute.server.limits import ApiKeys
@@ -308,8 +308,8 @@ def test_keyed_mode_limits_each_key_behind_one_proxy(tmp_path: Any) -> None:
 @pytest.fixture
 def quick_supervision(monkeypatch: pytest.MonkeyPatch) -> None:
     """The body worker's supervision in test time: checks every 50 ms, retries after 0.1 s."""
-    monkeypatch.setattr(executor, "WATCH_SECONDS", 0.05)
-    monkeypatch.setattr(executor, "RESPAWN_BACKOFF", (0.1, 0.2))
+    monkeypatch.setattr(supervisor, "WATCH_SECONDS", 0.05)
+    monkeypatch.setattr(supervisor, "RESPAWN_BACKOFF", (0.1, 0.2))
 
 
 def _wait_for(

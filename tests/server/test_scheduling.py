@@ -18,17 +18,10 @@ from starlette.testclient import TestClient
 
 from mtcompute._execute import execute
 from mtcompute.server import executor
+from mtcompute.server.admission import ADMISSION, MIN_DEADLINE, Admission
 from mtcompute.server.app import create_app
-from mtcompute.server.executor import (
-    ADMISSION,
-    MIN_DEADLINE,
-    Admission,
-    BodyWorker,
-    FairQueue,
-    Ticket,
-    _Job,
-)
 from mtcompute.server.mcp import _body_of, _call_execute
+from mtcompute.server.supervisor import BodyWorker, FairQueue, Ticket, _Job
 from mtcompute.tools._cost import HEAVY_SECONDS, RequestCost, _samples, request_cost
 from tests.conftest import load_script
 from tests.server.serving import serving
