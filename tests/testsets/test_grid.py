@@ -127,21 +127,7 @@ def served() -> Iterator[w.World]:
 @pytest.fixture(scope="module")
 def entries(served: w.World) -> tuple[object, object]:
     """sacreBLEU's main() and mtcompute's, each pointing at the server in its child."""
-    sacrebleu_main, mtcompute_main = diff.forked_entries()
-
-    def sacrebleu_entry(args: list[str]) -> object:
-        # a fresh process's root logger (pytest's capture handlers would keep basicConfig
-        # from writing sacreBLEU's messages to stderr)
-        logging.root.handlers.clear()
-        logging.root.setLevel(logging.WARNING)
-        w.patch_sacrebleu(served, os.environ["SACREBLEU"])
-        return sacrebleu_main(args)
-
-    def mtcompute_entry(args: list[str]) -> object:
-        w.patch_mtcompute(served)
-        return mtcompute_main(args)
-
-    return sacrebleu_entry, mtcompute_entry
+    return w.patched_entries(served, diff.forked_entries())
 
 
 @pytest.mark.parametrize(("what", "args"), GRID, ids=[what for what, _ in GRID])

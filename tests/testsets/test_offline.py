@@ -3,10 +3,7 @@ made by mtcompute serves sacreBLEU; both print the same bytes from it."""
 
 from __future__ import annotations
 
-import logging
-import os
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -28,22 +25,6 @@ COMMANDS = (
 )
 
 
-def _entries(world: w.World) -> tuple[Any, Any]:
-    sacrebleu_main, mtcompute_main = diff.forked_entries()
-
-    def sacrebleu_entry(args: list[str]) -> object:
-        logging.root.handlers.clear()
-        logging.root.setLevel(logging.WARNING)
-        w.patch_sacrebleu(world, os.environ["SACREBLEU"])
-        return sacrebleu_main(args)
-
-    def mtcompute_entry(args: list[str]) -> object:
-        w.patch_mtcompute(world)
-        return mtcompute_main(args)
-
-    return sacrebleu_entry, mtcompute_entry
-
-
 @pytest.mark.parametrize("first", ["sacrebleu", "mtcompute"])
 def test_a_cache_made_by_either_serves_the_other_offline(tmp_path: Path, first: str) -> None:
     """The first tool fills the cache from the server; with the server stopped, the other
@@ -52,7 +33,7 @@ def test_a_cache_made_by_either_serves_the_other_offline(tmp_path: Path, first: 
     count = world.counts["wmt22", "en-de"]
     lines = "".join(w._sentence("sys", i) + "\n" for i in range(count))
     (tmp_path / "sys.txt").write_text(lines, encoding="utf-8")
-    sacrebleu_entry, mtcompute_entry = _entries(world)
+    sacrebleu_entry, mtcompute_entry = w.patched_entries(world, diff.forked_entries())
     fill, read = (
         (sacrebleu_entry, mtcompute_entry)
         if first == "sacrebleu"

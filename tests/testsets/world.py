@@ -11,12 +11,13 @@ import dataclasses
 import gzip
 import hashlib
 import io
+import logging
 import os
 import tarfile
 import threading
 import time
 import zipfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -386,3 +387,25 @@ def patch_mtcompute(world: World) -> None:
                 data=tuple(world.urls[url] for url in ts.data),
                 md5=tuple(world.md5s[url] for url in ts.data),
             )
+
+
+def patched_entries(
+    world: World, mains: tuple[Callable[[list[str]], object], Callable[[list[str]], object]]
+) -> tuple[Callable[[list[str]], object], Callable[[list[str]], object]]:
+    """sacreBLEU's main() and mtcompute's (``mains``, as scripts/diff_sacrebleu_cli.py's
+    ``forked_entries`` gives them), each pointing at ``world``'s server in its child."""
+    sacrebleu_main, mtcompute_main = mains
+
+    def sacrebleu_entry(args: list[str]) -> object:
+        # a fresh process's root logger (pytest's capture handlers would keep basicConfig
+        # from writing sacreBLEU's messages to stderr)
+        logging.root.handlers.clear()
+        logging.root.setLevel(logging.WARNING)
+        patch_sacrebleu(world, os.environ["SACREBLEU"])
+        return sacrebleu_main(args)
+
+    def mtcompute_entry(args: list[str]) -> object:
+        patch_mtcompute(world)
+        return mtcompute_main(args)
+
+    return sacrebleu_entry, mtcompute_entry
