@@ -37,6 +37,7 @@ from mtcompute.metrics.chrf.score import ChrfOptions  # noqa: E402
 from mtcompute.metrics.ter import corpus as ter_corpus  # noqa: E402
 from mtcompute.metrics.ter.score import TerOptions  # noqa: E402
 from tests.conftest import WMT, free_port, run_cli  # noqa: E402
+from tests.metrics.dask_cluster import local_client  # noqa: E402
 
 EN_DE = WMT / "generaltest2022" / "en-de"
 FILES = [EN_DE / "sys.Online-B.txt", EN_DE / "ref.A.txt", EN_DE / "ref.B.txt"]
@@ -49,16 +50,7 @@ PATHS = [str(path) for path in FILES]
 @pytest.fixture(scope="module")
 def client() -> Iterator[distributed.Client]:
     """A LocalCluster of two worker processes, one thread each, and its client."""
-    with (
-        distributed.LocalCluster(
-            n_workers=2,
-            threads_per_worker=1,
-            processes=True,
-            dashboard_address=":0",
-            env={"MTCOMPUTE_THREADS": "1"},
-        ) as cluster,
-        distributed.Client(cluster) as connected,
-    ):
+    with local_client() as connected:
         yield connected
 
 

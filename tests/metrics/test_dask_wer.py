@@ -22,6 +22,7 @@ from mtcompute.metrics.wer.corpus import corpus_wer  # noqa: E402
 from mtcompute.metrics.wer.text import WerOptions  # noqa: E402
 from tests.cli.terminal import stderr_on_a_terminal  # noqa: E402
 from tests.conftest import SAMPLE_WMT, run_cli  # noqa: E402
+from tests.metrics.dask_cluster import local_client  # noqa: E402
 
 PAIR = SAMPLE_WMT / "generaltest2022" / "en-cs"
 SYS, REF, REF_2 = PAIR / "sys.CUNI-Bergamot.txt", PAIR / "ref.B.txt", PAIR / "ref.C.txt"
@@ -31,16 +32,7 @@ HYPS, REFS = (split_segments(path.read_bytes(), str(path)) for path in (SYS, REF
 @pytest.fixture(scope="module")
 def client() -> Iterator[distributed.Client]:
     """A LocalCluster of two worker processes, one thread each, and its client."""
-    with (
-        distributed.LocalCluster(
-            n_workers=2,
-            threads_per_worker=1,
-            processes=True,
-            dashboard_address=":0",
-            env={"MTCOMPUTE_THREADS": "1"},
-        ) as cluster,
-        distributed.Client(cluster) as connected,
-    ):
+    with local_client() as connected:
         yield connected
 
 
