@@ -5,11 +5,25 @@ declared here for both parsers; :mod:`mtcompute.testsets` is imported only when 
 
 from __future__ import annotations
 
-__all__ = ["add_test_set", "resolve_references"]
+__all__ = ["add_references", "add_test_set", "resolve_references"]
 
 import argparse
 
 from mtcompute.cli._common import EXIT_DATA_ERROR, EXIT_USAGE, CommandError, Options
+
+
+def add_references(options: Options, aligned: str) -> None:
+    """``-r/--references FILE [FILE ...]``: the reference files, line-aligned with the
+    ``aligned`` files (score's hypotheses, compare's systems); optional, as ``-t`` may give
+    them instead (:func:`resolve_references` checks that one of the two is there)."""
+    options.add_argument(
+        "--references",
+        "-r",
+        nargs="+",
+        default=[],
+        metavar="FILE",
+        help=f"reference file(s), line-aligned with the {aligned} ('-' for stdin); or -t",
+    )
 
 
 def add_test_set(options: Options) -> None:

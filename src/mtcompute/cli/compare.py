@@ -44,7 +44,7 @@ from mtcompute.cli._common import (
     tokenizer_name,
 )
 from mtcompute.cli._progress import add_quiet
-from mtcompute.cli._test_set import add_test_set, resolve_references
+from mtcompute.cli._test_set import add_references, add_test_set, resolve_references
 from mtcompute.report import DEFAULT_SAMPLES, DEFAULT_SEED, METHODS, METRICS, is_significant
 
 if TYPE_CHECKING:
@@ -114,14 +114,7 @@ _TEXTS = (  # help, description, epilog
 def add_parser(subparsers: Subparsers) -> None:
     """Register the ``compare`` sub-command."""
     parser = add_command(subparsers, "compare", run, _TEXTS)
-    parser.add_argument(
-        "--references",
-        "-r",
-        nargs="+",
-        default=[],
-        metavar="FILE",
-        help="reference file(s), line-aligned with the systems ('-' for stdin); or -t",
-    )
+    add_references(parser, "systems")
     add_test_set(parser)
     parser.add_argument(
         "--baseline", "-b", required=True, metavar="FILE", help="the baseline system's output"

@@ -47,7 +47,7 @@ from mtcompute.cli._common import (
     tokenizer_name,
 )
 from mtcompute.cli._progress import add_quiet
-from mtcompute.cli._test_set import add_test_set
+from mtcompute.cli._test_set import add_references, add_test_set
 from mtcompute.errors import MtcomputeError
 from mtcompute.report import DEFAULT_SAMPLES, DEFAULT_SEED
 
@@ -230,14 +230,7 @@ def add_parser(subparsers: Subparsers) -> None:
         ("--hypotheses", "-H"),
         "system output file(s), one segment per line ('-' for stdin)",
     )
-    parser.add_argument(
-        "--references",
-        "-r",
-        nargs="+",
-        default=[],
-        metavar="FILE",
-        help="reference file(s), line-aligned with the hypotheses ('-' for stdin); or -t",
-    )
+    add_references(parser, "hypotheses")
     add_test_set(parser)
     add_metrics(
         parser, METRICS, ["chrf"], "bleu, chrf, chrf++, ter, wer, cer: one or more (default chrf)"
