@@ -192,8 +192,8 @@ def add_language_pair(options: Options) -> None:
         type=_language_pair,
         default=None,
         metavar="SRC-TRG",
-        help="the language pair, e.g. en-zh: without --tokenize, BLEU tokenizes for the target "
-        "language as sacreBLEU does (zh, ja-mecab, ko-mecab, else 13a)",
+        help="the language pair, e.g. en-zh: -t's pair; without --tokenize, BLEU tokenizes for "
+        "the target language as sacreBLEU does (zh, ja-mecab, ko-mecab, else 13a)",
     )
 
 

@@ -26,7 +26,7 @@ from mtcompute.cli._common import (
     repeated,
 )
 from mtcompute.cli._score_chunks import _on_cluster, _Run, _scored
-from mtcompute.cli._test_set import resolve_references
+from mtcompute.cli._test_set import CutFiles, cut_files, resolve_references
 from mtcompute.errors import MtcomputeError
 from mtcompute.report import is_significant
 
@@ -221,10 +221,12 @@ def _json(args: argparse.Namespace, found: _Run) -> dict[str, object]:
                     data[key] = _placeholder(found, s, m, key)
             scores[metric] = data
         systems.append({"hypotheses": label(name), "scores": scores})
+    cut = {} if args.cut is None else {"test_set": args.cut.to_dict()}  # --origlang/--subset
     return {
         "references": [label(name) for name in args.references],
         "segment_count": found.count,
         "systems": systems,
+        **cut,
     }
 
 
@@ -298,9 +300,11 @@ def _tested_json(
 
 def run(args: argparse.Namespace) -> int:
     """Run ``mtcompute score`` with parsed arguments; return the exit status."""
+    cut: CutFiles | None = None
     try:
         resolve_references(args)
         _check_options(args)
+        cut = cut_files(args)  # --origlang/--subset: cut copies of the files until closed
         tests: list[list[TestResult]] | None = None
         if args.scheduler is not None:  # on a Dask cluster: mtcompute.dask
             found = _on_cluster(args)
@@ -321,6 +325,11 @@ def run(args: argparse.Namespace) -> int:
         return fail(args, exc, "score")
     except MtcomputeError as exc:  # the library refused the input
         return fail(args, CommandError(exc.message, EXIT_DATA_ERROR, exc.code), "score")
+    finally:
+        if cut is not None:
+            cut.close()
+    if args.cut is not None and args.format != "json":
+        sys.stdout.buffer.write(f"{args.cut.line()}\n".encode())
     if tests is not None:
         if args.format == "json":
             _write_json(_tested_json(args, found, tests, settings), found)

@@ -31,20 +31,16 @@ from mtcompute.cli._common import (
     Subparsers,
     add_command,
     add_count,
-    add_files,
-    add_language_pair,
     add_metrics,
-    add_spm_model,
     add_switches,
     check_language_pair,
     fail,
     label,
     missing_extra,
     repeated,
-    tokenizer_name,
 )
 from mtcompute.cli._progress import add_quiet
-from mtcompute.cli._test_set import add_references, add_test_set, resolve_references
+from mtcompute.cli._test_set import add_inputs, cut_segments, resolve_references
 from mtcompute.report import DEFAULT_SAMPLES, DEFAULT_SEED, METHODS, METRICS, is_significant
 
 if TYPE_CHECKING:
@@ -64,6 +60,10 @@ same number of lines in every file; FILE may be '-' for standard input, for at m
 1000). --method ar: paired approximate randomization, --samples trials (default 10000), the
 intervals from 1000 bootstrap resamples. --seed (default 12345, sacreBLEU's) seeds the draws;
 0 is a seed like any other.
+
+-t NAME -l SRC-TRG: the references of sacreBLEU's test set NAME, not -r files; --origlang
+LANG and --subset NAME then compare on the documents sacreBLEU keeps with those flags, said
+in the text's first line and the JSON's "test_set".
 
 -m wer cer: word and character error rates (jiwer 4.0's, in percent; one reference file).
 TER, WER and CER are error rates: lower is better, and the differences, the marks of the
@@ -97,7 +97,8 @@ its p_value and significant null). With --rank also "rankings": {METRIC: {"name"
 "lower_is_better", "systems": [{"hypotheses", "rank", "top", "bottom", "cluster", "score"}]
 (best first), "pairs": [{"first", "second", "delta", "p_value", "better", "significant",
 "human_agreement"}]}} (delta: second's score minus first's; human_agreement: percent, or
-null where Kocmi et al. fitted no curve).
+null where Kocmi et al. fitted no curve). With --origlang or --subset also "test_set", as
+mtcompute score gives it.
 
 exit status: 0 compared; 1 data error (a file that is not UTF-8, with the line number and
 byte offset; files of different lengths; no segments); 2 usage error (bad options, a file
@@ -114,15 +115,11 @@ _TEXTS = (  # help, description, epilog
 def add_parser(subparsers: Subparsers) -> None:
     """Register the ``compare`` sub-command."""
     parser = add_command(subparsers, "compare", run, _TEXTS)
-    add_references(parser, "systems")
-    add_test_set(parser)
     parser.add_argument(
         "--baseline", "-b", required=True, metavar="FILE", help="the baseline system's output"
     )
-    add_files(
-        parser,
-        ("--hypotheses", "-H"),
-        "the output file(s) of the systems compared with the baseline",
+    add_inputs(
+        parser, "the output file(s) of the systems compared with the baseline", "systems", parser
     )
     add_metrics(
         parser,
@@ -157,16 +154,6 @@ def add_parser(subparsers: Subparsers) -> None:
         ],
         default=False,
     )
-    parser.add_argument(
-        "--tokenize",
-        type=tokenizer_name,
-        default=None,
-        metavar="NAME",
-        help="BLEU's tokenizer: 13a (default), intl, zh, char, none, ja-mecab, ko-mecab, "
-        "spm, flores101, flores200",
-    )
-    add_spm_model(parser)
-    add_language_pair(parser)
     parser.add_argument("--report", metavar="FILE", help="also write the HTML report to FILE")
     parser.add_argument(
         "--histogram",
@@ -389,7 +376,7 @@ def run(args: argparse.Namespace) -> int:
         resolve_references(args)
         _check(args)
         systems: Sequence[str] = [args.baseline, *args.hypotheses]
-        hypotheses, references = read_segments(systems, args.references)
+        hypotheses, references = cut_segments(args, *read_segments(systems, args.references))
         shown = len(references) * len(systems) > PROGRESS_MIN_SEGMENTS
         progress = bar(
             progress_steps(len(systems), len(args.metric), rank=args.rank),
@@ -434,8 +421,10 @@ def run(args: argparse.Namespace) -> int:
                 ) from None
     except CommandError as exc:
         return fail(args, exc, "compare")
-    if args.format == "json":
-        _write(dumps(json_object(comparison)))
+    if args.format == "json":  # a cut (--origlang/--subset): the last field, the first line
+        cut = {} if args.cut is None else {"test_set": args.cut.to_dict()}
+        _write(dumps({**json_object(comparison), **cut}))
     else:
-        _write(text_table(comparison))
+        heading = [] if args.cut is None else [args.cut.line()]
+        _write("\n".join([*heading, text_table(comparison)]))
     return EXIT_OK

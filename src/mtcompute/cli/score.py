@@ -39,15 +39,11 @@ from mtcompute.cli._common import (
     Subparsers,
     add_command,
     add_count,
-    add_files,
-    add_language_pair,
     add_metrics,
-    add_spm_model,
     add_switches,
-    tokenizer_name,
 )
 from mtcompute.cli._progress import add_quiet
-from mtcompute.cli._test_set import add_references, add_test_set
+from mtcompute.cli._test_set import add_inputs
 from mtcompute.errors import MtcomputeError
 from mtcompute.report import DEFAULT_SAMPLES, DEFAULT_SEED
 
@@ -79,6 +75,12 @@ unless --case-sensitive, so --lowercase is not TER's), each segment's fewest edi
 references, the total over the total of the segments' average reference lengths (lower is
 better; it can pass 100). Each score line carries sacreBLEU's signature of the settings, then
 mtcompute:<version>.
+
+-t NAME -l SRC-TRG takes the references from sacreBLEU's test set NAME instead of -r. With
+it, --origlang LANG (non-LANG: any other original language) and --subset NAME score only the
+documents sacreBLEU 2.6.0 keeps with the same flags (the -H files hold the whole test set);
+the text then starts with a line saying so ("-t wmt20 -l de-en --origlang de: 4 of 7
+segments"), the JSON has "test_set".
 
 WER and CER are jiwer 4.0's wer and cer (the wer-compute tool, mtcompute.corpus_wer): word or
 character edits without shifts over the reference's length, in percent on the line, the rate
@@ -139,7 +141,8 @@ reference length), one per line after its corpus line.
 {"references": [...], "segment_count": N, "systems": [{"hypotheses": FILE, "scores":
 {METRIC: {...}}}]}, each score with its name, score, score_text, signature, settings and
 statistics (and with --segments, "segment_scores"; TER's also "segment_edits" and
-"segment_ref_lengths").
+"segment_ref_lengths"). With --origlang or --subset, also "test_set": {"name",
+"language_pair", "origlang", "subset", "segments", "of"} (the segments kept, of the set's).
 
 A progress bar is drawn on standard error when it is a terminal and the input has more than
 10,000 segments (its rate and the time left); --quiet (or --no-progress) turns it off.
@@ -225,13 +228,11 @@ def add_parser(subparsers: Subparsers) -> None:
     The metric options default to None, not to their values, so that :func:`run` can tell
     an option given for a metric that was not asked for."""
     parser = add_command(subparsers, "score", run, _TEXTS)
-    add_files(
-        parser,
-        ("--hypotheses", "-H"),
-        "system output file(s), one segment per line ('-' for stdin)",
+    chrf = parser.add_argument_group("chrF options")
+    bleu = parser.add_argument_group("BLEU options")
+    add_inputs(
+        parser, "system output file(s), one segment per line ('-' for stdin)", "hypotheses", bleu
     )
-    add_references(parser, "hypotheses")
-    add_test_set(parser)
     add_metrics(
         parser, METRICS, ["chrf"], "bleu, chrf, chrf++, ter, wer, cer: one or more (default chrf)"
     )
@@ -249,19 +250,7 @@ def add_parser(subparsers: Subparsers) -> None:
         "--case-sensitive)",
     )
     add_switches(parser, [lowercase], default=None)
-    chrf = parser.add_argument_group("chrF options")
     _add_checked(chrf, "--beta", "recall weight, 1..16 (default 2)")
-    bleu = parser.add_argument_group("BLEU options")
-    bleu.add_argument(
-        "--tokenize",
-        type=tokenizer_name,
-        default=None,
-        metavar="NAME",
-        help="sacreBLEU's tokenizer: 13a (default), intl, zh, char, none, ja-mecab, ko-mecab, "
-        "spm, flores101, flores200",
-    )
-    add_spm_model(bleu)
-    add_language_pair(bleu)
     _add_checked(
         bleu,
         "--smooth-method",
