@@ -17,6 +17,7 @@ PACKAGE = REPO / "src" / "mtcompute"
 LAYERS: tuple[tuple[str, ...], ...] = (
     (
         "mtcompute.errors",
+        "mtcompute.downloads",
         "mtcompute.native",
         "mtcompute._version",
         "mtcompute._ranges",

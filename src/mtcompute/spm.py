@@ -8,9 +8,11 @@ one sacreBLEU caches: ``$SACREBLEU/models/<the file name of its URL>`` (``SACREB
 at each call; default ``~/.sacrebleu``). ``spm`` is sacreBLEU's old name of ``flores101``:
 the same model and the same signature, ``flores101``.
 
-mtcompute downloads nothing here: a missing cached model is :func:`download_model`'s clear
-error. A model whose name fixes the file is checked against :data:`PINNED_MD5` (empty:
-sacreBLEU 2.6.0 pins no checksum); every model must load in sentencepiece.
+A missing cached model is downloaded there first, as sacreBLEU does
+(:func:`download_model`: atomic, retried and resumed, :mod:`mtcompute.downloads`); a failed
+download is a clear error that says where to put the file or how to name one. A model whose
+name fixes the file is checked against :data:`PINNED_MD5` (empty: sacreBLEU 2.6.0 pins no
+checksum); every model must load in sentencepiece.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ __all__ = [
 
 import hashlib
 import os
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -72,17 +75,39 @@ def cached_model_path(name: str) -> Path:
     return Path(root) / "models" / MODELS[name].file_name
 
 
+RETRY_AFTER_FAILURE = 30.0
+"""Seconds during which a failed model download is not tried again by this process (one
+command may build its tokenizer twice: it waits for a failing server once)."""
+
+_FAILED: dict[tuple[str, str], tuple[float, str]] = {}  # (url, target): (when, why)
+
+
 def download_model(name: str, target: Path, path: str) -> None:
-    """Where the model of ``name`` would be downloaded to ``target``; mtcompute does not
-    download it: the error says where it looks and how to get the file."""
+    """Download the model of ``name`` to ``target`` (sacreBLEU's cache), as sacreBLEU does on
+    first use; a fault is :class:`~mtcompute.errors.UnsupportedInput` at ``path`` saying where
+    the file goes and how to name a model instead. Its INFO message "Downloading URL to
+    TARGET" goes to the ``mtcompute.downloads`` logger."""
+    # Imported here: urllib costs tens of milliseconds and most runs find the model cached.
+    from mtcompute.downloads import DownloadError, download_file  # noqa: PLC0415
+
     model = MODELS[name]
+    pinned = "flores101" if name == "spm" else name
+    key = (model.url, os.fspath(target))
+    failed = _FAILED.get(key)
+    if failed is None or time.monotonic() - failed[0] >= RETRY_AFTER_FAILURE:
+        try:
+            download_file(model.url, PINNED_MD5.get(pinned), target)
+            return
+        except (DownloadError, OSError) as error:
+            why = error.strerror if isinstance(error, OSError) and error.strerror else error
+            failed = _FAILED[key] = (time.monotonic(), str(why))
     raise UnsupportedInput(
-        f"The {name} tokenizer {where(path)} needs the SentencePiece model sacreBLEU caches "
-        f"at {target}, which is not there: download {model.url} to that file (sacreBLEU "
-        f"does on its first run with -tok {name}), or name a model file (--spm-model PATH; "
-        "spm_model= in Python).",
+        f"The {name} tokenizer {where(path)} needs the SentencePiece model sacreBLEU "
+        f"caches at {target}, which is not there, and it could not be downloaded "
+        f"({failed[1]}): download {model.url} to that file, or name a model file "
+        "(--spm-model PATH; spm_model= in Python).",
         path,
-    )
+    ) from None
 
 
 def _md5(file: Path) -> str:

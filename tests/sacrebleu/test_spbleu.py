@@ -1,6 +1,7 @@
 """spBLEU (spm, flores101, flores200): sacreBLEU 2.6.0's numbers, signatures and command-line
 bytes with the same SentencePiece model, a tiny one trained here on the in-repo WMT sample; the
-model sacreBLEU caches, or one named; a missing, unloadable or (where pinned) wrong model."""
+model sacreBLEU caches (downloaded there when missing, from a loopback server here), or one
+named; a model that cannot be downloaded, unloadable or (where pinned) wrong."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import io
 import os
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -25,6 +27,7 @@ from mtcompute.sacrebleu.metrics.bleu import bleu_with_spm_model
 from mtcompute.sacrebleu.tokenizers import tokenizer_spm as our_spm
 from mtcompute.tokenizers import get_tokenizer
 from tests.conftest import SAMPLE_WMT, WMT, cli_command, run_python
+from tests.testsets import world as w
 
 # sacreBLEU's TokenizerSPM("spm") calls the deprecated Logger.warn (its code, not ours)
 pytestmark = pytest.mark.filterwarnings("ignore:The 'warn' method is deprecated:DeprecationWarning")
@@ -193,42 +196,113 @@ def test_the_commands_print_sacrebleus_bytes(cache: Path, model_file: Path, tmp_
     assert f'"score":{theirs.score!r}'.encode() in score
 
 
-def test_a_missing_cached_model_is_a_clear_error(empty_cache: Path) -> None:
-    """No model in sacreBLEU's cache: where it looks, where to get it, how to name one."""
+@pytest.fixture
+def mirror(model_bytes: bytes, monkeypatch: pytest.MonkeyPatch) -> Iterator[w.Server]:
+    """A loopback server holding the tiny model at each of sacreBLEU's model URLs' paths,
+    and this process's :data:`mtcompute.spm.MODELS` pointing there (the file names stay
+    sacreBLEU's: a URL's last part names the cached file)."""
+    world = w.World(
+        files={w.World().served_path(m.url): model_bytes for m in spm.MODELS.values()},
+        md5s={m.url: "" for m in spm.MODELS.values()},
+    )
+    with w.serving(world) as server:
+        for name, model in spm.MODELS.items():
+            loopback = spm.SpmModel(world.urls[model.url], model.signature)
+            monkeypatch.setitem(spm.MODELS, name, loopback)
+        yield server
+
+
+def test_a_missing_cached_model_is_downloaded_once(
+    empty_cache: Path, mirror: w.Server, model_file: Path
+) -> None:
+    """No model in sacreBLEU's cache: it is downloaded there (as sacreBLEU does) once, and
+    scores as the same model named."""
+    hypotheses, references = _pair(PAIRS[0])
+    segments = list(zip(*references, strict=True))
+    ours = mtcompute.corpus_bleu(hypotheses, segments, tokenize="flores200")
+    target = empty_cache / "models" / "flores200sacrebleuspm"
+    assert target.read_bytes() == model_file.read_bytes()
+    assert [path for path, _ in mirror.requests] == ["/tinyurl.com/flores200sacrebleuspm"]
+    assert sorted(os.listdir(target.parent)) == [
+        "flores200sacrebleuspm",
+        "flores200sacrebleuspm.lock",
+    ]
+    facade.BLEU(tokenize="flores200")  # cached now: no second request
+    assert 1 == len(mirror.requests)
+    named = mtcompute.corpus_bleu(hypotheses, segments, tokenize="flores200", spm_model=model_file)
+    assert (ours.score, ours.signature) == (named.score, named.signature)
+
+
+def test_a_model_that_cannot_be_downloaded_is_a_clear_error(
+    empty_cache: Path, mirror: w.Server
+) -> None:
+    """A failed download: where the model goes, why it failed, where to get it, how to name
+    one; nothing is left where the tokenizer would look."""
+    url = spm.MODELS["flores200"].url
+    mirror.world.files.clear()  # every model URL is 404 now
     target = empty_cache / "models" / "flores200sacrebleuspm"
     expected = (
         f"The flores200 tokenizer at /tokenize needs the SentencePiece model sacreBLEU caches "
-        f"at {target}, which is not there: download https://tinyurl.com/flores200sacrebleuspm "
-        "to that file (sacreBLEU does on its first run with -tok flores200), or name a model "
-        "file (--spm-model PATH; spm_model= in Python).",
+        f"at {target}, which is not there, and it could not be downloaded (cannot download "
+        f"{url}: HTTP 404 Not Found): download {url} to that file, or name a model file "
+        "(--spm-model PATH; spm_model= in Python).",
         "/tokenize",
     )
     with pytest.raises(UnsupportedInput) as caught:
         get_tokenizer("flores200")
     assert expected == (caught.value.message, caught.value.path)
+    assert not target.exists()
     with pytest.raises(TokenizerError) as raised:
         facade.BLEU(tokenize="flores200")
     assert f"Flores200Tokenizer: {expected[0].replace(' at /tokenize', '')}" == str(raised.value)
 
 
+# The command in a child process whose model URLs point at the loopback server (argv[1]).
+_PATCHED_MAIN = """
+from mtcompute import spm
+from mtcompute.cli import main
+for name, model in list(spm.MODELS.items()):
+    served = sys.argv[1] + "/" + model.url.split("://", 1)[1]
+    spm.MODELS[name] = spm.SpmModel(served, model.signature)
+sys.exit(main(sys.argv[2:]))
+"""
+
+
 @pytest.mark.parametrize("command", ["sacrebleu", "score"])
-def test_a_missing_model_on_the_command_line_is_one_line(command: str, tmp_path: Path) -> None:
-    """The commands without the model: one error line naming the cached file, no traceback."""
+def test_the_commands_download_a_missing_model(
+    command: str, tmp_path: Path, mirror: w.Server, cache: Path
+) -> None:
+    """The commands with no model cached: downloaded (mtcompute sacrebleu says so on stderr
+    as sacreBLEU does) and scored as with the model cached; a model that cannot be downloaded
+    is one error line naming the cached file, no traceback."""
     folder = SAMPLE_WMT / PAIRS[0]
     ref, system = str(folder / "ref.A.txt"), str(sorted(folder.glob("sys.*.txt"))[0])
     args = {
-        "sacrebleu": ["sacrebleu", ref, "-i", system, "-tok", "flores101"],
+        "sacrebleu": ["sacrebleu", ref, "-i", system, "-m", "bleu", "-tok", "flores101"],
         "score": ["score", "-H", system, "-r", ref, "-m", "bleu", "--tokenize", "flores101"],
     }[command]
-    env = {**os.environ, "SACREBLEU": str(tmp_path)}
-    done = subprocess.run(
-        [*cli_command(), *args], capture_output=True, env=env, timeout=60, check=False
-    )
-    lines = done.stderr.decode().splitlines()
-    target = tmp_path / "models" / "sacrebleu_tokenizer_spm.model"
-    assert (1, b"", 1) == (done.returncode, done.stdout, len(lines))
-    assert lines[0].startswith(f"mtcompute {command}: error: ")
-    assert f"caches at {target}, which is not there: download " in lines[0]
+    base = mirror.world.base
+
+    def run(folder: Path) -> subprocess.CompletedProcess[str]:
+        code = _PATCHED_MAIN.replace("sys.argv[2:]", repr(args)).replace("sys.argv[1]", repr(base))
+        return run_python(code, env={"SACREBLEU": str(folder)})
+
+    expected = run(cache)
+    assert (0, "") == (expected.returncode, expected.stderr)
+    done = run(tmp_path / "fresh")
+    target = tmp_path / "fresh" / "models" / "sacrebleu_tokenizer_spm.model"
+    url = f"{base}/dl.fbaipublicfiles.com/fairseq/models/flores/sacrebleu_tokenizer_spm.model"
+    said = f"sacreBLEU: Downloading {url} to {target}\n" if command == "sacrebleu" else ""
+    assert (0, expected.stdout, said) == (done.returncode, done.stdout, done.stderr)
+    assert target.is_file()
+    mirror.world.files.clear()
+    failed = run(tmp_path / "offline")
+    *said_lines, error = failed.stderr.splitlines()
+    offline = tmp_path / "offline" / "models" / "sacrebleu_tokenizer_spm.model"
+    said = [f"sacreBLEU: Downloading {url} to {offline}"] if command == "sacrebleu" else []
+    assert (1, "", said) == (failed.returncode, failed.stdout, said_lines)
+    assert error.startswith(f"mtcompute {command}: error: ")
+    assert "which is not there, and it could not be downloaded (cannot download " in error
 
 
 def test_a_wrong_md5_under_a_fixed_name_is_refused(

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from mtcompute import downloads as _download
 from mtcompute import testsets
-from mtcompute.testsets import _download
 from tests.cli.terminal import read_until_closed
 from tests.conftest import load_script
 from tests.testsets import world as w

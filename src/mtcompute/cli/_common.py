@@ -178,7 +178,7 @@ def add_spm_model(options: Options) -> None:
         default=None,
         metavar="PATH",
         help="the SentencePiece model of --tokenize spm, flores101, flores200 (default: "
-        "sacreBLEU's cached one, $SACREBLEU/models; nothing is downloaded)",
+        "sacreBLEU's, cached in $SACREBLEU/models, downloaded there when missing)",
     )
 
 

@@ -29,12 +29,13 @@ from mtcompute.cli._sacrebleu_output import YELLOW, Session, Stop, _fail
 
 
 class Logged(logging.Handler):
-    """The messages of the ``mtcompute.testsets`` logger (Downloading ..., Extracting ...)
-    and of :mod:`mtcompute.sacrebleu`'s ``sacrebleu`` logger (BLEU's warnings) written as
-    sacreBLEU's command writes its logger's, while the command runs: ``sacreBLEU: `` first,
-    or with -q the warnings bare and no INFO."""
+    """The messages of the ``mtcompute.testsets`` and ``mtcompute.downloads`` loggers
+    (Downloading ..., Extracting ...: test sets, spBLEU's models) and of
+    :mod:`mtcompute.sacrebleu`'s ``sacrebleu`` logger (BLEU's warnings) written as sacreBLEU's
+    command writes its logger's, while the command runs: ``sacreBLEU: `` first, or with -q
+    the warnings bare and no INFO."""
 
-    NAMES = ("mtcompute.testsets", "sacrebleu")
+    NAMES = ("mtcompute.testsets", "mtcompute.downloads", "sacrebleu")
 
     def __init__(self, session: Session) -> None:
         super().__init__(logging.INFO)

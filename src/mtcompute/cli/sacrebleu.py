@@ -92,7 +92,8 @@ where mtcompute differs from sacreBLEU 2.6.0:
     scores the language X (sacreBLEU iterates the letters of X). A download whose MD5 sum is
     wrong is deleted, not left for you to delete; a cut download is resumed.
   - spm, flores101 and flores200 (spBLEU, mtcompute's [spm] extra) load the model
-    sacreBLEU cached ($SACREBLEU/models), or --spm-model PATH; nothing is downloaded.
+    sacreBLEU caches ($SACREBLEU/models; downloaded there first, as sacreBLEU does, when it
+    is missing), or --spm-model PATH.
     spBLEU-1K is refused (exit 2); ja-mecab and ko-mecab need mtcompute's [ja] / [ko] extras.
   - SACREBLEU_SEED=0 seeds the paired tests with 0. sacreBLEU prints "seed:0" in the
     signature but runs the comparisons unseeded (different p-values on every run); with any

@@ -25,6 +25,7 @@ __all__ = [
 from array import array
 from collections import Counter
 from collections.abc import Sequence
+from typing import NamedTuple
 
 from mtcompute.counting import MIN_SEGMENTS_PER_THREAD, _check_texts, _int64s, map_spans
 from mtcompute.metrics.chrf.ngrams import split_words
@@ -65,17 +66,9 @@ def sacrebleu_chrf_statistics(
     >>> total
     [2, 2, 1, 2, 2, 1]
     """
+    settings = _Settings(char_order, word_order, beta, whitespace, eps_smoothing)
     total, buffer, segments = _sacrebleu_chrf(
-        hypotheses,
-        references,
-        char_order,
-        word_order,
-        beta,
-        lowercase,
-        whitespace,
-        eps_smoothing,
-        per_segment,
-        threads,
+        hypotheses, references, settings, lowercase, per_segment, threads
     )
     if buffer is not None:
         values = _int64s(buffer)
@@ -104,17 +97,9 @@ def sacrebleu_chrf_rows(
     >>> memoryview(rows).cast("q").tolist()
     [2, 2, 1, 2, 2, 1]
     """
+    settings = _Settings(char_order, word_order, beta, whitespace, eps_smoothing)
     total, buffer, segments = _sacrebleu_chrf(
-        hypotheses,
-        references,
-        char_order,
-        word_order,
-        beta,
-        lowercase,
-        whitespace,
-        eps_smoothing,
-        True,
-        threads,
+        hypotheses, references, settings, lowercase, True, threads
     )
     if buffer is None:
         assert segments is not None  # asked for per segment
@@ -177,15 +162,21 @@ def _kernel_takes(char_order: int, word_order: int, beta: int) -> bool:
     )
 
 
+class _Settings(NamedTuple):
+    """What sacreBLEU's chrF counts with, in the kernel's argument order."""
+
+    char_order: int
+    word_order: int
+    beta: int
+    whitespace: bool
+    eps_smoothing: bool
+
+
 def _sacrebleu_chrf(
     hypotheses: Sequence[str],
     references: Sequence[Sequence[str]],
-    char_order: int,
-    word_order: int,
-    beta: int,
+    settings: _Settings,
     lowercase: bool,
-    whitespace: bool,
-    eps_smoothing: bool,
     per_segment: bool,
     threads: int | None,
 ) -> tuple[list[int], bytes | None, list[list[int]] | None]:
@@ -195,20 +186,13 @@ def _sacrebleu_chrf(
     if lowercase:
         hypotheses = [text.lower() for text in hypotheses]
         references = [[text.lower() for text in texts] for texts in references]
-    order = char_order + word_order
-    if _kernel_takes(char_order, word_order, beta):
+    order = settings.char_order + settings.word_order
+    if _kernel_takes(settings.char_order, settings.word_order, settings.beta):
         hyps, refs = hypotheses, references
 
         def work(start: int, stop: int) -> tuple[bytes | None, tuple[int, ...]]:
             return _ext.sacrebleu_chrf_counts(
-                hyps[start:stop],
-                refs[start:stop],
-                char_order,
-                word_order,
-                beta,
-                whitespace,
-                eps_smoothing,
-                per_segment,
+                hyps[start:stop], refs[start:stop], *settings, per_segment
             )
 
         try:
@@ -221,8 +205,7 @@ def _sacrebleu_chrf(
                 return totals, None, None
             return totals, b"".join(buf or b"" for _, (buf, _) in parts), None
     segments = [
-        _sacrebleu_chrf_segment(h, r, char_order, word_order, beta, whitespace, eps_smoothing)
-        for h, r in zip(hypotheses, references, strict=True)
+        _sacrebleu_chrf_segment(h, r, settings) for h, r in zip(hypotheses, references, strict=True)
     ]
     total = [sum(column) for column in zip(*segments, strict=True)] or [0] * (3 * order)
     return total, None, (segments if per_segment else None)
@@ -247,15 +230,10 @@ def _sacrebleu_ngrams(
 
 
 def _sacrebleu_chrf_segment(
-    hypothesis: str,
-    references: Sequence[str],
-    char_order: int,
-    word_order: int,
-    beta: int,
-    whitespace: bool,
-    eps_smoothing: bool,
+    hypothesis: str, references: Sequence[str], settings: _Settings
 ) -> list[int]:
     """The pure path of :func:`sacrebleu_chrf_statistics` for one segment."""
+    char_order, word_order, beta, whitespace, eps_smoothing = settings
     order = char_order + word_order
     hyp = _sacrebleu_ngrams(hypothesis, char_order, word_order, whitespace)
     best, best_f = [0] * (3 * order), -1.0
