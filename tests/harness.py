@@ -145,8 +145,8 @@ def no_download(tokenizer: str, path: str) -> str:
     """The whole message refusing a tokenizer whose model sacreBLEU would download."""
     return (
         f"The {tokenizer} tokenizer at {path} needs a SentencePiece model that sacreBLEU "
-        "downloads; mtcompute never downloads models. Use 13a, intl, zh, char, none, ja-mecab or "
-        "ko-mecab."
+        "downloads; the catalog's tools never download models. Use 13a, intl, zh, char, "
+        "none, ja-mecab or ko-mecab."
     )
 
 

@@ -1,6 +1,7 @@
 """spBLEU's tokenizers (Goyal et al. 2022, the FLORES-101 benchmark: BLEU over SentencePiece
-pieces): sacreBLEU 2.6.0's ``spm``, ``flores101`` and ``flores200``, through the
-``sentencepiece`` package (the extra ``mtcompute[spm]``).
+pieces): sacreBLEU 2.6.0's ``spm``, ``flores101``, ``flores200`` and ``spBLEU-1K`` (the
+model of Elmadany et al.'s 1K-language spBLEU), through the ``sentencepiece`` package (the
+extra ``mtcompute[spm]``).
 
 A line's tokens are the model's pieces joined by spaces, as sacreBLEU's ``TokenizerSPM``
 (``" ".join(sp.EncodeAsPieces(line))``). The model is the file the caller names, else the
@@ -59,8 +60,11 @@ MODELS: dict[str, SpmModel] = {
     "spm": SpmModel(_FLORES101, "flores101"),
     "flores101": SpmModel(_FLORES101, "flores101"),
     "flores200": SpmModel("https://tinyurl.com/flores200sacrebleuspm", "flores200"),
+    "spBLEU-1K": SpmModel(
+        "https://www.dlnlp.ai/spBLEU-1K/spbleu-1k_tokenizer_spm.model", "spBLEU-1K"
+    ),
 }
-"""sacreBLEU 2.6.0's ``SPM_MODELS`` that mtcompute runs (``spBLEU-1K`` stays refused)."""
+"""sacreBLEU 2.6.0's ``SPM_MODELS``."""
 
 PINNED_MD5: dict[str, str] = {}
 """The md5 of the model file a name fixes (``flores101``, ``flores200``), checked before the
@@ -196,7 +200,8 @@ def _no_lone_surrogates(name: str, lines: Sequence[str]) -> None:
 def spm_encoders(
     name: str, path: str, model: str | os.PathLike[str] | None = None
 ) -> tuple[Callable[[str], str], Callable[[Sequence[str]], list[str]]]:
-    """sacreBLEU's ``name`` tokenizer (``spm``, ``flores101``, ``flores200``) over ``model``
+    """sacreBLEU's ``name`` tokenizer (``spm``, ``flores101``, ``flores200``, ``spBLEU-1K``)
+    over ``model``
     (a file), else over the model sacreBLEU caches: its function of one line and of many
     (for :class:`mtcompute.tokenizers.Tokenizer`; the signature is ``MODELS[name]``'s). Raises
     :class:`~mtcompute.errors.UnsupportedInput` at ``path`` for a missing, unloadable or

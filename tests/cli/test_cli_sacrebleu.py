@@ -135,22 +135,6 @@ def test_a_title_sequence_in_a_name_is_stripped(workspace: object) -> None:
 # -- refused flags: one line on stderr, exit status 2 (test sets: tests/testsets/) --------
 
 
-def test_a_downloading_tokenizer_is_refused(workspace: object) -> None:
-    """A BLEU tokenizer whose model sacreBLEU downloads: one line, exit status 2."""
-    outcome = run_mtcompute(
-        ("ref.A.txt", "-i", "stdin1.txt", "-tok", "spBLEU-1K"), workspace.folder
-    )
-    message = (
-        "-tok spBLEU-1K: this tokenizer needs a SentencePiece model that sacreBLEU "
-        "downloads; mtcompute never downloads models"
-    )
-    assert (2, b"", f"mtcompute sacrebleu: error: {message}\n") == (
-        outcome.status,
-        outcome.stdout,
-        outcome.stderr.decode(),
-    )
-
-
 def test_a_downloading_tokenizer_is_no_matter_without_bleu(workspace: object) -> None:
     """-tok spm with chrF alone runs, as in sacreBLEU (the tokenizer is BLEU's)."""
     case = diff.Case(("ref.A.txt", "-i", "stdin1.txt", "-m", "chrf", "-tok", "spm"))

@@ -20,6 +20,27 @@ from mtcompute.tokenizer_names import NAMES
 from tests.conftest import REPO, run_cli, run_python
 
 
+def test_doctor_tells_an_spbleu_models_state_and_never_downloads_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """spBLEU's tokenizers: ok with the model cached, else where it goes and its URL; the
+    doctor downloads nothing (the cache stays as it was)."""
+    cache = tmp_path / "cache"
+    (cache / "models").mkdir(parents=True)
+    (cache / "models" / "flores200sacrebleuspm").write_bytes(b"a model")
+    monkeypatch.setenv("SACREBLEU", str(cache))
+    proc = run_cli("doctor", "--json")
+    states = json.loads(proc.stdout)["tokenizers"]
+    missing = cache / "models" / "sacrebleu_tokenizer_spm.model"
+    assert "ok" == states["flores200"]
+    assert (
+        f"ok once its model is at {missing}: downloaded there on first use from "
+        "https://dl.fbaipublicfiles.com/fairseq/models/flores/sacrebleu_tokenizer_spm.model "
+        "(or --spm-model PATH)"
+    ) == states["flores101"]
+    assert ["flores200sacrebleuspm"] == sorted(p.name for p in (cache / "models").iterdir())
+
+
 def _child(code: str, **env: str) -> subprocess.CompletedProcess[str]:
     """Run ``code`` in a child Python without the kernel, with ``env`` added."""
     return run_python(code, missing=["mtcompute._kernel"], env=env)

@@ -757,14 +757,6 @@ BLEU_ERRORS: list[tuple[dict[str, Any], type[MtcomputeError], str, str]] = [
         "/tokenize",
     ),
     (
-        {"hypotheses": ["a"], "references": ["a"], "tokenize": "spBLEU-1K"},
-        UnsupportedInput,
-        "The spBLEU-1K tokenizer at /tokenize needs a SentencePiece model that sacreBLEU "
-        "downloads; mtcompute never downloads models. Use 13a, intl, zh, char, none, ja-mecab "
-        "or ko-mecab.",
-        "/tokenize",
-    ),
-    (
         {"hypotheses": [["a"]], "references": ["a"]},
         InvalidInput,
         "Expected a string at /hypotheses/0, got an array of 1 item.",

@@ -19,7 +19,6 @@ from hypothesis import strategies as st
 
 from mtcompute.core.tokenizers import TOKENIZERS
 from mtcompute.errors import InvalidInput, MtcomputeError, UnsupportedInput
-from mtcompute.tokenizer_names import SPM
 from mtcompute.tokenizers import DOWNLOADING, NAMES, Tokenizer, get_tokenizer
 from tests.conftest import WMT, load_script
 from tests.oracle import assert_sacrebleu
@@ -250,19 +249,6 @@ def _raised(
     with pytest.raises(error) as caught:
         call(*args)
     return caught.value.message, caught.value.path
-
-
-@pytest.mark.parametrize("name", [name for name in DOWNLOADING if name not in SPM])
-def test_the_downloading_tokenizers_are_refused(name: str) -> None:
-    """spBLEU-1K needs a model sacreBLEU downloads: unsupported, never downloaded (spm,
-    flores101 and flores200: tests/sacrebleu/test_spbleu.py)."""
-    expected = (
-        f"The {name} tokenizer at /metrics/0/tokenize needs a SentencePiece model that "
-        "sacreBLEU downloads; mtcompute never downloads models. Use 13a, intl, zh, char, none, "
-        "ja-mecab or ko-mecab.",
-        "/metrics/0/tokenize",
-    )
-    assert expected == _raised(UnsupportedInput, get_tokenizer, name, "/metrics/0/tokenize")
 
 
 @pytest.mark.parametrize(

@@ -1027,14 +1027,6 @@ REFUSALS: list[tuple[str, Callable[[], object], type[BaseException], str]] = [
         "BLEU: segment 1 has no reference: every reference stream has None there.",
     ),
     (
-        "a downloading tokenizer",
-        lambda: facade.BLEU(tokenize="spBLEU-1K"),
-        TokenizerError,
-        "BLEU: the spBLEU-1K tokenizer needs a SentencePiece model that sacreBLEU downloads; "
-        "mtcompute never downloads models. Use one of none, zh, 13a, intl, char, ja-mecab, "
-        "ko-mecab, spm, flores101, flores200.",
-    ),
-    (
         "n_bootstrap not an int",
         lambda: facade.BLEU().corpus_score(["a"], [["a"]], n_bootstrap=2.5),
         TypeError,

@@ -32,9 +32,10 @@ from tests.testsets import world as w
 # sacreBLEU's TokenizerSPM("spm") calls the deprecated Logger.warn (its code, not ours)
 pytestmark = pytest.mark.filterwarnings("ignore:The 'warn' method is deprecated:DeprecationWarning")
 
-NAMES = ("spm", "flores101", "flores200")
+NAMES = ("spm", "flores101", "flores200", "spBLEU-1K")
 FILE_NAMES = {"spm": "sacrebleu_tokenizer_spm.model", "flores101": "sacrebleu_tokenizer_spm.model"}
 FILE_NAMES["flores200"] = "flores200sacrebleuspm"
+FILE_NAMES["spBLEU-1K"] = "spbleu-1k_tokenizer_spm.model"
 # a pair per script: Latin, Chinese, Japanese (each with a system and two references where the
 # data has them)
 PAIRS = ("generaltest2022/en-de", "generaltest2022/en-zh", "generaltest2022/en-ja")
@@ -100,7 +101,8 @@ def _pair(pair: str) -> tuple[list[str], list[list[str]]]:
 
 @pytest.mark.parametrize(
     ("name", "pair"),
-    [("flores200", pair) for pair in PAIRS] + [(name, PAIRS[0]) for name in NAMES[:2]],
+    [("flores200", pair) for pair in PAIRS]
+    + [(name, PAIRS[0]) for name in NAMES if name != "flores200"],
 )
 def test_corpus_and_sentence_bleu_are_sacrebleus(name: str, pair: str, cache: Path) -> None:
     """Corpus BLEU (every reference), its signature and the first 100 sentence scores equal
@@ -153,7 +155,7 @@ def test_tokenizer_classes_are_sacrebleus(name: str, cache: Path) -> None:
     """The tokenizer classes under sacreBLEU's names tokenize as sacreBLEU's, one line at a
     time; the batched call gives the same lines."""
     classes = {"spm": "TokenizerSPM", "flores101": "Flores101Tokenizer"}
-    classes["flores200"] = "Flores200Tokenizer"
+    classes |= {"flores200": "Flores200Tokenizer", "spBLEU-1K": "spBLEU1KTokenizer"}
     theirs = getattr(their_spm, classes[name])()
     ours = getattr(our_spm, classes[name])()
     hypotheses, references = _pair(PAIRS[1])
@@ -165,8 +167,9 @@ def test_tokenizer_classes_are_sacrebleus(name: str, cache: Path) -> None:
 
 
 def test_the_commands_print_sacrebleus_bytes(cache: Path, model_file: Path, tmp_path: Path) -> None:
-    """mtcompute sacrebleu -tok flores200 prints sacreBLEU's bytes with the same cached model,
-    and the same with --spm-model and no cache; mtcompute score gives its BLEU (the sample)."""
+    """mtcompute sacrebleu -tok spBLEU-1K and flores200 print sacreBLEU's bytes with the same
+    cached model, and the same with --spm-model and no cache; mtcompute score gives its BLEU
+    (the sample)."""
     folder = SAMPLE_WMT / PAIRS[0]
     ref, system = str(folder / "ref.A.txt"), str(sorted(folder.glob("sys.*.txt"))[0])
     env = {**os.environ, "SACREBLEU": str(cache)}
@@ -179,7 +182,10 @@ def test_the_commands_print_sacrebleus_bytes(cache: Path, model_file: Path, tmp_
         assert (0, b"") == (done.returncode, done.stderr)
         return done.stdout
 
-    args = [ref, "-i", system, "-m", "bleu", "chrf", "-tok", "flores200"]
+    args = [ref, "-i", system, "-m", "bleu", "chrf", "-tok", "spBLEU-1K"]
+    expected = run([sys.executable, "-m", "sacrebleu", *args], env)
+    assert expected == run([*cli_command(), "sacrebleu", *args], env)
+    args[-1] = "flores200"
     expected = run([sys.executable, "-m", "sacrebleu", *args], env)
     assert expected == run([*cli_command(), "sacrebleu", *args], env)
     assert expected == run(
@@ -363,7 +369,7 @@ def test_a_lone_surrogate_is_invalid_input(model_file: Path) -> None:
 
 
 def test_the_tools_still_refuse_spbleu(cache: Path) -> None:
-    """The tools' contracts refuse spm, flores101 and flores200 even with the model cached."""
+    """The tools' contracts refuse spBLEU's tokenizers even with the model cached."""
     for name in NAMES:
         envelope = mtcompute.execute(
             "bleu-tokenize", "1.0.0", {"segments": ["a"], "tokenizer": name}

@@ -101,8 +101,8 @@ def test_tokenizer_names_and_the_refused_ones() -> None:
             "unsupported_input",
             "/tokenizer",
             f"The {name} tokenizer at /tokenizer needs a SentencePiece model that sacreBLEU "
-            "downloads; mtcompute never downloads models. Use 13a, intl, zh, char, none, "
-            "ja-mecab or ko-mecab.",
+            "downloads; the catalog's tools never download models. Use 13a, intl, zh, char, "
+            "none, ja-mecab or ko-mecab.",
         )
         for name in DOWNLOADING
     } == refused

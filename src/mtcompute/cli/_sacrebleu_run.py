@@ -44,7 +44,6 @@ from mtcompute.cli._sacrebleu_output import (
 )
 from mtcompute.errors import MtcomputeError
 from mtcompute.streaming import chunk_size, decode_lines
-from mtcompute.tokenizer_names import DOWNLOADING, SPM
 
 # The metrics (mtcompute.sacrebleu) are imported by the functions that use them.
 if TYPE_CHECKING:
@@ -197,15 +196,6 @@ def read_systems(session: Session, args: argparse.Namespace) -> tuple[list[list[
 
 def _refusal(args: argparse.Namespace) -> str | None:
     """The one-line reason this command does not run ``args`` (None when it does)."""
-    if (
-        "bleu" in args.metrics
-        and args.bleu_tokenize in DOWNLOADING
-        and args.bleu_tokenize not in SPM
-    ):
-        return (
-            f"-tok {args.bleu_tokenize}: this tokenizer needs a SentencePiece model that "
-            "sacreBLEU downloads; mtcompute never downloads models"
-        )
     if args.confidence or _paired(args):
         what = "--paired-bs, --paired-ar and --confidence"
         return missing_extra(what, "significance", SIGNIFICANCE_EXTRA)

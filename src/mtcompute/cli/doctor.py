@@ -72,14 +72,36 @@ def _version(distribution: str) -> str | None:
         return None
 
 
+def _spm_state(name: str) -> str:
+    """An spBLEU tokenizer's state, without downloading its model: ``ok`` when sentencepiece
+    and the cached model are there, else what is missing."""
+    from importlib.util import find_spec  # noqa: PLC0415
+
+    from mtcompute.spm import MODELS, cached_model_path  # noqa: PLC0415
+
+    if find_spec("sentencepiece") is None:
+        return "needs sentencepiece, which is not installed: pip install 'mtcompute[spm]'"
+    file = cached_model_path(name)
+    if file.is_file():
+        return "ok"
+    return (
+        f"ok once its model is at {file}: downloaded there on first use from "
+        f"{MODELS[name].url} (or --spm-model PATH)"
+    )
+
+
 def _tokenizers() -> dict[str, str]:
-    """Each of sacreBLEU's BLEU tokenizer names: ``ok``, or why it does not run here."""
+    """Each of sacreBLEU's BLEU tokenizer names: ``ok``, or why it does not run here (a
+    SentencePiece model is looked for, never downloaded)."""
     from mtcompute.errors import MtcomputeError, where  # noqa: PLC0415
-    from mtcompute.tokenizer_names import NAMES  # noqa: PLC0415
+    from mtcompute.tokenizer_names import NAMES, SPM  # noqa: PLC0415
     from mtcompute.tokenizers import get_tokenizer  # noqa: PLC0415
 
     found = {}
     for name in NAMES:
+        if name in SPM:
+            found[name] = _spm_state(name)
+            continue
         try:
             get_tokenizer(name, "/tokenize")
         except MtcomputeError as error:  # its message says where, for a request's field

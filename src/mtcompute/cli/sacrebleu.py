@@ -91,10 +91,10 @@ where mtcompute differs from sacreBLEU 2.6.0:
     --citation (a TypeError in sacreBLEU) prints the test set's BibTeX entry. -d --origlang X
     scores the language X (sacreBLEU iterates the letters of X). A download whose MD5 sum is
     wrong is deleted, not left for you to delete; a cut download is resumed.
-  - spm, flores101 and flores200 (spBLEU, mtcompute's [spm] extra) load the model
-    sacreBLEU caches ($SACREBLEU/models; downloaded there first, as sacreBLEU does, when it
-    is missing), or --spm-model PATH.
-    spBLEU-1K is refused (exit 2); ja-mecab and ko-mecab need mtcompute's [ja] / [ko] extras.
+  - spm, flores101, flores200 and spBLEU-1K (spBLEU, mtcompute's [spm] extra) load the
+    model sacreBLEU caches ($SACREBLEU/models; downloaded there first, as sacreBLEU does,
+    when it is missing), or --spm-model PATH. ja-mecab and ko-mecab need mtcompute's
+    [ja] / [ko] extras.
   - SACREBLEU_SEED=0 seeds the paired tests with 0. sacreBLEU prints "seed:0" in the
     signature but runs the comparisons unseeded (different p-values on every run); with any
     other seed, and unset (12345), the numbers are sacreBLEU's. SACREBLEU_SEED=None runs
@@ -262,8 +262,8 @@ def add_parser(subparsers: Subparsers) -> None:
         dest="bleu_tokenize",
         help="Tokenization method to use for BLEU. If not provided, defaults to `zh` for "
         "Chinese, `ja-mecab` for Japanese, `ko-mecab` for Korean and `13a` (mteval) otherwise. "
-        "(spm, flores101, flores200: sacreBLEU's cached model or --spm-model; spBLEU-1K: "
-        "not available, exit 2)",
+        "(spm, flores101, flores200, spBLEU-1K: sacreBLEU's cached model, downloaded when "
+        "missing, or --spm-model)",
     )
     bleu.add_argument(
         "--spm-model",

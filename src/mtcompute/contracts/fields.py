@@ -122,8 +122,8 @@ SMOOTH_VALUE = Number(0, 100)
 def _downloading_message(name: str, path: str) -> str:
     return (
         f"The {name} tokenizer {where(path)} needs a SentencePiece model that sacreBLEU "
-        "downloads; mtcompute never downloads models. Use 13a, intl, zh, char, none, "
-        "ja-mecab or ko-mecab."
+        "downloads; the catalog's tools never download models. Use 13a, intl, zh, char, "
+        "none, ja-mecab or ko-mecab."
     )
 
 

@@ -26,8 +26,8 @@ that ``SACREBLEU_SEED=0`` is a seed.
 Test sets are sacreBLEU's too: ``DATASETS`` (its registry, shipped as data), ``get_source_file``,
 ``get_reference_files``, ``download_test_set``, ``get_available_testsets``,
 ``get_langpairs_for_testset``, over :mod:`mtcompute.testsets` and sacreBLEU's own cache.
-spBLEU's tokenizers (``spm``, ``flores101``, ``flores200``) read the model sacreBLEU caches,
-downloading it there first when it is missing, as sacreBLEU does; ``spBLEU-1K`` is not here.
+spBLEU's tokenizers (``spm``, ``flores101``, ``flores200``, ``spBLEU-1K``) read the model
+sacreBLEU caches, downloading it there first when it is missing, as sacreBLEU does.
 Errors are those of sacreBLEU's type where it raises, with
 clearer messages, and errors instead of wrong scores where it has none
 (:mod:`mtcompute.sacrebleu._errors`).

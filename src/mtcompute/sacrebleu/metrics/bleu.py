@@ -11,8 +11,8 @@ Errors (:mod:`mtcompute.sacrebleu._errors`): an unknown ``smooth_method`` raises
 :class:`~mtcompute.sacrebleu._errors.ArgumentError` (a ``ValueError`` and, as sacreBLEU's
 ``assert``, an ``AssertionError``); an unknown ``tokenize``
 :class:`~mtcompute.sacrebleu._errors.UnknownTokenizer` (``ValueError`` and, as sacreBLEU,
-``KeyError``); ``spBLEU-1K`` (a model sacreBLEU downloads), ``spm``, ``flores101`` and
-``flores200`` without their SentencePiece model (sacreBLEU's cached file, or the one
+``KeyError``); ``spm``, ``flores101``, ``flores200`` and ``spBLEU-1K`` without their
+SentencePiece model (sacreBLEU's cached file, downloaded when missing, or the one
 :func:`bleu_with_spm_model` names) and tokenizers whose optional dependency is
 missing :class:`~mtcompute.sacrebleu._errors.TokenizerError` (``RuntimeError``). A ``smooth_value``
 that is not a number, or a ``max_ngram_order`` that is not an integer, raises ``TypeError``
@@ -41,12 +41,12 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from mtcompute.metrics._base import ABBREVIATIONS
 from mtcompute.metrics.bleu import score as sacre_bleu
-from mtcompute.sacrebleu._errors import ArgumentError, TokenizerError, UnknownTokenizer
+from mtcompute.sacrebleu._errors import ArgumentError, UnknownTokenizer
 from mtcompute.sacrebleu.metrics.base import Metric, Score, Signature, integral
 from mtcompute.sacrebleu.metrics.helpers import extract_all_word_ngrams
 from mtcompute.sacrebleu.tokenizers.tokenizer_base import BaseTokenizer, RegistryTokenizer
 from mtcompute.tokenizer_names import SPM, TARGET_TOKENIZERS
-from mtcompute.tokenizers import DOWNLOADING, Tokenizer
+from mtcompute.tokenizers import Tokenizer
 
 if TYPE_CHECKING:  # imported when resampling (numpy)
     from mtcompute import significance
@@ -79,12 +79,6 @@ def _get_tokenizer(name: object) -> type[BaseTokenizer]:
     if not isinstance(name, str) or name not in _TOKENIZERS:
         raise UnknownTokenizer(
             f"BLEU: unknown tokenize {name!r}: expected one of {', '.join(_TOKENIZERS)}."
-        )
-    if name in DOWNLOADING and name not in SPM:
-        raise TokenizerError(
-            f"BLEU: the {name} tokenizer needs a SentencePiece model that sacreBLEU downloads; "
-            "mtcompute never downloads models. Use one of "
-            f"{', '.join(n for n in _TOKENIZERS if n not in DOWNLOADING or n in SPM)}."
         )
     module_name, class_name = _TOKENIZERS[name].rsplit(".", 1)
     cls: type[BaseTokenizer] = getattr(

@@ -1,8 +1,8 @@
 """sacreBLEU 2.6.0's ``tokenizers`` package: the BLEU tokenizers under its module and class
 names (``tokenizer_13a.Tokenizer13a``, ...), each a thin wrapper over
 :func:`mtcompute.tokenizers.get_tokenizer`. ``tokenizer_spm`` runs ``spm``, ``flores101`` and
-``flores200`` over the model sacreBLEU caches (downloaded there when missing);
-``spBLEU-1K`` (``spBLEU1KTokenizer``) is refused."""
+``flores200`` and ``spBLEU-1K`` over the model sacreBLEU caches (downloaded there when
+missing)."""
 
 __all__ = ["BaseTokenizer"]
 

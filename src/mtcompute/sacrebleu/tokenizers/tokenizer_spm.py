@@ -6,7 +6,13 @@ where sacreBLEU downloads it."""
 
 from __future__ import annotations
 
-__all__ = ["SPM_MODELS", "Flores101Tokenizer", "Flores200Tokenizer", "TokenizerSPM"]
+__all__ = [
+    "SPM_MODELS",
+    "Flores101Tokenizer",
+    "Flores200Tokenizer",
+    "TokenizerSPM",
+    "spBLEU1KTokenizer",
+]
 
 import logging
 import os
@@ -18,14 +24,13 @@ from mtcompute.tokenizers import Tokenizer, get_tokenizer
 sacrelogger = logging.getLogger("sacrebleu")
 
 SPM_MODELS = {name: {"url": m.url, "signature": m.signature} for name, m in MODELS.items()}
-"""sacreBLEU's table of the models: each name's URL and signature (``spBLEU-1K`` left out:
-mtcompute refuses it)."""
+"""sacreBLEU's table of the models: each name's URL and signature."""
 
 
 class TokenizerSPM(RegistryTokenizer):
-    """The ``spm`` tokenizer (``key``: ``spm``, ``flores101`` or ``flores200``): the pieces
-    of the model, joined by spaces; ``model``: a model file instead of sacreBLEU's cached
-    one."""
+    """The ``spm`` tokenizer (``key``: ``spm``, ``flores101``, ``flores200``,
+    ``spBLEU-1K``): the pieces of the model, joined by spaces; ``model``: a model file
+    instead of sacreBLEU's cached one."""
 
     NAME = "spm"
 
@@ -55,3 +60,10 @@ class Flores101Tokenizer(TokenizerSPM):
 
     def __init__(self, model: str | os.PathLike[str] | None = None) -> None:
         super().__init__("flores101", model)
+
+
+class spBLEU1KTokenizer(TokenizerSPM):  # noqa: N801 (sacreBLEU's name)
+    """The ``spBLEU-1K`` tokenizer (the SentencePiece model of spBLEU-1K, 1,000 languages)."""
+
+    def __init__(self, model: str | os.PathLike[str] | None = None) -> None:
+        super().__init__("spBLEU-1K", model)
