@@ -144,6 +144,27 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     items.sort(key=key)
 
 
+@pytest.fixture(autouse=True, scope="session")
+def no_download_from_the_internet() -> Iterator[None]:
+    """No test downloads from the internet: in this process :mod:`mtcompute.downloads` fetches
+    the tests' own loopback servers only, and another URL fails the test that reached it (a
+    test set or spBLEU model it did not serve)."""
+    from urllib.parse import urlsplit
+
+    from mtcompute import downloads
+
+    attempt = downloads._attempt
+
+    def loopback_only(url: str, part: Path, progress: downloads.Progress | None) -> None:
+        if urlsplit(url).hostname not in ("127.0.0.1", "localhost", "::1"):
+            raise AssertionError(f"a test tried to download {url} from the internet")
+        attempt(url, part, progress)
+
+    downloads._attempt = loopback_only
+    yield
+    downloads._attempt = attempt
+
+
 @pytest.fixture(scope="session")
 def wmt_dir() -> Path:
     """The WMT data folder in use (:data:`WMT`: the full data or the in-repo sample)."""

@@ -145,13 +145,6 @@ SACRE_INPUT = {"hypotheses": ["a b"], "references": [["a c"]]}
             "smooth_method",
         ),
         (
-            # spm, flores101 and flores200 run in the batch API (a model named or cached),
-            # not in the tools; spBLEU-1K in neither
-            {"bleu": {"tokenize": "spBLEU-1K"}},
-            lambda: corpus_bleu(["a b"], ["a c"], tokenize="spBLEU-1K"),
-            "tokenize",
-        ),
-        (
             {"bleu": {"tokenize": "13b"}},
             lambda: corpus_bleu(["a b"], ["a c"], tokenize="13b"),
             "tokenize",
@@ -168,7 +161,6 @@ SACRE_INPUT = {"hypotheses": ["a b"], "references": [["a c"]]}
         "exp with a value",
         "floor 101",
         "method1",
-        "spBLEU-1K",
         "13b",
         "word_order 5",
         "beta 0",
