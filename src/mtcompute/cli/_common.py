@@ -171,14 +171,15 @@ def check_language_pair(language_pair: str) -> str:
 
 
 def add_spm_model(options: Options) -> None:
-    """``--spm-model PATH``: the SentencePiece model file of BLEU's spm, flores101 and
-    flores200 tokenizers (spBLEU; default: the one sacreBLEU caches in $SACREBLEU/models)."""
+    """``--spm-model PATH``: the SentencePiece model file of BLEU's spm, flores101, flores200
+    and spBLEU-1K tokenizers (spBLEU; default: the one sacreBLEU caches in
+    $SACREBLEU/models)."""
     options.add_argument(
         "--spm-model",
         default=None,
         metavar="PATH",
-        help="the SentencePiece model of --tokenize spm, flores101, flores200 (default: "
-        "sacreBLEU's, cached in $SACREBLEU/models, downloaded there when missing)",
+        help="the SentencePiece model of --tokenize spm, flores101, flores200, spBLEU-1K "
+        "(default: sacreBLEU's, cached in $SACREBLEU/models, downloaded there when missing)",
     )
 
 

@@ -77,7 +77,7 @@ def add_inputs(options: Options, hypotheses: str, aligned: str, bleu: Options) -
         default=None,
         metavar="NAME",
         help="BLEU's tokenizer (sacreBLEU's): 13a (default), intl, zh, char, none, ja-mecab, "
-        "ko-mecab, spm, flores101, flores200",
+        "ko-mecab, spm, flores101, flores200, spBLEU-1K",
     )
     add_spm_model(bleu)
 

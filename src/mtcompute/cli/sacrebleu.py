@@ -269,7 +269,7 @@ def add_parser(subparsers: Subparsers) -> None:
         "--spm-model",
         metavar="PATH",
         default=None,
-        # mtcompute's: the SentencePiece model file of -tok spm, flores101 or flores200
+        # mtcompute's: the model file of -tok spm, flores101, flores200 or spBLEU-1K
         # (default: sacreBLEU's cached one), told in the epilog; out of the usage line, which
         # stays sacreBLEU's bytes
         help=argparse.SUPPRESS,
