@@ -124,31 +124,38 @@ def _samples(values: Mapping[str, Any]) -> int:
     return DEFAULT_SAMPLES[values["method"]] if samples is None else samples
 
 
-def work(method: str, samples: int, segments: int, systems: int) -> int:
-    """The resampled sums a ranking makes: samples times segments times the systems (one
-    bootstrap of all the systems) or the pairs (approximate randomization tests each pair)."""
-    tested = systems if method == "bootstrap" else systems * (systems - 1) // 2
-    return samples * segments * tested
+def _tested(method: str, systems: int) -> tuple[int, str]:
+    """What one resample or trial scores: each system (one bootstrap of all the systems) or
+    each pair of systems (approximate randomization tests each pair), and its name."""
+    if method == "bootstrap":
+        return systems, "systems"
+    return systems * (systems - 1) // 2, "pairs of systems"
 
 
 def _work(values: Mapping[str, Any]) -> None:
-    """The random draws (samples times segments), then the resampled sums (:func:`work`)."""
+    """The random draws (samples times segments), with approximate randomization the pair
+    tests (samples times pairs: each trial scores both sides of every pair), then the
+    resampled sums (samples times segments times the systems or pairs)."""
     method, samples = values["method"], _samples(values)
-    segments, systems = len(values["references"]), len(values["systems"])
-    draws, limit = LIMITS["max_draws"], LIMITS["max_work"]
+    segments = len(values["references"])
+    tested, noun = _tested(method, len(values["systems"]))
+    draws, pair_tests, work = LIMITS["max_draws"], LIMITS["max_pair_tests"], LIMITS["max_work"]
     if samples * segments > draws.value:
         raise LimitExceeded(
             f"Expected at most {draws.value} for samples times segments (limit {draws.name}), "
             f"got {samples} x {segments} = {samples * segments}."
         )
-    found = work(method, samples, segments, systems)
-    if found > limit.value:
-        tested = "systems" if method == "bootstrap" else "pairs of systems"
-        count = systems if method == "bootstrap" else systems * (systems - 1) // 2
+    if method != "bootstrap" and samples * tested > pair_tests.value:
         raise LimitExceeded(
-            f"Expected at most {limit.value} for samples times segments times {tested} with "
-            f"method {method} (limit {limit.name}), got {samples} x {segments} x {count} = "
-            f"{found}."
+            f"Expected at most {pair_tests.value} for samples times pairs of systems with "
+            f"method {method} (limit {pair_tests.name}), got {samples} x {tested} = "
+            f"{samples * tested}."
+        )
+    if samples * segments * tested > work.value:
+        raise LimitExceeded(
+            f"Expected at most {work.value} for samples times segments times {noun} with "
+            f"method {method} (limit {work.name}), got {samples} x {segments} x {tested} = "
+            f"{samples * segments * tested}."
         )
 
 
