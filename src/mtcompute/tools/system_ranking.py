@@ -56,15 +56,16 @@ from mtcompute.tools._sacre_common import (
     text_bytes,
 )
 
-# One system ({name, hypotheses}), its name's checks and the distinct names, and the metric
-# setup with its signature fields: paired-significance's, declared once there.
+# One system ({name, hypotheses}), its name's checks and the distinct names, the metric options
+# as sacrebleu-score declares them, and the metric setup with its signature fields:
+# paired-significance's, declared once there.
 from mtcompute.tools.paired_significance import (
     MAX_SEED,
     SYSTEM,
     _distinct_names,
     _metric,
+    _metric_field,
 )
-from mtcompute.tools.sacrebleu_score import INPUT as SACREBLEU_INPUT
 from mtcompute.tools.sacrebleu_score import METRICS, options_of
 
 ID, VERSION = "system-ranking", "1.0.0"
@@ -157,10 +158,6 @@ def _work(values: Mapping[str, Any]) -> None:
             f"method {method} (limit {work.name}), got {samples} x {segments} x {tested} = "
             f"{samples * segments * tested}."
         )
-
-
-def _metric_field(name: str) -> Field[Any]:
-    return next(f for f in SACREBLEU_INPUT.fields if f.name == name)
 
 
 @dataclass(frozen=True, slots=True)
