@@ -87,6 +87,24 @@ def _paired(method: str) -> dict[str, Any]:
     }
 
 
+def _ranking() -> dict[str, Any]:
+    """system-ranking's slowest case: approximate randomization of 16 systems (120 pairs) at
+    its limits, 10,000 trials (max pair tests) of 223 segments (max work), BLEU of order 8 with
+    add-k (the costliest scores of the pairs' sides)."""
+    segments = 223
+    return {
+        "systems": [
+            {"name": f"s{k}", "hypotheses": [_words(3, i * 17 + k) for i in range(segments)]}
+            for k in range(16)
+        ],
+        "references": [[_words(3, i + 9999)] for i in range(segments)],
+        "metric": "bleu",
+        "bleu": {"max_ngram_order": 8, "smooth_method": "add-k"},
+        "method": "approximate_randomization",
+        "samples": 10000,
+    }
+
+
 def _tokens(count: int, salt: int = 0) -> list[str]:
     return [f"t{(i * 13 + salt) % 4099:05d}" for i in range(count)]
 
@@ -157,6 +175,7 @@ WORST: dict[tuple[str, str], Callable[[], dict[str, Any]]] = {
         "bleu": {"max_ngram_order": 8},
         "chrf": {"char_order": 10, "word_order": 4},
     },
+    ("system-ranking", "1.0.0"): _ranking,
     ("ter-compute", "1.0.0"): lambda: {
         "hypotheses": [_words(1024, i) for i in range(128)],
         "references": [[_words(1024, i + 1)] for i in range(128)],

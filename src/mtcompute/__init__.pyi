@@ -112,6 +112,12 @@ from mtcompute.tools.sacrebleu_score import (
 from mtcompute.tools.sacrebleu_score import (
     sacrebleu_score as sacrebleu_score,
 )
+from mtcompute.tools.system_ranking import (
+    SystemRankingResult as SystemRankingResult,
+)
+from mtcompute.tools.system_ranking import (
+    system_ranking as system_ranking,
+)
 from mtcompute.tools.ter_compute import (
     TerComputeResult as TerComputeResult,
 )

@@ -18,6 +18,7 @@ import pytest
 import sacrebleu
 from mcp import Client
 
+from mtcompute.server.mcp_tools import instructions, tool_definitions
 from tests.server.catalog_reading import newest, schema_kind
 from tests.server.mcp_client import client_fixture
 
@@ -154,6 +155,13 @@ def test_the_chooser_finds_nothing_in_the_old_instructions() -> None:
         input_schema=INPUT_STRUCTURE["execute"],
     )
     assert None is choose_tool(OLD_INSTRUCTIONS, [execute], TASK_WORDS)
+
+
+def test_the_chooser_picks_the_ranking_tool_for_a_ranking() -> None:
+    """With a ranking task's words the same chooser, on the same texts, picks system-ranking
+    (the raw-text tools' summaries tell a ranking from a pair's p-values)."""
+    chosen = choose_tool(instructions(), tool_definitions(), ("rank", "systems", "clusters"))
+    assert ("system-ranking", newest("system-ranking")) == chosen
 
 
 async def test_an_agent_picks_a_raw_text_tool_for_raw_sentences(client: Client) -> None:

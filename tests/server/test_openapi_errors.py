@@ -108,6 +108,7 @@ UNSUPPORTED = {
     "bleu-tokenize": {"tokenizer": "spm"},
     "sacrebleu-score": {"bleu": {"tokenize": "spm"}},
     "paired-significance": {"bleu": {"tokenize": "spm"}},
+    "system-ranking": {"bleu": {"tokenize": "spm"}},
 }
 
 

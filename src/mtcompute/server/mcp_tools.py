@@ -113,17 +113,17 @@ _SEARCH_HIT_SCHEMA: Final = {
 }
 
 
-def _or_error(description: str, properties: dict[str, Any], required: list[str]) -> dict[str, Any]:
+def _or_error(properties: dict[str, Any], required: list[str]) -> dict[str, Any]:
     """An output schema that admits the tool's answer or the error envelope.
 
     Clients check the structured content against the output schema even when ``isError`` is
     true (the TypeScript SDK's client, and so the MCP Inspector, do; the spec asks structured
     results to conform to the schema), so every tool's schema has the error arm, as
-    ``execute``'s envelope schema does: exactly one of ``required`` and ``["error"]``.
+    ``execute``'s envelope schema does: exactly one of ``required`` and ``["error"]``. No
+    description: the tool's own says what it answers (tools/list stays small).
     """
     return {
         "type": "object",
-        "description": description,
         "properties": {**properties, "error": _ERROR_SCHEMA},
         "oneOf": [{"required": required}, {"required": ["error"]}],
     }
@@ -166,7 +166,7 @@ _GET_CONTRACT_DESCRIPTION: Final = (
 
 
 _SEARCH_CATALOG_DESCRIPTION: Final = (
-    "The tools for a task in words (en, de, fr, es, it, pt, ru, zh, ja, ko, he), best first; "
+    "The tools for a task in words (any of 11 languages), best first; "
     '"supported" is false when no tool does it (e.g. COMET), with the reason.'
 )
 
@@ -220,7 +220,6 @@ def tool_definitions() -> tuple[types.Tool, ...]:
             description=_LIST_CATALOG_DESCRIPTION,
             input_schema={"type": "object", "properties": {}, "additionalProperties": False},
             output_schema=_or_error(
-                "The catalog.",
                 {
                     "tools": {
                         "type": "array",
@@ -257,7 +256,6 @@ def tool_definitions() -> tuple[types.Tool, ...]:
                 "additionalProperties": False,
             },
             output_schema=_or_error(
-                "The contract.",
                 {
                     **_SUMMARY_PROPERTIES,
                     "input_schema": {"type": "object"},
@@ -292,7 +290,6 @@ def tool_definitions() -> tuple[types.Tool, ...]:
                 "additionalProperties": False,
             },
             output_schema=_or_error(
-                "The ranked tools, best first.",
                 {
                     "query": {"type": "string"},
                     "supported": {"type": "boolean"},

@@ -210,6 +210,13 @@ RESAMPLE_BYTE_SECONDS = 1e-8
 takes 3 bytes or more; measured: 20,000 resamples of a 3.9 KB body with all three metrics,
 0.33 s, so about twice that: a 4 KB body asking 10,000 resamples is 0.4 s, heavy)."""
 
+RANK_TEST_SECONDS = 2.5e-6
+"""system-ranking: CPU seconds per resample and system scored (bootstrap) or per trial and pair
+of systems (approximate randomization scores both sides of each pair; measured: 10,000 trials
+of 16 systems, 120 pairs, 2.0 to 2.4 s whatever the segments). Plus, per resample and tested
+system or pair, :data:`RESAMPLE_BYTE_SECONDS` times one system's share of the body (its
+segments' sums)."""
+
 CEILING_SECONDS = {
     "bleu-brevity-penalty": 2.0,
     "bleu-corpus-compute": 1.0,
@@ -217,6 +224,7 @@ CEILING_SECONDS = {
     "bleu-tokenize": 6.0,
     "paired-significance": 8.0,
     "sacrebleu-score": 3.0,
+    "system-ranking": 8.0,
     "ter-compute": 3.0,
     "wer-compute": 3.0,
 }
@@ -227,6 +235,9 @@ figure); an estimate never says more. The other tools: :data:`CEILING`."""
 CEILING = 0.5
 """The ceiling of the tools not in :data:`CEILING_SECONDS` (their costliest inputs took at
 most 0.04 s)."""
+
+_HYPOTHESES = b'"hypotheses"'
+_MAX_RANKED = 16  # system-ranking's max systems
 
 _TOKENIZER = re.compile(rb'"tokeni[sz]er?"\s*:\s*"([^"\\]{0,32})"')
 _SAMPLES = re.compile(rb'"samples"\s*:\s*([0-9][0-9.eE+]{0,24})')
@@ -251,9 +262,10 @@ class RequestCost:
 
 
 def _samples(body: bytes) -> int:
-    """paired-significance's resample count: the largest ``"samples"`` written (anything
-    that is not a count in range: the most allowed, validation refuses it); missing, the
-    default of the method (10,000 when approximate randomization may be asked)."""
+    """paired-significance's and system-ranking's resample count: the largest ``"samples"``
+    written (anything that is not a count in range: the most allowed, validation refuses
+    it); missing, the default of the method (10,000 when approximate randomization may be
+    asked)."""
     found = _SAMPLES.findall(body)
     worst = 20000
     if not found:
@@ -268,6 +280,19 @@ def _samples(body: bytes) -> int:
             return worst
         best = max(best, int(min(value, worst)) if math.isfinite(value) else worst)
     return best
+
+
+def _ranking_seconds(body: bytes) -> float:
+    """system-ranking's resampling: per resample or trial, each system (bootstrap) or each
+    pair (approximate randomization, when the body may ask for it) scored, and its share of
+    the sums. The systems are the ``"hypotheses"`` keys written (16, the most, when a key may
+    be written with escapes)."""
+    systems = _MAX_RANKED if _ESCAPE in body else min(body.count(_HYPOTHESES), _MAX_RANKED)
+    systems = max(systems, 2)
+    ar = _ESCAPE in body or b"approximate_randomization" in body
+    tested = systems * (systems - 1) // 2 if ar else systems
+    share = len(body) / systems * RESAMPLE_BYTE_SECONDS
+    return _samples(body) * tested * (RANK_TEST_SECONDS + share)
 
 
 def _tokenizer_seconds(body: bytes) -> float:
@@ -288,10 +313,13 @@ def request_cost(tool_id: str, body: bytes) -> RequestCost:
     the bytes alone (a scan, no parse): the body's size times its dearest tokenizer's rate
     (:data:`TOKENIZER_BYTE_SECONDS`) and the tool's factor (:data:`TOOL_BYTE_FACTOR`), plus,
     for paired-significance, its resamples times its size (:data:`RESAMPLE_BYTE_SECONDS`),
-    at most the tool's ceiling (:data:`CEILING_SECONDS`). It leans high: a parameter that
-    cannot be read takes its worst value."""
+    for system-ranking, its resamples times the systems or pairs tested
+    (:func:`_ranking_seconds`), at most the tool's ceiling (:data:`CEILING_SECONDS`). It
+    leans high: a parameter that cannot be read takes its worst value."""
     size_ = len(body)
     seconds = size_ * _tokenizer_seconds(body) * TOOL_BYTE_FACTOR.get(tool_id, 1)
     if tool_id == "paired-significance":
         seconds += _samples(body) * size_ * RESAMPLE_BYTE_SECONDS
+    elif tool_id == "system-ranking":
+        seconds += _ranking_seconds(body)
     return RequestCost(min(seconds, CEILING_SECONDS.get(tool_id, CEILING)))

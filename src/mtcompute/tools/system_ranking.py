@@ -1,0 +1,341 @@
+"""system-ranking@1.0.0: which of N systems are really better than which? All-pairs paired
+significance tests, the systems grouped into clusters and rank ranges as the WMT findings
+give them, and for each pair the estimated accuracy of agreeing with human judgement.
+
+Every pair is tested on the same draws by paired bootstrap resampling (Koehn 2004, §3-4,
+with sacreBLEU's centred-delta p-value) or approximate randomization (Riezler & Maxwell 2005,
+§3); a cluster's systems are each significantly better than every system of every lower
+cluster (WMT findings); a pair's agreement is Kocmi et al. 2024 ("Navigating the Metrics
+Maze", accuracy = a / (1 + exp(-b·|Δ|))), where they fitted a curve. The computation is
+:func:`mtcompute.significance.rank_systems` in its native arithmetic (exact sums, float64
+scores), the same call as ``mtcompute compare --rank``, over the statistics of
+:mod:`mtcompute.metrics`. This module declares the input (the systems, references per segment,
+one metric with sacrebleu-score's options, the test), bounds the work (:data:`LIMITS`: the
+TER words as ter-compute bounds them, the draws, and the samples times segments times systems
+or pairs) and writes the result. Validation follows the contract's order (its last semantics
+line).
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "DEFAULT_SAMPLES",
+    "METHODS",
+    "PairTest",
+    "RankedSystem",
+    "SystemRankingResult",
+    "system_ranking",
+]
+
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from mtcompute.contracts.validate import (
+    Array,
+    Choice,
+    Field,
+    InputSpec,
+    Integer,
+    Number,
+    Rule,
+    contract_limits,
+    where,
+)
+from mtcompute.errors import InvalidInput, LimitExceeded, UnsupportedInput
+from mtcompute.metrics import DEFAULT_SEED
+from mtcompute.metrics import _base as score_line
+from mtcompute.metrics.ter import score as ter_scoring
+from mtcompute.tools import Tool
+from mtcompute.tools._results import Output
+from mtcompute.tools._sacre_common import (
+    no_lone_surrogates,
+    nrefs,
+    references_per_segment,
+    ter_word_limits,
+    text_bytes,
+)
+
+# One system ({name, hypotheses}), its name's checks and the distinct names, the metric options
+# as sacrebleu-score declares them, and the metric setup with its signature fields:
+# paired-significance's, declared once there.
+from mtcompute.tools.paired_significance import (
+    MAX_SEED,
+    SYSTEM,
+    _distinct_names,
+    _metric,
+    _metric_field,
+)
+from mtcompute.tools.sacrebleu_score import METRICS, options_of
+
+ID, VERSION = "system-ranking", "1.0.0"
+LIMITS = contract_limits(ID, VERSION)
+
+METHODS = ("bootstrap", "approximate_randomization")
+"""``method``: paired bootstrap resampling, or approximate randomization."""
+DEFAULT_SAMPLES = {"bootstrap": 1000, "approximate_randomization": 10000}
+"""sacreBLEU's defaults: ``--paired-bs-n`` 1000 resamples, ``--paired-ar-n`` 10000 trials."""
+DEFAULT_THRESHOLD = 0.05
+"""A p-value at most this marks a significant difference (sacreBLEU's ``*``)."""
+_TEST = {"bootstrap": "bootstrap", "approximate_randomization": "ar"}  # rank_systems' names
+_SIGNATURE_KEY = {"bootstrap": "bs", "approximate_randomization": "ar"}
+
+
+def _same_counts(values: Mapping[str, Any]) -> None:
+    """Every system has as many segments as references (each system in order)."""
+    segments = len(values["references"])
+    for i, system in enumerate(values["systems"]):
+        if len(system["hypotheses"]) != segments:
+            raise InvalidInput(
+                f"Expected the hypotheses of each system to have as many segments as references "
+                f"({segments}) at /systems/{i}/hypotheses, got {len(system['hypotheses'])}.",
+                f"/systems/{i}/hypotheses",
+            )
+
+
+def _texts(values: Mapping[str, Any]) -> Iterator[tuple[str, str]]:
+    """Every text with its JSON Pointer: each system's hypotheses, then each segment's
+    references."""
+    for s, system in enumerate(values["systems"]):
+        for i, text in enumerate(system["hypotheses"]):
+            yield f"/systems/{s}/hypotheses/{i}", text
+    for i, texts in enumerate(values["references"]):
+        for j, text in enumerate(texts):
+            yield f"/references/{i}/{j}", text
+
+
+def _options_only_for_the_metric(values: Mapping[str, Any]) -> None:
+    for name in METRICS:
+        if values[name] is not None and name != values["metric"]:
+            raise InvalidInput(
+                f"Expected {name} options only with metric {name} at /{name}, got them with "
+                f"metric {values['metric']}.",
+                f"/{name}",
+            )
+
+
+def _ter_options(values: Mapping[str, Any]) -> ter_scoring.TerOptions | None:
+    if values["metric"] != "ter":
+        return None
+    return ter_scoring.TerOptions(**options_of(values, "ter"))
+
+
+def _samples(values: Mapping[str, Any]) -> int:
+    samples: int | None = values["samples"]
+    return DEFAULT_SAMPLES[values["method"]] if samples is None else samples
+
+
+def _tested(method: str, systems: int) -> tuple[int, str]:
+    """What one resample or trial scores: each system (one bootstrap of all the systems) or
+    each pair of systems (approximate randomization tests each pair), and its name."""
+    if method == "bootstrap":
+        return systems, "systems"
+    return systems * (systems - 1) // 2, "pairs of systems"
+
+
+def _work(values: Mapping[str, Any]) -> None:
+    """The random draws (samples times segments), with approximate randomization the pair
+    tests (samples times pairs: each trial scores both sides of every pair), then the
+    resampled sums (samples times segments times the systems or pairs)."""
+    method, samples = values["method"], _samples(values)
+    segments = len(values["references"])
+    tested, noun = _tested(method, len(values["systems"]))
+    draws, pair_tests, work = LIMITS["max_draws"], LIMITS["max_pair_tests"], LIMITS["max_work"]
+    if samples * segments > draws.value:
+        raise LimitExceeded(
+            f"Expected at most {draws.value} for samples times segments (limit {draws.name}), "
+            f"got {samples} x {segments} = {samples * segments}."
+        )
+    if method != "bootstrap" and samples * tested > pair_tests.value:
+        raise LimitExceeded(
+            f"Expected at most {pair_tests.value} for samples times pairs of systems with "
+            f"method {method} (limit {pair_tests.name}), got {samples} x {tested} = "
+            f"{samples * tested}."
+        )
+    if samples * segments * tested > work.value:
+        raise LimitExceeded(
+            f"Expected at most {work.value} for samples times segments times {noun} with "
+            f"method {method} (limit {work.name}), got {samples} x {segments} x {tested} = "
+            f"{samples * segments * tested}."
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class _Systems(Array[dict[str, Any]]):
+    """2 to ``max systems`` systems: a ranking compares systems (the count named as given)."""
+
+    def check_shape(self, value: object, path: str) -> Sequence[object]:
+        if isinstance(value, list | tuple) and len(value) < self.min_items:
+            raise InvalidInput(
+                f"Expected at least {self.min_items} systems {where(path)} (a ranking compares "
+                f"systems), got {len(value) or 'none'}.",
+                path,
+            )
+        return Array.check_shape(self, value, path)
+
+
+_MAX_SYSTEMS = LIMITS["max_systems"]
+INPUT = InputSpec(
+    Field(
+        "systems",
+        _Systems(
+            SYSTEM,
+            f"an array of 2 to {_MAX_SYSTEMS.value} systems (name and hypotheses)",
+            "system",
+            2,
+            _MAX_SYSTEMS,
+        ),
+    ),
+    Rule(_distinct_names),
+    Field("references", references_per_segment(LIMITS)),
+    Rule(_same_counts),
+    text_bytes(LIMITS["max_text_bytes"], _texts),
+    no_lone_surrogates(_texts),
+    Field("metric", Choice(METRICS)),
+    *(_metric_field(name) for name in METRICS),
+    Rule(_options_only_for_the_metric),
+    Field("method", Choice(METHODS), default="bootstrap"),
+    Field("samples", Integer(1, LIMITS["max_samples"]), default=None),
+    Field("seed", Integer(0, MAX_SEED), default=DEFAULT_SEED),
+    Field("threshold", Number(0, 1), default=DEFAULT_THRESHOLD),
+    ter_word_limits(LIMITS, _ter_options, _texts),
+    Rule(_work),
+)
+
+
+# --- the result --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class RankedSystem(Output):
+    """A system in the ranking: its name and score, its rank range (``top``-``bottom``, as
+    WMT's findings print it) and its cluster (1: the best)."""
+
+    name: str
+    score: float
+    rank: str
+    top: int
+    bottom: int
+    cluster: int
+
+
+@dataclass(frozen=True, slots=True)
+class PairTest(Output):
+    """The paired test of two systems (``first`` before ``second`` in the input's order):
+    ``delta`` is second's score minus first's, ``better`` the name of the better score (None
+    when equal), ``significant`` whether it is significantly better, ``human_agreement``
+    Kocmi et al.'s estimated accuracy in percent (None where they fitted no curve)."""
+
+    first: str
+    second: str
+    delta: float
+    p_value: float
+    better: str | None
+    significant: bool
+    human_agreement: float | None
+
+
+@dataclass(frozen=True, slots=True)
+class SystemRankingResult(Output):
+    """The metric (name, signature, direction), the test run, the systems best first and
+    every pair's test."""
+
+    metric: str
+    signature: str
+    lower_is_better: bool
+    method: str
+    samples: int
+    seed: int
+    threshold: float
+    segment_count: int
+    systems: tuple[RankedSystem, ...]
+    pairs: tuple[PairTest, ...]
+
+
+def _compute(values: Mapping[str, Any]) -> SystemRankingResult:
+    try:
+        from mtcompute import significance  # noqa: PLC0415
+    except ImportError as missing:  # a tokenizer-like gap of this installation
+        raise UnsupportedInput(
+            f"The rankings need numpy and threadpoolctl, which this installation lacks "
+            f"({missing.name} is not installed): pip install 'mtcompute[significance]'.",
+            "",
+        ) from None
+    systems, refs = values["systems"], values["references"]
+    method, samples, seed = values["method"], _samples(values), values["seed"]
+    name = values["metric"]
+    metric, fields = _metric(name, options_of(values, name), nrefs(refs))
+    statistics = [metric.statistics(system["hypotheses"], refs) for system in systems]
+    ranking = significance.rank_systems(
+        metric,
+        statistics,
+        method=_TEST[method],  # type: ignore[arg-type]
+        samples=samples,
+        seed=seed,
+        threshold=values["threshold"],
+    )
+    fields |= {_SIGNATURE_KEY[method]: samples, "seed": str(seed)}
+    names = [system["name"] for system in systems]
+    return SystemRankingResult(
+        metric=ranking.metric,
+        signature=score_line.format_signature(fields),
+        lower_is_better=ranking.lower_is_better,
+        method=method,
+        samples=samples,
+        seed=seed,
+        threshold=values["threshold"],
+        segment_count=len(refs),
+        systems=tuple(
+            RankedSystem(names[r.system], r.score, r.rank, r.top, r.bottom, r.cluster)
+            for r in ranking.systems
+        ),
+        pairs=tuple(
+            PairTest(
+                names[p.first],
+                names[p.second],
+                p.delta,
+                p.p_value,
+                None if p.better is None else names[p.better],
+                p.significant,
+                p.agreement,
+            )
+            for p in ranking.pairs
+        ),
+    )
+
+
+def system_ranking(
+    systems: Sequence[Mapping[str, Any]],
+    references: Sequence[Sequence[str]],
+    metric: str,
+    *,
+    bleu: Mapping[str, Any] | None = None,
+    chrf: Mapping[str, Any] | None = None,
+    ter: Mapping[str, Any] | None = None,
+    method: str = "bootstrap",
+    samples: int | None = None,
+    seed: int = DEFAULT_SEED,
+    threshold: float = DEFAULT_THRESHOLD,
+) -> SystemRankingResult:
+    """All-pairs significance of 2 to 16 systems on one metric, their WMT clusters and rank
+    ranges, and each pair's estimated human agreement (system-ranking@1.0.0): ``systems``
+    are ``{"name": ..., "hypotheses": [...]}`` objects, ``references[i]`` holds the 1 to 8
+    reference strings of segment ``i``, ``metric`` is ``bleu``, ``chrf`` or ``ter`` (chrF++:
+    ``chrf`` with ``word_order`` 2) with sacrebleu-score's options; ``method`` is
+    ``bootstrap`` or ``approximate_randomization``, ``samples`` omitted 1000 or 10000.
+    Same validation and limits as the tool; the numbers are ``mtcompute compare --rank``'s.
+
+    Raises :class:`~mtcompute.errors.InvalidInput`, :class:`~mtcompute.errors.LimitExceeded`
+    or :class:`~mtcompute.errors.UnsupportedInput` exactly where the tool would.
+
+    >>> result = system_ranking(
+    ...     [{"name": "A", "hypotheses": ["a b c d", "e f"]},
+    ...      {"name": "B", "hypotheses": ["a b c d", "e g"]}],
+    ...     [["a b c d"], ["e f"]], "chrf", samples=99)
+    >>> [(s.name, s.rank, s.cluster) for s in result.systems]
+    [('A', '1-2', 1), ('B', '1-2', 1)]
+    """
+    return _compute(INPUT.call(**locals()))
+
+
+TOOL = Tool(ID, VERSION, INPUT, _compute, system_ranking)
