@@ -33,7 +33,21 @@ def add_parser(subparsers: Subparsers) -> None:
     parser = add_command(subparsers, "serve", run, _TEXTS)
     parser.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
     parser.add_argument("--port", type=int, default=8000, help="port (default 8000)")
-    parser.add_argument("--workers", type=int, default=1, help="worker processes (default 1)")
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        help="server processes, each with its own compute workers (default 1)",
+    )
+    parser.add_argument(
+        "--compute-workers",
+        type=int,
+        default=None,
+        metavar="N",
+        help="processes computing the large and heavy request bodies, per server process "
+        "(default 2): at most N-1 take heavy work at once, so one is always free for light "
+        "work; each costs its memory (about 60 MB idle, up to 400 MB on the heaviest input)",
+    )
     parser.add_argument(
         "--max-body-bytes",
         type=int,
@@ -169,6 +183,10 @@ def _settings(args: argparse.Namespace) -> str | None:
         os.environ["MTCOMPUTE_MAX_BODY_BYTES"] = str(args.max_body_bytes)
     if args.workers < 1:
         return "--workers must be at least 1"
+    if args.compute_workers is not None:
+        if args.compute_workers < 1:
+            return "--compute-workers must be at least 1"
+        os.environ["MTCOMPUTE_COMPUTE_WORKERS"] = str(args.compute_workers)
     for option, value, env in (
         ("--body-timeout", args.body_timeout, "MTCOMPUTE_BODY_TIMEOUT"),
         ("--header-timeout", args.header_timeout, "MTCOMPUTE_HEADER_TIMEOUT"),
