@@ -172,6 +172,24 @@ def test_a_killed_process_fails_its_body_only_and_is_replaced(
     ), messages
 
 
+def test_a_restarting_process_leaves_light_work_to_a_ready_one(pool: BodyWorker) -> None:
+    """While one process is replaced (its new one imports the tools: most of a second), the
+    light bodies go to the process that is ready and are answered in milliseconds, not after
+    the import."""
+    warm = [pool.submit("chrf-compute", "1.0.0", LIGHT_BODY, "b") for _ in range(6)]
+    assert [200] * 6 == [ticket.result(timeout=60)[0] for ticket in warm]  # both compute chrF
+    killed = pool.pids[0]
+    os.kill(killed or 0, signal.SIGKILL)
+    assert _until(lambda: pool.pids[0] != killed and pool.problems[0] is not None)
+    seconds = []
+    for _ in range(5):
+        start = time.monotonic()
+        status = pool.submit("chrf-compute", "1.0.0", LIGHT_BODY, "b").result(timeout=60)[0]
+        seconds.append((status, time.monotonic() - start))
+    starting = pool.problems[0] is not None  # still importing: the bodies did not wait for it
+    assert all(status == 200 and s < 0.5 for status, s in seconds), (seconds, starting)
+
+
 @pytest.fixture
 def quick_supervision(monkeypatch: pytest.MonkeyPatch) -> None:
     """The pool's supervision in test time: checks every 50 ms, retries after 0.1 s."""

@@ -234,9 +234,16 @@ class BodyWorker:
             self.waiting -= 1
         self._jobs.done(job)
 
-    def _another_computes(self, asking: _Process) -> bool:
-        """Whether a process of the pool other than ``asking`` can compute a body now."""
-        return any(p is not asking and p.problem is None for p in self._processes)
+    def _another(self, asking: _Process, ready: bool, light: bool) -> bool:
+        """Whether a process of the pool other than ``asking`` can compute a body now
+        (``ready``) or is starting (not ``ready``: it has no start failure), and, with
+        ``light``, computes no heavy body (it is free, or soon)."""
+        return any(
+            p is not asking
+            and (p.problem is None if ready else p.problem is not None and p.starting)
+            and not (light and p.job is not None and p.job.cost.heavy)
+            for p in self._processes
+        )
 
     def close(self) -> None:
         """End the threads and the processes (a body still waiting stays queued for the
@@ -279,6 +286,11 @@ class _Process:
         return None if process is None else process.pid
 
     @property
+    def starting(self) -> bool:
+        """Whether its thread runs and its process has not failed to start."""
+        return self._spawn_failure is None and self.thread is not None
+
+    @property
     def problem(self) -> str | None:
         """Why this process cannot compute a body now (None when it can, or is not started):
         it could not be started, is starting, or has died and is not replaced yet."""
@@ -309,10 +321,8 @@ class _Process:
         jobs = self.pool._jobs
         self._check_ready(self._running())  # the process imports the tools meanwhile
         while True:
-            # A process that cannot start leaves the bodies to those that can compute.
-            takes = self._spawn_failure is None or not self.pool._another_computes(self)
             try:
-                job = jobs.get(self._idle_seconds(), take_jobs=takes)
+                job = jobs.get(self._idle_seconds(), *self._takes())
             except queue.Empty:  # idle: is the process alive (or can it start now)?
                 self._check_ready(self._running())
                 continue
@@ -329,7 +339,24 @@ class _Process:
                 self.pool._finished(job)
             if answer is not None:
                 job.future.set_result(answer)
+            if self._process is None:  # killed (its body stopped, or died): replaced now
+                self._check_ready(self._running())
         self._stop()
+
+    def _takes(self) -> tuple[bool, bool]:
+        """Whether this thread takes a light body now, and a heavy one: a process that cannot
+        start leaves both to those that can compute; one starting leaves the light ones to
+        a process that is ready and computes no heavy body (their answer waits for a light
+        body's milliseconds, not for the tools' import), and one that is ready leaves the
+        heavy ones to a process starting that computes no heavy body (which would else take
+        the light ones after its import)."""
+        pool = self.pool
+        if self._spawn_failure is not None:
+            others = pool._another(self, ready=True, light=False)
+            return not others, not others
+        if self.problem is not None:  # starting
+            return not pool._another(self, ready=True, light=True), True
+        return True, not pool._another(self, ready=False, light=True)
 
     def _idle_seconds(self) -> float:
         """How long to wait for a body before checking on the process."""
@@ -641,15 +668,16 @@ class FairQueue:
     def _heavy_open(self) -> bool:
         return self.heavy_slots is None or self.heavy_running < self.heavy_slots
 
-    def get(self, timeout: float, take_jobs: bool = True) -> _Job | None:
+    def get(self, timeout: float, light: bool = True, heavy: bool = True) -> _Job | None:
         """The next job (counted as running until :meth:`done`), or None: end the thread;
-        :class:`queue.Empty` after ``timeout`` seconds without one. With ``take_jobs``
-        false, only the end (or the timeout)."""
+        :class:`queue.Empty` after ``timeout`` seconds without one. Light jobs only if
+        ``light``, heavy ones only if ``heavy``."""
         with self._ready:
             if not self._ready.wait_for(
                 lambda: bool(
                     self._ends
-                    or (take_jobs and (self._light or (self._heavy and self._heavy_open())))
+                    or (light and self._light)
+                    or (heavy and self._heavy and self._heavy_open())
                 ),
                 timeout,
             ):
@@ -658,7 +686,7 @@ class FairQueue:
                 self._ends -= 1
                 return None
             self.running += 1
-            if self._light:
+            if light and self._light:
                 return self._light.popleft()
             client = next(iter(self._heavy))
             jobs = self._heavy.pop(client)
