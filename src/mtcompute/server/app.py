@@ -200,7 +200,7 @@ class ExecuteEndpoint:
     the body is read (the body cap and deadline around it apply) and classed from its bytes
     (:func:`~mtcompute.tools._cost.request_cost`); a body over
     :data:`~mtcompute.server.executor.INLINE_BODY_BYTES`, or a heavy one, goes whole to the
-    body worker process, in its client's turn; a smaller light one is parsed here (not JSON:
+    body worker pool, in its client's turn; a smaller light one is parsed here (not JSON:
     400) and executed where its cost estimate says
     (:func:`~mtcompute.server.executor.execute_value`). A client that leaves before its
     body is in gets no answer; one that leaves while its request waits or computes gets none
@@ -571,7 +571,7 @@ def create_app(
     - ``trusted_proxies``: ``MTCOMPUTE_TRUSTED_PROXIES`` (comma-separated), the IP networks of
       the proxies whose forwarded client, scheme and host are believed; none;
     - ``max_queue``: ``MTCOMPUTE_MAX_QUEUE``, the requests that may wait for each worker
-      thread, and of each cost class for the body worker process, beyond the one it
+      thread, and of each cost class for the body worker pool, beyond those it
       computes; more are 503 ``overloaded``; 64;
     - ``deadline``: ``MTCOMPUTE_DEADLINE``, the most seconds a request to execute has from
       its admission to its answer (the time it may compute comes from its estimated cost,

@@ -322,7 +322,7 @@ class _Process:
         self._check_ready(self._running())  # the process imports the tools meanwhile
         while True:
             try:
-                job = jobs.get(self._idle_seconds(), *self._takes())
+                job = jobs.get(self._idle_seconds(), self._takes)
             except queue.Empty:  # idle: is the process alive (or can it start now)?
                 self._check_ready(self._running())
                 continue
@@ -668,19 +668,25 @@ class FairQueue:
     def _heavy_open(self) -> bool:
         return self.heavy_slots is None or self.heavy_running < self.heavy_slots
 
-    def get(self, timeout: float, light: bool = True, heavy: bool = True) -> _Job | None:
+    def get(
+        self, timeout: float, takes: Callable[[], tuple[bool, bool]] | None = None
+    ) -> _Job | None:
         """The next job (counted as running until :meth:`done`), or None: end the thread;
-        :class:`queue.Empty` after ``timeout`` seconds without one. Light jobs only if
-        ``light``, heavy ones only if ``heavy``."""
+        :class:`queue.Empty` after ``timeout`` seconds without one. ``takes`` says, each
+        time the queue changes (the pool's processes with it), whether the caller takes a
+        light job and a heavy one now (both when not given)."""
+        light = heavy = True
+
+        def ready() -> bool:
+            nonlocal light, heavy
+            if self._ends:
+                return True
+            if takes is not None and (self._light or self._heavy):
+                light, heavy = takes()
+            return bool((light and self._light) or (heavy and self._heavy and self._heavy_open()))
+
         with self._ready:
-            if not self._ready.wait_for(
-                lambda: bool(
-                    self._ends
-                    or (light and self._light)
-                    or (heavy and self._heavy and self._heavy_open())
-                ),
-                timeout,
-            ):
+            if not self._ready.wait_for(ready, timeout):
                 raise queue.Empty
             if self._ends:
                 self._ends -= 1
