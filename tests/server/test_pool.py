@@ -2,7 +2,8 @@
 most N-1 processes take heavy work, so a light large body is answered while heavy bodies
 compute and wait, over HTTP and MCP alike; a process killed mid-run fails only its own body,
 is replaced and logged while the others answer; /readyz turns red only when no process can
-compute, names each process's trouble, and comes back."""
+compute, names each process's trouble, and comes back; `mtcompute serve --compute-workers`
+starts the pool and ends it with the server."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ import queue
 import signal
 import time
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 from unittest import mock
 
@@ -26,7 +28,8 @@ from mtcompute.server.executor import INLINE_BODY_BYTES, BodyWorker
 from mtcompute.server.mcp import _call_execute
 from mtcompute.server.supervisor import FairQueue, Ticket, _Job
 from mtcompute.tools._cost import HEAVY_SECONDS, RequestCost
-from tests.conftest import load_script
+from tests.conftest import load_script, start_server
+from tests.server.test_body_worker import _children, _process_gone
 from tests.server.test_public_service import _wait_for
 
 PAIRED = "paired-significance"
@@ -245,3 +248,22 @@ def test_readyz_is_red_only_when_no_process_can_compute(
     for number in (1, 2):
         assert any(f"(worker {number} of 2) could not be started" in m for m in messages)
         assert any(f"(worker {number} of 2) started after a failure" in m for m in messages)
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="needs Linux's /proc")
+def test_serve_starts_and_ends_its_pool() -> None:
+    """`mtcompute serve --compute-workers 3` starts three body worker processes, and every
+    one ends with the server (SIGTERM, exit 0)."""
+    proc, _url = start_server("--compute-workers", "3", env={"MTCOMPUTE_ACCESS_LOG": "off"})
+    try:
+        started = _until(lambda: len(_children(proc.pid)) == 3)
+        children = _children(proc.pid)
+    finally:
+        proc.terminate()
+        proc.wait(30)
+    assert (True, 3, True, 0) == (
+        started,
+        len(children),
+        all(map(_process_gone, children)),
+        proc.returncode,
+    )
