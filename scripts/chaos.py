@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
 """Chaos test of a live ``mtcompute serve``: heavy clients that leave, a cheap client that
-measures, a body worker killed mid-run; then the promises checked.
+measures, a body worker process of the pool killed mid-run; then the promises checked.
 
 Usage::
 
     python scripts/chaos.py                        # 20 clients for 20 s
     python scripts/chaos.py --clients 6 --seconds 4 --json
     python scripts/chaos.py --python /other/venv/bin/python   # serve another checkout
+    python scripts/chaos.py --compute-workers 1    # a pool of one body worker process
 
 It starts ``mtcompute serve`` on a free 127.0.0.1 port (with ``--python``: that interpreter's
 ``mtcompute``), its standard error (the ``mtcompute.server`` log) to a temporary file, and
@@ -19,10 +20,12 @@ connection per request; the server trusts loopback as a proxy and each client se
   or paired-significance of a 3.9 KB body asking 20,000 resamples) that they leave after
   0.2 to 0.6 s (the connection closed: the server must stop that work);
 - a third: heavy requests they wait for;
-- the rest: light ones (a large chrF body, a small body that needs a worker thread).
+- the rest: light ones (a large chrF body, a small body that needs a worker thread); the
+  large one's latency is measured too (``light_large_p50``/``p99``: in a pool of two
+  processes or more one is kept for light work, with one it waits behind the heavy work).
 
-Halfway, the body worker process is killed (SIGKILL). At the end it prints, and checks
-(exit status 1 when a promise is broken):
+Halfway, the busiest body worker process (the most CPU over 0.2 s) is killed (SIGKILL). At
+the end it prints, and checks (exit status 1 when a promise is broken):
 
 - the cheap client's latency p50 and p99: p99 under 1 s;
 - the abandoned work's overrun past its client: the server's log (work stopped in the body
@@ -30,12 +33,14 @@ Halfway, the body worker process is killed (SIGKILL). At the end it prints, and 
   the server and its body worker kept computing once every client had its answer or had
   left (CPU time, measured from outside, so that a server that does not log it is measured
   too): at most 1 s;
-- the killed worker replaced (another body worker process runs) and the death logged with
-  its pid (and the request id when it was computing one);
+- the killed worker replaced (a body worker process that was not there before the kill
+  runs) and the death logged with its pid (and the request id when it was computing one);
 - every answer received a JSON envelope (``{"result"}`` or ``{"error"}`` with a code);
 - the server's resident memory before (after a warm-up) and after (once the load is over):
   at most ``--rss-margin`` MB more (default 64: the heavy bodies are 1.4 MB each and Python
-  keeps some of the memory it freed).
+  keeps some of the memory it freed); the pool's processes' resident memory is reported
+  too (``pool_rss_before_mb``, ``pool_rss_after_mb``: their sum), not checked (a replaced
+  process starts afresh).
 """
 
 from __future__ import annotations
@@ -92,6 +97,7 @@ class Tally:
     """What the clients saw."""
 
     cheap_latencies: list[float] = field(default_factory=list)
+    light_large_latencies: list[float] = field(default_factory=list)
     answers: int = 0
     not_envelopes: list[str] = field(default_factory=list)
     statuses: dict[int, int] = field(default_factory=dict)
@@ -185,7 +191,9 @@ async def light_client(
 ) -> None:
     while time.monotonic() < until:
         body = rng.choice([LIGHT_LARGE, LIGHT_SMALL])
-        await post(port, CHRF, body, tally, None, client)
+        seconds = await post(port, CHRF, body, tally, None, client)
+        if seconds is not None and body is LIGHT_LARGE:
+            tally.light_large_latencies.append(seconds)
         await asyncio.sleep(0.1)
 
 
@@ -223,13 +231,32 @@ def idle_after(server: psutil.Process, workers: list[psutil.Process]) -> float:
     return 60.0
 
 
+def busiest(workers: list[psutil.Process]) -> psutil.Process | None:
+    """The body worker process that used the most CPU over 0.2 s (the one computing)."""
+    before = [cpu_seconds([w]) for w in workers]
+    time.sleep(0.2)
+    used = [cpu_seconds([w]) - b for w, b in zip(workers, before, strict=True)]
+    return workers[used.index(max(used))] if workers else None
+
+
 def rss_mb(server: psutil.Process) -> float:
     return float(server.memory_info().rss) / 2**20
 
 
+def pool_rss_mb(server: psutil.Process) -> float:
+    """The resident memory of the server's body worker processes together."""
+    total = 0.0
+    for worker in body_workers(server):
+        with contextlib.suppress(psutil.Error):
+            total += rss_mb(worker)
+    return total
+
+
 async def run_clients(
     port: int, server: psutil.Process, clients: int, seconds: float, seed: int
-) -> tuple[Tally, int | None]:
+) -> tuple[Tally, int | None, set[int]]:
+    """Run the clients; what they saw, the killed body worker's pid and the pool's pids
+    before the kill."""
     rng = random.Random(seed)
     tally = Tally()
     until = time.monotonic() + seconds
@@ -253,11 +280,12 @@ async def run_clients(
     await asyncio.sleep(seconds / 2)
     killed = None
     workers = body_workers(server)
-    if workers:
-        killed = workers[0].pid
+    victim = await asyncio.to_thread(busiest, workers)
+    if victim is not None:
+        killed = victim.pid
         os.kill(killed, signal.SIGKILL)
     await asyncio.gather(*tasks)
-    return tally, killed
+    return tally, killed, {w.pid for w in workers}
 
 
 def percentile(values: list[float], share: float) -> float:
@@ -323,6 +351,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--python", default=sys.executable, help="the server's interpreter")
     parser.add_argument("--rss-margin", type=float, default=64.0, help="MB")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    parser.add_argument(
+        "--compute-workers", type=int, default=None, help="the pool's processes (server default)"
+    )
     args = parser.parse_args(argv)
     port = free_port()
     url = f"http://127.0.0.1:{port}"
@@ -330,6 +361,8 @@ def main(argv: list[str] | None = None) -> int:
     log_path = Path(log_name)
     command = [args.python, "-m", "mtcompute", "serve", "--port", str(port), "--no-access-log"]
     command += ["--trusted-proxy", "127.0.0.1/32"]  # each client its X-Forwarded-For
+    if args.compute_workers is not None:
+        command += ["--compute-workers", str(args.compute_workers)]
     with os.fdopen(log_fd, "wb") as log:
         proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=log)
     try:
@@ -338,13 +371,14 @@ def main(argv: list[str] | None = None) -> int:
         warm_up(port)
         time.sleep(0.5)
         before = rss_mb(server)
-        tally, killed = asyncio.run(
+        pool_before, pool_size = pool_rss_mb(server), len(body_workers(server))
+        tally, killed, first_pool = asyncio.run(
             run_clients(port, server, args.clients, args.seconds, args.seed)
         )
         idle = idle_after(server, body_workers(server))
         time.sleep(1.0)  # the worker replaced
-        after = rss_mb(server)
-        replacements = [w.pid for w in body_workers(server) if w.pid != killed]
+        after, pool_after = rss_mb(server), pool_rss_mb(server)
+        replacements = [w.pid for w in body_workers(server) if w.pid not in first_pool]
     finally:
         proc.send_signal(signal.SIGTERM)
         try:
@@ -369,6 +403,9 @@ def main(argv: list[str] | None = None) -> int:
         "cheap_p50": percentile(tally.cheap_latencies, 0.5),
         "cheap_p99": percentile(tally.cheap_latencies, 0.99),
         "cheap_max": max(tally.cheap_latencies, default=float("nan")),
+        "light_large_requests": len(tally.light_large_latencies),
+        "light_large_p50": percentile(tally.light_large_latencies, 0.5),
+        "light_large_p99": percentile(tally.light_large_latencies, 0.99),
         "answers": tally.answers,
         "left": tally.left,
         "statuses": dict(sorted(tally.statuses.items())),
@@ -383,6 +420,9 @@ def main(argv: list[str] | None = None) -> int:
         "death_logged": death[:1],
         "rss_before_mb": round(before, 1),
         "rss_after_mb": round(after, 1),
+        "pool_processes": pool_size,
+        "pool_rss_before_mb": round(pool_before, 1),
+        "pool_rss_after_mb": round(pool_after, 1),
     }
     broken = broken_promises(figures, args.rss_margin)
     figures["broken"] = broken

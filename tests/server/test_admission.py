@@ -74,8 +74,9 @@ def _timed(url: str, path: str, body: bytes) -> tuple[float, httpx.Response]:
 
 @pytest.fixture(scope="module")
 def no_queue() -> Iterator[str]:
-    """A server whose workers have no queue: one request each, the next refused."""
-    with serving("--max-queue", "0", "--no-access-log") as (url, _proc):
+    """A server whose workers have no queue: one request each, the next refused (one body
+    worker process: the pool's rule, a process left for light work, is tested apart)."""
+    with serving("--max-queue", "0", "--compute-workers", "1", "--no-access-log") as (url, _):
         yield url
 
 
@@ -133,7 +134,7 @@ def test_a_full_thread_queue_is_refused_overloaded_at_once(slow_threads: None) -
 def test_past_its_deadline_a_body_is_stopped_and_answered_timeout() -> None:
     """A large body still computing at its deadline: 504 timeout at the deadline, its worker
     process killed and replaced; the next body computes."""
-    app = create_app(access_log="off", deadline=1.0)
+    app = create_app(access_log="off", deadline=1.0, compute_workers=1)  # the one process
     worker: BodyWorker = app.state.body_worker
     with TestClient(app) as client:
         while client.get("/readyz").status_code != 200:  # the process has started
@@ -195,7 +196,7 @@ def _body_worker(server: psutil.Process) -> psutil.Process:
 def test_a_client_that_leaves_has_its_body_stopped() -> None:
     """A client that disconnects while its large body computes: the body worker process is
     killed within a second (and replaced), and the next requests are answered at once."""
-    with serving("--no-access-log") as (url, proc):
+    with serving("--no-access-log", "--compute-workers", "1") as (url, proc):  # the one process
         server = psutil.Process(proc.pid)
         httpx.post(url + CHRF, content=CHEAP_BODY, headers=HEADERS, timeout=60)
         worker = _body_worker(server)

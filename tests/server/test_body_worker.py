@@ -36,8 +36,8 @@ INTERNAL_ERROR = (
 
 @pytest.fixture
 def worker() -> Iterator[BodyWorker]:
-    """A started body worker, closed after the test."""
-    started = BodyWorker()
+    """A started body worker of one process (whose pid the tests follow), closed after."""
+    started = BodyWorker(processes=1)
     started.start()
     yield started
     started.close()
@@ -130,7 +130,8 @@ def _children(pid: int) -> list[int]:
 def test_the_server_ends_its_body_worker() -> None:
     """`mtcompute serve` starts its body worker with it, answers a large body through it
     (the library's bytes), and the worker ends when the server is stopped (SIGTERM)."""
-    proc, url = start_server(env={"MTCOMPUTE_ACCESS_LOG": "off"})
+    env = {"MTCOMPUTE_ACCESS_LOG": "off", "MTCOMPUTE_COMPUTE_WORKERS": "1"}  # one process
+    proc, url = start_server(env=env)
     try:
         tool, version, body = BODIES[0]
         request = urllib.request.Request(

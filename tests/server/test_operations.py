@@ -315,6 +315,7 @@ SERVE_ENV = [
         "MAX_BODY_BYTES",
         "PUBLIC_URL",
         "TRUSTED_PROXIES",
+        "COMPUTE_WORKERS",
     )
 ]
 
@@ -399,6 +400,35 @@ def test_serve_public_url_and_trusted_proxies_reach_the_app(
         env["MTCOMPUTE_TRUSTED_PROXIES"],
         fake_uvicorn["proxy_headers"],
     )
+
+
+def test_serve_compute_workers_reach_the_app(fake_uvicorn: dict[str, Any]) -> None:
+    """--compute-workers sizes each server process's body worker pool (not uvicorn's
+    --workers), through MTCOMPUTE_COMPUTE_WORKERS; unset, it is not set."""
+    assert 0 == cli.main(["serve"])
+    unset = fake_uvicorn["env"].get("MTCOMPUTE_COMPUTE_WORKERS")
+    assert 0 == cli.main(["serve", "--compute-workers", "3"])
+    assert (None, "3", 1) == (
+        unset,
+        fake_uvicorn["env"]["MTCOMPUTE_COMPUTE_WORKERS"],
+        fake_uvicorn["workers"],
+    )
+    from mtcompute.server import app as app_module
+
+    assert 3 == app_module.create_app(access_log="off").state.body_worker.size  # from the env
+
+
+@pytest.mark.parametrize(
+    "args",
+    [["--compute-workers", "0"], ["--compute-workers", "-1"]],
+    ids=["zero", "negative"],
+)
+def test_serve_refuses_no_compute_workers(
+    fake_uvicorn: dict[str, Any], args: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """--compute-workers below 1 is a usage error naming the option; nothing is started."""
+    assert (2, {}) == (cli.main(["serve", *args]), fake_uvicorn)
+    assert "--compute-workers must be at least 1" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize(

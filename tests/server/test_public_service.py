@@ -332,7 +332,7 @@ def test_readyz_goes_red_when_respawn_fails_and_comes_back(
     crash and the failed start are logged; once starting works again, the retry brings the
     worker and /readyz back, and the large body computes."""
     caplog.set_level(logging.INFO, logger="mtcompute.server")
-    app = create_app(access_log="off")
+    app = create_app(access_log="off", compute_workers=1)  # the one process (a pool: apart)
     worker: BodyWorker = app.state.body_worker
     headers = {"content-type": "application/json"}
     with TestClient(app) as client:
@@ -379,7 +379,7 @@ def test_worker_death_during_a_body_is_logged_and_replaced(
     internal_error, the death is logged with the tool and the body's size, and the next
     body is computed by a new process."""
     caplog.set_level(logging.INFO, logger="mtcompute.server")
-    app = create_app(access_log="off")
+    app = create_app(access_log="off", compute_workers=1)  # the one process (a pool: apart)
     worker: BodyWorker = app.state.body_worker
     headers = {"content-type": "application/json"}
 

@@ -232,7 +232,7 @@ def test_an_mcp_client_that_leaves_has_its_heavy_work_stopped() -> None:
         "accept": "application/json, text/event-stream",
         "mcp-protocol-version": "2025-06-18",
     }
-    with serving("--no-access-log") as (url, proc):
+    with serving("--no-access-log", "--compute-workers", "1") as (url, proc):  # the one process
         server = psutil.Process(proc.pid)
         deadline = time.monotonic() + 30
         workers: list[psutil.Process] = []

@@ -30,11 +30,11 @@ INLINE_BODY_BYTES = 4096
 """The largest request body parsed on the event loop (at most about a millisecond of parsing,
 for 4 KiB of small numbers; no input of a larger body is within the budget of the tools whose
 work grows with their input); every larger one is parsed, checked, computed and written by
-the :class:`BodyWorker` process."""
+a process of the :class:`BodyWorker` pool."""
 
 
 DEFAULT_MAX_QUEUE = 64
-"""Requests that may wait for each worker (the body worker process, each worker thread)
+"""Requests that may wait for each worker (the body worker pool, each worker thread)
 beside the one it computes; ``mtcompute serve --max-queue``, ``MTCOMPUTE_MAX_QUEUE``."""
 
 DEFAULT_DEADLINE = 60.0

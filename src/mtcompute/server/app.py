@@ -36,8 +36,8 @@ The request-head deadline and size cap live in the HTTP protocol
 
 The pages write a base URL into their commands: ``MTCOMPUTE_PUBLIC_URL`` when set, else the
 host a trusted proxy forwarded, else the address the connection reached; never the ``Host``
-header. ``/healthz`` is liveness (the process computes), ``/readyz`` readiness (the body
-worker process is up, not too many requests wait).
+header. ``/healthz`` is liveness (the process computes), ``/readyz`` readiness (a body
+worker process can compute, not too many requests wait).
 
 No route reads a file named by a request or runs anything: tool ids and versions are looked
 up in the registry, and contracts are read only for registered (id, version) pairs.
@@ -94,6 +94,7 @@ from mtcompute.search import MAX_QUERY_LENGTH, search_answer
 from mtcompute.server import api_docs
 from mtcompute.server.access_log import AccessLog, open_access_log
 from mtcompute.server.executor import (
+    DEFAULT_COMPUTE_WORKERS,
     DEFAULT_DEADLINE,
     DEFAULT_MAX_QUEUE,
     RETRY_AFTER,
@@ -199,7 +200,7 @@ class ExecuteEndpoint:
     the body is read (the body cap and deadline around it apply) and classed from its bytes
     (:func:`~mtcompute.tools._cost.request_cost`); a body over
     :data:`~mtcompute.server.executor.INLINE_BODY_BYTES`, or a heavy one, goes whole to the
-    body worker process, in its client's turn; a smaller light one is parsed here (not JSON:
+    body worker pool, in its client's turn; a smaller light one is parsed here (not JSON:
     400) and executed where its cost estimate says
     (:func:`~mtcompute.server.executor.execute_value`). A client that leaves before its
     body is in gets no answer; one that leaves while its request waits or computes gets none
@@ -401,8 +402,8 @@ async def healthz(_request: Request) -> Response:
 
 
 async def readyz(request: Request) -> Response:
-    """GET /readyz: readiness: ``{"status": "ready"}`` when the body worker process is up and
-    no more than :data:`~mtcompute.server.executor.READY_MAX_WAITING` requests wait for a
+    """GET /readyz: readiness: ``{"status": "ready"}`` when a body worker process can compute
+    and no more than :data:`~mtcompute.server.executor.READY_MAX_WAITING` requests wait for a
     worker; else 503 with the ``internal_error`` envelope saying why
     (:func:`~mtcompute.server.executor.readiness`)."""
     problem = readiness(request.app.state.body_worker)
@@ -553,6 +554,7 @@ def create_app(
     max_queue: int | None = None,
     deadline: float | None = None,
     min_upload_rate: float | None = None,
+    compute_workers: int | None = None,
 ) -> Starlette:
     """The application. Each setting defaults to its environment variable, then its default:
 
@@ -569,14 +571,16 @@ def create_app(
     - ``trusted_proxies``: ``MTCOMPUTE_TRUSTED_PROXIES`` (comma-separated), the IP networks of
       the proxies whose forwarded client, scheme and host are believed; none;
     - ``max_queue``: ``MTCOMPUTE_MAX_QUEUE``, the requests that may wait for each worker
-      thread, and of each cost class for the body worker process, beyond the one it
+      thread, and of each cost class for the body worker pool, beyond those it
       computes; more are 503 ``overloaded``; 64;
     - ``deadline``: ``MTCOMPUTE_DEADLINE``, the most seconds a request to execute has from
       its admission to its answer (the time it may compute comes from its estimated cost,
       at most this); later is 504 ``timeout``; 60;
     - ``min_upload_rate``: ``MTCOMPUTE_MIN_UPLOAD_RATE``, bytes per second: each received
       byte of a body gives it ``1 / min_upload_rate`` seconds more than ``body_timeout``
-      (0: the whole body within ``body_timeout``); 65536.
+      (0: the whole body within ``body_timeout``); 65536;
+    - ``compute_workers``: ``MTCOMPUTE_COMPUTE_WORKERS``, the body worker processes
+      (:class:`~mtcompute.server.executor.BodyWorker`), at least 1; 2.
     """
     if max_body_bytes is None:
         max_body_bytes = int(os.environ.get("MTCOMPUTE_MAX_BODY_BYTES", DEFAULT_MAX_BODY_BYTES))
@@ -601,13 +605,16 @@ def create_app(
     if min_upload_rate is None:
         rate = os.environ.get("MTCOMPUTE_MIN_UPLOAD_RATE", DEFAULT_MIN_UPLOAD_RATE)
         min_upload_rate = float(rate)
+    if compute_workers is None:
+        workers = os.environ.get("MTCOMPUTE_COMPUTE_WORKERS", str(DEFAULT_COMPUTE_WORKERS))
+        compute_workers = int(workers)
     buckets = TokenBuckets(RateLimit.parse(rate_limit)) if rate_limit else None
     keys = ApiKeys.load(api_keys) if api_keys else None
     log = open_access_log(access_log)
     # Host names this server is reached by, besides loopback (MCP's DNS-rebinding check),
     # e.g. MTCOMPUTE_ALLOWED_HOSTS="mt.example.org,mt.example.org:*" behind a proxy.
     hosts = [h.strip() for h in os.environ.get("MTCOMPUTE_ALLOWED_HOSTS", "").split(",")]
-    body_worker = BodyWorker()  # under ADMISSION, configured by the lifespan
+    body_worker = BodyWorker(processes=compute_workers)  # under ADMISSION (the lifespan's)
     mcp_app, mcp_lifespan = mcp_http_app(
         allowed_hosts=[h for h in hosts if h], body_worker=body_worker
     )

@@ -19,9 +19,11 @@ resample count), ``light`` or ``heavy``, and its deadline comes from that estima
 :func:`execute_value`. MCP's ``execute`` on the HTTP server takes the same path with its
 input's JSON bytes (:mod:`mtcompute.server.mcp`).
 
-:class:`BodyWorker` is one process (spawned, so it shares nothing with the server but the
-code): it parses, checks, computes and writes the JSON of every large body, the server sends
-it the body's bytes and gets back the envelope's status and bytes. Parsing a few megabytes of
+:class:`BodyWorker` is a pool of processes (spawned, so they share nothing with the server
+but the code; ``--compute-workers``, :data:`DEFAULT_COMPUTE_WORKERS`): one of them parses,
+checks, computes and writes the JSON of each large body, the server sends it the body's bytes
+and gets back the envelope's status and bytes; at most all of them but one take heavy bodies
+at once, so that a light large body never waits behind heavy ones. Parsing a few megabytes of
 JSON and writing the result are single C calls that hold the interpreter lock for tens of
 milliseconds (no switch interval preempts them), so in a thread of the server they stop the
 event loop, /healthz included; in their own process they take the other CPU instead.
@@ -38,8 +40,9 @@ gets the lock back sooner from a Python-level computation.
 
 Admission (:data:`ADMISSION`, one object, set by :func:`configure`): each worker thread has
 at most ``max_queue`` requests waiting for it beside the one it computes, and the body worker
-at most ``max_queue`` of each class (:class:`FairQueue`: light ones first, heavy ones a client
-at a time, the client as the rate limit keys it); one more is refused at once with ``503``
+pool at most ``max_queue`` of each class beside those its processes compute
+(:class:`FairQueue`: light ones first, heavy ones a client at a time, the client as the rate
+limit keys it); one more is refused at once with ``503``
 :class:`~mtcompute.errors.Overloaded` (and ``Retry-After``), before it is computed. Each
 request has at most ``deadline`` seconds from its admission to be answered, queueing
 included, and may compute for the time its cost gives it (:meth:`Admission.deadline_for`;
@@ -56,6 +59,7 @@ from __future__ import annotations
 
 __all__ = [
     "ADMISSION",
+    "DEFAULT_COMPUTE_WORKERS",
     "DEFAULT_DEADLINE",
     "DEFAULT_MAX_QUEUE",
     "INLINE_BODY_BYTES",
@@ -105,6 +109,7 @@ from mtcompute.server.admission import (
     configure,
 )
 from mtcompute.server.supervisor import (
+    DEFAULT_COMPUTE_WORKERS,
     READY_MAX_WAITING,
     BodyWorker,
     FairQueue,
@@ -320,9 +325,10 @@ async def _answer_of(ticket: Ticket) -> tuple[int, bytes]:
 
 
 def readiness(worker: BodyWorker) -> str | None:
-    """Why the server is not ready to take work (None when it is): ``worker`` cannot compute
-    a body (:attr:`BodyWorker.problem`), or more than :data:`READY_MAX_WAITING` requests wait
-    for a worker (the body worker and the two worker threads together)."""
+    """Why the server is not ready to take work (None when it is): no process of ``worker``
+    can compute a body (:attr:`BodyWorker.problem`, naming each process's trouble), or more
+    than :data:`READY_MAX_WAITING` requests wait for a worker (the body worker pool and the
+    two worker threads together)."""
     problem = worker.problem
     if problem is not None:
         return problem

@@ -9,7 +9,7 @@ so that every tool result is exactly what the other surfaces return:
   true exactly when the envelope is an error (docs/decisions.md, "The envelope").
   On the HTTP server, ``execute`` runs on the same pool as the HTTP execute route: its
   input's JSON bytes are classed by cost before any work, a large or heavy one computed in
-  the body worker process in its class's and its client's turn (the client keyed as the
+  the body worker pool in its class's and its client's turn (the client keyed as the
   rate limit keys it), under the same deadlines, stopped when the HTTP client disconnects,
   a full queue or a passed deadline the same ``overloaded`` or ``timeout`` envelope with
   ``isError`` true; a small light one on the worker threads

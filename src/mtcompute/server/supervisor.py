@@ -1,13 +1,16 @@
-"""The body worker's server side: :class:`BodyWorker` starts the worker process
-(:mod:`mtcompute.server._body_worker`), feeds it request bodies from its :class:`FairQueue`
-(light work first, heavy work a client at a time), answers each :class:`Ticket`, stops work
-whose client left or whose deadline passed, and restarts the process with backoff when it
-dies; :func:`readiness` tells ``/readyz``. :mod:`mtcompute.server.executor` sends it the
-requests."""
+"""The body worker pool's server side: :class:`BodyWorker` starts its worker processes
+(:mod:`mtcompute.server._body_worker`, :data:`DEFAULT_COMPUTE_WORKERS` of them unless told),
+feeds them request bodies from its one :class:`FairQueue` (light work first, heavy work a
+client at a time, and at most one process fewer than the pool on heavy work, so that light
+work never waits behind it), answers each :class:`Ticket`, stops work whose client left or
+whose deadline passed (killing and replacing only the process computing it), and restarts
+each process with backoff when it dies; :func:`~mtcompute.server.executor.readiness` tells
+``/readyz``. :mod:`mtcompute.server.executor` sends it the requests."""
 
 from __future__ import annotations
 
 __all__ = [
+    "DEFAULT_COMPUTE_WORKERS",
     "POLL_SECONDS",
     "READY_MAX_WAITING",
     "RESPAWN_BACKOFF",
@@ -48,8 +51,15 @@ from mtcompute.tools._cost import RequestCost, request_cost
 
 _LOG = logging.getLogger("mtcompute.server")
 
+DEFAULT_COMPUTE_WORKERS = 2
+"""Body worker processes per server process (``mtcompute serve --compute-workers``,
+``MTCOMPUTE_COMPUTE_WORKERS``): one for the heavy requests and one always left for the light
+ones (at most N-1 processes compute heavy requests at once), whatever the CPU count: on one
+core the two share it and a light body still starts at once instead of after a heavy one of
+many seconds; more processes compute more heavy requests at once, each costing its memory."""
+
 READY_MAX_WAITING = 32
-"""Requests waiting for a worker (the body worker's queue and the two worker threads')
+"""Requests waiting for a worker (the body worker pool's queue and the two worker threads')
 beyond which the server reports itself not ready (``/readyz``), so that a load balancer sends
 new requests elsewhere; they are still admitted."""
 
@@ -58,56 +68,65 @@ RESPAWN_BACKOFF = (0.25, 30.0)
 between two retries (the wait doubles after each failure)."""
 
 WATCH_SECONDS = 1.0
-"""How often the body worker's thread checks that its process is alive while idle."""
+"""How often each body worker thread checks that its process is alive while idle."""
 
 
 STOP_SECONDS = 10
-"""How long :meth:`BodyWorker.close` waits for the process to end after its input."""
+"""How long :meth:`BodyWorker.close` waits for each process to end after its input."""
 
 
 POLL_SECONDS = 0.05
-"""How often the body worker's thread, waiting for its process's answer, checks whether the
+"""How often a body worker thread, waiting for its process's answer, checks whether the
 client is still there."""
 
 
 class BodyWorker:
-    """One worker process (:mod:`mtcompute.server._body_worker`) for the request bodies over
-    :data:`INLINE_BODY_BYTES` (:func:`execute_body`), and the thread of the server that talks
-    to it, one body at a time in the order they came.
+    """The pool of body worker processes (:mod:`mtcompute.server._body_worker`) for the
+    request bodies :func:`~mtcompute.server.executor.in_body_worker` sends them
+    (:func:`~mtcompute.server.executor.execute_body`): ``processes`` of them (default
+    :data:`DEFAULT_COMPUTE_WORKERS`), each with a thread of the server that talks to it, one
+    body at a time, all taking their bodies from the one :class:`FairQueue` under the one
+    :class:`~mtcompute.server.admission.Admission`.
 
-    Both start at :meth:`start` or at the first body. The thread supervises the process: a
-    process that has died (killed, out of memory) is logged (``mtcompute.server`` logger:
-    its pid and exit status, and the tool and body size it was computing, if any) and replaced
-    at once when idle (checked every :data:`WATCH_SECONDS`), or before the next body; the body
-    it was computing is answered ``internal_error``. A process that cannot be started (no
-    memory, no process slots) is logged too and retried with a backoff
-    (:data:`RESPAWN_BACKOFF`); meanwhile the bodies are answered 503 (:class:`NotReady`) and
-    :attr:`problem` says why, which turns ``/readyz`` red (a worker that cannot start is a
-    fault of the server, not load: ``internal_error``, unlike a full queue). :meth:`close`
-    ends both (the process at the end of its input). ``answered`` counts the bodies the
-    process has answered; ``spawn`` is how a process is started (``subprocess.Popen``'s
-    signature).
+    Light work never waits behind heavy work when there are two processes or more: at most
+    ``processes - 1`` of them compute heavy requests at once (the queue's heavy slots), so
+    one is always there for the light ones (one process computes both, light first).
 
-    Admission: at most ``max_queue`` bodies wait beside the one computed, one more is refused
-    :class:`~mtcompute.errors.Overloaded` by :meth:`submit`; a body not answered ``deadline``
-    seconds after it was submitted is answered :class:`~mtcompute.errors.Timeout` (its
-    process killed and replaced if it was computing it), and one whose :class:`Ticket` is
-    stopped (its client left) is dropped the same way, unanswered (both default to
-    :data:`DEFAULT_MAX_QUEUE`, :data:`DEFAULT_DEADLINE`).
+    Each thread supervises its process: a process that has died (killed, out of memory) is
+    logged (``mtcompute.server`` logger: its pid and exit status, which worker of the pool,
+    and the tool, body size and request id it was computing, if any) and replaced at once
+    when idle (checked every :data:`WATCH_SECONDS`), or before the next body; the body it was
+    computing is answered ``internal_error``. A process that cannot be started (no memory, no
+    process slots) is logged too and retried with a backoff (:data:`RESPAWN_BACKOFF`);
+    meanwhile it leaves the bodies to the processes that can compute, and when none can they
+    are answered 503 (:class:`NotReady`) and :attr:`problem` says why and which process,
+    which turns ``/readyz`` red (a worker that cannot start is a fault of the server, not
+    load: ``internal_error``, unlike a full queue). :attr:`problems` says it per process.
+    :meth:`close` ends the threads and the processes (each at the end of its input).
+    ``answered`` counts the bodies the processes have answered; ``spawn`` is how a process is
+    started (``subprocess.Popen``'s signature), for all of them.
+
+    Admission: at most ``max_queue`` bodies of each class wait beside those computed (the
+    bodies a free process takes at once do not wait), one more is refused
+    :class:`~mtcompute.errors.Overloaded` by :meth:`submit`; a body not answered
+    ``deadline`` seconds after it was submitted is answered :class:`~mtcompute.errors.Timeout`
+    (its process killed and replaced if it was computing it: only that process), and one
+    whose :class:`Ticket` is stopped (its client left) is dropped the same way, unanswered
+    (both default to :data:`DEFAULT_MAX_QUEUE`, :data:`DEFAULT_DEADLINE`).
     """
 
-    def __init__(self, admission: Admission | None = None) -> None:
+    def __init__(
+        self, admission: Admission | None = None, processes: int = DEFAULT_COMPUTE_WORKERS
+    ) -> None:
+        if processes < 1:
+            raise ValueError(f"a body worker pool needs at least 1 process, not {processes}")
         self.admission = ADMISSION if admission is None else admission
+        self.size = processes
         self._lock = threading.Lock()
-        self._jobs = FairQueue()
-        self._thread: threading.Thread | None = None
-        self._process: subprocess.Popen[bytes] | None = None
-        self._ready = False  # the process has said it imported the tools (READY)
-        self._spawn_failure: str | None = None  # why the last start failed, while it does
-        self._retry_at = 0.0  # monotonic time of the next start after a failure
-        self._backoff = RESPAWN_BACKOFF[0]
+        self._jobs = FairQueue(heavy_slots=max(1, processes - 1))
+        self._processes = [_Process(self, number) for number in range(1, processes + 1)]
+        self._started = False
         self.waiting = 0  # bodies submitted and not yet answered
-        self.answered = 0
         self.spawn: Callable[..., subprocess.Popen[bytes]] = subprocess.Popen
 
     @property
@@ -121,39 +140,55 @@ class BodyWorker:
         return self.admission.deadline
 
     @property
+    def answered(self) -> int:
+        """Bodies the processes have answered."""
+        return sum(process.answered for process in self._processes)
+
+    @property
     def pid(self) -> int | None:
-        """The worker process's id, while there is one."""
-        process = self._process
-        return None if process is None else process.pid
+        """The first worker process's id, while there is one (the only one in a pool of 1)."""
+        return self._processes[0].pid
+
+    @property
+    def pids(self) -> list[int | None]:
+        """Each worker process's id (None while it has none), in the pool's order."""
+        return [process.pid for process in self._processes]
+
+    @property
+    def computing(self) -> list[str | None]:
+        """The request id each worker process computes (None when idle), in the pool's
+        order."""
+        return [None if p.job is None else p.job.request_id for p in self._processes]
+
+    @property
+    def problems(self) -> list[str | None]:
+        """Why each worker process cannot compute a body now (None when it can, or when
+        the pool is not started), in the pool's order."""
+        return [process.problem for process in self._processes]
 
     @property
     def problem(self) -> str | None:
-        """Why this worker cannot compute a body now (None when it can, or is not started):
-        its process could not be started, is starting, or has died and is not replaced yet."""
-        if self._spawn_failure is not None:
-            return f"the body worker process could not be started ({self._spawn_failure})"
-        if self._thread is None:
-            return None  # started by the first body
-        if not self._thread.is_alive():
-            return "the body worker thread has stopped"
-        process = self._process
-        if process is None:
-            return "the body worker process is starting"
-        if process.poll() is not None:
-            return "the body worker process has exited and is being replaced"
-        if not self._ready:
-            return "the body worker process is starting"
-        return None
+        """Why the pool cannot compute a body now: no process can (None when one can, or
+        the pool is not started), naming each process's trouble."""
+        problems = self.problems
+        if any(problem is None for problem in problems):
+            return None
+        if self.size == 1:
+            return problems[0]
+        each = "; ".join(
+            f"process {number} of {self.size}: {problem}"
+            for number, problem in enumerate(problems, 1)
+        )
+        return f"no body worker process can compute ({each})"
 
     def start(self) -> None:
-        """Start the thread, and the process now rather than at the first body."""
+        """Start the threads, and the processes now rather than at the first body."""
         with self._lock:
-            if self._thread is None:
-                self._thread = threading.Thread(
-                    target=self._run, name="mtcompute body worker", daemon=True
-                )
-                self._thread.start()
-        self._jobs.put_control(_WARM)
+            if self._started:
+                return
+            self._started = True
+            for process in self._processes:
+                process.start()
 
     def submit(
         self,
@@ -167,14 +202,14 @@ class BodyWorker:
         a :class:`Ticket` (a future). ``cost`` (:func:`~mtcompute.tools._cost.request_cost`
         of the body when not given) gives its class and deadline, ``client`` its turn among
         the heavy requests (:class:`FairQueue`). :class:`~mtcompute.errors.Overloaded` when
-        it would wait and ``max_queue`` requests of its class wait already."""
-        if self._thread is None:
-            self.start()
+        no process would take it at once and ``max_queue`` requests of its class wait
+        already."""
+        self.start()
         if cost is None:
             cost = request_cost(tool_id, body)
         limit = self.admission.max_queue
         with self._lock:
-            if self.waiting > 0 and self._jobs.waiting(cost.heavy) >= limit:
+            if self._jobs.waiting(cost.heavy) >= limit + self._jobs.free(cost.heavy, self.size):
                 what = "heavy requests" if cost.heavy else "large request bodies"
                 raise Overloaded(f"{limit} {what} wait for the body worker", RETRY_AFTER)
             self.waiting += 1
@@ -193,42 +228,140 @@ class BodyWorker:
             with self._lock:
                 self.waiting -= 1
 
-    def close(self) -> None:
-        """Answer the bodies already submitted, then end the thread and the process."""
+    def _finished(self, job: _Job) -> None:
+        """A job taken from the queue is answered (or dropped): its process is free."""
         with self._lock:
-            thread, self._thread = self._thread, None
-        if thread is not None:
-            self._jobs.put_control(None)
+            self.waiting -= 1
+        self._jobs.done(job)
+
+    def _another(self, asking: _Process, ready: bool, light: bool) -> bool:
+        """Whether a process of the pool other than ``asking`` can compute a body now
+        (``ready``) or is starting (not ``ready``: it has no start failure), and, with
+        ``light``, computes no heavy body (it is free, or soon)."""
+        return any(
+            p is not asking
+            and (p.problem is None if ready else p.problem is not None and p.starting)
+            and not (light and p.job is not None and p.job.cost.heavy)
+            for p in self._processes
+        )
+
+    def close(self) -> None:
+        """End the threads and the processes (a body still waiting stays queued for the
+        next :meth:`start`)."""
+        with self._lock:
+            threads = [p.thread for p in self._processes if p.thread is not None]
+            for process in self._processes:
+                process.thread = None
+            self._started = False
+        self._jobs.end(len(threads))
+        for thread in threads:
             thread.join()
 
+
+class _Process:
+    """One process of a :class:`BodyWorker` pool and the thread of the server that feeds it
+    (number ``number`` of the pool, as the logs and ``/readyz`` name it)."""
+
+    def __init__(self, pool: BodyWorker, number: int) -> None:
+        self.pool = pool
+        self.number = number
+        self.thread: threading.Thread | None = None
+        self._process: subprocess.Popen[bytes] | None = None
+        self._ready = False  # the process has said it imported the tools (READY)
+        self._spawn_failure: str | None = None  # why the last start failed, while it does
+        self._retry_at = 0.0  # monotonic time of the next start after a failure
+        self._backoff = RESPAWN_BACKOFF[0]
+        self.answered = 0
+        self.job: _Job | None = None  # the body it computes
+
+    @property
+    def name(self) -> str:
+        """Which process of the pool, for the logs: ``worker 1 of 2``."""
+        return f"worker {self.number} of {self.pool.size}"
+
+    @property
+    def pid(self) -> int | None:
+        """The worker process's id, while there is one."""
+        process = self._process
+        return None if process is None else process.pid
+
+    @property
+    def starting(self) -> bool:
+        """Whether its thread runs and its process has not failed to start."""
+        return self._spawn_failure is None and self.thread is not None
+
+    @property
+    def problem(self) -> str | None:
+        """Why this process cannot compute a body now (None when it can, or is not started):
+        it could not be started, is starting, or has died and is not replaced yet."""
+        if self._spawn_failure is not None:
+            return f"the body worker process could not be started ({self._spawn_failure})"
+        thread = self.thread
+        if thread is None:
+            return None  # started by the first body
+        if not thread.is_alive():
+            return "the body worker thread has stopped"
+        process = self._process
+        if process is None:
+            return "the body worker process is starting"
+        if process.poll() is not None:
+            return "the body worker process has exited and is being replaced"
+        if not self._ready:
+            return "the body worker process is starting"
+        return None
+
+    def start(self) -> None:
+        """Start the thread (which starts the process at once); the pool's lock is held."""
+        self.thread = threading.Thread(
+            target=self._run, name=f"mtcompute body {self.name}", daemon=True
+        )
+        self.thread.start()
+
     def _run(self) -> None:
+        jobs = self.pool._jobs
+        self._check_ready(self._running())  # the process imports the tools meanwhile
         while True:
             try:
-                job = self._jobs.get(timeout=self._idle_seconds())
+                job = jobs.get(self._idle_seconds(), self._takes)
             except queue.Empty:  # idle: is the process alive (or can it start now)?
                 self._check_ready(self._running())
                 continue
             if job is None:
                 break
             job.future.on_stop = None  # no cycle keeps its body once it is answered
-            if job is _WARM:
-                self._check_ready(self._running())
-            elif not job.future.stopped and job.future.set_running_or_notify_cancel():
-                try:
+            answer = None
+            try:
+                if not job.future.stopped and job.future.set_running_or_notify_cancel():
+                    self.job = job
                     answer = self._answer(job)
-                finally:
-                    with self._lock:
-                        self.waiting -= 1
+            finally:
+                self.job = None
+                self.pool._finished(job)
+            if answer is not None:
                 job.future.set_result(answer)
-            else:
-                with self._lock:
-                    self.waiting -= 1
+            if self._process is None:  # killed (its body stopped, or died): replaced now
+                self._check_ready(self._running())
         self._stop()
+
+    def _takes(self) -> tuple[bool, bool]:
+        """Whether this thread takes a light body now, and a heavy one: a process that cannot
+        start leaves both to those that can compute; one starting leaves the light ones to
+        a process that is ready and computes no heavy body (their answer waits for a light
+        body's milliseconds, not for the tools' import), and one that is ready leaves the
+        heavy ones to a process starting that computes no heavy body (which would else take
+        the light ones after its import)."""
+        pool = self.pool
+        if self._spawn_failure is not None:
+            others = pool._another(self, ready=True, light=False)
+            return not others, not others
+        if self.problem is not None:  # starting
+            return not pool._another(self, ready=True, light=True), True
+        return True, not pool._another(self, ready=False, light=True)
 
     def _idle_seconds(self) -> float:
         """How long to wait for a body before checking on the process."""
         if self._spawn_failure is not None:
-            return max(0.0, self._retry_at - time.monotonic())
+            return min(WATCH_SECONDS, max(0.0, self._retry_at - time.monotonic()))
         if self._process is not None and not self._ready:
             return POLL_SECONDS  # starting: ready soon
         return WATCH_SECONDS
@@ -249,9 +382,10 @@ class BodyWorker:
         process = self._process
         if process is not None and process.poll() is not None:
             _LOG.error(
-                "body worker process %d exited with status %s; starting another",
+                "body worker process %d exited with status %s (%s); starting another",
                 process.pid,
                 process.returncode,
+                self.name,
             )
             _close_pipes(process)
             process = self._process = None
@@ -260,7 +394,7 @@ class BodyWorker:
                 return None
             self._ready = False
             try:
-                process = self._process = self.spawn(
+                process = self._process = self.pool.spawn(
                     [sys.executable, "-P", "-m", "mtcompute.server._body_worker"],
                     stdin=subprocess.PIPE,
                     stdout=subprocess.PIPE,
@@ -269,7 +403,8 @@ class BodyWorker:
                 self._spawn_failure = f"{type(exc).__name__}: {exc}"[:200]
                 self._retry_at = time.monotonic() + self._backoff
                 _LOG.error(
-                    "body worker process could not be started%s: %s; retrying in %g s",
+                    "body worker process (%s) could not be started%s: %s; retrying in %g s",
+                    self.name,
                     "" if job is None else f" for {job.tool_id}@{job.version}",
                     self._spawn_failure,
                     self._backoff,
@@ -277,7 +412,9 @@ class BodyWorker:
                 self._backoff = min(self._backoff * 2, RESPAWN_BACKOFF[1])
                 return None
             if self._spawn_failure is not None:
-                _LOG.warning("body worker process %d started after a failure", process.pid)
+                _LOG.warning(
+                    "body worker process %d (%s) started after a failure", process.pid, self.name
+                )
             self._spawn_failure = None
             self._backoff = RESPAWN_BACKOFF[0]
         return process
@@ -288,7 +425,7 @@ class BodyWorker:
         job.future.begin()  # its cost's time to compute starts now
         process = self._running(job)
         if process is None:
-            refusal = Envelope.of_error(NotReady(str(self.problem)))
+            refusal = Envelope.of_error(NotReady(str(self.pool.problem or self.problem)))
             return refusal.http_status, refusal.json_bytes()
         requests, answers = process.stdin, process.stdout
         assert requests is not None  # PIPE
@@ -321,13 +458,14 @@ class BodyWorker:
         process.kill()
         process.wait()
         _LOG.error(
-            "body worker process %d died computing %s@%s (a %d-byte body, request %s), "
+            "body worker process %d died computing %s@%s (a %d-byte body, request %s, %s), "
             "status %s; answered internal_error, starting another",
             process.pid,
             job.tool_id,
             job.version,
             len(job.body),
             job.request_id,
+            self.name,
             process.returncode,
         )
         _close_pipes(process)
@@ -370,9 +508,10 @@ class BodyWorker:
                 f"{overrun:.3f} s before"
             )
         _LOG.warning(
-            "body worker process %d stopped computing %s@%s (a %d-byte body, request %s): %s; "
-            "starting another",
+            "body worker process %d (%s) stopped computing %s@%s (a %d-byte body, "
+            "request %s): %s; starting another",
             process.pid,
+            self.name,
             job.tool_id,
             job.version,
             len(job.body),
@@ -383,6 +522,7 @@ class BodyWorker:
 
     def _stop(self) -> None:
         process, self._process = self._process, None
+        self._ready = False
         if process is None:
             return
         assert process.stdin is not None  # PIPE
@@ -453,33 +593,38 @@ class _Job:
     request_id: str = ""
 
 
-_WARM = _Job("", "", b"", Ticket(0.0))  # start the process (it imports the tools meanwhile)
-
 _REQUEST_IDS = (f"{os.getpid():x}-{n}" for n in itertools.count(1))
 """Request ids of the body worker's jobs (the server's pid, a count), named in its logs."""
 
 
 class FairQueue:
-    """The body worker's jobs, in the order it takes them: control messages (start, end)
-    first, then the light requests in arrival order, then the heavy ones a client at a time,
-    round-robin (each client with heavy requests waiting takes one turn, the clients in the
-    order their turn came), so that one client's many heavy requests do not starve another's.
+    """The body worker pool's jobs, in the order its processes take them: the end of a
+    process's thread first (:meth:`end`), then the light requests in arrival order, then the
+    heavy ones a client at a time, round-robin (each client with heavy requests waiting takes
+    one turn, the clients in the order their turn came), so that one client's many heavy
+    requests do not starve another's.
 
-    A light request never waits behind a heavy one that waits (it may wait for the one being
-    computed); :meth:`waiting` counts each class, for admission."""
+    At most ``heavy_slots`` heavy requests are taken at once (until :meth:`done`; None: no
+    limit): with one slot fewer than the pool's processes, one process is always left for
+    the light ones. A light request never waits behind a heavy one that waits, nor, in a pool
+    of two processes or more, behind those computing; :meth:`waiting` counts each class and
+    :meth:`free` the processes that would take one at once, for admission."""
 
-    def __init__(self) -> None:
+    def __init__(self, heavy_slots: int | None = None) -> None:
+        self.heavy_slots = heavy_slots
         self._ready = threading.Condition()
-        self._control: deque[_Job | None] = deque()
+        self._ends = 0  # threads to end
         self._light: deque[_Job] = deque()
         self._heavy: dict[str, deque[_Job]] = {}  # insertion order: the clients' turns
         self._heavy_count = 0
+        self.running = 0  # jobs taken and not done
+        self.heavy_running = 0
 
-    def put_control(self, item: _Job | None) -> None:
-        """Queue a control message: ``_WARM`` (start the process) or None (end)."""
+    def end(self, count: int = 1) -> None:
+        """End ``count`` of the threads that take jobs (each :meth:`get` returns None once)."""
         with self._ready:
-            self._control.append(item)
-            self._ready.notify()
+            self._ends += count
+            self._ready.notify_all()
 
     def put(self, job: _Job) -> None:
         """Queue a request by its class (``job.cost``) and client."""
@@ -489,7 +634,7 @@ class FairQueue:
                 self._heavy_count += 1
             else:
                 self._light.append(job)
-            self._ready.notify()
+            self._ready.notify_all()  # some threads may not take it (a slot, a failed start)
 
     def discard(self, job: _Job) -> bool:
         """Take ``job`` out if it waits here; whether it did."""
@@ -512,16 +657,42 @@ class FairQueue:
         """Requests of the class waiting."""
         return self._heavy_count if heavy else len(self._light)
 
-    def get(self, timeout: float) -> _Job | None:
-        """The next job; :class:`queue.Empty` after ``timeout`` seconds without one."""
+    def free(self, heavy: bool, processes: int) -> int:
+        """How many requests of the class ``processes`` processes would take at once: those
+        not computing, and for heavy ones no more than the heavy slots left."""
+        idle = max(0, processes - self.running)
+        if not heavy or self.heavy_slots is None:
+            return idle
+        return min(idle, max(0, self.heavy_slots - self.heavy_running))
+
+    def _heavy_open(self) -> bool:
+        return self.heavy_slots is None or self.heavy_running < self.heavy_slots
+
+    def get(
+        self, timeout: float, takes: Callable[[], tuple[bool, bool]] | None = None
+    ) -> _Job | None:
+        """The next job (counted as running until :meth:`done`), or None: end the thread;
+        :class:`queue.Empty` after ``timeout`` seconds without one. ``takes`` says, each
+        time the queue changes (the pool's processes with it), whether the caller takes a
+        light job and a heavy one now (both when not given)."""
+        light = heavy = True
+
+        def ready() -> bool:
+            nonlocal light, heavy
+            if self._ends:
+                return True
+            if takes is not None and (self._light or self._heavy):
+                light, heavy = takes()
+            return bool((light and self._light) or (heavy and self._heavy and self._heavy_open()))
+
         with self._ready:
-            if not self._ready.wait_for(
-                lambda: bool(self._control or self._light or self._heavy), timeout
-            ):
+            if not self._ready.wait_for(ready, timeout):
                 raise queue.Empty
-            if self._control:
-                return self._control.popleft()
-            if self._light:
+            if self._ends:
+                self._ends -= 1
+                return None
+            self.running += 1
+            if light and self._light:
                 return self._light.popleft()
             client = next(iter(self._heavy))
             jobs = self._heavy.pop(client)
@@ -529,4 +700,13 @@ class FairQueue:
             if jobs:
                 self._heavy[client] = jobs  # its next turn after every other client's
             self._heavy_count -= 1
+            self.heavy_running += 1
             return job
+
+    def done(self, job: _Job) -> None:
+        """A job :meth:`get` gave is answered: its process (and its heavy slot) is free."""
+        with self._ready:
+            self.running -= 1
+            if job.cost.heavy:
+                self.heavy_running -= 1
+            self._ready.notify_all()
