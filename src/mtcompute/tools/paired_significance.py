@@ -39,26 +39,19 @@ from typing import TYPE_CHECKING, Any
 from mtcompute.contracts.validate import (
     Choice,
     Field,
-    FieldType,
     InputSpec,
     Integer,
     Rule,
-    check_no_lone_surrogate,
     check_same_count,
     contract_limits,
-    describe,
     one_to,
-    where,
 )
 from mtcompute.errors import InvalidInput, LimitExceeded, UnsupportedInput
 from mtcompute.metrics import DEFAULT_SEED
 from mtcompute.metrics import _base as score_line
-from mtcompute.metrics.chrf.score import ChrfOptions, chrf_signature_fields
-from mtcompute.metrics.ter import score as ter_scoring
 from mtcompute.tools import Tool
 from mtcompute.tools._results import Output, omitted_when_none
 from mtcompute.tools._sacre_common import (
-    Options,
     hypotheses,
     indexed,
     no_lone_surrogates,
@@ -67,80 +60,43 @@ from mtcompute.tools._sacre_common import (
     ter_word_limits,
     text_bytes,
 )
-from mtcompute.tools.sacrebleu_score import INPUT as SACREBLEU_INPUT
+
+# The significance tests need numpy (the extra mtcompute[significance]): imported by the
+# computation, so that the registry lists this tool, and checks its input, without it.
+from mtcompute.tools._systems import (
+    DEFAULT_SAMPLES,
+    MAX_SEED,
+    METHODS,
+    distinct_names,
+    metric_field,
+    samples_of,
+    significance_metric,
+    system_fields,
+    system_texts,
+)
 
 # The metrics and their options exactly as sacrebleu-score@1.1.0 declares and checks them (one
 # declaration: its fields, the metric list's rules and its TER options by name).
 from mtcompute.tools.sacrebleu_score import (
     METRICS,
-    bleu_setup,
     distinct_metrics,
     options_of,
     options_only_for,
     ter_options,
 )
 
-# The significance tests need numpy (the extra mtcompute[significance]): imported by the
-# computation, so that the registry lists this tool, and checks its input, without it.
 if TYPE_CHECKING:
     from mtcompute import significance
-    from mtcompute.metrics.chrf.resample import ChrfMetric
-
-    _Metric = significance.BleuMetric | ChrfMetric | significance.TerMetric
 
 ID, VERSION = "paired-significance", "1.0.0"
 LIMITS = contract_limits(ID, VERSION)
 
-METHODS = ("bootstrap", "approximate_randomization")
-"""``method``: paired bootstrap resampling, or approximate randomization."""
-DEFAULT_SAMPLES = {"bootstrap": 1000, "approximate_randomization": 10000}
-"""sacreBLEU's defaults: ``--paired-bs-n`` 1000 resamples, ``--paired-ar-n`` 10000 trials."""
-MAX_NAME_CHARACTERS = 128
-MAX_SEED = 2**53 - 1  # the largest integer every JSON reader holds exactly
 _FLOAT32_EXACT = 2**24  # float32 adds non-negative integers exactly up to this total
 _SIGNATURE_KEY = {"bootstrap": "bs", "approximate_randomization": "ar"}
 
 
-@dataclass(frozen=True, slots=True)
-class _Name(FieldType[str]):
-    """A system's name: a non-empty string of at most 128 characters, no lone surrogate."""
-
-    def parse(self, value: object, path: str) -> str:
-        if not isinstance(value, str) or not value:
-            raise InvalidInput(
-                f"Expected a system name (a non-empty string) {where(path)}, "
-                f"got {describe(value)}.",
-                path,
-            )
-        if len(value) > MAX_NAME_CHARACTERS:
-            raise InvalidInput(
-                f"Expected a system name of at most {MAX_NAME_CHARACTERS} characters "
-                f"{where(path)}, got {len(value)}.",
-                path,
-            )
-        check_no_lone_surrogate(value, "a system name", path)
-        return value
-
-    def schema(self) -> dict[str, object]:
-        return {"type": "string", "minLength": 1, "maxLength": MAX_NAME_CHARACTERS}
-
-
-SYSTEM = Options(
-    "system fields (name, hypotheses)",
-    (Field("name", _Name()), Field("hypotheses", hypotheses(LIMITS))),
-)
+SYSTEM = system_fields(LIMITS)
 """One system: its name and its output, one string per segment."""
-
-
-def _distinct_names(values: Mapping[str, Any]) -> None:
-    names = [system["name"] for system in values["systems"]]
-    for i, name in enumerate(names):
-        if name in names[:i]:
-            raise InvalidInput(
-                f"Expected each system name once at /systems, got {describe(name)} again at "
-                f"/systems/{i}/name.",
-                f"/systems/{i}/name",
-            )
 
 
 def _same_counts(values: Mapping[str, Any]) -> None:
@@ -159,22 +115,12 @@ def _texts(values: Mapping[str, Any]) -> Iterator[tuple[str, str]]:
     """Every text with its JSON Pointer: the baseline, each system's hypotheses, then each
     segment's references."""
     yield from indexed("baseline", values)
-    for s, system in enumerate(values["systems"]):
-        for i, text in enumerate(system["hypotheses"]):
-            yield f"/systems/{s}/hypotheses/{i}", text
-    for i, texts in enumerate(values["references"]):
-        for j, text in enumerate(texts):
-            yield f"/references/{i}/{j}", text
-
-
-def _samples(values: Mapping[str, Any]) -> int:
-    samples: int | None = values["samples"]
-    return DEFAULT_SAMPLES[values["method"]] if samples is None else samples
+    yield from system_texts(values)
 
 
 def _work(values: Mapping[str, Any]) -> None:
     """The random draws (samples times segments), then the resampled sums (times systems)."""
-    samples, segments, systems = _samples(values), len(values["baseline"]), len(values["systems"])
+    samples, segments, systems = samples_of(values), len(values["baseline"]), len(values["systems"])
     draws, work = LIMITS["max_draws"], LIMITS["max_work"]
     if samples * segments > draws.value:
         raise LimitExceeded(
@@ -189,24 +135,20 @@ def _work(values: Mapping[str, Any]) -> None:
         )
 
 
-def _metric_field(name: str) -> Field[Any]:
-    return next(f for f in SACREBLEU_INPUT.fields if f.name == name)
-
-
 _SYSTEMS = "systems (name and hypotheses)"
 INPUT = InputSpec(
     Field("baseline", hypotheses(LIMITS)),
     Field(
         "systems", one_to(LIMITS["max_systems"], SYSTEM, "systems (name and hypotheses)", "system")
     ),
-    Rule(_distinct_names),
+    Rule(distinct_names),
     Field("references", references_per_segment(LIMITS)),
     Rule(_same_counts),
     text_bytes(LIMITS["max_text_bytes"], _texts),
     no_lone_surrogates(_texts),
-    _metric_field("metrics"),
+    metric_field("metrics"),
     Rule(distinct_metrics),
-    *(_metric_field(name) for name in METRICS),
+    *(metric_field(name) for name in METRICS),
     options_only_for(METRICS),
     Field("method", Choice(METHODS)),
     Field("samples", Integer(1, LIMITS["max_samples"]), default=None),
@@ -265,24 +207,6 @@ class PairedSignificanceResult(Output):
     ter: MetricComparison | None = omitted_when_none()  # noqa: RUF009
 
 
-def _metric(
-    name: str, raw: Mapping[str, Any], refs: int | str
-) -> tuple[_Metric, dict[str, object]]:
-    """The significance metric of ``name`` with its options, and sacreBLEU's signature fields
-    for it (``refs`` the signature's nrefs)."""
-    from mtcompute import significance  # noqa: PLC0415
-    from mtcompute.metrics.chrf.resample import ChrfMetric  # noqa: PLC0415
-
-    if name == "bleu":
-        bleu, _, fields = bleu_setup(raw, refs)
-        return significance.BleuMetric(bleu), fields
-    if name == "chrf":
-        chrf = ChrfOptions(**raw)
-        return ChrfMetric(chrf), chrf_signature_fields(chrf, refs)
-    ter = ter_scoring.TerOptions(**raw)
-    return significance.TerMetric(ter), ter_scoring.ter_signature_fields(ter, refs)
-
-
 def _path(system: int, segment: int) -> str:
     return f"/baseline/{segment}" if system == 0 else f"/systems/{system - 1}/hypotheses/{segment}"
 
@@ -326,12 +250,12 @@ def _compute(values: Mapping[str, Any]) -> PairedSignificanceResult:
             "",
         ) from None
     baseline, systems, refs = values["baseline"], values["systems"], values["references"]
-    method, samples, seed = values["method"], _samples(values), values["seed"]
+    method, samples, seed = values["method"], samples_of(values), values["seed"]
     texts = [baseline, *(system["hypotheses"] for system in systems)]
     tables, signatures = [], []
     for name in METRICS:
         if name in values["metrics"]:
-            metric, fields = _metric(name, options_of(values, name), nrefs(refs))
+            metric, fields = significance_metric(name, options_of(values, name), nrefs(refs))
             table = significance.Table(metric, [metric.statistics(hyps, refs) for hyps in texts])
             if method == "bootstrap":
                 _check_resample_sums(table)

@@ -27,7 +27,7 @@ __all__ = [
     "system_ranking",
 ]
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -55,26 +55,22 @@ from mtcompute.tools._sacre_common import (
     ter_word_limits,
     text_bytes,
 )
-
-# One system ({name, hypotheses}), its name's checks and the distinct names, the metric options
-# as sacrebleu-score declares them, and the metric setup with its signature fields:
-# paired-significance's, declared once there.
-from mtcompute.tools.paired_significance import (
+from mtcompute.tools._systems import (
+    DEFAULT_SAMPLES,
     MAX_SEED,
-    SYSTEM,
-    _distinct_names,
-    _metric,
-    _metric_field,
+    METHODS,
+    distinct_names,
+    metric_field,
+    samples_of,
+    significance_metric,
+    system_fields,
+    system_texts,
 )
 from mtcompute.tools.sacrebleu_score import METRICS, options_of
 
 ID, VERSION = "system-ranking", "1.0.0"
 LIMITS = contract_limits(ID, VERSION)
 
-METHODS = ("bootstrap", "approximate_randomization")
-"""``method``: paired bootstrap resampling, or approximate randomization."""
-DEFAULT_SAMPLES = {"bootstrap": 1000, "approximate_randomization": 10000}
-"""sacreBLEU's defaults: ``--paired-bs-n`` 1000 resamples, ``--paired-ar-n`` 10000 trials."""
 DEFAULT_THRESHOLD = 0.05
 """A p-value at most this marks a significant difference (sacreBLEU's ``*``)."""
 _TEST = {"bootstrap": "bootstrap", "approximate_randomization": "ar"}  # rank_systems' names
@@ -93,17 +89,6 @@ def _same_counts(values: Mapping[str, Any]) -> None:
             )
 
 
-def _texts(values: Mapping[str, Any]) -> Iterator[tuple[str, str]]:
-    """Every text with its JSON Pointer: each system's hypotheses, then each segment's
-    references."""
-    for s, system in enumerate(values["systems"]):
-        for i, text in enumerate(system["hypotheses"]):
-            yield f"/systems/{s}/hypotheses/{i}", text
-    for i, texts in enumerate(values["references"]):
-        for j, text in enumerate(texts):
-            yield f"/references/{i}/{j}", text
-
-
 def _options_only_for_the_metric(values: Mapping[str, Any]) -> None:
     for name in METRICS:
         if values[name] is not None and name != values["metric"]:
@@ -120,11 +105,6 @@ def _ter_options(values: Mapping[str, Any]) -> ter_scoring.TerOptions | None:
     return ter_scoring.TerOptions(**options_of(values, "ter"))
 
 
-def _samples(values: Mapping[str, Any]) -> int:
-    samples: int | None = values["samples"]
-    return DEFAULT_SAMPLES[values["method"]] if samples is None else samples
-
-
 def _tested(method: str, systems: int) -> tuple[int, str]:
     """What one resample or trial scores: each system (one bootstrap of all the systems) or
     each pair of systems (approximate randomization tests each pair), and its name."""
@@ -137,7 +117,7 @@ def _work(values: Mapping[str, Any]) -> None:
     """The random draws (samples times segments), with approximate randomization the pair
     tests (samples times pairs: each trial scores both sides of every pair), then the
     resampled sums (samples times segments times the systems or pairs)."""
-    method, samples = values["method"], _samples(values)
+    method, samples = values["method"], samples_of(values)
     segments = len(values["references"])
     tested, noun = _tested(method, len(values["systems"]))
     draws, pair_tests, work = LIMITS["max_draws"], LIMITS["max_pair_tests"], LIMITS["max_work"]
@@ -179,26 +159,26 @@ INPUT = InputSpec(
     Field(
         "systems",
         _Systems(
-            SYSTEM,
+            system_fields(LIMITS),
             f"an array of 2 to {_MAX_SYSTEMS.value} systems (name and hypotheses)",
             "system",
             2,
             _MAX_SYSTEMS,
         ),
     ),
-    Rule(_distinct_names),
+    Rule(distinct_names),
     Field("references", references_per_segment(LIMITS)),
     Rule(_same_counts),
-    text_bytes(LIMITS["max_text_bytes"], _texts),
-    no_lone_surrogates(_texts),
+    text_bytes(LIMITS["max_text_bytes"], system_texts),
+    no_lone_surrogates(system_texts),
     Field("metric", Choice(METRICS)),
-    *(_metric_field(name) for name in METRICS),
+    *(metric_field(name) for name in METRICS),
     Rule(_options_only_for_the_metric),
     Field("method", Choice(METHODS), default="bootstrap"),
     Field("samples", Integer(1, LIMITS["max_samples"]), default=None),
     Field("seed", Integer(0, MAX_SEED), default=DEFAULT_SEED),
     Field("threshold", Number(0, 1), default=DEFAULT_THRESHOLD),
-    ter_word_limits(LIMITS, _ter_options, _texts),
+    ter_word_limits(LIMITS, _ter_options, system_texts),
     Rule(_work),
 )
 
@@ -262,9 +242,9 @@ def _compute(values: Mapping[str, Any]) -> SystemRankingResult:
             "",
         ) from None
     systems, refs = values["systems"], values["references"]
-    method, samples, seed = values["method"], _samples(values), values["seed"]
+    method, samples, seed = values["method"], samples_of(values), values["seed"]
     name = values["metric"]
-    metric, fields = _metric(name, options_of(values, name), nrefs(refs))
+    metric, fields = significance_metric(name, options_of(values, name), nrefs(refs))
     statistics = [metric.statistics(system["hypotheses"], refs) for system in systems]
     ranking = significance.rank_systems(
         metric,

@@ -1,0 +1,136 @@
+"""What the tools over several named systems share (paired-significance, system-ranking): a
+system's fields and name, the names' uniqueness, the texts of the systems and references,
+the tests' sample counts and seed, and the significance metric of each sacreBLEU metric."""
+
+from __future__ import annotations
+
+__all__ = [
+    "DEFAULT_SAMPLES",
+    "MAX_NAME_CHARACTERS",
+    "MAX_SEED",
+    "METHODS",
+    "distinct_names",
+    "metric_field",
+    "samples_of",
+    "significance_metric",
+    "system_fields",
+    "system_texts",
+]
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from mtcompute.contracts.validate import (
+    Field,
+    FieldType,
+    Limit,
+    check_no_lone_surrogate,
+    describe,
+    where,
+)
+from mtcompute.errors import InvalidInput
+from mtcompute.metrics.chrf.score import ChrfOptions, chrf_signature_fields
+from mtcompute.metrics.ter import score as ter_scoring
+from mtcompute.tools._sacre_common import Options, hypotheses
+from mtcompute.tools.sacrebleu_score import INPUT as SACREBLEU_INPUT
+from mtcompute.tools.sacrebleu_score import bleu_setup
+
+# The significance tests need numpy (the extra mtcompute[significance]): imported by the
+# computation, so that the registry lists these tools, and checks their input, without it.
+if TYPE_CHECKING:
+    from mtcompute import significance
+    from mtcompute.metrics.chrf.resample import ChrfMetric
+
+    SignificanceMetric = significance.BleuMetric | ChrfMetric | significance.TerMetric
+
+METHODS = ("bootstrap", "approximate_randomization")
+"""``method``: paired bootstrap resampling, or approximate randomization."""
+DEFAULT_SAMPLES = {"bootstrap": 1000, "approximate_randomization": 10000}
+"""sacreBLEU's defaults: ``--paired-bs-n`` 1000 resamples, ``--paired-ar-n`` 10000 trials."""
+MAX_NAME_CHARACTERS = 128
+MAX_SEED = 2**53 - 1  # the largest integer every JSON reader holds exactly
+
+
+@dataclass(frozen=True, slots=True)
+class _Name(FieldType[str]):
+    """A system's name: a non-empty string of at most 128 characters, no lone surrogate."""
+
+    def parse(self, value: object, path: str) -> str:
+        if not isinstance(value, str) or not value:
+            raise InvalidInput(
+                f"Expected a system name (a non-empty string) {where(path)}, "
+                f"got {describe(value)}.",
+                path,
+            )
+        if len(value) > MAX_NAME_CHARACTERS:
+            raise InvalidInput(
+                f"Expected a system name of at most {MAX_NAME_CHARACTERS} characters "
+                f"{where(path)}, got {len(value)}.",
+                path,
+            )
+        check_no_lone_surrogate(value, "a system name", path)
+        return value
+
+    def schema(self) -> dict[str, object]:
+        return {"type": "string", "minLength": 1, "maxLength": MAX_NAME_CHARACTERS}
+
+
+def system_fields(limits: Mapping[str, Limit]) -> Options:
+    """One system: its name and its output, one string per segment (within ``limits``)."""
+    return Options(
+        "system fields (name, hypotheses)",
+        (Field("name", _Name()), Field("hypotheses", hypotheses(limits))),
+    )
+
+
+def distinct_names(values: Mapping[str, Any]) -> None:
+    """Each system's name once (the first repeat is the error)."""
+    names = [system["name"] for system in values["systems"]]
+    for i, name in enumerate(names):
+        if name in names[:i]:
+            raise InvalidInput(
+                f"Expected each system name once at /systems, got {describe(name)} again at "
+                f"/systems/{i}/name.",
+                f"/systems/{i}/name",
+            )
+
+
+def system_texts(values: Mapping[str, Any]) -> Iterator[tuple[str, str]]:
+    """Every text with its JSON Pointer: each system's hypotheses, then each segment's
+    references."""
+    for s, system in enumerate(values["systems"]):
+        for i, text in enumerate(system["hypotheses"]):
+            yield f"/systems/{s}/hypotheses/{i}", text
+    for i, texts in enumerate(values["references"]):
+        for j, text in enumerate(texts):
+            yield f"/references/{i}/{j}", text
+
+
+def samples_of(values: Mapping[str, Any]) -> int:
+    """The resamples or trials asked for, else the method's default."""
+    samples: int | None = values["samples"]
+    return DEFAULT_SAMPLES[values["method"]] if samples is None else samples
+
+
+def metric_field(name: str) -> Field[Any]:
+    """sacrebleu-score@1.1.0's field ``name`` (``metrics``, or a metric's options object)."""
+    return next(f for f in SACREBLEU_INPUT.fields if f.name == name)
+
+
+def significance_metric(
+    name: str, raw: Mapping[str, Any], refs: int | str
+) -> tuple[SignificanceMetric, dict[str, object]]:
+    """The significance metric of ``name`` with its options, and sacreBLEU's signature fields
+    for it (``refs`` the signature's nrefs)."""
+    from mtcompute import significance  # noqa: PLC0415
+    from mtcompute.metrics.chrf.resample import ChrfMetric  # noqa: PLC0415
+
+    if name == "bleu":
+        bleu, _, fields = bleu_setup(raw, refs)
+        return significance.BleuMetric(bleu), fields
+    if name == "chrf":
+        chrf = ChrfOptions(**raw)
+        return ChrfMetric(chrf), chrf_signature_fields(chrf, refs)
+    ter = ter_scoring.TerOptions(**raw)
+    return significance.TerMetric(ter), ter_scoring.ter_signature_fields(ter, refs)
