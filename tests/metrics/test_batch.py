@@ -24,7 +24,7 @@ from hypothesis import strategies as st
 
 import mtcompute
 from mtcompute import __version__, native
-from mtcompute.errors import InvalidInput, MtcomputeError, UnsupportedInput
+from mtcompute.errors import InvalidInput, MtcomputeError
 from mtcompute.metrics.bleu import score as sacre_bleu
 from mtcompute.metrics.bleu.corpus import CorpusBleu, corpus_bleu
 from mtcompute.metrics.bleu.statistics import BleuStatistics
