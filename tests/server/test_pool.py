@@ -26,7 +26,7 @@ from mtcompute.server import supervisor
 from mtcompute.server.app import create_app
 from mtcompute.server.executor import INLINE_BODY_BYTES, BodyWorker
 from mtcompute.server.mcp import _call_execute
-from mtcompute.server.supervisor import FairQueue, Ticket, _Job
+from mtcompute.server.queueing import FairQueue, Job, Ticket
 from mtcompute.tools._cost import HEAVY_SECONDS, RequestCost
 from tests.conftest import load_script, start_server
 from tests.server.test_body_worker import _children, _process_gone
@@ -53,9 +53,9 @@ def _until(condition: Callable[[], bool], seconds: float = 30) -> bool:
     return True
 
 
-def _job(request_id: str, heavy: bool) -> _Job:
+def _job(request_id: str, heavy: bool) -> Job:
     cost = RequestCost(HEAVY_SECONDS * 4 if heavy else 0.0)
-    return _Job(PAIRED, "1.0.0", b"", Ticket(0.0), "c", cost, request_id)
+    return Job(PAIRED, "1.0.0", b"", Ticket(0.0), "c", cost, request_id)
 
 
 def test_the_queue_gives_out_at_most_its_heavy_slots() -> None:

@@ -21,7 +21,8 @@ from mtcompute.server import executor
 from mtcompute.server.admission import ADMISSION, MIN_DEADLINE, Admission
 from mtcompute.server.app import create_app
 from mtcompute.server.mcp import _body_of, _call_execute
-from mtcompute.server.supervisor import BodyWorker, FairQueue, Ticket, _Job
+from mtcompute.server.queueing import FairQueue, Job, Ticket
+from mtcompute.server.supervisor import BodyWorker
 from mtcompute.tools._cost import HEAVY_SECONDS, RequestCost, _samples, request_cost
 from tests.conftest import load_script
 from tests.server.serving import serving
@@ -96,9 +97,9 @@ def test_the_deadline_comes_from_the_cost_under_the_cap() -> None:
     )
 
 
-def _job(client: str, heavy: bool, name: str) -> _Job:
+def _job(client: str, heavy: bool, name: str) -> Job:
     seconds = HEAVY_SECONDS * 4 if heavy else 0.0
-    return _Job(name, "1.0.0", b"", Ticket(0.0), client, RequestCost(seconds), name)
+    return Job(name, "1.0.0", b"", Ticket(0.0), client, RequestCost(seconds), name)
 
 
 def test_heavy_work_is_taken_a_client_at_a_time_and_light_work_first() -> None:

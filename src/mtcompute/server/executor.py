@@ -108,13 +108,8 @@ from mtcompute.server.admission import (
     NotReady,
     configure,
 )
-from mtcompute.server.supervisor import (
-    DEFAULT_COMPUTE_WORKERS,
-    READY_MAX_WAITING,
-    BodyWorker,
-    FairQueue,
-    Ticket,
-)
+from mtcompute.server.queueing import FairQueue, Ticket
+from mtcompute.server.supervisor import DEFAULT_COMPUTE_WORKERS, READY_MAX_WAITING, BodyWorker
 from mtcompute.tools._cost import RequestCost
 
 T = TypeVar("T")

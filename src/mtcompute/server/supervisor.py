@@ -17,14 +17,10 @@ __all__ = [
     "STOP_SECONDS",
     "WATCH_SECONDS",
     "BodyWorker",
-    "FairQueue",
-    "Ticket",
 ]
 
 import contextlib
-import itertools
 import logging
-import os
 import queue
 import select
 import subprocess
@@ -32,13 +28,10 @@ import sys
 import threading
 import time
 import typing
-from collections import deque
 from collections.abc import Callable
-from concurrent.futures import Future
-from dataclasses import dataclass
 
 from mtcompute.envelope import Envelope
-from mtcompute.errors import InternalError, Overloaded, Timeout
+from mtcompute.errors import InternalError, Overloaded
 from mtcompute.server._body_worker import ANSWER, READY, REQUEST, read_exactly
 from mtcompute.server.admission import (
     ADMISSION,
@@ -47,6 +40,7 @@ from mtcompute.server.admission import (
     Admission,
     NotReady,
 )
+from mtcompute.server.queueing import REQUEST_IDS, FairQueue, Job, Ticket, timeout_answer
 from mtcompute.tools._cost import RequestCost, request_cost
 
 _LOG = logging.getLogger("mtcompute.server")
@@ -215,12 +209,12 @@ class BodyWorker:
             self.waiting += 1
             cap = self.admission.deadline  # waiting and computing, in all
             ticket = Ticket(time.monotonic() + cap, cap, self.admission.deadline_for(cost))
-            job = _Job(tool_id, version, body, ticket, client, cost, next(_REQUEST_IDS))
+            job = Job(tool_id, version, body, ticket, client, cost, next(REQUEST_IDS))
             self._jobs.put(job)
         ticket.on_stop = lambda: self._drop(job)  # a cycle, broken once the job is done
         return ticket
 
-    def _drop(self, job: _Job) -> None:
+    def _drop(self, job: Job) -> None:
         """Take a stopped job out of the queue if it still waits there (it no longer takes
         a place in its class's queue)."""
         job.future.on_stop = None
@@ -228,7 +222,7 @@ class BodyWorker:
             with self._lock:
                 self.waiting -= 1
 
-    def _finished(self, job: _Job) -> None:
+    def _finished(self, job: Job) -> None:
         """A job taken from the queue is answered (or dropped): its process is free."""
         with self._lock:
             self.waiting -= 1
@@ -272,7 +266,7 @@ class _Process:
         self._retry_at = 0.0  # monotonic time of the next start after a failure
         self._backoff = RESPAWN_BACKOFF[0]
         self.answered = 0
-        self.job: _Job | None = None  # the body it computes
+        self.job: Job | None = None  # the body it computes
 
     @property
     def name(self) -> str:
@@ -376,7 +370,7 @@ class _Process:
         if select.select([answers], [], [], 0)[0]:
             self._ready = answers.read(1) == READY  # else it ended: replaced when seen
 
-    def _running(self, job: _Job | None = None) -> subprocess.Popen[bytes] | None:
+    def _running(self, job: Job | None = None) -> subprocess.Popen[bytes] | None:
         """The live process, started anew when there is none or it has died; None when it
         cannot be started (then retried after the backoff, not before)."""
         process = self._process
@@ -419,9 +413,9 @@ class _Process:
             self._backoff = RESPAWN_BACKOFF[0]
         return process
 
-    def _answer(self, job: _Job) -> tuple[int, bytes]:
+    def _answer(self, job: Job) -> tuple[int, bytes]:
         if time.monotonic() >= job.future.deadline:  # expired while it waited
-            return _timeout_answer(job.future.seconds)
+            return timeout_answer(job.future.seconds)
         job.future.begin()  # its cost's time to compute starts now
         process = self._running(job)
         if process is None:
@@ -473,7 +467,7 @@ class _Process:
         failure = Envelope.of_error(InternalError())
         return failure.http_status, failure.json_bytes()
 
-    def _wait(self, answers: typing.IO[bytes], job: _Job) -> str | None:
+    def _wait(self, answers: typing.IO[bytes], job: Job) -> str | None:
         """Until the process's answer starts to arrive (None), its deadline passes
         (``"deadline"``) or its request is cancelled (``"client"``)."""
         ticket = job.future
@@ -488,7 +482,7 @@ class _Process:
                 return None
 
     def _stop_computing(
-        self, process: subprocess.Popen[bytes], job: _Job, cut: str
+        self, process: subprocess.Popen[bytes], job: Job, cut: str
     ) -> tuple[int, bytes]:
         """Kill the process computing ``job`` (it is replaced before the next body), for
         ``cut``: its deadline (answered :class:`~mtcompute.errors.Timeout`) or its request
@@ -518,7 +512,7 @@ class _Process:
             job.request_id,
             why,
         )
-        return _timeout_answer(job.future.seconds)
+        return timeout_answer(job.future.seconds)
 
     def _stop(self) -> None:
         process, self._process = self._process, None
@@ -542,171 +536,3 @@ def _close_pipes(process: subprocess.Popen[bytes]) -> None:
         if pipe is not None:
             with contextlib.suppress(OSError):  # what was left unsent to a dead process
                 pipe.close()
-
-
-class Ticket(Future[tuple[int, bytes]]):
-    """A body's answer to come (a future), with its deadline (``time.monotonic()``) and
-    :meth:`stop`: its client has left, do not compute it or stop computing it."""
-
-    def __init__(self, deadline: float, seconds: float = 0.0, compute: float | None = None) -> None:
-        super().__init__()
-        self.deadline = deadline
-        self.seconds = seconds  # the deadline's length, for the timeout's message
-        self.compute = compute  # seconds it may compute once started (None: to the deadline)
-        self.stopped = False
-        self.stopped_at: float | None = None
-        self.on_stop: Callable[[], None] | None = None  # out of its queue
-
-    def begin(self) -> None:
-        """Its computation starts: from now it has ``compute`` seconds, if that ends before
-        its deadline (which then becomes the earlier)."""
-        if self.compute is not None and time.monotonic() + self.compute < self.deadline:
-            self.deadline = time.monotonic() + self.compute
-            self.seconds = self.compute
-
-    def stop(self) -> None:
-        """Drop the body: not computed if it waits (taken out of its queue), its process
-        killed if it computes."""
-        self.stopped_at = time.monotonic()
-        self.stopped = True
-        self.cancel()  # the waiting body is skipped at once
-        if self.on_stop is not None:
-            self.on_stop()
-
-
-def _timeout_answer(deadline: float) -> tuple[int, bytes]:
-    answer = Envelope.of_error(Timeout(deadline))
-    return answer.http_status, answer.json_bytes()
-
-
-_NO_COST = RequestCost(0.0)  # a control message's
-
-
-@dataclass(frozen=True, slots=True, eq=False)  # compared by identity (FairQueue.discard)
-class _Job:
-    tool_id: str
-    version: str
-    body: bytes
-    future: Ticket
-    client: str = ""
-    cost: RequestCost = _NO_COST
-    request_id: str = ""
-
-
-_REQUEST_IDS = (f"{os.getpid():x}-{n}" for n in itertools.count(1))
-"""Request ids of the body worker's jobs (the server's pid, a count), named in its logs."""
-
-
-class FairQueue:
-    """The body worker pool's jobs, in the order its processes take them: the end of a
-    process's thread first (:meth:`end`), then the light requests in arrival order, then the
-    heavy ones a client at a time, round-robin (each client with heavy requests waiting takes
-    one turn, the clients in the order their turn came), so that one client's many heavy
-    requests do not starve another's.
-
-    At most ``heavy_slots`` heavy requests are taken at once (until :meth:`done`; None: no
-    limit): with one slot fewer than the pool's processes, one process is always left for
-    the light ones. A light request never waits behind a heavy one that waits, nor, in a pool
-    of two processes or more, behind those computing; :meth:`waiting` counts each class and
-    :meth:`free` the processes that would take one at once, for admission."""
-
-    def __init__(self, heavy_slots: int | None = None) -> None:
-        self.heavy_slots = heavy_slots
-        self._ready = threading.Condition()
-        self._ends = 0  # threads to end
-        self._light: deque[_Job] = deque()
-        self._heavy: dict[str, deque[_Job]] = {}  # insertion order: the clients' turns
-        self._heavy_count = 0
-        self.running = 0  # jobs taken and not done
-        self.heavy_running = 0
-
-    def end(self, count: int = 1) -> None:
-        """End ``count`` of the threads that take jobs (each :meth:`get` returns None once)."""
-        with self._ready:
-            self._ends += count
-            self._ready.notify_all()
-
-    def put(self, job: _Job) -> None:
-        """Queue a request by its class (``job.cost``) and client."""
-        with self._ready:
-            if job.cost.heavy:
-                self._heavy.setdefault(job.client, deque()).append(job)
-                self._heavy_count += 1
-            else:
-                self._light.append(job)
-            self._ready.notify_all()  # some threads may not take it (a slot, a failed start)
-
-    def discard(self, job: _Job) -> bool:
-        """Take ``job`` out if it waits here; whether it did."""
-        with self._ready:
-            if not job.cost.heavy:
-                if job in self._light:
-                    self._light.remove(job)
-                    return True
-                return False
-            jobs = self._heavy.get(job.client)
-            if jobs is None or job not in jobs:
-                return False
-            jobs.remove(job)
-            if not jobs:
-                del self._heavy[job.client]
-            self._heavy_count -= 1
-            return True
-
-    def waiting(self, heavy: bool) -> int:
-        """Requests of the class waiting."""
-        return self._heavy_count if heavy else len(self._light)
-
-    def free(self, heavy: bool, processes: int) -> int:
-        """How many requests of the class ``processes`` processes would take at once: those
-        not computing, and for heavy ones no more than the heavy slots left."""
-        idle = max(0, processes - self.running)
-        if not heavy or self.heavy_slots is None:
-            return idle
-        return min(idle, max(0, self.heavy_slots - self.heavy_running))
-
-    def _heavy_open(self) -> bool:
-        return self.heavy_slots is None or self.heavy_running < self.heavy_slots
-
-    def get(
-        self, timeout: float, takes: Callable[[], tuple[bool, bool]] | None = None
-    ) -> _Job | None:
-        """The next job (counted as running until :meth:`done`), or None: end the thread;
-        :class:`queue.Empty` after ``timeout`` seconds without one. ``takes`` says, each
-        time the queue changes (the pool's processes with it), whether the caller takes a
-        light job and a heavy one now (both when not given)."""
-        light = heavy = True
-
-        def ready() -> bool:
-            nonlocal light, heavy
-            if self._ends:
-                return True
-            if takes is not None and (self._light or self._heavy):
-                light, heavy = takes()
-            return bool((light and self._light) or (heavy and self._heavy and self._heavy_open()))
-
-        with self._ready:
-            if not self._ready.wait_for(ready, timeout):
-                raise queue.Empty
-            if self._ends:
-                self._ends -= 1
-                return None
-            self.running += 1
-            if light and self._light:
-                return self._light.popleft()
-            client = next(iter(self._heavy))
-            jobs = self._heavy.pop(client)
-            job = jobs.popleft()
-            if jobs:
-                self._heavy[client] = jobs  # its next turn after every other client's
-            self._heavy_count -= 1
-            self.heavy_running += 1
-            return job
-
-    def done(self, job: _Job) -> None:
-        """A job :meth:`get` gave is answered: its process (and its heavy slot) is free."""
-        with self._ready:
-            self.running -= 1
-            if job.cost.heavy:
-                self.heavy_running -= 1
-            self._ready.notify_all()
