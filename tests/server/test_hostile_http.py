@@ -254,6 +254,28 @@ def test_bytes_that_are_not_http_get_the_400_envelope(short_server: tuple[str, i
     assert_serving(url)
 
 
+def test_a_bare_compressed_transfer_coding_is_refused_clearly(
+    short_server: tuple[str, int],
+) -> None:
+    """Transfer-Encoding: gzip alone, which the HTTP parser refuses before any route: 400
+    invalid_input naming the coding and what to send instead, not the generic message."""
+    url, _ = short_server
+    with socket.create_connection(address(url)) as sock:
+        sock.sendall(
+            f"POST {CHRF} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+            "Transfer-Encoding: gzip\r\n\r\nabc".encode()
+        )
+        status, headers, body = read_response(sock)
+    assert (
+        400,
+        "invalid_input",
+        "",
+        'Expected no Transfer-Encoding but "chunked", got "gzip": compressed transfer codings '
+        "are not supported; send the body uncompressed, chunked or with a Content-Length.",
+    ) == envelope_of(status, headers, body)
+    assert_serving(url)
+
+
 def test_pipelined_requests_are_answered_in_order(server_url: str) -> None:
     """Three requests in one write get three answers, in order, on the same connection."""
     bodies = [

@@ -56,7 +56,11 @@ from uvicorn.server import ServerState
 
 from mtcompute.envelope import Envelope
 from mtcompute.errors import HeadersTooLarge, InvalidInput, MtcomputeError, RequestTimeout
-from mtcompute.server.middleware import BODY_STATE, with_security_headers
+from mtcompute.server.middleware import (
+    BODY_STATE,
+    transfer_coding_refusal,
+    with_security_headers,
+)
 
 DEFAULT_HEADER_TIMEOUT = 10.0  # seconds; MTCOMPUTE_HEADER_TIMEOUT overrides
 DEFAULT_MAX_HEADER_BYTES = 64 * 1024  # MTCOMPUTE_MAX_HEADER_BYTES overrides
@@ -154,8 +158,13 @@ class GuardedHttpToolsProtocol(HttpToolsProtocol):
     # uvicorn hooks
 
     def send_400_response(self, msg: str) -> None:  # noqa: ARG002 (uvicorn's fixed text)
-        """A request that is not HTTP: the JSON envelope, then close (uvicorn sends text)."""
-        self._refuse(InvalidInput("Expected an HTTP/1.1 request, got bytes that do not parse."))
+        """A request that is not HTTP: the JSON envelope, then close (uvicorn sends text). A
+        bare compressed transfer coding (``Transfer-Encoding: gzip``, which the parser itself
+        refuses) gets the middleware's clear message instead of the generic one."""
+        refusal = transfer_coding_refusal({"headers": self.headers or []})
+        self._refuse(
+            refusal or InvalidInput("Expected an HTTP/1.1 request, got bytes that do not parse.")
+        )
 
     # internals
 
