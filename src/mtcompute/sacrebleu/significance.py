@@ -35,7 +35,7 @@ __all__ = [
 ]
 
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar
 
 try:
@@ -49,9 +49,13 @@ except ImportError as missing:  # the optional extra: say which to install
     ) from missing
 
 from mtcompute import significance
+from mtcompute.metrics.bleu import score as sacre_bleu
+from mtcompute.metrics.chrf.score import chrf_references, chrf_rows_of
 from mtcompute.sacrebleu._errors import ArgumentError
 from mtcompute.sacrebleu._seed import read_seed
 from mtcompute.sacrebleu.metrics.base import Metric, Score, Signature
+from mtcompute.sacrebleu.metrics.bleu import BLEU, _registry_tokenizer
+from mtcompute.sacrebleu.metrics.chrf import CHRF
 from mtcompute.sacrebleu.utils import sum_of_lists
 
 ARITHMETIC: significance.Arithmetic = "sacrebleu"
@@ -107,6 +111,41 @@ class Result:
 
     def __repr__(self) -> str:
         return ",".join(f"{k}={v!s}" for k, v in self.__dict__.items())
+
+
+RowsReader = Callable[[Sequence[str]], npt.NDArray[np.int64]]
+
+
+def _rows_reader(metric: Metric[Any], references: object) -> RowsReader | None:
+    """For a BLEU or CHRF of this package on the kernel's path against the constructor's
+    references: a reader of a system's per-segment statistics (``_extract_corpus_statistics``'s
+    numbers, its length check and warning) as a matrix over the kernel's int64 buffer, the
+    references prepared once as the metric prepares them. A list per segment, made, turned
+    into an array and walked by the garbage collector, cost 12% of the instructions of a
+    five-system ``-pbs`` run. ``None`` for any other metric (its own
+    ``_extract_corpus_statistics``)."""
+    if references or not metric._fast(cached=True) or metric._ref_cache is None:
+        return None
+    prepared: Any  # the references as the metric's statistics function takes them
+    rows_of: Callable[[Sequence[str], Any], tuple[list[int], bytes]]
+    if type(metric) is BLEU:
+        tokenizer = _registry_tokenizer(metric.tokenizer)
+        prepared = sacre_bleu.bleu_references(
+            metric._ref_cache, metric._options(), tokenizer=tokenizer
+        )
+        rows_of = sacre_bleu.bleu_rows_of
+    elif type(metric) is CHRF:
+        prepared, rows_of = chrf_references(metric._ref_cache, metric._options()), chrf_rows_of
+    else:
+        return None
+    width = metric._significance_metric().width
+
+    def rows(hypotheses: Sequence[str]) -> npt.NDArray[np.int64]:
+        metric._segment_references(hypotheses, None)  # sacreBLEU's length check and error
+        metric._warn_tokenized(hypotheses)
+        return np.frombuffer(rows_of(hypotheses, prepared)[1], dtype=np.int64).reshape(-1, width)
+
+    return rows
 
 
 def _result(result: significance.Result) -> Result:
@@ -204,8 +243,9 @@ class PairedTest:
         tables = []
         for name, metric in self.metrics.items():
             bl_stats, _ = self._baseline_info[name]
+            rows = _rows_reader(metric, self.references)
             statistics = [bl_stats] + [
-                metric._extract_corpus_statistics(hyps, self.references)
+                rows(hyps) if rows else metric._extract_corpus_statistics(hyps, self.references)
                 for _, hyps in self.named_systems[1:]
             ]
             tables.append(significance.Table(significance_metric(metric, bl_stats), statistics))
