@@ -21,7 +21,9 @@ that ``json.dumps`` of a result's ``__dict__`` works where sacreBLEU's raises ``
 
 A metric on sacreBLEU's path (a subclass with its own hooks, settings the kernel does not
 take: :mod:`mtcompute.sacrebleu.metrics.base`) resamples with its own
-``_compute_score_from_stats``, as sacreBLEU's tests do.
+``_compute_score_from_stats``, as sacreBLEU's tests do. BLEU and chrF on the kernel's path
+against the constructor's references are read as the kernel's rows (the same statistics,
+no list per segment); the others through ``_extract_corpus_statistics``.
 """
 
 from __future__ import annotations
