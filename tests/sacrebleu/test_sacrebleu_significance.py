@@ -16,7 +16,8 @@ from sacrebleu import significance as real_significance
 
 import mtcompute.sacrebleu as facade
 from mtcompute.sacrebleu import significance
-from mtcompute.sacrebleu._errors import ArgumentError
+from mtcompute.sacrebleu._errors import ArgumentError, LengthMismatch
+from mtcompute.sacrebleu.utils import sum_of_lists
 from tests.conftest import wmt_lines, wmt_window
 
 PAIR = "generaltest2022/en-de"
@@ -234,3 +235,76 @@ def test_the_seed_is_read_when_the_test_is_built(monkeypatch: pytest.MonkeyPatch
     late = _view(*test())
     monkeypatch.setenv("SACREBLEU_SEED", "7")
     assert _view(*significance.PairedTest(named, _metrics(facade, [ref]), None, "bs", 60)()) == late
+
+
+@pytest.mark.parametrize(
+    "metric",
+    [
+        lambda refs: facade.BLEU(references=refs),
+        lambda refs: facade.BLEU(
+            lowercase=True, tokenize="char", max_ngram_order=2, references=refs
+        ),
+        lambda refs: facade.BLEU(effective_order=True, tokenize="intl", references=refs),
+        lambda refs: facade.CHRF(references=refs),
+        lambda refs: facade.CHRF(word_order=2, lowercase=True, whitespace=True, references=refs),
+    ],
+)
+def test_kernel_rows_are_the_statistics_lists(metric: Callable[[Any], Any]) -> None:
+    """PairedTest reads a system's statistics of BLEU and chrF against the constructor's
+    references as the kernel's rows and their totals: the numbers of
+    _extract_corpus_statistics and their sums, the same error for a system of another
+    length."""
+    named, ref = _window()
+    chosen = metric([ref])
+    rows = significance._rows_reader(chosen, None)
+    assert rows is not None
+    for _, hyps in named:
+        listed = chosen._extract_corpus_statistics(hyps, None)
+        expected = np.asarray(listed)
+        totals, found = rows(hyps)
+        assert (expected.shape, expected.tolist(), sum_of_lists(listed)) == (
+            found.shape,
+            found.tolist(),
+            totals,
+        )
+    with pytest.raises(LengthMismatch) as theirs:
+        chosen._extract_corpus_statistics(named[0][1][1:], None)
+    with pytest.raises(LengthMismatch) as ours:
+        rows(named[0][1][1:])
+    assert str(theirs.value) == str(ours.value)
+
+
+def test_other_metrics_read_their_statistics_lists() -> None:
+    """TER, references given to the test, a metric changed since it cached its references
+    and a metric with a hook of its own keep _extract_corpus_statistics."""
+    _, ref = _window()
+
+    class Hooked(facade.CHRF):
+        def _remove_punctuation(self, sent: str) -> list[str]:  # a hook of sacreBLEU's
+            return sent.split()
+
+    changed = facade.CHRF(references=[ref])
+    changed.lowercase = True
+    cases = [
+        (facade.TER(references=[ref]), None),
+        (facade.BLEU(references=[ref]), [ref]),
+        (changed, None),
+        (Hooked(references=[ref]), None),
+    ]
+    assert [significance._rows_reader(m, refs) for m, refs in cases] == [None] * len(cases)
+
+
+@pytest.mark.parametrize(("test_type", "n_ar_confidence"), [("bs", -1), ("ar", 40), ("ar", -1)])
+def test_the_baseline_alone_is_sacrebleus(
+    monkeypatch: pytest.MonkeyPatch, test_type: str, n_ar_confidence: int
+) -> None:
+    """PairedTest of the baseline alone (its score, and its interval when resampled): the
+    same as sacreBLEU's, its statistics read as rows (BLEU, chrF++) or lists (TER)."""
+    monkeypatch.setenv("SACREBLEU_SEED", "7")
+    named, ref = _window()
+
+    def run(module: Any, paired_test: Any) -> object:
+        test = paired_test(named[:1], _metrics(module, [ref]), None, test_type, 50, n_ar_confidence)
+        return _view(*test())
+
+    assert run(real, real_significance.PairedTest) == run(facade, significance.PairedTest)

@@ -26,7 +26,7 @@ __all__ = [
 ]
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 import numpy as np
@@ -62,29 +62,11 @@ def metric(
     if name == "bleu":
         return BleuMetric(bleu or sacre_bleu.BleuOptions())
     if name in WORD_ORDERS:
-        base = chrf or ChrfOptions()
-        return ChrfMetric(
-            ChrfOptions(
-                base.char_order,
-                WORD_ORDERS[name],
-                base.beta,
-                base.lowercase,
-                base.whitespace,
-                base.eps_smoothing,
-            )
-        )
+        return ChrfMetric(replace(chrf or ChrfOptions(), word_order=WORD_ORDERS[name]))
     if name == "ter":
         return TerMetric(ter or ter_scoring.TerOptions())
     if name in WER_UNITS:
-        given = wer or WerOptions()
-        return WerMetric(
-            WerOptions(
-                WER_UNITS[name],
-                given.lowercase,
-                given.remove_punctuation,
-                given.collapse_whitespace,
-            )
-        )
+        return WerMetric(replace(wer or WerOptions(), unit=WER_UNITS[name]))
     raise ValueError(f"metric must be one of {list(METRICS)}, got {name!r}")
 
 

@@ -61,62 +61,8 @@ The rankings of N systems (all pairs, clusters, rank ranges) are
 
 from __future__ import annotations
 
-from mtcompute.significance._core import (
-    ARITHMETICS,
-    DEFAULT_SEED,
-    Arithmetic,
-    BleuMetric,
-    Metric,
-    Progress,
-    Result,
-    Table,
-    TerMetric,
-    bootstrap_confidence,
-    bootstrap_resample,
-    estimate_ci,
-    no_progress,
-    p_value,
-    paired_approximate_randomization,
-    paired_bootstrap,
-    paired_draws,
-    rank_draws,
-    score_estimate_ci,
-)
-from mtcompute.significance.rankings import (
-    DEFAULT_RANK_SAMPLES,
-    THRESHOLD,
-    Pair,
-    Ranked,
-    Ranking,
-    clusters,
-    rank_systems,
-)
+from mtcompute.significance import _core, rankings
+from mtcompute.significance._core import *  # noqa: F403 (its __all__: one list of names)
+from mtcompute.significance.rankings import *  # noqa: F403
 
-__all__ = [
-    "ARITHMETICS",
-    "DEFAULT_RANK_SAMPLES",
-    "DEFAULT_SEED",
-    "THRESHOLD",
-    "Arithmetic",
-    "BleuMetric",
-    "Metric",
-    "Pair",
-    "Progress",
-    "Ranked",
-    "Ranking",
-    "Result",
-    "Table",
-    "TerMetric",
-    "bootstrap_confidence",
-    "bootstrap_resample",
-    "clusters",
-    "estimate_ci",
-    "no_progress",
-    "p_value",
-    "paired_approximate_randomization",
-    "paired_bootstrap",
-    "paired_draws",
-    "rank_draws",
-    "rank_systems",
-    "score_estimate_ci",
-]
+__all__ = _core.__all__ + rankings.__all__

@@ -140,14 +140,15 @@ def _check_count(value: object, name: str, minimum: int) -> int:
     return value
 
 
-def _check_arithmetic(arithmetic: object) -> None:
-    if arithmetic not in ARITHMETICS:
-        raise ValueError(f"arithmetic must be one of {list(ARITHMETICS)}, got {arithmetic!r}")
-
-
-def _check_seed(seed: object) -> None:
+def _check_draws(counts: dict[str, tuple[object, int]], seed: object, arithmetic: object) -> None:
+    """The arguments every test and resampler takes, in this order: each count (``name:
+    (value, minimum)``), the seed, the arithmetic."""
+    for name, (value, minimum) in counts.items():
+        _check_count(value, name, minimum)
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or seed < 0):
         raise ValueError(f"seed must be a non-negative integer or None, got {seed!r}")
+    if arithmetic not in ARITHMETICS:
+        raise ValueError(f"arithmetic must be one of {list(ARITHMETICS)}, got {arithmetic!r}")
 
 
 def _matrix(statistics: Statistics, metric: Metric, where: str) -> Array:
@@ -384,9 +385,7 @@ def bootstrap_resample(
     ``_bootstrap_resample``: a fresh generator, one ``choice`` of all indices), as the array
     sacreBLEU makes of them (float32 for chrF and TER in sacreBLEU mode); ``progress(n)``
     after each block of ``n`` resamples."""
-    _check_count(samples, "samples", 1)
-    _check_seed(seed)
-    _check_arithmetic(arithmetic)
+    _check_draws({"samples": (samples, 1)}, seed, arithmetic)
     series = _single(metric, statistics)
     return _Resampler([series], arithmetic).scores(_rng(seed), samples, progress)[0]
 
@@ -439,9 +438,7 @@ def paired_bootstrap(
     mean and half width; the others with their p-values too), as sacreBLEU's ``PairedTest``
     with ``test_type="bs"``. ``progress(n)`` after each block of ``n`` resamples
     (:func:`paired_draws` in all)."""
-    _check_count(samples, "samples", 1)
-    _check_seed(seed)
-    _check_arithmetic(arithmetic)
+    _check_draws({"samples": (samples, 1)}, seed, arithmetic)
     prepared = _prepare(tables)
     systems = len(prepared[0])
     results: list[list[Result | None]] = [[None] * systems for _ in prepared]
@@ -579,10 +576,7 @@ def paired_approximate_randomization(
     with ``test_type="ar"``; with ``confidence`` resamples (sacreBLEU's
     ``n_ar_confidence``; 0: none) the bootstrap mean and half width too. ``progress(n)``
     after each block of ``n`` trials or resamples (:func:`paired_draws` in all)."""
-    _check_count(trials, "trials", 1)
-    _check_count(confidence, "confidence", 0)
-    _check_seed(seed)
-    _check_arithmetic(arithmetic)
+    _check_draws({"trials": (trials, 1), "confidence": (confidence, 0)}, seed, arithmetic)
     prepared = _prepare(tables)
     systems = len(prepared[0])
     results: list[list[Result | None]] = [[None] * systems for _ in prepared]

@@ -29,9 +29,7 @@ from mtcompute.significance._core import (
     Table,
     _ar_counts,
     _bootstrap_p,
-    _check_arithmetic,
-    _check_count,
-    _check_seed,
+    _check_draws,
     _one_blas_thread,
     _prepare,
     _Resampler,
@@ -175,9 +173,7 @@ def rank_systems(
     if method not in ("bootstrap", "ar"):
         raise ValueError(f"method must be one of ['bootstrap', 'ar'], got {method!r}")
     count = DEFAULT_RANK_SAMPLES[method] if samples is None else samples
-    _check_count(count, "samples", 1)
-    _check_seed(seed)
-    _check_arithmetic(arithmetic)
+    _check_draws({"samples": (count, 1)}, seed, arithmetic)
     if isinstance(threshold, bool) or not isinstance(threshold, float | int):
         raise ValueError(f"threshold must be a number, got {threshold!r}")
     (series,) = _prepare([Table(metric, statistics)])

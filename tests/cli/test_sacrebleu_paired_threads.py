@@ -1,0 +1,53 @@
+"""``mtcompute sacrebleu --paired-bs`` loads numpy's OpenBLAS with one thread (its matrix
+products run on one thread in any case, and an idle pool spins on the CPUs), and keeps an
+``OPENBLAS_NUM_THREADS`` the user set."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from tests.conftest import WMT
+
+PAIR = WMT / "generaltest2022" / "en-de"
+
+_RUN = """
+import json, os, sys
+from mtcompute.cli import main
+from threadpoolctl import threadpool_info
+try:
+    main(sys.argv[1:])
+except SystemExit:
+    pass
+pools = [p["num_threads"] for p in threadpool_info() if p["internal_api"] == "openblas"]
+print(json.dumps([os.environ.get("OPENBLAS_NUM_THREADS"), pools]))
+"""
+
+
+def _run(preset: str | None) -> list[object]:
+    env = {k: v for k, v in os.environ.items() if k != "OPENBLAS_NUM_THREADS"}
+    if preset is not None:
+        env["OPENBLAS_NUM_THREADS"] = preset
+    ref, a, b = (str(PAIR / name) for name in ("ref.A.txt", "sys.OpenNMT.txt", "sys.PROMT.txt"))
+    args = ["sacrebleu", ref, "-i", a, b, "-m", "chrf", "-pbs", "-pbsn", "20", "-f", "text"]
+    done = subprocess.run(
+        [sys.executable, "-c", _RUN, *args], capture_output=True, text=True, check=True, env=env
+    )
+    found: list[object] = json.loads(done.stdout.splitlines()[-1])
+    return found
+
+
+def test_the_paired_test_starts_no_blas_thread_pool() -> None:
+    """Unset, the variable is 1 when numpy loads OpenBLAS: one thread, no idle pool (on a
+    machine of one CPU OpenBLAS has one thread anyway)."""
+    assert _run(None) == ["1", [1]]
+
+
+@pytest.mark.skipif((os.cpu_count() or 1) < 2, reason="OpenBLAS caps its threads at the CPUs")
+def test_a_value_the_user_set_is_kept() -> None:
+    """A value already set is the user's: kept, and OpenBLAS starts that many threads."""
+    assert _run("2") == ["2", [2]]
