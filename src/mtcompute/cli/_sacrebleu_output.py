@@ -1,8 +1,7 @@
 """``mtcompute sacrebleu``'s output: standard output and standard error as sacreBLEU's
 ``print()``, its logger and colorama leave them, and its printing of the scores (the
 single-system lines aligned on ``=``, JSON, the multi-system table (python-tabulate, called as
-sacreBLEU calls it; a text table of plain cells written here, the same string, without
-importing it), the paired tests' explanation). Imported by
+sacreBLEU calls it), the paired tests' explanation). Imported by
 :func:`mtcompute.cli.sacrebleu.run`, not by the parser."""
 
 from __future__ import annotations
@@ -225,84 +224,6 @@ def _score_lines(
     return out
 
 
-# -- the text table: tabulate's fancy_grid of sacreBLEU's call, written here ------------------
-
-OUR_CODES = re.compile("\x1b\\[(?:0|3[1236])m")  # the colours above, all a table may hold
-# One column each on a terminal and for tabulate (wcwidth's and len's widths agree)
-PLAIN = frozenset(map(chr, range(0x20, 0x7F))) | {"μ", "±"}
-# tabulate 0.10's number with thousands separators (it reads "1,000" as a number)
-THOUSANDS = re.compile(r"^(([+-]?[0-9]{1,3})(?:,([0-9]{3}))*)?(?(1)\.[0-9]*|\.[0-9]+)?$")
-
-
-def _visible(text: str) -> str:
-    return OUR_CODES.sub("", text)
-
-
-def _is_text(cell: str) -> bool:
-    """Whether tabulate types the cell (its colours left out) as text: not empty, not a
-    boolean's name, not a number in any of the forms it reads."""
-    try:
-        float(cell)
-    except ValueError:
-        return cell not in ("True", "False") and not THOUSANDS.match(cell)
-    return False
-
-
-def _fancy_grid(columns: dict[str, list[str]]) -> str | None:
-    """``tabulate(columns, headers="keys", tablefmt="fancy_grid", colalign=("right",),
-    stralign="center")`` as python-tabulate 0.10 writes it, for tables of plain cells: the
-    headers and cells of our colours and :data:`PLAIN` characters (cells may hold line
-    breaks), no cell empty or with whitespace at either end, every column with a cell
-    tabulate reads as text (so it formats none). ``None`` for any other table, which
-    tabulate writes: its numbers, wide and invisible characters and whitespace have rules
-    of their own."""
-    headers, cells = list(columns), list(columns.values())
-    if not cells or not cells[0] or len({len(column) for column in cells}) != 1:
-        return None
-    widths = []
-    for header, column in zip(headers, cells, strict=True):
-        seen = _visible(header)
-        lines = [_visible(line) for cell in column for line in cell.split("\n")]
-        if (
-            not set(seen) <= PLAIN
-            or any(not set(line) <= PLAIN for line in lines)
-            or any(cell != cell.strip() or not _visible(cell) for cell in column)
-            or not any(_is_text(_visible(cell)) for cell in column)
-        ):
-            return None
-        # tabulate's least width: the header's and two, or the widest line
-        widths.append(max([len(seen) + 2, *map(len, lines)]))
-    aligns = [">"] + ["^"] * (len(headers) - 1)  # colalign right, then stralign center
-
-    def pad(text: str, width: int, align: str) -> str:
-        return f"{text:{align}{width + len(text) - len(_visible(text))}}"
-
-    def row(parts: list[str]) -> str:
-        return "│" + "│".join(f" {part} " for part in parts) + "│"
-
-    def rule(left: str, fill: str, cross: str, right: str) -> str:
-        return left + cross.join(fill * (width + 2) for width in widths) + right
-
-    out = [rule("╒", "═", "╤", "╕")]
-    out.append(row([pad(h, w, a) for h, w, a in zip(headers, widths, aligns, strict=True)]))
-    out.append(rule("╞", "═", "╪", "╡"))
-    for i in range(len(cells[0])):
-        split = [column[i].split("\n") for column in cells]
-        height = max(map(len, split))
-        for n in range(height):
-            out.append(
-                row(
-                    [
-                        pad(lines[n], w, a) if n < len(lines) else " " * w
-                        for lines, w, a in zip(split, widths, aligns, strict=True)
-                    ]
-                )
-            )
-        out.append(rule("├", "─", "┼", "┤"))
-    out[-1] = rule("╘", "═", "╧", "╛")
-    return "\n".join(out)
-
-
 def _print_results(
     session: Session,
     args: argparse.Namespace,
@@ -342,20 +263,18 @@ def _print_results(
             has_baseline = True
             values[0] = session.color(values[0], YELLOW)
         columns[session.color(key, CYAN)] = values
-    table = _fancy_grid(columns) if tablefmt == "fancy_grid" else None
-    if table is None:
-        # sacreBLEU's call, to the same tabulate (imported here: only such a table needs it)
-        from tabulate import tabulate  # noqa: PLC0415
+    # sacreBLEU's call, to the same tabulate (imported here: only a table needs it)
+    from tabulate import tabulate  # noqa: PLC0415
 
-        table = tabulate(
-            columns,
-            headers="keys",
-            tablefmt=tablefmt,
-            colalign=("right",),
-            stralign="center",
-            numalign="center",
-            floatfmt=f".{args.width}f",
-        )
+    table = tabulate(
+        columns,
+        headers="keys",
+        tablefmt=tablefmt,
+        colalign=("right",),
+        stralign="center",
+        numalign="center",
+        floatfmt=f".{args.width}f",
+    )
     session.print(table)
     session.print()
     if _paired(args):
