@@ -27,6 +27,7 @@ from mtcompute.server.mcp import _call_execute
 from mtcompute.tools import get_tool, list_tools
 from mtcompute.tools._cost import OVER, size
 from tests import strategies as sts
+from tests.conftest import load_script
 
 TOOLS = [(tool.id, tool.version) for tool in list_tools()]
 SEED_TOOLS = ["bleu-smoothing-compute", "bleu-sentence-components", "chrf-compute"]
@@ -48,6 +49,7 @@ EXAMPLES_INLINE = {
     "paired-significance@1.0.0": [False, False, False],
     "sacrebleu-score@1.0.0": [False, False, True],
     "sacrebleu-score@1.1.0": [False, False, True, False, False],
+    "system-ranking@1.0.0": [False, False, False],
     "ter-compute@1.0.0": [False, False, False],
     "wer-compute@1.0.0": [True, True, True, True],
 }
@@ -134,6 +136,8 @@ def _heaviest() -> dict[str, object]:
             "references": [[t] for t in ter_texts],
             "metrics": ["bleu", "chrf", "ter"],
         },
+        # the measured worst case of its limits (docs/reliability.md's cost ceilings)
+        "system-ranking@1.0.0": load_script("cost_ceilings").WORST[("system-ranking", "1.0.0")](),
         "ter-compute@1.0.0": {"hypotheses": ter_texts, "references": [[t] for t in ter_texts]},
         "wer-compute@1.0.0": {
             "hypotheses": wer_texts,
