@@ -93,6 +93,17 @@ def missing_extra(
     )
 
 
+def one_blas_thread() -> None:
+    """Before a command loads numpy for the significance tests: OpenBLAS with one thread. The
+    tests run every matrix product on one BLAS thread (:mod:`mtcompute.significance`), and
+    the pool OpenBLAS starts when numpy loads it spins on the CPUs meanwhile (50-70 ms of CPU
+    for a 5-system paired bootstrap on 2 CPUs, more with more); only the variable, read then,
+    prevents it. A value the user set is kept."""
+    import os  # noqa: PLC0415
+
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
+
 def write(text: str) -> None:
     """Print ``text`` and a newline on stdout as UTF-8 (lone surrogates passed through)."""
     sys.stdout.buffer.write(text.encode("utf-8", "surrogatepass") + b"\n")

@@ -9,12 +9,13 @@ from __future__ import annotations
 __all__ = ["Session", "Stop"]
 
 import argparse
-import os
 import re
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
+
+from mtcompute.cli._common import one_blas_thread
 
 EXIT_FAILURE = 1  # sacreBLEU's sys.exit(1), and the status of its tracebacks
 
@@ -99,6 +100,8 @@ def _print_single(
 ) -> None:
     """sacreBLEU's single-system mode and ``print_single_results``."""
     n_bootstrap = args.confidence_n if args.confidence else 1
+    if args.confidence:
+        one_blas_thread()
 
     def score(name: str) -> Any:
         return metrics[name].corpus_score(system, None, n_bootstrap=n_bootstrap)
@@ -176,10 +179,7 @@ def _columns(
         return _score_columns(
             args, metrics, names, lambda s, name: metrics[name].corpus_score(systems[s], None)
         )
-    # The tests run every matrix product on one BLAS thread (mtcompute.significance), so
-    # OpenBLAS need not start its pool of spinning threads when numpy loads it (which only
-    # the variable, read then, prevents: 50-70 ms of CPU time here). A value set is kept.
-    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+    one_blas_thread()
     # Imported here: numpy only for the tests, so that scoring starts as fast as before.
     from mtcompute.sacrebleu.significance import PairedTest  # noqa: PLC0415
 

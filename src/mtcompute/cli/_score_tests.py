@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, cast
 
 from mtcompute._version import __version__
-from mtcompute.cli._common import CI_SAMPLES
+from mtcompute.cli._common import CI_SAMPLES, one_blas_thread
 from mtcompute.cli._files import read_ahead, segment_chunks
 from mtcompute.cli._score_chunks import (
     WORD_ORDERS,
@@ -92,6 +92,7 @@ def _tested(args: argparse.Namespace, settings: _Settings) -> tuple[_Run, list[l
     (the next read while this one is counted); of each chunk only the per-segment statistics
     are kept (the kernel's int64 rows, TER's float64 ones), never the texts. ``settings``
     is the test asked for (:func:`_settings`)."""
+    one_blas_thread()
     # Imported here, not at the top: see the section's comment (numpy: the rows' matrices).
     import numpy as np  # noqa: PLC0415
 

@@ -37,6 +37,7 @@ from mtcompute.cli._common import (
     fail,
     label,
     missing_extra,
+    one_blas_thread,
     repeated,
 )
 from mtcompute.cli._progress import add_quiet
@@ -359,6 +360,7 @@ def run(args: argparse.Namespace) -> int:
         problem = missing_extra("mtcompute compare --report", "report", REPORT_EXTRA)
     if problem is not None:
         return fail(args, CommandError(problem, EXIT_USAGE, "usage"), "compare")
+    one_blas_thread()
     # Imported here, not at the top: the report brings numpy (mtcompute.significance) and
     # Jinja2, about 0.4 s, and every mtcompute command imports this module to build its
     # parser (`mtcompute score` has a 100 ms budget for its whole process).

@@ -1,6 +1,7 @@
-"""``mtcompute sacrebleu --paired-bs`` loads numpy's OpenBLAS with one thread (its matrix
-products run on one thread in any case, and an idle pool spins on the CPUs), and keeps an
-``OPENBLAS_NUM_THREADS`` the user set."""
+"""Every command that loads numpy for the significance tests (``mtcompute sacrebleu
+--paired-bs`` and ``--confidence``, ``mtcompute compare``, ``mtcompute score --paired-bs``)
+loads its OpenBLAS with one thread (the tests' matrix products run on one thread in any case,
+and an idle pool spins on the CPUs), and keeps an ``OPENBLAS_NUM_THREADS`` the user set."""
 
 from __future__ import annotations
 
@@ -28,12 +29,19 @@ print(json.dumps([os.environ.get("OPENBLAS_NUM_THREADS"), pools]))
 """
 
 
-def _run(preset: str | None) -> list[object]:
+REF, A, B = (str(PAIR / name) for name in ("ref.A.txt", "sys.OpenNMT.txt", "sys.PROMT.txt"))
+COMMANDS = {
+    "sacrebleu -pbs": ["sacrebleu", REF, "-i", A, B, "-m", "chrf", "-pbs", "-pbsn", "20"],
+    "sacrebleu -ci": ["sacrebleu", REF, "-i", A, "-m", "chrf", "-ci", "-cin", "20"],
+    "compare": ["compare", "--baseline", A, "--hypotheses", B, "-r", REF, "-m", "chrf"],
+    "score --paired-bs": ["score", "-H", A, B, "-r", REF, "-m", "chrf", "--paired-bs"],
+}
+
+
+def _run(preset: str | None, args: list[str] = COMMANDS["sacrebleu -pbs"]) -> list[object]:
     env = {k: v for k, v in os.environ.items() if k != "OPENBLAS_NUM_THREADS"}
     if preset is not None:
         env["OPENBLAS_NUM_THREADS"] = preset
-    ref, a, b = (str(PAIR / name) for name in ("ref.A.txt", "sys.OpenNMT.txt", "sys.PROMT.txt"))
-    args = ["sacrebleu", ref, "-i", a, b, "-m", "chrf", "-pbs", "-pbsn", "20", "-f", "text"]
     done = subprocess.run(
         [sys.executable, "-c", _RUN, *args], capture_output=True, text=True, check=True, env=env
     )
@@ -41,10 +49,11 @@ def _run(preset: str | None) -> list[object]:
     return found
 
 
-def test_the_paired_test_starts_no_blas_thread_pool() -> None:
+@pytest.mark.parametrize("command", list(COMMANDS))
+def test_the_tests_start_no_blas_thread_pool(command: str) -> None:
     """Unset, the variable is 1 when numpy loads OpenBLAS: one thread, no idle pool (on a
     machine of one CPU OpenBLAS has one thread anyway)."""
-    assert _run(None) == ["1", [1]]
+    assert _run(None, COMMANDS[command]) == ["1", [1]]
 
 
 @pytest.mark.skipif((os.cpu_count() or 1) < 2, reason="OpenBLAS caps its threads at the CPUs")
