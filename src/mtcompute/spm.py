@@ -27,7 +27,6 @@ __all__ = [
     "spm_encoders",
 ]
 
-import hashlib
 import os
 import time
 from collections.abc import Callable, Sequence
@@ -37,6 +36,7 @@ from pathlib import Path
 
 from mtcompute.core.text import first_lone_surrogate
 from mtcompute.counting import thread_count
+from mtcompute.downloads import DownloadError, download_file, md5sum
 from mtcompute.errors import InvalidInput, UnsupportedInput, where
 
 
@@ -91,16 +91,12 @@ def download_model(name: str, target: Path, path: str) -> None:
     first use; a fault is :class:`~mtcompute.errors.UnsupportedInput` at ``path`` saying where
     the file goes and how to name a model instead. Its INFO message "Downloading URL to
     TARGET" goes to the ``mtcompute.downloads`` logger."""
-    # Imported here: urllib costs tens of milliseconds and most runs find the model cached.
-    from mtcompute.downloads import DownloadError, download_file  # noqa: PLC0415
-
     model = MODELS[name]
-    pinned = "flores101" if name == "spm" else name
     key = (model.url, os.fspath(target))
     failed = _FAILED.get(key)
     if failed is None or time.monotonic() - failed[0] >= RETRY_AFTER_FAILURE:
-        try:
-            download_file(model.url, PINNED_MD5.get(pinned), target)
+        try:  # the cached file is pinned under its signature's name (spm's: flores101's)
+            download_file(model.url, PINNED_MD5.get(model.signature), target)
             return
         except (DownloadError, OSError) as error:
             why = error.strerror if isinstance(error, OSError) and error.strerror else error
@@ -112,14 +108,6 @@ def download_model(name: str, target: Path, path: str) -> None:
         "(--spm-model PATH; spm_model= in Python).",
         path,
     ) from None
-
-
-def _md5(file: Path) -> str:
-    digest = hashlib.md5(usedforsecurity=False)
-    with file.open("rb") as stream:
-        while chunk := stream.read(1 << 20):
-            digest.update(chunk)
-    return digest.hexdigest()
 
 
 def _model_file(name: str, model: str | os.PathLike[str] | None, path: str) -> Path:
@@ -143,9 +131,9 @@ def _model_file(name: str, model: str | os.PathLike[str] | None, path: str) -> P
                 path,
             )
     # spm from the cache is flores101's file; spm with a named model is any model
-    pinned = "flores101" if name == "spm" and model is None else name
+    pinned = MODELS[name].signature if model is None else name
     expected = PINNED_MD5.get(pinned)
-    if expected is not None and (found := _md5(file)) != expected:
+    if expected is not None and (found := md5sum(file)) != expected:
         raise UnsupportedInput(
             f"The {name} tokenizer {where(path)} needs sacreBLEU's {pinned} model (md5 "
             f"{expected}); {file} has md5 {found}: download {MODELS[name].url} again.",
@@ -201,11 +189,11 @@ def spm_encoders(
     name: str, path: str, model: str | os.PathLike[str] | None = None
 ) -> tuple[Callable[[str], str], Callable[[Sequence[str]], list[str]]]:
     """sacreBLEU's ``name`` tokenizer (``spm``, ``flores101``, ``flores200``, ``spBLEU-1K``)
-    over ``model``
-    (a file), else over the model sacreBLEU caches: its function of one line and of many
-    (for :class:`mtcompute.tokenizers.Tokenizer`; the signature is ``MODELS[name]``'s). Raises
-    :class:`~mtcompute.errors.UnsupportedInput` at ``path`` for a missing, unloadable or
-    (where pinned) wrong model, or sentencepiece missing; the tokenizer raises
+    over ``model`` (a file), else over the model sacreBLEU caches: its function of one line
+    and of many (for :class:`mtcompute.tokenizers.Tokenizer`; the signature is
+    ``MODELS[name]``'s). Raises :class:`~mtcompute.errors.UnsupportedInput` at ``path`` for a
+    missing, unloadable or (where pinned) wrong model, or sentencepiece missing; the tokenizer
+    raises
     :class:`~mtcompute.errors.InvalidInput` (path ``""``) for a line with a lone surrogate."""
     file = _model_file(name, model, path)
     processor = _load(name, file, path)
