@@ -9,6 +9,7 @@ __all__ = [
     "MAX_NAME_CHARACTERS",
     "MAX_SEED",
     "METHODS",
+    "SIGNATURE_KEY",
     "distinct_names",
     "metric_field",
     "samples_of",
@@ -48,6 +49,8 @@ METHODS = ("bootstrap", "approximate_randomization")
 """``method``: paired bootstrap resampling, or approximate randomization."""
 DEFAULT_SAMPLES = {"bootstrap": 1000, "approximate_randomization": 10000}
 """sacreBLEU's defaults: ``--paired-bs-n`` 1000 resamples, ``--paired-ar-n`` 10000 trials."""
+SIGNATURE_KEY = {"bootstrap": "bs", "approximate_randomization": "ar"}
+"""The signature field of each method: ``bs:1000`` or ``ar:10000`` (sacreBLEU's)."""
 MAX_NAME_CHARACTERS = 128
 MAX_SEED = 2**53 - 1  # the largest integer every JSON reader holds exactly
 

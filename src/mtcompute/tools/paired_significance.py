@@ -60,13 +60,11 @@ from mtcompute.tools._sacre_common import (
     ter_word_limits,
     text_bytes,
 )
-
-# The significance tests need numpy (the extra mtcompute[significance]): imported by the
-# computation, so that the registry lists this tool, and checks its input, without it.
 from mtcompute.tools._systems import (
     DEFAULT_SAMPLES,
     MAX_SEED,
     METHODS,
+    SIGNATURE_KEY,
     distinct_names,
     metric_field,
     samples_of,
@@ -85,6 +83,8 @@ from mtcompute.tools.sacrebleu_score import (
     ter_options,
 )
 
+# The significance tests need numpy (the extra mtcompute[significance]): imported by the
+# computation, so that the registry lists this tool, and checks its input, without it.
 if TYPE_CHECKING:
     from mtcompute import significance
 
@@ -92,8 +92,6 @@ ID, VERSION = "paired-significance", "1.0.0"
 LIMITS = contract_limits(ID, VERSION)
 
 _FLOAT32_EXACT = 2**24  # float32 adds non-negative integers exactly up to this total
-_SIGNATURE_KEY = {"bootstrap": "bs", "approximate_randomization": "ar"}
-
 
 SYSTEM = system_fields(LIMITS)
 """One system: its name and its output, one string per segment."""
@@ -138,9 +136,7 @@ def _work(values: Mapping[str, Any]) -> None:
 _SYSTEMS = "systems (name and hypotheses)"
 INPUT = InputSpec(
     Field("baseline", hypotheses(LIMITS)),
-    Field(
-        "systems", one_to(LIMITS["max_systems"], SYSTEM, "systems (name and hypotheses)", "system")
-    ),
+    Field("systems", one_to(LIMITS["max_systems"], SYSTEM, _SYSTEMS, "system")),
     Rule(distinct_names),
     Field("references", references_per_segment(LIMITS)),
     Rule(_same_counts),
@@ -261,7 +257,7 @@ def _compute(values: Mapping[str, Any]) -> PairedSignificanceResult:
                 _check_resample_sums(table)
             tables.append((name, table))
             # PairedTest's signature: the samples (bs) or trials (ar), and the seed as a string
-            fields |= {_SIGNATURE_KEY[method]: samples, "seed": str(seed)}
+            fields |= {SIGNATURE_KEY[method]: samples, "seed": str(seed)}
             signatures.append(score_line.format_signature(fields))
     if method == "bootstrap":
         results = significance.paired_bootstrap(

@@ -59,6 +59,7 @@ from mtcompute.tools._systems import (
     DEFAULT_SAMPLES,
     MAX_SEED,
     METHODS,
+    SIGNATURE_KEY,
     distinct_names,
     metric_field,
     samples_of,
@@ -74,7 +75,6 @@ LIMITS = contract_limits(ID, VERSION)
 DEFAULT_THRESHOLD = 0.05
 """A p-value at most this marks a significant difference (sacreBLEU's ``*``)."""
 _TEST = {"bootstrap": "bootstrap", "approximate_randomization": "ar"}  # rank_systems' names
-_SIGNATURE_KEY = {"bootstrap": "bs", "approximate_randomization": "ar"}
 
 
 def _same_counts(values: Mapping[str, Any]) -> None:
@@ -254,7 +254,7 @@ def _compute(values: Mapping[str, Any]) -> SystemRankingResult:
         seed=seed,
         threshold=values["threshold"],
     )
-    fields |= {_SIGNATURE_KEY[method]: samples, "seed": str(seed)}
+    fields |= {SIGNATURE_KEY[method]: samples, "seed": str(seed)}
     names = [system["name"] for system in systems]
     return SystemRankingResult(
         metric=ranking.metric,
