@@ -263,14 +263,14 @@ def test_a_model_that_cannot_be_downloaded_is_a_clear_error(
     assert f"Flores200Tokenizer: {expected[0].replace(' at /tokenize', '')}" == str(raised.value)
 
 
-# The command in a child process whose model URLs point at the loopback server (argv[1]).
+# The command (ARGS) in a child process whose model URLs point at the loopback server (BASE).
 _PATCHED_MAIN = """
 from mtcompute import spm
 from mtcompute.cli import main
 for name, model in list(spm.MODELS.items()):
-    served = sys.argv[1] + "/" + model.url.split("://", 1)[1]
+    served = BASE + "/" + model.url.split("://", 1)[1]
     spm.MODELS[name] = spm.SpmModel(served, model.signature)
-sys.exit(main(sys.argv[2:]))
+sys.exit(main(ARGS))
 """
 
 
@@ -290,7 +290,7 @@ def test_the_commands_download_a_missing_model(
     base = mirror.world.base
 
     def run(folder: Path) -> subprocess.CompletedProcess[str]:
-        code = _PATCHED_MAIN.replace("sys.argv[2:]", repr(args)).replace("sys.argv[1]", repr(base))
+        code = f"BASE, ARGS = {base!r}, {args!r}\n{_PATCHED_MAIN}"
         return run_python(code, env={"SACREBLEU": str(folder)})
 
     expected = run(cache)
