@@ -165,6 +165,39 @@ def test_sacrebleu_imports_its_run_modules_not_score_s(tmp_path: Path) -> None:
     assert [] == among(modules, ("tabulate",))
 
 
+@pytest.mark.parametrize(("options", "loaded"), [([], False), (["--list"], True)])
+def test_sacrebleu_loads_the_test_sets_only_to_use_them(
+    options: list[str], loaded: bool, tmp_path: Path
+) -> None:
+    """The test sets' registry and downloader load for a command that names a test set
+    (``--list`` here), not for one scoring files."""
+    (tmp_path / "hyp.txt").write_text("The cat sat.\n", encoding="utf-8")
+    (tmp_path / "ref.txt").write_text("The cat sat down.\n", encoding="utf-8")
+    files = [] if options else ["ref.txt", "-i", "hyp.txt"]
+    command = [*cli_command(), "sacrebleu", *files, *options, "-m", "bleu"]
+    modules = imported(command, cwd=tmp_path)
+    assert options or "mtcompute.sacrebleu.metrics.bleu" in modules  # the files were scored
+    assert loaded == bool(among(modules, ("mtcompute.testsets", "mtcompute.downloads")))
+
+
+def test_the_facade_loads_the_test_sets_when_first_used() -> None:
+    """``import mtcompute.sacrebleu`` loads no test set; ``DATASETS`` and the test-set
+    functions come when first used, the same objects as :mod:`mtcompute.testsets`'."""
+    code = (
+        "import sys, mtcompute.sacrebleu as s\n"
+        "assert 'mtcompute.testsets' not in sys.modules\n"
+        "from mtcompute import testsets\n"
+        "from mtcompute.sacrebleu.utils import filter_subset\n"
+        "assert s.DATASETS is testsets.DATASETS and filter_subset is testsets.filter_subset\n"
+        "assert s.get_langpairs_for_testset('wmt22')[:2] == ['cs-en', 'cs-uk']\n"
+        "try:\n    s.NO_SUCH_NAME\nexcept AttributeError as e:\n    print(e)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60
+    )
+    assert done.stdout == "module 'mtcompute.sacrebleu' has no attribute 'NO_SUCH_NAME'\n"
+
+
 @pytest.mark.parametrize(("systems", "fmt", "table"), [(2, "json", False), (2, "text", True)])
 def test_sacrebleu_imports_tabulate_only_for_a_table(
     systems: int, fmt: str, table: bool, tmp_path: Path

@@ -17,6 +17,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from mtcompute import tokenizers
 from mtcompute.core.tokenizers import TOKENIZERS
 from mtcompute.errors import InvalidInput, MtcomputeError, UnsupportedInput
 from mtcompute.tokenizers import DOWNLOADING, NAMES, Tokenizer, get_tokenizer
@@ -338,6 +339,27 @@ def test_mecab_is_called_as_sacrebleu_calls_it(monkeypatch: pytest.MonkeyPatch, 
     expected = ('-r "/dic/mecabrc" -d "/dic" -Owakati', ["a  b"], "a  b", f"{name}-9.9-{suffix}")
     output = tokenizer(" \ta  b\n ")
     assert expected == (built[0].arguments, built[0].parsed, output, tokenizer.signature)
+
+
+@pytest.mark.parametrize("name", MECAB)
+def test_mecab_parses_a_line_once_within_its_memo(
+    monkeypatch: pytest.MonkeyPatch, name: str
+) -> None:
+    """A line seen before is not parsed again (sacreBLEU's lru_cache), while the memo holds
+    it: a memo that would pass its character budget is emptied first, and a line longer than
+    _MEMO_LINE is never kept."""
+    monkeypatch.setattr(tokenizers, "_MEMO_CHARACTERS", 16)
+    monkeypatch.setattr(tokenizers, "_MEMO_LINE", 8)
+    built = _fake_mecab(monkeypatch, name)
+    tokenizer = get_tokenizer(name)
+    lines = ["ab", "ab", "cd", "ab", "efg", "ab", "a long line", "a long line", "ab"]
+    outputs = [tokenizer(line) for line in lines]
+    # "ab" and "cd" (with their results) hold 8 of the 16 characters, "efg" 6 more; the long
+    # line is parsed each time; then "hijk" (8) would pass 16: the memo is emptied first.
+    assert outputs == lines
+    assert built[0].parsed == ["ab", "cd", "efg", "a long line", "a long line"]
+    assert [tokenizer(line) for line in ("hijk", "ab")] == ["hijk", "ab"]
+    assert built[0].parsed[5:] == ["hijk", "ab"]
 
 
 # A MeCab that sacreBLEU would not run with, as the fake tagger's settings, and how the

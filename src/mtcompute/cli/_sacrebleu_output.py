@@ -6,9 +6,10 @@ sacreBLEU calls it), the paired tests' explanation). Imported by
 
 from __future__ import annotations
 
-__all__ = ["Session", "Stop"]
+__all__ = ["Logged", "Session", "Stop"]
 
 import argparse
+import logging
 import re
 import sys
 from collections.abc import Callable, Sequence
@@ -80,6 +81,39 @@ class Stop(Exception):
     def __init__(self, status: int) -> None:
         super().__init__(status)
         self.status = status
+
+
+class Logged(logging.Handler):
+    """The messages of the ``mtcompute.testsets`` and ``mtcompute.downloads`` loggers
+    (Downloading ..., Extracting ...: test sets, spBLEU's models) and of
+    :mod:`mtcompute.sacrebleu`'s ``sacrebleu`` logger (BLEU's warnings) written as sacreBLEU's
+    command writes its logger's, while the command runs: ``sacreBLEU: `` first, or with -q
+    the warnings bare and no INFO."""
+
+    NAMES = ("mtcompute.testsets", "mtcompute.downloads", "sacrebleu")
+
+    def __init__(self, session: Session) -> None:
+        super().__init__(logging.INFO)
+        self.session = session
+        self.loggers = [logging.getLogger(name) for name in self.NAMES]
+        self.saved: list[tuple[int, bool]] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.session.log(record.getMessage(), info=record.levelno <= logging.INFO)
+
+    def __enter__(self) -> Logged:
+        self.saved = [(logger.level, logger.propagate) for logger in self.loggers]
+        for logger in self.loggers:
+            logger.addHandler(self)
+            logger.setLevel(logging.INFO)
+            logger.propagate = False
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        for logger, (level, propagate) in zip(self.loggers, self.saved, strict=True):
+            logger.removeHandler(self)
+            logger.setLevel(level)
+            logger.propagate = propagate
 
 
 def _fail(session: Session, *messages: str, status: int = EXIT_FAILURE) -> Stop:

@@ -32,6 +32,7 @@ from mtcompute.cli._files import read_ahead
 from mtcompute.cli._sacrebleu_output import (
     EXIT_FAILURE,
     RESET,
+    Logged,
     Session,
     Stop,
     _columns,
@@ -247,18 +248,17 @@ def run(args: argparse.Namespace) -> int:
     colors = not (os.environ.get("NO_COLOR") or args.no_color)
     tty = colors and sys.stdout.isatty()
     session = Session(colors=colors, strip=colors and not tty, quiet=args.quiet)
-    from mtcompute.cli import _sacrebleu_testsets as tests  # noqa: PLC0415
-    from mtcompute.testsets import TestSetError  # noqa: PLC0415
+    failures: tuple[type[Exception], ...] = FACADE_ERRORS
+    if _uses_test_sets(args):
+        from mtcompute.testsets import TestSetError  # noqa: PLC0415
 
+        failures = (TestSetError, *FACADE_ERRORS)
     try:
-        with tests.Logged(session):
+        with Logged(session):
             return _main(session, args)
     except Stop as stop:
         return stop.status
-    except TestSetError as error:
-        sys.stderr.write(f"mtcompute sacrebleu: error: {error}\n")
-        return EXIT_FAILURE
-    except FACADE_ERRORS as error:
+    except failures as error:
         message = error.message if isinstance(error, MtcomputeError) else str(error)
         sys.stderr.write(f"mtcompute sacrebleu: error: {message}\n")
         return EXIT_FAILURE
@@ -268,11 +268,25 @@ def run(args: argparse.Namespace) -> int:
             sys.stdout.flush()
 
 
+def _uses_test_sets(args: argparse.Namespace) -> bool:
+    """Whether the command takes a branch of :mod:`mtcompute.cli._sacrebleu_testsets` (which
+    loads the test sets' registry and downloader, imported only then)."""
+    return bool(
+        args.test_set is not None
+        or args.download
+        or args.list
+        or args.citation
+        or args.echo
+        or not args.refs
+    )
+
+
 def _main(session: Session, args: argparse.Namespace) -> int:
     """sacreBLEU 2.6.0's ``main()``, step by step."""
-    from mtcompute.cli import _sacrebleu_testsets as tests  # noqa: PLC0415
+    if _uses_test_sets(args):
+        from mtcompute.cli import _sacrebleu_testsets as tests  # noqa: PLC0415
 
-    if tests.early_branch(session, args):  # --download, --list
+    if (args.download or args.list) and tests.early_branch(session, args):
         return EXIT_OK
     if args.sentence_level and len(args.metrics) > 1:
         raise _fail(session, "Only one metric can be used in sentence-level mode.")

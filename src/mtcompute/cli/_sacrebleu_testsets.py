@@ -10,7 +10,6 @@ one line names the cause."""
 from __future__ import annotations
 
 __all__ = [
-    "Logged",
     "check_test_sets",
     "citation",
     "early_branch",
@@ -20,45 +19,11 @@ __all__ = [
 ]
 
 import argparse
-import logging
 from collections.abc import Callable
 from typing import Any
 
 from mtcompute import testsets
 from mtcompute.cli._sacrebleu_output import YELLOW, Session, Stop, _fail
-
-
-class Logged(logging.Handler):
-    """The messages of the ``mtcompute.testsets`` and ``mtcompute.downloads`` loggers
-    (Downloading ..., Extracting ...: test sets, spBLEU's models) and of
-    :mod:`mtcompute.sacrebleu`'s ``sacrebleu`` logger (BLEU's warnings) written as sacreBLEU's
-    command writes its logger's, while the command runs: ``sacreBLEU: `` first, or with -q
-    the warnings bare and no INFO."""
-
-    NAMES = ("mtcompute.testsets", "mtcompute.downloads", "sacrebleu")
-
-    def __init__(self, session: Session) -> None:
-        super().__init__(logging.INFO)
-        self.session = session
-        self.loggers = [logging.getLogger(name) for name in self.NAMES]
-        self.saved: list[tuple[int, bool]] = []
-
-    def emit(self, record: logging.LogRecord) -> None:
-        self.session.log(record.getMessage(), info=record.levelno <= logging.INFO)
-
-    def __enter__(self) -> Logged:
-        self.saved = [(logger.level, logger.propagate) for logger in self.loggers]
-        for logger in self.loggers:
-            logger.addHandler(self)
-            logger.setLevel(logging.INFO)
-            logger.propagate = False
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        for logger, (level, propagate) in zip(self.loggers, self.saved, strict=True):
-            logger.removeHandler(self)
-            logger.setLevel(level)
-            logger.propagate = propagate
 
 
 def progress(args: argparse.Namespace) -> testsets.Progress:

@@ -35,21 +35,24 @@ clearer messages, and errors instead of wrong scores where it has none
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from mtcompute.sacrebleu import compat
 from mtcompute.sacrebleu.compat import *  # noqa: F403 (the function API: compat.__all__)
 from mtcompute.sacrebleu.metrics import BLEU, CHRF, TER
 from mtcompute.sacrebleu.metrics.helpers import extract_char_ngrams, extract_word_ngrams
-from mtcompute.sacrebleu.utils import (
-    DATASETS,
-    SACREBLEU_DIR,
-    download_test_set,
-    get_available_testsets,
-    get_langpairs_for_testset,
-    get_reference_files,
-    get_source_file,
-    smart_open,
-)
+from mtcompute.sacrebleu.utils import SACREBLEU_DIR, smart_open
 from mtcompute.sacrebleu.version import __version__
+
+if TYPE_CHECKING:  # at run time, __getattr__ below
+    from mtcompute.sacrebleu.utils import (
+        DATASETS,
+        download_test_set,
+        get_available_testsets,
+        get_langpairs_for_testset,
+        get_reference_files,
+        get_source_file,
+    )
 
 __all__ = [
     "BLEU",
@@ -68,3 +71,14 @@ __all__ = [
     "smart_open",
 ]
 __all__ += compat.__all__
+
+
+def __getattr__(name: str) -> Any:
+    """The test-set names of ``__all__`` (``DATASETS``, ``get_source_file``, ...), from
+    :mod:`mtcompute.sacrebleu.utils` when first used: the registry and the downloader do not
+    load with the metrics."""
+    if name in __all__:
+        from mtcompute.sacrebleu import utils  # noqa: PLC0415
+
+        return getattr(utils, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

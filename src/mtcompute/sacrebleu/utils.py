@@ -31,11 +31,22 @@ __all__ = [
 import gzip
 import os
 from collections.abc import Sequence
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
-from mtcompute import testsets
 from mtcompute.metrics.bleu import score as bleu_score
-from mtcompute.testsets import DATASETS, filter_subset
+
+if TYPE_CHECKING:  # at run time, __getattr__ below
+    from mtcompute.sacrebleu._testsets import (
+        DATASETS,
+        download_test_set,
+        filter_subset,
+        get_available_testsets,
+        get_available_testsets_for_langpair,
+        get_files,
+        get_langpairs_for_testset,
+        get_reference_files,
+        get_source_file,
+    )
 
 USERHOME = os.path.expanduser("~")
 SACREBLEU_DIR = os.environ.get("SACREBLEU", os.path.join(USERHOME, ".sacrebleu"))
@@ -74,46 +85,11 @@ def sum_of_lists(lists: Sequence[Sequence[Any]]) -> Any:
     return total
 
 
-# -- the test sets (sacreBLEU's utils functions over mtcompute.testsets) ------------------------
+def __getattr__(name: str) -> Any:
+    """The test-set names of ``__all__``, from :mod:`mtcompute.sacrebleu._testsets` when first
+    used: the registry and the downloader do not load with the metrics."""
+    if name in __all__:
+        from mtcompute.sacrebleu import _testsets  # noqa: PLC0415
 
-
-def _known(test_set: str) -> str:
-    if test_set not in DATASETS:
-        raise testsets.TestSetError(f"No such test set {test_set}")
-    return test_set
-
-
-def get_source_file(test_set: str, langpair: str) -> str:
-    """The source text file of a test set's pair, downloaded and made first if needed."""
-    return testsets.source_file(_known(test_set), langpair)
-
-
-def get_reference_files(test_set: str, langpair: str) -> list[str]:
-    """The reference files sacreBLEU scores against (``wmt22`` ``en-de``: reference A)."""
-    return testsets.reference_files(_known(test_set), langpair)
-
-
-def get_files(test_set: str, langpair: str) -> list[str]:
-    """The text files of every field of a test set's pair (source, references, metadata)."""
-    return testsets.files(_known(test_set), langpair)
-
-
-def download_test_set(test_set: str, langpair: str | None = None) -> list[str]:
-    """Download a test set and make the text files of ``langpair`` (None: every pair);
-    return their paths."""
-    return testsets.download(_known(test_set), langpair)
-
-
-def get_langpairs_for_testset(testset: str) -> list[str]:
-    """A test set's language pairs; ``[]`` for an unknown test set (as sacreBLEU)."""
-    return testsets.langpairs(testset) if testset in DATASETS else []
-
-
-def get_available_testsets() -> list[str]:
-    """Every test set's name, in reverse order (as sacreBLEU)."""
-    return testsets.list_testsets()
-
-
-def get_available_testsets_for_langpair(langpair: str) -> list[str]:
-    """The test sets having ``langpair`` in either direction."""
-    return testsets.testsets_for_langpair(langpair)
+        return getattr(_testsets, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
