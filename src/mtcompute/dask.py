@@ -293,19 +293,20 @@ def _add_lists(parts: Iterable[list[_Partial]]) -> list[_Partial]:
 
 
 def _corpus(
-    settings: Sequence[Setting],
+    setting: Setting,
     hypotheses: Lines,
     references: Lines | Sequence[Lines],
     each: bool,
     split_every: int | None,
-) -> list[AnyResult]:
+) -> AnyResult:
+    """The corpus result of one metric: each partition scored, the partials added in a tree."""
     parts, nrefs = _partitions(hypotheses, references)
-    score = partial(_score_partition, tuple(settings), each, nrefs)
+    score = partial(_score_partition, (setting,), each, nrefs)
     totals = _any(parts).map(score).reduction(_add_lists, _add_lists, split_every=split_every)
     (computed,) = _dask.compute(totals)
     if not computed[0].segments:
         raise ValueError("hypotheses: expected at least one segment, got an empty bag")
-    return [_result(s, t, nrefs) for s, t in zip(settings, computed, strict=True)]
+    return _result(setting, computed[0], nrefs)
 
 
 def corpus_bleu(
@@ -328,10 +329,8 @@ def corpus_bleu(
     options = BleuOptions(
         tokenize, lowercase, smooth_method, smooth_value, max_order, effective_order
     )
-    (result,) = _corpus(
-        [Setting("bleu", options)], hypotheses, references, segment_scores, split_every
-    )
-    return cast(CorpusBleu, result)
+    setting = Setting("bleu", options)
+    return cast(CorpusBleu, _corpus(setting, hypotheses, references, segment_scores, split_every))
 
 
 def corpus_chrf(
@@ -353,10 +352,8 @@ def corpus_chrf(
         chrf_corpus.CHAR_ORDER, word_order, beta, lowercase, whitespace, eps_smoothing
     )
     metric = "chrf++" if word_order else "chrf"
-    (result,) = _corpus(
-        [Setting(metric, options, rules)], hypotheses, references, segment_scores, split_every
-    )
-    return cast(CorpusChrf, result)
+    setting = Setting(metric, options, rules)
+    return cast(CorpusChrf, _corpus(setting, hypotheses, references, segment_scores, split_every))
 
 
 def corpus_ter(
@@ -374,10 +371,8 @@ def corpus_ter(
     reference stream (or paths): the same score, edits and length (``segment_statistics``
     only with ``segment_scores``: without them, no per-segment data comes back)."""
     options = TerOptions(normalized, no_punct, asian_support, case_sensitive)
-    (result,) = _corpus(
-        [Setting("ter", options)], hypotheses, references, segment_scores, split_every
-    )
-    return cast(CorpusTer, result)
+    setting = Setting("ter", options)
+    return cast(CorpusTer, _corpus(setting, hypotheses, references, segment_scores, split_every))
 
 
 def corpus_wer(
@@ -395,10 +390,8 @@ def corpus_wer(
     hypotheses against one bag of references (or paths): the same rate and counts."""
     options = WerOptions(cast(Unit, unit), lowercase, remove_punctuation, collapse_whitespace)
     metric = "cer" if unit == "character" else "wer"
-    (result,) = _corpus(
-        [Setting(metric, options)], hypotheses, references, segment_scores, split_every
-    )
-    return cast(CorpusWer, result)
+    setting = Setting(metric, options)
+    return cast(CorpusWer, _corpus(setting, hypotheses, references, segment_scores, split_every))
 
 
 def _setting(metric: str, options: dict[str, Any]) -> tuple[Setting, dict[str, Any]]:

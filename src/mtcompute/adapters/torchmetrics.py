@@ -24,8 +24,8 @@ from __future__ import annotations
 
 __all__ = ["BLEU", "CHRF", "TER", "WER"]
 
-from collections.abc import Sequence
-from typing import Any, cast
+from collections.abc import Callable, Sequence
+from typing import Any, ClassVar, cast
 
 import torch
 from torchmetrics import Metric
@@ -50,6 +50,9 @@ class _Corpus(Metric):
     higher_is_better = True
     full_state_update = False
 
+    _corpus: ClassVar[Callable[..., Result]]
+    """The batch API's corpus function of the metric (:func:`~mtcompute.corpus_bleu`...)."""
+
     statistics: torch.Tensor
     segments: torch.Tensor
     fewest_refs: torch.Tensor
@@ -67,7 +70,8 @@ class _Corpus(Metric):
         self.add_state("most_refs", torch.tensor(0), dist_reduce_fx="max")
 
     def _score(self, preds: list[str], target: list[Any]) -> Result:
-        raise NotImplementedError
+        """A batch's result from the metric's corpus function, with the settings."""
+        return type(self)._corpus(preds, target, **self._options)
 
     def _add(self, result: Result) -> None:
         """Add a batch's result to the states: its integer statistics."""
@@ -110,6 +114,8 @@ class BLEU(_Corpus):
     tensor(57.8930, dtype=torch.float64)
     """
 
+    _corpus = staticmethod(corpus_bleu)
+
     def __init__(
         self,
         *,
@@ -131,9 +137,6 @@ class BLEU(_Corpus):
         }
         super().__init__(options, **kwargs)
 
-    def _score(self, preds: list[str], target: list[Any]) -> Result:
-        return corpus_bleu(preds, target, **self._options)
-
     def _from_statistics(self, counts: tuple[int, ...], nrefs: int) -> Result:
         template = cast(CorpusBleu, self._template)
         return CorpusBleu.from_statistics(
@@ -144,6 +147,8 @@ class BLEU(_Corpus):
 class CHRF(_Corpus):
     """Corpus chrF (chrF++ with ``word_order=2``) as :func:`mtcompute.corpus_chrf` and
     sacreBLEU's ``CHRF`` compute it; the keywords are :func:`~mtcompute.corpus_chrf`'s."""
+
+    _corpus = staticmethod(corpus_chrf)
 
     def __init__(
         self,
@@ -164,9 +169,6 @@ class CHRF(_Corpus):
         }
         super().__init__(options, **kwargs)
 
-    def _score(self, preds: list[str], target: list[Any]) -> Result:
-        return corpus_chrf(preds, target, **self._options)
-
     def _from_statistics(self, counts: tuple[int, ...], nrefs: int) -> Result:
         options = cast(CorpusChrf, self._template).options
         return CorpusChrf.from_statistics(counts, options, "sacrebleu", nrefs)
@@ -178,6 +180,8 @@ class TER(_Corpus):
 
     higher_is_better = False
     ref_length: torch.Tensor
+
+    _corpus = staticmethod(corpus_ter)
 
     def __init__(
         self,
@@ -196,9 +200,6 @@ class TER(_Corpus):
         }
         super().__init__(options, **kwargs)
         self.add_state("ref_length", torch.tensor(0.0, dtype=torch.float64), dist_reduce_fx="sum")
-
-    def _score(self, preds: list[str], target: list[Any]) -> Result:
-        return corpus_ter(preds, target, **self._options)
 
     def _add(self, result: Result) -> None:
         """The edits summed; the lengths added to the state one segment at a time."""
@@ -219,6 +220,8 @@ class WER(_Corpus):
 
     higher_is_better = False
 
+    _corpus = staticmethod(corpus_wer)
+
     def __init__(
         self,
         *,
@@ -235,9 +238,6 @@ class WER(_Corpus):
             "collapse_whitespace": collapse_whitespace,
         }
         super().__init__(options, **kwargs)
-
-    def _score(self, preds: list[str], target: list[Any]) -> Result:
-        return corpus_wer(preds, target, **self._options)
 
     def _from_statistics(self, counts: tuple[int, ...], nrefs: int) -> Result:
         options = cast(CorpusWer, self._template).options

@@ -33,6 +33,7 @@ __all__ = [
     "BodyCapMiddleware",
     "BodyDeadlineMiddleware",
     "ForwardedMiddleware",
+    "HttpOnlyMiddleware",
     "JsonCORSMiddleware",
     "LimitsMiddleware",
     "SecurityHeadersMiddleware",
@@ -134,7 +135,24 @@ def route_path(scope: Scope) -> str:
     return path[len(root) :] if root and path.startswith(root) else path
 
 
-class BodyCapMiddleware:
+class HttpOnlyMiddleware:
+    """A middleware of HTTP requests: :meth:`http` handles them; every other scope
+    (lifespan, websocket) goes straight to ``app``."""
+
+    app: ASGIApp
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        await self.http(scope, receive, send)
+
+    async def http(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """Handle one HTTP request."""
+        raise NotImplementedError
+
+
+class BodyCapMiddleware(HttpOnlyMiddleware):
     """Refuse a request body over ``cap`` bytes (413), on every route, when the route reads it.
 
     A route that never reads its body is not affected, and one that reads it decides first
@@ -161,10 +179,7 @@ class BodyCapMiddleware:
         self.cap = cap
         self.refusals = dict(refusals or {})
 
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
+    async def http(self, scope: Scope, receive: Receive, send: Send) -> None:
         length, chunked = _body_headers(scope)
         if chunked:
             coding = transfer_coding_refusal(scope)
@@ -210,7 +225,7 @@ DEFAULT_MIN_UPLOAD_RATE = 65536.0
 (``mtcompute serve --min-upload-rate``, ``MTCOMPUTE_MIN_UPLOAD_RATE``)."""
 
 
-class BodyDeadlineMiddleware:
+class BodyDeadlineMiddleware(HttpOnlyMiddleware):
     """Answer 408 (``invalid_input``) and close when the body does not arrive in time:
     within ``timeout`` seconds, plus one second per ``min_rate`` bytes received (a minimum
     upload rate, not a whole-body deadline: a 24 MB body arriving at 2 MB/s is in time, a
@@ -239,10 +254,7 @@ class BodyDeadlineMiddleware:
         self.timeout = timeout
         self.min_rate = min_rate
 
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
+    async def http(self, scope: Scope, receive: Receive, send: Send) -> None:
         length, chunked = _body_headers(scope)
         if (not length and not chunked) or _body_complete(scope):
             await self.app(scope, receive, send)
@@ -342,7 +354,7 @@ def _client(scope: Scope) -> str | None:
     return f"[{host}]:{port}" if ":" in str(host) else f"{host}:{port}"
 
 
-class AccessLogMiddleware:
+class AccessLogMiddleware(HttpOnlyMiddleware):
     """Logs one record per HTTP request to ``logger`` once the response has ended.
 
     The record's ``access`` attribute holds the fields of the line
@@ -359,10 +371,7 @@ class AccessLogMiddleware:
         self.logger = logger
         self.pid = os.getpid()
 
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
+    async def http(self, scope: Scope, receive: Receive, send: Send) -> None:
         start = time.perf_counter()
         status: int | None = None
         request_bytes = 0
@@ -422,7 +431,7 @@ class AccessLogMiddleware:
         }
 
 
-class LimitsMiddleware:
+class LimitsMiddleware(HttpOnlyMiddleware):
     """The rate limit and the API keys (either may be off), on every HTTP request.
 
     The client is the request's valid API key, else its address (the forwarded one when a
@@ -450,10 +459,7 @@ class LimitsMiddleware:
         self.keys = keys
         self.refusals = refusals
 
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
+    async def http(self, scope: Scope, receive: Receive, send: Send) -> None:
         key_client = (
             None if self.keys is None else self.keys.client(presented_key(Headers(scope=scope)))
         )
@@ -506,7 +512,7 @@ def with_security_headers(headers: Iterable[tuple[bytes, bytes]]) -> list[tuple[
     return merged
 
 
-class SecurityHeadersMiddleware:
+class SecurityHeadersMiddleware(HttpOnlyMiddleware):
     """Adds :data:`SECURITY_HEADERS` to every HTTP response start that lacks them: the API,
     the pages, ``/mcp`` (its event streams too), the refusals, 404s and the 500 of the error
     handler (this middleware sits outside it). The HTTP layer's own refusals (408 and 431 of
@@ -516,10 +522,7 @@ class SecurityHeadersMiddleware:
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
 
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
+    async def http(self, scope: Scope, receive: Receive, send: Send) -> None:
 
         async def secured_send(message: Message) -> None:
             if message["type"] == "http.response.start":
