@@ -37,9 +37,7 @@ from mtcompute.metrics.bleu import score as bleu_score
 
 if TYPE_CHECKING:  # at run time, __getattr__ below
     from mtcompute.sacrebleu._testsets import (
-        DATASETS,
         download_test_set,
-        filter_subset,
         get_available_testsets,
         get_available_testsets_for_langpair,
         get_files,
@@ -47,6 +45,7 @@ if TYPE_CHECKING:  # at run time, __getattr__ below
         get_reference_files,
         get_source_file,
     )
+    from mtcompute.testsets import DATASETS, filter_subset
 
 USERHOME = os.path.expanduser("~")
 SACREBLEU_DIR = os.environ.get("SACREBLEU", os.path.join(USERHOME, ".sacrebleu"))
