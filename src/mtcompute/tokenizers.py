@@ -204,7 +204,14 @@ def _mecab(spec: _Mecab, path: str) -> Tokenizer:
             return known
         try:
             with lock:
-                parsed: str = tagger.parse(line.strip())
+                result: str = tagger.parse(line.strip()).strip()
+                size = len(line) + len(result)
+                if size <= _MEMO_LINE:  # kept under the lock: the count stays exact
+                    if held + size > _MEMO_CHARACTERS:
+                        memo.clear()
+                        held = 0
+                    memo[line] = result
+                    held += size
         except TypeError:
             # The binding passes UTF-8 to MeCab: a lone surrogate has none.
             at = first_lone_surrogate(line)
@@ -214,14 +221,6 @@ def _mecab(spec: _Mecab, path: str) -> Tokenizer:
                 f"Expected text without lone surrogates for the {spec.name} tokenizer (MeCab "
                 f"reads UTF-8), got U+{ord(line[at]):04X} at character {at}."
             ) from None
-        result = parsed.strip()
-        size = len(line) + len(result)
-        if size <= _MEMO_LINE:
-            if held + size > _MEMO_CHARACTERS:
-                memo.clear()
-                held = 0
-            memo[line] = result
-            held += size
         return result
 
     return Tokenizer(spec.name, f"{spec.name}-{tagger.version()}-{spec.suffix}", tokenize)
