@@ -17,7 +17,8 @@ expression whose trailing comment is a *shown value* is evaluated and compared w
 - ``print(x)  # text`` compares what it prints with the text, ``...`` as above.
 
 Other comments are prose; a prose comment of a run block may not carry a decimal number (a
-number there would be a value no test checks). Blocks that cannot run here are listed in
+number there would be a value no test checks). A block that downloads test sets gets them
+from a loopback server (:data:`SERVED_TESTSETS`); blocks that cannot run here are listed in
 :data:`NOT_RUN` with the reason; no block is skipped silently.
 
 Command examples: every ``$ mtcompute ...`` line of a ```sh or ```console block followed by
@@ -35,6 +36,7 @@ from __future__ import annotations
 
 import ast
 import contextlib
+import dataclasses
 import io
 import re
 import shlex
@@ -50,6 +52,7 @@ from typing import Any
 import pytest
 
 import mtcompute
+from mtcompute import testsets
 from tests.conftest import (
     ISSUE_HYPOTHESES,
     ISSUE_REFERENCES,
@@ -58,6 +61,7 @@ from tests.conftest import (
     cli_command,
 )
 from tests.test_docs import README, tracked_files
+from tests.testsets import world as testsets_world
 
 EN_DE = SAMPLE_WMT / "generaltest2022" / "en-de"
 ZH_EN = SAMPLE_WMT / "generaltest2022" / "zh-en"
@@ -75,9 +79,6 @@ WORKDIRS = {("docs/cli.md", "-b sys.HuaweiTSC.txt"): ZH_EN}
 
 # Python blocks not run (page, the block's first line): why.
 NOT_RUN = {
-    ("docs/library.md", "from mtcompute import testsets"): (
-        "downloads WMT test sets from the internet (tests/testsets covers the module offline)"
-    ),
     ("docs/library.md", "from mtcompute.adapters.torchmetrics import BLEU, CHRF, TER, WER"): (
         "needs torch, evaluate and pandas with a DataFrame `frame` (tests/adapters covers them)"
     ),
@@ -86,6 +87,38 @@ NOT_RUN = {
         "Dask engine on a local cluster)"
     ),
 }
+
+# Python blocks that download test sets (page, first line): the test sets they name, served
+# from 127.0.0.1 (tests/testsets/world.py) with the cache in the temporary directory.
+SERVED_TESTSETS = {
+    ("docs/library.md", "from mtcompute import testsets"): {
+        "wmt22": ("en-de",),
+        "wmt20": ("de-en",),
+    }
+}
+
+
+@contextlib.contextmanager
+def served_testsets(block: Block, monkeypatch: pytest.MonkeyPatch, cache: Path) -> Iterator[None]:
+    """The block's test sets served from 127.0.0.1, the registry pointed there (for this test
+    only) and ``$SACREBLEU`` at ``cache``; nothing for a block that downloads none."""
+    names = SERVED_TESTSETS.get(not_run_key(block))
+    if names is None:
+        yield
+        return
+    world = testsets_world.build(names)
+    with testsets_world.serving(world):
+        for name, ts in testsets.DATASETS.items():
+            if all(url in world.urls for url in ts.data):
+                served = dataclasses.replace(
+                    ts,
+                    data=tuple(world.urls[url] for url in ts.data),
+                    md5=tuple(world.md5s[url] for url in ts.data),
+                )
+                monkeypatch.setitem(testsets.DATASETS, name, served)
+        monkeypatch.setenv("SACREBLEU", str(cache))
+        yield
+
 
 LITERAL_START = tuple("0123456789-'\"[({b")
 
@@ -262,7 +295,13 @@ def test_python_example(block: Block, tmp_path: Path, monkeypatch: pytest.Monkey
     for name, source in ILLUSTRATIVE.items():
         shutil.copyfile(source, tmp_path / name)
     monkeypatch.chdir(tmp_path)
-    namespace = given()
+    with served_testsets(block, monkeypatch, tmp_path / "cache"):
+        failures = run_statements(block, given())
+    assert [] == failures
+
+
+def run_statements(block: Block, namespace: dict[str, Any]) -> list[str]:
+    """Run the block's statements in ``namespace``; the shown values that differ."""
     failures = []
     for statement in statements(block):
         where = f"{block.page}:{statement.line}"
@@ -284,7 +323,7 @@ def test_python_example(block: Block, tmp_path: Path, monkeypatch: pytest.Monkey
             failure = check_shown(where, statement.shown, as_shown(value), value)
         if failure is not None:
             failures.append(failure)
-    assert [] == failures
+    return failures
 
 
 def test_python_blocks_carry_no_unchecked_number() -> None:
