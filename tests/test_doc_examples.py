@@ -18,8 +18,10 @@ expression whose trailing comment is a *shown value* is evaluated and compared w
 
 Other comments are prose; a prose comment of a run block may not carry a decimal number (a
 number there would be a value no test checks). A block that downloads test sets gets them
-from a loopback server (:data:`SERVED_TESTSETS`); blocks that cannot run here are listed in
-:data:`NOT_RUN` with the reason; no block is skipped silently.
+from a loopback server (:data:`SERVED_TESTSETS`). A block that needs optional libraries
+(torch, evaluate, pandas) names them in :data:`NEEDS`: skipped without them, which the CI
+does not allow (it installs them, and a skip fails there). Blocks that cannot run here at all
+are listed in :data:`NOT_RUN` with the reason; no block is skipped silently.
 
 Command examples: every ``$ mtcompute ...`` line of a ```sh or ```console block followed by
 output runs as a subprocess (``echo '...' | mtcompute ...`` feeds the echoed text on stdin) in
@@ -37,11 +39,14 @@ from __future__ import annotations
 import ast
 import contextlib
 import dataclasses
+import importlib
 import io
+import os
 import re
 import shlex
 import shutil
 import subprocess
+import tempfile
 import tokenize
 import urllib.request
 from collections.abc import Iterator
@@ -77,14 +82,22 @@ ILLUSTRATIVE = {
 # Command examples run in a sample folder (page, a piece of the command): its files by name.
 WORKDIRS = {("docs/cli.md", "-b sys.HuaweiTSC.txt"): ZH_EN}
 
-# Python blocks not run (page, the block's first line): why.
+# Python blocks not run (page, the block's first line without its comment): why.
 NOT_RUN = {
-    ("docs/library.md", "from mtcompute.adapters.torchmetrics import BLEU, CHRF, TER, WER"): (
-        "needs torch, evaluate and pandas with a DataFrame `frame` (tests/adapters covers them)"
-    ),
     ("docs/scale.md", "from distributed import Client"): (
         "needs a Dask cluster at tcp://head:8786 and an s3 bucket (tests/metrics covers the "
         "Dask engine on a local cluster)"
+    ),
+}
+
+# Python blocks that need optional libraries (page, first line): the modules, imported or
+# skipped; a skip fails the CI, which installs them (.ci/run: torchmetrics, evaluate, pandas).
+NEEDS = {
+    ("docs/library.md", "from mtcompute.adapters.torchmetrics import BLEU, CHRF, TER, WER"): (
+        "torch",
+        "torchmetrics",
+        "evaluate",
+        "pandas",
     ),
 }
 
@@ -295,8 +308,22 @@ def test_python_example(block: Block, tmp_path: Path, monkeypatch: pytest.Monkey
     for name, source in ILLUSTRATIVE.items():
         shutil.copyfile(source, tmp_path / name)
     monkeypatch.chdir(tmp_path)
+    needs = NEEDS.get(not_run_key(block), ())
+    if "evaluate" in needs:
+        # evaluate fixes its modules cache when imported: a temporary one, and never the
+        # network (as tests/adapters/test_hf_evaluate.py sets them)
+        os.environ.setdefault("HF_MODULES_CACHE", tempfile.mkdtemp(prefix="mtcompute-hf-"))
+        os.environ.setdefault("HF_EVALUATE_OFFLINE", "1")
+    for module in needs:
+        pytest.importorskip(module)
+    namespace = given()
+    if "pandas" in needs:
+        frame = {"sys": namespace["hypotheses"], "ref_a": namespace["refs_a"]}
+        namespace["frame"] = importlib.import_module("pandas").DataFrame(
+            {**frame, "ref_b": namespace["refs_b"]}
+        )
     with served_testsets(block, monkeypatch, tmp_path / "cache"):
-        failures = run_statements(block, given())
+        failures = run_statements(block, namespace)
     assert [] == failures
 
 
@@ -339,10 +366,12 @@ def test_python_blocks_carry_no_unchecked_number() -> None:
     assert [] == offenders
 
 
-def test_every_not_run_block_exists() -> None:
-    """Each block listed as not run is a block of its page (the list does not go stale)."""
+def test_every_listed_block_exists() -> None:
+    """Each block :data:`NOT_RUN`, :data:`NEEDS` and :data:`SERVED_TESTSETS` name is a block of
+    its page (the lists do not go stale)."""
     keys = {not_run_key(block) for block in PYTHON_BLOCKS}
-    assert [] == [key for key in NOT_RUN if key not in keys]
+    listed = [*NOT_RUN, *NEEDS, *SERVED_TESTSETS]
+    assert [] == [key for key in listed if key not in keys]
 
 
 def test_examples_check_values() -> None:
