@@ -111,31 +111,6 @@ SERVED_TESTSETS = {
 }
 
 
-@contextlib.contextmanager
-def served_testsets(block: Block, monkeypatch: pytest.MonkeyPatch, cache: Path) -> Iterator[None]:
-    """The block's test sets served from 127.0.0.1, the registry pointed there (for this test
-    only) and ``$SACREBLEU`` at ``cache``; nothing for a block that downloads none."""
-    names = SERVED_TESTSETS.get(not_run_key(block))
-    if names is None:
-        yield
-        return
-    world = testsets_world.build(names)
-    with testsets_world.serving(world):
-        for name, ts in testsets.DATASETS.items():
-            if all(url in world.urls for url in ts.data):
-                served = dataclasses.replace(
-                    ts,
-                    data=tuple(world.urls[url] for url in ts.data),
-                    md5=tuple(world.md5s[url] for url in ts.data),
-                )
-                monkeypatch.setitem(testsets.DATASETS, name, served)
-        monkeypatch.setenv("SACREBLEU", str(cache))
-        yield
-
-
-LITERAL_START = tuple("0123456789-'\"[({b")
-
-
 @dataclass(frozen=True)
 class Block:
     """One fenced code block: its page, the line of its first content line, its language."""
@@ -172,15 +147,41 @@ ALL_BLOCKS = [block for page in pages() for block in blocks(page)]
 PYTHON_BLOCKS = [block for block in ALL_BLOCKS if block.lang == "python"]
 
 
-def not_run_key(block: Block) -> tuple[str, str]:
-    """The block's key in :data:`NOT_RUN`: its page and first line, without the comment."""
+def block_key(block: Block) -> tuple[str, str]:
+    """The block's key in :data:`NOT_RUN`, :data:`NEEDS` and :data:`SERVED_TESTSETS`: its
+    page and first line, without the comment."""
     return block.page, block.lines[0].split("#", 1)[0].strip()
 
 
-RUN_BLOCKS = [block for block in PYTHON_BLOCKS if not_run_key(block) not in NOT_RUN]
+RUN_BLOCKS = [block for block in PYTHON_BLOCKS if block_key(block) not in NOT_RUN]
+
+
+@contextlib.contextmanager
+def served_testsets(block: Block, monkeypatch: pytest.MonkeyPatch, cache: Path) -> Iterator[None]:
+    """The block's test sets served from 127.0.0.1, the registry pointed there (for this test
+    only) and ``$SACREBLEU`` at ``cache``; nothing for a block that downloads none."""
+    names = SERVED_TESTSETS.get(block_key(block))
+    if names is None:
+        yield
+        return
+    world = testsets_world.build(names)
+    with testsets_world.serving(world):
+        for name, ts in testsets.DATASETS.items():
+            if all(url in world.urls for url in ts.data):
+                served = dataclasses.replace(
+                    ts,
+                    data=tuple(world.urls[url] for url in ts.data),
+                    md5=tuple(world.md5s[url] for url in ts.data),
+                )
+                monkeypatch.setitem(testsets.DATASETS, name, served)
+        monkeypatch.setenv("SACREBLEU", str(cache))
+        yield
 
 
 # --- shown values -------------------------------------------------------------------------
+
+# How an elided shown value starts (a number, a string, bytes, a list, a tuple, a dict).
+LITERAL_START = tuple("0123456789-'\"[({b")
 
 
 def shown_value(comment: str) -> str | None:
@@ -308,7 +309,7 @@ def test_python_example(block: Block, tmp_path: Path, monkeypatch: pytest.Monkey
     for name, source in ILLUSTRATIVE.items():
         shutil.copyfile(source, tmp_path / name)
     monkeypatch.chdir(tmp_path)
-    needs = NEEDS.get(not_run_key(block), ())
+    needs = NEEDS.get(block_key(block), ())
     if "evaluate" in needs:
         # evaluate fixes its modules cache when imported: a temporary one, and never the
         # network (as tests/adapters/test_hf_evaluate.py sets them)
@@ -369,7 +370,7 @@ def test_python_blocks_carry_no_unchecked_number() -> None:
 def test_every_listed_block_exists() -> None:
     """Each block :data:`NOT_RUN`, :data:`NEEDS` and :data:`SERVED_TESTSETS` name is a block of
     its page (the lists do not go stale)."""
-    keys = {not_run_key(block) for block in PYTHON_BLOCKS}
+    keys = {block_key(block) for block in PYTHON_BLOCKS}
     listed = [*NOT_RUN, *NEEDS, *SERVED_TESTSETS]
     assert [] == [key for key in listed if key not in keys]
 
