@@ -31,7 +31,9 @@ sample folder an example names (:data:`WORKDIRS`); its exit status is 0 and its 
 shown output exactly (``...`` as above). ``$ curl -s http://127.0.0.1:8000/...`` lines are
 fetched from the suite's live server (the ``server_url`` fixture). A shown JSON output is
 wrapped and spaced for the page: the whitespace at its line breaks and after ``,`` ``:``
-``[`` ``{`` is dropped from both sides before the comparison (:func:`unwrapped`).
+``[`` ``{`` is dropped from both sides before the comparison (:func:`unwrapped`). Every
+``mtcompute`` line of a shell block, shown output or not, is taken by the command's parser (a
+renamed or removed option fails).
 """
 
 from __future__ import annotations
@@ -58,6 +60,7 @@ import pytest
 
 import mtcompute
 from mtcompute import testsets
+from mtcompute.cli import build_parser
 from tests.conftest import (
     ISSUE_HYPOTHESES,
     ISSUE_REFERENCES,
@@ -488,3 +491,50 @@ def test_every_workdir_names_one_example() -> None:
         for key in WORKDIRS
     }
     assert dict.fromkeys(WORKDIRS, 1) == counts
+
+
+# --- every command line parses --------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CommandLine:
+    """One ``mtcompute`` line of a shell block (with or without ``$``, shown output or not):
+    its arguments after ``mtcompute``."""
+
+    page: str
+    line: int
+    args: tuple[str, ...]
+
+
+def command_lines(block: Block) -> Iterator[CommandLine]:
+    """The block's ``mtcompute`` command lines (continuations joined; of a pipeline its last
+    command, without an output redirection)."""
+    index = 0
+    while index < len(block.lines):
+        start = index
+        text = block.lines[index]
+        while text.endswith("\\"):
+            index += 1
+            text = text[:-1] + " " + block.lines[index].strip()
+        index += 1
+        text = text.removeprefix("$ ").split(" | ")[-1].split(" > ")[0]
+        args = shlex.split(text, comments=True)
+        if args and args[0] == "mtcompute":
+            yield CommandLine(block.page, block.line + start, tuple(args[1:]))
+
+
+COMMAND_LINES = [
+    line for block in ALL_BLOCKS if block.lang in {"sh", "console"} for line in command_lines(block)
+]
+
+
+@pytest.mark.parametrize("command", COMMAND_LINES, ids=lambda c: f"{c.page}:{c.line}")
+def test_command_line_parses(command: CommandLine) -> None:
+    """The command's options are the command's: its parser takes the line (what a line
+    without shown output can be checked for here: its files and test sets are illustrative)."""
+    errors = io.StringIO()
+    try:
+        with contextlib.redirect_stderr(errors), contextlib.redirect_stdout(io.StringIO()):
+            build_parser().parse_args(command.args)
+    except SystemExit as exit_:
+        pytest.fail(f"{command.page}:{command.line}: exit {exit_.code}: {errors.getvalue()}")
