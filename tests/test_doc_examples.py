@@ -7,9 +7,10 @@ few WMT sample segments), in a temporary directory holding the files they open. 
 expression whose trailing comment is a *shown value* is evaluated and compared with it:
 
 - the comment, or its part after the last ``": "`` (``# chrF++: 73.22620686250244``), that
-  parses as a Python literal is compared by exact equality (``==``, and the same type); a float
-  is shown with every digit of its repr (``57.51117527863729``) or rounded by the call itself
-  (``decimals=10``), so equality of the value is what the page promises;
+  parses as a Python literal is compared by exact equality (``==``, and the same repr, so
+  ``3`` is not ``3.0`` even inside a tuple); a float is shown with every digit of its repr
+  (``57.51117527863729``) or rounded by the call itself (``decimals=10``), so equality of the
+  value is what the page promises;
 - a shown value with ``...`` (``b'{"result":...}'``, ``0.1666..., EditCounts(hits=5, ...)``)
   is matched against the value's repr (a tuple's items joined by ``", "``, as a REPL line
   without parentheses), each ``...`` standing for any text and the rest exact: ``16.66...``
@@ -302,7 +303,7 @@ def check_shown(where: str, shown: str, actual: str, value: object = NO_VALUE) -
         ok = actual == shown
     else:
         literal = ast.literal_eval(shown)
-        ok = type(literal) is type(value) and literal == value
+        ok = literal == value and repr(literal) == repr(value)
     return None if ok else f"{where}: the page shows {shown}, the code gives {actual}"
 
 
