@@ -22,6 +22,7 @@ from mtcompute.tools import LATEST, get_tool
 from mtcompute.tools.system_ranking import system_ranking
 from tests.conftest import run_cli, wmt_lines
 from tests.harness import ToolHarness
+from tests.tools.test_tool_system_ranking import as_tool
 
 TOOL = ("system-ranking", "1.1.0")
 SYSTEM_A = ["The cat sat on mat.", "A quick brown fox jumps over the dog.", "It rains a lot.", ""]
@@ -289,20 +290,6 @@ def _compare_ranks(
     return ranking, dict(zip(files, [s["name"] for s in systems], strict=True))
 
 
-def _as_tool(ranking: dict[str, Any], name: dict[str, str]) -> tuple[Any, ...]:
-    """compare's ranking in the tool's terms: (metric, systems, pairs)."""
-    systems = [
-        {"name": name[s["hypotheses"]], **{k: s[k] for k in ("score", "rank", "top", "bottom",
-         "cluster")}} for s in ranking["systems"]
-    ]  # fmt: skip
-    pairs = [
-        {**p, "first": name[p["first"]], "second": name[p["second"]],
-         "better": None if p["better"] is None else name[p["better"]]}
-        for p in ranking["pairs"]
-    ]  # fmt: skip
-    return ranking["name"], systems, pairs
-
-
 @pytest.mark.parametrize(
     ("metric", "method", "samples", "lowercase"),
     [("wer", "bootstrap", 300, False), ("cer", "ar", 400, True)],
@@ -321,7 +308,7 @@ def test_the_numbers_are_compare_ranks(
         systems, refs, metric, **{metric: {"lowercase": lowercase}}, seed=7, samples=samples,
         method="bootstrap" if method == "bootstrap" else "approximate_randomization",
     ).to_dict()  # fmt: skip
-    assert _as_tool(ranking, name) == (result["metric"], result["systems"], result["pairs"])
+    assert as_tool(ranking, name) == (result["metric"], result["systems"], result["pairs"])
     assert any(p["significant"] for p in result["pairs"])  # rank ranges other than 1-5
     # compare's signature, its mtcompute version out, the test's after nrefs
     nrefs, settings = ranking["signature"].rsplit("|mtcompute:", 1)[0].split("|", 1)
@@ -345,7 +332,7 @@ def test_the_wer_and_cer_examples_are_compare_ranks(tmp_path: Path) -> None:
         folder = tmp_path / str(i)
         folder.mkdir()
         ranking, name = _compare_ranks(folder, raw["systems"], raw["references"], *args)
-        assert _as_tool(ranking, name) == (output["metric"], output["systems"], output["pairs"])
+        assert as_tool(ranking, name) == (output["metric"], output["systems"], output["pairs"])
         checked.append(metric)
     assert ["wer", "cer"] == checked
 
