@@ -105,7 +105,7 @@ def _same_counts(values: Mapping[str, Any]) -> None:
             )
 
 
-def options_of(values: Mapping[str, Any], name: str) -> Mapping[str, Any]:
+def _options_of(values: Mapping[str, Any], name: str) -> Mapping[str, Any]:
     """The checked options object of metric ``name`` (its defaults when the input has none)."""
     if name in WER_OPTIONS:
         given: Mapping[str, Any] | None = values[name]
@@ -126,7 +126,7 @@ def _options_only_for_the_metric(values: Mapping[str, Any]) -> None:
 def _ter_options(values: Mapping[str, Any]) -> ter_scoring.TerOptions | None:
     if values["metric"] != "ter":
         return None
-    return ter_scoring.TerOptions(**options_of(values, "ter"))
+    return ter_scoring.TerOptions(**_options_of(values, "ter"))
 
 
 def _one_reference(values: Mapping[str, Any]) -> None:
@@ -147,7 +147,7 @@ def _wer_options(values: Mapping[str, Any]) -> WerOptions | None:
     name = values["metric"]
     if name not in WER_UNITS:
         return None
-    return WerOptions(WER_UNITS[name], **options_of(values, name))
+    return WerOptions(WER_UNITS[name], **_options_of(values, name))
 
 
 def _check_units(values: Mapping[str, Any]) -> None:
@@ -261,7 +261,7 @@ def input_spec(version: str) -> InputSpec:
         no_lone_surrogates(system_texts),
         Field("metric", Choice(metrics)),
         *(metric_field(name) for name in SACREBLEU_METRICS),
-        *(Field(name, WER_OPTIONS[name], default=None) for name in metrics[3:]),
+        *(Field(name, WER_OPTIONS[name], default=None) for name in metrics if name in WER_OPTIONS),
         Rule(_options_only_for_the_metric),
     ]
     if version != "1.0.0":
@@ -344,7 +344,7 @@ def compute(values: Mapping[str, Any]) -> SystemRankingResult:
     systems, refs = values["systems"], values["references"]
     method, samples, seed = values["method"], samples_of(values), values["seed"]
     name = values["metric"]
-    metric, fields = significance_metric(name, options_of(values, name), nrefs(refs))
+    metric, fields = significance_metric(name, _options_of(values, name), nrefs(refs))
     statistics = [metric.statistics(system["hypotheses"], refs) for system in systems]
     ranking = significance.rank_systems(
         metric,
