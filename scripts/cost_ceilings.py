@@ -105,6 +105,29 @@ def _ranking() -> dict[str, Any]:
     }
 
 
+def _ranking_wer() -> dict[str, Any]:
+    """system-ranking@1.1.0's slowest case measured: WER of 16 systems over 4096 segments of
+    16 words (every normalisation on), at max aligned units (16 x 4096 x 32 = 2,097,152), with
+    the bootstrap's 4096 resamples at max work (alignments of one long pair at max unit pairs,
+    or references far longer than their hypotheses, cost less)."""
+    segments, words = 4096, 2_097_152 // (16 * 4096 * 2)
+
+    def text(salt: int) -> str:  # words of two letters (3.3 MB of text in all)
+        draw = random.Random(salt)
+        return " ".join(draw.choice("abcdefghij") + draw.choice("klmnopqrst") for _ in range(words))
+
+    return {
+        "systems": [
+            {"name": f"s{k}", "hypotheses": [text(i * 17 + k) for i in range(segments)]}
+            for k in range(16)
+        ],
+        "references": [[text(i + 99999)] for i in range(segments)],
+        "metric": "wer",
+        "wer": {"lowercase": True, "remove_punctuation": True, "collapse_whitespace": True},
+        "samples": 4096,
+    }
+
+
 def _tokens(count: int, salt: int = 0) -> list[str]:
     return [f"t{(i * 13 + salt) % 4099:05d}" for i in range(count)]
 
@@ -176,6 +199,7 @@ WORST: dict[tuple[str, str], Callable[[], dict[str, Any]]] = {
         "chrf": {"char_order": 10, "word_order": 4},
     },
     ("system-ranking", "1.0.0"): _ranking,
+    ("system-ranking", "1.1.0"): _ranking_wer,
     ("ter-compute", "1.0.0"): lambda: {
         "hypotheses": [_words(1024, i) for i in range(128)],
         "references": [[_words(1024, i + 1)] for i in range(128)],

@@ -77,7 +77,10 @@ def test_list_shows_every_tool() -> None:
     version's ends with the version that supersedes it)."""
     proc = run_cli("list")
     lines = proc.stdout.decode().splitlines()
-    note = {("sacrebleu-score", "1.0.0"): " (superseded by 1.1.0)"}
+    note = {
+        ("sacrebleu-score", "1.0.0"): " (superseded by 1.1.0)",
+        ("system-ranking", "1.0.0"): " (superseded by 1.1.0)",
+    }
     expected = [
         (t, v, contract(t, v)["description"] + note.get((t, v), "")) for t, v in contract_ids()
     ]

@@ -50,6 +50,7 @@ EXAMPLES_INLINE = {
     "sacrebleu-score@1.0.0": [False, False, True],
     "sacrebleu-score@1.1.0": [False, False, True, False, False],
     "system-ranking@1.0.0": [False, False, False],
+    "system-ranking@1.1.0": [False, False, False, False, False],
     "ter-compute@1.0.0": [False, False, False],
     "wer-compute@1.0.0": [True, True, True, True],
 }
@@ -138,6 +139,7 @@ def _heaviest() -> dict[str, object]:
         },
         # the measured worst case of its limits (docs/reliability.md's cost ceilings)
         "system-ranking@1.0.0": load_script("cost_ceilings").WORST[("system-ranking", "1.0.0")](),
+        "system-ranking@1.1.0": load_script("cost_ceilings").WORST[("system-ranking", "1.1.0")](),
         "ter-compute@1.0.0": {"hypotheses": ter_texts, "references": [[t] for t in ter_texts]},
         "wer-compute@1.0.0": {
             "hypotheses": wer_texts,

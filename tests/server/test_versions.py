@@ -27,6 +27,8 @@ KNOWN = ", ".join(IDS)
 JSON = {"content-type": "application/json"}
 # sacrebleu-score 1.1.0's TER example: 1.0.0 refuses it, so its result shows 1.1.0 ran.
 TER_EXAMPLE = contract("sacrebleu-score", "1.1.0")["examples"][-1]
+# The superseded versions and their successors (system-ranking 1.1.0 added WER and CER).
+SUPERSEDED = {("sacrebleu-score", "1.0.0"): "1.1.0", ("system-ranking", "1.0.0"): "1.1.0"}
 
 
 @pytest.fixture(scope="module")
@@ -107,14 +109,13 @@ def test_versions_of_an_unknown_id_is_not_found(client: httpx.Client) -> None:
 
 
 def test_catalog_lists_each_version_status(client: httpx.Client) -> None:
-    """GET /v1/tools gives each version its status: sacrebleu-score 1.0.0 superseded by
-    1.1.0, every other current with no superseded_by."""
+    """GET /v1/tools gives each version its status: sacrebleu-score 1.0.0 and system-ranking
+    1.0.0 superseded by 1.1.0, every other current with no superseded_by."""
     tools = client.get("/v1/tools").json()["tools"]
     assert [
-        (t, v, "superseded" if (t, v) == ("sacrebleu-score", "1.0.0") else "current")
-        for t, v in contract_ids()
+        (t, v, "superseded" if (t, v) in SUPERSEDED else "current") for t, v in contract_ids()
     ] == [(e["id"], e["version"], e["status"]) for e in tools]
-    assert [("sacrebleu-score", "1.0.0", "1.1.0")] == [
+    assert [(t, v, newer) for (t, v), newer in SUPERSEDED.items()] == [
         (e["id"], e["version"], e["superseded_by"]) for e in tools if "superseded_by" in e
     ]
     assert [
@@ -343,10 +344,11 @@ def test_cli_run_latest_locally_and_on_the_server(server_url: str) -> None:
 
 
 def test_cli_list_says_which_version_is_superseded() -> None:
-    """`mtcompute list` ends sacrebleu-score 1.0.0's line with (superseded by 1.1.0), and
-    only that line; --json gives each version its status as /v1/tools does."""
+    """`mtcompute list` ends the lines of sacrebleu-score 1.0.0 and system-ranking 1.0.0 with
+    (superseded by 1.1.0), and only those; --json gives each version its status as /v1/tools
+    does."""
     lines = run_cli("list").stdout.decode().splitlines()
-    assert [("sacrebleu-score", "1.0.0")] == [
+    assert list(SUPERSEDED) == [
         tuple(line.split()[:2]) for line in lines if line.endswith(" (superseded by 1.1.0)")
     ]
     assert [] == [line for line in lines if "superseded" in line and "1.0.0" not in line]
@@ -354,8 +356,8 @@ def test_cli_list_says_which_version_is_superseded() -> None:
     assert [
         {k: v for k, v in _listed(t, v, s, n).items() if k != "links"}
         for t, v, s, n in [
-            (t, v, "superseded", "1.1.0")
-            if (t, v) == ("sacrebleu-score", "1.0.0")
+            (t, v, "superseded", SUPERSEDED[t, v])
+            if (t, v) in SUPERSEDED
             else (t, v, "current", None)
             for t, v in contract_ids()
         ]

@@ -21,7 +21,7 @@ from mtcompute.contracts import contract
 from mtcompute.metrics.agreement import human_agreement
 from mtcompute.tools import get_tool
 from mtcompute.tools._cost import HEAVY_SECONDS, request_cost
-from mtcompute.tools.system_ranking import system_ranking
+from mtcompute.tools.system_ranking_1_0_0 import system_ranking_1_0_0 as system_ranking
 from tests.conftest import run_cli, wmt_lines
 from tests.harness import ToolHarness, no_download
 
@@ -404,6 +404,21 @@ def en_de(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return tmp
 
 
+def as_tool(ranking: dict[str, Any], name: dict[str, str]) -> tuple[Any, ...]:
+    """compare --rank's JSON ranking of one metric in the tool's terms (metric, systems,
+    pairs), ``name`` giving each file's system name (here and for 1.1.0's WER and CER)."""
+    systems = [
+        {"name": name[s["hypotheses"]], **{k: s[k] for k in ("score", "rank", "top", "bottom",
+         "cluster")}} for s in ranking["systems"]
+    ]  # fmt: skip
+    pairs = [
+        {**p, "first": name[p["first"]], "second": name[p["second"]],
+         "better": None if p["better"] is None else name[p["better"]]}
+        for p in ranking["pairs"]
+    ]  # fmt: skip
+    return ranking["name"], systems, pairs
+
+
 @pytest.mark.parametrize(
     ("metric", "method", "samples"),
     [("bleu", "bootstrap", 300), ("chrf", "ar", 500), ("ter", "bootstrap", 200)],
@@ -427,20 +442,7 @@ def test_the_numbers_are_compare_ranks(en_de: Path, metric: str, method: str, sa
         [[r] for r in refs], metric, seed=7, samples=samples,
         method="bootstrap" if method == "bootstrap" else "approximate_randomization",
     ).to_dict()  # fmt: skip
-    expected_systems = [
-        {"name": name[s["hypotheses"]], **{k: s[k] for k in ("score", "rank", "top", "bottom",
-         "cluster")}} for s in ranking["systems"]
-    ]  # fmt: skip
-    expected_pairs = [
-        {**p, "first": name[p["first"]], "second": name[p["second"]],
-         "better": None if p["better"] is None else name[p["better"]]}
-        for p in ranking["pairs"]
-    ]  # fmt: skip
-    assert (ranking["name"], expected_systems, expected_pairs) == (
-        result["metric"],
-        result["systems"],
-        result["pairs"],
-    )
+    assert as_tool(ranking, name) == (result["metric"], result["systems"], result["pairs"])
 
 
 def test_the_contract_examples_show_each_outcome() -> None:

@@ -1,6 +1,7 @@
 """What the tools over several named systems share (paired-significance, system-ranking): a
 system's fields and name, the names' uniqueness, the texts of the systems and references,
-the tests' sample counts and seed, and the significance metric of each sacreBLEU metric."""
+the tests' sample counts and seed, and the significance metric of each sacreBLEU metric and
+of WER and CER (system-ranking@1.1.0: wer-compute's normalisations as options)."""
 
 from __future__ import annotations
 
@@ -10,12 +11,15 @@ __all__ = [
     "MAX_SEED",
     "METHODS",
     "SIGNATURE_KEY",
+    "WER_OPTIONS",
+    "WER_UNITS",
     "distinct_names",
     "metric_field",
     "samples_of",
     "significance_metric",
     "system_fields",
     "system_texts",
+    "wer_signature_fields",
 ]
 
 from collections.abc import Iterator, Mapping
@@ -33,17 +37,21 @@ from mtcompute.contracts.validate import (
 from mtcompute.errors import InvalidInput
 from mtcompute.metrics.chrf.score import ChrfOptions, chrf_signature_fields
 from mtcompute.metrics.ter import score as ter_scoring
+from mtcompute.metrics.wer.corpus import CorpusWer
+from mtcompute.metrics.wer.text import NORMALISATIONS, Unit, WerOptions
 from mtcompute.tools._sacre_common import Options, hypotheses
 from mtcompute.tools.sacrebleu_score import INPUT as SACREBLEU_INPUT
 from mtcompute.tools.sacrebleu_score import bleu_setup
+from mtcompute.tools.wer_compute import INPUT as WER_INPUT
 
 # The significance tests need numpy (the extra mtcompute[significance]): imported by the
 # computation, so that the registry lists these tools, and checks their input, without it.
 if TYPE_CHECKING:
     from mtcompute import significance
     from mtcompute.metrics.chrf.resample import ChrfMetric
+    from mtcompute.metrics.wer.resample import WerMetric
 
-    SignificanceMetric = significance.BleuMetric | ChrfMetric | significance.TerMetric
+    SignificanceMetric = significance.BleuMetric | ChrfMetric | significance.TerMetric | WerMetric
 
 METHODS = ("bootstrap", "approximate_randomization")
 """``method``: paired bootstrap resampling, or approximate randomization."""
@@ -51,6 +59,14 @@ DEFAULT_SAMPLES = {"bootstrap": 1000, "approximate_randomization": 10000}
 """sacreBLEU's defaults: ``--paired-bs-n`` 1000 resamples, ``--paired-ar-n`` 10000 trials."""
 SIGNATURE_KEY = {"bootstrap": "bs", "approximate_randomization": "ar"}
 """The signature field of each method: ``bs:1000`` or ``ar:10000`` (sacreBLEU's)."""
+WER_UNITS: dict[str, Unit] = {"wer": "word", "cer": "character"}
+"""The unit of each error-rate metric (as ``mtcompute compare -m wer cer``)."""
+WER_OPTIONS = {
+    name: Options(f"{name} options", tuple(f for f in WER_INPUT.fields if f.name in NORMALISATIONS))
+    for name in WER_UNITS
+}
+"""The ``wer`` and ``cer`` options objects: wer-compute@1.0.0's normalisations, its fields
+(names, defaults, checks and messages) as declared there; the metric gives the unit."""
 MAX_NAME_CHARACTERS = 128
 MAX_SEED = 2**53 - 1  # the largest integer every JSON reader holds exactly
 
@@ -121,14 +137,33 @@ def metric_field(name: str) -> Field[Any]:
     return next(f for f in SACREBLEU_INPUT.fields if f.name == name)
 
 
+def wer_signature_fields(options: WerOptions) -> dict[str, object]:
+    """The signature fields of WER or CER: ``mtcompute score``'s and ``compare``'s WER
+    signature (``nrefs:1|unit:word|lc:no|punct:yes|ws:jiwer|jiwer:4.0.0``) without its
+    ``mtcompute`` version, with sacreBLEU's empty ``bs``, ``ar`` and ``seed`` after nrefs and
+    no ``version`` (jiwer's is the ``jiwer`` field), for
+    :func:`~mtcompute.metrics._base.format_signature`."""
+    shown = CorpusWer.from_statistics((0, 0, 0, 0), options).signature
+    nrefs, *settings = shown.rpartition("|mtcompute:")[0].split("|")
+    fields: dict[str, object] = {"nrefs": nrefs.partition(":")[2]}
+    fields |= {"bs": None, "ar": None, "seed": None}
+    fields |= dict(pair.split(":", 1) for pair in settings)
+    return fields | {"version": None}
+
+
 def significance_metric(
     name: str, raw: Mapping[str, Any], refs: int | str
 ) -> tuple[SignificanceMetric, dict[str, object]]:
     """The significance metric of ``name`` with its options, and sacreBLEU's signature fields
-    for it (``refs`` the signature's nrefs)."""
+    for it (``refs`` the signature's nrefs; WER and CER: one reference, their own fields)."""
     from mtcompute import significance  # noqa: PLC0415
     from mtcompute.metrics.chrf.resample import ChrfMetric  # noqa: PLC0415
 
+    if name in WER_UNITS:
+        from mtcompute.metrics.wer.resample import WerMetric  # noqa: PLC0415
+
+        options = WerOptions(WER_UNITS[name], **raw)
+        return WerMetric(options), wer_signature_fields(options)
     if name == "bleu":
         bleu, _, fields = bleu_setup(raw, refs)
         return significance.BleuMetric(bleu), fields

@@ -1,4 +1,4 @@
-"""system-ranking@1.0.0: which of N systems are really better than which? All-pairs paired
+"""system-ranking@1.1.0: which of N systems are really better than which? All-pairs paired
 significance tests, the systems grouped into clusters and rank ranges as the WMT findings
 give them, and for each pair the estimated accuracy of agreeing with human judgement.
 
@@ -10,25 +10,33 @@ Maze", accuracy = a / (1 + exp(-b·|Δ|))), where they fitted a curve. The compu
 :func:`mtcompute.significance.rank_systems` in its native arithmetic (exact sums, float64
 scores), the same call as ``mtcompute compare --rank``, over the statistics of
 :mod:`mtcompute.metrics`. This module declares the input (the systems, references per segment,
-one metric with sacrebleu-score's options, the test), bounds the work (:data:`LIMITS`: the
-TER words as ter-compute bounds them, the draws, and the samples times segments times systems
-or pairs) and writes the result. Validation follows the contract's order (its last semantics
-line).
+one metric with sacrebleu-score's options, or WER or CER with wer-compute's, the test), bounds
+the work (:data:`LIMITS`: the TER words as ter-compute bounds them, WER's and CER's units and
+alignments, the draws, and the samples times segments times systems or pairs) and writes the
+result. Validation follows the contract's order (its last semantics line).
+
+1.1.0 adds the metrics ``wer`` and ``cer`` (one reference per segment); 1.0.0
+(:mod:`mtcompute.tools.system_ranking_1_0_0`) is :func:`input_spec` of its version and the
+same computation.
 """
 
 from __future__ import annotations
 
 __all__ = [
     "DEFAULT_SAMPLES",
+    "DEFAULT_THRESHOLD",
     "METHODS",
     "PairTest",
     "RankedSystem",
     "SystemRankingResult",
+    "compute",
+    "input_spec",
     "system_ranking",
 ]
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from mtcompute.contracts.validate import (
@@ -37,6 +45,7 @@ from mtcompute.contracts.validate import (
     Field,
     InputSpec,
     Integer,
+    Limit,
     Number,
     Rule,
     contract_limits,
@@ -46,6 +55,8 @@ from mtcompute.errors import InvalidInput, LimitExceeded, UnsupportedInput
 from mtcompute.metrics import DEFAULT_SEED
 from mtcompute.metrics import _base as score_line
 from mtcompute.metrics.ter import score as ter_scoring
+from mtcompute.metrics.wer.corpus import no_reference_unit
+from mtcompute.metrics.wer.text import WerOptions, units
 from mtcompute.tools import Tool
 from mtcompute.tools._results import Output
 from mtcompute.tools._sacre_common import (
@@ -60,6 +71,8 @@ from mtcompute.tools._systems import (
     MAX_SEED,
     METHODS,
     SIGNATURE_KEY,
+    WER_OPTIONS,
+    WER_UNITS,
     distinct_names,
     metric_field,
     samples_of,
@@ -67,10 +80,13 @@ from mtcompute.tools._systems import (
     system_fields,
     system_texts,
 )
-from mtcompute.tools.sacrebleu_score import METRICS, options_of
+from mtcompute.tools.sacrebleu_score import METRICS as SACREBLEU_METRICS
+from mtcompute.tools.sacrebleu_score import options_of as sacrebleu_options
 
-ID, VERSION = "system-ranking", "1.0.0"
+ID, VERSION = "system-ranking", "1.1.0"
 LIMITS = contract_limits(ID, VERSION)
+METRICS = (*SACREBLEU_METRICS, *WER_UNITS)
+"""``metric``: sacreBLEU's bleu, chrf, ter (1.0.0's), then wer and cer."""
 
 DEFAULT_THRESHOLD = 0.05
 """A p-value at most this marks a significant difference (sacreBLEU's ``*``)."""
@@ -89,9 +105,17 @@ def _same_counts(values: Mapping[str, Any]) -> None:
             )
 
 
+def _options_of(values: Mapping[str, Any], name: str) -> Mapping[str, Any]:
+    """The checked options object of metric ``name`` (its defaults when the input has none)."""
+    if name in WER_OPTIONS:
+        given: Mapping[str, Any] | None = values[name]
+        return given or WER_OPTIONS[name].defaults
+    return sacrebleu_options(values, name)
+
+
 def _options_only_for_the_metric(values: Mapping[str, Any]) -> None:
     for name in METRICS:
-        if values[name] is not None and name != values["metric"]:
+        if values.get(name) is not None and name != values["metric"]:
             raise InvalidInput(
                 f"Expected {name} options only with metric {name} at /{name}, got them with "
                 f"metric {values['metric']}.",
@@ -102,7 +126,66 @@ def _options_only_for_the_metric(values: Mapping[str, Any]) -> None:
 def _ter_options(values: Mapping[str, Any]) -> ter_scoring.TerOptions | None:
     if values["metric"] != "ter":
         return None
-    return ter_scoring.TerOptions(**options_of(values, "ter"))
+    return ter_scoring.TerOptions(**_options_of(values, "ter"))
+
+
+def _one_reference(values: Mapping[str, Any]) -> None:
+    """WER and CER: one reference per segment (the first segment with more is the error)."""
+    name = values["metric"]
+    if name not in WER_UNITS:
+        return
+    for i, texts in enumerate(values["references"]):
+        if len(texts) != 1:
+            raise InvalidInput(
+                f"Expected one reference per segment with metric {name} at /references/{i} "
+                f"(WER and CER have one reference), got {len(texts)}.",
+                f"/references/{i}",
+            )
+
+
+def _wer_options(values: Mapping[str, Any]) -> WerOptions | None:
+    name = values["metric"]
+    if name not in WER_UNITS:
+        return None
+    return WerOptions(WER_UNITS[name], **_options_of(values, name))
+
+
+def _check_units(values: Mapping[str, Any]) -> None:
+    """WER and CER: each text at most ``max segment units`` units after normalisation (each
+    system's hypotheses, then references, in order), at least one reference unit in all
+    (wer-compute's checks), then the units aligned (each hypothesis's and its reference's,
+    summed over every system) and the unit pairs (their products, summed) within their
+    limits: the alignments' work."""
+    options = _wer_options(values)
+    if options is None:
+        return
+    limit = LIMITS["max_segment_units"]
+    noun = "words" if options.unit == "word" else "characters"
+    refs = [len(units(texts[0], options)) for texts in values["references"]]
+    hyps = [[len(units(t, options)) for t in s["hypotheses"]] for s in values["systems"]]
+    counts = [(f"/systems/{s}/hypotheses", row) for s, row in enumerate(hyps)]
+    for key, row in [*counts, ("/references", refs)]:
+        for i, count in enumerate(row):
+            if count > limit.value:
+                path = f"{key}/{i}/0" if key == "/references" else f"{key}/{i}"
+                raise LimitExceeded(
+                    f"Expected at most {limit.value} {noun} at {path} after normalisation "
+                    f"(limit {limit.name}), got {count}.",
+                    path,
+                )
+    if not any(refs):
+        raise no_reference_unit(options)
+    aligned = sum(h + r for row in hyps for h, r in zip(row, refs, strict=True))
+    pairs = sum(h * r for row in hyps for h, r in zip(row, refs, strict=True))
+    for count, name, what in (
+        (aligned, "max_aligned_units", "units aligned (each hypothesis's and its reference's"),
+        (pairs, "max_unit_pairs", "unit pairs (each hypothesis's units times its reference's"),
+    ):
+        if count > LIMITS[name].value:
+            raise LimitExceeded(
+                f"Expected at most {LIMITS[name].value} {what}, summed over every system; "
+                f"limit {LIMITS[name].name}), got {count}."
+            )
 
 
 def _tested(method: str, systems: int) -> tuple[int, str]:
@@ -113,14 +196,14 @@ def _tested(method: str, systems: int) -> tuple[int, str]:
     return systems * (systems - 1) // 2, "pairs of systems"
 
 
-def _work(values: Mapping[str, Any]) -> None:
+def _work(limits: Mapping[str, Limit], values: Mapping[str, Any]) -> None:
     """The random draws (samples times segments), with approximate randomization the pair
     tests (samples times pairs: each trial scores both sides of every pair), then the
-    resampled sums (samples times segments times the systems or pairs)."""
+    resampled sums (samples times segments times the systems or pairs), within ``limits``."""
     method, samples = values["method"], samples_of(values)
     segments = len(values["references"])
     tested, noun = _tested(method, len(values["systems"]))
-    draws, pair_tests, work = LIMITS["max_draws"], LIMITS["max_pair_tests"], LIMITS["max_work"]
+    draws, pair_tests, work = limits["max_draws"], limits["max_pair_tests"], limits["max_work"]
     if samples * segments > draws.value:
         raise LimitExceeded(
             f"Expected at most {draws.value} for samples times segments (limit {draws.name}), "
@@ -154,33 +237,49 @@ class _Systems(Array[dict[str, Any]]):
         return Array.check_shape(self, value, path)
 
 
-_MAX_SYSTEMS = LIMITS["max_systems"]
-INPUT = InputSpec(
-    Field(
-        "systems",
-        _Systems(
-            system_fields(LIMITS),
-            f"an array of 2 to {_MAX_SYSTEMS.value} systems (name and hypotheses)",
-            "system",
-            2,
-            _MAX_SYSTEMS,
+def input_spec(version: str) -> InputSpec:
+    """The input of system-ranking at ``version`` (1.0.0: bleu, chrf and ter; 1.1.0: and wer
+    and cer, with their units' limits), with that contract's limits."""
+    limits = contract_limits(ID, version)
+    metrics = METRICS if version != "1.0.0" else SACREBLEU_METRICS
+    most = limits["max_systems"]
+    steps: list[Field[Any] | Rule] = [
+        Field(
+            "systems",
+            _Systems(
+                system_fields(limits),
+                f"an array of 2 to {most.value} systems (name and hypotheses)",
+                "system",
+                2,
+                most,
+            ),
         ),
-    ),
-    Rule(distinct_names),
-    Field("references", references_per_segment(LIMITS)),
-    Rule(_same_counts),
-    text_bytes(LIMITS["max_text_bytes"], system_texts),
-    no_lone_surrogates(system_texts),
-    Field("metric", Choice(METRICS)),
-    *(metric_field(name) for name in METRICS),
-    Rule(_options_only_for_the_metric),
-    Field("method", Choice(METHODS), default="bootstrap"),
-    Field("samples", Integer(1, LIMITS["max_samples"]), default=None),
-    Field("seed", Integer(0, MAX_SEED), default=DEFAULT_SEED),
-    Field("threshold", Number(0, 1), default=DEFAULT_THRESHOLD),
-    ter_word_limits(LIMITS, _ter_options, system_texts),
-    Rule(_work),
-)
+        Rule(distinct_names),
+        Field("references", references_per_segment(limits)),
+        Rule(_same_counts),
+        text_bytes(limits["max_text_bytes"], system_texts),
+        no_lone_surrogates(system_texts),
+        Field("metric", Choice(metrics)),
+        *(metric_field(name) for name in SACREBLEU_METRICS),
+        *(Field(name, WER_OPTIONS[name], default=None) for name in metrics if name in WER_OPTIONS),
+        Rule(_options_only_for_the_metric),
+    ]
+    if version != "1.0.0":
+        steps.append(Rule(_one_reference))
+    steps += [
+        Field("method", Choice(METHODS), default="bootstrap"),
+        Field("samples", Integer(1, limits["max_samples"]), default=None),
+        Field("seed", Integer(0, MAX_SEED), default=DEFAULT_SEED),
+        Field("threshold", Number(0, 1), default=DEFAULT_THRESHOLD),
+        ter_word_limits(limits, _ter_options, system_texts),
+    ]
+    if version != "1.0.0":
+        steps.append(Rule(_check_units))
+    steps.append(Rule(partial(_work, limits)))
+    return InputSpec(*steps)
+
+
+INPUT = input_spec(VERSION)
 
 
 # --- the result --------------------------------------------------------------------------------
@@ -232,7 +331,8 @@ class SystemRankingResult(Output):
     pairs: tuple[PairTest, ...]
 
 
-def _compute(values: Mapping[str, Any]) -> SystemRankingResult:
+def compute(values: Mapping[str, Any]) -> SystemRankingResult:
+    """The result of checked values (of either version: 1.0.0 never has wer or cer)."""
     try:
         from mtcompute import significance  # noqa: PLC0415
     except ImportError as missing:  # a tokenizer-like gap of this installation
@@ -244,7 +344,7 @@ def _compute(values: Mapping[str, Any]) -> SystemRankingResult:
     systems, refs = values["systems"], values["references"]
     method, samples, seed = values["method"], samples_of(values), values["seed"]
     name = values["metric"]
-    metric, fields = significance_metric(name, options_of(values, name), nrefs(refs))
+    metric, fields = significance_metric(name, _options_of(values, name), nrefs(refs))
     statistics = [metric.statistics(system["hypotheses"], refs) for system in systems]
     ranking = significance.rank_systems(
         metric,
@@ -292,16 +392,20 @@ def system_ranking(
     bleu: Mapping[str, Any] | None = None,
     chrf: Mapping[str, Any] | None = None,
     ter: Mapping[str, Any] | None = None,
+    wer: Mapping[str, Any] | None = None,
+    cer: Mapping[str, Any] | None = None,
     method: str = "bootstrap",
     samples: int | None = None,
     seed: int = DEFAULT_SEED,
     threshold: float = DEFAULT_THRESHOLD,
 ) -> SystemRankingResult:
     """All-pairs significance of 2 to 16 systems on one metric, their WMT clusters and rank
-    ranges, and each pair's estimated human agreement (system-ranking@1.0.0): ``systems``
+    ranges, and each pair's estimated human agreement (system-ranking@1.1.0): ``systems``
     are ``{"name": ..., "hypotheses": [...]}`` objects, ``references[i]`` holds the 1 to 8
     reference strings of segment ``i``, ``metric`` is ``bleu``, ``chrf`` or ``ter`` (chrF++:
-    ``chrf`` with ``word_order`` 2) with sacrebleu-score's options; ``method`` is
+    ``chrf`` with ``word_order`` 2) with sacrebleu-score's options, or ``wer`` or ``cer``
+    (one reference per segment; scores in percent) with wer-compute's normalisations
+    (``lowercase``, ``remove_punctuation``, ``collapse_whitespace``); ``method`` is
     ``bootstrap`` or ``approximate_randomization``, ``samples`` omitted 1000 or 10000.
     Same validation and limits as the tool; the numbers are ``mtcompute compare --rank``'s.
 
@@ -315,7 +419,7 @@ def system_ranking(
     >>> [(s.name, s.rank, s.cluster) for s in result.systems]
     [('A', '1-2', 1), ('B', '1-2', 1)]
     """
-    return _compute(INPUT.call(**locals()))
+    return compute(INPUT.call(**locals()))
 
 
-TOOL = Tool(ID, VERSION, INPUT, _compute, system_ranking)
+TOOL = Tool(ID, VERSION, INPUT, compute, system_ranking)
