@@ -35,7 +35,7 @@ import json
 import re
 import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
 from typing import Any, Final
@@ -162,8 +162,14 @@ class NotDone:
         "s" or "es" on a term allowed), or one of its acronyms as a word, in its case."""
         if any(has_sequence(query_terms, phrase) for phrase in self.phrases):
             return True
-        text = unicodedata.normalize("NFKC", query)
-        return any(re.search(rf"(?<![^\W_]){re.escape(a)}(?![^\W_])", text) for a in self.acronyms)
+        return has_acronym(query, self.acronyms)
+
+
+def has_acronym(query: str, acronyms: Iterable[str]) -> bool:
+    """Whether ``query`` holds one of ``acronyms`` as a word, in its case ("WER", not the
+    German "wer")."""
+    text = unicodedata.normalize("NFKC", query)
+    return any(re.search(rf"(?<![^\W_]){re.escape(a)}(?![^\W_])", text) for a in acronyms)
 
 
 def has_sequence(haystack: Sequence[str], needle: Sequence[str]) -> bool:
@@ -190,11 +196,18 @@ class Vocabulary:
     generic: frozenset[str] = frozenset()
     """The phrases only of groups given to more than a third of the tools ("score",
     "évaluer"): they rank, but alone they are no evidence that a tool fits."""
+    acronyms: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    """Each tool id's acronyms (a group's ``acronyms``: "WER", "CER"), matched in their case:
+    a query holding one is evidence that the tool fits, where the folded word ("wer") would
+    be a common word of another language."""
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Vocabulary:
         """The vocabulary of a ``search_terms.json`` document."""
-        groups: Mapping[str, Mapping[str, list[str]]] = data["groups"]
+        groups: Mapping[str, Mapping[str, list[str]]] = {
+            name: {key: phrases for key, phrases in group.items() if key != "acronyms"}
+            for name, group in data["groups"].items()
+        }
         concepts = {
             tool_id: tuple(
                 dict.fromkeys(
@@ -204,6 +217,10 @@ class Vocabulary:
                     for phrase in phrases
                 )
             )
+            for tool_id, names in data["tools"].items()
+        }
+        acronyms = {
+            tool_id: tuple(a for group in names for a in data["groups"][group].get("acronyms", ()))
             for tool_id, names in data["tools"].items()
         }
         not_done = tuple(
@@ -231,7 +248,8 @@ class Vocabulary:
             return {p for group in names for phrases in groups[group].values() for p in phrases}
 
         generic = phrases_of(shared) - phrases_of(set(groups) - shared)
-        return cls(concepts, tuple(data["metric_names"]), not_done, frozenset(generic))
+        metric_names = tuple(data["metric_names"])
+        return cls(concepts, metric_names, not_done, frozenset(generic), acronyms)
 
 
 @cache

@@ -48,7 +48,8 @@ a tool does what the query asks:
   only its own unsupported lines never fits) and one of its lines is evidence
   (:func:`_evidence`): at least :data:`MIN_LINE_TERMS` of the query's terms on one of its
   lines, or a whole concept phrase (not one of a group more than a third of the tools share,
-  such as "score" or "évaluer") or its id in the query. That is the relevance threshold,
+  such as "score" or "évaluer"), one of its groups' acronyms in their case ("WER", not the
+  German "wer"), or its id in the query. That is the relevance threshold,
   set from the project's query set (``tests/data/search_queries.json``): every phrasing
   there has such a line for its expected tool, while the off-topic phrasings reach tools
   only through one shared word ("list", "average", "order"). A score threshold could not
@@ -95,6 +96,7 @@ from mtcompute._search_terms import (
     TERMS_FILE,
     NotDone,
     Vocabulary,
+    has_acronym,
     has_sequence,
     keywords,
     shipped_vocabulary,
@@ -368,6 +370,9 @@ class CatalogIndex:
                 line = self._lines[tool_id][n]
                 generic = line.field == "concepts" and line.text in self.vocabulary.generic
                 if not generic and _evidence(line.field, line_stems, wanted):
+                    evidence[tool_id] = True
+            for tool_id in matched:
+                if has_acronym(query, self.vocabulary.acronyms.get(tool_id, ())):
                     evidence[tool_id] = True
         hits = []
         for doc, tool_id in enumerate(self._ids):
