@@ -41,7 +41,6 @@ from __future__ import annotations
 
 import ast
 import contextlib
-import dataclasses
 import importlib
 import io
 import os
@@ -170,14 +169,8 @@ def served_testsets(block: Block, monkeypatch: pytest.MonkeyPatch, cache: Path) 
         return
     world = testsets_world.build(names)
     with testsets_world.serving(world):
-        for name, ts in testsets.DATASETS.items():
-            if all(url in world.urls for url in ts.data):
-                served = dataclasses.replace(
-                    ts,
-                    data=tuple(world.urls[url] for url in ts.data),
-                    md5=tuple(world.md5s[url] for url in ts.data),
-                )
-                monkeypatch.setitem(testsets.DATASETS, name, served)
+        for name, entry in testsets_world.served_entries(world).items():
+            monkeypatch.setitem(testsets.DATASETS, name, entry)
         monkeypatch.setenv("SACREBLEU", str(cache))
         yield
 

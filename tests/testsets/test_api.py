@@ -5,7 +5,6 @@ command answers."""
 
 from __future__ import annotations
 
-import dataclasses
 import inspect
 import json
 import os
@@ -106,14 +105,8 @@ def served(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[w.World]
     only) and the cache in tmp_path."""
     world = w.build(PAIRS)
     with w.serving(world):
-        for name, ts in testsets.DATASETS.items():
-            if all(url in world.urls for url in ts.data):
-                replaced = dataclasses.replace(
-                    ts,
-                    data=tuple(world.urls[u] for u in ts.data),
-                    md5=tuple(world.md5s[u] for u in ts.data),
-                )
-                monkeypatch.setitem(testsets.DATASETS, name, replaced)
+        for name, entry in w.served_entries(world).items():
+            monkeypatch.setitem(testsets.DATASETS, name, entry)
         monkeypatch.setenv("SACREBLEU", str(tmp_path / "cache"))
         yield world
 

@@ -378,15 +378,22 @@ def patch_sacrebleu(world: World, cache: str) -> None:
             dataset.data = [world.urls[url] for url in dataset.data]
 
 
+def served_entries(world: World) -> dict[str, testsets.TestSet]:
+    """mtcompute's registry entries whose files ``world`` serves, pointed at its server."""
+    return {
+        name: dataclasses.replace(
+            ts,
+            data=tuple(world.urls[url] for url in ts.data),
+            md5=tuple(world.md5s[url] for url in ts.data),
+        )
+        for name, ts in testsets.DATASETS.items()
+        if all(url in world.urls for url in ts.data)
+    }
+
+
 def patch_mtcompute(world: World) -> None:
     """mtcompute's registry rewritten to the server (the cache is $SACREBLEU, read per call)."""
-    for name, ts in list(testsets.DATASETS.items()):
-        if all(url in world.urls for url in ts.data):
-            testsets.DATASETS[name] = dataclasses.replace(
-                ts,
-                data=tuple(world.urls[url] for url in ts.data),
-                md5=tuple(world.md5s[url] for url in ts.data),
-            )
+    testsets.DATASETS.update(served_entries(world))
 
 
 def patched_entries(

@@ -22,32 +22,20 @@ from mtcompute.tools import LATEST, get_tool
 from mtcompute.tools.system_ranking import system_ranking
 from tests.conftest import run_cli, wmt_lines
 from tests.harness import ToolHarness
-from tests.tools.test_tool_system_ranking import as_tool
+from tests.tools import test_tool_system_ranking as v1
+from tests.tools.test_tool_system_ranking import _system, as_tool
 
 TOOL = ("system-ranking", "1.1.0")
-SYSTEM_A = ["The cat sat on mat.", "A quick brown fox jumps over the dog.", "It rains a lot.", ""]
-SYSTEM_B = ["the cat sat on the mat", "A fast brown fox jumps over a dog.", "It rains.", "Hi"]
-SYSTEM_C = ["A cat sat on a mat.", "The quick brown fox jumped over the dog.", "Rain.", ""]
-REFS = [
-    ["The cat sat on the mat."],
-    ["A fast brown fox jumped over the lazy dog."],
-    ["It rains a lot in this city."],
-    ["Hello"],
-]
-SYSTEMS = [
-    {"name": "A", "hypotheses": SYSTEM_A},
-    {"name": "B", "hypotheses": SYSTEM_B},
-    {"name": "C", "hypotheses": SYSTEM_C},
-]
+# 1.0.0's systems with B lowercased and unpunctuated in its first segment (WER's options
+# then change its score), against one reference per segment (WER takes one)
+SYSTEM_B = ["the cat sat on the mat", *v1.SYSTEM_B[1:]]
+REFS = [refs[:1] for refs in v1.REFS]
+SYSTEMS = [v1.SYSTEMS[0], {"name": "B", "hypotheses": SYSTEM_B}, v1.SYSTEMS[2]]
 BASE: dict[str, Any] = {"systems": SYSTEMS, "references": REFS, "metric": "wer", "samples": 100}
 NORMALISED = {"lowercase": True, "remove_punctuation": True, "collapse_whitespace": True}
 
 HARNESS = ToolHarness(TOOL, BASE)
 run, input_with, error = HARNESS.run, HARNESS.input_with, HARNESS.error
-
-
-def _system(name: str, hypotheses: list[str] | None = None) -> dict[str, Any]:
-    return {"name": name, "hypotheses": SYSTEM_A if hypotheses is None else hypotheses}
 
 
 def _wer_compute(hypotheses: list[str], unit: str, options: dict[str, Any]) -> dict[str, Any]:
