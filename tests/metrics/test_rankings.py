@@ -17,6 +17,8 @@ from hypothesis import HealthCheck, given, settings
 
 from mtcompute import significance as sg
 from mtcompute.metrics.agreement import KOCMI_2024, human_agreement
+from mtcompute.metrics.bleu.resample import BleuMetric
+from mtcompute.metrics.bleu.score import BleuOptions
 from mtcompute.metrics.chrf.resample import ChrfMetric
 from mtcompute.metrics.wer.resample import WerMetric
 from mtcompute.metrics.wer.text import WerOptions
@@ -238,6 +240,29 @@ def test_agreement_is_kocmi_et_al_s_formula() -> None:
     assert [None, None, None, None] == [
         human_agreement(name, 1.0) for name in ("chrF2++", "TER", "WER", "CER")
     ]
+
+
+@pytest.mark.parametrize(
+    ("tokenize", "curve", "at_one"),
+    [
+        ("13a", "BLEU", 63.989),
+        ("zh", "BLEU", 63.989),
+        ("flores101", "spBLEU101", 65.93),
+        ("spm", "spBLEU101", 65.93),
+        ("flores200", "spBLEU200", 62.941),
+        ("spBLEU-1K", "spBLEU-1K", None),
+    ],
+)
+def test_spbleu_has_its_own_curve(tokenize: str, curve: str, at_one: float | None) -> None:
+    """BLEU over the FLORES SentencePiece models is spBLEU, whose curves Kocmi et al. fitted
+    apart (their tool's spBLEU101 and spBLEU200); spBLEU-1K has none: no estimate. A ranking
+    reads the curve from the metric."""
+    metric = BleuMetric(BleuOptions(tokenize=tokenize, max_ngram_order=1))
+    agreement = human_agreement(metric.curve, -1.0)
+    assert (curve, at_one) == (metric.curve, None if agreement is None else round(agreement, 3))
+    systems = [[[5, 5, 3, 5]] * 2, [[5, 5, 5, 5]] * 2]  # unigram BLEU 60 and 100
+    (pair,) = sg.rank_systems(metric, systems, samples=10).pairs
+    assert (40.0, pair.agreement) == (round(pair.delta, 9), human_agreement(curve, pair.delta))
 
 
 # --- WER's resampling ------------------------------------------------------------------------

@@ -32,6 +32,14 @@ class Metric(Protocol):
         ...
 
     @property
+    def curve(self) -> str:
+        """The name of Kocmi et al.'s agreement curve for this metric and its settings
+        (:data:`mtcompute.metrics.agreement.KOCMI_2024`): the score name, but spBLEU101 or
+        spBLEU200 for BLEU over the FLORES SentencePiece models; a name without a curve gets
+        no estimate."""
+        ...
+
+    @property
     def width(self) -> int:
         """The number of statistics per segment."""
         ...

@@ -188,7 +188,8 @@ def rank_systems(
         significant = better is not None and p <= threshold
         if significant:
             wins.add((i, j) if better == i else (j, i))
-        pairs.append(Pair(i, j, delta, p, better, significant, human_agreement(metric.name, delta)))
+        agreement = human_agreement(metric.curve, delta)
+        pairs.append(Pair(i, j, delta, p, better, significant, agreement))
     order = sorted(range(len(series)), key=lambda s: (-sign * series[s].score, s))
     found = clusters(order, lambda a, b: (a, b) in wins)
     ranked = tuple(

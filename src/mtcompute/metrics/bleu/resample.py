@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from mtcompute.metrics._resample import Array, each_segment, float_type
+from mtcompute.metrics.agreement import SPBLEU_CURVES
 from mtcompute.metrics.bleu.score import SMOOTH_DEFAULTS, BleuOptions, bleu_score, bleu_statistics
 
 _LOG_ZERO = -9999999999  # sacreBLEU's my_log(0)
@@ -30,6 +31,11 @@ class BleuMetric:
 
     name = "BLEU"
     lower_is_better = False
+
+    @property
+    def curve(self) -> str:
+        """Kocmi et al.'s curve: spBLEU's under a FLORES SentencePiece model, else BLEU's."""
+        return SPBLEU_CURVES.get(self.options.tokenize, self.name)
 
     @property
     def width(self) -> int:

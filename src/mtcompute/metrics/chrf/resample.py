@@ -32,6 +32,11 @@ class ChrfMetric:
         """``chrF2``, ``chrF2++``, ..."""
         return ChrfResult(0.0, *self._orders_beta()).name
 
+    @property
+    def curve(self) -> str:
+        """Kocmi et al.'s curve: the score name's (chrF2 has one)."""
+        return self.name
+
     def _orders_beta(self) -> tuple[int, int, int]:
         return self.options.char_order, self.options.word_order, self.options.beta
 

@@ -24,7 +24,7 @@ class TerMetric:
 
     options: TerOptions = field(default_factory=TerOptions)
 
-    name = "TER"
+    name = curve = "TER"  # no curve fitted: no estimate
     width = 2
     lower_is_better = True
 

@@ -41,6 +41,11 @@ class WerMetric:
         """``WER`` or ``CER``, as the unit says."""
         return "WER" if self.options.unit == "word" else "CER"
 
+    @property
+    def curve(self) -> str:
+        """The score name (no curve fitted for WER or CER: no estimate)."""
+        return self.name
+
     def statistics(
         self, hypotheses: Sequence[str], references: Sequence[Sequence[str]]
     ) -> list[tuple[int, int]]:
