@@ -9,11 +9,13 @@ from __future__ import annotations
 
 __all__ = ["fieldnames", "get_files", "maybe_download", "reference_files", "unwrap_xml"]
 
+import contextlib
 import functools
 import gzip
 import logging
 import os
 import re
+import uuid
 from collections import defaultdict
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -204,12 +206,19 @@ def _xml_refs(testset: TestSet, langpair: str) -> list[str]:
 
 def _write(path: str, lines: Iterator[str] | list[str]) -> None:
     """``lines`` written to ``path`` as sacreBLEU's ``print(line, file=fout)`` writes them,
-    through a temporary file renamed last (no half-written text file is ever used)."""
-    part = path + ".part"
-    with smart_open(part, "wt") as out:
-        for line in lines:
-            out.write(line + "\n")
-    os.replace(part, path)
+    through a temporary file of this call's own, renamed last: commands making the same file
+    at once each rename a whole file into place, and no half-written text file is ever used.
+    The temporary file is deleted on any error."""
+    part = f"{path}.{uuid.uuid4().hex}.part"
+    try:
+        with smart_open(part, "xt") as out:
+            for line in lines:
+                out.write(line + "\n")
+        os.replace(part, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(part)
+        raise
 
 
 def _sgml_text(path: str) -> Iterator[str]:
