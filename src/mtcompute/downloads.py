@@ -113,6 +113,7 @@ def download_file(
     progress: Progress | None = None,
     retries: int = RETRIES,
     unpack: Callable[[Path], None] | None = None,
+    verify: Callable[[Path], str | None] | None = None,
     failure: type[DownloadError] = DownloadError,
     logger: logging.Logger = LOGGER,
 ) -> Path:
@@ -126,7 +127,11 @@ def download_file(
     fails ``retries`` times (its partial file is kept, so the next call resumes it).
     ``progress``, when given, makes a bar for the download and advances it. ``unpack``, when
     given, runs on the checked partial file before the rename (sacreBLEU's extraction of an
-    archive): a file at ``dest`` means it ran to its end. The INFO message "Downloading URL
+    archive): a file at ``dest`` means it ran to its end. ``verify``, when given, checks the
+    complete partial file first (a file with no MD5 sum to check, such as a model that must
+    load): the reason it returns, when not None, deletes the partial file and raises
+    ``failure``; without ``md5`` or ``verify`` a body cut short by a server that sent no
+    length cannot be told from a whole one. The INFO message "Downloading URL
     to DEST" goes to ``logger`` (``mtcompute.downloads``); faults raise ``failure`` (a
     subclass of :class:`DownloadError`, so that a caller's own errors keep their class).
     """
@@ -138,12 +143,18 @@ def download_file(
         logger.info("Downloading %s to %s", url, shown)
         part = dest.with_name(dest.name + ".part")
         fetch_to(url, md5, part, progress=progress, retries=retries, failure=failure)
-        if unpack is not None:
-            try:
+        try:
+            wrong = verify(part) if verify is not None else None
+            if wrong is not None:
+                raise failure(
+                    f"{url}: the downloaded file {wrong}; it was deleted (run again to "
+                    "download it again)"
+                )
+            if unpack is not None:
                 unpack(part)
-            except BaseException:
-                part.unlink(missing_ok=True)  # checked but not unpacked: not kept
-                raise
+        except BaseException:
+            part.unlink(missing_ok=True)  # refused, or checked but not unpacked: not kept
+            raise
         os.replace(part, dest)
     return dest
 

@@ -65,6 +65,32 @@ def test_a_wrong_md5_sum_is_refused_and_nothing_is_kept(server: w.Server, tmp_pa
     assert BODY == dest.read_bytes()
 
 
+def test_a_file_its_check_refuses_is_deleted(server: w.Server, tmp_path: Path) -> None:
+    """``verify`` sees the whole partial file; the reason it gives is the error, and the
+    partial file is deleted; a file it accepts is renamed into place."""
+    dest = tmp_path / "data.bin"
+    seen: list[bytes] = []
+
+    def refuse(part: Path) -> str:
+        seen.append(part.read_bytes())
+        return "is not a model"
+
+    with pytest.raises(testsets.DownloadError) as raised:
+        testsets.download_file(_url(server), None, dest, verify=refuse)
+    assert (
+        f"{_url(server)}: the downloaded file is not a model; it was deleted (run again to "
+        "download it again)",
+        [BODY],
+        [],
+    ) == (
+        str(raised.value),
+        seen,
+        sorted(p.name for p in tmp_path.iterdir() if p.suffix != ".lock"),
+    )
+    testsets.download_file(_url(server), None, dest, verify=lambda _: None)
+    assert BODY == dest.read_bytes()
+
+
 def test_a_truncated_body_is_resumed_with_range(server: w.Server, tmp_path: Path) -> None:
     """A body cut at half its announced length: the next attempt asks for the rest."""
     server.faults["/f/data.bin"] = w.Fault("truncate")
