@@ -18,7 +18,7 @@ import re
 import uuid
 from collections import defaultdict
 from collections.abc import Callable, Iterator
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import IO, Any
 
 from mtcompute.testsets._download import Progress, download_file
@@ -48,7 +48,8 @@ def _unpacker(archive: str, rawdir: str) -> Any:
     """What unpacks the checked download of ``archive`` (its final name) into ``rawdir``:
     tar for ``*.tar.gz``/``*.tgz``, zip for ``*.zip``, nothing for other files (logged as
     "Extracting" all the same, as sacreBLEU logs it). Tar members that would land outside
-    ``rawdir`` are refused (the "data" filter)."""
+    ``rawdir`` are refused (the "data" filter; before Python 3.11.4, which has no filters,
+    :func:`_check_members`)."""
 
     def unpack(part: Path) -> None:
         import tarfile  # noqa: PLC0415 (only to unpack)
@@ -58,7 +59,11 @@ def _unpacker(archive: str, rawdir: str) -> Any:
         try:
             if archive.endswith((".tar.gz", ".tgz")):
                 with tarfile.open(part) as tar:
-                    tar.extractall(path=rawdir, filter="data")  # Python 3.11.4 and later
+                    if hasattr(tarfile, "data_filter"):  # Python 3.11.4 and later
+                        tar.extractall(path=rawdir, filter="data")
+                    else:
+                        _check_members(tar, archive)
+                        tar.extractall(path=rawdir)
             elif archive.endswith(".zip"):
                 with zipfile.ZipFile(part) as archived:
                     archived.extractall(path=rawdir)
@@ -66,6 +71,22 @@ def _unpacker(archive: str, rawdir: str) -> Any:
             raise TestSetError(f"{archive}: cannot unpack the download: {error}") from None
 
     return unpack
+
+
+def _check_members(tar: Any, archive: str) -> None:
+    """The tar ``archive``'s members, refused as the "data" filter refuses them where
+    tarfile has no filters: only regular files and folders, none outside the folder."""
+    for member in tar.getmembers():
+        name = member.name
+        if os.path.isabs(name) or name.startswith("/") or ".." in PurePosixPath(name).parts:
+            why = "is outside the folder"
+        elif member.issym() or member.islnk():
+            why = "is a link"
+        elif not (member.isreg() or member.isdir()):
+            why = "is not a file or a folder"
+        else:
+            continue
+        raise TestSetError(f"{archive}: cannot unpack the download: member {name!r} {why}")
 
 
 def maybe_download(testset: TestSet, progress: Progress | None = None) -> None:
