@@ -4,7 +4,10 @@ cannot be read; no temporary file is ever left behind."""
 
 from __future__ import annotations
 
+import gzip
 import io
+import os
+import subprocess
 import tarfile
 import threading
 from collections.abc import Iterator
@@ -15,6 +18,7 @@ import pytest
 
 from mtcompute.testsets import _formats
 from mtcompute.testsets._registry import TestSetError
+from tests.conftest import cli_command
 
 
 def test_commands_making_the_same_text_file_at_once_all_succeed(tmp_path: Path) -> None:
@@ -115,3 +119,61 @@ def test_without_tar_filters_unsafe_members_are_refused(
     assert f"set.tgz: cannot unpack the download: member {why}" == str(raised.value)
     assert not raw.exists()
     assert not (tmp_path / "evil.txt").exists()
+
+
+@pytest.mark.parametrize("suffix", ["", ".gz"])
+def test_a_raw_file_that_is_not_utf8_is_named(tmp_path: Path, suffix: str) -> None:
+    """A byte that is not UTF-8: the test sets' error naming the file, its byte offset (in
+    the uncompressed text) and line, and the text file being made is not left half-made."""
+    raw = tmp_path / f"newstest.src.sgm{suffix}"
+    data = '<seg id="1">één</seg>\n<seg id="2">tw\udcffo</seg>\n'.encode("utf-8", "surrogateescape")
+    raw.write_bytes(gzip.compress(data) if suffix else data)
+    out = tmp_path / "wmt.cs-en.src"
+    with pytest.raises(TestSetError) as raised:
+        _formats._write(str(out), _formats._sgml_text(str(raw)))
+    bad = data.index(b"\xff")
+    assert (
+        f"{raw}: cannot read the test set's file: not UTF-8 at byte {bad} (line 2: invalid "
+        "start byte)"
+    ) == str(raised.value)
+    assert sorted(p.name for p in tmp_path.iterdir()) == [raw.name]
+
+
+def _sgml(kind: str, segments: list[bytes]) -> bytes:
+    lines = [f'<{kind}set setid="x" srclang="any"><doc docid="d1" genre="news" origlang="cs">']
+    head = "\n".join(lines).encode()
+    body = b"".join(b'<seg id="%d">%s</seg>\n' % (i, s) for i, s in enumerate(segments, 1))
+    return head + b"\n" + body + b"</doc></x>\n"
+
+
+@pytest.mark.parametrize("command", ["score", "sacrebleu"])
+def test_the_commands_name_a_raw_file_that_is_not_utf8(tmp_path: Path, command: str) -> None:
+    """A cached raw file with a byte that is not UTF-8: one error line naming it and the
+    byte, no traceback, and no temporary file left in the cache."""
+    raw = tmp_path / "cache" / "wmt20" / "raw"
+    (raw / "sgm").mkdir(parents=True)
+    (raw / "wmt20.test.tgz").write_bytes(b"x")  # the download, unpacked already
+    src = raw / "sgm" / "newstest2020-csen-src.cs.sgm"
+    src.write_bytes(_sgml("src", [b"one", b"tw\xff"]))
+    (raw / "sgm" / "newstest2020-csen-ref.en.sgm").write_bytes(_sgml("ref", [b"one", b"two"]))
+    (tmp_path / "hyp.txt").write_text("one\ntwo\n", encoding="utf-8")
+    args = {
+        "score": ["score", "-H", "hyp.txt", "-t", "wmt20", "-l", "cs-en"],
+        "sacrebleu": ["sacrebleu", "-t", "wmt20", "-l", "cs-en", "-i", "hyp.txt"],
+    }[command]
+    done = subprocess.run(
+        [*cli_command(), *args],
+        cwd=tmp_path,
+        env={**os.environ, "SACREBLEU": str(tmp_path / "cache")},
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    bad = src.read_bytes().index(b"\xff")
+    why = f"{src}: cannot read the test set's file: not UTF-8 at byte {bad} (line 3: invalid "
+    assert (1, f"mtcompute {command}: error: {why}start byte)\n") == (
+        done.returncode,
+        done.stderr,
+    )
+    assert [] == [p.name for p in (tmp_path / "cache" / "wmt20").iterdir() if p.is_file()]

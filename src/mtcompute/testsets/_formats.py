@@ -7,7 +7,14 @@ line, gzip for ``*.gz``."""
 
 from __future__ import annotations
 
-__all__ = ["fieldnames", "get_files", "maybe_download", "reference_files", "unwrap_xml"]
+__all__ = [
+    "fieldnames",
+    "get_files",
+    "maybe_download",
+    "raw_lines",
+    "reference_files",
+    "unwrap_xml",
+]
 
 import contextlib
 import functools
@@ -34,6 +41,34 @@ def smart_open(path: str, mode: str = "rt") -> IO[Any]:
     if path.endswith(".gz"):
         return gzip.open(path, mode=mode, encoding="utf-8", newline="\n")  # type: ignore[return-value]
     return open(path, mode=mode, encoding="utf-8", newline="\n")
+
+
+def raw_lines(path: str) -> Iterator[str]:
+    """The lines of the raw file ``path`` (:func:`smart_open`); a file that is not UTF-8 is
+    the test sets' error naming it and where its first bad byte is."""
+    with smart_open(path) as lines:
+        try:
+            yield from lines
+        except UnicodeDecodeError:
+            raise TestSetError(_not_utf8(path)) from None
+
+
+def _not_utf8(path: str) -> str:
+    """What is wrong with ``path``, which does not decode as UTF-8: its first bad byte's
+    offset and line (in the uncompressed text of a ``*.gz``), read again as bytes."""
+    offset = 0
+    with gzip.open(path) if path.endswith(".gz") else open(path, "rb") as raw:
+        for number, line in enumerate(raw, 1):
+            try:
+                line.decode("utf-8")  # "\n" is never inside a character: line by line is exact
+            except UnicodeDecodeError as error:
+                at = offset + error.start
+                return (
+                    f"{path}: cannot read the test set's file: not UTF-8 at byte {at} "
+                    f"(line {number}: {error.reason})"
+                )
+            offset += len(line)
+    return f"{path}: cannot read the test set's file: not UTF-8"
 
 
 def _clean(text: str) -> str:
@@ -243,29 +278,26 @@ def _write(path: str, lines: Iterator[str] | list[str]) -> None:
 
 
 def _sgml_text(path: str) -> Iterator[str]:
-    with smart_open(path) as lines:
-        for line in lines:
-            if line.startswith("<seg "):
-                yield _clean(SEG.sub("\\1", line))
+    for line in raw_lines(path):
+        if line.startswith("<seg "):
+            yield _clean(SEG.sub("\\1", line))
 
 
 def _sgml_meta(path: str, fieldname: str) -> Iterator[str]:
     pattern = re.compile(rf'{fieldname}="(.*?)"')
-    with smart_open(path) as lines:
-        value = ""
-        for line in lines:
-            if line.startswith("<doc "):
-                match = pattern.search(line)
-                if match is not None:
-                    value = match.group(1)
-            elif line.startswith("<seg "):
-                yield value
+    value = ""
+    for line in raw_lines(path):
+        if line.startswith("<doc "):
+            match = pattern.search(line)
+            if match is not None:
+                value = match.group(1)
+        elif line.startswith("<seg "):
+            yield value
 
 
 def _plain(path: str) -> Iterator[str]:
-    with smart_open(path) as lines:
-        for line in lines:
-            yield line.rstrip()
+    for line in raw_lines(path):
+        yield line.rstrip()
 
 
 def _tsv(meta: str, fieldname: str) -> tuple[str, Callable[[str], Iterator[str]]]:
@@ -282,12 +314,11 @@ def _tsv(meta: str, fieldname: str) -> tuple[str, Callable[[str], Iterator[str]]
         index, name = (0 if fieldname == "src" else 1), meta
 
     def column(path: str) -> Iterator[str]:
-        with smart_open(path) as lines:
-            for number, line in enumerate(lines, 1):
-                cells = line.rstrip("\n").split("\t")
-                if index >= len(cells):
-                    raise TestSetError(f"{path}: line {number} has no column {index}")
-                yield cells[index]
+        for number, line in enumerate(raw_lines(path), 1):
+            cells = line.rstrip("\n").split("\t")
+            if index >= len(cells):
+                raise TestSetError(f"{path}: line {number} has no column {index}")
+            yield cells[index]
 
     return name, column
 
