@@ -130,6 +130,31 @@ def test_failing_every_attempt_is_a_clear_error(server: w.Server, tmp_path: Path
     ) == (str(raised.value), dest.exists(), part.stat().st_size)
 
 
+def test_failing_before_any_byte_names_no_partial_file(server: w.Server, tmp_path: Path) -> None:
+    """Every attempt answered 503: the error names no partial file, as none was made."""
+    server.faults["/f/data.bin"] = w.Fault("error", times=2)
+    with pytest.raises(testsets.DownloadError) as raised:
+        testsets.download_file(_url(server), MD5, tmp_path / "data.bin", retries=2)
+    assert (
+        f"cannot download {_url(server)}: HTTP 503 Service Unavailable (after 2 attempts)",
+        ["data.bin.lock"],
+    ) == (str(raised.value), sorted(p.name for p in tmp_path.iterdir()))
+
+
+@pytest.mark.parametrize("retries", [0, -1])
+@pytest.mark.parametrize("md5", [None, MD5])
+def test_fewer_than_one_attempt_is_refused(
+    server: w.Server, tmp_path: Path, retries: int, md5: str | None
+) -> None:
+    """``retries`` below 1: a ValueError naming it, no request, and a partial file from
+    before neither renamed into place nor touched."""
+    dest, part = tmp_path / "data.bin", tmp_path / "data.bin.part"
+    part.write_bytes(b"partial")
+    with pytest.raises(ValueError, match=f"^retries must be at least 1, got {retries}$"):
+        testsets.download_file(_url(server), md5, dest, retries=retries)
+    assert (False, b"partial", []) == (dest.exists(), part.read_bytes(), server.requests)
+
+
 def test_server_errors_are_retried(server: w.Server, tmp_path: Path) -> None:
     """Two 503 answers, then the file: it arrives."""
     server.faults["/f/data.bin"] = w.Fault("error", times=2)
