@@ -113,6 +113,7 @@ def download_file(
     progress: Progress | None = None,
     retries: int = RETRIES,
     unpack: Callable[[Path], None] | None = None,
+    verify: Callable[[Path], str | None] | None = None,
     failure: type[DownloadError] = DownloadError,
     logger: logging.Logger = LOGGER,
 ) -> Path:
@@ -123,13 +124,19 @@ def download_file(
     left at ``dest``. A network fault or a short body is retried (``retries`` attempts in
     all), continuing from the bytes already there when the server honours ``Range``. A wrong
     sum deletes the partial file and raises :class:`DownloadError`, as does a download that
-    fails ``retries`` times (its partial file is kept, so the next call resumes it).
+    fails ``retries`` times (its partial file is kept, so the next call resumes it);
+    ``retries`` below 1 is a ValueError.
     ``progress``, when given, makes a bar for the download and advances it. ``unpack``, when
     given, runs on the checked partial file before the rename (sacreBLEU's extraction of an
-    archive): a file at ``dest`` means it ran to its end. The INFO message "Downloading URL
+    archive): a file at ``dest`` means it ran to its end. ``verify``, when given, checks the
+    complete partial file first (a file with no MD5 sum to check, such as a model that must
+    load): the reason it returns, when not None, deletes the partial file and raises
+    ``failure``; without ``md5`` or ``verify`` a body cut short by a server that sent no
+    length cannot be told from a whole one. The INFO message "Downloading URL
     to DEST" goes to ``logger`` (``mtcompute.downloads``); faults raise ``failure`` (a
     subclass of :class:`DownloadError`, so that a caller's own errors keep their class).
     """
+    _check_retries(retries)
     shown, dest = os.fspath(dest), Path(dest)
     dest.parent.mkdir(parents=True, exist_ok=True)
     with _locked(dest.with_name(dest.name + ".lock")):
@@ -138,12 +145,18 @@ def download_file(
         logger.info("Downloading %s to %s", url, shown)
         part = dest.with_name(dest.name + ".part")
         fetch_to(url, md5, part, progress=progress, retries=retries, failure=failure)
-        if unpack is not None:
-            try:
+        try:
+            wrong = verify(part) if verify is not None else None
+            if wrong is not None:
+                raise failure(
+                    f"{url}: the downloaded file {wrong}; it was deleted (run again to "
+                    "download it again)"
+                )
+            if unpack is not None:
                 unpack(part)
-            except BaseException:
-                part.unlink(missing_ok=True)  # checked but not unpacked: not kept
-                raise
+        except BaseException:
+            part.unlink(missing_ok=True)  # refused, or checked but not unpacked: not kept
+            raise
         os.replace(part, dest)
     return dest
 
@@ -162,8 +175,9 @@ def fetch_to(
     import http.client  # noqa: PLC0415
     import urllib.error  # noqa: PLC0415
 
-    delay = RETRY_DELAY
-    for attempt in range(1, max(retries, 1) + 1):
+    _check_retries(retries)
+    delay, reason = RETRY_DELAY, ""
+    for attempt in range(1, retries + 1):
         try:
             _attempt(url, part, progress)
             break
@@ -176,13 +190,14 @@ def fetch_to(
             reason = f"HTTP {error.code} {error.reason}"
         except (OSError, http.client.HTTPException) as error:
             reason = _reason(error)
-        if attempt == retries:
-            raise failure(
-                f"cannot download {url}: {reason} (after {retries} attempts; the partial file "
-                f"{part} is kept and resumed next time)"
-            )
-        time.sleep(delay)
-        delay *= 2
+        if attempt < retries:
+            time.sleep(delay)
+            delay *= 2
+    else:  # every attempt failed
+        kept = part.exists() and part.stat().st_size > 0
+        resumed = f"; the partial file {part} is kept and resumed next time" if kept else ""
+        attempts = "1 attempt" if retries == 1 else f"{retries} attempts"
+        raise failure(f"cannot download {url}: {reason} (after {attempts}{resumed})")
     if md5 is not None:
         got = md5sum(part)
         if got != md5:
@@ -191,6 +206,12 @@ def fetch_to(
                 f"{url}: MD5 sum of the downloaded file is {got}, expected {md5}; the file was "
                 "deleted (run again to download it again)"
             )
+
+
+def _check_retries(retries: int) -> None:
+    """``retries`` is a number of attempts: at least one."""
+    if retries < 1:
+        raise ValueError(f"retries must be at least 1, got {retries}")
 
 
 def _reason(error: BaseException) -> str:

@@ -13,7 +13,9 @@ A missing cached model is downloaded there first, as sacreBLEU does
 (:func:`download_model`: atomic, retried and resumed, :mod:`mtcompute.downloads`); a failed
 download is a clear error that says where to put the file or how to name one. A model whose
 name fixes the file is checked against :data:`PINNED_MD5` (empty: sacreBLEU 2.6.0 pins no
-checksum); every model must load in sentencepiece.
+checksum); every model must load in sentencepiece, a download before it is cached (a cut
+body or a proxy's page is deleted), and a cached model that does not load is an error that
+says to delete it.
 """
 
 from __future__ import annotations
@@ -96,7 +98,8 @@ def download_model(name: str, target: Path, path: str) -> None:
     failed = _FAILED.get(key)
     if failed is None or time.monotonic() - failed[0] >= RETRY_AFTER_FAILURE:
         try:  # the cached file is pinned under its signature's name (spm's: flores101's)
-            download_file(model.url, PINNED_MD5.get(model.signature), target)
+            pinned = PINNED_MD5.get(model.signature)
+            download_file(model.url, pinned, target, verify=_not_a_model)
             return
         except (DownloadError, OSError) as error:
             why = error.strerror if isinstance(error, OSError) and error.strerror else error
@@ -108,6 +111,18 @@ def download_model(name: str, target: Path, path: str) -> None:
         "(--spm-model PATH; spm_model= in Python).",
         path,
     ) from None
+
+
+def _not_a_model(part: Path) -> str | None:
+    """Why the downloaded file ``part`` is not a SentencePiece model (it does not load), or
+    None: a proxy's page or a body cut short is never renamed into the cache."""
+    import sentencepiece  # noqa: PLC0415
+
+    try:
+        sentencepiece.SentencePieceProcessor().Load(str(part))
+    except (OSError, RuntimeError) as error:
+        return f"is not a SentencePiece model ({error})"
+    return None
 
 
 def _model_file(name: str, model: str | os.PathLike[str] | None, path: str) -> Path:
@@ -153,7 +168,9 @@ def _processor(file: str, size: int, mtime_ns: int) -> object:  # noqa: ARG001
     return processor
 
 
-def _load(name: str, file: Path, path: str) -> object:
+def _need_sentencepiece(name: str, path: str) -> None:
+    """The error naming the extra when sentencepiece is missing (checked before a model is
+    downloaded: a download is checked by loading it)."""
     try:
         # Imported here: an optional dependency, and slow to import.
         import sentencepiece  # noqa: F401, PLC0415
@@ -163,13 +180,20 @@ def _load(name: str, file: Path, path: str) -> object:
             "install it with pip install 'mtcompute[spm]'.",
             path,
         ) from None
+
+
+def _load(name: str, file: Path, path: str, cached: bool) -> object:
+    """The loaded model ``file``; one that does not load is an error naming it, which for
+    a ``cached`` model says to delete it (a download is checked before it is cached, but a
+    file may be put there by hand or by another tool): it is then downloaded again."""
     stat = file.stat()
     try:
         return _processor(str(file), stat.st_size, stat.st_mtime_ns)
     except (OSError, RuntimeError) as error:
+        advice = f"; delete {file} to download it again" if cached else ""
         raise UnsupportedInput(
             f"The {name} tokenizer {where(path)} could not load the SentencePiece model "
-            f"{file}: {error}.",
+            f"{file}: {error}{advice}.",
             path,
         ) from None
 
@@ -195,8 +219,9 @@ def spm_encoders(
     missing, unloadable or (where pinned) wrong model, or sentencepiece missing; the tokenizer
     raises
     :class:`~mtcompute.errors.InvalidInput` (path ``""``) for a line with a lone surrogate."""
+    _need_sentencepiece(name, path)
     file = _model_file(name, model, path)
-    processor = _load(name, file, path)
+    processor = _load(name, file, path, cached=model is None)
     encode: Callable[..., list[list[str]]] = processor.encode  # type: ignore[attr-defined]
 
     def many(lines: Sequence[str]) -> list[str]:

@@ -263,6 +263,41 @@ def test_a_model_that_cannot_be_downloaded_is_a_clear_error(
     assert f"Flores200Tokenizer: {expected[0].replace(' at /tokenize', '')}" == str(raised.value)
 
 
+def test_a_download_that_is_no_model_is_not_kept(
+    empty_cache: Path, mirror: w.Server, model_bytes: bytes, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A 200 answer that is no model (a proxy's page, a body cut short with no length): not
+    renamed into the cache, a clear error; once the server sends the model, it is taken."""
+    served = w.World().served_path("https://tinyurl.com/flores200sacrebleuspm")
+    mirror.world.files[served] = b"<html>captive portal</html>"
+    target = empty_cache / "models" / "flores200sacrebleuspm"
+    with pytest.raises(UnsupportedInput) as caught:
+        get_tokenizer("flores200")
+    assert (
+        f"it could not be downloaded ({spm.MODELS['flores200'].url}: the downloaded file is "
+        "not a SentencePiece model (" in caught.value.message
+    )
+    assert sorted(os.listdir(target.parent)) == ["flores200sacrebleuspm.lock"]
+    monkeypatch.setattr(spm, "_FAILED", {})  # no wait before trying again
+    mirror.world.files[served] = model_bytes
+    assert "flores200" == get_tokenizer("flores200").signature
+    assert target.read_bytes() == model_bytes
+
+
+def test_a_cached_model_that_does_not_load_says_to_delete_it(cache: Path) -> None:
+    """A file in the cache that is no model (put there by hand, or by an older version):
+    the error names it and says to delete it, so that it is downloaded again."""
+    file = cache / "models" / "flores200sacrebleuspm"
+    file.write_bytes(b"<html>captive portal</html>")
+    with pytest.raises(UnsupportedInput) as caught:
+        get_tokenizer("flores200")
+    message = caught.value.message
+    assert message.startswith(
+        f"The flores200 tokenizer at /tokenize could not load the SentencePiece model {file}: "
+    )
+    assert message.endswith(f"; delete {file} to download it again.")
+
+
 # The command (ARGS) in a child process whose model URLs point at the loopback server (BASE).
 _PATCHED_MAIN = """
 from mtcompute import spm

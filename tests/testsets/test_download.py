@@ -65,6 +65,32 @@ def test_a_wrong_md5_sum_is_refused_and_nothing_is_kept(server: w.Server, tmp_pa
     assert BODY == dest.read_bytes()
 
 
+def test_a_file_its_check_refuses_is_deleted(server: w.Server, tmp_path: Path) -> None:
+    """``verify`` sees the whole partial file; the reason it gives is the error, and the
+    partial file is deleted; a file it accepts is renamed into place."""
+    dest = tmp_path / "data.bin"
+    seen: list[bytes] = []
+
+    def refuse(part: Path) -> str:
+        seen.append(part.read_bytes())
+        return "is not a model"
+
+    with pytest.raises(testsets.DownloadError) as raised:
+        testsets.download_file(_url(server), None, dest, verify=refuse)
+    assert (
+        f"{_url(server)}: the downloaded file is not a model; it was deleted (run again to "
+        "download it again)",
+        [BODY],
+        [],
+    ) == (
+        str(raised.value),
+        seen,
+        sorted(p.name for p in tmp_path.iterdir() if p.suffix != ".lock"),
+    )
+    testsets.download_file(_url(server), None, dest, verify=lambda _: None)
+    assert BODY == dest.read_bytes()
+
+
 def test_a_truncated_body_is_resumed_with_range(server: w.Server, tmp_path: Path) -> None:
     """A body cut at half its announced length: the next attempt asks for the rest."""
     server.faults["/f/data.bin"] = w.Fault("truncate")
@@ -102,6 +128,31 @@ def test_failing_every_attempt_is_a_clear_error(server: w.Server, tmp_path: Path
         False,
         len(BODY) * 7 // 8,
     ) == (str(raised.value), dest.exists(), part.stat().st_size)
+
+
+def test_failing_before_any_byte_names_no_partial_file(server: w.Server, tmp_path: Path) -> None:
+    """Every attempt answered 503: the error names no partial file, as none was made."""
+    server.faults["/f/data.bin"] = w.Fault("error", times=2)
+    with pytest.raises(testsets.DownloadError) as raised:
+        testsets.download_file(_url(server), MD5, tmp_path / "data.bin", retries=2)
+    assert (
+        f"cannot download {_url(server)}: HTTP 503 Service Unavailable (after 2 attempts)",
+        ["data.bin.lock"],
+    ) == (str(raised.value), sorted(p.name for p in tmp_path.iterdir()))
+
+
+@pytest.mark.parametrize("retries", [0, -1])
+@pytest.mark.parametrize("md5", [None, MD5])
+def test_fewer_than_one_attempt_is_refused(
+    server: w.Server, tmp_path: Path, retries: int, md5: str | None
+) -> None:
+    """``retries`` below 1: a ValueError naming it, no request, and a partial file from
+    before neither renamed into place nor touched."""
+    dest, part = tmp_path / "data.bin", tmp_path / "data.bin.part"
+    part.write_bytes(b"partial")
+    with pytest.raises(ValueError, match=f"^retries must be at least 1, got {retries}$"):
+        testsets.download_file(_url(server), md5, dest, retries=retries)
+    assert (False, b"partial", []) == (dest.exists(), part.read_bytes(), server.requests)
 
 
 def test_server_errors_are_retried(server: w.Server, tmp_path: Path) -> None:

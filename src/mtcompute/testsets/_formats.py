@@ -7,16 +7,25 @@ line, gzip for ``*.gz``."""
 
 from __future__ import annotations
 
-__all__ = ["fieldnames", "get_files", "maybe_download", "reference_files", "unwrap_xml"]
+__all__ = [
+    "fieldnames",
+    "get_files",
+    "maybe_download",
+    "raw_lines",
+    "reference_files",
+    "unwrap_xml",
+]
 
+import contextlib
 import functools
 import gzip
 import logging
 import os
 import re
+import uuid
 from collections import defaultdict
 from collections.abc import Callable, Iterator
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import IO, Any
 
 from mtcompute.testsets._download import Progress, download_file
@@ -34,6 +43,34 @@ def smart_open(path: str, mode: str = "rt") -> IO[Any]:
     return open(path, mode=mode, encoding="utf-8", newline="\n")
 
 
+def raw_lines(path: str) -> Iterator[str]:
+    """The lines of the raw file ``path`` (:func:`smart_open`); a file that is not UTF-8 is
+    the test sets' error naming it and where its first bad byte is."""
+    with smart_open(path) as lines:
+        try:
+            yield from lines
+        except UnicodeDecodeError:
+            raise TestSetError(_not_utf8(path)) from None
+
+
+def _not_utf8(path: str) -> str:
+    """What is wrong with ``path``, which does not decode as UTF-8: its first bad byte's
+    offset and line (in the uncompressed text of a ``*.gz``), read again as bytes."""
+    offset = 0
+    with gzip.open(path) if path.endswith(".gz") else open(path, "rb") as raw:
+        for number, line in enumerate(raw, 1):
+            try:
+                line.decode("utf-8")  # "\n" is never inside a character: line by line is exact
+            except UnicodeDecodeError as error:
+                at = offset + error.start
+                return (
+                    f"{path}: cannot read the test set's file: not UTF-8 at byte {at} "
+                    f"(line {number}: {error.reason})"
+                )
+            offset += len(line)
+    return f"{path}: cannot read the test set's file: not UTF-8"
+
+
 def _clean(text: str) -> str:
     """sacreBLEU's ``Dataset._clean``: stripped, inner runs of white space made one space."""
     return SPACES.sub(" ", text.strip())
@@ -46,7 +83,8 @@ def _unpacker(archive: str, rawdir: str) -> Any:
     """What unpacks the checked download of ``archive`` (its final name) into ``rawdir``:
     tar for ``*.tar.gz``/``*.tgz``, zip for ``*.zip``, nothing for other files (logged as
     "Extracting" all the same, as sacreBLEU logs it). Tar members that would land outside
-    ``rawdir`` are refused (the "data" filter)."""
+    ``rawdir`` are refused (the "data" filter; before Python 3.11.4, which has no filters,
+    :func:`_check_members`)."""
 
     def unpack(part: Path) -> None:
         import tarfile  # noqa: PLC0415 (only to unpack)
@@ -56,7 +94,11 @@ def _unpacker(archive: str, rawdir: str) -> Any:
         try:
             if archive.endswith((".tar.gz", ".tgz")):
                 with tarfile.open(part) as tar:
-                    tar.extractall(path=rawdir, filter="data")  # Python 3.11.4 and later
+                    if hasattr(tarfile, "data_filter"):  # Python 3.11.4 and later
+                        tar.extractall(path=rawdir, filter="data")
+                    else:
+                        _check_members(tar, archive)
+                        tar.extractall(path=rawdir)
             elif archive.endswith(".zip"):
                 with zipfile.ZipFile(part) as archived:
                     archived.extractall(path=rawdir)
@@ -64,6 +106,22 @@ def _unpacker(archive: str, rawdir: str) -> Any:
             raise TestSetError(f"{archive}: cannot unpack the download: {error}") from None
 
     return unpack
+
+
+def _check_members(tar: Any, archive: str) -> None:
+    """The tar ``archive``'s members, refused as the "data" filter refuses them where
+    tarfile has no filters: only regular files and folders, none outside the folder."""
+    for member in tar.getmembers():
+        name = member.name
+        if os.path.isabs(name) or name.startswith("/") or ".." in PurePosixPath(name).parts:
+            why = "is outside the folder"
+        elif member.issym() or member.islnk():
+            why = "is a link"
+        elif not (member.isreg() or member.isdir()):
+            why = "is not a file or a folder"
+        else:
+            continue
+        raise TestSetError(f"{archive}: cannot unpack the download: member {name!r} {why}")
 
 
 def maybe_download(testset: TestSet, progress: Progress | None = None) -> None:
@@ -204,38 +262,42 @@ def _xml_refs(testset: TestSet, langpair: str) -> list[str]:
 
 def _write(path: str, lines: Iterator[str] | list[str]) -> None:
     """``lines`` written to ``path`` as sacreBLEU's ``print(line, file=fout)`` writes them,
-    through a temporary file renamed last (no half-written text file is ever used)."""
-    part = path + ".part"
-    with smart_open(part, "wt") as out:
-        for line in lines:
-            out.write(line + "\n")
-    os.replace(part, path)
+    through a temporary file of this call's own, renamed last: commands making the same file
+    at once each rename a whole file into place, and no half-written text file is ever used.
+    The temporary file is deleted on any error."""
+    part = f"{path}.{uuid.uuid4().hex}.part"
+    try:
+        with smart_open(part, "xt") as out:
+            for line in lines:
+                out.write(line + "\n")
+        os.replace(part, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(part)
+        raise
 
 
 def _sgml_text(path: str) -> Iterator[str]:
-    with smart_open(path) as lines:
-        for line in lines:
-            if line.startswith("<seg "):
-                yield _clean(SEG.sub("\\1", line))
+    for line in raw_lines(path):
+        if line.startswith("<seg "):
+            yield _clean(SEG.sub("\\1", line))
 
 
 def _sgml_meta(path: str, fieldname: str) -> Iterator[str]:
     pattern = re.compile(rf'{fieldname}="(.*?)"')
-    with smart_open(path) as lines:
-        value = ""
-        for line in lines:
-            if line.startswith("<doc "):
-                match = pattern.search(line)
-                if match is not None:
-                    value = match.group(1)
-            elif line.startswith("<seg "):
-                yield value
+    value = ""
+    for line in raw_lines(path):
+        if line.startswith("<doc "):
+            match = pattern.search(line)
+            if match is not None:
+                value = match.group(1)
+        elif line.startswith("<seg "):
+            yield value
 
 
 def _plain(path: str) -> Iterator[str]:
-    with smart_open(path) as lines:
-        for line in lines:
-            yield line.rstrip()
+    for line in raw_lines(path):
+        yield line.rstrip()
 
 
 def _tsv(meta: str, fieldname: str) -> tuple[str, Callable[[str], Iterator[str]]]:
@@ -252,12 +314,11 @@ def _tsv(meta: str, fieldname: str) -> tuple[str, Callable[[str], Iterator[str]]
         index, name = (0 if fieldname == "src" else 1), meta
 
     def column(path: str) -> Iterator[str]:
-        with smart_open(path) as lines:
-            for number, line in enumerate(lines, 1):
-                cells = line.rstrip("\n").split("\t")
-                if index >= len(cells):
-                    raise TestSetError(f"{path}: line {number} has no column {index}")
-                yield cells[index]
+        for number, line in enumerate(raw_lines(path), 1):
+            cells = line.rstrip("\n").split("\t")
+            if index >= len(cells):
+                raise TestSetError(f"{path}: line {number} has no column {index}")
+            yield cells[index]
 
     return name, column
 

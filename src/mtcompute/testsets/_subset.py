@@ -13,7 +13,7 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import TypeVar
 
-from mtcompute.testsets._formats import smart_open, unwrap_xml
+from mtcompute.testsets._formats import raw_lines, unwrap_xml
 from mtcompute.testsets._registry import DATASETS, SUBSETS, TestSet, TestSetError
 
 T = TypeVar("T")
@@ -62,16 +62,15 @@ def _kept(testset: TestSet, langpair: str, origlang: str | None, subset: str | N
             raise TestSetError("No subset annotation available for test set " + testset.name)
         doc_to_tags = SUBSETS[testset.name]
     include = False
-    with smart_open(rawfile) as lines:
-        for line in lines:
-            if line.startswith("<doc "):
-                include = _keep(origlang, RE_ORIGLANG.sub(r"\1", line))
-                if subset is not None:
-                    doc_id = RE_DOCID.sub(r"\1", line)
-                    if not re.search(subset, doc_to_tags.get(doc_id, "")):
-                        include = False
-            if line.startswith("<seg "):
-                keep.append(include)
+    for line in raw_lines(rawfile):
+        if line.startswith("<doc "):
+            include = _keep(origlang, RE_ORIGLANG.sub(r"\1", line))
+            if subset is not None:
+                doc_id = RE_DOCID.sub(r"\1", line)
+                if not re.search(subset, doc_to_tags.get(doc_id, "")):
+                    include = False
+        if line.startswith("<seg "):
+            keep.append(include)
     return keep
 
 
@@ -114,10 +113,9 @@ def available_origlangs(test_sets: str | None, langpair: str) -> list[str]:
         if testset.format == "wmt_xml":
             found.update(unwrap_xml(rawfile)["origlang"])
         if rawfile.endswith(".sgm"):
-            with smart_open(rawfile) as lines:
-                for line in lines:
-                    if line.startswith("<doc "):
-                        found.add(re.sub(r'.* origlang="([^"]+)".*\n', "\\1", line))
+            for line in raw_lines(rawfile):
+                if line.startswith("<doc "):
+                    found.add(re.sub(r'.* origlang="([^"]+)".*\n', "\\1", line))
     return sorted(found)
 
 
