@@ -62,7 +62,8 @@ def add_parser(subparsers: Subparsers) -> None:
         default=None,
         metavar="SECONDS",
         help="time a request body has to arrive whole (default 10), plus a second per "
-        "--min-upload-rate bytes received; later is 408 and the connection is closed",
+        "--min-upload-rate bytes received, and the longest it may go without a byte; later "
+        "is 408 and the connection is closed",
     )
     parser.add_argument(
         "--min-upload-rate",
