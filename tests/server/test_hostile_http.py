@@ -174,6 +174,25 @@ def test_body_that_never_finishes_gets_408_and_the_connection_is_freed(
     assert_serving(url)
 
 
+def test_a_burst_then_silence_gets_408_a_body_timeout_after_the_last_byte(
+    short_server: tuple[str, int],
+) -> None:
+    """2 MiB at once (32 s at the minimum upload rate) then nothing: 408 a body timeout
+    after the last byte, not after the time the burst bought; the connection is closed."""
+    url, _ = short_server
+    burst = 2 << 20
+    with socket.create_connection(address(url)) as sock:
+        sock.sendall(head(CHRF, f"Content-Length: {2 * burst}\r\n") + b" " * burst)
+        silent = time.monotonic()
+        status, headers, body = read_response(sock, timeout=15)
+        elapsed = time.monotonic() - silent
+        closed = closed_by_peer(sock)
+    code = envelope_of(status, headers, body)
+    assert (408, "invalid_input", "", True) == (*code[:3], closed)
+    assert elapsed < SHORT + 2, elapsed
+    assert_serving(url)
+
+
 def test_chunked_body_that_never_finishes_gets_408(short_server: tuple[str, int]) -> None:
     """A chunked body whose last chunk never comes gets the same 408."""
     url, _ = short_server

@@ -432,6 +432,39 @@ def test_serve_refuses_no_compute_workers(
 
 
 @pytest.mark.parametrize(
+    ("variable", "value", "rule"),
+    [
+        ("MTCOMPUTE_COMPUTE_WORKERS", "abc", "must be at least 1"),
+        ("MTCOMPUTE_COMPUTE_WORKERS", "0", "must be at least 1"),
+        ("MTCOMPUTE_MIN_UPLOAD_RATE", "-1", "must be a finite number of bytes per second"),
+        ("MTCOMPUTE_MIN_UPLOAD_RATE", "nan", "must be a finite number of bytes per second"),
+        ("MTCOMPUTE_BODY_TIMEOUT", "inf", "must be a finite number of seconds above 0"),
+    ],
+)
+def test_serve_refuses_a_bad_variable_as_it_refuses_the_option(
+    variable: str, value: str, rule: str
+) -> None:
+    """A numeric MTCOMPUTE_* variable set without its option is checked as the option is:
+    a one-line usage error naming the variable and its value, exit 2, no traceback, no
+    server."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("MTCOMPUTE_")}
+    done = subprocess.run(
+        [sys.executable, "-m", "mtcompute", "serve", "--port", "0"],
+        env={**env, variable: value},
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    expected = f"mtcompute: error: {variable} {rule}"
+    assert (2, True, 1) == (
+        done.returncode,
+        done.stderr.startswith(expected) and done.stderr.rstrip().endswith(f", got {value!r}"),
+        len(done.stderr.splitlines()),
+    ), done.stderr
+
+
+@pytest.mark.parametrize(
     "args",
     [
         ["--cors-origin", "*"],

@@ -11,6 +11,7 @@ import json
 import logging
 import os
 import queue
+import resource
 import signal
 import time
 from collections.abc import Callable, Iterator
@@ -267,3 +268,72 @@ def test_serve_starts_and_ends_its_pool() -> None:
         all(map(_process_gone, children)),
         proc.returncode,
     )
+
+
+def test_pipes_numbered_over_1023_are_watched() -> None:
+    """With a thousand descriptors open (as a server holding a thousand connections has),
+    a process's pipes get numbers over 1023, which select() refuses: the pool still answers,
+    and reports no problem."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft != resource.RLIM_INFINITY and soft < 1200:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (min(2048, hard), hard))
+    held = [os.open(os.devnull, os.O_RDONLY) for _ in range(1100)]
+    single = BodyWorker(processes=1)
+    try:
+        single.start()
+        answer = single.submit("chrf-compute", "1.0.0", LIGHT_BODY, "b").result(timeout=60)
+        pipe = single._processes[0]._process
+        number = -1 if pipe is None or pipe.stdout is None else pipe.stdout.fileno()
+        problem = single.problem
+    finally:
+        single.close()
+        for fd in held:
+            os.close(fd)
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+    assert (200, True, None) == (answer[0], number > 1023, problem), number
+
+
+def test_a_failure_of_the_thread_answers_internal_error_and_the_thread_lives(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """A job the pool's thread cannot even send (a tool id with a lone surrogate, which a
+    library caller can pass) is answered internal_error and logged; the thread lives on, its
+    process replaced, and answers the next body."""
+    caplog.set_level(logging.INFO, logger="mtcompute.server")
+    single = BodyWorker(processes=1)
+    single.start()
+    try:
+        failed = single.submit("\ud800", "1.0.0", LIGHT_BODY, "b").result(timeout=60)
+        after = single.submit("chrf-compute", "1.0.0", LIGHT_BODY, "b").result(timeout=60)
+        thread = single._processes[0].thread
+        alive = thread is not None and thread.is_alive()
+        problem = single.problem
+    finally:
+        single.close()
+    logged = [r for r in caplog.records if "failed sending '\\ud800'@'1.0.0'" in r.getMessage()]
+    assert (500, 200, True, None, 1) == (
+        failed[0],
+        after[0],
+        alive,
+        problem,
+        len(logged),
+    )
+    assert b'"code":"internal_error"' in failed[1]
+
+
+def test_heavy_work_is_not_left_to_a_stopped_thread() -> None:
+    """Should a process's thread stop all the same, it no longer counts as starting: the
+    process that is ready takes the heavy bodies instead of leaving them to it."""
+    pair = BodyWorker(processes=2)
+    stopped = pair._processes[1]
+    stopped._run = lambda: None  # type: ignore[method-assign]  # its thread ends at once
+    pair.start()
+    try:
+        assert _until(lambda: pair.problems[0] is None and pair.pid is not None)
+        heavy = pair.submit(PAIRED, "1.0.0", HEAVY_BODY, "a")
+        taken = _until(lambda: pair.computing[0] is not None, 10)
+        heavy.stop()
+        starting, problem = stopped.starting, pair.problems[1]
+    finally:
+        pair.close()
+    assert (True, False, "the body worker thread has stopped") == (taken, starting, problem)

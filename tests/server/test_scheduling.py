@@ -71,6 +71,37 @@ def test_an_unreadable_resample_count_counts_as_the_most() -> None:
     )
 
 
+def test_ter_makes_a_ranking_or_a_paired_test_heavy() -> None:
+    """TER's alignments cost system-ranking and paired-significance what they cost
+    ter-compute: 48 KB asking TER with one resample is heavy (each computes in 0.3 to 0.4 s
+    of CPU), the same body asking BLEU light."""
+    words = [f"w{i % 400}" for i in range(0, 1024 * 7, 7)]
+    hypothesis, references = " ".join(words), [" ".join(words[i:] + words[:i]) for i in range(8)]
+    blocks = [words[i * 5 % 1024 : i * 5 % 1024 + 8] for i in range(0, 1024, 8)]
+    other = " ".join(word for block in blocks for word in block)
+    ranking = {
+        "systems": [{"name": f"s{i}", "hypotheses": [hypothesis]} for i in range(2)],
+        "references": [references],
+        "metric": "ter",
+        "samples": 1,
+    }
+    paired = {
+        "baseline": [hypothesis],
+        "systems": [{"name": "b", "hypotheses": [other]}],
+        "references": [references],
+        "metrics": ["ter"],
+        "method": "bootstrap",
+        "samples": 1,
+    }
+    classes = []
+    for tool, value in (("system-ranking", ranking), (PAIRED, paired)):
+        body = json.dumps(value).encode()
+        assert 40_000 < len(body) < 60_000
+        bleu = body.replace(b'"ter"', b'"bleu"')
+        classes.append((request_cost(tool, body).heavy, request_cost(tool, bleu).heavy))
+    assert [(True, False), (True, False)] == classes
+
+
 def test_tokenizers_and_size_count() -> None:
     """The same bytes cost more through MeCab than through 13a, more through 13a than
     through none, and twice the bytes cost twice as much."""

@@ -23,9 +23,10 @@ Around the routes (outermost first; :mod:`mtcompute.server.middleware`):
   refused preflight answered by the JSON envelope;
 - the body deadline: a request body that has not fully arrived ``MTCOMPUTE_BODY_TIMEOUT``
   seconds (default 10) after the request started, plus a second per
-  ``MTCOMPUTE_MIN_UPLOAD_RATE`` bytes received (default 64 KiB: a minimum upload rate), gets
-  ``408`` with the ``invalid_input`` envelope and the connection is closed; this holds on
-  every route, ``/mcp`` included;
+  ``MTCOMPUTE_MIN_UPLOAD_RATE`` bytes received (default 64 KiB: a minimum upload rate), or
+  that goes ``MTCOMPUTE_BODY_TIMEOUT`` seconds without a byte, gets ``408`` with the
+  ``invalid_input`` envelope and the connection is closed; this holds on every route,
+  ``/mcp`` included;
 - the body cap (``MTCOMPUTE_MAX_BODY_BYTES``): a body over it gets ``413``, the
   ``limit_exceeded`` envelope (on ``/mcp``, inside a JSON-RPC error), on every route;
 - the execute route (:class:`ExecuteRoute`), ahead of the router: the one route of the hot
@@ -577,8 +578,9 @@ def create_app(
       its admission to its answer (the time it may compute comes from its estimated cost,
       at most this); later is 504 ``timeout``; 60;
     - ``min_upload_rate``: ``MTCOMPUTE_MIN_UPLOAD_RATE``, bytes per second: each received
-      byte of a body gives it ``1 / min_upload_rate`` seconds more than ``body_timeout``
-      (0: the whole body within ``body_timeout``); 65536;
+      byte of a body gives it ``1 / min_upload_rate`` seconds more than ``body_timeout``,
+      but never ``body_timeout`` without a byte (0: the whole body within
+      ``body_timeout``); 65536;
     - ``compute_workers``: ``MTCOMPUTE_COMPUTE_WORKERS``, the body worker processes
       (:class:`~mtcompute.server.executor.BodyWorker`), at least 1; 2.
     """

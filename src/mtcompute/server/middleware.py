@@ -227,13 +227,15 @@ DEFAULT_MIN_UPLOAD_RATE = 65536.0
 
 class BodyDeadlineMiddleware(HttpOnlyMiddleware):
     """Answer 408 (``invalid_input``) and close when the body does not arrive in time:
-    within ``timeout`` seconds, plus one second per ``min_rate`` bytes received (a minimum
-    upload rate, not a whole-body deadline: a 24 MB body arriving at 2 MB/s is in time, a
-    client trickling a byte a second is cut after ``timeout``; 0: the whole body within
-    ``timeout``).
+    within ``timeout`` seconds, plus one second per ``min_rate`` bytes received, and never
+    ``timeout`` seconds without a body byte (a minimum upload rate, not a whole-body
+    deadline: a 24 MB body arriving at 2 MB/s is in time, a client trickling a byte a second
+    is cut after ``timeout``, and so is one that sends a burst then nothing, ``timeout``
+    after its last byte; 0: the whole body within ``timeout``).
 
     The deadline runs from the start of the request until the last body chunk has been
-    received (each chunk moves it by its bytes over ``min_rate``); once the body is in,
+    received (each chunk moves it by its bytes over ``min_rate``, to at most ``timeout``
+    seconds after that chunk); once the body is in,
     ``receive`` is passed through untouched (disconnect listeners keep working). When the
     deadline passes before the body is in, the route is cancelled (a cancellation, not an
     exception, so no handler logs it as an error; the MCP transport is built to be
@@ -265,6 +267,7 @@ class BodyDeadlineMiddleware(HttpOnlyMiddleware):
         received = 0
         loop = asyncio.get_running_loop()
         start = loop.time()
+        deadline = start + self.timeout
 
         with anyio.CancelScope() as route_scope:
 
@@ -277,7 +280,7 @@ class BodyDeadlineMiddleware(HttpOnlyMiddleware):
             timer = loop.call_later(self.timeout, expire)
 
             async def guarded_receive() -> Message:
-                nonlocal body_done, received, timer
+                nonlocal body_done, received, timer, deadline
                 if body_done:
                     return await receive()
                 if timed_out:  # only if the route shields its read from the cancellation
@@ -286,10 +289,14 @@ class BodyDeadlineMiddleware(HttpOnlyMiddleware):
                 if message["type"] != "http.request" or not message.get("more_body", False):
                     body_done = True
                     timer.cancel()
-                elif self.min_rate > 0:  # each chunk buys time at the minimum rate
-                    received += len(message.get("body", b""))
+                elif self.min_rate > 0 and message.get("body", b""):
+                    # each chunk buys time at the minimum rate, but never more than
+                    # ``timeout`` seconds from now: a burst then silence is cut as soon
+                    # as a trickle is
+                    received += len(message["body"])
                     timer.cancel()
-                    timer = loop.call_at(start + self._allowed(received), expire)
+                    deadline = min(start + self._allowed(received), loop.time() + self.timeout)
+                    timer = loop.call_at(deadline, expire)
                 return message
 
             async def guarded_send(message: Message) -> None:
@@ -304,7 +311,7 @@ class BodyDeadlineMiddleware(HttpOnlyMiddleware):
                 timer.cancel()
 
         if timed_out and not response_started:
-            seconds = round(self._allowed(received), 1)
+            seconds = round(deadline - start, 1)
             response = error_response(
                 RequestTimeout("body", seconds), headers={"Connection": "close"}
             )

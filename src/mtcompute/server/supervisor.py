@@ -281,8 +281,9 @@ class _Process:
 
     @property
     def starting(self) -> bool:
-        """Whether its thread runs and its process has not failed to start."""
-        return self._spawn_failure is None and self.thread is not None
+        """Whether its thread runs (alive) and its process has not failed to start."""
+        thread = self.thread
+        return self._spawn_failure is None and thread is not None and thread.is_alive()
 
     @property
     def problem(self) -> str | None:
@@ -313,12 +314,12 @@ class _Process:
 
     def _run(self) -> None:
         jobs = self.pool._jobs
-        self._check_ready(self._running())  # the process imports the tools meanwhile
+        self._watch()  # the process imports the tools meanwhile
         while True:
             try:
                 job = jobs.get(self._idle_seconds(), self._takes)
             except queue.Empty:  # idle: is the process alive (or can it start now)?
-                self._check_ready(self._running())
+                self._watch()
                 continue
             if job is None:
                 break
@@ -334,8 +335,19 @@ class _Process:
             if answer is not None:
                 job.future.set_result(answer)
             if self._process is None:  # killed (its body stopped, or died): replaced now
-                self._check_ready(self._running())
+                self._watch()
         self._stop()
+
+    def _watch(self) -> None:
+        """Check on the process (start it anew if it has died, note when it is ready); a
+        failure of the check itself is logged and its process replaced, so that the thread
+        never dies and leaves its share of the bodies unanswered."""
+        try:
+            self._check_ready(self._running())
+        except Exception:
+            _LOG.exception("body worker thread (%s) failed checking its process", self.name)
+            self._discard()
+            time.sleep(POLL_SECONDS)  # not a busy loop should the failure repeat
 
     def _takes(self) -> tuple[bool, bool]:
         """Whether this thread takes a light body now, and a heavy one: a process that cannot
@@ -367,7 +379,7 @@ class _Process:
             return
         answers = process.stdout
         assert answers is not None  # PIPE
-        if select.select([answers], [], [], 0)[0]:
+        if _readable(answers, 0):
             self._ready = answers.read(1) == READY  # else it ended: replaced when seen
 
     def _running(self, job: Job | None = None) -> subprocess.Popen[bytes] | None:
@@ -414,6 +426,35 @@ class _Process:
         return process
 
     def _answer(self, job: Job) -> tuple[int, bytes]:
+        """The answer to ``job``; any failure of this thread computing it (not the
+        process's: those are answered in :meth:`_compute`) is logged and answered
+        ``internal_error``, and the process is replaced, its state unknown."""
+        try:
+            return self._compute(job)
+        except Exception:
+            _LOG.exception(
+                "body worker thread (%s) failed sending %s@%s (a %d-byte body, request %s) "
+                "to its process; answered internal_error, starting another",
+                self.name,
+                ascii(job.tool_id),
+                ascii(job.version),
+                len(job.body),
+                job.request_id,
+            )
+            self._discard()
+            failure = Envelope.of_error(InternalError())
+            return failure.http_status, failure.json_bytes()
+
+    def _discard(self) -> None:
+        """Kill the process, if any (it is replaced before the next body)."""
+        process, self._process = self._process, None
+        self._ready = False
+        if process is not None:
+            process.kill()
+            process.wait()
+            _close_pipes(process)
+
+    def _compute(self, job: Job) -> tuple[int, bytes]:
         if time.monotonic() >= job.future.deadline:  # expired while it waited
             return timeout_answer(job.future.seconds)
         job.future.begin()  # its cost's time to compute starts now
@@ -449,8 +490,7 @@ class _Process:
                     return status, data
         except OSError:  # the process died while it was sent the body
             pass
-        process.kill()
-        process.wait()
+        self._discard()
         _LOG.error(
             "body worker process %d died computing %s@%s (a %d-byte body, request %s, %s), "
             "status %s; answered internal_error, starting another",
@@ -462,8 +502,6 @@ class _Process:
             self.name,
             process.returncode,
         )
-        _close_pipes(process)
-        self._process = None
         failure = Envelope.of_error(InternalError())
         return failure.http_status, failure.json_bytes()
 
@@ -477,8 +515,7 @@ class _Process:
                 return "deadline"
             if ticket.stopped:
                 return "client"
-            readable, _, _ = select.select([answers], [], [], min(left, POLL_SECONDS))
-            if readable:
+            if _readable(answers, min(left, POLL_SECONDS)):
                 return None
 
     def _stop_computing(
@@ -487,10 +524,7 @@ class _Process:
         """Kill the process computing ``job`` (it is replaced before the next body), for
         ``cut``: its deadline (answered :class:`~mtcompute.errors.Timeout`) or its request
         cancelled (the answer nobody reads)."""
-        process.kill()
-        process.wait()
-        _close_pipes(process)
-        self._process = None
+        self._discard()
         stopped_at = job.future.stopped_at
         if cut == "deadline" or stopped_at is None:
             why = "its deadline passed"
@@ -528,6 +562,15 @@ class _Process:
             process.kill()
             process.wait()
         _close_pipes(process)
+
+
+def _readable(pipe: typing.IO[bytes], seconds: float) -> bool:
+    """Whether ``pipe`` has bytes to read or has ended, waiting up to ``seconds``: poll, not
+    select, which refuses descriptors over 1023 (a server holding a thousand connections
+    gives a new process's pipes such numbers)."""
+    poller = select.poll()
+    poller.register(pipe, select.POLLIN)
+    return bool(poller.poll(seconds * 1000))
 
 
 def _close_pipes(process: subprocess.Popen[bytes]) -> None:

@@ -203,7 +203,11 @@ here (SentencePiece models) counts as the dearest."""
 
 TOOL_BYTE_FACTOR = {"ter-compute": 4, "wer-compute": 4, "sacrebleu-score": 3}
 """Tools that do more per byte than one tokenizer pass: TER's and WER's alignments (bounded by
-their limits), sacrebleu-score's three metrics."""
+their limits), sacrebleu-score's three metrics. paired-significance and system-ranking asked
+for TER (:func:`_byte_factor`) take TER's."""
+
+_SCORING_TOOLS = frozenset({"paired-significance", "system-ranking"})
+_TER = b'"ter"'
 
 RESAMPLE_BYTE_SECONDS = 1e-8
 """paired-significance: CPU seconds per resample and byte of body (each segment of each system
@@ -308,16 +312,25 @@ def _tokenizer_seconds(body: bytes) -> float:
     )
 
 
+def _byte_factor(tool_id: str, body: bytes) -> int:
+    """The tool's :data:`TOOL_BYTE_FACTOR`; for the tools that score with a metric the body
+    names, TER's when the body may name it (the string ``"ter"`` anywhere, or a key or value
+    written with escapes)."""
+    if tool_id in _SCORING_TOOLS and (_TER in body or _ESCAPE in body):
+        return TOOL_BYTE_FACTOR["ter-compute"]
+    return TOOL_BYTE_FACTOR.get(tool_id, 1)
+
+
 def request_cost(tool_id: str, body: bytes) -> RequestCost:
     """The CPU seconds a request to execute ``tool_id`` with this JSON body may take, read from
     the bytes alone (a scan, no parse): the body's size times its dearest tokenizer's rate
-    (:data:`TOKENIZER_BYTE_SECONDS`) and the tool's factor (:data:`TOOL_BYTE_FACTOR`), plus,
+    (:data:`TOKENIZER_BYTE_SECONDS`) and the tool's factor (:func:`_byte_factor`), plus,
     for paired-significance, its resamples times its size (:data:`RESAMPLE_BYTE_SECONDS`),
     for system-ranking, its resamples times the systems or pairs tested
     (:func:`_ranking_seconds`), at most the tool's ceiling (:data:`CEILING_SECONDS`). It
     leans high: a parameter that cannot be read takes its worst value."""
     size_ = len(body)
-    seconds = size_ * _tokenizer_seconds(body) * TOOL_BYTE_FACTOR.get(tool_id, 1)
+    seconds = size_ * _tokenizer_seconds(body) * _byte_factor(tool_id, body)
     if tool_id == "paired-significance":
         seconds += _samples(body) * size_ * RESAMPLE_BYTE_SECONDS
     elif tool_id == "system-ranking":
