@@ -13,6 +13,7 @@ import os
 import queue
 import resource
 import signal
+import subprocess
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -337,3 +338,35 @@ def test_heavy_work_is_not_left_to_a_stopped_thread() -> None:
     finally:
         pair.close()
     assert (True, False, "the body worker thread has stopped") == (taken, starting, problem)
+
+
+def test_a_dead_process_is_seen_before_the_deadline_or_a_cancelled_request() -> None:
+    """A process whose pipe has ended (it died) is seen as such first, even when its deadline
+    has passed and its request was cancelled meanwhile: its death is then logged as one."""
+    job = _job("a", heavy=True)  # its deadline (0.0) long passed
+    job.future.stop()
+    read, write = os.pipe()
+    os.close(write)
+    with os.fdopen(read, "rb") as answers:
+        seen = BodyWorker(processes=1)._processes[0]._wait(answers, job)
+    assert seen is None
+
+
+def test_a_process_dead_when_its_request_is_cancelled_is_logged_as_a_death(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """A process found dead as its request is stopped died by itself meanwhile (chaos: a
+    SIGKILL as the client leaves): the log says it died, with its pid and status."""
+    caplog.set_level(logging.INFO, logger="mtcompute.server")
+    one = BodyWorker(processes=1)._processes[0]
+    dead = subprocess.Popen(["sleep", "60"], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+    os.kill(dead.pid, signal.SIGKILL)
+    assert _until(lambda: dead.poll() is not None)
+    one._process = dead
+    job = _job("r-1", heavy=True)
+    job.future.stop()
+    status, _ = one._stop_computing(dead, job, "client")
+    messages = [record.getMessage() for record in caplog.records]
+    died = [m for m in messages if f"process {dead.pid} died computing {PAIRED}@1.0.0" in m]
+    assert (504, 1, None) == (status, len(died), one._process), messages
+    assert "status -9, as its request was cancelled" in died[0]

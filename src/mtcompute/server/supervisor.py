@@ -510,6 +510,8 @@ class _Process:
         (``"deadline"``) or its request is cancelled (``"client"``)."""
         ticket = job.future
         while True:
+            if _readable(answers, 0):  # first: an answer, or the end of a process that died
+                return None
             left = ticket.deadline - time.monotonic()
             if left <= 0:
                 return "deadline"
@@ -523,7 +525,9 @@ class _Process:
     ) -> tuple[int, bytes]:
         """Kill the process computing ``job`` (it is replaced before the next body), for
         ``cut``: its deadline (answered :class:`~mtcompute.errors.Timeout`) or its request
-        cancelled (the answer nobody reads)."""
+        cancelled (the answer nobody reads). A process found dead here died by itself
+        meanwhile: logged as a death."""
+        status = process.poll()
         self._discard()
         stopped_at = job.future.stopped_at
         if cut == "deadline" or stopped_at is None:
@@ -535,17 +539,31 @@ class _Process:
                 "its request was cancelled (its client left, or the server is stopping) "
                 f"{overrun:.3f} s before"
             )
-        _LOG.warning(
-            "body worker process %d (%s) stopped computing %s@%s (a %d-byte body, "
-            "request %s): %s; starting another",
-            process.pid,
-            self.name,
-            job.tool_id,
-            job.version,
-            len(job.body),
-            job.request_id,
-            why,
-        )
+        if status is not None:
+            _LOG.error(
+                "body worker process %d died computing %s@%s (a %d-byte body, request %s, "
+                "%s), status %s, as %s; starting another",
+                process.pid,
+                job.tool_id,
+                job.version,
+                len(job.body),
+                job.request_id,
+                self.name,
+                status,
+                why,
+            )
+        else:
+            _LOG.warning(
+                "body worker process %d (%s) stopped computing %s@%s (a %d-byte body, "
+                "request %s): %s; starting another",
+                process.pid,
+                self.name,
+                job.tool_id,
+                job.version,
+                len(job.body),
+                job.request_id,
+                why,
+            )
         return timeout_answer(job.future.seconds)
 
     def _stop(self) -> None:
