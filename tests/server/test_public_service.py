@@ -250,6 +250,7 @@ def test_trusted_proxy_rate_limit_keys_on_the_forwarded_client(proxied: str) -> 
     a_forged = {"x-forwarded-for": "192.0.2.77, 203.0.113.1, 10.1.2.3"}  # one more proxy hop
     b = {"x-forwarded-for": "203.0.113.2"}
     with httpx.Client(base_url=proxied, timeout=30) as client:
+        _wait_for(client, 200)  # the body worker processes have started (no forwarded client)
         first = _statuses(client, "/v1/tools", 3, a)
         forged = _statuses(client, "/v1/tools", 1, a_forged)
         other = _statuses(client, "/v1/tools", 3, b)
@@ -313,7 +314,7 @@ def quick_supervision(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def _wait_for(
-    client: TestClient, status: int, text: str = "", seconds: float = 15
+    client: httpx.Client, status: int, text: str = "", seconds: float = 15
 ) -> httpx.Response:
     """Poll /readyz until it answers ``status`` with ``text`` in its body; its last answer."""
     deadline = time.monotonic() + seconds
