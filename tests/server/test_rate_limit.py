@@ -4,6 +4,7 @@ client bursting real ``mtcompute serve`` processes (mtcompute.server.limits)."""
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -206,6 +207,9 @@ def test_pages_contracts_and_catalog_stay_public(keyed: tuple[str, Path]) -> Non
     """Without a key: the pages, the contracts, the catalog, its search, /healthz and /readyz
     answer."""
     with httpx.Client(base_url=keyed[0]) as client:
+        ready_by = time.monotonic() + 15  # the body worker processes have started
+        while client.get("/readyz").status_code != 200 and time.monotonic() < ready_by:
+            time.sleep(0.05)
         statuses = [
             client.get(path).status_code
             for path in ("/", "/?q=BLEU", "/tools/chrf-compute/1.0.0", "/v1/tools",
