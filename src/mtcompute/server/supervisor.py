@@ -491,17 +491,7 @@ class _Process:
         except OSError:  # the process died while it was sent the body
             pass
         self._discard()
-        _LOG.error(
-            "body worker process %d died computing %s@%s (a %d-byte body, request %s, %s), "
-            "status %s; answered internal_error, starting another",
-            process.pid,
-            job.tool_id,
-            job.version,
-            len(job.body),
-            job.request_id,
-            self.name,
-            process.returncode,
-        )
+        self._log_death(process, job, "; answered internal_error, starting another")
         failure = Envelope.of_error(InternalError())
         return failure.http_status, failure.json_bytes()
 
@@ -509,16 +499,15 @@ class _Process:
         """Until the process's answer starts to arrive (None), its deadline passes
         (``"deadline"``) or its request is cancelled (``"client"``)."""
         ticket = job.future
-        while True:
-            if _readable(answers, 0):  # first: an answer, or the end of a process that died
-                return None
+        wait = 0.0  # first: an answer, or the end of a process that died, before the rest
+        while not _readable(answers, wait):
             left = ticket.deadline - time.monotonic()
             if left <= 0:
                 return "deadline"
             if ticket.stopped:
                 return "client"
-            if _readable(answers, min(left, POLL_SECONDS)):
-                return None
+            wait = min(left, POLL_SECONDS)
+        return None
 
     def _stop_computing(
         self, process: subprocess.Popen[bytes], job: Job, cut: str
@@ -540,18 +529,7 @@ class _Process:
                 f"{overrun:.3f} s before"
             )
         if status is not None:
-            _LOG.error(
-                "body worker process %d died computing %s@%s (a %d-byte body, request %s, "
-                "%s), status %s, as %s; starting another",
-                process.pid,
-                job.tool_id,
-                job.version,
-                len(job.body),
-                job.request_id,
-                self.name,
-                status,
-                why,
-            )
+            self._log_death(process, job, f", as {why}; starting another")
         else:
             _LOG.warning(
                 "body worker process %d (%s) stopped computing %s@%s (a %d-byte body, "
@@ -565,6 +543,22 @@ class _Process:
                 why,
             )
         return timeout_answer(job.future.seconds)
+
+    def _log_death(self, process: subprocess.Popen[bytes], job: Job, after: str) -> None:
+        """Log that ``process`` (ended, waited for) died computing ``job``; ``after`` ends
+        the line (what was answered, what comes next)."""
+        _LOG.error(
+            "body worker process %d died computing %s@%s (a %d-byte body, request %s, %s), "
+            "status %s%s",
+            process.pid,
+            job.tool_id,
+            job.version,
+            len(job.body),
+            job.request_id,
+            self.name,
+            process.returncode,
+            after,
+        )
 
     def _stop(self) -> None:
         process, self._process = self._process, None
