@@ -21,6 +21,8 @@ import pytest
 
 import mtcompute
 from mtcompute import cli
+from mtcompute.server import protocol, settings
+from mtcompute.server.app import create_app
 from tests.conftest import (
     REPO,
     cli_command,
@@ -243,8 +245,6 @@ def test_cors_origins_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> N
     """MTCOMPUTE_CORS_ORIGINS (comma-separated) enables CORS for those origins only."""
     from starlette.testclient import TestClient
 
-    from mtcompute.server.app import create_app
-
     monkeypatch.setenv("MTCOMPUTE_CORS_ORIGINS", f"{ORIGIN_A}, {ORIGIN_B}")
     monkeypatch.delenv("MTCOMPUTE_ACCESS_LOG", raising=False)
     with TestClient(create_app(), base_url="http://127.0.0.1") as client:
@@ -462,6 +462,41 @@ def test_serve_refuses_a_bad_variable_as_it_refuses_the_option(
         done.stderr.startswith(expected) and done.stderr.rstrip().endswith(f", got {value!r}"),
         len(done.stderr.splitlines()),
     ), done.stderr
+
+
+_BAD_VALUES = {"nan", "-1", "abc", "0", "inf", "1e400", ""}
+
+
+@pytest.mark.parametrize(
+    "number",
+    [n for n in settings.NUMBERS if n.env is not None],
+    ids=lambda n: str(n.env),
+)
+def test_the_app_refuses_a_bad_variable_as_serve_does(
+    number: settings.Number, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The app built by another ASGI server (``create_app()`` with no arguments) reads the
+    numeric variables through the rules ``mtcompute serve`` checks: each value that breaks
+    its variable's rule is a ValueError with serve's one-line message, never ``int()``'s, and
+    a good value is taken."""
+    assert number.env is not None
+    build = protocol.head_limits if "HEADER" in number.env else create_app
+    protocol.head_limits.cache_clear()
+    refused = []
+    for value in sorted(_BAD_VALUES):
+        monkeypatch.setenv(number.env, value)
+        with contextlib.suppress(settings.SettingError):
+            number.parse(value)
+            continue  # a good value for this variable (0 queued requests, say)
+        with pytest.raises(settings.SettingError) as caught:
+            build()
+        protocol.head_limits.cache_clear()
+        assert str(caught.value) == f"{number.env} {number.rule}, got {value!r}"
+        refused.append(value)
+    assert {"abc", "nan", ""} <= set(refused)
+    monkeypatch.setenv(number.env, "2048")
+    build()
+    protocol.head_limits.cache_clear()
 
 
 @pytest.mark.parametrize(

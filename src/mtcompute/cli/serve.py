@@ -9,7 +9,6 @@ __all__ = ["add_parser", "run"]
 import argparse
 import os
 import re
-from collections.abc import Callable
 
 from mtcompute.cli._common import EXIT_OK, Subparsers, add_command, missing_extra, usage_error
 
@@ -176,65 +175,26 @@ def add_parser(subparsers: Subparsers) -> None:
     )
 
 
-_SECONDS_RULE = "must be a finite number of seconds above 0"
-
-
-def _seconds(value: float) -> bool:
-    """A duration: finite, above 0."""
-    return 0 < value < float("inf")
-
-
-# The numeric options: (option, its environment variable, type, valid, the rule it breaks
-# otherwise); a variable set without its option is checked the same way.
-_NUMBERS: tuple[
-    tuple[str, str | None, Callable[[str], float], Callable[[float], bool], str], ...
-] = (
-    ("--max-body-bytes", "MTCOMPUTE_MAX_BODY_BYTES", int, lambda v: v >= 1, "must be at least 1"),
-    ("--compute-workers", "MTCOMPUTE_COMPUTE_WORKERS", int, lambda v: v >= 1, "must be at least 1"),
-    ("--body-timeout", "MTCOMPUTE_BODY_TIMEOUT", float, _seconds, _SECONDS_RULE),
-    ("--header-timeout", "MTCOMPUTE_HEADER_TIMEOUT", float, _seconds, _SECONDS_RULE),
-    ("--deadline", "MTCOMPUTE_DEADLINE", float, _seconds, _SECONDS_RULE),
-    ("--shutdown-grace", None, float, _seconds, _SECONDS_RULE),
-    (
-        "--min-upload-rate",
-        "MTCOMPUTE_MIN_UPLOAD_RATE",
-        float,
-        lambda v: 0 <= v < float("inf"),
-        "must be a finite number of bytes per second, 0 or more",
-    ),
-    ("--max-queue", "MTCOMPUTE_MAX_QUEUE", int, lambda v: v >= 0, "must be at least 0"),
-    (
-        "--max-header-bytes",
-        "MTCOMPUTE_MAX_HEADER_BYTES",
-        int,
-        lambda v: v >= 1024,
-        "must be at least 1024",
-    ),
-)
-
-
 def _settings(args: argparse.Namespace) -> str | None:
     """Check the options and put them in the environment; the usage error, or None."""
     from mtcompute.server.limits import ApiKeys, RateLimit, parse_networks  # noqa: PLC0415
+    from mtcompute.server.settings import NUMBERS, SettingError  # noqa: PLC0415
 
     if args.workers < 1:
         return "--workers must be at least 1"
-    for option, env, kind, valid, rule in _NUMBERS:
-        value = getattr(args, option[2:].replace("-", "_"))
-        if value is None and env is not None and env in os.environ:
+    for number in NUMBERS:
+        value = getattr(args, number.option[2:].replace("-", "_"))
+        if value is None and number.env is not None and number.env in os.environ:
             # the variable, set and not overridden, is checked as the option would be
-            text = os.environ[env]
             try:
-                number = kind(text)
-            except ValueError:
-                number = None
-            if number is None or not valid(number):
-                return f"{env} {rule}, got {text[:100]!r}"
+                number.parse(os.environ[number.env])
+            except SettingError as error:
+                return str(error)
         elif value is not None:
-            if not valid(value):
-                return f"{option} {rule}"
-            if env is not None:
-                os.environ[env] = repr(value)
+            if not number.valid(value):
+                return f"{number.option} {number.rule}"
+            if number.env is not None:
+                os.environ[number.env] = repr(value)
     if args.cors_origin:
         for origin in args.cors_origin:
             if not re.fullmatch(r"https?://[^/\s,*]+", origin):

@@ -158,6 +158,7 @@ from mtcompute.server.responses import (
     json_response,
     send_answer,
 )
+from mtcompute.server.settings import from_environment
 from mtcompute.tools._cost import request_cost
 
 # 32 MiB: admits the largest valid input of every contract in the catalog in compact JSON,
@@ -585,9 +586,9 @@ def create_app(
       (:class:`~mtcompute.server.executor.BodyWorker`), at least 1; 2.
     """
     if max_body_bytes is None:
-        max_body_bytes = int(os.environ.get("MTCOMPUTE_MAX_BODY_BYTES", DEFAULT_MAX_BODY_BYTES))
+        max_body_bytes = from_environment("MTCOMPUTE_MAX_BODY_BYTES", DEFAULT_MAX_BODY_BYTES)
     if body_timeout is None:
-        body_timeout = float(os.environ.get("MTCOMPUTE_BODY_TIMEOUT", DEFAULT_BODY_TIMEOUT))
+        body_timeout = from_environment("MTCOMPUTE_BODY_TIMEOUT", DEFAULT_BODY_TIMEOUT)
     if cors_origins is None:
         cors_origins = _comma_list(os.environ.get("MTCOMPUTE_CORS_ORIGINS"))
     if access_log is None:
@@ -601,15 +602,13 @@ def create_app(
     if trusted_proxies is None:
         trusted_proxies = _comma_list(os.environ.get("MTCOMPUTE_TRUSTED_PROXIES"))
     if max_queue is None:
-        max_queue = int(os.environ.get("MTCOMPUTE_MAX_QUEUE", DEFAULT_MAX_QUEUE))
+        max_queue = from_environment("MTCOMPUTE_MAX_QUEUE", DEFAULT_MAX_QUEUE)
     if deadline is None:
-        deadline = float(os.environ.get("MTCOMPUTE_DEADLINE", DEFAULT_DEADLINE))
+        deadline = from_environment("MTCOMPUTE_DEADLINE", DEFAULT_DEADLINE)
     if min_upload_rate is None:
-        rate = os.environ.get("MTCOMPUTE_MIN_UPLOAD_RATE", DEFAULT_MIN_UPLOAD_RATE)
-        min_upload_rate = float(rate)
+        min_upload_rate = from_environment("MTCOMPUTE_MIN_UPLOAD_RATE", DEFAULT_MIN_UPLOAD_RATE)
     if compute_workers is None:
-        workers = os.environ.get("MTCOMPUTE_COMPUTE_WORKERS", str(DEFAULT_COMPUTE_WORKERS))
-        compute_workers = int(workers)
+        compute_workers = from_environment("MTCOMPUTE_COMPUTE_WORKERS", DEFAULT_COMPUTE_WORKERS)
     buckets = TokenBuckets(RateLimit.parse(rate_limit)) if rate_limit else None
     keys = ApiKeys.load(api_keys) if api_keys else None
     log = open_access_log(access_log)

@@ -46,7 +46,6 @@ __all__ = [
 ]
 
 import asyncio
-import os
 from functools import cache
 from typing import Any
 
@@ -61,6 +60,7 @@ from mtcompute.server.middleware import (
     transfer_coding_refusal,
     with_security_headers,
 )
+from mtcompute.server.settings import from_environment
 
 DEFAULT_HEADER_TIMEOUT = 10.0  # seconds; MTCOMPUTE_HEADER_TIMEOUT overrides
 DEFAULT_MAX_HEADER_BYTES = 64 * 1024  # MTCOMPUTE_MAX_HEADER_BYTES overrides
@@ -69,8 +69,8 @@ DEFAULT_MAX_HEADER_BYTES = 64 * 1024  # MTCOMPUTE_MAX_HEADER_BYTES overrides
 @cache
 def head_limits() -> tuple[float, int]:
     """(head deadline in seconds, head size cap in bytes), from the environment."""
-    timeout = float(os.environ.get("MTCOMPUTE_HEADER_TIMEOUT", DEFAULT_HEADER_TIMEOUT))
-    size = int(os.environ.get("MTCOMPUTE_MAX_HEADER_BYTES", DEFAULT_MAX_HEADER_BYTES))
+    timeout = from_environment("MTCOMPUTE_HEADER_TIMEOUT", DEFAULT_HEADER_TIMEOUT)
+    size = from_environment("MTCOMPUTE_MAX_HEADER_BYTES", DEFAULT_MAX_HEADER_BYTES)
     return timeout, size
 
 
