@@ -10,6 +10,7 @@ import os
 import subprocess
 import tarfile
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -50,6 +51,24 @@ def test_commands_making_the_same_text_file_at_once_all_succeed(tmp_path: Path) 
     assert errors == []
     assert target.read_text(encoding="utf-8") == "".join(line + "\n" for line in lines)
     assert sorted(p.name for p in tmp_path.iterdir()) == [target.name]
+
+
+def test_a_killed_writers_stale_temporary_files_are_removed(tmp_path: Path) -> None:
+    """A temporary file of the same text file older than an hour (its writer was killed) is
+    deleted by the next write; a fresh one (a writer at work) and other files are kept."""
+    target = tmp_path / "wmt22.de-en.ref"
+    stale, fresh = (tmp_path / f"{target.name}.{c * 32}.part" for c in "ab")
+    others = [tmp_path / f"wmt22.de-en.src.{'c' * 32}.part", tmp_path / f"{target.name}.x.part"]
+    for path in [stale, fresh, *others]:
+        path.write_text("half", encoding="utf-8")
+    old = time.time() - _formats._STALE_PART_SECONDS - 60
+    for path in [stale, *others]:
+        os.utime(path, (old, old))
+    _formats._write(str(target), ["a", "b"])
+    assert target.read_text(encoding="utf-8") == "a\nb\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
+        p.name for p in [target, fresh, *others]
+    )
 
 
 @pytest.fixture

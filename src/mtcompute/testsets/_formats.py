@@ -18,10 +18,12 @@ __all__ = [
 
 import contextlib
 import functools
+import glob
 import gzip
 import logging
 import os
 import re
+import time
 import uuid
 from collections import defaultdict
 from collections.abc import Callable, Iterator
@@ -260,11 +262,16 @@ def _xml_refs(testset: TestSet, langpair: str) -> list[str]:
 # -- the other formats -----------------------------------------------------------------------
 
 
+# A temporary file of _write's this old is a killed process's: no write takes an hour.
+_STALE_PART_SECONDS = 3600
+
+
 def _write(path: str, lines: Iterator[str] | list[str]) -> None:
     """``lines`` written to ``path`` as sacreBLEU's ``print(line, file=fout)`` writes them,
     through a temporary file of this call's own, renamed last: commands making the same file
     at once each rename a whole file into place, and no half-written text file is ever used.
-    The temporary file is deleted on any error."""
+    The temporary file is deleted on any error, and those a killed process left beside the
+    file are deleted once they are stale."""
     part = f"{path}.{uuid.uuid4().hex}.part"
     try:
         with smart_open(part, "xt") as out:
@@ -275,6 +282,17 @@ def _write(path: str, lines: Iterator[str] | list[str]) -> None:
         with contextlib.suppress(OSError):
             os.unlink(part)
         raise
+    _remove_stale_parts(Path(path))
+
+
+def _remove_stale_parts(path: Path) -> None:
+    """Delete ``path``'s temporary files (``PATH.<32 hex digits>.part``) older than
+    :data:`_STALE_PART_SECONDS`; another process's may vanish meanwhile."""
+    stale = time.time() - _STALE_PART_SECONDS
+    for part in path.parent.glob(f"{glob.escape(path.name)}.{'[0-9a-f]' * 32}.part"):
+        with contextlib.suppress(OSError):
+            if part.stat().st_mtime < stale:
+                part.unlink()
 
 
 def _sgml_text(path: str) -> Iterator[str]:
