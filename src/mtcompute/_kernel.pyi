@@ -218,7 +218,8 @@ def bootstrap_scores(
     kind 0 BLEU (order max_ngram_order; smooth 0 none, 1 floor, 2 add-k, 3 exp), kind 1 chrF
     (order char_order + word_order).  Per series: the scores as native doubles and whether
     every one is a numpy float32 (the array sacreBLEU makes is then float32).  None when a
-    float32 sum could round (a negative value, or segments * max > 2**24 in a column)."""
+    float32 sum could round (a negative value, or segments * max > 2**24 in a column) or a
+    value passes 65535 (the rows are kept as uint16)."""
 
 def bootstrap_interval(scores: bytes, is32: bool, /) -> tuple[float, float]:
     """sacreBLEU's ``estimate_ci`` of scores (native doubles; float32 values when ``is32``,

@@ -234,14 +234,46 @@ def test_the_kernel_scores_are_the_numpy_scores() -> None:
         )
 
 
+@pytest.mark.parametrize("segments", [1, 2, 31, 100, 256, 257, 1000])
+def test_large_statistics_are_summed_exactly(segments: int) -> None:
+    """Statistics up to the largest the kernel takes (65535, and segments * max <= 2**24),
+    several series sharing columns: the scores are mtcompute.significance's."""
+    rng = np.random.default_rng(segments)
+    most = min(65535, 2**24 // segments)
+    metric = facade.CHRF(char_order=2)
+    spec = _paired._spec(metric)
+    assert spec is not None
+    shared = rng.integers(0, most + 1, (segments, 1))
+    matrices = []
+    for _ in range(3):
+        m = rng.integers(0, most + 1, (segments, 6))
+        m[:, 1:2] = shared  # the references' counts of the first order: one column for all
+        matrices.append(m)
+    drawn = _ext().bootstrap_scores(
+        _paired.pcg64_bytes(5), 200, segments, [(spec, m.tobytes()) for m in matrices]
+    )
+    assert drawn is not None
+    for m, (scores, is32) in zip(matrices, drawn, strict=True):
+        expected = significance.bootstrap_resample(
+            metric._significance_metric(), m, samples=200, seed=5, arithmetic="sacrebleu"
+        )
+        found = np.frombuffer(scores, np.float64)
+        assert (found.tolist(), is32) == (
+            expected.astype(np.float64).tolist(),
+            expected.dtype == np.float32,
+        )
+
+
 def test_sums_that_may_round_go_to_numpy() -> None:
-    """A column whose sums may round in float32 (segments * max > 2**24) or a negative
-    value: the kernel declines (None), the command's numpy path adds them."""
+    """A column whose sums may round in float32 (segments * max > 2**24), a negative value
+    or one above 65535: the kernel declines (None), the command's numpy path adds them."""
     spec = (1, 1, 0, 0, 0.0, 2, 0, 3)
     big = np.array([[2**23, 2**23, 1], [1, 1, 1], [3, 3, 0]], np.int64).tobytes()
     negative = np.array([[1, 1, -1], [1, 1, 1]], np.int64).tobytes()
     fine = np.array([[5, 4, 3], [1, 1, 1]], np.int64).tobytes()
+    wide = np.array([[70000, 1, 1]], np.int64).tobytes()  # exact in float32, not in uint16
     state = _paired.pcg64_bytes(1)
+    assert _ext().bootstrap_scores(state, 10, 1, [(spec, wide)]) is None
     assert _ext().bootstrap_scores(state, 10, 3, [(spec, big)]) is None
     assert _ext().bootstrap_scores(state, 10, 2, [(spec, negative)]) is None
     assert _ext().bootstrap_scores(state, 10, 2, [(spec, fine)]) is not None
