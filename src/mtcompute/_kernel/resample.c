@@ -193,6 +193,36 @@ typedef struct {
 
 #define LOG_ZERO (-9999999999.0) /* sacreBLEU's my_log(0) */
 
+/* sum([my_log(p) for p in prec[:n]]) as this Python's sum adds: my_log(0) is the int
+ * -9999999999, the leading ints are added exactly, the first float to their total; then up to
+ * 3.11 one float addition after another, from 3.12 Neumaier's compensated sum of the floats
+ * (ints added plainly), the compensation added at the end. */
+static double
+python_sum_of_logs(const Num *prec, int n)
+{
+    int j = 0;
+    double total = 0.0; /* the leading ints: exact (a few times 1e10) */
+    for (; j < n && prec[j].v == 0.0; j++) total += LOG_ZERO;
+    if (j == n) return total;
+    total += log(prec[j++].v);
+#if PY_VERSION_HEX >= 0x030C0000
+    double c = 0.0;
+    for (; j < n; j++) {
+        if (prec[j].v == 0.0) {
+            total += LOG_ZERO;
+            continue;
+        }
+        double x = log(prec[j].v), t = total + x;
+        c += fabs(total) >= fabs(x) ? (total - t) + x : (x - t) + total;
+        total = t;
+    }
+    if (c != 0.0 && isfinite(c)) total += c;
+#else
+    for (; j < n; j++) total += prec[j].v == 0.0 ? LOG_ZERO : log(prec[j].v);
+#endif
+    return total;
+}
+
 /* BLEU.compute_bleu of float32 sums s (its _compute_score_from_stats): a Python float. */
 static double
 bleu_of(const Spec *sp, const float *s)
@@ -231,9 +261,7 @@ bleu_of(const Spec *sp, const float *s)
             prec[j] = f32(100.0f * c[j] / t[j]);
         }
     }
-    double total = 0.0; /* Python's sum, one addition after another (3.11) */
-    for (int j = 0; j < eff; j++) total += prec[j].v == 0.0 ? LOG_ZERO : log(prec[j].v);
-    return bp * exp(total / eff);
+    return bp * exp(python_sum_of_logs(prec, eff) / eff);
 }
 
 /* CHRF._compute_f_score of float32 sums s: a Python float or a float32 (*is32). */

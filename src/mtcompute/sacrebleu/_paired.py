@@ -198,9 +198,10 @@ def paired_bootstrap(
     """``PairedTest(named_systems, metrics, None, "bs", n_samples)()`` on the kernel: the
     signatures and the columns of results. ``None`` (the numpy path's turn) unless every metric
     is a BLEU or CHRF on the kernel's path, there are systems to compare, the seed is set
-    (``SACREBLEU_SEED``), the float32 sums are exact and Python adds as 3.11 does."""
+    (``SACREBLEU_SEED``), the float32 sums are exact and Python's ``sum`` adds floats as in
+    3.11-3.13 (the kernel follows 3.12's compensated sum where it is built for it)."""
     assert native.ext is not None  # a kernel step runs only when it is built
-    if sys.version_info >= (3, 12) or len(named_systems) < 2:  # 3.12's sum
+    if sys.version_info >= (3, 14) or len(named_systems) < 2:  # sum: as in 3.11-3.13
         return None
     seed_text, seed = read_seed()
     if seed is None:
