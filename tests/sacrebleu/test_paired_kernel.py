@@ -10,6 +10,7 @@ import os
 import random
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -21,9 +22,17 @@ from mtcompute import native, significance
 from mtcompute.sacrebleu import _paired
 from mtcompute.sacrebleu import significance as facade_significance
 from mtcompute.significance import _core
-from tests.conftest import cli_command, wmt_lines, wmt_window
+from tests.conftest import cli_command, kernel_switch, wmt_lines, wmt_window
 
 pytestmark = pytest.mark.skipif(not native.AVAILABLE, reason="built without the C kernel")
+
+
+@pytest.fixture(autouse=True)
+def _on_the_kernel() -> Iterator[None]:
+    """The kernel's path, whatever MTCOMPUTE_PURE says (kernel_and_pure switches inside)."""
+    with kernel_switch(True):
+        yield
+
 
 SEEDS = [0, 1, 7, 12345, 2**32 - 1, 2**32, 2**63, 2**64 + 5, 2**96 + 1, 2**128 - 1, 2**200 + 3]
 
@@ -333,7 +342,11 @@ def _run(command: list[str], env: dict[str, str] | None = None) -> subprocess.Co
         text=True,
         timeout=300,
         check=False,
-        env={**os.environ, "PYTHONPROFILEIMPORTTIME": "1", **(env or {})},
+        env={
+            **{k: v for k, v in os.environ.items() if k != "MTCOMPUTE_PURE"},
+            "PYTHONPROFILEIMPORTTIME": "1",
+            **(env or {}),
+        },
     )
 
 
