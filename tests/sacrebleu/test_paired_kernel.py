@@ -246,7 +246,8 @@ def test_the_kernel_scores_are_the_numpy_scores() -> None:
 @pytest.mark.parametrize("segments", [1, 2, 31, 100, 256, 257, 1000])
 def test_large_statistics_are_summed_exactly(segments: int) -> None:
     """Statistics up to the largest the kernel takes (65535, and segments * max <= 2**24),
-    several series sharing columns: the scores are mtcompute.significance's."""
+    several series sharing columns (uint16 chunks of one row to all): the scores are
+    mtcompute.significance's."""
     rng = np.random.default_rng(segments)
     most = min(65535, 2**24 // segments)
     metric = facade.CHRF(char_order=2)
@@ -258,9 +259,8 @@ def test_large_statistics_are_summed_exactly(segments: int) -> None:
         m = rng.integers(0, most + 1, (segments, 6))
         m[:, 1:2] = shared  # the references' counts of the first order: one column for all
         matrices.append(m)
-    drawn = _ext().bootstrap_scores(
-        _paired.pcg64_bytes(5), 200, segments, [(spec, m.tobytes()) for m in matrices]
-    )
+    series = [(spec, m.tobytes()) for m in matrices]
+    drawn = _ext().bootstrap_scores(_paired.pcg64_bytes(5), 200, segments, series)
     assert drawn is not None
     for m, (scores, is32) in zip(matrices, drawn, strict=True):
         expected = significance.bootstrap_resample(

@@ -335,50 +335,37 @@ spec_of(PyObject *t, Spec *sp)
 /* out[0..TILE) = the sums of the rows drawn[0..n) of a tile (TILE columns of every segment,
  * one block of uint16): a tile at a time, so that the sums stay in registers and the rows read
  * are a block that stays in the cache, added as uint16 in chunks of `chunk` rows (whose sums
- * cannot pass 65535) and these into int32.  With GCC and Clang in vectors (GCC 12 at -O3
- * otherwise unrolls and jams the loops into scalar additions through memory, 4x slower), of
- * 16 where the CPU has AVX2 (x86-64: checked at run time), else of 8. */
-#define ADD_TILE(NAME, LANES, ATTRIBUTES)                                                          \
-    ATTRIBUTES static MTK_NOINLINE void NAME(const uint16_t *tile, const u32 *drawn, Py_ssize_t n, \
-                                             Py_ssize_t chunk, int32_t *out)                       \
-    {                                                                                              \
-        typedef uint16_t h __attribute__((vector_size(2 * LANES)));                                \
-        typedef uint16_t hu __attribute__((vector_size(2 * LANES), aligned(2), may_alias));        \
-        int32_t a[TILE] = {0};                                                                     \
-        for (Py_ssize_t start = 0; start < n; start += chunk) {                                    \
-            Py_ssize_t stop = n - start < chunk ? n : start + chunk;                               \
-            h part[TILE / LANES];                                                                  \
-            memset(part, 0, sizeof part);                                                          \
-            for (Py_ssize_t i = start; i < stop; i++) {                                            \
-                const hu *r = (const hu *)(tile + (Py_ssize_t)drawn[i] * TILE);                    \
-                for (int k = 0; k < TILE / LANES; k++) part[k] += r[k];                            \
-            }                                                                                      \
-            uint16_t sums[TILE];                                                                   \
-            memcpy(sums, part, sizeof sums);                                                       \
-            for (int c = 0; c < TILE; c++) a[c] += sums[c];                                        \
-        }                                                                                          \
-        memcpy(out, a, sizeof a);                                                                  \
-    }
-
-#if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
-#define MTK_AVX2_TILES 1
-ADD_TILE(add_tile_avx2, 16, __attribute__((target("avx2"))))
-#endif
-#if defined(__GNUC__)
-ADD_TILE(add_tile, 8, )
-#else
-static void
+ * cannot pass 65535) and these into int32.  With GCC and Clang in vectors of 8 (GCC 12 at -O3
+ * otherwise unrolls and jams the loops into scalar additions through memory, 4x slower; AVX2's
+ * vectors of 16 were no faster: the rows' reads bound it). */
+static MTK_NOINLINE void
 add_tile(const uint16_t *tile, const u32 *drawn, Py_ssize_t n, Py_ssize_t chunk, int32_t *out)
 {
-    (void)chunk;
     int32_t a[TILE] = {0};
+#if defined(__GNUC__)
+    typedef uint16_t h8 __attribute__((vector_size(16)));
+    typedef uint16_t h8u __attribute__((vector_size(16), aligned(2), may_alias)); /* a row */
+    for (Py_ssize_t start = 0; start < n; start += chunk) {
+        Py_ssize_t stop = n - start < chunk ? n : start + chunk;
+        h8 part[TILE / 8];
+        memset(part, 0, sizeof part);
+        for (Py_ssize_t i = start; i < stop; i++) {
+            const h8u *r = (const h8u *)(tile + (Py_ssize_t)drawn[i] * TILE);
+            for (int k = 0; k < TILE / 8; k++) part[k] += r[k];
+        }
+        uint16_t sums[TILE];
+        memcpy(sums, part, sizeof sums);
+        for (int c = 0; c < TILE; c++) a[c] += sums[c];
+    }
+#else
+    (void)chunk;
     for (Py_ssize_t i = 0; i < n; i++) {
         const uint16_t *row = tile + (Py_ssize_t)drawn[i] * TILE;
         for (int c = 0; c < TILE; c++) a[c] += row[c];
     }
+#endif
     memcpy(out, a, sizeof a);
 }
-#endif
 
 static PyObject *
 py_bootstrap_scores(PyObject *self, PyObject *args)
@@ -477,18 +464,9 @@ py_bootstrap_scores(PyObject *self, PyObject *args)
         chunks[t] = chunks[t] ? MOST16 / chunks[t] : segments;
     Py_BEGIN_ALLOW_THREADS;
     u32 rng = (u32)(segments - 1);
-#if defined(MTK_AVX2_TILES)
-    int avx2 = __builtin_cpu_supports("avx2");
-#endif
     for (Py_ssize_t s = 0; s < samples; s++) {
         for (Py_ssize_t i = 0; i < segments; i++) drawn[i] = rng ? bounded32(&g, rng) : 0;
         for (Py_ssize_t t = 0; t < used; t += TILE) {
-#if defined(MTK_AVX2_TILES)
-            if (avx2) {
-                add_tile_avx2(matrix + t * segments, drawn, segments, chunks[t / TILE], acc + t);
-                continue;
-            }
-#endif
             add_tile(matrix + t * segments, drawn, segments, chunks[t / TILE], acc + t);
         }
         for (Py_ssize_t c = 0; c < width; c++) sums[c] = (float)acc[where[c]];
