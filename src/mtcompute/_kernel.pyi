@@ -195,3 +195,37 @@ def chrf_ratios(
     chrf_counts buffer, and of each segment's: (total, [segment, ...]), each a reduced
     (numerator, denominator) pair, or None where the exact integers do not fit 128 bits (or a
     sum 64 bits): Python finishes those."""
+
+def resample_draws(state: bytes, n: int, count: int, /) -> bytes:
+    """numpy's ``default_rng(seed).choice(n, count, replace=True)`` as ``count`` native int64
+    (1 <= n <= 2**32): PCG64 from ``state`` (four native uint64: the state's high and low
+    words, the increment's; mtcompute.sacrebleu._paired.pcg64_bytes) and Lemire's bounded
+    draws on 32-bit halves of its outputs, low half first (numpy's
+    ``random_bounded_uint64_fill`` without masking)."""
+
+def bootstrap_scores(
+    state: bytes,
+    samples: int,
+    segments: int,
+    series: list[tuple[tuple[int, int, int, int, float, int, int, int], bytes]],
+    /,
+) -> list[tuple[bytes, bool]] | None:
+    """sacreBLEU's paired bootstrap scores: ``samples`` resamples of ``segments`` indices
+    drawn as resample_draws draws them (one stream for all series), each series' statistics
+    (native int64 rows) summed over each resample as float32 and scored as sacreBLEU's
+    ``_compute_score_from_stats`` scores float32 sums under numpy 2.  A series' spec is
+    ``(kind, order, smooth, effective_order, smooth_value, beta, eps_smoothing, width)``:
+    kind 0 BLEU (order max_ngram_order; smooth 0 none, 1 floor, 2 add-k, 3 exp), kind 1 chrF
+    (order char_order + word_order).  Per series: the scores as native doubles and whether
+    every one is a numpy float32 (the array sacreBLEU makes is then float32).  None when a
+    float32 sum could round (a negative value, or segments * max > 2**24 in a column) or a
+    value passes 65535 (the rows are kept as uint16)."""
+
+def bootstrap_interval(scores: bytes, is32: bool, /) -> tuple[float, float]:
+    """sacreBLEU's ``estimate_ci`` of scores (native doubles; float32 values when ``is32``,
+    then computed in float32): numpy's pairwise mean and half the distance between the sorted
+    scores at n // 40 and n - n // 40 - 1."""
+
+def bootstrap_p(base: bytes, own: bytes, is32: bool, difference: float, /) -> float:
+    """The paired bootstrap p-value: ``(1 + #{|own - base| - mean > difference}) / (n + 1)``,
+    in float32 when ``is32`` (the difference rounded to float32), numpy's pairwise mean."""

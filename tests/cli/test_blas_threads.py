@@ -30,8 +30,10 @@ print(json.dumps([os.environ.get("OPENBLAS_NUM_THREADS"), pools]))
 
 
 REF, A, B = (str(PAIR / name) for name in ("ref.A.txt", "sys.OpenNMT.txt", "sys.PROMT.txt"))
+# -pbs with TER: BLEU and chrF alone run on the C kernel without numpy
+# (tests/sacrebleu/test_paired_kernel.py)
 COMMANDS = {
-    "sacrebleu -pbs": ["sacrebleu", REF, "-i", A, B, "-m", "chrf", "-pbs", "-pbsn", "20"],
+    "sacrebleu -pbs": ["sacrebleu", REF, "-i", A, B, "-m", "chrf", "ter", "-pbs", "-pbsn", "20"],
     "sacrebleu -ci": ["sacrebleu", REF, "-i", A, "-m", "chrf", "-ci", "-cin", "20"],
     "compare": ["compare", "--baseline", A, "--hypotheses", B, "-r", REF, "-m", "chrf"],
     "score --paired-bs": ["score", "-H", A, B, "-r", REF, "-m", "chrf", "--paired-bs"],

@@ -528,6 +528,9 @@ MTK_INTERNAL extern PyMethodDef mtk_ter_methods[];
 /* json.c */
 MTK_INTERNAL extern PyMethodDef mtk_json_methods[];
 
+/* resample.c */
+MTK_INTERNAL extern PyMethodDef mtk_resample_methods[];
+
 /* ------------------------------------------------------------------------------------ */
 /* Inline helpers over the shared types                                                 */
 /* ------------------------------------------------------------------------------------ */

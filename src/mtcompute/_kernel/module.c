@@ -17,6 +17,7 @@ static PyMethodDef *const tables[] = {
     mtk_lines_methods,         /* lines.c */
     mtk_lines_metrics_methods, /* lines_metrics.c */
     mtk_json_methods,          /* json.c */
+    mtk_resample_methods,      /* resample.c */
 };
 
 PyDoc_STRVAR(

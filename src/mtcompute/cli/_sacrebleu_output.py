@@ -213,12 +213,20 @@ def _columns(
         return _score_columns(
             args, metrics, names, lambda s, name: metrics[name].corpus_score(systems[s], None)
         )
+    named = list(zip(names, systems, strict=True))
+    if args.paired_bs and args.paired_jobs >= 0:
+        # BLEU and chrF with a seed: the C kernel's twin of PairedTest, without numpy
+        from mtcompute.sacrebleu._paired import paired_bootstrap  # noqa: PLC0415
+
+        served = paired_bootstrap(named, metrics, args.paired_bs_n)
+        if served is not None:
+            return {name: sig.format(args.short) for name, sig in served[0].items()}, served[1]
     one_blas_thread()
     # Imported here: numpy only for the tests, so that scoring starts as fast as before.
     from mtcompute.sacrebleu.significance import PairedTest  # noqa: PLC0415
 
     test = PairedTest(
-        list(zip(names, systems, strict=True)),
+        named,
         metrics,
         references=None,
         test_type="bs" if args.paired_bs else "ar",

@@ -51,13 +51,10 @@ except ImportError as missing:  # the optional extra: say which to install
     ) from missing
 
 from mtcompute import significance
-from mtcompute.metrics.bleu import score as sacre_bleu
-from mtcompute.metrics.chrf.score import chrf_references, chrf_rows_of
 from mtcompute.sacrebleu._errors import ArgumentError
+from mtcompute.sacrebleu._paired import Result, rows_reader
 from mtcompute.sacrebleu._seed import read_seed
 from mtcompute.sacrebleu.metrics.base import Metric, Score, Signature
-from mtcompute.sacrebleu.metrics.bleu import BLEU, _registry_tokenizer
-from mtcompute.sacrebleu.metrics.chrf import CHRF
 from mtcompute.sacrebleu.utils import sum_of_lists
 
 ARITHMETIC: significance.Arithmetic = "sacrebleu"
@@ -96,58 +93,19 @@ def significance_metric(
     return metric._significance_metric()
 
 
-class Result:
-    """sacreBLEU's ``Result``: a system's ``score``, the ``p_value`` of its comparison with the
-    baseline, and the bootstrap ``mean`` and 95% half width ``ci`` (None when not computed)."""
-
-    def __init__(
-        self,
-        score: float,
-        p_value: float | None = None,
-        mean: float | None = None,
-        ci: float | None = None,
-    ) -> None:
-        self.score = score
-        self.p_value = p_value
-        self.mean = mean
-        self.ci = ci
-
-    def __repr__(self) -> str:
-        return ",".join(f"{k}={v!s}" for k, v in self.__dict__.items())
-
-
 RowsReader = Callable[[Sequence[str]], tuple[list[int], npt.NDArray[np.int64]]]
 
 
 def _rows_reader(metric: Metric[Any], references: object) -> RowsReader | None:
-    """For a BLEU or CHRF of this package on the kernel's path against the constructor's
-    references: a reader of a system's summed statistics and per-segment statistics
-    (``_extract_corpus_statistics``'s numbers, its length check and warning), these as a
-    matrix over the kernel's int64 buffer, the references prepared once as the metric
-    prepares them. A list per segment, made, turned
-    into an array and walked by the garbage collector, cost 12% of the instructions of a
-    five-system ``-pbs`` run. ``None`` for any other metric (its own
-    ``_extract_corpus_statistics``)."""
-    if references or not metric._fast(cached=True) or metric._ref_cache is None:
-        return None
-    prepared: Any  # the references as the metric's statistics function takes them
-    rows_of: Callable[[Sequence[str], Any], tuple[list[int], bytes]]
-    if type(metric) is BLEU:
-        tokenizer = _registry_tokenizer(metric.tokenizer)
-        prepared = sacre_bleu.bleu_references(
-            metric._ref_cache, metric._options(), tokenizer=tokenizer
-        )
-        rows_of = sacre_bleu.bleu_rows_of
-    elif type(metric) is CHRF:
-        prepared, rows_of = chrf_references(metric._ref_cache, metric._options()), chrf_rows_of
-    else:
+    """:func:`mtcompute.sacrebleu._paired.rows_reader`, its rows as a matrix over the kernel's
+    int64 buffer (``None`` for a metric it does not read)."""
+    read = rows_reader(metric, references)
+    if read is None:
         return None
     width = metric._significance_metric().width
 
     def rows(hypotheses: Sequence[str]) -> tuple[list[int], npt.NDArray[np.int64]]:
-        metric._segment_references(hypotheses, None)  # sacreBLEU's length check and error
-        metric._warn_tokenized(hypotheses)
-        totals, buffer = rows_of(hypotheses, prepared)
+        totals, buffer = read(hypotheses)
         return totals, np.frombuffer(buffer, dtype=np.int64).reshape(-1, width)
 
     return rows
