@@ -6,6 +6,7 @@ results used, and it was reaped. Needs the extra ``ja`` (.ci/run installs it).""
 from __future__ import annotations
 
 import os
+import select
 
 import pytest
 
@@ -51,11 +52,14 @@ def test_two_processes_print_sacrebleus_bytes(
 
     def spy(name: str, lines: list[str]) -> tokenizers._Helper | None:
         started.append(start(name, lines))
+        if started[-1] is not None:  # the child has written, however busy the machine
+            select.select([started[-1].fd], [], [], 30)
         return started[-1]
 
     monkeypatch.setattr(tokenizers, "_start", spy)
     monkeypatch.setattr(tokenizers, "_may_fork", lambda: True)
     monkeypatch.setattr(tokenizers.threading, "active_count", lambda: 1)  # pytest-xdist's
+    monkeypatch.setattr(tokenizers, "_idle_priority", lambda: None)  # never starved here
     monkeypatch.setattr(tokenizers, "PARSE_AHEAD_LINES", 100)  # the in-repo sample is short
     two = ours(monkeypatch, capsys, args)
     (helper,) = started

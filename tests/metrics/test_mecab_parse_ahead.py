@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import os
 import random
+import select
 import signal
 import threading
+import time
 from collections.abc import Callable, Iterator, Sequence
 
 import pytest
@@ -19,6 +21,7 @@ from mtcompute.errors import InvalidInput, UnsupportedInput
 from mtcompute.tokenizers import get_tokenizer, parsing_ahead
 
 NAME = "ja-mecab"
+IDLE_PRIORITY = tokenizers._idle_priority
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -35,6 +38,7 @@ def may_fork(monkeypatch: pytest.MonkeyPatch) -> None:
     worker has a thread of its own (the child only parses, writes and exits)."""
     monkeypatch.setattr(tokenizers, "_may_fork", lambda: True)
     monkeypatch.setattr(tokenizers.threading, "active_count", lambda: 1)
+    monkeypatch.setattr(tokenizers, "_idle_priority", lambda: None)  # never starved here
 
 
 def generated(count: int, seed: int = 7) -> list[str]:
@@ -82,13 +86,16 @@ def fds() -> int:
     return len(os.listdir("/proc/self/fd"))
 
 
-def spied(monkeypatch: pytest.MonkeyPatch) -> list[tokenizers._Helper | None]:
-    """The helpers parsing_ahead starts, as it starts them."""
+def spied(monkeypatch: pytest.MonkeyPatch, wait: bool = True) -> list[tokenizers._Helper | None]:
+    """The helpers parsing_ahead starts, as it starts them; with ``wait``, once the child has
+    written (or ended), so that it has delivered something however busy the machine."""
     started: list[tokenizers._Helper | None] = []
     start = tokenizers._start
 
     def spy(name: str, lines: Sequence[str]) -> tokenizers._Helper | None:
         started.append(start(name, lines))
+        if wait and started[-1] is not None:
+            select.select([started[-1].fd], [], [], 30)
         return started[-1]
 
     monkeypatch.setattr(tokenizers, "_start", spy)
@@ -185,8 +192,8 @@ def test_a_failing_child_leaves_the_tokens_exact(
 def test_a_killed_child_leaves_the_tokens_exact(
     monkeypatch: pytest.MonkeyPatch, expected: list[str], when: str
 ) -> None:
-    """The child killed (SIGKILL) before it writes or midway: exact tokens, reaped, no fd."""
-    started = spied(monkeypatch)
+    """The child killed (SIGKILL) at once or midway: exact tokens, reaped, no fd."""
+    started = spied(monkeypatch, wait=when == "midway")
     before = fds()
     with parsing_ahead(NAME, LINES):
         helper = started[0]
@@ -266,3 +273,32 @@ def test_one_process_where_a_second_would_not_pay_or_is_unsafe(
     assert tokenizers._start("13a", LINES) is None
     with parsing_ahead("zh", LINES):
         assert tokenizers._HELPERS == {}
+
+
+def test_the_child_runs_on_idle_cpu_time(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The child asks for SCHED_IDLE (Linux): it takes no CPU time that another process wants,
+    so on a busy machine the parent, which never waits for it, is not slowed by it."""
+    if not hasattr(os, "SCHED_IDLE"):
+        pytest.skip("SCHED_IDLE is Linux's")
+    monkeypatch.setattr(tokenizers, "_idle_priority", IDLE_PRIORITY)
+    release, hold = os.pipe()
+
+    def child(parse: Callable[[str], str], lines: Sequence[str], fd: int) -> int:
+        os.read(release, 1)  # until the test has looked
+        return 0
+
+    monkeypatch.setattr(tokenizers, "_run_child", child)
+    started = spied(monkeypatch, wait=False)
+    try:
+        with parsing_ahead(NAME, LINES):
+            helper = started[0]
+            assert helper is not None
+            deadline = time.monotonic() + 10
+            while os.sched_getscheduler(helper.pid) != os.SCHED_IDLE:
+                assert time.monotonic() < deadline, "the child never asked for SCHED_IDLE"
+                time.sleep(0.001)
+            os.write(hold, b"x")
+    finally:
+        os.close(release)
+        os.close(hold)
+    assert reaped(helper)
