@@ -391,19 +391,6 @@ def _run_child(parse: Callable[[str], str], lines: Sequence[str], fd: int) -> in
     return 0
 
 
-def _idle_priority() -> None:
-    """Run this process only on CPU time nothing else wants (Linux's SCHED_IDLE, else the
-    lowest nice): on a busy machine the child then takes no time from the parent, which
-    parses whatever has not come."""
-    idle = getattr(os, "SCHED_IDLE", None)
-    if idle is not None:
-        with suppress(OSError):
-            os.sched_setscheduler(0, idle, os.sched_param(0))
-            return
-    with suppress(OSError):
-        os.nice(19)
-
-
 def _write(fd: int, data: bytearray) -> None:
     view = memoryview(data)
     while view:
@@ -439,7 +426,6 @@ def _start(name: str, lines: Iterable[str]) -> _Helper | None:
         status = 1
         try:
             gc.disable()  # it makes only strings: a collection would copy the parent's pages
-            _idle_priority()
             os.close(read)
             status = _run_child(lambda line: _parse(tagger, line), distinct, write)
         finally:

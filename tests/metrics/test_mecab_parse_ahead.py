@@ -11,7 +11,6 @@ import random
 import select
 import signal
 import threading
-import time
 from collections.abc import Callable, Iterator, Sequence
 
 import pytest
@@ -21,7 +20,6 @@ from mtcompute.errors import InvalidInput, UnsupportedInput
 from mtcompute.tokenizers import get_tokenizer, parsing_ahead
 
 NAME = "ja-mecab"
-IDLE_PRIORITY = tokenizers._idle_priority
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -38,7 +36,6 @@ def may_fork(monkeypatch: pytest.MonkeyPatch) -> None:
     worker has a thread of its own (the child only parses, writes and exits)."""
     monkeypatch.setattr(tokenizers, "_may_fork", lambda: True)
     monkeypatch.setattr(tokenizers.threading, "active_count", lambda: 1)
-    monkeypatch.setattr(tokenizers, "_idle_priority", lambda: None)  # never starved here
 
 
 def generated(count: int, seed: int = 7) -> list[str]:
@@ -188,22 +185,20 @@ def test_a_failing_child_leaves_the_tokens_exact(
     assert fds() == before
 
 
-@pytest.mark.parametrize("when", ["at-once", "midway"])
+@pytest.mark.parametrize("written", [False, True], ids=["before-writing", "after-writing"])
 def test_a_killed_child_leaves_the_tokens_exact(
-    monkeypatch: pytest.MonkeyPatch, expected: list[str], when: str
+    monkeypatch: pytest.MonkeyPatch, expected: list[str], written: bool
 ) -> None:
-    """The child killed (SIGKILL) at once or midway: exact tokens, reaped, no fd."""
-    started = spied(monkeypatch, wait=when == "midway")
+    """The child killed (SIGKILL) at once, or once it has written some results: exact
+    tokens, reaped, no fd left."""
+    started = spied(monkeypatch, wait=written)
     before = fds()
     with parsing_ahead(NAME, LINES):
         helper = started[0]
         assert helper is not None
+        os.kill(helper.pid, signal.SIGKILL)  # not reaped before the first take: never gone
         tokenize = get_tokenizer(NAME)
-        got = []
-        for i, line in enumerate(LINES):
-            if i == (0 if when == "at-once" else len(LINES) // 3):
-                os.kill(helper.pid, signal.SIGKILL)
-            got.append(tokenize(line))
+        got = [tokenize(line) for line in LINES]
     assert got == expected
     assert reaped(helper)
     assert fds() == before
@@ -273,32 +268,3 @@ def test_one_process_where_a_second_would_not_pay_or_is_unsafe(
     assert tokenizers._start("13a", LINES) is None
     with parsing_ahead("zh", LINES):
         assert tokenizers._HELPERS == {}
-
-
-def test_the_child_runs_on_idle_cpu_time(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The child asks for SCHED_IDLE (Linux): it takes no CPU time that another process wants,
-    so on a busy machine the parent, which never waits for it, is not slowed by it."""
-    if not hasattr(os, "SCHED_IDLE"):
-        pytest.skip("SCHED_IDLE is Linux's")
-    monkeypatch.setattr(tokenizers, "_idle_priority", IDLE_PRIORITY)
-    release, hold = os.pipe()
-
-    def child(parse: Callable[[str], str], lines: Sequence[str], fd: int) -> int:
-        os.read(release, 1)  # until the test has looked
-        return 0
-
-    monkeypatch.setattr(tokenizers, "_run_child", child)
-    started = spied(monkeypatch, wait=False)
-    try:
-        with parsing_ahead(NAME, LINES):
-            helper = started[0]
-            assert helper is not None
-            deadline = time.monotonic() + 10
-            while os.sched_getscheduler(helper.pid) != os.SCHED_IDLE:
-                assert time.monotonic() < deadline, "the child never asked for SCHED_IDLE"
-                time.sleep(0.001)
-            os.write(hold, b"x")
-    finally:
-        os.close(release)
-        os.close(hold)
-    assert reaped(helper)
