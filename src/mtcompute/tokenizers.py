@@ -290,9 +290,29 @@ def _may_fork() -> bool:
         return False
     if not hasattr(os, "fork") or os.environ.get("MTCOMPUTE_THREADS", "").strip() == "1":
         return False
+    return _cpus() >= 2
+
+
+def _cpus() -> int:
+    """The CPUs this process may run on."""
     affinity = getattr(os, "sched_getaffinity", None)
-    cpus = len(affinity(0)) if affinity is not None else (os.cpu_count() or 1)
-    return cpus >= 2
+    return len(affinity(0)) if affinity is not None else (os.cpu_count() or 1)
+
+
+_LOADAVG = "/proc/loadavg"
+
+
+def _cpu_free() -> bool:
+    """Whether another process can run now without taking a CPU from others: the tasks
+    runnable at this moment (Linux's /proc/loadavg, this process among them) are no more
+    than the CPUs. On a machine whose CPUs are all busy, a second process only shares this
+    one's CPU time (measured: 10-20% slower); where the count cannot be read, assumed."""
+    try:
+        with open(_LOADAVG, encoding="ascii") as handle:
+            running = int(handle.read().split()[3].split("/")[0])
+    except (OSError, ValueError, IndexError):
+        return True
+    return running <= _cpus()
 
 
 class _Helper:
@@ -404,7 +424,7 @@ def _start(name: str, lines: Iterable[str]) -> _Helper | None:
     if spec is None or name in _HELPERS or not _may_fork():
         return None
     distinct = list(dict.fromkeys(lines))
-    if len(distinct) < PARSE_AHEAD_LINES or threading.active_count() > 1:
+    if len(distinct) < PARSE_AHEAD_LINES or threading.active_count() > 1 or not _cpu_free():
         return None
     try:
         tagger = _tagger(spec, "/tokenize")
@@ -442,8 +462,8 @@ def parsing_ahead(name: str, lines: Iterable[str]) -> Iterator[None]:
     parses them from the last while this process parses from the first: the lines in the
     order they will be tokenized, as the tokenizer gets them. The child is ended and reaped
     when the block ends. Only where :func:`_may_fork` allows it, no other thread runs and
-    there are at least :data:`PARSE_AHEAD_LINES` distinct lines; the tokens are the same
-    either way."""
+    there are at least :data:`PARSE_AHEAD_LINES` distinct lines and a CPU is free at that
+    moment (:func:`_cpu_free`); the tokens are the same either way."""
     helper = _start(name, lines)
     if helper is None:
         yield

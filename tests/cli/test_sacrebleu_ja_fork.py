@@ -59,6 +59,7 @@ def test_two_processes_print_sacrebleus_bytes(
     monkeypatch.setattr(tokenizers, "_start", spy)
     monkeypatch.setattr(tokenizers, "_may_fork", lambda: True)
     monkeypatch.setattr(tokenizers.threading, "active_count", lambda: 1)  # pytest-xdist's
+    monkeypatch.setattr(tokenizers, "_cpu_free", lambda: True)  # however busy the machine
     monkeypatch.setattr(tokenizers, "PARSE_AHEAD_LINES", 100)  # the in-repo sample is short
     two = ours(monkeypatch, capsys, args)
     (helper,) = started

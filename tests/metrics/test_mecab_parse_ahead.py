@@ -12,6 +12,7 @@ import select
 import signal
 import threading
 from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
 
 import pytest
 
@@ -36,6 +37,7 @@ def may_fork(monkeypatch: pytest.MonkeyPatch) -> None:
     worker has a thread of its own (the child only parses, writes and exits)."""
     monkeypatch.setattr(tokenizers, "_may_fork", lambda: True)
     monkeypatch.setattr(tokenizers.threading, "active_count", lambda: 1)
+    monkeypatch.setattr(tokenizers, "_cpu_free", lambda: True)  # however busy the machine
 
 
 def generated(count: int, seed: int = 7) -> list[str]:
@@ -242,10 +244,10 @@ def real_decision(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
 
 
 def test_one_process_where_a_second_would_not_pay_or_is_unsafe(
-    monkeypatch: pytest.MonkeyPatch, real_decision: None
+    monkeypatch: pytest.MonkeyPatch, real_decision: None, tmp_path: Path
 ) -> None:
-    """No child: MTCOMPUTE_THREADS=1, one CPU, another thread running, too few lines, or a
-    tokenizer that is not MeCab's."""
+    """No child: MTCOMPUTE_THREADS=1, one CPU, another thread running, every CPU busy, too
+    few lines, or a tokenizer that is not MeCab's."""
     monkeypatch.setenv("MTCOMPUTE_THREADS", "1")
     assert tokenizers._may_fork() is False
     tokenizers._may_fork.cache_clear()
@@ -264,6 +266,15 @@ def test_one_process_where_a_second_would_not_pay_or_is_unsafe(
         stop.set()
         other.join()
     monkeypatch.setattr(tokenizers.threading, "active_count", lambda: 1)
+    loadavg = tmp_path / "loadavg"
+    monkeypatch.setattr(tokenizers, "_LOADAVG", str(loadavg))
+    loadavg.write_text("0.50 0.40 0.30 3/120 4567\n")  # this process and two others
+    assert tokenizers._cpu_free() is False
+    assert tokenizers._start(NAME, LINES) is None
+    loadavg.write_text("1.50 1.40 1.30 2/120 4567\n")  # this process and one other
+    assert tokenizers._cpu_free() is True
+    loadavg.unlink()
+    assert tokenizers._cpu_free() is True  # not Linux: assumed
     assert tokenizers._start(NAME, LINES[: tokenizers.PARSE_AHEAD_LINES - 1]) is None
     assert tokenizers._start("13a", LINES) is None
     with parsing_ahead("zh", LINES):
