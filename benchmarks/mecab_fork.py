@@ -2,7 +2,7 @@
 process and the children it reaped, so the second MeCab process is counted), medians.
 
     python benchmarks/mecab_fork.py --rounds 7 [--data DIR] [--extra -m bleu chrf]
-        [--command NAME=ENV:PROGRAM ...]
+        [--command NAME=ENV:PROGRAM ...] [--raw]
 
 Each ``--command`` is a label, optional ``VAR=value,...`` settings before a colon, and the
 program (``mtcompute sacrebleu`` or ``sacrebleu``) run with the same arguments; stdout is
@@ -40,6 +40,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=7)
     parser.add_argument("--data", type=Path, required=True, help="the en-ja folder")
     parser.add_argument("--command", action="append", required=True, metavar="LABEL=SPEC")
+    parser.add_argument("--raw", action="store_true", help="also every run's wall and CPU")
     parser.add_argument("extra", nargs="*", help="after --: arguments after -i SYSTEMS")
     args = parser.parse_args()
     systems = [str(p) for p in sorted(args.data.glob("sys.*.txt"))]
@@ -77,6 +78,8 @@ def main() -> None:
             f"  CPU {cpu * 1000:6.0f} ms   {last}/this: wall {base / wall:5.2f}x"
             f"  CPU {base_cpu / cpu:5.2f}x"
         )
+        if args.raw:
+            print(" " * 26 + " ".join(f"{w * 1000:.0f}/{c * 1000:.0f}" for w, c in pairs))
     sys.stdout.flush()
 
 
