@@ -237,9 +237,7 @@ def _tokenizer_of(spec: _Mecab, tagger: Any) -> Tokenizer:
         helper = _HELPERS.get(spec.name)
         if helper is not None:  # parsed by the second process (parsing_ahead)?
             known = helper.take(line)
-            if known is not None:
-                with lock:
-                    remember(line, known)
+            if known is not None:  # kept by the helper while it lives: not in the memo
                 return known
         try:
             with lock:
@@ -337,8 +335,11 @@ class _Helper:
 
     def take(self, line: str) -> str | None:
         """The child's tokens of ``line`` if they have come, else None (the caller parses)."""
+        result = self.results.get(line)  # without the lock: a dict read is atomic
+        if result is not None:
+            return result
         with self.lock:
-            result = self.results.pop(line, None)
+            result = self.results.get(line)
             if result is not None or self.fd < 0:
                 return result
             at = self.index.get(line, -1)
@@ -347,7 +348,7 @@ class _Helper:
             self.misses += 1
             if self.misses % _READ_EVERY == 0 or at > self.next - _NEAR:
                 self._read()
-                result = self.results.pop(line, None)
+                result = self.results.get(line)
                 if result is not None:
                     return result
             self.front = max(self.front, at)
