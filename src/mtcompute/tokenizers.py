@@ -15,6 +15,8 @@ SentencePiece model named by the caller (``spm_model``) or the one sacreBLEU cac
 a loaded model that is shared, read-only); no line is cached across instances (sacreBLEU's
 ``lru_cache`` on the tokenizer methods is shared by all instances and never freed).
 ``batch``, when set, tokenizes many lines in one call (SentencePiece's threads).
+:func:`parsing_ahead` lets a command parse its MeCab lines in a second process as well
+(the binding holds the GIL, so threads cannot share that work).
 
 ``kernel`` names the tokenizer the compiled kernel's text path applies itself (tokenizing and
 counting in one pass, :func:`mtcompute.metrics.bleu.counts.bleu_text_statistics`); for the
@@ -28,16 +30,21 @@ __all__ = [
     "NAMES",
     "Tokenizer",
     "get_tokenizer",
+    "parsing_ahead",
     "tokenize_intl",
 ]
 
+import gc
 import importlib
 import os
+import signal
+import sys
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from functools import cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from mtcompute.core.text import first_lone_surrogate
 from mtcompute.errors import InvalidInput, UnsupportedInput, where
@@ -150,8 +157,19 @@ _MEMO_LINE = 4096
 _MEMO_CHARACTERS = 1 << 22
 
 
+def _parse(tagger: Any, line: str) -> str:
+    """MeCab's tokens of ``line`` as sacreBLEU's tokenizer gives them."""
+    result: str = tagger.parse(line.strip()).strip()
+    return result
+
+
 def _mecab(spec: _Mecab, path: str) -> Tokenizer:
     """A MeCab tokenizer with its own tagger, as sacreBLEU builds and checks it."""
+    return _tokenizer_of(spec, _tagger(spec, path))
+
+
+def _tagger(spec: _Mecab, path: str) -> Any:
+    """A MeCab tagger of ``spec``, checked as sacreBLEU checks it."""
     try:
         # Imported here, not at the top: MeCab and its dictionary are optional dependencies
         # (the extras), and loading them would slow every start of mtcompute that never asks
@@ -188,6 +206,11 @@ def _mecab(spec: _Mecab, path: str) -> Tokenizer:
             f"sacreBLEU checks; MeCab also loaded the dictionary {info.next.filename}.",
             path,
         )
+    return tagger
+
+
+def _tokenizer_of(spec: _Mecab, tagger: Any) -> Tokenizer:
+    """The tokenizer over ``tagger``, with its memo."""
     # One tagger per tokenizer; MeCab's parse of a string reuses the tagger's own lattice, so
     # calls from several threads take turns.
     lock = threading.Lock()
@@ -197,21 +220,29 @@ def _mecab(spec: _Mecab, path: str) -> Tokenizer:
     memo: dict[str, str] = {}
     held = 0
 
-    def tokenize(line: str) -> str:
+    def remember(line: str, result: str) -> None:
         nonlocal held
+        size = len(line) + len(result)
+        if size <= _MEMO_LINE:  # kept under the lock: the count stays exact
+            if held + size > _MEMO_CHARACTERS:
+                memo.clear()
+                held = 0
+            memo[line] = result
+            held += size
+
+    def tokenize(line: str) -> str:
         known = memo.get(line)
         if known is not None:
             return known
+        helper = _HELPERS.get(spec.name)
+        if helper is not None:  # parsed by the second process (parsing_ahead)?
+            known = helper.take(line)
+            if known is not None:  # kept by the helper while it lives: not in the memo
+                return known
         try:
             with lock:
-                result: str = tagger.parse(line.strip()).strip()
-                size = len(line) + len(result)
-                if size <= _MEMO_LINE:  # kept under the lock: the count stays exact
-                    if held + size > _MEMO_CHARACTERS:
-                        memo.clear()
-                        held = 0
-                    memo[line] = result
-                    held += size
+                result = _parse(tagger, line)
+                remember(line, result)
         except TypeError:
             # The binding passes UTF-8 to MeCab: a lone surrogate has none.
             at = first_lone_surrogate(line)
@@ -224,6 +255,226 @@ def _mecab(spec: _Mecab, path: str) -> Tokenizer:
         return result
 
     return Tokenizer(spec.name, f"{spec.name}-{tagger.version()}-{spec.suffix}", tokenize)
+
+
+# --- MeCab in a second process --------------------------------------------------------------
+
+# Below this many distinct lines a second process costs more than it saves (a fork, a pipe).
+PARSE_AHEAD_LINES = 2000
+
+# The child's results: each line's tokens in UTF-8, then a newline (a line whose tokens hold
+# one ends the child's work: the parent parses it and the rest).
+_CHILD_BUFFER = 1 << 14  # bytes the child gathers per write
+_READ_EVERY = 16
+_NEAR = 256  # lines
+_READ_SIZE = 1 << 16  # bytes the parent reads at once (a smaller buffer than malloc maps)
+_PIPE_SIZE = 1 << 20  # asked of Linux, so the child seldom waits for the parent to read
+
+# The running helper of each MeCab tokenizer's name; every tokenizer of that name asks it
+# before parsing a line itself (a line's tokens are the same whichever tagger parses it).
+_HELPERS: dict[str, _Helper] = {}
+
+
+@cache
+def _may_fork() -> bool:
+    """Whether this process may parse MeCab's lines in a child process as well; decided once.
+
+    Only Linux and macOS (fork with the tagger's mmapped dictionary shared), only with two
+    CPUs or more for this process (``os.sched_getaffinity`` where there is one), and not when
+    ``MTCOMPUTE_THREADS`` is ``1`` (the user's switch for one process). Only the ``sacrebleu``
+    command asks for it (:func:`parsing_ahead`): the library, the HTTP server's workers and
+    Dask never fork, and :func:`parsing_ahead` also refuses while another thread runs."""
+    if not (sys.platform.startswith("linux") or sys.platform == "darwin"):
+        return False
+    if not hasattr(os, "fork") or os.environ.get("MTCOMPUTE_THREADS", "").strip() == "1":
+        return False
+    return _cpus() >= 2
+
+
+def _cpus() -> int:
+    """The CPUs this process may run on."""
+    affinity = getattr(os, "sched_getaffinity", None)
+    return len(affinity(0)) if affinity is not None else (os.cpu_count() or 1)
+
+
+_LOADAVG = "/proc/loadavg"
+
+
+def _cpu_free() -> bool:
+    """Whether another process can run now without taking a CPU from others: the tasks
+    runnable at this moment (Linux's /proc/loadavg, this process among them) are no more
+    than the CPUs. On a machine whose CPUs are all busy, a second process only shares this
+    one's CPU time (measured: 10-20% slower); where the count cannot be read, assumed."""
+    try:
+        with open(_LOADAVG, encoding="ascii") as handle:
+            running = int(handle.read().split()[3].split("/")[0])
+    except (OSError, ValueError, IndexError):
+        return True
+    return running <= _cpus()
+
+
+class _Helper:
+    """A child process parsing ``lines`` (distinct) with MeCab from the last to the first,
+    its results read by the parent when it needs a line: the parent parses from the first
+    line on whatever has not come yet, so neither waits, and the two meet in the middle.
+
+    Whatever the child does not deliver whole (killed, a short read, an error, a nonzero
+    exit) the parent parses itself; the child is always reaped (:meth:`stop`)."""
+
+    def __init__(self, pid: int, fd: int, lines: list[str]) -> None:
+        self.pid = pid
+        self.fd = fd  # the pipe's read end; -1 once the child is reaped
+        self.lines = lines
+        self.index = {line: i for i, line in enumerate(lines)}
+        self.next = len(lines) - 1  # the index of the line the child's next result is for
+        self.front = -1  # the last index the parent parsed itself
+        self.results: dict[str, str] = {}
+        self.misses = 0  # lines the parent asked for that had not come
+        self.buffer = bytearray()
+        self.lock = threading.Lock()
+
+    def take(self, line: str) -> str | None:
+        """The child's tokens of ``line`` if they have come, else None (the caller parses)."""
+        result = self.results.get(line)  # without the lock: a dict read is atomic
+        if result is not None:
+            return result
+        with self.lock:
+            result = self.results.get(line)
+            if result is not None or self.fd < 0:
+                return result
+            at = self.index.get(line, -1)
+            # A read costs a system call: every _READ_EVERY lines, and for a line near the
+            # child's last result (the child writes _CHILD_BUFFER bytes at a time).
+            self.misses += 1
+            if self.misses % _READ_EVERY == 0 or at > self.next - _NEAR:
+                self._read()
+                result = self.results.get(line)
+                if result is not None:
+                    return result
+            self.front = max(self.front, at)
+            if self.fd >= 0 and self.next <= self.front:  # met: the child has done the rest
+                self.stop()
+            return None
+
+    def _read(self) -> None:
+        """Whatever the child has written so far, without waiting."""
+        while True:
+            try:
+                data = os.read(self.fd, _READ_SIZE)
+            except BlockingIOError:
+                return
+            if not data:  # the child has ended: its last result, if cut short, is dropped
+                self.stop()
+                return
+            end = data.rfind(b"\n")
+            if end < 0:
+                self.buffer += data
+                continue
+            if self.buffer:
+                data = bytes(self.buffer) + data
+                end += len(self.buffer)
+                self.buffer.clear()
+            self.buffer += data[end + 1 :]
+            try:
+                texts = data[:end].decode().split("\n")
+            except UnicodeDecodeError:  # never from a sound child: trust nothing more of it
+                self.stop()
+                return
+            for text in texts[: self.next + 1]:
+                self.results[self.lines[self.next]] = text
+                self.next -= 1
+
+    def stop(self) -> None:
+        """End the child if it still runs and reap it; close the pipe."""
+        if self.fd < 0:
+            return
+        with suppress(ProcessLookupError):  # an exited child is still there until reaped
+            os.kill(self.pid, signal.SIGKILL)
+        os.close(self.fd)
+        self.fd = -1
+        os.waitpid(self.pid, 0)
+
+
+def _run_child(parse: Callable[[str], str], lines: Sequence[str], fd: int) -> int:
+    """The child's work: every line's tokens, the last line first, written to ``fd``;
+    its exit status."""
+    out = bytearray()
+    for line in reversed(lines):
+        tokens = parse(line)
+        if "\n" in tokens:  # not a result the parent can tell apart: it parses the rest
+            break
+        out += tokens.encode()
+        out += b"\n"
+        if len(out) >= _CHILD_BUFFER:
+            _write(fd, out)
+            out.clear()
+    _write(fd, out)
+    return 0
+
+
+def _write(fd: int, data: bytearray) -> None:
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view) :]
+
+
+def _start(name: str, lines: Iterable[str]) -> _Helper | None:
+    """A child parsing ``lines`` with the MeCab tokenizer ``name``, or None where it would
+    not pay or is not safe."""
+    spec = _MECAB.get(name)
+    if spec is None or name in _HELPERS or not _may_fork():
+        return None
+    distinct = list(dict.fromkeys(lines))
+    if len(distinct) < PARSE_AHEAD_LINES or threading.active_count() > 1 or not _cpu_free():
+        return None
+    try:
+        tagger = _tagger(spec, "/tokenize")
+    except UnsupportedInput:
+        return None  # the tokenizer reports it when it is built
+    import fcntl  # noqa: PLC0415
+
+    read, write = os.pipe()
+    if hasattr(fcntl, "F_SETPIPE_SZ"):  # Linux
+        with suppress(OSError):  # more than the system allows: the default size
+            fcntl.fcntl(write, fcntl.F_SETPIPE_SZ, _PIPE_SIZE)
+    try:
+        pid = os.fork()
+    except OSError:
+        os.close(read)
+        os.close(write)
+        return None
+    if pid == 0:  # the child: never returns, never runs the parent's exit handlers
+        status = 1
+        try:
+            gc.disable()  # it makes only strings: a collection would copy the parent's pages
+            os.close(read)
+            status = _run_child(lambda line: _parse(tagger, line), distinct, write)
+        finally:
+            os._exit(status)
+    os.close(write)
+    os.set_blocking(read, False)
+    return _Helper(pid, read, distinct)
+
+
+@contextmanager
+def parsing_ahead(name: str, lines: Iterable[str]) -> Iterator[None]:
+    """Within the block, the MeCab tokenizer ``name`` (``ja-mecab``, ``ko-mecab``; any other
+    name does nothing) may find ``lines`` parsed by a child process started here, which
+    parses them from the last while this process parses from the first: the lines in the
+    order they will be tokenized, as the tokenizer gets them. The child is ended and reaped
+    when the block ends. Only where :func:`_may_fork` allows it, no other thread runs and
+    there are at least :data:`PARSE_AHEAD_LINES` distinct lines and a CPU is free at that
+    moment (:func:`_cpu_free`); the tokens are the same either way."""
+    helper = _start(name, lines)
+    if helper is None:
+        yield
+        return
+    _HELPERS[name] = helper
+    try:
+        yield
+    finally:
+        del _HELPERS[name]
+        helper.stop()
 
 
 # --- the registry ------------------------------------------------------------------------------

@@ -15,8 +15,9 @@ import os
 import stat
 import sys
 from collections.abc import Callable, Iterator, Sequence
+from contextlib import ExitStack
 from dataclasses import dataclass
-from itertools import islice
+from itertools import chain, islice
 from typing import TYPE_CHECKING, Any
 
 from mtcompute.cli._common import (
@@ -254,8 +255,8 @@ def run(args: argparse.Namespace) -> int:
 
         failures = (TestSetError, *FACADE_ERRORS)
     try:
-        with Logged(session):
-            return _main(session, args)
+        with Logged(session), ExitStack() as stack:
+            return _main(session, args, stack)
     except Stop as stop:
         return stop.status
     except failures as error:
@@ -281,8 +282,9 @@ def _uses_test_sets(args: argparse.Namespace) -> bool:
     )
 
 
-def _main(session: Session, args: argparse.Namespace) -> int:
-    """sacreBLEU 2.6.0's ``main()``, step by step."""
+def _main(session: Session, args: argparse.Namespace, stack: ExitStack) -> int:
+    """sacreBLEU 2.6.0's ``main()``, step by step; ``stack`` ends what it starts (the
+    second MeCab process) when the command ends."""
     if _uses_test_sets(args):
         from mtcompute.cli import _sacrebleu_testsets as tests  # noqa: PLC0415
 
@@ -374,6 +376,8 @@ def _main(session: Session, args: argparse.Namespace) -> int:
         _check_test_set_lengths(session, args, systems, refs)
     else:
         _check_lengths(session, args, systems, where, refs)
+    if "bleu" in args.metrics:
+        _parse_ahead(args, stack, refs, systems)
 
     metrics: dict[str, Any] = {}
     for name in args.metrics:
@@ -405,6 +409,32 @@ def _main(session: Session, args: argparse.Namespace) -> int:
     signatures, columns = _columns(args, metrics, systems, names)
     _print_results(session, args, columns, signatures)
     return EXIT_OK
+
+
+def _parse_ahead(
+    args: argparse.Namespace,
+    stack: ExitStack,
+    refs: Sequence[Sequence[str]],
+    systems: Sequence[Sequence[str]],
+) -> None:
+    """With BLEU's MeCab tokenizer (ja-mecab, ko-mecab), let a second process parse the
+    lines from the last system back while this one imports, counts and parses from the
+    references on (the binding holds the GIL: threads cannot share the parse)."""
+    from mtcompute.tokenizer_names import TARGET_TOKENIZERS  # noqa: PLC0415
+
+    target = args.bleu_trg_lang if args.langpair else ""  # as _metric_arguments passes it
+    name = args.bleu_tokenize or TARGET_TOKENIZERS.get(target, "13a")
+    if not name.endswith("-mecab"):
+        return
+    from mtcompute.tokenizers import parsing_ahead  # noqa: PLC0415
+
+    # As BLEU hands them to the tokenizer (lowercased when asked, right-stripped), in the
+    # order it does: the references when it is built, then system by system.
+    lines = chain(*refs, *systems)
+    if args.bleu_lowercase:
+        stack.enter_context(parsing_ahead(name, (line.lower().rstrip() for line in lines)))
+    else:
+        stack.enter_context(parsing_ahead(name, (line.rstrip() for line in lines)))
 
 
 def _check_lengths(

@@ -1,0 +1,281 @@
+"""MeCab in a second process (:func:`mtcompute.tokenizers.parsing_ahead`): the same tokens as
+one process on generated Japanese and mixed lines; exact results when the child is killed,
+exits nonzero, cuts its last result short or writes garbage; no zombie and no leaked fd; and
+when the command's process parses in one process only. Needs the extra ``ja`` (.ci/run
+installs it; without it these tests skip, saying so)."""
+
+from __future__ import annotations
+
+import os
+import random
+import select
+import signal
+import threading
+from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
+
+import pytest
+
+from mtcompute import tokenizers
+from mtcompute.errors import InvalidInput, UnsupportedInput
+from mtcompute.tokenizers import get_tokenizer, parsing_ahead
+
+NAME = "ja-mecab"
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _needs_mecab() -> None:
+    try:
+        get_tokenizer(NAME)
+    except UnsupportedInput as error:
+        pytest.skip(f"{error.message} (.ci/run installs the extra ja)")
+
+
+@pytest.fixture(autouse=True)
+def may_fork(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The fork path whatever the machine: two CPUs or not, and under pytest-xdist, whose
+    worker has a thread of its own (the child only parses, writes and exits)."""
+    monkeypatch.setattr(tokenizers, "_may_fork", lambda: True)
+    monkeypatch.setattr(tokenizers.threading, "active_count", lambda: 1)
+    monkeypatch.setattr(tokenizers, "_cpu_free", lambda: True)  # however busy the machine
+
+
+def generated(count: int, seed: int = 7) -> list[str]:
+    """Japanese and mixed lines: kana, kanji, Latin words, digits, punctuation, spaces, some
+    repeated (as systems repeat references), some with surrounding spaces."""
+    rng = random.Random(seed)
+    pieces = [
+        "これは",
+        "ペンです",
+        "東京都",
+        "に住んでいます",
+        "。",
+        "、",
+        "「修復」",
+        "をタップします",
+        "Hello",
+        "world",
+        "123",
+        "３．５％",
+        "Ｗｉ－Ｆｉ",
+        " ",
+        "\u3000",
+        "😀",
+        "é",
+        "한국어",
+        "(注)",
+        "ｶﾀｶﾅ",
+    ]
+    lines = ["".join(rng.choices(pieces, k=rng.randint(1, 14))) for _ in range(count)]
+    lines += rng.choices(lines, k=count // 10)
+    return [f" {line} " if i % 17 == 0 else line for i, line in enumerate(lines)]
+
+
+LINES = generated(3000)
+
+
+@pytest.fixture(scope="module")
+def expected() -> list[str]:
+    """One process's tokens of every line."""
+    one = get_tokenizer(NAME)
+    return [one(line) for line in LINES]
+
+
+def fds() -> int:
+    return len(os.listdir("/proc/self/fd"))
+
+
+def spied(monkeypatch: pytest.MonkeyPatch, wait: bool = True) -> list[tokenizers._Helper | None]:
+    """The helpers parsing_ahead starts, as it starts them; with ``wait``, once the child has
+    written (or ended), so that it has delivered something however busy the machine."""
+    started: list[tokenizers._Helper | None] = []
+    start = tokenizers._start
+
+    def spy(name: str, lines: Sequence[str]) -> tokenizers._Helper | None:
+        started.append(start(name, lines))
+        if wait and started[-1] is not None:
+            select.select([started[-1].fd], [], [], 30)
+        return started[-1]
+
+    monkeypatch.setattr(tokenizers, "_start", spy)
+    return started
+
+
+def reaped(helper: tokenizers._Helper) -> bool:
+    """The child has been waited for (no zombie) and its pipe closed."""
+    try:
+        os.waitpid(helper.pid, os.WNOHANG)
+    except ChildProcessError:
+        return helper.fd == -1
+    return False
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self/fd"), reason="needs /proc (Linux)")
+def test_two_processes_give_one_process_tokens(
+    monkeypatch: pytest.MonkeyPatch, expected: list[str]
+) -> None:
+    """Every line's tokens are the same; most came from the child (it parses from the last
+    line while this process parses from the first); it is reaped and its pipe closed."""
+    started = spied(monkeypatch)
+    before = fds()
+    with parsing_ahead(NAME, LINES):
+        tokenize = get_tokenizer(NAME)
+        got = [tokenize(line) for line in LINES]
+        helper = started[0]
+        assert helper is not None
+    assert got == expected
+    distinct = len(set(LINES))
+    assert len(helper.lines) == distinct
+    assert distinct - 1 - helper.next > 0  # the child's results were used
+    assert reaped(helper)
+    assert fds() == before
+    assert tokenizers._HELPERS == {}
+
+
+def _child_then(
+    monkeypatch: pytest.MonkeyPatch, tail: Callable[[int], int], share: float = 0.5
+) -> None:
+    """The child delivers the last ``share`` of its lines, then ``tail(fd)`` (its status)."""
+    run = tokenizers._run_child
+
+    def child(parse: Callable[[str], str], lines: Sequence[str], fd: int) -> int:
+        run(parse, lines[int(len(lines) * (1 - share)) :], fd)
+        return tail(fd)
+
+    monkeypatch.setattr(tokenizers, "_run_child", child)
+
+
+def _cut_short(fd: int) -> int:
+    os.write(fd, "修復".encode()[:4])  # a result cut inside a character, no newline
+    return 3
+
+
+def _garbage(fd: int) -> int:
+    os.write(fd, b"\xff\xfe\n")
+    return 0
+
+
+def _stops(fd: int) -> int:
+    return 0 if fd >= 0 else 1
+
+
+def _raises(fd: int) -> int:
+    raise RuntimeError("the child fails")
+
+
+@pytest.mark.parametrize(
+    "tail",
+    [_cut_short, _garbage, _raises, _stops],
+    ids=["cut-short-exit-3", "not-utf8", "raises", "stops-early"],
+)
+def test_a_failing_child_leaves_the_tokens_exact(
+    monkeypatch: pytest.MonkeyPatch, expected: list[str], tail: Callable[[int], int]
+) -> None:
+    """A child that delivers part of its work then exits nonzero, writes a result cut short,
+    writes what is not UTF-8, raises, or stops early: what it did not deliver whole is
+    parsed in this process, and the tokens are exact."""
+    _child_then(monkeypatch, tail)
+    started = spied(monkeypatch)
+    before = fds()
+    with parsing_ahead(NAME, LINES):
+        tokenize = get_tokenizer(NAME)
+        got = [tokenize(line) for line in LINES]
+    assert got == expected
+    helper = started[0]
+    assert helper is not None
+    assert reaped(helper)
+    assert fds() == before
+
+
+@pytest.mark.parametrize("written", [False, True], ids=["before-writing", "after-writing"])
+def test_a_killed_child_leaves_the_tokens_exact(
+    monkeypatch: pytest.MonkeyPatch, expected: list[str], written: bool
+) -> None:
+    """The child killed (SIGKILL) at once, or once it has written some results: exact
+    tokens, reaped, no fd left."""
+    started = spied(monkeypatch, wait=written)
+    before = fds()
+    with parsing_ahead(NAME, LINES):
+        helper = started[0]
+        assert helper is not None
+        os.kill(helper.pid, signal.SIGKILL)  # not reaped before the first take: never gone
+        tokenize = get_tokenizer(NAME)
+        got = [tokenize(line) for line in LINES]
+    assert got == expected
+    assert reaped(helper)
+    assert fds() == before
+
+
+def test_a_lone_surrogate_is_reported_as_in_one_process(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The child stops at a line MeCab cannot read; this process reports it (InvalidInput)
+    when it gets there, and the other lines are exact."""
+    lines = [*LINES[:1500], "bad \ud800 line", *LINES[1500:]]
+    one = get_tokenizer(NAME)
+    with parsing_ahead(NAME, lines):
+        tokenize = get_tokenizer(NAME)
+        for line in lines:
+            if line == "bad \ud800 line":
+                with pytest.raises(InvalidInput, match="U\\+D800 at character 4"):
+                    tokenize(line)
+            else:
+                assert tokenize(line) == one(line)
+
+
+def test_the_block_ends_the_child_on_an_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    """An exception inside the block still ends and reaps the child."""
+    started = spied(monkeypatch)
+    before = fds()
+    with pytest.raises(KeyError), parsing_ahead(NAME, LINES):
+        raise KeyError("the command fails")
+    helper = started[0]
+    assert helper is not None
+    assert reaped(helper)
+    assert fds() == before
+    assert tokenizers._HELPERS == {}
+
+
+@pytest.fixture
+def real_decision(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """The real _may_fork, decided afresh for the test."""
+    monkeypatch.undo()
+    tokenizers._may_fork.cache_clear()
+    yield
+    tokenizers._may_fork.cache_clear()
+
+
+def test_one_process_where_a_second_would_not_pay_or_is_unsafe(
+    monkeypatch: pytest.MonkeyPatch, real_decision: None, tmp_path: Path
+) -> None:
+    """No child: MTCOMPUTE_THREADS=1, one CPU, another thread running, every CPU busy, too
+    few lines, or a tokenizer that is not MeCab's."""
+    monkeypatch.setenv("MTCOMPUTE_THREADS", "1")
+    assert tokenizers._may_fork() is False
+    tokenizers._may_fork.cache_clear()
+    monkeypatch.delenv("MTCOMPUTE_THREADS")
+    monkeypatch.setattr(os, "sched_getaffinity", lambda _pid: {0}, raising=False)
+    assert tokenizers._may_fork() is False
+    tokenizers._may_fork.cache_clear()
+    monkeypatch.setattr(os, "sched_getaffinity", lambda _pid: {0, 1}, raising=False)
+    assert tokenizers._may_fork() is True
+    stop = threading.Event()
+    other = threading.Thread(target=stop.wait)
+    other.start()
+    try:
+        assert tokenizers._start(NAME, LINES) is None
+    finally:
+        stop.set()
+        other.join()
+    monkeypatch.setattr(tokenizers.threading, "active_count", lambda: 1)
+    loadavg = tmp_path / "loadavg"
+    monkeypatch.setattr(tokenizers, "_LOADAVG", str(loadavg))
+    loadavg.write_text("0.50 0.40 0.30 3/120 4567\n")  # this process and two others
+    assert tokenizers._cpu_free() is False
+    assert tokenizers._start(NAME, LINES) is None
+    loadavg.write_text("1.50 1.40 1.30 2/120 4567\n")  # this process and one other
+    assert tokenizers._cpu_free() is True
+    loadavg.unlink()
+    assert tokenizers._cpu_free() is True  # not Linux: assumed
+    assert tokenizers._start(NAME, LINES[: tokenizers.PARSE_AHEAD_LINES - 1]) is None
+    assert tokenizers._start("13a", LINES) is None
+    with parsing_ahead("zh", LINES):
+        assert tokenizers._HELPERS == {}
