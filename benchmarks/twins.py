@@ -214,18 +214,22 @@ def rows(
             on_path(False, pure_line_chrf),
         ),
     ]
-    out.append(_paired_bootstrap_row(wmt))
+    out += _paired_bootstrap_rows(wmt)
     return out
 
 
 PAIRED_SYSTEMS = ["JDExploreAcademy", "Online-B", "Online-W", "OpenNMT", "PROMT"]
 
 
-def _paired_bootstrap_row(wmt: Path) -> tuple[str, str, Callable[[], object], Callable[[], object]]:
+def _paired_bootstrap_rows(
+    wmt: Path,
+) -> list[tuple[str, str, Callable[[], object], Callable[[], object]]]:
     """``mtcompute sacrebleu -pbs``'s resampling: bootstrap_scores, bootstrap_interval and
-    bootstrap_p against mtcompute.significance.paired_bootstrap (numpy, sacreBLEU's
-    arithmetic) on the statistics of five whole en-de systems, BLEU and chrF, 1000 resamples;
-    each answers the p-values, means and half widths."""
+    bootstrap_p (one row: the last two take the first's output) against
+    mtcompute.significance.paired_bootstrap (numpy, sacreBLEU's arithmetic) on the statistics
+    of five whole en-de systems, BLEU and chrF, 1000 resamples, each answering the p-values,
+    means and half widths; and resample_draws, the draws bootstrap_scores makes, exported so
+    that the tests compare them with numpy's ``choice``, against that ``choice``."""
     import numpy as np  # noqa: PLC0415  # this row only
 
     import mtcompute.sacrebleu as facade  # noqa: PLC0415
@@ -273,8 +277,20 @@ def _paired_bootstrap_row(wmt: Path) -> tuple[str, str, Callable[[], object], Ca
         )
         return [[(r.p_value, r.mean, r.ci) for r in row] for row in results]
 
+    def numpy_draws() -> object:
+        rng = np.random.default_rng(12345)
+        return rng.choice(len(ref), size=(1000, len(ref)), replace=True).astype(np.int64).tobytes()
+
     work = f"{PAIR} 5 systems x {len(ref)} lines, BLEU and chrF, 1000 resamples"
-    return "bootstrap_scores (+ interval, p)", work, kernel, pure
+    return [
+        ("bootstrap_scores + bootstrap_interval + bootstrap_p", work, kernel, pure),
+        (
+            "resample_draws",
+            f"1000 resamples of {len(ref)} lines",
+            lambda: native.ext.resample_draws(state, len(ref), 1000 * len(ref)),
+            numpy_draws,
+        ),
+    ]
 
 
 def comparable(value: Any) -> Any:

@@ -24,8 +24,11 @@ connection per request; the server trusts loopback as a proxy and each client se
   large one's latency is measured too (``light_large_p50``/``p99``: in a pool of two
   processes or more one is kept for light work, with one it waits behind the heavy work).
 
-Halfway, the busiest body worker process (the most CPU over 0.2 s) is killed (SIGKILL). At
-the end it prints, and checks (exit status 1 when a promise is broken):
+Halfway, the busiest body worker process (the most CPU over 0.2 s) is killed (SIGKILL); the
+leaving clients hold their leave from the measure until 0.5 s after the kill (else the
+server, stopping the process for a client that just left, could log that stop for the
+death it has not seen yet). At the end it prints, and checks (exit status 1 when a promise
+is broken):
 
 - the cheap client's latency p50 and p99: p99 under 1 s;
 - the abandoned work's overrun past its client: the server's log (work stopped in the body
@@ -103,6 +106,15 @@ class Tally:
     statuses: dict[int, int] = field(default_factory=dict)
     refusals: dict[str, int] = field(default_factory=dict)
     left: int = 0
+    # Cleared while a body worker is being killed: a leaving client then holds its leave
+    # (its connection open) until the death is seen, so that the server's own stop of a
+    # process whose client left cannot coincide with the kill and be taken for it.
+    may_leave: asyncio.Event = field(default_factory=asyncio.Event)
+
+
+# How long after the kill the leaving clients hold their leave: the server sees a death
+# within its poll (50 ms) once the process has ended.
+KILL_SETTLE_SECONDS = 0.5
 
 
 def free_port() -> int:
@@ -136,6 +148,7 @@ async def post(
             raw = await asyncio.wait_for(reader.read(-1), leave_after)
         except TimeoutError:
             tally.left += 1
+            await tally.may_leave.wait()
             return None
     finally:
         writer.close()
@@ -259,6 +272,7 @@ async def run_clients(
     before the kill."""
     rng = random.Random(seed)
     tally = Tally()
+    tally.may_leave.set()
     until = time.monotonic() + seconds
     others = clients - 1
     leaving = others // 3
@@ -280,10 +294,13 @@ async def run_clients(
     await asyncio.sleep(seconds / 2)
     killed = None
     workers = body_workers(server)
+    tally.may_leave.clear()
     victim = await asyncio.to_thread(busiest, workers)
     if victim is not None:
         killed = victim.pid
         os.kill(killed, signal.SIGKILL)
+        await asyncio.sleep(KILL_SETTLE_SECONDS)
+    tally.may_leave.set()
     await asyncio.gather(*tasks)
     return tally, killed, {w.pid for w in workers}
 
