@@ -15,7 +15,7 @@ import pytest
 
 from mtcompute.cli._common import CommandError
 from mtcompute.cli._files import read_ahead, read_segments, segment_chunks
-from tests.conftest import WMT, run_cli
+from tests.conftest import WMT, run_cli, run_python
 
 EN_DE = WMT / "generaltest2022" / "en-de"
 FILES = ("sys.Online-B.txt", "sys.OpenNMT.txt", "ref.A.txt", "ref.B.txt")
@@ -123,6 +123,56 @@ def test_metric_options_on_threads_print_the_bytes_of_standard_input(
     expected = stdin.stdout.replace(b'"<stdin>"', json.dumps(corpus[0]).encode())
     assert (0, b"", expected) == (named.returncode, named.stderr, named.stdout)
     assert (0, b"") == (stdin.returncode, stdin.stderr)
+
+
+@pytest.mark.parametrize(
+    ("chunk", "pool"),
+    [(WHOLE, False), (SMALL, True)],
+    ids=["one-chunk-on-this-thread", "chunks-on-the-pool"],
+)
+def test_files_of_one_chunk_start_no_pool(
+    corpus: list[str], monkeypatch: pytest.MonkeyPatch, chunk: str, pool: bool
+) -> None:
+    """On two threads, files that fit in one chunk (a test set) are counted on the command's
+    own thread: no pool of threads to start nor to hand the chunk to (7% of a 2,037-line
+    run); files of several chunks take the pool. Same bytes either way."""
+    argv = ["score", "-H", corpus[0], "-r", corpus[2], "-m", "bleu", "chrf", "--format", "json"]
+    code = (
+        "import sys, threading\n"
+        "from mtcompute import cli\n"
+        "names = set()\n"
+        "start = threading.Thread.start\n"
+        "def noted(self): names.add(self.name.split('_')[0]); start(self)\n"
+        "threading.Thread.start = noted\n"
+        f"status = cli.main({argv!r})\n"
+        "print(status, sorted(names), file=sys.stderr)\n"
+    )
+    done = run_python(code, env={"MTCOMPUTE_THREADS": "2", "MTCOMPUTE_CHUNK_SEGMENTS": chunk})
+    expected = "0 ['mtcompute-chunk', 'mtcompute-reader']" if pool else "0 []"
+    assert (expected, scored(monkeypatch, WHOLE, *argv[1:])[1]) == (
+        done.stderr.strip(),
+        done.stdout.encode(),
+    )
+
+
+@pytest.mark.parametrize(
+    ("hyp_lines", "ref_lines"),
+    [(3, 5), (7, 8), (10, 8), (14, 15)],
+    ids=["first-chunk", "second-chunk-empty", "second-chunk", "third-chunk"],
+)
+def test_files_of_different_lengths_at_any_chunk_are_reported(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, hyp_lines: int, ref_lines: int
+) -> None:
+    """Chunks of 7 on two threads: files that end apart in the first chunk, the second (read
+    before the pool starts) or a later one are the same one-line error."""
+    monkeypatch.setenv("MTCOMPUTE_THREADS", "2")
+    hyp = write(tmp_path, "hyp.txt", b"a b\n" * hyp_lines)
+    ref = write(tmp_path, "ref.txt", b"a c\n" * ref_lines)
+    message = (
+        f"mtcompute score: error: the files have different numbers of lines: {hyp} has "
+        f"{hyp_lines}, {ref} has {ref_lines}; every file needs one line per segment\n"
+    )
+    assert (1, b"", message.encode()) == scored(monkeypatch, SMALL, "-H", hyp, "-r", ref)
 
 
 def write(folder: Path, name: str, data: bytes) -> str:

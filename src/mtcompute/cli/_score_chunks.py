@@ -15,8 +15,9 @@ import gc
 import os
 import sys
 from collections import deque
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
+from itertools import chain, islice
 from typing import IO, TYPE_CHECKING, TypeAlias, cast
 
 from mtcompute.cli._common import STDIN, label
@@ -293,16 +294,23 @@ def _in_parallel(args: argparse.Namespace, add: Callable[[int, list[list[Result]
     thread taking whole chunks (decoded, counted and scored there, see :func:`_raw_results`)
     while a reader thread cuts the next ones from the files (:func:`byte_chunks`, undecoded);
     each chunk's count and results handed to ``add`` in the files' order, at most one chunk
-    more than there are threads in flight (with one thread, chunk after chunk on this one,
-    without the reader thread). A fault (files of different lengths, a line that
-    is not UTF-8, no line) is the error reading the files chunk after chunk reports."""
+    more than there are threads in flight (with one thread, or files of one chunk, chunk
+    after chunk on this one, without the reader thread). A fault (files of different
+    lengths, a line that is not UTF-8, no line) is the error reading the files chunk after
+    chunk reports."""
     from mtcompute.counting import thread_count  # noqa: PLC0415
 
-    workers = thread_count()
     names = [*args.hypotheses, *args.references]
-    if workers == 1:  # chunk after chunk on this thread: no pool to start (nor to import)
+    chunks = byte_chunks(names)
+    try:
+        ahead = list(islice(chunks, 2))
+    except Uneven:
+        raise reported_fault(args.hypotheses, args.references) from None
+    if thread_count() == 1 or len(ahead) < 2:
+        # chunk after chunk on this thread: no pool to start (nor to import), nor threads
+        # to hand a single chunk (a test set of a few thousand lines) between
         try:
-            for raw in byte_chunks(names):
+            for raw in chain(ahead, chunks):
                 results = _raw_results(args, raw)
                 if results is None:
                     raise Uneven
@@ -312,10 +320,11 @@ def _in_parallel(args: argparse.Namespace, add: Callable[[int, list[list[Result]
         return
     from concurrent.futures import ThreadPoolExecutor  # noqa: PLC0415
 
+    workers = thread_count()
     pending: deque[tuple[int, Future[list[list[Result]] | None]]] = deque()
     with ThreadPoolExecutor(workers, thread_name_prefix="mtcompute-chunk") as pool:
         try:
-            for raw in read_ahead(byte_chunks(names)):
+            for raw in read_ahead(_chained(ahead, chunks)):
                 pending.append((raw.count, pool.submit(_raw_results, args, raw)))
                 while len(pending) > workers:
                     _hand_on(pending.popleft(), add)
@@ -326,6 +335,17 @@ def _in_parallel(args: argparse.Namespace, add: Callable[[int, list[list[Result]
         finally:
             for _, future in pending:
                 future.cancel()
+
+
+def _chained(first: list[RawChunk], rest: Iterator[RawChunk]) -> Iterator[RawChunk]:
+    """``first``, then ``rest``, which is closed (its files with it) when this is."""
+    try:
+        yield from first
+        yield from rest
+    finally:
+        close = getattr(rest, "close", None)
+        if close is not None:
+            close()
 
 
 def _hand_on(
