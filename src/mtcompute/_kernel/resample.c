@@ -116,6 +116,7 @@ py_resample_draws(PyObject *self, PyObject *args)
         PyErr_SetString(PyExc_ValueError, "resample_draws: n in [1, 2**32], count >= 0");
         return NULL;
     }
+    if (count > PY_SSIZE_T_MAX / (Py_ssize_t)sizeof(i64)) return PyErr_NoMemory();
     Pcg64 g;
     if (pcg_of(state, &g) < 0) return NULL;
     PyObject *out = PyBytes_FromStringAndSize(NULL, count * (Py_ssize_t)sizeof(i64));
@@ -269,7 +270,8 @@ static double
 chrf_of(const Spec *sp, const float *s, int *is32)
 {
     const double eps = 1e-16;
-    int factor = sp->beta * sp->beta;
+    /* beta ** 2, exact (the caller keeps |beta| <= 2**26): an int would overflow */
+    double factor = (double)sp->beta * (double)sp->beta;
     Num score = py(0.0), avg_prec = py(0.0), avg_rec = py(0.0);
     int effective = 0;
     for (int i = 0; i < sp->order; i++) {
@@ -381,6 +383,8 @@ py_bootstrap_scores(PyObject *self, PyObject *args)
         PyErr_SetString(PyExc_ValueError, "bootstrap_scores: samples, segments, series >= 1");
         return NULL;
     }
+    /* each series' scores: samples doubles, a size that must not wrap around */
+    if (samples > PY_SSIZE_T_MAX / (Py_ssize_t)sizeof(double)) return PyErr_NoMemory();
     Pcg64 g;
     if (pcg_of(state, &g) < 0) return NULL;
     Spec *specs = PyMem_Calloc((size_t)ns, sizeof(Spec));
