@@ -410,13 +410,14 @@ def test_a_large_beta_is_scored_as_numpy_scores_it(beta: int) -> None:
         lambda refs: facade.BLEU(smooth_method="add-k", smooth_value=math.nan, references=refs),
         lambda refs: facade.BLEU(smooth_method="floor", smooth_value=-1.0, references=refs),
         lambda refs: facade.BLEU(smooth_method="add-k", smooth_value=-1, references=refs),
+        lambda refs: facade.BLEU(smooth_method="add-k", smooth_value=1e300, references=refs),
     ],
 )
 def test_settings_sacrebleu_scores_as_nan_or_refuses_go_to_numpy(metric: Any) -> None:
-    """A beta whose square a double does not hold exactly, a NaN or negative smoothing value
-    (NaN scores, which the kernel refused with its own error, or the ``log`` of a negative
-    precision, sacreBLEU's ``math domain error``): the kernel declines, the numpy path
-    answers as sacreBLEU does."""
+    """A beta whose square a double does not hold exactly, a NaN, negative or huge smoothing
+    value (NaN scores, which the kernel refused with its own error, or the ``log`` of a
+    negative precision, sacreBLEU's ``math domain error``; add-k 1e300 is inf / inf): the
+    kernel declines, the numpy path answers as sacreBLEU does."""
     named = [("s1", ["a b c", "x y", "h"]), ("s2", ["a x c d", "e g", "i h"])]
     assert _paired.paired_bootstrap(named, {"m": metric([TINY_REF])}, 40) is None
 

@@ -17,6 +17,7 @@
  * - The scores: BLEU.compute_bleu and CHRF._compute_f_score on the float32 sums, in numpy 2's
  *   scalar rules (NEP 50: a Python number meeting a float32 is rounded to float32 first), the
  *   logs and exponentials in double through the C library as Python's math module calls it.
+ * - NaN scores (a smoothing value past float32's range): None, the numpy path's turn.
  * - estimate_ci, the paired test's p-value: np.sort, numpy's pairwise sum for the means (in
  *   float32 for a float32 array of scores), comparisons in the array's type.
  */
@@ -486,6 +487,12 @@ py_bootstrap_scores(PyObject *self, PyObject *args)
         }
     }
     Py_END_ALLOW_THREADS;
+    for (Py_ssize_t i = 0; i < ns; i++) /* NaN scores (inf / inf): numpy's path sorts them */
+        for (Py_ssize_t s = 0; s < samples; s++)
+            if (isnan(specs[i].scores[s])) {
+                result = Py_NewRef(Py_None);
+                goto done;
+            }
     result = PyList_New(ns);
     if (!result) goto done;
     for (Py_ssize_t i = 0; i < ns; i++) {
