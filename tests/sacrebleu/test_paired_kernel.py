@@ -291,6 +291,9 @@ def test_sums_that_may_round_go_to_numpy() -> None:
         _ext().bootstrap_scores(state, 10, 3, [(spec, fine)])
     with pytest.raises(ValueError, match="spec"):
         _ext().bootstrap_scores(state, 10, 2, [((1, 1, 0, 0, 0.0, 2, 0, 4), fine)])
+    for spec_of_another_type in ([1, 1, 0, 0, 0.0, 2, 0, 3], None):  # was a SystemError
+        with pytest.raises(TypeError, match="spec: a tuple"):
+            _ext().bootstrap_scores(state, 10, 2, [(spec_of_another_type, fine)])
 
 
 def test_what_the_kernel_does_not_serve_goes_to_numpy(monkeypatch: pytest.MonkeyPatch) -> None:

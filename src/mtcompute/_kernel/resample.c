@@ -315,6 +315,10 @@ static int
 spec_of(PyObject *t, Spec *sp)
 {
     memset(sp, 0, sizeof *sp);
+    if (!PyTuple_Check(t)) { /* PyArg_ParseTuple would raise SystemError */
+        PyErr_SetString(PyExc_TypeError, "spec: a tuple of 8 numbers expected");
+        return -1;
+    }
     if (!PyArg_ParseTuple(t, "iiiidiii:spec", &sp->kind, &sp->order, &sp->smooth, &sp->effective,
                           &sp->value, &sp->beta, &sp->eps, &sp->width))
         return -1;
