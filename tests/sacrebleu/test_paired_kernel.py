@@ -461,3 +461,26 @@ def test_sizes_past_memory_are_refused_not_written() -> None:
             "paired bootstrap: 9223372036854775808 resamples of 2 segments do not fit in memory",
         ],
     )
+
+
+def test_a_series_list_emptied_while_it_is_read_is_not_read_freed() -> None:
+    """A spec's number whose ``__float__`` empties the list of series (Python code the
+    kernel runs while reading it): the kernel reads its own snapshot (it used to read the
+    freed items and crash, hence a child)."""
+    code = """if True:
+        import array
+        from mtcompute import native
+        from mtcompute.sacrebleu import _paired
+        series = []
+        class Emptying:
+            def __float__(self):
+                series.clear()
+                return 0.0
+        rows = array.array("q", [5, 4, 3, 1, 1, 1])
+        series += [((1, 1, 0, 0, Emptying(), 2, 0, 3), rows), ((1, 1, 0, 0, 0.0, 2, 0, 3), rows)]
+        print(len(native.ext.bootstrap_scores(_paired.pcg64_bytes(1), 10, 2, series)))
+    """
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=False
+    )
+    assert (done.returncode, done.stdout) == (0, "2\n")

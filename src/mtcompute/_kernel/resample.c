@@ -374,16 +374,12 @@ add_tile(const uint16_t *tile, const u32 *drawn, Py_ssize_t n, Py_ssize_t chunk,
     memcpy(out, a, sizeof a);
 }
 
+/* bootstrap_scores of a tuple of series (a snapshot of the caller's list: the numbers and
+ * buffers read may run Python code, which could empty that list under us). */
 static PyObject *
-py_bootstrap_scores(PyObject *self, PyObject *args)
+scores_of_series(PyObject *state, Py_ssize_t samples, Py_ssize_t segments, PyObject *series)
 {
-    (void)self;
-    PyObject *state, *series;
-    Py_ssize_t samples, segments;
-    if (!PyArg_ParseTuple(args, "OnnO!:bootstrap_scores", &state, &samples, &segments, &PyList_Type,
-                          &series))
-        return NULL;
-    Py_ssize_t ns = PyList_GET_SIZE(series);
+    Py_ssize_t ns = PyTuple_GET_SIZE(series);
     if (samples < 1 || segments < 1 || segments > 0x7FFFFFFF || ns < 1) {
         PyErr_SetString(PyExc_ValueError, "bootstrap_scores: samples, segments, series >= 1");
         return NULL;
@@ -401,7 +397,7 @@ py_bootstrap_scores(PyObject *self, PyObject *args)
     float *sums = NULL;
     Py_ssize_t width = 0, stride = 0, used = 0, *where = NULL, *chunks = NULL;
     for (Py_ssize_t i = 0; i < ns; i++) {
-        PyObject *item = PyList_GET_ITEM(series, i);
+        PyObject *item = PyTuple_GET_ITEM(series, i);
         if (!PyTuple_Check(item) || PyTuple_GET_SIZE(item) != 2) {
             PyErr_SetString(PyExc_TypeError, "series: (spec, int64 rows) pairs expected");
             goto done;
@@ -424,7 +420,7 @@ py_bootstrap_scores(PyObject *self, PyObject *args)
     for (Py_ssize_t i = 0; i < ns; i++) {
         Spec *sp = &specs[i];
         Py_buffer view;
-        if (PyObject_GetBuffer(PyTuple_GET_ITEM(PyList_GET_ITEM(series, i), 1), &view,
+        if (PyObject_GetBuffer(PyTuple_GET_ITEM(PyTuple_GET_ITEM(series, i), 1), &view,
                                PyBUF_SIMPLE) < 0)
             goto done;
         if (view.len != segments * sp->width * (Py_ssize_t)sizeof(i64)) {
@@ -519,6 +515,22 @@ done:
     PyMem_Free(chunks);
     PyMem_Free(acc);
     PyMem_Free(sums);
+    return result;
+}
+
+static PyObject *
+py_bootstrap_scores(PyObject *self, PyObject *args)
+{
+    (void)self;
+    PyObject *state, *list;
+    Py_ssize_t samples, segments;
+    if (!PyArg_ParseTuple(args, "OnnO!:bootstrap_scores", &state, &samples, &segments, &PyList_Type,
+                          &list))
+        return NULL;
+    PyObject *series = PyList_AsTuple(list);
+    if (!series) return NULL;
+    PyObject *result = scores_of_series(state, samples, segments, series);
+    Py_DECREF(series);
     return result;
 }
 
