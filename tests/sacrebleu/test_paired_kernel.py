@@ -383,6 +383,20 @@ def test_the_command_prints_its_json_on_both_paths() -> None:
 
 # -- settings and sizes at the edges -------------------------------------------------------
 
+
+def _child(code: str) -> subprocess.CompletedProcess[str]:
+    """``code`` run by a child Python on the kernel's path (whatever MTCOMPUTE_PURE says)."""
+    env = {k: v for k, v in os.environ.items() if k != "MTCOMPUTE_PURE"}
+    return subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+        env=env,
+    )
+
+
 TINY_REF = ["a b c d", "e f g", "h i"]
 TINY = [("s1", ["a b c", "e f g", "h"]), ("s2", ["a b d d", "e g", "h i"])]
 
@@ -449,9 +463,7 @@ def test_sizes_past_memory_are_refused_not_written() -> None:
             except ValueError as error:
                 print(error)
     """
-    done = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=False
-    )
+    done = _child(code)
     assert (done.returncode, done.stdout.splitlines()) == (
         0,
         [
@@ -480,7 +492,5 @@ def test_a_series_list_emptied_while_it_is_read_is_not_read_freed() -> None:
         series += [((1, 1, 0, 0, Emptying(), 2, 0, 3), rows), ((1, 1, 0, 0, 0.0, 2, 0, 3), rows)]
         print(len(native.ext.bootstrap_scores(_paired.pcg64_bytes(1), 10, 2, series)))
     """
-    done = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=False
-    )
+    done = _child(code)
     assert (done.returncode, done.stdout) == (0, "2\n")
