@@ -279,3 +279,43 @@ def test_one_process_where_a_second_would_not_pay_or_is_unsafe(
     assert tokenizers._start("13a", LINES) is None
     with parsing_ahead("zh", LINES):
         assert tokenizers._HELPERS == {}
+
+
+def test_a_stopped_child_neither_hangs_nor_lingers(
+    monkeypatch: pytest.MonkeyPatch, expected: list[str]
+) -> None:
+    """A child stopped (SIGSTOP) before it writes: this process never waits for it, parses
+    every line itself, and the end of the block kills and reaps the stopped child."""
+    started = spied(monkeypatch, wait=False)
+    before = fds()
+    with parsing_ahead(NAME, LINES):
+        helper = started[0]
+        assert helper is not None
+        os.kill(helper.pid, signal.SIGSTOP)
+        tokenize = get_tokenizer(NAME)
+        got = [tokenize(line) for line in LINES]
+    assert got == expected
+    assert reaped(helper)
+    assert fds() == before
+
+
+ODD = ["a\rb", "東京\r大阪", "x\x00y", "", " ", "\t", "\u3000", "\x0b東京\x0c", "\u2028東京\u2029"]
+ODD += ["\x85", "\ufeff東京", "EOS", "東京\tEOS", "ｶﾀｶﾅ" * 2000]
+
+
+def test_odd_lines_from_the_child_are_one_process_tokens(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Carriage returns, NUL, empty and blank lines, other line separators, MeCab's "EOS",
+    a long line: last in the list, so the child parses them first; the tokens it gives are
+    one process's."""
+    lines = [*LINES, *ODD]
+    one = get_tokenizer(NAME)
+    want = [one(line) for line in lines]
+    started = spied(monkeypatch)
+    with parsing_ahead(NAME, lines):
+        helper = started[0]
+        assert helper is not None
+        tokenize = get_tokenizer(NAME)
+        got = [tokenize(line) for line in lines]
+        late = set(ODD) - set(LINES)  # (" " and "\u3000" are among the first lines)
+        assert late <= set(helper.results)  # the child's tokens were the ones compared
+    assert got == want

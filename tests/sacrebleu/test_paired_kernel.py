@@ -6,6 +6,7 @@ then the command, which runs it without importing numpy."""
 
 from __future__ import annotations
 
+import math
 import os
 import random
 import subprocess
@@ -290,6 +291,9 @@ def test_sums_that_may_round_go_to_numpy() -> None:
         _ext().bootstrap_scores(state, 10, 3, [(spec, fine)])
     with pytest.raises(ValueError, match="spec"):
         _ext().bootstrap_scores(state, 10, 2, [((1, 1, 0, 0, 0.0, 2, 0, 4), fine)])
+    for spec_of_another_type in ([1, 1, 0, 0, 0.0, 2, 0, 3], None):  # was a SystemError
+        with pytest.raises(TypeError, match="spec: a tuple"):
+            _ext().bootstrap_scores(state, 10, 2, [(spec_of_another_type, fine)])
 
 
 def test_what_the_kernel_does_not_serve_goes_to_numpy(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -375,3 +379,118 @@ def test_the_command_prints_its_json_on_both_paths() -> None:
     kernel, pure = _run(ours), _run(ours, {"MTCOMPUTE_PURE": "1"})
     assert (0, 0, kernel.stdout) == (kernel.returncode, pure.returncode, pure.stdout)
     assert '"mean": ' in kernel.stdout
+
+
+# -- settings and sizes at the edges -------------------------------------------------------
+
+
+def _child(code: str) -> subprocess.CompletedProcess[str]:
+    """``code`` run by a child Python on the kernel's path (whatever MTCOMPUTE_PURE says)."""
+    env = {k: v for k, v in os.environ.items() if k != "MTCOMPUTE_PURE"}
+    return subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+        env=env,
+    )
+
+
+TINY_REF = ["a b c d", "e f g", "h i"]
+TINY = [("s1", ["a b c", "e f g", "h"]), ("s2", ["a b d d", "e g", "h i"])]
+
+
+@pytest.mark.parametrize("text", ["007", " 5", "1_0", "+3"])
+def test_the_seed_is_signed_as_sacrebleu_signs_it(
+    text: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """sacreBLEU signs ``str(int(SACREBLEU_SEED))`` (``007`` is ``seed:7``), not the text."""
+    monkeypatch.setenv("SACREBLEU_SEED", text)
+    ours, theirs = _both(TINY, {"m": facade.BLEU(references=[TINY_REF])}, 40)
+    assert ours == theirs
+    assert f"seed:{int(text)}|" in next(iter(ours[0].values()))
+
+
+@pytest.mark.parametrize("beta", [46340, 46341, 50000, 2**26])
+def test_a_large_beta_is_scored_as_numpy_scores_it(beta: int) -> None:
+    """chrF's beta ** 2 past a C int (46341 ** 2 > 2**31) is still sacreBLEU's factor."""
+    ours, theirs = _both(TINY, {"m": facade.CHRF(beta=beta, references=[TINY_REF])}, 40)
+    assert ours == theirs
+
+
+@pytest.mark.parametrize(
+    "metric",
+    [
+        lambda refs: facade.CHRF(beta=2**26 + 1, references=refs),
+        lambda refs: facade.CHRF(beta=3 * 10**9, references=refs),  # no C int
+        lambda refs: facade.BLEU(smooth_method="add-k", smooth_value=math.nan, references=refs),
+        lambda refs: facade.BLEU(smooth_method="floor", smooth_value=-1.0, references=refs),
+        lambda refs: facade.BLEU(smooth_method="add-k", smooth_value=-1, references=refs),
+        lambda refs: facade.BLEU(smooth_method="add-k", smooth_value=1e300, references=refs),
+    ],
+)
+def test_settings_sacrebleu_scores_as_nan_or_refuses_go_to_numpy(metric: Any) -> None:
+    """A beta whose square a double does not hold exactly, a NaN, negative or huge smoothing
+    value (NaN scores, which the kernel refused with its own error, or the ``log`` of a
+    negative precision, sacreBLEU's ``math domain error``; add-k 1e300 is inf / inf): the
+    kernel declines, the numpy path answers as sacreBLEU does."""
+    named = [("s1", ["a b c", "x y", "h"]), ("s2", ["a x c d", "e g", "i h"])]
+    assert _paired.paired_bootstrap(named, {"m": metric([TINY_REF])}, 40) is None
+
+
+def test_sizes_past_memory_are_refused_not_written() -> None:
+    """Resamples or draws whose buffer size wraps around a Py_ssize_t: MemoryError (in a
+    child, as it used to write past its buffer and crash), and a clear error from the test."""
+    code = """if True:
+        from mtcompute import native
+        from mtcompute.sacrebleu import _paired
+        import mtcompute.sacrebleu as facade
+        ext, state = native.ext, _paired.pcg64_bytes(1)
+        spec, rows = (1, 1, 0, 0, 0.0, 2, 0, 3), bytes(48)
+        for call in (
+            lambda: ext.bootstrap_scores(state, 2**61 + 1, 2, [(spec, rows)]),
+            lambda: ext.resample_draws(state, 5, 2**61 + 1),
+        ):
+            try:
+                call()
+            except MemoryError:
+                print("MemoryError")
+        bleu = {"m": facade.BLEU(references=[["a b", "c"]])}
+        for samples in (2**61 + 1, 2**63):
+            try:
+                _paired.paired_bootstrap([("x", ["a", "c"]), ("y", ["b", "c"])], bleu, samples)
+            except ValueError as error:
+                print(error)
+    """
+    done = _child(code)
+    assert (done.returncode, done.stdout.splitlines()) == (
+        0,
+        [
+            "MemoryError",
+            "MemoryError",
+            "paired bootstrap: 2305843009213693953 resamples of 2 segments do not fit in memory",
+            "paired bootstrap: 9223372036854775808 resamples of 2 segments do not fit in memory",
+        ],
+    )
+
+
+def test_a_series_list_emptied_while_it_is_read_is_not_read_freed() -> None:
+    """A spec's number whose ``__float__`` empties the list of series (Python code the
+    kernel runs while reading it): the kernel reads its own snapshot (it used to read the
+    freed items and crash, hence a child)."""
+    code = """if True:
+        import array
+        from mtcompute import native
+        from mtcompute.sacrebleu import _paired
+        series = []
+        class Emptying:
+            def __float__(self):
+                series.clear()
+                return 0.0
+        rows = array.array("q", [5, 4, 3, 1, 1, 1])
+        series += [((1, 1, 0, 0, Emptying(), 2, 0, 3), rows), ((1, 1, 0, 0, 0.0, 2, 0, 3), rows)]
+        print(len(native.ext.bootstrap_scores(_paired.pcg64_bytes(1), 10, 2, series)))
+    """
+    done = _child(code)
+    assert (done.returncode, done.stdout) == (0, "2\n")

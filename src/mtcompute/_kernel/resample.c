@@ -17,6 +17,7 @@
  * - The scores: BLEU.compute_bleu and CHRF._compute_f_score on the float32 sums, in numpy 2's
  *   scalar rules (NEP 50: a Python number meeting a float32 is rounded to float32 first), the
  *   logs and exponentials in double through the C library as Python's math module calls it.
+ * - NaN scores (a smoothing value past float32's range): None, the numpy path's turn.
  * - estimate_ci, the paired test's p-value: np.sort, numpy's pairwise sum for the means (in
  *   float32 for a float32 array of scores), comparisons in the array's type.
  */
@@ -116,6 +117,7 @@ py_resample_draws(PyObject *self, PyObject *args)
         PyErr_SetString(PyExc_ValueError, "resample_draws: n in [1, 2**32], count >= 0");
         return NULL;
     }
+    if (count > PY_SSIZE_T_MAX / (Py_ssize_t)sizeof(i64)) return PyErr_NoMemory();
     Pcg64 g;
     if (pcg_of(state, &g) < 0) return NULL;
     PyObject *out = PyBytes_FromStringAndSize(NULL, count * (Py_ssize_t)sizeof(i64));
@@ -269,7 +271,8 @@ static double
 chrf_of(const Spec *sp, const float *s, int *is32)
 {
     const double eps = 1e-16;
-    int factor = sp->beta * sp->beta;
+    /* beta ** 2, exact (the caller keeps |beta| <= 2**26): an int would overflow */
+    double factor = (double)sp->beta * (double)sp->beta;
     Num score = py(0.0), avg_prec = py(0.0), avg_rec = py(0.0);
     int effective = 0;
     for (int i = 0; i < sp->order; i++) {
@@ -312,6 +315,10 @@ static int
 spec_of(PyObject *t, Spec *sp)
 {
     memset(sp, 0, sizeof *sp);
+    if (!PyTuple_Check(t)) { /* PyArg_ParseTuple would raise SystemError */
+        PyErr_SetString(PyExc_TypeError, "spec: a tuple of 8 numbers expected");
+        return -1;
+    }
     if (!PyArg_ParseTuple(t, "iiiidiii:spec", &sp->kind, &sp->order, &sp->smooth, &sp->effective,
                           &sp->value, &sp->beta, &sp->eps, &sp->width))
         return -1;
@@ -367,20 +374,18 @@ add_tile(const uint16_t *tile, const u32 *drawn, Py_ssize_t n, Py_ssize_t chunk,
     memcpy(out, a, sizeof a);
 }
 
+/* bootstrap_scores of a tuple of series (a snapshot of the caller's list: the numbers and
+ * buffers read may run Python code, which could empty that list under us). */
 static PyObject *
-py_bootstrap_scores(PyObject *self, PyObject *args)
+scores_of_series(PyObject *state, Py_ssize_t samples, Py_ssize_t segments, PyObject *series)
 {
-    (void)self;
-    PyObject *state, *series;
-    Py_ssize_t samples, segments;
-    if (!PyArg_ParseTuple(args, "OnnO!:bootstrap_scores", &state, &samples, &segments, &PyList_Type,
-                          &series))
-        return NULL;
-    Py_ssize_t ns = PyList_GET_SIZE(series);
+    Py_ssize_t ns = PyTuple_GET_SIZE(series);
     if (samples < 1 || segments < 1 || segments > 0x7FFFFFFF || ns < 1) {
         PyErr_SetString(PyExc_ValueError, "bootstrap_scores: samples, segments, series >= 1");
         return NULL;
     }
+    /* each series' scores: samples doubles, a size that must not wrap around */
+    if (samples > PY_SSIZE_T_MAX / (Py_ssize_t)sizeof(double)) return PyErr_NoMemory();
     Pcg64 g;
     if (pcg_of(state, &g) < 0) return NULL;
     Spec *specs = PyMem_Calloc((size_t)ns, sizeof(Spec));
@@ -392,7 +397,7 @@ py_bootstrap_scores(PyObject *self, PyObject *args)
     float *sums = NULL;
     Py_ssize_t width = 0, stride = 0, used = 0, *where = NULL, *chunks = NULL;
     for (Py_ssize_t i = 0; i < ns; i++) {
-        PyObject *item = PyList_GET_ITEM(series, i);
+        PyObject *item = PyTuple_GET_ITEM(series, i);
         if (!PyTuple_Check(item) || PyTuple_GET_SIZE(item) != 2) {
             PyErr_SetString(PyExc_TypeError, "series: (spec, int64 rows) pairs expected");
             goto done;
@@ -415,7 +420,7 @@ py_bootstrap_scores(PyObject *self, PyObject *args)
     for (Py_ssize_t i = 0; i < ns; i++) {
         Spec *sp = &specs[i];
         Py_buffer view;
-        if (PyObject_GetBuffer(PyTuple_GET_ITEM(PyList_GET_ITEM(series, i), 1), &view,
+        if (PyObject_GetBuffer(PyTuple_GET_ITEM(PyTuple_GET_ITEM(series, i), 1), &view,
                                PyBUF_SIMPLE) < 0)
             goto done;
         if (view.len != segments * sp->width * (Py_ssize_t)sizeof(i64)) {
@@ -482,6 +487,12 @@ py_bootstrap_scores(PyObject *self, PyObject *args)
         }
     }
     Py_END_ALLOW_THREADS;
+    for (Py_ssize_t i = 0; i < ns; i++) /* NaN scores (inf / inf): numpy's path sorts them */
+        for (Py_ssize_t s = 0; s < samples; s++)
+            if (isnan(specs[i].scores[s])) {
+                result = Py_NewRef(Py_None);
+                goto done;
+            }
     result = PyList_New(ns);
     if (!result) goto done;
     for (Py_ssize_t i = 0; i < ns; i++) {
@@ -504,6 +515,22 @@ done:
     PyMem_Free(chunks);
     PyMem_Free(acc);
     PyMem_Free(sums);
+    return result;
+}
+
+static PyObject *
+py_bootstrap_scores(PyObject *self, PyObject *args)
+{
+    (void)self;
+    PyObject *state, *list;
+    Py_ssize_t samples, segments;
+    if (!PyArg_ParseTuple(args, "OnnO!:bootstrap_scores", &state, &samples, &segments, &PyList_Type,
+                          &list))
+        return NULL;
+    PyObject *series = PyList_AsTuple(list);
+    if (!series) return NULL;
+    PyObject *result = scores_of_series(state, samples, segments, series);
+    Py_DECREF(series);
     return result;
 }
 

@@ -24,6 +24,7 @@ from mtcompute import native
 from mtcompute.metrics.bleu import score as sacre_bleu
 from mtcompute.metrics.bleu.score import SMOOTH_DEFAULTS
 from mtcompute.metrics.chrf.score import chrf_references, chrf_rows_of
+from mtcompute.sacrebleu._errors import ArgumentError
 from mtcompute.sacrebleu._seed import read_seed
 from mtcompute.sacrebleu.metrics.base import Metric, Signature
 from mtcompute.sacrebleu.metrics.bleu import BLEU, _registry_tokenizer
@@ -162,6 +163,7 @@ def pcg64_bytes(seed: int) -> bytes:
 # --- the test --------------------------------------------------------------------------------
 
 _SMOOTH_CODES = {"none": 0, "floor": 1, "add-k": 2, "exp": 3}
+_MOST_BETA = 2**26  # chrF's beta ** 2 + 1 exact in a double (and beta a C int)
 Spec = tuple[int, int, int, int, float, int, int, int]
 
 
@@ -178,12 +180,14 @@ def _spec(metric: Metric[Any]) -> Spec | None:
             return None
         if value is not None and (isinstance(value, bool) or not isinstance(value, int | float)):
             return None
+        if value is not None and not value >= 0:  # NaN scores; a negative one: log's error
+            return None
         code = _SMOOTH_CODES[options.smooth_method]
         k = float(value) if value is not None else 0.0
         return (0, order, code, int(options.effective_order), k, 0, 0, 2 + 2 * order)
     if type(metric) is CHRF:
         chrf = metric._options()
-        if not 1 <= chrf.order <= native.ext.MAX_ORDER:
+        if not 1 <= chrf.order <= native.ext.MAX_ORDER or abs(chrf.beta) > _MOST_BETA:
             return None
         return (1, chrf.order, 0, 0, 0.0, chrf.beta, int(chrf.eps_smoothing), 3 * chrf.order)
     return None
@@ -203,7 +207,7 @@ def paired_bootstrap(
     assert native.ext is not None  # a kernel step runs only when it is built
     if sys.version_info >= (3, 14) or len(named_systems) < 2:  # sum: as in 3.11-3.13
         return None
-    seed_text, seed = read_seed()
+    _, seed = read_seed()
     if seed is None:
         return None
     samples = n_samples if n_samples > 0 else 1000
@@ -218,7 +222,7 @@ def paired_bootstrap(
         totals, buffer = rows(bl_hyps)
         bl_score = metric._compute_score_from_stats(totals)
         signature = metric.get_signature()
-        signature.update("seed", seed_text.lower())
+        signature.update("seed", str(seed))  # sacreBLEU's str(int(text)): "007" signs 7
         signature.update("bs", samples)
         signatures[bl_score.name] = signature
         tables.append((bl_score.name, spec, [buffer], [bl_score.score]))
@@ -231,7 +235,12 @@ def paired_bootstrap(
     segments = len(bl_hyps)
     if segments == 0:
         return None
-    drawn = native.ext.bootstrap_scores(pcg64_bytes(seed), samples, segments, series)
+    try:
+        drawn = native.ext.bootstrap_scores(pcg64_bytes(seed), samples, segments, series)
+    except (MemoryError, OverflowError):
+        raise ArgumentError(
+            f"paired bootstrap: {samples} resamples of {segments} segments do not fit in memory"
+        ) from None
     if drawn is None:  # float32 sums that may round
         return None
     columns: dict[str, list[Any]] = {"System": [name for name, _ in named_systems]}
