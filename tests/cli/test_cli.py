@@ -159,3 +159,29 @@ def test_output_that_cannot_be_written_is_one_error_line(args: tuple[str, ...]) 
         proc.returncode,
         proc.stderr,
     )
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("list",),
+        ("score", "-H", "{ref}", "-r", "{ref}"),
+        ("sacrebleu", "{ref}", "-i", "{ref}"),
+        ("compare", "--baseline", "{ref}", "-H", "{ref}", "-r", "{ref}"),
+    ],
+    ids=["list", "score", "sacrebleu", "compare"],
+)
+def test_a_closed_standard_output_is_one_error_line(args: tuple[str, ...]) -> None:
+    """Started with standard output closed (``>&-``: Python's ``sys.stdout`` is None): exit 1
+    and one line saying so, no traceback."""
+    ref = str(WMT / "generaltest2022" / "en-de" / "ref.A.txt")
+    proc = subprocess.run(
+        ["sh", "-c", '"$@" >&-', "sh", *cli_command(), *(a.format(ref=ref) for a in args)],
+        stderr=subprocess.PIPE,
+        timeout=120,
+        check=False,
+    )
+    assert (1, b"mtcompute: error: cannot write the output: standard output is closed\n") == (
+        proc.returncode,
+        proc.stderr,
+    )

@@ -88,6 +88,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``mtcompute`` console script: parse ``argv`` (default
     ``sys.argv[1:]``), run the command, return its exit status."""
     args = build_parser().parse_args(argv)
+    if sys.stdout is None and args.command != "serve":
+        # Started with standard output closed (``>&-``): Python has nothing to write it to.
+        if sys.stderr is not None:
+            sys.stderr.write(
+                "mtcompute: error: cannot write the output: standard output is closed\n"
+            )
+        return EXIT_TOOL_ERROR
     try:
         code: int = args.func(args)
     except KeyboardInterrupt:
