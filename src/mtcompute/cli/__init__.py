@@ -90,11 +90,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     if sys.stdout is None and args.command != "serve":
         # Started with standard output closed (``>&-``): Python has nothing to write it to.
-        if sys.stderr is not None:
-            sys.stderr.write(
-                "mtcompute: error: cannot write the output: standard output is closed\n"
-            )
-        return EXIT_TOOL_ERROR
+        return _cannot_write("standard output is closed")
     try:
         code: int = args.func(args)
     except KeyboardInterrupt:
@@ -106,10 +102,17 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise
         # The output cannot be written (a full disk, /dev/full): say so, not a traceback,
         # and let nothing more be written to it at exit.
-        sys.stderr.write(f"mtcompute: error: cannot write the output: {exc.strerror}\n")
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return EXIT_TOOL_ERROR
+        return _cannot_write(str(exc.strerror))
     return code
+
+
+def _cannot_write(reason: str) -> int:
+    """Say on standard error (when there is one) that the output cannot be written, and
+    why; the exit status."""
+    if sys.stderr is not None:
+        sys.stderr.write(f"mtcompute: error: cannot write the output: {reason}\n")
+    return EXIT_TOOL_ERROR
 
 
 # What writing the output can fail with that no input of a command causes: no space left,

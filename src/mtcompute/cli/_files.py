@@ -22,7 +22,7 @@ __all__ = [
 import os
 import stat
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Generator, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import BinaryIO, TypeVar
@@ -351,7 +351,7 @@ class Uneven(Exception):
     :func:`segment_chunks`' to say: :func:`reported_fault`."""
 
 
-def byte_chunks(names: Sequence[str], size: int | None = None) -> Iterator[RawChunk]:
+def byte_chunks(names: Sequence[str], size: int | None = None) -> Generator[RawChunk, None, None]:
     """The files ``names`` (none of them standard input: a fault is reported by reading
     them again) cut into chunks of ``size`` lines (default :func:`chunk_size`), every file
     in lockstep, in bounded memory, without decoding them: :func:`decode_chunk` makes of

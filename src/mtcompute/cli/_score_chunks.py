@@ -15,7 +15,7 @@ import gc
 import os
 import sys
 from collections import deque
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterator, Sequence
 from dataclasses import dataclass, field
 from itertools import chain, islice
 from typing import IO, TYPE_CHECKING, TypeAlias, cast
@@ -300,13 +300,14 @@ def _in_parallel(args: argparse.Namespace, add: Callable[[int, list[list[Result]
     chunk reports."""
     from mtcompute.counting import thread_count  # noqa: PLC0415
 
+    workers = thread_count()
     names = [*args.hypotheses, *args.references]
     chunks = byte_chunks(names)
     try:
         ahead = list(islice(chunks, 2))
     except Uneven:
         raise reported_fault(args.hypotheses, args.references) from None
-    if thread_count() == 1 or len(ahead) < 2:
+    if workers == 1 or len(ahead) < 2:
         # chunk after chunk on this thread: no pool to start (nor to import), nor threads
         # to hand a single chunk (a test set of a few thousand lines) between
         try:
@@ -320,7 +321,6 @@ def _in_parallel(args: argparse.Namespace, add: Callable[[int, list[list[Result]
         return
     from concurrent.futures import ThreadPoolExecutor  # noqa: PLC0415
 
-    workers = thread_count()
     pending: deque[tuple[int, Future[list[list[Result]] | None]]] = deque()
     with ThreadPoolExecutor(workers, thread_name_prefix="mtcompute-chunk") as pool:
         try:
@@ -337,15 +337,13 @@ def _in_parallel(args: argparse.Namespace, add: Callable[[int, list[list[Result]
                 future.cancel()
 
 
-def _chained(first: list[RawChunk], rest: Iterator[RawChunk]) -> Iterator[RawChunk]:
+def _chained(first: list[RawChunk], rest: Generator[RawChunk, None, None]) -> Iterator[RawChunk]:
     """``first``, then ``rest``, which is closed (its files with it) when this is."""
     try:
         yield from first
         yield from rest
     finally:
-        close = getattr(rest, "close", None)
-        if close is not None:
-            close()
+        rest.close()
 
 
 def _hand_on(
