@@ -133,6 +133,14 @@ def test_top_level_help_lists_commands() -> None:
     assert all(c in text for c in ("run", "list", "describe", "serve", "mcp"))
 
 
+# How a test takes standard output away, and the reason the error line gives.
+_UNWRITABLE = {
+    "full": ("/dev/full", "No space left on device"),
+    "closed": ("", "standard output is closed"),
+}
+
+
+@pytest.mark.parametrize("stdout", sorted(_UNWRITABLE))
 @pytest.mark.parametrize(
     "args",
     [
@@ -140,48 +148,34 @@ def test_top_level_help_lists_commands() -> None:
         ("describe", "chrf-compute", "1.0.0"),
         ("score", "-H", "{ref}", "-r", "{ref}", "-m", "bleu", "chrf", "--segments"),
         ("sacrebleu", "{ref}", "-i", "{ref}"),
+        ("compare", "--baseline", "{hyp}", "-H", "{ref}", "-r", "{ref}"),
     ],
-    ids=["list", "describe", "score", "sacrebleu"],
+    ids=["list", "describe", "score", "sacrebleu", "compare"],
 )
-def test_output_that_cannot_be_written_is_one_error_line(args: tuple[str, ...]) -> None:
-    """Standard output on /dev/full (no space left): exit 1 and one line saying so, no
-    traceback (a command writes only to standard output)."""
-    ref = str(WMT / "generaltest2022" / "en-de" / "ref.A.txt")
-    with open("/dev/full", "wb") as full:
-        proc = subprocess.run(
-            [*cli_command(), *(arg.format(ref=ref) for arg in args)],
-            stdout=full,
-            stderr=subprocess.PIPE,
-            timeout=120,
-            check=False,
-        )
-    assert (1, b"mtcompute: error: cannot write the output: No space left on device\n") == (
-        proc.returncode,
-        proc.stderr,
-    )
-
-
-@pytest.mark.parametrize(
-    "args",
-    [
-        ("list",),
-        ("score", "-H", "{ref}", "-r", "{ref}"),
-        ("sacrebleu", "{ref}", "-i", "{ref}"),
-        ("compare", "--baseline", "{ref}", "-H", "{ref}", "-r", "{ref}"),
-    ],
-    ids=["list", "score", "sacrebleu", "compare"],
-)
-def test_a_closed_standard_output_is_one_error_line(args: tuple[str, ...]) -> None:
-    """Started with standard output closed (``>&-``: Python's ``sys.stdout`` is None): exit 1
-    and one line saying so, no traceback."""
-    ref = str(WMT / "generaltest2022" / "en-de" / "ref.A.txt")
+def test_output_that_cannot_be_written_is_one_error_line(
+    args: tuple[str, ...], stdout: str
+) -> None:
+    """Standard output on /dev/full (no space left), or closed (``>&-``: Python's
+    ``sys.stdout`` is None): exit 1 and one line saying so, no traceback (a command writes
+    only to standard output)."""
+    folder = WMT / "generaltest2022" / "en-de"
+    ref, hyp = str(folder / "ref.A.txt"), str(folder / "sys.Online-B.txt")
+    target, reason = _UNWRITABLE[stdout]
+    redirect = f">{target}" if target else ">&-"
     proc = subprocess.run(
-        ["sh", "-c", '"$@" >&-', "sh", *cli_command(), *(a.format(ref=ref) for a in args)],
+        [
+            "sh",
+            "-c",
+            f'"$@" {redirect}',
+            "sh",
+            *cli_command(),
+            *(a.format(ref=ref, hyp=hyp) for a in args),
+        ],
         stderr=subprocess.PIPE,
         timeout=120,
         check=False,
     )
-    assert (1, b"mtcompute: error: cannot write the output: standard output is closed\n") == (
+    assert (1, f"mtcompute: error: cannot write the output: {reason}\n".encode()) == (
         proc.returncode,
         proc.stderr,
     )
