@@ -321,8 +321,9 @@ class _Helper:
     Whatever the child does not deliver whole (killed, a short read, an error, a nonzero
     exit) the parent parses itself; the child is always reaped (:meth:`stop`)."""
 
-    def __init__(self, pid: int, fd: int, lines: list[str]) -> None:
+    def __init__(self, pid: int, fd: int, lines: list[str], frozen: bool) -> None:
         self.pid = pid
+        self.frozen = frozen  # whether the objects of before the fork are to be thawed
         self.fd = fd  # the pipe's read end; -1 once the child is reaped
         self.lines = lines
         self.index = {line: i for i, line in enumerate(lines)}
@@ -437,11 +438,19 @@ def _start(name: str, lines: Iterable[str]) -> _Helper | None:
     if hasattr(fcntl, "F_SETPIPE_SZ"):  # Linux
         with suppress(OSError):  # more than the system allows: the default size
             fcntl.fcntl(write, fcntl.F_SETPIPE_SZ, _PIPE_SIZE)
+    # Python's advice for a fork without exec: the objects of now frozen, so that no
+    # collection in either process writes to their pages (which would copy them); thawed when
+    # the child is reaped (:func:`parsing_ahead`), unless someone else froze objects before.
+    freezing = gc.get_freeze_count() == 0
+    if freezing:
+        gc.freeze()
     try:
         pid = os.fork()
     except OSError:
         os.close(read)
         os.close(write)
+        if freezing:
+            gc.unfreeze()
         return None
     if pid == 0:  # the child: never returns, never runs the parent's exit handlers
         status = 1
@@ -453,28 +462,31 @@ def _start(name: str, lines: Iterable[str]) -> _Helper | None:
             os._exit(status)
     os.close(write)
     os.set_blocking(read, False)
-    return _Helper(pid, read, distinct)
+    return _Helper(pid, read, distinct, freezing)
 
 
 @contextmanager
-def parsing_ahead(name: str, lines: Iterable[str]) -> Iterator[None]:
+def parsing_ahead(name: str, lines: Iterable[str]) -> Iterator[bool]:
     """Within the block, the MeCab tokenizer ``name`` (``ja-mecab``, ``ko-mecab``; any other
     name does nothing) may find ``lines`` parsed by a child process started here, which
     parses them from the last while this process parses from the first: the lines in the
     order they will be tokenized, as the tokenizer gets them. The child is ended and reaped
     when the block ends. Only where :func:`_may_fork` allows it, no other thread runs and
     there are at least :data:`PARSE_AHEAD_LINES` distinct lines and a CPU is free at that
-    moment (:func:`_cpu_free`); the tokens are the same either way."""
+    moment (:func:`_cpu_free`); the tokens are the same either way. The block is given
+    whether a child parses."""
     helper = _start(name, lines)
     if helper is None:
-        yield
+        yield False
         return
     _HELPERS[name] = helper
     try:
-        yield
+        yield True
     finally:
         del _HELPERS[name]
         helper.stop()
+        if helper.frozen:
+            gc.unfreeze()
 
 
 # --- the registry ------------------------------------------------------------------------------

@@ -10,7 +10,7 @@ import select
 
 import pytest
 
-from mtcompute import tokenizers
+from mtcompute import counting, tokenizers
 from mtcompute.cli import main
 from mtcompute.errors import UnsupportedInput
 from tests.cli.test_cli_sacrebleu import diff, sacrebleu_outcome
@@ -45,7 +45,18 @@ def test_two_processes_print_sacrebleus_bytes(
         pytest.skip(f"{error.message} (.ci/run installs the extra ja)")
     args = ("ref.A.txt", "-i", *SYSTEMS, "-l", "en-ja", *CASES[case])
     monkeypatch.setattr(tokenizers, "_may_fork", lambda: False)
+    threads: list[int] = []  # the thread count of each split of the counting
+    count = counting.thread_count
+
+    def counted(asked: int | None = None) -> int:
+        threads.append(count(asked))
+        return threads[-1]
+
+    monkeypatch.setattr(counting, "thread_count", counted)
     one = ours(monkeypatch, capsys, args)
+    assert threads
+    assert set(threads) == {count()}  # one process: the CPUs (or MTCOMPUTE_THREADS)
+    threads.clear()
 
     started: list[tokenizers._Helper | None] = []
     start = tokenizers._start
@@ -64,6 +75,7 @@ def test_two_processes_print_sacrebleus_bytes(
     two = ours(monkeypatch, capsys, args)
     (helper,) = started
     assert helper is not None
+    assert set(threads) == {1}  # the child has the other CPU
     assert len(helper.lines) - 1 - helper.next > 0  # the child's tokens were used
     with pytest.raises(ChildProcessError):
         os.waitpid(helper.pid, os.WNOHANG)  # reaped

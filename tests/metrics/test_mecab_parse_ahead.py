@@ -6,6 +6,7 @@ installs it; without it these tests skip, saying so)."""
 
 from __future__ import annotations
 
+import gc
 import os
 import random
 import select
@@ -130,6 +131,34 @@ def test_two_processes_give_one_process_tokens(
     assert reaped(helper)
     assert fds() == before
     assert tokenizers._HELPERS == {}
+
+
+def test_the_block_says_whether_a_child_parses_and_thaws_what_it_froze(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The block is given True with a child, False without. The objects of before the fork
+    are frozen while the child may run (no collection copies their shared pages), and thawed
+    at the end; objects someone else froze stay frozen."""
+    assert gc.get_freeze_count() == 0
+    with parsing_ahead(NAME, LINES) as parsing:
+        assert parsing is True
+        assert gc.get_freeze_count() > 0
+    assert gc.get_freeze_count() == 0
+    with parsing_ahead("zh", LINES) as parsing:
+        assert parsing is False
+        assert gc.get_freeze_count() == 0
+    monkeypatch.setattr(tokenizers, "_cpu_free", lambda: False)
+    with parsing_ahead(NAME, LINES) as parsing:
+        assert parsing is False
+    monkeypatch.setattr(tokenizers, "_cpu_free", lambda: True)
+    gc.freeze()
+    try:
+        theirs = gc.get_freeze_count()
+        with parsing_ahead(NAME, LINES) as parsing:
+            assert parsing is True
+        assert gc.get_freeze_count() == theirs
+    finally:
+        gc.unfreeze()
 
 
 def _child_then(

@@ -12,7 +12,8 @@ import argparse
 import logging
 import re
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -51,6 +52,7 @@ class Session:
     colors: bool
     strip: bool
     quiet: bool
+    held: list[tuple[str, bool]] | None = None  # log lines kept back (:meth:`holding`)
 
     def print(self, text: str = "") -> None:
         """sacreBLEU's ``print(text)``. A name from the command line that is not UTF-8 is
@@ -63,12 +65,24 @@ class Session:
     def log(self, message: str, info: bool = False) -> None:
         """sacreBLEU's logger: ``sacreBLEU: MESSAGE`` on stderr; with -q no INFO, and the
         warnings and errors bare (Python's last-resort handler)."""
+        if self.held is not None:
+            self.held.append((message, info))
+            return
         if self.quiet:
             if not info:
                 sys.stderr.write(message + "\n")
         else:
             sys.stderr.write(f"sacreBLEU: {message}\n")
         sys.stderr.flush()
+
+    @contextmanager
+    def holding(self) -> Iterator[list[tuple[str, bool]]]:
+        """Within the block, the log lines are kept in the list it gives, not written."""
+        self.held = []
+        try:
+            yield self.held
+        finally:
+            self.held = None
 
     def color(self, text: str, code: str) -> str:
         """sacreBLEU's Color.format."""
@@ -200,7 +214,32 @@ def _score_columns(
     return signatures, scores
 
 
+def _corpus_scores(
+    session: Session, metrics: dict[str, Any], systems: Sequence[list[str]]
+) -> Callable[[int, str], Any]:
+    """Each system's corpus score under each metric, BLEU's last: while this process scores
+    the others, a second one can parse BLEU's MeCab lines
+    (:func:`mtcompute.tokenizers.parsing_ahead`). What shows stays sacreBLEU's: each score's
+    log lines are held, then written in its order (system by system, the metrics sorted);
+    after an error, the scores are computed again in that order, which raises the error
+    sacreBLEU's order meets first."""
+    order = [(s, name) for s in range(len(systems)) for name in sorted(metrics)]
+    scores: dict[tuple[int, str], Any] = {}
+    held: dict[tuple[int, str], list[tuple[str, bool]]] = {}
+    try:
+        for s, name in sorted(order, key=lambda key: key[1] == "BLEU"):
+            with session.holding() as held[s, name]:
+                scores[s, name] = metrics[name].corpus_score(systems[s], None)
+    except Exception:  # whichever it is, sacreBLEU's order meets it again
+        return lambda s, name: metrics[name].corpus_score(systems[s], None)
+    for key in order:
+        for message, info in held[key]:
+            session.log(message, info)
+    return lambda s, name: scores[s, name]
+
+
 def _columns(
+    session: Session,
     args: argparse.Namespace,
     metrics: dict[str, Any],
     systems: Sequence[list[str]],
@@ -210,9 +249,7 @@ def _columns(
     each score's name), the scores formatted; with -pbs or -par its ``PairedTest`` of the
     systems against the first."""
     if not _paired(args):
-        return _score_columns(
-            args, metrics, names, lambda s, name: metrics[name].corpus_score(systems[s], None)
-        )
+        return _score_columns(args, metrics, names, _corpus_scores(session, metrics, systems))
     named = list(zip(names, systems, strict=True))
     if args.paired_bs and args.paired_jobs >= 0:
         # BLEU and chrF with a seed: the C kernel's twin of PairedTest, without numpy

@@ -406,7 +406,7 @@ def _main(session: Session, args: argparse.Namespace, stack: ExitStack) -> int:
             tests.subset_results(session, args, metrics, full_system, full_refs)
         return EXIT_OK
     session.log(f"Found {len(systems)} systems.", info=True)
-    signatures, columns = _columns(args, metrics, systems, names)
+    signatures, columns = _columns(session, args, metrics, systems, names)
     _print_results(session, args, columns, signatures)
     return EXIT_OK
 
@@ -419,22 +419,26 @@ def _parse_ahead(
 ) -> None:
     """With BLEU's MeCab tokenizer (ja-mecab, ko-mecab), let a second process parse the
     lines from the last system back while this one imports, counts and parses from the
-    references on (the binding holds the GIL: threads cannot share the parse)."""
+    references on (the binding holds the GIL: threads cannot share the parse). While it
+    may run, this one counts on one thread: the child has the other CPU."""
     from mtcompute.tokenizer_names import TARGET_TOKENIZERS  # noqa: PLC0415
 
     target = args.bleu_trg_lang if args.langpair else ""  # as _metric_arguments passes it
     name = args.bleu_tokenize or TARGET_TOKENIZERS.get(target, "13a")
     if not name.endswith("-mecab"):
         return
+    from mtcompute.counting import threads_in_context  # noqa: PLC0415
     from mtcompute.tokenizers import parsing_ahead  # noqa: PLC0415
 
     # As BLEU hands them to the tokenizer (lowercased when asked, right-stripped), in the
     # order it does: the references when it is built, then system by system.
-    lines = chain(*refs, *systems)
+    every = chain(*refs, *systems)
     if args.bleu_lowercase:
-        stack.enter_context(parsing_ahead(name, (line.lower().rstrip() for line in lines)))
+        lines = (line.lower().rstrip() for line in every)
     else:
-        stack.enter_context(parsing_ahead(name, (line.rstrip() for line in lines)))
+        lines = (line.rstrip() for line in every)
+    if stack.enter_context(parsing_ahead(name, lines)):
+        stack.enter_context(threads_in_context(1))
 
 
 def _check_lengths(
