@@ -9,6 +9,7 @@ import subprocess
 
 import pytest
 
+from mtcompute.native import AVAILABLE
 from tests.conftest import SAMPLE_WMT, run_cli, run_python
 
 PAIR = SAMPLE_WMT / "generaltest2022" / "en-cs"
@@ -66,7 +67,19 @@ def test_the_plain_commands_run_without_the_extras(args: list[str]) -> None:
             "extra (numpy, threadpoolctl not installed): pip install 'mtcompute[significance]'",
         ),
         (
-            ["sacrebleu", REF, "-i", SYS, SYS_2, "--paired-bs"],
+            ["sacrebleu", REF, "-i", SYS, SYS_2, "--paired-bs", "-m", "bleu", "ter"],
+            "mtcompute sacrebleu: error: --paired-bs, --paired-ar and --confidence needs the "
+            "significance extra (numpy, threadpoolctl not installed): pip install "
+            "'mtcompute[significance]'",
+        ),
+        (
+            ["sacrebleu", REF, "-i", SYS, SYS_2, "--paired-ar"],
+            "mtcompute sacrebleu: error: --paired-bs, --paired-ar and --confidence needs the "
+            "significance extra (numpy, threadpoolctl not installed): pip install "
+            "'mtcompute[significance]'",
+        ),
+        (
+            ["sacrebleu", REF, "-i", SYS, "--confidence"],
             "mtcompute sacrebleu: error: --paired-bs, --paired-ar and --confidence needs the "
             "significance extra (numpy, threadpoolctl not installed): pip install "
             "'mtcompute[significance]'",
@@ -77,13 +90,41 @@ def test_the_plain_commands_run_without_the_extras(args: list[str]) -> None:
             "threadpoolctl not installed): pip install 'mtcompute[significance]'",
         ),
     ],
-    ids=["score", "sacrebleu", "compare"],
+    ids=["score", "sacrebleu-pbs-ter", "sacrebleu-par", "sacrebleu-confidence", "compare"],
 )
 def test_the_significance_tests_name_their_extra(args: list[str], message: str) -> None:
     """A paired test or interval without numpy: a usage error naming the extra."""
     done = _cli(*args)
     out, loaded = _split(done)
     assert (2, "", message, "") == (done.returncode, out, done.stderr.strip(), loaded)
+
+
+@pytest.mark.parametrize("metrics", [["bleu"], ["bleu", "chrf"]], ids=["bleu", "bleu-chrf"])
+def test_the_paired_bootstrap_of_bleu_and_chrf_needs_no_numpy(metrics: list[str]) -> None:
+    """`sacrebleu --paired-bs` of BLEU and chrF runs on the C kernel: without numpy it
+    prints what it prints with numpy, loading none of the extras. Where the kernel cannot
+    (an unseeded test: SACREBLEU_SEED=none), the same usage error, once the files are read."""
+    args = ["sacrebleu", REF, "-i", SYS, SYS_2, "--paired-bs", "-m", *metrics]
+    plain = _cli(*args)
+    out, loaded = _split(plain)
+    full = run_cli(*args)
+    assert full.returncode == 0
+    if not AVAILABLE:  # the child's path (it gets no MTCOMPUTE_PURE): the pure one
+        assert (plain.returncode, out, loaded) == (2, "", "")
+        return
+    assert (plain.returncode, loaded) == (0, "")
+    assert (full.stdout.decode(), full.stderr.decode()) == (out, plain.stderr)
+    code = (
+        "import os\nos.environ['SACREBLEU_SEED'] = 'none'\n"
+        f"from mtcompute.cli import main\nsys.exit(main({args!r}))\n"
+    )
+    unseeded = run_python(code, missing=EXTRAS)
+    assert (unseeded.returncode, unseeded.stdout) == (2, "")
+    assert unseeded.stderr.splitlines()[-1] == (
+        "mtcompute sacrebleu: error: --paired-bs, --paired-ar and --confidence needs the "
+        "significance extra (numpy, threadpoolctl not installed): pip install "
+        "'mtcompute[significance]'"
+    )
 
 
 def test_the_report_page_names_its_extra(tmp_path: object) -> None:

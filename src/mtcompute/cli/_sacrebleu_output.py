@@ -17,7 +17,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
-from mtcompute.cli._common import one_blas_thread
+from mtcompute.cli._common import EXIT_USAGE, SIGNIFICANCE_EXTRA, missing_extra, one_blas_thread
 
 EXIT_FAILURE = 1  # sacreBLEU's sys.exit(1), and the status of its tracebacks
 
@@ -140,6 +140,24 @@ def _paired(args: argparse.Namespace) -> bool:
     return bool(args.paired_bs or args.paired_ar)
 
 
+def _kernel_may_test(args: argparse.Namespace) -> bool:
+    """Whether the C kernel may run the significance test without numpy: a paired bootstrap
+    of BLEU and chrF alone (:func:`mtcompute.sacrebleu._paired.paired_bootstrap` decides
+    when it runs)."""
+    return bool(
+        args.paired_bs
+        and not (args.paired_ar or args.confidence)
+        and args.paired_jobs >= 0
+        and set(args.metrics) <= {"bleu", "chrf"}
+    )
+
+
+def significance_refusal() -> str | None:
+    """The one-line reason the significance tests cannot run here (numpy missing), or None."""
+    what = "--paired-bs, --paired-ar and --confidence"
+    return missing_extra(what, "significance", SIGNIFICANCE_EXTRA)
+
+
 # -- printing the scores: sacreBLEU's print_single_results and print_results_table ------------
 
 
@@ -258,6 +276,10 @@ def _columns(
         served = paired_bootstrap(named, metrics, args.paired_bs_n)
         if served is not None:
             return {name: sig.format(args.short) for name, sig in served[0].items()}, served[1]
+        refusal = significance_refusal()  # the kernel could not: numpy's turn
+        if refusal is not None:
+            sys.stderr.write(f"mtcompute sacrebleu: error: {refusal}\n")
+            raise Stop(EXIT_USAGE)
     one_blas_thread()
     # Imported here: numpy only for the tests, so that scoring starts as fast as before.
     from mtcompute.sacrebleu.significance import PairedTest  # noqa: PLC0415

@@ -24,9 +24,7 @@ from mtcompute.cli._common import (
     EXIT_OK,
     EXIT_USAGE,
     SACREBLEU_FORMATS,
-    SIGNIFICANCE_EXTRA,
     STDIN,
-    missing_extra,
     read_input,
 )
 from mtcompute.cli._files import read_ahead
@@ -38,11 +36,13 @@ from mtcompute.cli._sacrebleu_output import (
     Stop,
     _columns,
     _fail,
+    _kernel_may_test,
     _paired,
     _print_results,
     _print_single,
     _print_single_scores,
     _score_columns,
+    significance_refusal,
 )
 from mtcompute.errors import MtcomputeError
 from mtcompute.streaming import chunk_size, decode_lines
@@ -197,10 +197,10 @@ def read_systems(session: Session, args: argparse.Namespace) -> tuple[list[list[
 
 
 def _refusal(args: argparse.Namespace) -> str | None:
-    """The one-line reason this command does not run ``args`` (None when it does)."""
-    if args.confidence or _paired(args):
-        what = "--paired-bs, --paired-ar and --confidence"
-        return missing_extra(what, "significance", SIGNIFICANCE_EXTRA)
+    """The one-line reason this command does not run ``args`` (None when it does). A paired
+    bootstrap the kernel may run is refused only once it could not (:func:`_columns`)."""
+    if (args.confidence or _paired(args)) and not _kernel_may_test(args):
+        return significance_refusal()
     return None
 
 
