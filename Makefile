@@ -9,12 +9,13 @@ STAMP := $(VENV)/.installed-$(HASH)
 # `make serve` needs only the server extra; a development install (STAMP) has it already.
 SERVE_STAMP := $(VENV)/.serving-$(HASH)
 
-.PHONY: help install test lint serve example bench clean
+.PHONY: help install test test-pythons lint serve example bench clean
 
 help:
 	@echo "make test     set up .venv and run the whole test suite"
 	@echo "make serve    set up .venv and run the main job"
 	@echo "make lint     ruff and mypy --strict"
+	@echo "make test-pythons  the kernel's significance tests under Python 3.12 and 3.13"
 
 # The extras installed with the package (CI adds fuzz, ja and ko in the same one install).
 EXTRAS ?= test,lint,docs
@@ -41,6 +42,10 @@ $(SERVE_STAMP): $(BUILD_INPUTS)
 test: $(STAMP)
 	$(BIN)/python -m pytest -n $$(( $$(nproc) + 1 )) --dist loadfile --durations=20
 
+# The kernel's significance tests under Python 3.12 and 3.13 where found (.ci/run runs them).
+test-pythons:
+	scripts/test_pythons.sh
+
 lint: $(STAMP)
 	$(BIN)/ruff check src tests scripts benchmarks
 	$(BIN)/ruff format --check src tests scripts benchmarks
@@ -64,4 +69,4 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/run.py
 
 clean:
-	rm -rf $(VENV) build dist src/*.egg-info .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) .venv-python3.* build dist src/*.egg-info .pytest_cache .mypy_cache .ruff_cache
