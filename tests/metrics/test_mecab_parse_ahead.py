@@ -133,6 +133,58 @@ def test_two_processes_give_one_process_tokens(
     assert tokenizers._HELPERS == {}
 
 
+def korean(count: int, seed: int = 11) -> list[str]:
+    """Korean lines (Hangul words and particles, Hanja, digits, Latin, punctuation), some
+    repeated."""
+    rng = random.Random(seed)
+    pieces = [
+        "안녕하세요",
+        " ",
+        "세계",
+        "는",
+        "에서",
+        "한국어",
+        "를",
+        "공부합니다",
+        ".",
+        ",",
+        "서울특별시",
+        "2024년",
+        "AI",
+        "모델",
+        "韓國",
+        "(주)",
+        "!",
+        "\u3000",
+        "했다",
+    ]
+    lines = ["".join(rng.choices(pieces, k=rng.randint(1, 12))) for _ in range(count)]
+    return lines + rng.choices(lines, k=count // 10)
+
+
+def test_ko_mecab_in_two_processes_gives_one_process_tokens(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """ko-mecab (mecab-ko and its dictionary) takes the same second process: the same
+    tokens as one process, most from the child, which is reaped."""
+    try:
+        one = get_tokenizer("ko-mecab")
+    except UnsupportedInput as error:
+        pytest.skip(f"{error.message} (.ci/run installs the extra ko)")
+    lines = korean(3000)
+    expected = [one(line) for line in lines]
+    started = spied(monkeypatch)
+    with parsing_ahead("ko-mecab", lines) as parsing:
+        assert parsing is True
+        tokenize = get_tokenizer("ko-mecab")
+        got = [tokenize(line) for line in lines]
+        helper = started[0]
+        assert helper is not None
+    assert got == expected
+    assert len(helper.lines) - 1 - helper.next > 0  # the child's results were used
+    assert reaped(helper)
+
+
 def test_the_block_says_whether_a_child_parses_and_thaws_what_it_froze(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
