@@ -282,8 +282,9 @@ def _may_fork() -> bool:
     Only Linux and macOS (fork with the tagger's mmapped dictionary shared), only with two
     CPUs or more for this process (``os.sched_getaffinity`` where there is one), and not when
     ``MTCOMPUTE_THREADS`` is ``1`` (the user's switch for one process). Only the ``sacrebleu``
-    command asks for it (:func:`parsing_ahead`): the library, the HTTP server's workers and
-    Dask never fork, and :func:`parsing_ahead` also refuses while another thread runs."""
+    and ``compare`` commands ask for it (:func:`parsing_ahead`): the library, the HTTP
+    server's workers and Dask never fork, and :func:`parsing_ahead` also refuses while
+    another thread runs."""
     if not (sys.platform.startswith("linux") or sys.platform == "darwin"):
         return False
     if not hasattr(os, "fork") or os.environ.get("MTCOMPUTE_THREADS", "").strip() == "1":

@@ -1,7 +1,8 @@
-"""``mtcompute sacrebleu -l en-ja`` with MeCab in a second process: standard output
-byte-identical to one process's and to sacreBLEU 2.6.0's, for BLEU, chrF and TER and for the
-paired bootstrap, on the en-ja systems of the WMT data in use; the child was started, its
-results used, and it was reaped. Needs the extra ``ja`` (.ci/run installs it)."""
+"""``mtcompute sacrebleu -l en-ja`` and ``mtcompute compare -l en-ja`` with MeCab in a second
+process: standard output byte-identical to one process's (and to sacreBLEU 2.6.0's), for BLEU,
+chrF and TER and for the paired bootstrap, on the en-ja systems of the WMT data in use; the
+child was started, its results used, and it was reaped, and the command counted on one thread
+meanwhile. Needs the extra ``ja`` (.ci/run installs it)."""
 
 from __future__ import annotations
 
@@ -29,21 +30,22 @@ def ours(
 ) -> bytes:
     """The command's standard output, run in this process."""
     monkeypatch.chdir(PAIR)
-    status = main(["sacrebleu", *args])
+    status = main(list(args))
     assert status == 0
     return capsys.readouterr().out.encode()
 
 
-@pytest.mark.parametrize("case", CASES)
-def test_two_processes_print_sacrebleus_bytes(
-    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], case: str
-) -> None:
-    """The same bytes as one process and as sacreBLEU; the child gave most of the tokens."""
+def one_then_two(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], args: tuple[str, ...]
+) -> tuple[bytes, bytes]:
+    """The command's standard output in one process, then with the second process forced
+    (whatever the machine's CPUs and load); checks that the child's tokens were used, that
+    it was reaped, and that the counting ran on one thread while it could run (on the
+    CPUs' count, or MTCOMPUTE_THREADS, in one process)."""
     try:
         tokenizers.get_tokenizer("ja-mecab")
     except UnsupportedInput as error:
         pytest.skip(f"{error.message} (.ci/run installs the extra ja)")
-    args = ("ref.A.txt", "-i", *SYSTEMS, "-l", "en-ja", *CASES[case])
     monkeypatch.setattr(tokenizers, "_may_fork", lambda: False)
     threads: list[int] = []  # the thread count of each split of the counting
     count = counting.thread_count
@@ -55,7 +57,7 @@ def test_two_processes_print_sacrebleus_bytes(
     monkeypatch.setattr(counting, "thread_count", counted)
     one = ours(monkeypatch, capsys, args)
     assert threads
-    assert set(threads) == {count()}  # one process: the CPUs (or MTCOMPUTE_THREADS)
+    assert set(threads) == {count()}
     threads.clear()
 
     started: list[tokenizers._Helper | None] = []
@@ -80,7 +82,31 @@ def test_two_processes_print_sacrebleus_bytes(
     with pytest.raises(ChildProcessError):
         os.waitpid(helper.pid, os.WNOHANG)  # reaped
     assert helper.fd == -1
+    return one, two
 
-    status, expected = sacrebleu_outcome(diff.Case(args), PAIR)
+
+@pytest.mark.parametrize("case", CASES)
+def test_two_processes_print_sacrebleus_bytes(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], case: str
+) -> None:
+    """The same bytes as one process and as sacreBLEU; the child gave most of the tokens."""
+    args = ("sacrebleu", "ref.A.txt", "-i", *SYSTEMS, "-l", "en-ja", *CASES[case])
+    one, two = one_then_two(monkeypatch, capsys, args)
+    status, expected = sacrebleu_outcome(diff.Case(args[1:]), PAIR)
     assert status == 0
     assert two == one == expected
+
+
+@pytest.mark.parametrize("lowercase", [False, True], ids=["cased", "lowercase"])
+def test_compare_in_two_processes_prints_one_process_bytes(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], lowercase: bool
+) -> None:
+    """`compare -l en-ja` (BLEU with ja-mecab, chrF), JSON: the same bytes either way; the
+    child gave most of the tokens (the lines in the order BLEU tokenizes them)."""
+    baseline, *others = SYSTEMS
+    args = ("compare", "-b", baseline, "-H", *others, "-r", "ref.A.txt", "-m", "bleu", "chrf")
+    args += ("-l", "en-ja", "--format", "json", *(["--lowercase"] if lowercase else []))
+    one, two = one_then_two(monkeypatch, capsys, args)
+    case = "lc" if lowercase else "mixed"
+    assert f"|case:{case}|eff:no|tok:ja-mecab-".encode() in one  # BLEU's signature
+    assert two == one

@@ -33,6 +33,7 @@ __all__ = [
     "label",
     "missing_extra",
     "open_input",
+    "parse_ahead",
     "read_failure",
     "read_input",
     "repeated",
@@ -45,6 +46,7 @@ import argparse
 import sys
 import zlib
 from collections.abc import Callable, Iterable, Sequence
+from contextlib import ExitStack
 from typing import Any, BinaryIO, TypeAlias, cast
 
 EXIT_OK, EXIT_TOOL_ERROR, EXIT_USAGE = 0, 1, 2
@@ -75,6 +77,26 @@ def usage_error(message: str) -> int:
 SERVER_EXTRA = ("starlette", "uvicorn", "mcp")
 SIGNIFICANCE_EXTRA = ("numpy", "threadpoolctl")
 REPORT_EXTRA = ("jinja2",)
+
+
+def parse_ahead(stack: ExitStack, tokenizer: str, lowercase: bool, texts: Iterable[str]) -> None:
+    """With BLEU's MeCab tokenizer ``tokenizer`` (ja-mecab, ko-mecab), let a second process
+    parse ``texts`` (in the order BLEU tokenizes them) from the last back while this one
+    counts and parses from the first (:func:`mtcompute.tokenizers.parsing_ahead`; the binding
+    holds the GIL, so threads cannot share the parse). While it may run, this process counts
+    on one thread: the child has the other CPU. ``stack`` ends both when the command ends."""
+    if not tokenizer.endswith("-mecab"):
+        return
+    from mtcompute.counting import threads_in_context  # noqa: PLC0415
+    from mtcompute.tokenizers import parsing_ahead  # noqa: PLC0415
+
+    # As BLEU hands them to the tokenizer: lowercased when asked, right-stripped.
+    if lowercase:
+        lines = (text.lower().rstrip() for text in texts)
+    else:
+        lines = (text.rstrip() for text in texts)
+    if stack.enter_context(parsing_ahead(tokenizer, lines)):
+        stack.enter_context(threads_in_context(1))
 
 
 def missing_extra(

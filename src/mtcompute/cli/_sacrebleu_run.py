@@ -25,6 +25,7 @@ from mtcompute.cli._common import (
     EXIT_USAGE,
     SACREBLEU_FORMATS,
     STDIN,
+    parse_ahead,
     read_input,
 )
 from mtcompute.cli._files import read_ahead
@@ -417,28 +418,14 @@ def _parse_ahead(
     refs: Sequence[Sequence[str]],
     systems: Sequence[Sequence[str]],
 ) -> None:
-    """With BLEU's MeCab tokenizer (ja-mecab, ko-mecab), let a second process parse the
-    lines from the last system back while this one imports, counts and parses from the
-    references on (the binding holds the GIL: threads cannot share the parse). While it
-    may run, this one counts on one thread: the child has the other CPU."""
+    """With BLEU's MeCab tokenizer (ja-mecab, ko-mecab), a second process parsing the lines
+    from the last system back (:func:`mtcompute.cli._common.parse_ahead`), in the order BLEU
+    tokenizes them: the references, then system by system."""
     from mtcompute.tokenizer_names import TARGET_TOKENIZERS  # noqa: PLC0415
 
     target = args.bleu_trg_lang if args.langpair else ""  # as _metric_arguments passes it
     name = args.bleu_tokenize or TARGET_TOKENIZERS.get(target, "13a")
-    if not name.endswith("-mecab"):
-        return
-    from mtcompute.counting import threads_in_context  # noqa: PLC0415
-    from mtcompute.tokenizers import parsing_ahead  # noqa: PLC0415
-
-    # As BLEU hands them to the tokenizer (lowercased when asked, right-stripped), in the
-    # order it does: the references when it is built, then system by system.
-    every = chain(*refs, *systems)
-    if args.bleu_lowercase:
-        lines = (line.lower().rstrip() for line in every)
-    else:
-        lines = (line.rstrip() for line in every)
-    if stack.enter_context(parsing_ahead(name, lines)):
-        stack.enter_context(threads_in_context(1))
+    parse_ahead(stack, name, args.bleu_lowercase, chain(*refs, *systems))
 
 
 def _check_lengths(

@@ -19,6 +19,8 @@ __all__ = ["add_parser", "run"]
 import argparse
 import sys
 from collections.abc import Sequence
+from contextlib import ExitStack
+from itertools import chain
 from typing import TYPE_CHECKING
 
 from mtcompute.cli._common import (
@@ -38,6 +40,7 @@ from mtcompute.cli._common import (
     label,
     missing_extra,
     one_blas_thread,
+    parse_ahead,
     repeated,
 )
 from mtcompute.cli._progress import add_quiet
@@ -353,32 +356,29 @@ def json_object(comparison: Comparison) -> dict[str, object]:
     }
 
 
-def run(args: argparse.Namespace) -> int:
-    """Run ``mtcompute compare`` with parsed arguments; return the exit status."""
-    problem = missing_extra("mtcompute compare", "significance", SIGNIFICANCE_EXTRA)
-    if problem is None and args.report is not None:
-        problem = missing_extra("mtcompute compare --report", "report", REPORT_EXTRA)
-    if problem is not None:
-        return fail(args, CommandError(problem, EXIT_USAGE, "usage"), "compare")
-    one_blas_thread()
-    # Imported here, not at the top: the report brings numpy (mtcompute.significance) and
-    # Jinja2, about 0.4 s, and every mtcompute command imports this module to build its
-    # parser (`mtcompute score` has a 100 ms budget for its whole process).
-    from mtcompute.cli._files import read_segments  # noqa: PLC0415
+def _compared(
+    args: argparse.Namespace,
+    systems: Sequence[str],
+    hypotheses: Sequence[Sequence[str]],
+    references: Sequence[Sequence[str]],
+) -> Comparison:
+    """:func:`mtcompute.report.page.compare` of the segments read, with its progress bar.
+    With BLEU's MeCab tokenizer a second process parses ahead
+    (:func:`mtcompute.cli._common.parse_ahead`), the lines in the order BLEU tokenizes them:
+    each system's hypotheses, the references after the baseline's."""
     from mtcompute.cli._progress import PROGRESS_MIN_SEGMENTS, bar  # noqa: PLC0415
-    from mtcompute.core.jsjson import dumps  # noqa: PLC0415
     from mtcompute.errors import MtcomputeError  # noqa: PLC0415
     from mtcompute.metrics.bleu.score import BleuOptions  # noqa: PLC0415
     from mtcompute.metrics.chrf.score import ChrfOptions  # noqa: PLC0415
     from mtcompute.metrics.wer.text import WerOptions  # noqa: PLC0415
-    from mtcompute.report.page import compare, progress_steps, render  # noqa: PLC0415
+    from mtcompute.report.page import compare, progress_steps  # noqa: PLC0415
     from mtcompute.tokenizer_names import tokenizer_for  # noqa: PLC0415
 
-    try:
-        resolve_references(args)
-        _check(args)
-        systems: Sequence[str] = [args.baseline, *args.hypotheses]
-        hypotheses, references = cut_segments(args, *read_segments(systems, args.references))
+    tokenizer = tokenizer_for(args.tokenize, args.language_pair)
+    with ExitStack() as stack:
+        if "bleu" in args.metric:
+            lines = chain(hypotheses[0], chain.from_iterable(references), *hypotheses[1:])
+            parse_ahead(stack, tokenizer, args.lowercase, lines)
         shown = len(references) * len(systems) > PROGRESS_MIN_SEGMENTS
         progress = bar(
             progress_steps(len(systems), len(args.metric), rank=args.rank),
@@ -399,7 +399,7 @@ def run(args: argparse.Namespace) -> int:
                 sentences=args.report is not None,
                 progress=progress.advance,
                 bleu=BleuOptions(
-                    tokenizer_for(args.tokenize, args.language_pair),
+                    tokenizer,
                     args.lowercase,
                     spm_model=args.spm_model,
                 ),
@@ -411,6 +411,30 @@ def run(args: argparse.Namespace) -> int:
         except MtcomputeError as exc:  # WER or CER without a reference unit
             raise CommandError(exc.message, EXIT_DATA_ERROR, exc.code) from None
         progress.close()
+    return comparison
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run ``mtcompute compare`` with parsed arguments; return the exit status."""
+    problem = missing_extra("mtcompute compare", "significance", SIGNIFICANCE_EXTRA)
+    if problem is None and args.report is not None:
+        problem = missing_extra("mtcompute compare --report", "report", REPORT_EXTRA)
+    if problem is not None:
+        return fail(args, CommandError(problem, EXIT_USAGE, "usage"), "compare")
+    one_blas_thread()
+    # Imported here, not at the top: the report brings numpy (mtcompute.significance) and
+    # Jinja2, about 0.4 s, and every mtcompute command imports this module to build its
+    # parser (`mtcompute score` has a 100 ms budget for its whole process).
+    from mtcompute.cli._files import read_segments  # noqa: PLC0415
+    from mtcompute.core.jsjson import dumps  # noqa: PLC0415
+    from mtcompute.report.page import render  # noqa: PLC0415
+
+    try:
+        resolve_references(args)
+        _check(args)
+        systems: Sequence[str] = [args.baseline, *args.hypotheses]
+        hypotheses, references = cut_segments(args, *read_segments(systems, args.references))
+        comparison = _compared(args, systems, hypotheses, references)
         if args.report is not None:
             try:
                 with open(args.report, "w", encoding="utf-8") as handle:
