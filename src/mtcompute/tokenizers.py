@@ -13,7 +13,9 @@ SentencePiece model named by the caller (``spm_model``) or the one sacreBLEU cac
 :func:`get_tokenizer` builds a new
 :class:`Tokenizer` (a MeCab one its own tagger; a SentencePiece one its own line cache over
 a loaded model that is shared, read-only); no line is cached across instances (sacreBLEU's
-``lru_cache`` on the tokenizer methods is shared by all instances and never freed).
+``lru_cache`` on the tokenizer methods is shared by all instances and never freed), except
+within :func:`shared_memo`, where a command's MeCab tokenizers of one name share one bounded
+memo.
 ``batch``, when set, tokenizes many lines in one call (SentencePiece's threads).
 :func:`parsing_ahead` lets a command parse its MeCab lines in a second process as well
 (the binding holds the GIL, so threads cannot share that work).
@@ -31,6 +33,7 @@ __all__ = [
     "Tokenizer",
     "get_tokenizer",
     "parsing_ahead",
+    "shared_memo",
     "tokenize_intl",
 ]
 
@@ -157,6 +160,49 @@ _MEMO_LINE = 4096
 _MEMO_CHARACTERS = 1 << 22
 
 
+class _Memo:
+    """Lines a MeCab tokenizer has parsed, with their tokens (as sacreBLEU's ``lru_cache``, a
+    line is parsed once), emptied when full (see above), so memory stays bounded. Safe to
+    share between threads: a read is one dict lookup, a write is under the memo's lock."""
+
+    def __init__(self) -> None:
+        self.results: dict[str, str] = {}
+        self.held = 0  # characters of the lines and results held
+        self.lock = threading.Lock()
+
+    def remember(self, line: str, result: str) -> None:
+        size = len(line) + len(result)
+        if size > _MEMO_LINE:
+            return
+        with self.lock:
+            if self.held + size > _MEMO_CHARACTERS:
+                self.results.clear()
+                self.held = 0
+            self.results[line] = result
+            self.held += size
+
+
+# The memo the MeCab tokenizers of a name share within shared_memo's block.
+_SHARED: dict[str, _Memo] = {}
+
+
+@contextmanager
+def shared_memo(name: str) -> Iterator[None]:
+    """Within the block, the MeCab tokenizers named ``name`` built here share one memo, so
+    that a command scoring several systems against the same references parses each line
+    once, whichever call builds the tokenizer (sacreBLEU's ``lru_cache`` is shared by its
+    instances the same way, though never freed). Outside, each has its own: the HTTP
+    server's requests keep none of each other's lines. Any other name does nothing."""
+    if name not in _MECAB or name in _SHARED:
+        yield
+        return
+    _SHARED[name] = _Memo()
+    try:
+        yield
+    finally:
+        del _SHARED[name]
+
+
 def _parse(tagger: Any, line: str) -> str:
     """MeCab's tokens of ``line`` as sacreBLEU's tokenizer gives them."""
     result: str = tagger.parse(line.strip()).strip()
@@ -210,28 +256,16 @@ def _tagger(spec: _Mecab, path: str) -> Any:
 
 
 def _tokenizer_of(spec: _Mecab, tagger: Any) -> Tokenizer:
-    """The tokenizer over ``tagger``, with its memo."""
+    """The tokenizer over ``tagger``, with its memo (the one shared in :func:`shared_memo`'s
+    block, else its own)."""
     # One tagger per tokenizer; MeCab's parse of a string reuses the tagger's own lattice, so
     # calls from several threads take turns.
     lock = threading.Lock()
-    # The parse is the costly step, and the systems of a test set share many lines: as
-    # sacreBLEU's lru_cache, a line is parsed once. The memo holds at most _MEMO_CHARACTERS
-    # characters (lines and results), emptied when full, so memory stays bounded.
-    memo: dict[str, str] = {}
-    held = 0
-
-    def remember(line: str, result: str) -> None:
-        nonlocal held
-        size = len(line) + len(result)
-        if size <= _MEMO_LINE:  # kept under the lock: the count stays exact
-            if held + size > _MEMO_CHARACTERS:
-                memo.clear()
-                held = 0
-            memo[line] = result
-            held += size
+    # The parse is the costly step, and the systems of a test set share many lines.
+    memo = _SHARED.get(spec.name) or _Memo()
 
     def tokenize(line: str) -> str:
-        known = memo.get(line)
+        known = memo.results.get(line)
         if known is not None:
             return known
         helper = _HELPERS.get(spec.name)
@@ -242,7 +276,7 @@ def _tokenizer_of(spec: _Mecab, tagger: Any) -> Tokenizer:
         try:
             with lock:
                 result = _parse(tagger, line)
-                remember(line, result)
+            memo.remember(line, result)
         except TypeError:
             # The binding passes UTF-8 to MeCab: a lone surrogate has none.
             at = first_lone_surrogate(line)
@@ -281,8 +315,8 @@ def _may_fork() -> bool:
 
     Only Linux and macOS (fork with the tagger's mmapped dictionary shared), only with two
     CPUs or more for this process (``os.sched_getaffinity`` where there is one), and not when
-    ``MTCOMPUTE_THREADS`` is ``1`` (the user's switch for one process). Only the ``sacrebleu``
-    and ``compare`` commands ask for it (:func:`parsing_ahead`): the library, the HTTP
+    ``MTCOMPUTE_THREADS`` is ``1`` (the user's switch for one process). Only the ``sacrebleu``,
+    ``compare`` and ``score`` commands ask for it (:func:`parsing_ahead`): the library, the HTTP
     server's workers and Dask never fork, and :func:`parsing_ahead` also refuses while
     another thread runs."""
     if not (sys.platform.startswith("linux") or sys.platform == "darwin"):

@@ -1,11 +1,13 @@
-"""``mtcompute sacrebleu -l en-ja`` and ``mtcompute compare -l en-ja`` with MeCab in a second
+"""``mtcompute sacrebleu``, ``compare`` and ``score`` with ``-l en-ja`` and MeCab in a second
 process: standard output byte-identical to one process's (and to sacreBLEU 2.6.0's), for BLEU,
 chrF and TER and for the paired bootstrap, on the en-ja systems of the WMT data in use; the
 child was started, its results used, and it was reaped, and the command counted on one thread
-meanwhile. Needs the extra ``ja`` (.ci/run installs it)."""
+meanwhile. ``score`` parses each line once, however many systems. Needs the extra ``ja``
+(.ci/run installs it)."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import select
 
@@ -16,6 +18,7 @@ from mtcompute.cli import main
 from mtcompute.errors import UnsupportedInput
 from tests.cli.test_cli_sacrebleu import diff, sacrebleu_outcome
 from tests.conftest import WMT
+from tests.oracle import sacrebleu_lines
 
 PAIR = WMT / "generaltest2022" / "en-ja"
 SYSTEMS = sorted(path.name for path in PAIR.glob("sys.*.txt"))
@@ -36,12 +39,16 @@ def ours(
 
 
 def one_then_two(
-    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], args: tuple[str, ...]
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    args: tuple[str, ...],
+    threads_checked: bool = True,
 ) -> tuple[bytes, bytes]:
     """The command's standard output in one process, then with the second process forced
-    (whatever the machine's CPUs and load); checks that the child's tokens were used, that
-    it was reaped, and that the counting ran on one thread while it could run (on the
-    CPUs' count, or MTCOMPUTE_THREADS, in one process)."""
+    (whatever the machine's CPUs and load); checks that the child's tokens were used and
+    that it was reaped; with ``threads_checked``, that the counting ran on one thread while
+    the child could run (on the CPUs' count, or MTCOMPUTE_THREADS, in one process; `score`
+    counts a chunk on one thread either way)."""
     try:
         tokenizers.get_tokenizer("ja-mecab")
     except UnsupportedInput as error:
@@ -57,7 +64,8 @@ def one_then_two(
     monkeypatch.setattr(counting, "thread_count", counted)
     one = ours(monkeypatch, capsys, args)
     assert threads
-    assert set(threads) == {count()}
+    if threads_checked:
+        assert set(threads) == {count()}
     threads.clear()
 
     started: list[tokenizers._Helper | None] = []
@@ -77,7 +85,8 @@ def one_then_two(
     two = ours(monkeypatch, capsys, args)
     (helper,) = started
     assert helper is not None
-    assert set(threads) == {1}  # the child has the other CPU
+    if threads_checked:
+        assert set(threads) == {1}  # the child has the other CPU
     assert len(helper.lines) - 1 - helper.next > 0  # the child's tokens were used
     with pytest.raises(ChildProcessError):
         os.waitpid(helper.pid, os.WNOHANG)  # reaped
@@ -110,3 +119,48 @@ def test_compare_in_two_processes_prints_one_process_bytes(
     case = "lc" if lowercase else "mixed"
     assert f"|case:{case}|eff:no|tok:ja-mecab-".encode() in one  # BLEU's signature
     assert two == one
+
+
+def test_score_in_two_processes_prints_one_process_bytes(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`score -l en-ja` of two systems (files of one chunk), JSON: the same bytes either
+    way; the child gave most of the tokens."""
+    args = ("score", "-H", *SYSTEMS[:2], "-r", "ref.A.txt", "-m", "bleu", "chrf", "-l", "en-ja")
+    one, two = one_then_two(monkeypatch, capsys, (*args, "--format", "json"), False)
+    assert b"tok:ja-mecab-" in one
+    assert two == one
+
+
+def test_score_parses_each_line_once(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`score -l en-ja` of several systems builds a tokenizer for each system's call, all
+    sharing one memo: MeCab parses each distinct line once (the references were parsed
+    again for each system), and the output is the same as with a memo each."""
+    try:
+        tokenizers.get_tokenizer("ja-mecab")
+    except UnsupportedInput as error:
+        pytest.skip(f"{error.message} (.ci/run installs the extra ja)")
+    monkeypatch.setattr(tokenizers, "_may_fork", lambda: False)
+    parsed: list[str] = []
+    parse = tokenizers._parse
+
+    def counted(tagger: object, line: str) -> str:
+        parsed.append(line)
+        return parse(tagger, line)
+
+    monkeypatch.setattr(tokenizers, "_parse", counted)
+    args = ("score", "-H", *SYSTEMS[:3], "-r", "ref.A.txt", "-l", "en-ja", "-m", "bleu")
+    args += ("--format", "json")
+    shared = ours(monkeypatch, capsys, args)
+    distinct = {
+        line.rstrip()
+        for name in ("ref.A.txt", *SYSTEMS[:3])
+        for line in sacrebleu_lines(PAIR / name)
+    }
+    assert sorted(parsed) == sorted(distinct)
+    parsed.clear()
+    monkeypatch.setattr(tokenizers, "shared_memo", lambda _name: contextlib.nullcontext())
+    assert ours(monkeypatch, capsys, args) == shared
+    assert len(parsed) > len(distinct)  # without the shared memo: the references again

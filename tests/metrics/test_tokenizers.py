@@ -362,6 +362,32 @@ def test_mecab_parses_a_line_once_within_its_memo(
     assert built[0].parsed[5:] == ["hijk", "ab"]
 
 
+@pytest.mark.parametrize("name", MECAB)
+def test_mecab_tokenizers_share_a_memo_within_shared_memo(
+    monkeypatch: pytest.MonkeyPatch, name: str
+) -> None:
+    """Within shared_memo's block the tokenizers of the name built there share one memo (a
+    line one parsed, another does not parse again), bounded as one memo; before and after
+    it, and for another name, each tokenizer has its own; a nested block keeps the outer
+    memo."""
+    monkeypatch.setattr(tokenizers, "_MEMO_CHARACTERS", 16)
+    built = _fake_mecab(monkeypatch, name)
+    alone = get_tokenizer(name)
+    alone("ab")
+    with tokenizers.shared_memo(name), tokenizers.shared_memo("13a"):
+        first, second = get_tokenizer(name), get_tokenizer(name)
+        assert [first("ab"), second("ab"), second("cd")] == ["ab", "ab", "cd"]
+        with tokenizers.shared_memo(name):
+            assert get_tokenizer(name)("cd") == "cd"
+        assert first("cd") == "cd"
+        # "efghi" would pass the 16 characters with "ab" and "cd": the memo is emptied first
+        assert [first("efghi"), second("ab")] == ["efghi", "ab"]
+    after = get_tokenizer(name)
+    assert [after("ab"), alone("ab")] == ["ab", "ab"]
+    assert [t.parsed for t in built] == [["ab"], ["ab", "efghi"], ["cd", "ab"], [], ["ab"]]
+    assert tokenizers._SHARED == {}
+
+
 # A MeCab that sacreBLEU would not run with, as the fake tagger's settings, and how the
 # unsupported_input message goes on after "The {name} tokenizer at /tokenize ".
 REJECTED_MECABS = [

@@ -37,6 +37,7 @@ __all__ = [
     "read_failure",
     "read_input",
     "repeated",
+    "share_memo",
     "tokenizer_name",
     "usage_error",
     "write",
@@ -77,6 +78,16 @@ def usage_error(message: str) -> int:
 SERVER_EXTRA = ("starlette", "uvicorn", "mcp")
 SIGNIFICANCE_EXTRA = ("numpy", "threadpoolctl")
 REPORT_EXTRA = ("jinja2",)
+
+
+def share_memo(stack: ExitStack, tokenizer: str) -> None:
+    """With BLEU's MeCab tokenizer ``tokenizer``, the tokenizers of that name built until
+    ``stack`` ends share one memo (:func:`mtcompute.tokenizers.shared_memo`): each line is
+    parsed once in the command, however many calls score its systems."""
+    if tokenizer.endswith("-mecab"):
+        from mtcompute.tokenizers import shared_memo  # noqa: PLC0415
+
+        stack.enter_context(shared_memo(tokenizer))
 
 
 def parse_ahead(stack: ExitStack, tokenizer: str, lowercase: bool, texts: Iterable[str]) -> None:

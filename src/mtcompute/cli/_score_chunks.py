@@ -16,11 +16,12 @@ import os
 import sys
 from collections import deque
 from collections.abc import Callable, Generator, Iterator, Sequence
+from contextlib import ExitStack
 from dataclasses import dataclass, field
 from itertools import chain, islice
 from typing import IO, TYPE_CHECKING, TypeAlias, cast
 
-from mtcompute.cli._common import STDIN, label
+from mtcompute.cli._common import STDIN, label, parse_ahead
 from mtcompute.cli._files import (
     Chunk,
     RawChunk,
@@ -310,14 +311,17 @@ def _in_parallel(args: argparse.Namespace, add: Callable[[int, list[list[Result]
     if workers == 1 or len(ahead) < 2:
         # chunk after chunk on this thread: no pool to start (nor to import), nor threads
         # to hand a single chunk (a test set of a few thousand lines) between
-        try:
-            for raw in chain(ahead, chunks):
-                results = _raw_results(args, raw)
-                if results is None:
-                    raise Uneven
-                add(raw.count, results)
-        except Uneven:
-            raise reported_fault(args.hypotheses, args.references) from None
+        with ExitStack() as stack:
+            if len(ahead) == 1:
+                _parse_ahead(args, stack, ahead[0])
+            try:
+                for raw in chain(ahead, chunks):
+                    results = _raw_results(args, raw)
+                    if results is None:
+                        raise Uneven
+                    add(raw.count, results)
+            except Uneven:
+                raise reported_fault(args.hypotheses, args.references) from None
         return
     from concurrent.futures import ThreadPoolExecutor  # noqa: PLC0415
 
@@ -335,6 +339,24 @@ def _in_parallel(args: argparse.Namespace, add: Callable[[int, list[list[Result]
         finally:
             for _, future in pending:
                 future.cancel()
+
+
+def _parse_ahead(args: argparse.Namespace, stack: ExitStack, raw: RawChunk) -> None:
+    """Files of one chunk scored with BLEU's MeCab tokenizer: a second process parses ahead
+    (:func:`mtcompute.cli._common.parse_ahead`), the lines in the order BLEU tokenizes them
+    (each system's hypotheses, the references after the first's). A chunk that does not
+    decode is left to the scoring, which reports it."""
+    if "bleu" not in args.metric:
+        return
+    bleu = _bleu_options(args)
+    if not bleu.tokenize.endswith("-mecab"):
+        return
+    chunk = decode_chunk(raw, len(args.hypotheses))
+    if chunk is not None:
+        systems, references = chunk.systems, chain.from_iterable(chunk.references)
+        parse_ahead(
+            stack, bleu.tokenize, bleu.lowercase, chain(systems[0], references, *systems[1:])
+        )
 
 
 def _chained(first: list[RawChunk], rest: Generator[RawChunk, None, None]) -> Iterator[RawChunk]:

@@ -11,6 +11,7 @@ import argparse
 import re
 import sys
 from collections.abc import Sequence
+from contextlib import ExitStack
 from typing import TYPE_CHECKING, Any, cast
 
 from mtcompute.cli._common import (
@@ -24,8 +25,9 @@ from mtcompute.cli._common import (
     label,
     missing_extra,
     repeated,
+    share_memo,
 )
-from mtcompute.cli._score_chunks import _on_cluster, _Run, _scored
+from mtcompute.cli._score_chunks import _bleu_options, _on_cluster, _Run, _scored
 from mtcompute.cli._test_set import CutFiles, cut_files, resolve_references
 from mtcompute.errors import MtcomputeError
 from mtcompute.report import is_significant
@@ -298,6 +300,13 @@ def _tested_json(
     return out
 
 
+def _share_bleu_memo(args: argparse.Namespace, stack: ExitStack) -> None:
+    """BLEU with a MeCab tokenizer: one memo for the run (each system's call builds its own
+    tokenizer, and the references would be parsed again for each)."""
+    if "bleu" in args.metric:
+        share_memo(stack, _bleu_options(args).tokenize)
+
+
 def run(args: argparse.Namespace) -> int:
     """Run ``mtcompute score`` with parsed arguments; return the exit status."""
     cut: CutFiles | None = None
@@ -316,10 +325,14 @@ def run(args: argparse.Namespace) -> int:
             from mtcompute.cli import _score_tests  # noqa: PLC0415
 
             settings = _score_tests._settings(args, _method(args))
-            found, tests = _score_tests._tested(args, settings)
+            with ExitStack() as stack:
+                _share_bleu_memo(args, stack)
+                found, tests = _score_tests._tested(args, settings)
             _check_rates(args, found)
         else:
-            found = _scored(args)
+            with ExitStack() as stack:
+                _share_bleu_memo(args, stack)
+                found = _scored(args)
             _check_rates(args, found)
     except CommandError as exc:
         return fail(args, exc, "score")
