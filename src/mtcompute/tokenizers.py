@@ -45,7 +45,7 @@ import sys
 import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager, suppress
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
@@ -182,18 +182,21 @@ class _Memo:
             self.held += size
 
 
-# The memo the MeCab tokenizers of a name share within shared_memo's block.
+# The memo the tokenizers of a name share within shared_memo's block: those Python runs line
+# by line and that cost more than a lookup (13a and none are the kernel's, char is a join).
 _SHARED: dict[str, _Memo] = {}
+_MEMOIZED = ("zh", "intl", "ja-mecab", "ko-mecab")
 
 
 @contextmanager
 def shared_memo(name: str) -> Iterator[None]:
-    """Within the block, the MeCab tokenizers named ``name`` built here share one memo, so
-    that a command scoring several systems against the same references parses each line
-    once, whichever call builds the tokenizer (sacreBLEU's ``lru_cache`` is shared by its
-    instances the same way, though never freed). Outside, each has its own: the HTTP
+    """Within the block, the tokenizers named ``name`` (zh, intl, ja-mecab, ko-mecab) built
+    here share one memo, so that a command scoring several systems against the same
+    references tokenizes each line once, whichever call builds the tokenizer (sacreBLEU's
+    ``lru_cache`` is shared by its instances the same way, though never freed; a MeCab
+    tokenizer otherwise keeps a memo of its own, the others none). Outside, the HTTP
     server's requests keep none of each other's lines. Any other name does nothing."""
-    if name not in _MECAB or name in _SHARED:
+    if name not in _MEMOIZED or name in _SHARED:
         yield
         return
     _SHARED[name] = _Memo()
@@ -533,6 +536,21 @@ def _pure(name: str) -> Tokenizer:
     return Tokenizer(name, name, pure.TOKENIZERS[name], name if name in ("13a", "none") else None)
 
 
+def _remembering(tokenizer: Tokenizer, memo: _Memo) -> Tokenizer:
+    """``tokenizer`` with ``memo`` in front: a line tokenized once in :func:`shared_memo`'s
+    block."""
+    function = tokenizer.function
+
+    def tokenize(line: str) -> str:
+        known = memo.results.get(line)
+        if known is None:
+            known = function(line)
+            memo.remember(line, known)
+        return known
+
+    return replace(tokenizer, function=tokenize)
+
+
 _BUILDERS: dict[str, Callable[[], Tokenizer]] = {
     "none": lambda: _pure("none"),
     "zh": lambda: _pure("zh"),
@@ -561,9 +579,10 @@ def get_tokenizer(
     >>> get_tokenizer("13a")("Hello, world!")
     'Hello , world !'
     """
-    builder = _BUILDERS.get(name) if isinstance(name, str) else None
-    if builder is not None:  # a name the check takes: without the field types (score's path)
-        return builder()
+    if isinstance(name, str) and name in _BUILDERS:  # without the field types (score's path)
+        memo = _SHARED.get(name)
+        tokenizer = _BUILDERS[name]()
+        return tokenizer if memo is None else _remembering(tokenizer, memo)
     if isinstance(name, str) and name in _MECAB:  # before the field types: a command's path
         return _mecab(_MECAB[name], path)
     from mtcompute.contracts.fields import TOKENIZE  # noqa: PLC0415

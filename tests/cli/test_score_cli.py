@@ -11,6 +11,7 @@ and printed lines byte for byte.
 
 from __future__ import annotations
 
+import contextlib
 import gzip
 import json
 import subprocess
@@ -22,7 +23,8 @@ from sacrebleu.metrics.bleu import BLEU
 from sacrebleu.metrics.chrf import CHRF
 
 import mtcompute
-from mtcompute import __version__, cli
+from mtcompute import __version__, cli, tokenizers
+from mtcompute.core.tokenizers import TOKENIZERS
 from mtcompute.errors import MtcomputeError
 from mtcompute.metrics.chrf.corpus import corpus_chrf
 from mtcompute.tokenizers import get_tokenizer
@@ -285,6 +287,38 @@ def test_chinese_and_japanese_with_their_tokenizers(
         [[lines(system) for system in systems], refs],
         sacrebleus,
     )
+
+
+def test_several_systems_tokenize_each_line_once(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`score -l en-zh` of three systems against two references: each call builds its own
+    zh tokenizer, all sharing one memo, so each distinct line is tokenized once (the
+    references were tokenized again for each system); the output is the same as without."""
+    folder = WMT / "generaltest2022" / "en-zh"
+    systems = [str(p) for p in sorted(folder.glob("sys.*.txt"))[:3]]
+    references = [str(folder / "ref.A.txt"), str(folder / "ref.B.txt")]
+    seen: list[str] = []
+    zh = TOKENIZERS["zh"]
+
+    def counted(line: str) -> str:
+        seen.append(line)
+        return zh(line)
+
+    monkeypatch.setitem(TOKENIZERS, "zh", counted)
+    args = ["score", "-H", *systems, "-r", *references, "-l", "en-zh", "-m", "bleu", "chrf"]
+
+    def output() -> str:
+        assert cli.main([*args, "--format", "json"]) == 0
+        return capsys.readouterr().out
+
+    shared = output()
+    distinct = {line.rstrip() for path in (*systems, *references) for line in lines(Path(path))}
+    assert sorted(seen) == sorted(distinct)
+    seen.clear()
+    monkeypatch.setattr(tokenizers, "shared_memo", lambda _name: contextlib.nullcontext())
+    assert output() == shared
+    assert len(seen) == len(systems) * (len(lines(Path(systems[0]))) * 3)
 
 
 def _json_head(name: str, metric: BLEU | CHRF, score: float) -> dict[str, Any]:

@@ -388,6 +388,35 @@ def test_mecab_tokenizers_share_a_memo_within_shared_memo(
     assert tokenizers._SHARED == {}
 
 
+@pytest.mark.parametrize("name", ["zh", "intl"])
+def test_python_tokenizers_share_a_memo_within_shared_memo(
+    monkeypatch: pytest.MonkeyPatch, name: str
+) -> None:
+    """zh and intl, tokenized by Python line by line, share a memo within the block too: a
+    line is tokenized once, with the same tokens; outside it every call tokenizes. 13a and
+    none (the kernel's) and char keep their own functions."""
+    real = get_tokenizer(name).function
+    seen: list[str] = []
+
+    def counted(line: str) -> str:
+        seen.append(line)
+        return real(line)
+
+    monkeypatch.setitem(tokenizers._BUILDERS, name, lambda: Tokenizer(name, name, counted))
+    lines = ["Hello, world!", "東京は「晴れ」です。", "Hello, world!"]
+    with tokenizers.shared_memo(name):
+        first, second = get_tokenizer(name), get_tokenizer(name)
+        assert [first(line) for line in lines] == [real(line) for line in lines]
+        assert [second(line) for line in lines] == [real(line) for line in lines]
+        assert seen == lines[:2]
+        for plain in ("13a", "none", "char"):
+            with tokenizers.shared_memo(plain):
+                assert get_tokenizer(plain).function is TOKENIZERS[plain]
+    seen.clear()
+    assert [get_tokenizer(name)(line) for line in lines] == [real(line) for line in lines]
+    assert seen == lines
+
+
 # A MeCab that sacreBLEU would not run with, as the fake tagger's settings, and how the
 # unsupported_input message goes on after "The {name} tokenizer at /tokenize ".
 REJECTED_MECABS = [

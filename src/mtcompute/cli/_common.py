@@ -81,13 +81,13 @@ REPORT_EXTRA = ("jinja2",)
 
 
 def share_memo(stack: ExitStack, tokenizer: str) -> None:
-    """With BLEU's MeCab tokenizer ``tokenizer``, the tokenizers of that name built until
-    ``stack`` ends share one memo (:func:`mtcompute.tokenizers.shared_memo`): each line is
-    parsed once in the command, however many calls score its systems."""
-    if tokenizer.endswith("-mecab"):
-        from mtcompute.tokenizers import shared_memo  # noqa: PLC0415
+    """BLEU's tokenizers named ``tokenizer`` built until ``stack`` ends share one memo where
+    Python tokenizes line by line (zh, intl, ja-mecab, ko-mecab:
+    :func:`mtcompute.tokenizers.shared_memo`): each line is tokenized once in the command,
+    however many calls score its systems."""
+    from mtcompute.tokenizers import shared_memo  # noqa: PLC0415
 
-        stack.enter_context(shared_memo(tokenizer))
+    stack.enter_context(shared_memo(tokenizer))
 
 
 def parse_ahead(stack: ExitStack, tokenizer: str, lowercase: bool, texts: Iterable[str]) -> None:
