@@ -142,14 +142,19 @@ def _paired(args: argparse.Namespace) -> bool:
 
 def _kernel_may_test(args: argparse.Namespace) -> bool:
     """Whether the C kernel may run the significance test without numpy: a paired bootstrap
-    of BLEU and chrF alone (:func:`mtcompute.sacrebleu._paired.paired_bootstrap` decides
-    when it runs)."""
-    return bool(
+    of BLEU and chrF alone, where the kernel may serve one at all (an unseeded test, the
+    kernel off: never). :func:`mtcompute.sacrebleu._paired.paired_bootstrap` decides once
+    the files are read."""
+    if not (
         args.paired_bs
         and not (args.paired_ar or args.confidence)
         and args.paired_jobs >= 0
         and set(args.metrics) <= {"bleu", "chrf"}
-    )
+    ):
+        return False
+    from mtcompute.sacrebleu._paired import kernel_may_serve  # noqa: PLC0415
+
+    return kernel_may_serve()
 
 
 def significance_refusal() -> str | None:
