@@ -103,7 +103,7 @@ def test_the_significance_tests_name_their_extra(args: list[str], message: str) 
 def test_the_paired_bootstrap_of_bleu_and_chrf_needs_no_numpy(metrics: list[str]) -> None:
     """`sacrebleu --paired-bs` of BLEU and chrF runs on the C kernel: without numpy it
     prints what it prints with numpy, loading none of the extras. Where the kernel cannot
-    (an unseeded test: SACREBLEU_SEED=none), the same usage error, once the files are read."""
+    (an unseeded test: SACREBLEU_SEED=none), the same usage error."""
     args = ["sacrebleu", REF, "-i", SYS, SYS_2, "--paired-bs", "-m", *metrics]
     plain = _cli(*args)
     out, loaded = _split(plain)
@@ -125,6 +125,28 @@ def test_the_paired_bootstrap_of_bleu_and_chrf_needs_no_numpy(metrics: list[str]
         "significance extra (numpy, threadpoolctl not installed): pip install "
         "'mtcompute[significance]'"
     )
+
+
+@pytest.mark.parametrize(
+    "env",
+    [{"SACREBLEU_SEED": "None"}, {"MTCOMPUTE_PURE": "1"}],
+    ids=["unseeded", "pure"],
+)
+def test_a_paired_bootstrap_the_kernel_cannot_run_is_refused_up_front(
+    env: dict[str, str],
+) -> None:
+    """Without numpy, a paired bootstrap the kernel will not run whatever the files hold (an
+    unseeded test; the kernel off or not built) is refused as --paired-ar is: the usage
+    error alone, before anything is read or logged (no "Found 2 systems.")."""
+    args = ["sacrebleu", REF, "-i", SYS, SYS_2, "--paired-bs", "-m", "bleu"]
+    code = f"from mtcompute.cli import main\nsys.exit(main({args!r}))\n"
+    done = run_python(code, missing=EXTRAS, env=env)
+    message = (
+        "mtcompute sacrebleu: error: --paired-bs, --paired-ar and --confidence needs the "
+        "significance extra (numpy, threadpoolctl not installed): pip install "
+        "'mtcompute[significance]'\n"
+    )
+    assert (done.returncode, done.stdout, done.stderr) == (2, "", message)
 
 
 def test_the_report_page_names_its_extra(tmp_path: object) -> None:

@@ -21,6 +21,7 @@ __all__ = [
     "map_spans",
     "plain_texts",
     "thread_count",
+    "threads_beside",
     "threads_in_context",
 ]
 
@@ -55,13 +56,34 @@ def thread_count(threads: int | None = None) -> int:
     3
     """
     if threads is None:
-        threads = _CONTEXT_THREADS.get()
-    if threads is None:
-        env = os.environ.get("MTCOMPUTE_THREADS", "").strip()
-        threads = int(env) if env.isdigit() and int(env) > 0 else (os.cpu_count() or 1)
+        threads = _default_threads()
     if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
         raise ValueError(f"threads must be a positive int or None, got {threads!r}")
     return threads
+
+
+def _default_threads() -> int:
+    """What ``threads=None`` means here: the enclosing :func:`threads_in_context` block's
+    count, else ``MTCOMPUTE_THREADS`` if it is a positive integer, else the number of CPUs."""
+    threads = _CONTEXT_THREADS.get()
+    if threads is None:
+        env = os.environ.get("MTCOMPUTE_THREADS", "").strip()
+        threads = int(env) if env.isdigit() and int(env) > 0 else (os.cpu_count() or 1)
+    return threads
+
+
+@contextmanager
+def threads_beside(busy: int) -> Iterator[None]:
+    """Within the block, ``threads=None`` means ``busy`` threads fewer than it did (at least
+    one) for the calling thread's calls: for counting beside ``busy`` CPUs taken by other
+    work (a child process parsing), one thread on two CPUs, seven on eight.
+
+    >>> with threads_in_context(4), threads_beside(1):
+    ...     thread_count()
+    3
+    """
+    with threads_in_context(max(1, _default_threads() - busy)):
+        yield
 
 
 @contextmanager

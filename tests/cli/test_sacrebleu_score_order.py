@@ -130,3 +130,25 @@ def test_the_warnings_of_several_systems_are_sacrebleus_bytes(
     ours = diff.run_subprocess(diff.mtcompute_command(), case, tmp_path)
     assert b"tokenized period" in ours.stderr
     assert (status, stdout, stderr) == (ours.status, ours.stdout.decode(), ours.stderr.decode())
+
+
+def test_an_interrupt_writes_the_lines_of_the_scores_sacrebleus_order_had_made(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Ctrl-C while BLEU scores system 1 (the first pass's last but one score): the
+    interrupt goes on, after the log lines sacreBLEU's order had written by then (those of
+    system 0), not none of them (held) nor those of the scores it had not reached."""
+
+    class Interrupting(Spy):
+        def corpus_score(self, hypotheses: list[str], references: None) -> Any:
+            if hypotheses is HYPOTHESES[1]:
+                raise KeyboardInterrupt
+            return super().corpus_score(hypotheses, references)
+
+    calls: list[tuple[str, int]] = []
+    metrics = spies(calls)
+    metrics["BLEU"] = Interrupting(BLEU(references=REFERENCES), "BLEU", calls, set())
+    with pytest.raises(KeyboardInterrupt):
+        columns(metrics)
+    logged = capsys.readouterr().err
+    assert logged == "".join(f"sacreBLEU: {n} of system 0\n" for n in ("BLEU", "CHRF", "TER"))

@@ -95,10 +95,11 @@ def parse_ahead(stack: ExitStack, tokenizer: str, lowercase: bool, texts: Iterab
     parse ``texts`` (in the order BLEU tokenizes them) from the last back while this one
     counts and parses from the first (:func:`mtcompute.tokenizers.parsing_ahead`; the binding
     holds the GIL, so threads cannot share the parse). While it may run, this process counts
-    on one thread: the child has the other CPU. ``stack`` ends both when the command ends."""
+    on a thread fewer: the child has one of the CPUs. ``stack`` ends both when the command
+    ends."""
     if not tokenizer.endswith("-mecab"):
         return
-    from mtcompute.counting import threads_in_context  # noqa: PLC0415
+    from mtcompute.counting import threads_beside  # noqa: PLC0415
     from mtcompute.tokenizers import parsing_ahead  # noqa: PLC0415
 
     # As BLEU hands them to the tokenizer: lowercased when asked, right-stripped.
@@ -107,7 +108,7 @@ def parse_ahead(stack: ExitStack, tokenizer: str, lowercase: bool, texts: Iterab
     else:
         lines = (text.rstrip() for text in texts)
     if stack.enter_context(parsing_ahead(tokenizer, lines)):
-        stack.enter_context(threads_in_context(1))
+        stack.enter_context(threads_beside(1))
 
 
 def missing_extra(

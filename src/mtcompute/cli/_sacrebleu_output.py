@@ -142,14 +142,19 @@ def _paired(args: argparse.Namespace) -> bool:
 
 def _kernel_may_test(args: argparse.Namespace) -> bool:
     """Whether the C kernel may run the significance test without numpy: a paired bootstrap
-    of BLEU and chrF alone (:func:`mtcompute.sacrebleu._paired.paired_bootstrap` decides
-    when it runs)."""
-    return bool(
+    of BLEU and chrF alone, where the kernel may serve one at all (an unseeded test, the
+    kernel off: never). :func:`mtcompute.sacrebleu._paired.paired_bootstrap` decides once
+    the files are read."""
+    if not (
         args.paired_bs
         and not (args.paired_ar or args.confidence)
         and args.paired_jobs >= 0
         and set(args.metrics) <= {"bleu", "chrf"}
-    )
+    ):
+        return False
+    from mtcompute.sacrebleu._paired import kernel_may_serve  # noqa: PLC0415
+
+    return kernel_may_serve()
 
 
 def significance_refusal() -> str | None:
@@ -240,19 +245,29 @@ def _corpus_scores(
     (:func:`mtcompute.tokenizers.parsing_ahead`). What shows stays sacreBLEU's: each score's
     log lines are held, then written in its order (system by system, the metrics sorted);
     after an error, the scores are computed again in that order, which raises the error
-    sacreBLEU's order meets first."""
+    sacreBLEU's order meets first; after an interrupt (Ctrl-C), the lines that order had
+    written by its first score not made."""
     order = [(s, name) for s in range(len(systems)) for name in sorted(metrics)]
     scores: dict[tuple[int, str], Any] = {}
     held: dict[tuple[int, str], list[tuple[str, bool]]] = {}
+
+    def write_held() -> None:
+        for key in order:
+            if key not in scores:
+                return
+            for message, info in held[key]:
+                session.log(message, info)
+
     try:
         for s, name in sorted(order, key=lambda key: key[1] == "BLEU"):
             with session.holding() as held[s, name]:
                 scores[s, name] = metrics[name].corpus_score(systems[s], None)
     except Exception:  # whichever it is, sacreBLEU's order meets it again
         return lambda s, name: metrics[name].corpus_score(systems[s], None)
-    for key in order:
-        for message, info in held[key]:
-            session.log(message, info)
+    except BaseException:  # KeyboardInterrupt: it goes on, after what was due before it
+        write_held()
+        raise
+    write_held()
     return lambda s, name: scores[s, name]
 
 

@@ -13,7 +13,14 @@ system's statistics as the kernel's rows (:func:`rows_reader`).
 
 from __future__ import annotations
 
-__all__ = ["Result", "RowsReader", "paired_bootstrap", "pcg64_state", "rows_reader"]
+__all__ = [
+    "Result",
+    "RowsReader",
+    "kernel_may_serve",
+    "paired_bootstrap",
+    "pcg64_state",
+    "rows_reader",
+]
 
 import struct
 import sys
@@ -193,6 +200,24 @@ def _spec(metric: Metric[Any]) -> Spec | None:
     return None
 
 
+_SUMS_AS_3_11_TO_3_13 = sys.version_info < (3, 14)  # Python's sum of floats, as the kernel's
+
+
+@native.kernel_test
+def kernel_may_serve() -> bool:
+    """Whether :func:`paired_bootstrap` may serve here, whatever the systems and metrics: the
+    kernel in use (the pure twin answers False), Python's ``sum`` as in 3.11-3.13 and the seed
+    set (a ``SACREBLEU_SEED`` that is not a seed: True, the test then raises its error as
+    numpy's path does). What ``mtcompute sacrebleu`` asks before it refuses a paired
+    bootstrap without numpy up front."""
+    if not _SUMS_AS_3_11_TO_3_13:
+        return False
+    try:
+        return read_seed()[1] is not None
+    except ArgumentError:
+        return True
+
+
 @native.kernel_step
 def paired_bootstrap(
     named_systems: Sequence[tuple[str, Sequence[str]]],
@@ -205,7 +230,7 @@ def paired_bootstrap(
     (``SACREBLEU_SEED``), the float32 sums are exact and Python's ``sum`` adds floats as in
     3.11-3.13 (the kernel follows 3.12's compensated sum where it is built for it)."""
     assert native.ext is not None  # a kernel step runs only when it is built
-    if sys.version_info >= (3, 14) or len(named_systems) < 2:  # sum: as in 3.11-3.13
+    if not _SUMS_AS_3_11_TO_3_13 or len(named_systems) < 2:
         return None
     _, seed = read_seed()
     if seed is None:
