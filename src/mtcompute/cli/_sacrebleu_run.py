@@ -200,9 +200,12 @@ def read_systems(session: Session, args: argparse.Namespace) -> tuple[list[list[
 def _refusal(args: argparse.Namespace) -> str | None:
     """The one-line reason this command does not run ``args`` (None when it does). A paired
     bootstrap the kernel may run is refused only once it could not (:func:`_columns`)."""
-    if (args.confidence or _paired(args)) and not _kernel_may_test(args):
-        return significance_refusal()
-    return None
+    if not (args.confidence or _paired(args)):
+        return None
+    refusal = significance_refusal()
+    if refusal is not None and _kernel_may_test(args):
+        return None  # numpy missing, but the kernel's bootstrap may serve: see _columns
+    return refusal
 
 
 def _metric_arguments(args: argparse.Namespace, name: str) -> dict[str, Any]:
