@@ -12,6 +12,8 @@ from typing import Any
 
 import pytest
 
+from mtcompute import native
+from mtcompute.cli import main
 from mtcompute.cli._sacrebleu_output import Logged, Session, _corpus_scores, _score_columns
 from mtcompute.sacrebleu import BLEU, CHRF, TER
 from tests.cli.test_cli_sacrebleu import diff
@@ -111,6 +113,65 @@ def _tokenized(folder: Path) -> None:
         (folder / name).write_text("".join(line + "\n" for line in lines), encoding="utf-8")
 
 
+def _sacrebleus(folder: Path, case: diff.Case) -> tuple[int, str, str]:
+    """sacreBLEU's status, stdout and stderr for ``case`` in ``folder`` (recorded)."""
+    files = [(p.name, p.read_text(encoding="utf-8")) for p in sorted(folder.iterdir())]
+
+    def run() -> tuple[int, str, str]:
+        outcome = diff.run_subprocess(diff.sacrebleu_command(), case, folder)
+        return outcome.status, outcome.stdout.decode(), outcome.stderr.decode()
+
+    status, stdout, stderr = answer(
+        "sacrebleu command: status, stdout, stderr", [list(case.args)], files, run
+    )
+    return status, stdout, stderr
+
+
+PAIRED = {
+    "pbs-bleu-chrf": ("-pbs", "-m", "bleu", "chrf", "-f", "text"),
+    "pbs-bleu-chrf-ter": ("-pbs", "-m", "bleu", "chrf", "ter", "-f", "text"),
+    "pbs-quiet": ("-pbs", "-m", "bleu", "chrf", "-f", "text", "-q"),
+    "par-bleu-chrf": ("-par", "-m", "bleu", "chrf", "-f", "text"),
+    "par-ter": ("-par", "-m", "ter", "-f", "text"),
+}
+
+
+@pytest.mark.parametrize("case", PAIRED)
+def test_the_paired_tests_log_sacrebleus_lines(tmp_path: Path, case: str) -> None:
+    """The paired tests' steps (Pre-computing ..., Computing ... for ..., > Performing ...)
+    with the statistics' warnings between them: stdout and stderr are sacreBLEU's bytes, on
+    the kernel's bootstrap (BLEU and chrF) and on numpy's path (TER, -par)."""
+    _tokenized(tmp_path)
+    case_ = diff.Case(("ref", "-i", "s1", "s2", "s3", *PAIRED[case]))
+    expected = _sacrebleus(tmp_path, case_)
+    ours = diff.run_subprocess(diff.mtcompute_command(), case_, tmp_path)
+    assert (b" > Performing " in ours.stderr) == ("-q" not in case_.args)  # INFO lines
+    assert expected == (ours.status, ours.stdout.decode(), ours.stderr.decode())
+
+
+def test_the_kernel_declining_logs_nothing_twice(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """When the kernel's bootstrap declines after the statistics (float32 sums that could
+    round), what it logged is dropped: numpy's path logs it once, as sacreBLEU does."""
+    if native.ext is None:
+        pytest.skip("built without the C kernel (the pure path never tries it)")
+    _tokenized(tmp_path)
+    args = ("ref", "-i", "s1", "s2", "s3", "-pbs", "-m", "bleu", "chrf", "-f", "text")
+    expected = _sacrebleus(tmp_path, diff.Case(args))
+    declined: list[int] = []
+
+    def decline(*_: object) -> None:
+        declined.append(1)
+
+    monkeypatch.setattr(native.ext, "bootstrap_scores", decline)
+    monkeypatch.chdir(tmp_path)
+    status = main(["sacrebleu", *args])
+    out, err = capsys.readouterr()
+    assert declined
+    assert expected == (status, out, err)
+
+
 @pytest.mark.parametrize("metrics", [("bleu", "chrf"), ("chrf", "ter", "bleu")])
 def test_the_warnings_of_several_systems_are_sacrebleus_bytes(
     tmp_path: Path, metrics: tuple[str, ...]
@@ -118,15 +179,7 @@ def test_the_warnings_of_several_systems_are_sacrebleus_bytes(
     """Standard output and standard error, warnings included, are sacreBLEU's."""
     _tokenized(tmp_path)
     case = diff.Case(("ref", "-i", "s1", "s2", "s3", "-m", *metrics))
-    files = [(p.name, p.read_text(encoding="utf-8")) for p in sorted(tmp_path.iterdir())]
-
-    def run() -> tuple[int, str, str]:
-        outcome = diff.run_subprocess(diff.sacrebleu_command(), case, tmp_path)
-        return outcome.status, outcome.stdout.decode(), outcome.stderr.decode()
-
-    status, stdout, stderr = answer(
-        "sacrebleu command: status, stdout, stderr", [list(case.args)], files, run
-    )
+    status, stdout, stderr = _sacrebleus(tmp_path, case)
     ours = diff.run_subprocess(diff.mtcompute_command(), case, tmp_path)
     assert b"tokenized period" in ours.stderr
     assert (status, stdout, stderr) == (ours.status, ours.stdout.decode(), ours.stderr.decode())

@@ -288,7 +288,7 @@ def _columns(
         # BLEU and chrF with a seed: the C kernel's twin of PairedTest, without numpy
         from mtcompute.sacrebleu._paired import paired_bootstrap  # noqa: PLC0415
 
-        served = paired_bootstrap(named, metrics, args.paired_bs_n)
+        served = paired_bootstrap(named, metrics, args.paired_bs_n, args.paired_jobs)
         if served is not None:
             return {name: sig.format(args.short) for name, sig in served[0].items()}, served[1]
         refusal = significance_refusal()  # the kernel could not: numpy's turn

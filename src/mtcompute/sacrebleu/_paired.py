@@ -17,14 +17,23 @@ __all__ = [
     "Result",
     "RowsReader",
     "kernel_may_serve",
+    "log_computing",
+    "log_precomputing",
+    "log_test",
+    "log_workers",
     "paired_bootstrap",
     "pcg64_state",
     "rows_reader",
+    "sacrelogger",
+    "workers",
 ]
 
+import logging
+import os
 import struct
 import sys
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from typing import Any
 
 from mtcompute import native
@@ -200,6 +209,71 @@ def _spec(metric: Metric[Any]) -> Spec | None:
     return None
 
 
+sacrelogger = logging.getLogger("sacrebleu")
+
+
+# --- sacreBLEU's PairedTest tells its steps (INFO): the same lines, in the same order --------
+
+
+def log_precomputing(key: str, baseline: str) -> None:
+    """Before the baseline's statistics of the metric ``key`` (``metrics``' key)."""
+    sacrelogger.info(f"Pre-computing {key} statistics for {baseline!r}")
+
+
+def log_computing(name: str, system: str) -> None:
+    """Before a system's statistics of the metric named ``name`` (its score's name)."""
+    sacrelogger.info(f"Computing {name} for {system!r} and extracting sufficient statistics")
+
+
+def workers(n_jobs: int, n_systems: int) -> int:
+    """sacreBLEU's count of workers for ``n_jobs`` (0: half the CPUs, at most one a system
+    compared); here the comparisons run in turn whatever the count."""
+    if n_jobs == 0:
+        return max(1, min((os.cpu_count() or 1) // 2, n_systems))
+    return n_jobs
+
+
+def log_workers(count: int) -> None:
+    """Before the comparisons, when sacreBLEU would start a pool of workers."""
+    if count != 1:
+        sacrelogger.info(f"Launching {count} parallel workers.")
+
+
+def log_test(test_type: str, n_samples: int, n_ar_confidence: int) -> None:
+    """After a system's statistics of one metric: the test it goes through."""
+    if test_type == "bs":
+        sacrelogger.info(
+            f" > Performing paired bootstrap resampling test (# resamples: {n_samples})"
+        )
+        return
+    sacrelogger.info(f" > Performing approximate randomization test (# trials: {n_samples})")
+    if n_ar_confidence > 0:
+        sacrelogger.info(
+            " > Performing bootstrap resampling for confidence interval "
+            f"(# resamples: {n_ar_confidence})"
+        )
+
+
+@contextmanager
+def _held() -> Iterator[list[logging.LogRecord]]:
+    """Within the block, ``sacrelogger``'s records are kept in the list it gives, not handled
+    (its handlers and propagation off): the caller handles them or drops them after."""
+    records: list[logging.LogRecord] = []
+
+    class Keep(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            records.append(record)
+
+    handlers, propagate = sacrelogger.handlers[:], sacrelogger.propagate
+    sacrelogger.handlers[:] = [Keep()]
+    sacrelogger.propagate = False
+    try:
+        yield records
+    finally:
+        sacrelogger.handlers[:] = handlers
+        sacrelogger.propagate = propagate
+
+
 _SUMS_AS_3_11_TO_3_13 = sys.version_info < (3, 14)  # Python's sum of floats, as the kernel's
 
 
@@ -223,8 +297,10 @@ def paired_bootstrap(
     named_systems: Sequence[tuple[str, Sequence[str]]],
     metrics: Mapping[str, Metric[Any]],
     n_samples: int,
+    n_jobs: int = 1,
 ) -> tuple[dict[str, Signature], dict[str, list[Any]]] | None:
-    """``PairedTest(named_systems, metrics, None, "bs", n_samples)()`` on the kernel: the
+    """``PairedTest(named_systems, metrics, None, "bs", n_samples, n_jobs=n_jobs)()`` on the
+    kernel (the comparisons in turn, logged as sacreBLEU's workers log them): the
     signatures and the columns of results. ``None`` (the numpy path's turn) unless every metric
     is a BLEU or CHRF on the kernel's path, there are systems to compare, the seed is set
     (``SACREBLEU_SEED``), the float32 sums are exact and Python's ``sum`` adds floats as in
@@ -240,10 +316,40 @@ def paired_bootstrap(
     served = [(r, s, m) for r, s, m in readers if r is not None and s is not None]
     if len(served) != len(readers):
         return None
+    # What the test logs (its steps, the statistics' warnings) is handled once it is known to
+    # be served here, else dropped: numpy's path logs it again.
+    with _held() as records:
+        try:
+            count = workers(n_jobs, len(named_systems) - 1)
+            found = _bootstrap(named_systems, list(metrics), served, samples, seed, count)
+        except BaseException:
+            _handle(records)
+            raise
+    if found is not None:
+        _handle(records)
+    return found
+
+
+def _handle(records: list[logging.LogRecord]) -> None:
+    for record in records:
+        sacrelogger.handle(record)
+
+
+def _bootstrap(
+    named_systems: Sequence[tuple[str, Sequence[str]]],
+    keys: list[str],
+    served: list[tuple[RowsReader, Spec, Metric[Any]]],
+    samples: int,
+    seed: int,
+    count: int,
+) -> tuple[dict[str, Signature], dict[str, list[Any]]] | None:
+    """:func:`paired_bootstrap` once it is the kernel's: ``keys`` are ``metrics``' keys, in
+    the order of ``served``; ``count`` sacreBLEU's workers."""
     signatures: dict[str, Signature] = {}
     tables: list[tuple[str, Spec, list[bytes], list[float]]] = []
-    _, bl_hyps = named_systems[0]
-    for rows, spec, metric in served:
+    bl_name, bl_hyps = named_systems[0]
+    for key, (rows, spec, metric) in zip(keys, served, strict=True):
+        log_precomputing(key, bl_name)
         totals, buffer = rows(bl_hyps)
         bl_score = metric._compute_score_from_stats(totals)
         signature = metric.get_signature()
@@ -251,11 +357,14 @@ def paired_bootstrap(
         signature.update("bs", samples)
         signatures[bl_score.name] = signature
         tables.append((bl_score.name, spec, [buffer], [bl_score.score]))
-    for (rows, _, metric), (_, _, buffers, scores) in zip(served, tables, strict=True):
-        for _, hyps in named_systems[1:]:
+    log_workers(count)
+    for sys_name, hyps in named_systems[1:]:  # sacreBLEU's order: system by system
+        for (rows, _, metric), (name, _, buffers, scores) in zip(served, tables, strict=True):
+            log_computing(name, sys_name)
             totals, buffer = rows(hyps)
             buffers.append(buffer)
             scores.append(metric._compute_score_from_stats(totals).score)
+            log_test("bs", samples, 0)
     series = [(spec, buffer) for _, spec, buffers, _ in tables for buffer in buffers]
     segments = len(bl_hyps)
     if segments == 0:

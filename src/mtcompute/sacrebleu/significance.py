@@ -36,7 +36,6 @@ __all__ = [
     "significance_metric",
 ]
 
-import os
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar
 
@@ -52,7 +51,15 @@ except ImportError as missing:  # the optional extra: say which to install
 
 from mtcompute import significance
 from mtcompute.sacrebleu._errors import ArgumentError
-from mtcompute.sacrebleu._paired import Result, rows_reader
+from mtcompute.sacrebleu._paired import (
+    Result,
+    log_computing,
+    log_precomputing,
+    log_test,
+    log_workers,
+    rows_reader,
+    workers,
+)
 from mtcompute.sacrebleu._seed import read_seed
 from mtcompute.sacrebleu.metrics.base import Metric, Score, Signature
 from mtcompute.sacrebleu.utils import sum_of_lists
@@ -180,15 +187,15 @@ class PairedTest:
         self.n_ar_confidence = n_ar_confidence if n_ar_confidence != 0 else 1000
         self.n_samples = n_samples if n_samples > 0 else self._DEFAULT_SAMPLES[test_type]
         self.n_systems = len(self.named_systems) - 1
-        if self.n_jobs == 0:  # sacreBLEU's choice (the comparisons run here in any case)
-            self.n_jobs = max(1, min((os.cpu_count() or 1) // 2, self.n_systems))
+        self.n_jobs = workers(self.n_jobs, self.n_systems)
 
         self._signatures: dict[str, Signature] = {}
         # each metric's baseline statistics (lists, or the kernel's rows) and score
         self._baseline_info: dict[str, tuple[Any, float]] = {}
         self.metrics: dict[str, Metric[Any]] = {}
-        _, bl_hyps = self.named_systems[0]
-        for metric in metrics.values():
+        bl_name, bl_hyps = self.named_systems[0]
+        for key, metric in metrics.items():
+            log_precomputing(key, bl_name)
             rows = _rows_reader(metric, self.references)
             bl_stats: Any
             if rows is None:
@@ -210,15 +217,22 @@ class PairedTest:
         """Run the test: ``(signatures, scores)``, ``scores["System"]`` the names and
         ``scores[metric name]`` a :class:`Result` per system, the baseline first."""
         scores: dict[str, list[Any]] = {"System": [name for name, _ in self.named_systems]}
-        tables = []
-        for name, metric in self.metrics.items():
-            bl_stats, _ = self._baseline_info[name]
-            rows = _rows_reader(metric, self.references)
-            statistics = [bl_stats] + [
-                rows(hyps)[1] if rows else metric._extract_corpus_statistics(hyps, self.references)
-                for _, hyps in self.named_systems[1:]
-            ]
-            tables.append(significance.Table(significance_metric(metric, bl_stats), statistics))
+        log_workers(self.n_jobs)
+        statistics = {name: [bl_stats] for name, (bl_stats, _) in self._baseline_info.items()}
+        for sys_name, hyps in self.named_systems[1:]:  # sacreBLEU's order: system by system
+            for name, metric in self.metrics.items():
+                log_computing(name, sys_name)
+                rows = _rows_reader(metric, self.references)
+                statistics[name].append(
+                    rows(hyps)[1]
+                    if rows
+                    else metric._extract_corpus_statistics(hyps, self.references)
+                )
+                log_test(self.test_type, self.n_samples, self.n_ar_confidence)
+        tables = [
+            significance.Table(significance_metric(metric, statistics[name][0]), statistics[name])
+            for name, metric in self.metrics.items()
+        ]
         results = self._run(tables)
         for name, column in zip(self.metrics, results, strict=True):
             scores[name] = [_result(result) for result in column]
