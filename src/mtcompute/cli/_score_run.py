@@ -300,9 +300,10 @@ def _tested_json(
     return out
 
 
-def _share_bleu_memo(args: argparse.Namespace, stack: ExitStack) -> None:
-    """BLEU with a MeCab tokenizer: one memo for the run (each system's call builds its own
-    tokenizer, and the references would be parsed again for each)."""
+def _one_memo(args: argparse.Namespace, stack: ExitStack) -> None:
+    """BLEU with a tokenizer Python runs line by line (zh, intl, ja-mecab, ko-mecab): one
+    memo for the run (each system's call builds its own tokenizer, and the references would
+    be tokenized again for each)."""
     if "bleu" in args.metric:
         share_memo(stack, _bleu_options(args).tokenize)
 
@@ -326,12 +327,12 @@ def run(args: argparse.Namespace) -> int:
 
             settings = _score_tests._settings(args, _method(args))
             with ExitStack() as stack:
-                _share_bleu_memo(args, stack)
+                _one_memo(args, stack)
                 found, tests = _score_tests._tested(args, settings)
             _check_rates(args, found)
         else:
             with ExitStack() as stack:
-                _share_bleu_memo(args, stack)
+                _one_memo(args, stack)
                 found = _scored(args)
             _check_rates(args, found)
     except CommandError as exc:
