@@ -219,10 +219,12 @@ class PairedTest:
         scores: dict[str, list[Any]] = {"System": [name for name, _ in self.named_systems]}
         log_workers(self.n_jobs)
         statistics = {name: [bl_stats] for name, (bl_stats, _) in self._baseline_info.items()}
+        # each metric's references prepared once (as the kernel's rows), not once a system
+        readers = {name: _rows_reader(m, self.references) for name, m in self.metrics.items()}
         for sys_name, hyps in self.named_systems[1:]:  # sacreBLEU's order: system by system
             for name, metric in self.metrics.items():
                 log_computing(name, sys_name)
-                rows = _rows_reader(metric, self.references)
+                rows = readers[name]
                 statistics[name].append(
                     rows(hyps)[1]
                     if rows
