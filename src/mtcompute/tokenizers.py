@@ -14,8 +14,8 @@ SentencePiece model named by the caller (``spm_model``) or the one sacreBLEU cac
 :class:`Tokenizer` (a MeCab one its own tagger; a SentencePiece one its own line cache over
 a loaded model that is shared, read-only); no line is cached across instances (sacreBLEU's
 ``lru_cache`` on the tokenizer methods is shared by all instances and never freed), except
-within :func:`shared_memo`, where a command's MeCab tokenizers of one name share one bounded
-memo.
+within :func:`shared_memo`, where a command's tokenizers of one name (zh, intl, ja-mecab,
+ko-mecab) share one bounded memo.
 ``batch``, when set, tokenizes many lines in one call (SentencePiece's threads).
 :func:`parsing_ahead` lets a command parse its MeCab lines in a second process as well
 (the binding holds the GIL, so threads cannot share that work).
@@ -161,8 +161,9 @@ _MEMO_CHARACTERS = 1 << 22
 
 
 class _Memo:
-    """Lines a MeCab tokenizer has parsed, with their tokens (as sacreBLEU's ``lru_cache``, a
-    line is parsed once), emptied when full (see above), so memory stays bounded. Safe to
+    """Lines a tokenizer has tokenized, with their tokens (as sacreBLEU's ``lru_cache``, a
+    line is tokenized once): a MeCab tokenizer's own, or the one :func:`shared_memo` shares;
+    emptied when full (see above), so memory stays bounded. Safe to
     share between threads: a read is one dict lookup, a write is under the memo's lock."""
 
     def __init__(self) -> None:

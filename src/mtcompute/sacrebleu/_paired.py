@@ -24,7 +24,6 @@ __all__ = [
     "paired_bootstrap",
     "pcg64_state",
     "rows_reader",
-    "sacrelogger",
     "workers",
 ]
 
@@ -42,7 +41,7 @@ from mtcompute.metrics.bleu.score import SMOOTH_DEFAULTS
 from mtcompute.metrics.chrf.score import chrf_references, chrf_rows_of
 from mtcompute.sacrebleu._errors import ArgumentError
 from mtcompute.sacrebleu._seed import read_seed
-from mtcompute.sacrebleu.metrics.base import Metric, Signature
+from mtcompute.sacrebleu.metrics.base import Metric, Signature, sacrelogger
 from mtcompute.sacrebleu.metrics.bleu import BLEU, _registry_tokenizer
 from mtcompute.sacrebleu.metrics.chrf import CHRF
 
@@ -207,9 +206,6 @@ def _spec(metric: Metric[Any]) -> Spec | None:
             return None
         return (1, chrf.order, 0, 0, 0.0, chrf.beta, int(chrf.eps_smoothing), 3 * chrf.order)
     return None
-
-
-sacrelogger = logging.getLogger("sacrebleu")
 
 
 # --- sacreBLEU's PairedTest tells its steps (INFO): the same lines, in the same order --------
