@@ -39,10 +39,11 @@ SUPERSEDED: Final = "superseded"
 """The status of every older version: a newer one exists (``superseded_by``)."""
 
 
+@dataclass(frozen=True, slots=True)
 class ToolPaths:
-    """Mixin: the URL paths of a tool version, from its ``id`` and ``version``."""
+    """A tool version's ``id`` and ``version``, and its URL paths; the base of the records
+    that name a tool version (their first two fields)."""
 
-    __slots__ = ()
     id: str
     version: str
 
@@ -74,8 +75,6 @@ class ToolPaths:
 class CatalogEntry(ToolPaths):
     """One tool version: its id, version, the contract's summary fields and the contract."""
 
-    id: str
-    version: str
     description: str
     """The contract's one-line ``description``."""
     supported_operations: tuple[str, ...]

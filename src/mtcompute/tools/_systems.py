@@ -1,7 +1,8 @@
 """What the tools over several named systems share (paired-significance, system-ranking): a
-system's fields and name, the names' uniqueness, the texts of the systems and references,
-the tests' sample counts and seed, and the significance metric of each sacreBLEU metric and
-of WER and CER (system-ranking@1.1.0: wer-compute's normalisations as options)."""
+system's fields and name, the names' uniqueness, the texts of the systems and references and
+their checks, the tests' sample counts, seed, draws and signature, the significance extra, and
+the significance metric of each sacreBLEU metric and of WER and CER (system-ranking@1.1.0:
+wer-compute's normalisations as options)."""
 
 from __future__ import annotations
 
@@ -13,11 +14,17 @@ __all__ = [
     "SIGNATURE_KEY",
     "WER_OPTIONS",
     "WER_UNITS",
+    "check_draws",
     "distinct_names",
     "metric_field",
+    "need_significance",
+    "paired_signature",
+    "run_fields",
+    "same_segments",
     "samples_of",
     "significance_metric",
     "system_fields",
+    "system_steps",
     "system_texts",
     "wer_signature_fields",
 ]
@@ -29,17 +36,28 @@ from typing import TYPE_CHECKING, Any
 from mtcompute.contracts.validate import (
     Field,
     FieldType,
+    Integer,
     Limit,
+    Rule,
     check_no_lone_surrogate,
     describe,
     where,
 )
-from mtcompute.errors import InvalidInput
+from mtcompute.errors import InvalidInput, LimitExceeded, UnsupportedInput
+from mtcompute.metrics import DEFAULT_SEED
+from mtcompute.metrics import _base as score_line
 from mtcompute.metrics.chrf.score import ChrfOptions, chrf_signature_fields
 from mtcompute.metrics.ter import score as ter_scoring
 from mtcompute.metrics.wer.corpus import CorpusWer
 from mtcompute.metrics.wer.text import NORMALISATIONS, Unit, WerOptions
-from mtcompute.tools._sacre_common import Options, hypotheses
+from mtcompute.tools._sacre_common import (
+    Options,
+    Texts,
+    hypotheses,
+    no_lone_surrogates,
+    references_per_segment,
+    text_bytes,
+)
 from mtcompute.tools.sacrebleu_score import INPUT as SACREBLEU_INPUT
 from mtcompute.tools.sacrebleu_score import bleu_setup
 from mtcompute.tools.wer_compute import INPUT as WER_INPUT
@@ -126,10 +144,74 @@ def system_texts(values: Mapping[str, Any]) -> Iterator[tuple[str, str]]:
             yield f"/references/{i}/{j}", text
 
 
+def same_segments(values: Mapping[str, Any], key: str) -> None:
+    """Every system has as many segments as the field ``key`` (each system in order)."""
+    segments = len(values[key])
+    for i, system in enumerate(values["systems"]):
+        if len(system["hypotheses"]) != segments:
+            raise InvalidInput(
+                f"Expected the hypotheses of each system to have as many segments as {key} "
+                f"({segments}) at /systems/{i}/hypotheses, got {len(system['hypotheses'])}.",
+                f"/systems/{i}/hypotheses",
+            )
+
+
+def system_steps(
+    limits: Mapping[str, Limit], same_counts: Rule, texts: Texts
+) -> tuple[Field[Any] | Rule, ...]:
+    """The steps after the systems: their names once, the references, ``same_counts``, then
+    the ``texts``' bytes (within ``limits``) and no lone surrogate in them."""
+    return (
+        Rule(distinct_names),
+        Field("references", references_per_segment(limits)),
+        same_counts,
+        text_bytes(limits["max_text_bytes"], texts),
+        no_lone_surrogates(texts),
+    )
+
+
+def run_fields(limits: Mapping[str, Limit]) -> tuple[Field[Any], Field[Any]]:
+    """``samples`` (1 to ``max samples``, omitted: the method's default) and ``seed``."""
+    return (
+        Field("samples", Integer(1, limits["max_samples"]), default=None),
+        Field("seed", Integer(0, MAX_SEED), default=DEFAULT_SEED),
+    )
+
+
 def samples_of(values: Mapping[str, Any]) -> int:
     """The resamples or trials asked for, else the method's default."""
     samples: int | None = values["samples"]
     return DEFAULT_SAMPLES[values["method"]] if samples is None else samples
+
+
+def check_draws(limits: Mapping[str, Limit], samples: int, segments: int) -> None:
+    """The random draws, samples times segments, within the limit ``max draws``."""
+    draws = limits["max_draws"]
+    if samples * segments > draws.value:
+        raise LimitExceeded(
+            f"Expected at most {draws.value} for samples times segments (limit {draws.name}), "
+            f"got {samples} x {segments} = {samples * segments}."
+        )
+
+
+def need_significance(what: str) -> None:
+    """Raise :class:`~mtcompute.errors.UnsupportedInput` (``what`` need ...) when this
+    installation lacks the significance tests' libraries (the extra mtcompute[significance])."""
+    try:
+        from mtcompute import significance  # noqa: F401, PLC0415
+    except ImportError as missing:  # a tokenizer-like gap of this installation
+        raise UnsupportedInput(
+            f"{what} need numpy and threadpoolctl, which this installation lacks "
+            f"({missing.name} is not installed): pip install 'mtcompute[significance]'.",
+            "",
+        ) from None
+
+
+def paired_signature(fields: Mapping[str, object], method: str, samples: int, seed: int) -> str:
+    """The signature of a metric's ``fields`` with the test run, as sacreBLEU's ``PairedTest``
+    prints it: the samples (``bs``) or trials (``ar``), and the seed as a string."""
+    run = {SIGNATURE_KEY[method]: samples, "seed": str(seed)}
+    return score_line.format_signature({**fields, **run})
 
 
 def metric_field(name: str) -> Field[Any]:

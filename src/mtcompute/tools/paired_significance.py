@@ -40,38 +40,17 @@ from mtcompute.contracts.validate import (
     Choice,
     Field,
     InputSpec,
-    Integer,
     Rule,
     check_same_count,
     contract_limits,
     one_to,
 )
-from mtcompute.errors import InvalidInput, LimitExceeded, UnsupportedInput
+from mtcompute.errors import LimitExceeded
 from mtcompute.metrics import DEFAULT_SEED
-from mtcompute.metrics import _base as score_line
-from mtcompute.tools import Tool
+from mtcompute.tools import Tool, _systems
 from mtcompute.tools._results import Output, omitted_when_none
-from mtcompute.tools._sacre_common import (
-    hypotheses,
-    indexed,
-    no_lone_surrogates,
-    nrefs,
-    references_per_segment,
-    ter_word_limits,
-    text_bytes,
-)
-from mtcompute.tools._systems import (
-    DEFAULT_SAMPLES,
-    MAX_SEED,
-    METHODS,
-    SIGNATURE_KEY,
-    distinct_names,
-    metric_field,
-    samples_of,
-    significance_metric,
-    system_fields,
-    system_texts,
-)
+from mtcompute.tools._sacre_common import hypotheses, indexed, nrefs, ter_word_limits
+from mtcompute.tools._systems import DEFAULT_SAMPLES, METHODS
 
 # The metrics and their options exactly as sacrebleu-score@1.1.0 declares and checks them (one
 # declaration: its fields, the metric list's rules and its TER options by name).
@@ -93,19 +72,12 @@ LIMITS = contract_limits(ID, VERSION)
 
 _FLOAT32_EXACT = 2**24  # float32 adds non-negative integers exactly up to this total
 
-SYSTEM = system_fields(LIMITS)
+SYSTEM = _systems.system_fields(LIMITS)
 """One system: its name and its output, one string per segment."""
 
 
 def _same_counts(values: Mapping[str, Any]) -> None:
-    segments = len(values["baseline"])
-    for i, system in enumerate(values["systems"]):
-        if len(system["hypotheses"]) != segments:
-            raise InvalidInput(
-                f"Expected the hypotheses of each system to have as many segments as baseline "
-                f"({segments}) at /systems/{i}/hypotheses, got {len(system['hypotheses'])}.",
-                f"/systems/{i}/hypotheses",
-            )
+    _systems.same_segments(values, "baseline")
     check_same_count("baseline", values["baseline"], "references", values["references"], "segments")
 
 
@@ -113,18 +85,15 @@ def _texts(values: Mapping[str, Any]) -> Iterator[tuple[str, str]]:
     """Every text with its JSON Pointer: the baseline, each system's hypotheses, then each
     segment's references."""
     yield from indexed("baseline", values)
-    yield from system_texts(values)
+    yield from _systems.system_texts(values)
 
 
 def _work(values: Mapping[str, Any]) -> None:
     """The random draws (samples times segments), then the resampled sums (times systems)."""
-    samples, segments, systems = samples_of(values), len(values["baseline"]), len(values["systems"])
-    draws, work = LIMITS["max_draws"], LIMITS["max_work"]
-    if samples * segments > draws.value:
-        raise LimitExceeded(
-            f"Expected at most {draws.value} for samples times segments (limit {draws.name}), "
-            f"got {samples} x {segments} = {samples * segments}."
-        )
+    samples, segments = _systems.samples_of(values), len(values["baseline"])
+    systems = len(values["systems"])
+    _systems.check_draws(LIMITS, samples, segments)
+    work = LIMITS["max_work"]
     if samples * segments * systems > work.value:
         raise LimitExceeded(
             f"Expected at most {work.value} for samples times segments times systems "
@@ -137,18 +106,13 @@ _SYSTEMS = "systems (name and hypotheses)"
 INPUT = InputSpec(
     Field("baseline", hypotheses(LIMITS)),
     Field("systems", one_to(LIMITS["max_systems"], SYSTEM, _SYSTEMS, "system")),
-    Rule(distinct_names),
-    Field("references", references_per_segment(LIMITS)),
-    Rule(_same_counts),
-    text_bytes(LIMITS["max_text_bytes"], _texts),
-    no_lone_surrogates(_texts),
-    metric_field("metrics"),
+    *_systems.system_steps(LIMITS, Rule(_same_counts), _texts),
+    _systems.metric_field("metrics"),
     Rule(distinct_metrics),
-    *(metric_field(name) for name in METRICS),
+    *(_systems.metric_field(name) for name in METRICS),
     options_only_for(METRICS),
     Field("method", Choice(METHODS)),
-    Field("samples", Integer(1, LIMITS["max_samples"]), default=None),
-    Field("seed", Integer(0, MAX_SEED), default=DEFAULT_SEED),
+    *_systems.run_fields(LIMITS),
     ter_word_limits(LIMITS, ter_options, _texts),
     Rule(_work),
 )
@@ -237,28 +201,22 @@ def _p_value(result: significance.Result) -> float:
 
 
 def _compute(values: Mapping[str, Any]) -> PairedSignificanceResult:
-    try:
-        from mtcompute import significance  # noqa: PLC0415
-    except ImportError as missing:  # a tokenizer-like gap of this installation
-        raise UnsupportedInput(
-            f"The paired tests need numpy and threadpoolctl, which this installation lacks "
-            f"({missing.name} is not installed): pip install 'mtcompute[significance]'.",
-            "",
-        ) from None
+    _systems.need_significance("The paired tests")
+    from mtcompute import significance  # noqa: PLC0415
+
     baseline, systems, refs = values["baseline"], values["systems"], values["references"]
-    method, samples, seed = values["method"], samples_of(values), values["seed"]
+    method, samples, seed = values["method"], _systems.samples_of(values), values["seed"]
     texts = [baseline, *(system["hypotheses"] for system in systems)]
     tables, signatures = [], []
     for name in METRICS:
         if name in values["metrics"]:
-            metric, fields = significance_metric(name, options_of(values, name), nrefs(refs))
+            options = options_of(values, name)
+            metric, fields = _systems.significance_metric(name, options, nrefs(refs))
             table = significance.Table(metric, [metric.statistics(hyps, refs) for hyps in texts])
             if method == "bootstrap":
                 _check_resample_sums(table)
             tables.append((name, table))
-            # PairedTest's signature: the samples (bs) or trials (ar), and the seed as a string
-            fields |= {SIGNATURE_KEY[method]: samples, "seed": str(seed)}
-            signatures.append(score_line.format_signature(fields))
+            signatures.append(_systems.paired_signature(fields, method, samples, seed))
     if method == "bootstrap":
         results = significance.paired_bootstrap(
             [table for _, table in tables], samples=samples, seed=seed, arithmetic="sacrebleu"

@@ -44,42 +44,21 @@ from mtcompute.contracts.validate import (
     Choice,
     Field,
     InputSpec,
-    Integer,
     Limit,
     Number,
     Rule,
     contract_limits,
     where,
 )
-from mtcompute.errors import InvalidInput, LimitExceeded, UnsupportedInput
+from mtcompute.errors import InvalidInput, LimitExceeded
 from mtcompute.metrics import DEFAULT_SEED
-from mtcompute.metrics import _base as score_line
 from mtcompute.metrics.ter import score as ter_scoring
 from mtcompute.metrics.wer.corpus import no_reference_unit
 from mtcompute.metrics.wer.text import WerOptions, units
-from mtcompute.tools import Tool
+from mtcompute.tools import Tool, _systems
 from mtcompute.tools._results import Output
-from mtcompute.tools._sacre_common import (
-    no_lone_surrogates,
-    nrefs,
-    references_per_segment,
-    ter_word_limits,
-    text_bytes,
-)
-from mtcompute.tools._systems import (
-    DEFAULT_SAMPLES,
-    MAX_SEED,
-    METHODS,
-    SIGNATURE_KEY,
-    WER_OPTIONS,
-    WER_UNITS,
-    distinct_names,
-    metric_field,
-    samples_of,
-    significance_metric,
-    system_fields,
-    system_texts,
-)
+from mtcompute.tools._sacre_common import nrefs, ter_word_limits
+from mtcompute.tools._systems import DEFAULT_SAMPLES, METHODS, WER_OPTIONS, WER_UNITS
 from mtcompute.tools.sacrebleu_score import METRICS as SACREBLEU_METRICS
 from mtcompute.tools.sacrebleu_score import options_of as sacrebleu_options
 
@@ -95,14 +74,7 @@ _TEST = {"bootstrap": "bootstrap", "approximate_randomization": "ar"}  # rank_sy
 
 def _same_counts(values: Mapping[str, Any]) -> None:
     """Every system has as many segments as references (each system in order)."""
-    segments = len(values["references"])
-    for i, system in enumerate(values["systems"]):
-        if len(system["hypotheses"]) != segments:
-            raise InvalidInput(
-                f"Expected the hypotheses of each system to have as many segments as references "
-                f"({segments}) at /systems/{i}/hypotheses, got {len(system['hypotheses'])}.",
-                f"/systems/{i}/hypotheses",
-            )
+    _systems.same_segments(values, "references")
 
 
 def _options_of(values: Mapping[str, Any], name: str) -> Mapping[str, Any]:
@@ -200,15 +172,11 @@ def _work(limits: Mapping[str, Limit], values: Mapping[str, Any]) -> None:
     """The random draws (samples times segments), with approximate randomization the pair
     tests (samples times pairs: each trial scores both sides of every pair), then the
     resampled sums (samples times segments times the systems or pairs), within ``limits``."""
-    method, samples = values["method"], samples_of(values)
+    method, samples = values["method"], _systems.samples_of(values)
     segments = len(values["references"])
     tested, noun = _tested(method, len(values["systems"]))
-    draws, pair_tests, work = limits["max_draws"], limits["max_pair_tests"], limits["max_work"]
-    if samples * segments > draws.value:
-        raise LimitExceeded(
-            f"Expected at most {draws.value} for samples times segments (limit {draws.name}), "
-            f"got {samples} x {segments} = {samples * segments}."
-        )
+    _systems.check_draws(limits, samples, segments)
+    pair_tests, work = limits["max_pair_tests"], limits["max_work"]
     if method != "bootstrap" and samples * tested > pair_tests.value:
         raise LimitExceeded(
             f"Expected at most {pair_tests.value} for samples times pairs of systems with "
@@ -247,20 +215,16 @@ def input_spec(version: str) -> InputSpec:
         Field(
             "systems",
             _Systems(
-                system_fields(limits),
+                _systems.system_fields(limits),
                 f"an array of 2 to {most.value} systems (name and hypotheses)",
                 "system",
                 2,
                 most,
             ),
         ),
-        Rule(distinct_names),
-        Field("references", references_per_segment(limits)),
-        Rule(_same_counts),
-        text_bytes(limits["max_text_bytes"], system_texts),
-        no_lone_surrogates(system_texts),
+        *_systems.system_steps(limits, Rule(_same_counts), _systems.system_texts),
         Field("metric", Choice(metrics)),
-        *(metric_field(name) for name in SACREBLEU_METRICS),
+        *(_systems.metric_field(name) for name in SACREBLEU_METRICS),
         *(Field(name, WER_OPTIONS[name], default=None) for name in metrics if name in WER_OPTIONS),
         Rule(_options_only_for_the_metric),
     ]
@@ -268,10 +232,9 @@ def input_spec(version: str) -> InputSpec:
         steps.append(Rule(_one_reference))
     steps += [
         Field("method", Choice(METHODS), default="bootstrap"),
-        Field("samples", Integer(1, limits["max_samples"]), default=None),
-        Field("seed", Integer(0, MAX_SEED), default=DEFAULT_SEED),
+        *_systems.run_fields(limits),
         Field("threshold", Number(0, 1), default=DEFAULT_THRESHOLD),
-        ter_word_limits(limits, _ter_options, system_texts),
+        ter_word_limits(limits, _ter_options, _systems.system_texts),
     ]
     if version != "1.0.0":
         steps.append(Rule(_check_units))
@@ -333,18 +296,13 @@ class SystemRankingResult(Output):
 
 def compute(values: Mapping[str, Any]) -> SystemRankingResult:
     """The result of checked values (of either version: 1.0.0 never has wer or cer)."""
-    try:
-        from mtcompute import significance  # noqa: PLC0415
-    except ImportError as missing:  # a tokenizer-like gap of this installation
-        raise UnsupportedInput(
-            f"The rankings need numpy and threadpoolctl, which this installation lacks "
-            f"({missing.name} is not installed): pip install 'mtcompute[significance]'.",
-            "",
-        ) from None
+    _systems.need_significance("The rankings")
+    from mtcompute import significance  # noqa: PLC0415
+
     systems, refs = values["systems"], values["references"]
-    method, samples, seed = values["method"], samples_of(values), values["seed"]
+    method, samples, seed = values["method"], _systems.samples_of(values), values["seed"]
     name = values["metric"]
-    metric, fields = significance_metric(name, _options_of(values, name), nrefs(refs))
+    metric, fields = _systems.significance_metric(name, _options_of(values, name), nrefs(refs))
     statistics = [metric.statistics(system["hypotheses"], refs) for system in systems]
     ranking = significance.rank_systems(
         metric,
@@ -354,11 +312,10 @@ def compute(values: Mapping[str, Any]) -> SystemRankingResult:
         seed=seed,
         threshold=values["threshold"],
     )
-    fields |= {SIGNATURE_KEY[method]: samples, "seed": str(seed)}
     names = [system["name"] for system in systems]
     return SystemRankingResult(
         metric=ranking.metric,
-        signature=score_line.format_signature(fields),
+        signature=_systems.paired_signature(fields, method, samples, seed),
         lower_is_better=ranking.lower_is_better,
         method=method,
         samples=samples,
