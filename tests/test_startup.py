@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import ast
 import importlib
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -17,6 +16,7 @@ from pathlib import Path
 import pytest
 
 import mtcompute
+from mtcompute.cli import COMMANDS
 from tests.conftest import REPO, cli_command
 
 # Never needed to import the package, print the help or score a file pair.
@@ -60,15 +60,41 @@ SACREBLEU_RUN = (
 RUN_ONLY = ("dataclasses", "inspect")
 
 
+# Run first in the process: at exit, its sys.modules on standard error. It holds every module
+# imported by any means (``-X importtime`` shows no module importlib.import_module imports).
+_REPORT = (
+    "import atexit, sys\n"
+    "atexit.register(lambda: sys.stderr.write('\\nmodules: ' + ' '.join(sys.modules) + '\\n'))\n"
+)
+
+
 def imported(command: list[str], cwd: Path | None = None) -> set[str]:
-    """The modules a process running ``command`` imports (it must exit 0)."""
-    env = {**os.environ, "PYTHONPROFILEIMPORTTIME": "1"}
+    """The modules a process running ``command`` (``python -c CODE``, ``python -m MODULE`` or
+    a console script, with their arguments) has imported when it exits (it must exit 0)."""
+    if command[:2] == [sys.executable, "-c"]:
+        code, argv = command[2], ["-c", *command[3:]]
+    elif command[:2] == [sys.executable, "-m"]:
+        code, argv = (
+            f"import runpy; runpy.run_module({command[2]!r}, run_name='__main__')",
+            [
+                command[2],
+                *command[3:],
+            ],
+        )
+    else:
+        code, argv = f"import runpy; runpy.run_path({command[0]!r}, run_name='__main__')", command
+    program = f"{_REPORT}sys.argv = {argv!r}\n{code}"
     done = subprocess.run(
-        command, capture_output=True, env=env, cwd=cwd, timeout=120, check=False, text=True
+        [sys.executable, "-c", program],
+        capture_output=True,
+        cwd=cwd,
+        timeout=120,
+        check=False,
+        text=True,
     )
     assert 0 == done.returncode, done.stderr[-2000:]
-    lines = [line for line in done.stderr.splitlines() if line.startswith("import time:")]
-    return {line.rsplit("|", 1)[1].strip() for line in lines[1:]}
+    (report,) = (line for line in done.stderr.splitlines() if line.startswith("modules: "))
+    return set(report.split()[1:])
 
 
 def among(modules: set[str], names: tuple[str, ...]) -> list[str]:
@@ -77,10 +103,14 @@ def among(modules: set[str], names: tuple[str, ...]) -> list[str]:
 
 
 def test_the_import_check_sees_what_it_looks_for() -> None:
-    """A process that imports the batch APIs is seen importing them and the tokenizers."""
+    """A process that imports the batch APIs is seen importing them, and so is a module
+    imported through importlib (the package front's and the command line's way)."""
     modules = imported([sys.executable, "-c", "import mtcompute.batch"])
     assert ["mtcompute.batch"] == among(modules, ("mtcompute.batch",))
     assert "mtcompute" in modules
+    code = "import importlib; importlib.import_module('mtcompute.errors')"
+    assert "mtcompute.errors" in imported([sys.executable, "-c", code])
+    assert "mtcompute.errors" not in imported([sys.executable, "-c", "import mtcompute"])
 
 
 def test_import_mtcompute_imports_no_submodule() -> None:
@@ -104,7 +134,11 @@ def test_help_imports_no_run_module(command: list[str]) -> None:
     modules that ``score`` and ``sacrebleu`` run (reading, scoring, printing), no
     dataclasses."""
     modules = imported([*cli_command(), *command])
-    assert {"mtcompute.cli.score", "mtcompute.cli.sacrebleu"} <= modules
+    # The whole parser for mtcompute's help; a command's own parser for its help.
+    parsers = {"mtcompute.cli.score", "mtcompute.cli.sacrebleu"}
+    assert parsers & modules == (
+        parsers if command == ["--help"] else {f"mtcompute.cli.{command[0]}"}
+    )
     assert [] == among(modules, SCORE_RUN + SACREBLEU_RUN + RUN_ONLY)
 
 
@@ -130,6 +164,9 @@ def test_score_imports_no_numpy_server_or_report(metric: str, tmp_path: Path) ->
     assert [] == among(modules, HEAVY)
     assert {"mtcompute.cli._score_run", "mtcompute.cli._files"} <= modules
     assert [] == among(modules, SACREBLEU_RUN)
+    # Its own parser only: no other command's module, nor the help's text wrapping.
+    others = tuple(f"mtcompute.cli.{name}" for name in COMMANDS if name != "score")
+    assert [] == among(modules, (*others, "textwrap"))
 
 
 # What checks the library's arguments: the score command reads its own files and builds its

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 import mtcompute
-from mtcompute.cli import build_parser
+from mtcompute.cli import COMMANDS, build_parser
 from mtcompute.contracts import contract, contract_ids, contract_text
 from tests.conftest import WMT, cli_command, run_cli
 
@@ -125,6 +125,32 @@ def test_each_command_help_has_its_own_description() -> None:
     assert catalog in parser.format_help()
     assert [] == [name for name, sub in commands.choices.items() if catalog in sub.format_help()]
     assert len(commands.choices) >= 8
+
+
+def _subparsers(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
+    (commands,) = (a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    return dict(commands.choices)
+
+
+@pytest.mark.parametrize("name", COMMANDS)
+def test_a_command_builds_only_its_parser_and_the_same_one(name: str) -> None:
+    """``build_parser(name)`` (what running ``name`` builds) has ``name``'s parser alone, with
+    the same help, usage and defaults as the whole parser's; any other word builds them all."""
+    own, whole = _subparsers(build_parser(name)), _subparsers(build_parser())
+    assert [name] == list(own)
+    assert list(COMMANDS) == list(whole) == list(_subparsers(build_parser("bogus")))
+    assert whole[name].format_help() == own[name].format_help()
+    assert whole[name].format_usage() == own[name].format_usage()
+    assert whole[name]._defaults == own[name]._defaults
+
+    def declared(parser: argparse.ArgumentParser) -> list[list[object]]:
+        fields = ("option_strings", "dest", "nargs", "const", "default", "choices", "required")
+        return [
+            [*(getattr(a, f) for f in fields), getattr(a.type, "__qualname__", a.type)]
+            for a in parser._actions
+        ]
+
+    assert declared(whole[name]) == declared(own[name])
 
 
 def test_top_level_help_lists_commands() -> None:

@@ -7,10 +7,12 @@ argparse, and ``run(args)``, which does the work and returns the exit status;
 :mod:`~mtcompute.cli._common` holds what they share (exit statuses, reading an input,
 printing, usage errors). This module builds the parser and dispatches.
 
-Every command builds the whole parser, so the command modules hold parsers and little else:
-``score`` and ``sacrebleu`` keep their work in modules their ``run()`` imports
-(``_score_run``, ``_sacrebleu_run`` and the modules those import), which ``--help`` never
-loads (tests/test_startup.py checks it).
+A command builds only its own parser (:func:`build_parser` with its name), so running
+``score`` neither imports the other command modules nor declares their options; the help
+of ``mtcompute`` and an unknown command build them all. The command modules hold parsers
+and little else: ``score`` and ``sacrebleu`` keep their work in modules their ``run()``
+imports (``_score_run``, ``_sacrebleu_run`` and the modules those import), which ``--help``
+never loads (tests/test_startup.py checks it).
 
 Exit status: 0 when a result is printed, 1 on a tool error (the envelope is still printed on
 stdout), 2 on a usage error (message on stderr).
@@ -22,18 +24,16 @@ __all__ = ["build_parser", "description", "main"]
 
 import argparse
 import errno
+import importlib
 import os
 import sys
-import textwrap
 from collections.abc import Sequence
 
 from mtcompute import __version__
-from mtcompute.cli import compare, describe, doctor, mcp, run, sacrebleu, score, serve
-from mtcompute.cli import list as list_
 from mtcompute.cli._common import EXIT_OK, EXIT_TOOL_ERROR
 
-# The sub-commands in the order of ``mtcompute --help``.
-_COMMANDS = (run, list_, describe, serve, mcp, score, sacrebleu, compare, doctor)
+# The sub-commands in the order of ``mtcompute --help``: each is the module of its name.
+COMMANDS = ("run", "list", "describe", "serve", "mcp", "score", "sacrebleu", "compare", "doctor")
 
 
 class _Parser(argparse.ArgumentParser):
@@ -48,6 +48,8 @@ class _Parser(argparse.ArgumentParser):
 def description() -> str:
     """What the catalog is and its tools by what they take, generated from the catalog (which
     lists the contract files and parses none, so ``--help`` stays quick)."""
+    import textwrap  # noqa: PLC0415 (only the help wraps text)
+
     from mtcompute.catalog_text import (  # noqa: PLC0415
         group_lines,
         raw_text_advice,
@@ -65,8 +67,10 @@ def description() -> str:
     )
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The argument parser (one sub-command per verb, each with an example)."""
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The argument parser: one sub-command per verb, each with an example; only
+    ``command``'s when it names one (what parsing that command's arguments needs), else
+    all of them."""
     parser = _Parser(
         prog="mtcompute",
         epilog="examples:\n  mtcompute list\n  mtcompute describe chrf-compute 1.0.0\n"
@@ -79,15 +83,17 @@ def build_parser() -> argparse.ArgumentParser:
     subparsers = parser.add_subparsers(
         dest="command", required=True, metavar="COMMAND", parser_class=argparse.ArgumentParser
     )
-    for command in _COMMANDS:
-        command.add_parser(subparsers)
+    for name in [name for name in COMMANDS if name == command] or COMMANDS:
+        importlib.import_module(f"mtcompute.cli.{name}").add_parser(subparsers)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``mtcompute`` console script: parse ``argv`` (default
     ``sys.argv[1:]``), run the command, return its exit status."""
-    args = build_parser().parse_args(argv)
+    if argv is None:
+        argv = sys.argv[1:]
+    args = build_parser(argv[0] if argv else None).parse_args(argv)
     if sys.stdout is None and args.command != "serve":
         # Started with standard output closed (``>&-``): Python has nothing to write it to.
         return _cannot_write("standard output is closed")
