@@ -58,13 +58,8 @@ class TerOptions:
         return {field.name: getattr(self, field.name) for field in fields(self)}
 
     def tokenizer(self) -> TercomTokenizer:
-        """The tercom tokenizer of these settings."""
-        return TercomTokenizer(
-            normalized=self.normalized,
-            no_punct=self.no_punct,
-            asian_support=self.asian_support,
-            case_sensitive=self.case_sensitive,
-        )
+        """The tercom tokenizer of these settings (its four switches are these fields)."""
+        return TercomTokenizer(**self.corpus_keywords())
 
 
 @dataclass(frozen=True, slots=True)
