@@ -52,6 +52,7 @@ import math
 import os
 from array import array
 from collections.abc import Callable, Iterable, Sequence
+from contextlib import ExitStack
 from dataclasses import dataclass, fields
 from functools import partial, reduce
 from typing import Any, cast
@@ -84,6 +85,7 @@ from mtcompute.metrics.ter.score import TerOptions
 from mtcompute.metrics.wer import corpus as wer_corpus
 from mtcompute.metrics.wer.corpus import CorpusWer
 from mtcompute.metrics.wer.text import Unit, WerOptions
+from mtcompute.tokenizers import shared_memo
 
 Result = CorpusBleu | CorpusChrf | CorpusTer  # what `mtcompute score --scheduler` computes
 AnyResult = Result | CorpusWer
@@ -518,7 +520,13 @@ def _score_range(
     if isinstance(found, Failure):
         return found
     refs = [list(segment) for segment in zip(*found[systems:], strict=True)]
-    return [[_partial(s, hyps, refs, each) for s in settings] for hyps in found[:systems]]
+    with ExitStack() as stack:
+        # BLEU's tokenizers that Python runs line by line (zh, intl, MeCab's) share one memo
+        # in the range: its references are tokenized once, not once for each system.
+        for setting in settings:
+            if isinstance(setting.options, BleuOptions):
+                stack.enter_context(shared_memo(setting.options.tokenize))
+        return [[_partial(s, hyps, refs, each) for s in settings] for hyps in found[:systems]]
 
 
 def _add_outcomes(parts: Iterable[list[list[_Partial]] | Failure]) -> Any:

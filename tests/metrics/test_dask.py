@@ -9,6 +9,7 @@ in-repo sample).
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import json
 import math
@@ -18,6 +19,7 @@ import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -30,6 +32,7 @@ distributed = pytest.importorskip("distributed", reason="the dask extra is not i
 from mtcompute import _ranges, cli  # noqa: E402
 from mtcompute import dask as md  # noqa: E402
 from mtcompute.cli._files import split_segments  # noqa: E402
+from mtcompute.core.tokenizers import TOKENIZERS  # noqa: E402
 from mtcompute.metrics.bleu import corpus as bleu_corpus  # noqa: E402
 from mtcompute.metrics.bleu.score import BleuOptions  # noqa: E402
 from mtcompute.metrics.chrf import corpus as chrf_corpus  # noqa: E402
@@ -274,6 +277,38 @@ def test_score_files_two_systems_all_metrics(client: distributed.Client) -> None
     assert [[r.to_dict() for r in row] for row in expected] == [
         [r.to_dict() for r in row] for row in results
     ]
+
+
+def test_score_files_tokenizes_each_line_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """score_files of three en-zh systems, BLEU with zh, in one range: each system's call
+    builds its own tokenizer, all sharing one memo, so each distinct line is tokenized once
+    (the references were tokenized again for each system); the results are the same as
+    without."""
+    folder = WMT / "generaltest2022" / "en-zh"
+    paths = [*sorted(folder.glob("sys.*.txt"))[:3], folder / "ref.A.txt"]
+    names = [str(path) for path in paths]
+    seen: list[str] = []
+    zh = TOKENIZERS["zh"]
+
+    def counted(line: str) -> str:
+        seen.append(line)
+        return zh(line)
+
+    monkeypatch.setitem(TOKENIZERS, "zh", counted)
+    settings = [md.Setting("bleu", BleuOptions(tokenize="zh"))]
+
+    def results() -> list[list[dict[str, Any]]]:
+        with dask.config.set(scheduler="synchronous"):  # in this process: the counted zh
+            found, _ = md.score_files(names[:3], names[3:], settings, ranges=1)
+        return [[result.to_dict() for result in row] for row in found]
+
+    shared = results()
+    texts = [split_segments(path.read_bytes(), str(path)) for path in paths]
+    assert sorted(seen) == sorted({line.rstrip() for lines in texts for line in lines})
+    seen.clear()
+    monkeypatch.setattr(md, "shared_memo", lambda _name: contextlib.nullcontext())
+    assert shared == results()
+    assert 3 * 2 * len(texts[0]) == len(seen)
 
 
 def _score_files_error(tmp_path: Path, files: dict[str, bytes]) -> tuple[str, int]:
