@@ -381,6 +381,22 @@ def run_python(
     )
 
 
+def count_zh(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The lines the zh tokenizer is called with from now on, in order (it still tokenizes
+    them): for tests that count how often a line is tokenized."""
+    from mtcompute.core.tokenizers import TOKENIZERS
+
+    seen: list[str] = []
+    zh = TOKENIZERS["zh"]
+
+    def counted(line: str) -> str:
+        seen.append(line)
+        return zh(line)
+
+    monkeypatch.setitem(TOKENIZERS, "zh", counted)
+    return seen
+
+
 def free_port() -> int:
     """A TCP port free on 127.0.0.1 right now."""
     with socket.socket() as sock:

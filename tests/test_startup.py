@@ -17,7 +17,7 @@ import pytest
 
 import mtcompute
 from mtcompute.cli import COMMANDS
-from tests.conftest import REPO, cli_command
+from tests.conftest import REPO, cli_command, run_python
 
 # Never needed to import the package, print the help or score a file pair.
 HEAVY = (
@@ -68,30 +68,18 @@ _REPORT = (
 )
 
 
-def imported(command: list[str], cwd: Path | None = None) -> set[str]:
+def imported(command: list[str], cwd: Path = REPO) -> set[str]:
     """The modules a process running ``command`` (``python -c CODE``, ``python -m MODULE`` or
     a console script, with their arguments) has imported when it exits (it must exit 0)."""
     if command[:2] == [sys.executable, "-c"]:
         code, argv = command[2], ["-c", *command[3:]]
     elif command[:2] == [sys.executable, "-m"]:
-        code, argv = (
-            f"import runpy; runpy.run_module({command[2]!r}, run_name='__main__')",
-            [
-                command[2],
-                *command[3:],
-            ],
-        )
+        code = f"import runpy; runpy.run_module({command[2]!r}, run_name='__main__')"
+        argv = command[2:]
     else:
-        code, argv = f"import runpy; runpy.run_path({command[0]!r}, run_name='__main__')", command
-    program = f"{_REPORT}sys.argv = {argv!r}\n{code}"
-    done = subprocess.run(
-        [sys.executable, "-c", program],
-        capture_output=True,
-        cwd=cwd,
-        timeout=120,
-        check=False,
-        text=True,
-    )
+        code = f"import runpy; runpy.run_path({command[0]!r}, run_name='__main__')"
+        argv = command
+    done = run_python(f"{_REPORT}sys.argv = {argv!r}\n{code}", cwd=cwd)
     assert 0 == done.returncode, done.stderr[-2000:]
     (report,) = (line for line in done.stderr.splitlines() if line.startswith("modules: "))
     return set(report.split()[1:])

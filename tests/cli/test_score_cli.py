@@ -24,13 +24,12 @@ from sacrebleu.metrics.chrf import CHRF
 
 import mtcompute
 from mtcompute import __version__, cli, tokenizers
-from mtcompute.core.tokenizers import TOKENIZERS
 from mtcompute.errors import MtcomputeError
 from mtcompute.metrics.chrf.corpus import corpus_chrf
 from mtcompute.tokenizers import get_tokenizer
 from tests import conftest
 from tests.cli.terminal import stderr_on_a_terminal
-from tests.conftest import WMT, at_least, run_cli
+from tests.conftest import WMT, at_least, count_zh, run_cli
 from tests.oracle import assert_sacrebleu
 
 EN_DE = WMT / "generaltest2022" / "en-de"
@@ -298,14 +297,7 @@ def test_several_systems_tokenize_each_line_once(
     folder = WMT / "generaltest2022" / "en-zh"
     systems = [str(p) for p in sorted(folder.glob("sys.*.txt"))[:3]]
     references = [str(folder / "ref.A.txt"), str(folder / "ref.B.txt")]
-    seen: list[str] = []
-    zh = TOKENIZERS["zh"]
-
-    def counted(line: str) -> str:
-        seen.append(line)
-        return zh(line)
-
-    monkeypatch.setitem(TOKENIZERS, "zh", counted)
+    seen = count_zh(monkeypatch)
     args = ["score", "-H", *systems, "-r", *references, "-l", "en-zh", "-m", "bleu", "chrf"]
 
     def output() -> str:

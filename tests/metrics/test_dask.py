@@ -32,14 +32,13 @@ distributed = pytest.importorskip("distributed", reason="the dask extra is not i
 from mtcompute import _ranges, cli  # noqa: E402
 from mtcompute import dask as md  # noqa: E402
 from mtcompute.cli._files import split_segments  # noqa: E402
-from mtcompute.core.tokenizers import TOKENIZERS  # noqa: E402
 from mtcompute.metrics.bleu import corpus as bleu_corpus  # noqa: E402
 from mtcompute.metrics.bleu.score import BleuOptions  # noqa: E402
 from mtcompute.metrics.chrf import corpus as chrf_corpus  # noqa: E402
 from mtcompute.metrics.chrf.score import ChrfOptions  # noqa: E402
 from mtcompute.metrics.ter import corpus as ter_corpus  # noqa: E402
 from mtcompute.metrics.ter.score import TerOptions  # noqa: E402
-from tests.conftest import WMT, free_port, run_cli  # noqa: E402
+from tests.conftest import WMT, count_zh, free_port, run_cli  # noqa: E402
 from tests.metrics.dask_cluster import local_client  # noqa: E402
 
 EN_DE = WMT / "generaltest2022" / "en-de"
@@ -287,14 +286,7 @@ def test_score_files_tokenizes_each_line_once(monkeypatch: pytest.MonkeyPatch) -
     folder = WMT / "generaltest2022" / "en-zh"
     paths = [*sorted(folder.glob("sys.*.txt"))[:3], folder / "ref.A.txt"]
     names = [str(path) for path in paths]
-    seen: list[str] = []
-    zh = TOKENIZERS["zh"]
-
-    def counted(line: str) -> str:
-        seen.append(line)
-        return zh(line)
-
-    monkeypatch.setitem(TOKENIZERS, "zh", counted)
+    seen = count_zh(monkeypatch)
     settings = [md.Setting("bleu", BleuOptions(tokenize="zh"))]
 
     def results() -> list[list[dict[str, Any]]]:
