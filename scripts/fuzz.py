@@ -706,11 +706,22 @@ def _grow(
     return [items[0]] * size
 
 
+def _as_text(node: Any) -> str:
+    """``node`` as a string of at most 200 characters: its repr (a list or an object) or str;
+    an int over Python's 4,300-digit conversion limit (also inside ``node``) as hexadecimal
+    or as its type's name."""
+    try:
+        text = repr(node) if isinstance(node, list | dict) else str(node)
+    except ValueError:
+        text = hex(node) if isinstance(node, int) else type(node).__name__
+    return text[:200]
+
+
 def _retype(draw: st.DrawFn, node: Any) -> Any:
     """``node`` as another JSON type (a string, a list, an object, null, a boolean, ...)."""
     choice = draw(st.integers(0, 7))
     if choice == 0:
-        return repr(node)[:200] if isinstance(node, list | dict) else str(node)[:200]
+        return _as_text(node)
     if choice == 1:
         return [node]
     if choice == 2:

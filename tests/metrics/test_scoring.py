@@ -14,6 +14,7 @@ from sacrebleu.metrics.bleu import BLEU
 from sacrebleu.metrics.chrf import CHRF
 from sacrebleu.metrics.ter import TER
 
+from mtcompute import counting
 from mtcompute.metrics import _base as score_line
 from mtcompute.metrics.bleu import score as sacre_bleu
 from mtcompute.metrics.chrf import score as chrf_scoring
@@ -280,6 +281,16 @@ def test_chrf_references_once_equal_chrf_statistics() -> None:
                         found,
                         (total, _int64_rows(rows, width)),
                     )
+
+
+def test_prepared_references_take_the_one_call_check() -> None:
+    """bleu_references and chrf_references keep lists of lists, which the texts' check takes
+    in one kernel call (plain_texts) for each system, not a Python pass over every text."""
+    systems, refs = _once_input()
+    bleu = sacre_bleu.bleu_references(refs, sacre_bleu.BleuOptions(tokenize="zh"))
+    chrf = chrf_scoring.chrf_references(refs, chrf_scoring.ChrfOptions(lowercase=True))
+    with kernel_switch(True):
+        assert [True, True] == [counting.plain_texts(systems[0], p.texts) for p in (bleu, chrf)]
 
 
 def test_references_once_refuse_another_length() -> None:

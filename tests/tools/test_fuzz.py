@@ -296,3 +296,12 @@ def test_string_variants_take_any_text(data: st.DataObject, text: str) -> None:
     """The string mutations accept texts holding lone surrogates (an earlier mutation may
     have put one there): a 600 s run once stopped on strict UTF-8 in the long-text variant."""
     assert isinstance(fuzz._string_variants(data.draw, text), str)
+
+
+def test_a_huge_int_becomes_text() -> None:
+    """A mutation that turns a node into text takes an int past Python's 4,300-digit str()
+    limit, alone or inside a list (a run of the fuzzer stopped there)."""
+    huge = 10**5000
+    assert (hex(huge)[:200], "list", "7") == tuple(
+        fuzz._as_text(node) for node in (huge, [huge], 7)
+    )

@@ -257,9 +257,10 @@ class BleuReferences:
     and tokenized (``tokenizer(text.rstrip())``) when ``tokenized``: for a tokenizer that the
     kernel does not apply itself (intl, zh, char, the MeCab ones, or any without the
     kernel), which would otherwise tokenize the references again for each system. Made by
-    :func:`bleu_references`."""
+    :func:`bleu_references`; ``texts`` are lists, so that each system's counting checks
+    them in one kernel call (:func:`mtcompute.counting.plain_texts`), and never changed."""
 
-    texts: tuple[tuple[str, ...], ...]
+    texts: list[list[str]]
     options: BleuOptions
     tokenizer: Tokenizer
     tokenized: bool
@@ -294,9 +295,9 @@ def bleu_references(
     texts = []
     at = 0
     for count in counts:
-        texts.append(tuple(flat[at : at + count]))
+        texts.append(flat[at : at + count])
         at += count
-    return BleuReferences(tuple(texts), options, tokenizer, tokenized)
+    return BleuReferences(texts, options, tokenizer, tokenized)
 
 
 def bleu_statistics_of(

@@ -113,9 +113,11 @@ def chrf_signature_fields(options: ChrfOptions, nrefs: int | str) -> dict[str, o
 class ChrfReferences:
     """References prepared once for many hypothesis sets (sacreBLEU's reference cache,
     ``CHRF(references=...)``): per segment, each reference lowercased when the options ask.
-    Made by :func:`chrf_references`."""
+    Made by :func:`chrf_references`; ``texts`` are lists, so that each system's counting
+    checks them in one kernel call (:func:`mtcompute.counting.plain_texts`), and never
+    changed."""
 
-    texts: tuple[tuple[str, ...], ...]
+    texts: list[list[str]]
     options: ChrfOptions
 
 
@@ -124,9 +126,9 @@ def chrf_references(references: Sequence[Sequence[str]], options: ChrfOptions) -
     prepares references, for :func:`chrf_statistics_of`."""
     if options.lowercase:
         return ChrfReferences(
-            tuple(tuple(text.lower() for text in segment) for segment in references), options
+            [[text.lower() for text in segment] for segment in references], options
         )
-    return ChrfReferences(tuple(tuple(segment) for segment in references), options)
+    return ChrfReferences([list(segment) for segment in references], options)
 
 
 def chrf_statistics_of(
