@@ -261,6 +261,16 @@ def test_loads_reads_long_integer_literals_as_before(digits: int) -> None:
         assert _typed(_general_loads(text)) == _typed(loads(text))
 
 
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 320), st.sampled_from(["", "a", ",", "-", ".", " "]))))
+def test_long_digit_runs_are_found_as_by_their_lengths(runs: list[tuple[int, str]]) -> None:
+    """The check that picks the decoder with the integer hook finds a run of 309 digits or
+    more exactly where there is one, whatever surrounds the runs."""
+    text = "".join("7" * length + after for length, after in runs)
+    longest = max((len(run) for run in re.findall("[0-9]+", text)), default=0)
+    assert (longest >= 309) == jsjson._long_digits(text)
+
+
 def test_loads_refuses_a_byte_order_mark_as_json_loads_does() -> None:
     """A leading U+FEFF is invalid JSON at line 1 column 1, as json.loads says."""
     expected = (

@@ -190,7 +190,18 @@ _DECODER = json.JSONDecoder(
     parse_float=_parse_float, parse_int=_parse_int, parse_constant=_refuse_constant
 )
 _DECODER_SHORT_INTS = json.JSONDecoder(parse_float=_parse_float, parse_constant=_refuse_constant)
-_LONG_DIGITS = re.compile("[0-9]{309}")
+# A run of 309 digits is looked for in two passes, each linear: a run of 16 (rare in JSON:
+# most texts stop there, in the quicker pass), then one of 309 tried from a run's first
+# digit only (the lookbehind). One search for 309 digits starts again at every digit of each
+# shorter run: quadratic in the runs' length (a 30 MB body of 308-digit runs, under the
+# server's 32 MiB cap, took 6.8 s; now 0.3 s).
+_DIGIT_RUN = re.compile("[0-9]{16}")
+_LONG_DIGITS = re.compile("(?<![0-9])[0-9]{309}")
+
+
+def _long_digits(text: str) -> bool:
+    """Whether ``text`` holds a run of 309 digits or more."""
+    return _DIGIT_RUN.search(text) is not None and _LONG_DIGITS.search(text) is not None
 
 
 def loads(text: str | bytes) -> object:
@@ -205,7 +216,7 @@ def loads(text: str | bytes) -> object:
     try:
         if text.startswith("\ufeff"):  # refused as json.loads refuses it
             raise json.JSONDecodeError("Unexpected UTF-8 BOM (decode using utf-8-sig)", text, 0)
-        decoder = _DECODER if _LONG_DIGITS.search(text) else _DECODER_SHORT_INTS
+        decoder = _DECODER if _long_digits(text) else _DECODER_SHORT_INTS
         return decoder.decode(text)
     except JsonError as exc:
         raise JsonError(f"Expected JSON, got {exc}.") from None
