@@ -196,11 +196,15 @@ def shared_memo(name: str) -> Iterator[None]:
     references tokenizes each line once, whichever call builds the tokenizer (sacreBLEU's
     ``lru_cache`` is shared by its instances the same way, though never freed; a MeCab
     tokenizer otherwise keeps a memo of its own, the others none). Outside, the HTTP
-    server's requests keep none of each other's lines. Any other name does nothing."""
-    if name not in _MEMOIZED or name in _SHARED:
+    server's requests keep none of each other's lines. Any other name does nothing.
+
+    Blocks may overlap, in several threads (Dask's workers score ranges in threads): the
+    first to enter owns the memo (``dict.setdefault`` is one atomic step) and the others
+    join it; only the owner removes it."""
+    memo = _Memo()
+    if name not in _MEMOIZED or _SHARED.setdefault(name, memo) is not memo:
         yield
         return
-    _SHARED[name] = _Memo()
     try:
         yield
     finally:

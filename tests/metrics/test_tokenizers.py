@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 import sys
+import threading
 from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType, SimpleNamespace
@@ -457,3 +458,30 @@ def test_a_mecab_sacrebleu_would_not_run_with_is_unsupported(
     refused = refusal.format(**facts, packages=PACKAGES[name], extra=EXTRA[name])
     expected = (f"The {name} tokenizer at /tokenize {refused}", "/tokenize")
     assert expected == _raised(UnsupportedInput, get_tokenizer, name, "/tokenize")
+
+
+def test_shared_memo_blocks_overlap_in_threads() -> None:
+    """Blocks of shared_memo entered and left by eight threads at once (as Dask's worker
+    threads score ranges) never fail and leave no memo behind: one owner removes it. With a
+    check and a set in two steps, a thread could remove another's memo (KeyError)."""
+    before = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)  # switch threads as often as the interpreter can
+    errors: list[str] = []
+
+    def enter_and_leave() -> None:
+        try:
+            for _ in range(5000):
+                with tokenizers.shared_memo("zh"):
+                    pass
+        except Exception as error:  # any failure is the finding
+            errors.append(repr(error))
+
+    threads = [threading.Thread(target=enter_and_leave) for _ in range(8)]
+    try:
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    finally:
+        sys.setswitchinterval(before)
+    assert ([], {}) == (errors, tokenizers._SHARED)
