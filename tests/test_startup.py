@@ -1,8 +1,8 @@
 """Start-up: the package front imports no submodule, and a command imports what it uses.
 
-Each check runs a fresh process with ``-X importtime`` (``PYTHONPROFILEIMPORTTIME``) and
-reads the modules it imported from its standard error. Timings are benchmark rows
-(benchmarks/run.py, "start-up"), not tests.
+Each check runs a fresh process that writes its ``sys.modules`` to standard error at exit
+(:func:`imported`), so that a module imported through importlib is seen too. Timings are
+benchmark rows (benchmarks/run.py, "start-up"), not tests.
 """
 
 from __future__ import annotations

@@ -163,8 +163,8 @@ _MEMO_CHARACTERS = 1 << 22
 class _Memo:
     """Lines a tokenizer has tokenized, with their tokens (as sacreBLEU's ``lru_cache``, a
     line is tokenized once): a MeCab tokenizer's own, or the one :func:`shared_memo` shares;
-    emptied when full (see above), so memory stays bounded. Safe to
-    share between threads: a read is one dict lookup, a write is under the memo's lock."""
+    emptied when full (see above), so memory stays bounded. Safe to share between threads: a
+    read is one dict lookup, a write is under the memo's lock."""
 
     def __init__(self) -> None:
         self.results: dict[str, str] = {}
