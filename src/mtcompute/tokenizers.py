@@ -32,6 +32,7 @@ __all__ = [
     "NAMES",
     "Tokenizer",
     "get_tokenizer",
+    "parsed_order",
     "parsing_ahead",
     "shared_memo",
     "tokenize_intl",
@@ -43,10 +44,13 @@ import os
 import signal
 import sys
 import threading
+from bisect import bisect_right
+from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, replace
 from functools import cache
+from itertools import chain
 from typing import TYPE_CHECKING, Any
 
 from mtcompute.core.text import first_lone_surrogate
@@ -308,6 +312,7 @@ PARSE_AHEAD_LINES = 2000
 # one ends the child's work: the parent parses it and the rest).
 _CHILD_BUFFER = 1 << 14  # bytes the child gathers per write
 _READ_EVERY = 16
+_AHEAD = 128  # lines this process parses ahead between two looks at what is parsed
 _NEAR = 256  # lines
 _READ_SIZE = 1 << 16  # bytes the parent reads at once (a smaller buffer than malloc maps)
 _PIPE_SIZE = 1 << 20  # asked of Linux, so the child seldom waits for the parent to read
@@ -364,8 +369,12 @@ class _Helper:
     Whatever the child does not deliver whole (killed, a short read, an error, a nonzero
     exit) the parent parses itself; the child is always reaped (:meth:`stop`)."""
 
-    def __init__(self, pid: int, fd: int, lines: list[str], frozen: bool) -> None:
+    def __init__(
+        self, pid: int, fd: int, lines: list[str], frozen: bool, tagger: Any, shared: int = 0
+    ) -> None:
         self.pid = pid
+        self.shared = range(shared)  # the indices of the lines every group needs
+        self.tagger = tagger  # this process's, for the lines it parses ahead (parsed_order)
         self.frozen = frozen  # whether the objects of before the fork are to be thawed
         self.fd = fd  # the pipe's read end; -1 once the child is reaped
         self.lines = lines
@@ -399,6 +408,50 @@ class _Helper:
             if self.fd >= 0 and self.next <= self.front:  # met: the child has done the rest
                 self.stop()
             return None
+
+    def order(self, groups: Sequence[Iterable[str]]) -> Iterator[int]:
+        """:func:`parsed_order`'s order."""
+        index = self.index
+        spans = [sorted({index.get(line, -1) for line in group}) for group in groups]
+        left = list(range(len(groups)))
+        while left:
+            with self.lock:
+                if self.fd >= 0:
+                    self._read()
+            # the lines all groups need come first: parsed once this process has passed them
+            ready = [i for i in left if self._parsed(self.shared) and self._parsed(spans[i])]
+            if not ready:
+                if self._parse_front():
+                    continue
+                ready = left[:1]  # nothing to parse ahead: in their order
+            for i in ready:
+                left.remove(i)
+                yield i
+
+    def _parsed(self, span: Sequence[int]) -> bool:
+        """Whether no line of the sorted indices ``span`` is left between this process's
+        last parsed line and the child's next: all are parsed."""
+        after = bisect_right(span, self.front)
+        return after == len(span) or span[after] > self.next
+
+    def _parse_front(self) -> bool:
+        """Parse the next :data:`_AHEAD` lines from the first not parsed (kept with the
+        child's); False when there was none (met) or a line cannot be parsed (the tokenizer
+        that meets it reports it)."""
+        with self.lock:
+            if self.front >= self.next:
+                return False
+            end = min(self.front + _AHEAD, self.next)
+            try:
+                while self.front < end:
+                    line = self.lines[self.front + 1]
+                    self.results[line] = _parse(self.tagger, line)
+                    self.front += 1
+            except TypeError:  # a lone surrogate: MeCab reads UTF-8
+                return False
+            if self.fd >= 0 and self.next <= self.front:  # met: the child has done the rest
+                self.stop()
+            return True
 
     def _read(self) -> None:
         """Whatever the child has written so far, without waiting."""
@@ -462,13 +515,31 @@ def _write(fd: int, data: bytearray) -> None:
         view = view[os.write(fd, view) :]
 
 
-def _start(name: str, lines: Iterable[str]) -> _Helper | None:
-    """A child parsing ``lines`` with the MeCab tokenizer ``name``, or None where it would
-    not pay or is not safe."""
+def _parse_order(lines: Iterable[str], groups: Sequence[Sequence[str]]) -> tuple[list[str], int]:
+    """The distinct lines of ``lines``, then of ``groups``: those of ``lines``, then those
+    of two groups or more, then each group's others; and how many are of ``lines``. This
+    process parses from the first and the child from the last, so the child parses the
+    groups' own lines, the last group's first, and a group's lines are all parsed before
+    the two meet."""
+    order = dict.fromkeys(lines)
+    shared = len(order)
+    if groups:
+        counts = Counter(chain.from_iterable(map(set, groups)))
+        several = {line for line, count in counts.items() if count > 1}
+        for group in groups:
+            order.update(dict.fromkeys(line for line in group if line in several))
+        for group in groups:
+            order.update(dict.fromkeys(group))
+    return list(order), shared
+
+
+def _start(name: str, lines: Iterable[str], groups: Sequence[Sequence[str]] = ()) -> _Helper | None:
+    """A child parsing the lines of ``lines`` and ``groups`` (:func:`_parse_order`) with the
+    MeCab tokenizer ``name``, or None where it would not pay or is not safe."""
     spec = _MECAB.get(name)
     if spec is None or name in _HELPERS or not _may_fork():
         return None
-    distinct = list(dict.fromkeys(lines))
+    distinct, shared = _parse_order(lines, groups)
     if len(distinct) < PARSE_AHEAD_LINES or threading.active_count() > 1 or not _cpu_free():
         return None
     try:
@@ -505,20 +576,24 @@ def _start(name: str, lines: Iterable[str]) -> _Helper | None:
             os._exit(status)
     os.close(write)
     os.set_blocking(read, False)
-    return _Helper(pid, read, distinct, freezing)
+    return _Helper(pid, read, distinct, freezing, tagger, shared if groups else 0)
 
 
 @contextmanager
-def parsing_ahead(name: str, lines: Iterable[str]) -> Iterator[bool]:
+def parsing_ahead(
+    name: str, lines: Iterable[str], groups: Sequence[Sequence[str]] = ()
+) -> Iterator[bool]:
     """Within the block, the MeCab tokenizer ``name`` (``ja-mecab``, ``ko-mecab``; any other
     name does nothing) may find ``lines`` parsed by a child process started here, which
     parses them from the last while this process parses from the first: the lines in the
-    order they will be tokenized, as the tokenizer gets them. The child is ended and reaped
-    when the block ends. Only where :func:`_may_fork` allows it, no other thread runs and
-    there are at least :data:`PARSE_AHEAD_LINES` distinct lines and a CPU is free at that
-    moment (:func:`_cpu_free`); the tokens are the same either way. The block is given
-    whether a child parses."""
-    helper = _start(name, lines)
+    order they will be tokenized, as the tokenizer gets them. With ``groups`` (each
+    system's lines, say, and ``lines`` those all of them need: the references), their lines
+    follow, ordered for :func:`parsed_order`. The child is ended and reaped when the block
+    ends. Only where :func:`_may_fork` allows it, no other thread runs and there are at
+    least :data:`PARSE_AHEAD_LINES` distinct lines and a CPU is free at that moment
+    (:func:`_cpu_free`); the tokens are the same either way. The block is given whether a
+    child parses."""
+    helper = _start(name, lines, groups)
     if helper is None:
         yield False
         return
@@ -530,6 +605,19 @@ def parsing_ahead(name: str, lines: Iterable[str]) -> Iterator[bool]:
         helper.stop()
         if helper.frozen:
             gc.unfreeze()
+
+
+def parsed_order(name: str, groups: Sequence[Iterable[str]]) -> Iterator[int]:
+    """The indices of ``groups`` (lines as the MeCab tokenizer ``name`` gets them, those
+    given to :func:`parsing_ahead`, which each also needs its ``lines``) in an order that
+    keeps both processes busy to the end: each group as soon as all its lines are parsed
+    (the child's from the last line back, this process's from the first), and while none
+    is, this process parses its next lines, between the yields. Scoring a group as it comes
+    then leaves the least scoring for when the two meet. Outside the block, in their order."""
+    helper = _HELPERS.get(name)
+    if helper is None:
+        return iter(range(len(groups)))
+    return helper.order(groups)
 
 
 # --- the registry ------------------------------------------------------------------------------

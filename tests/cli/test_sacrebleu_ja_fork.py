@@ -10,12 +10,14 @@ from __future__ import annotations
 import contextlib
 import os
 import select
+from collections.abc import Sequence
 
 import pytest
 
 from mtcompute import counting, tokenizers
 from mtcompute.cli import main
 from mtcompute.errors import UnsupportedInput
+from mtcompute.sacrebleu import BLEU
 from tests.cli.test_cli_sacrebleu import diff, sacrebleu_outcome
 from tests.conftest import WMT
 from tests.oracle import sacrebleu_lines
@@ -71,8 +73,10 @@ def one_then_two(
     started: list[tokenizers._Helper | None] = []
     start = tokenizers._start
 
-    def spy(name: str, lines: list[str]) -> tokenizers._Helper | None:
-        started.append(start(name, lines))
+    def spy(
+        name: str, lines: list[str], groups: Sequence[Sequence[str]] = ()
+    ) -> tokenizers._Helper | None:
+        started.append(start(name, lines, groups))
         if started[-1] is not None:  # the child has written, however busy the machine
             select.select([started[-1].fd], [], [], 30)
         return started[-1]
@@ -177,3 +181,44 @@ def test_beside_the_child_the_counting_keeps_the_other_cpus(
     args = ("sacrebleu", "ref.A.txt", "-i", *SYSTEMS[:2], "-l", "en-ja", "-m", "chrf", "bleu")
     one_then_two(monkeypatch, capsys, args)
     assert counting.thread_count() == 8
+
+
+def test_bleu_scores_the_system_the_child_parsed_first(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The child parses the last system's own lines and exits: BLEU scores that system
+    first, as soon as this process has parsed the references and the lines of several
+    systems, then the others in their order; the bytes are one process's and sacreBLEU's."""
+    args = ("sacrebleu", "ref.A.txt", "-i", *SYSTEMS, "-l", "en-ja", "-m", "bleu", "chrf")
+    one, _ = one_then_two(monkeypatch, capsys, args)
+    texts = {name: sacrebleu_lines(PAIR / name) for name in ("ref.A.txt", *SYSTEMS)}
+    others = set(texts["ref.A.txt"]).union(*(texts[name] for name in SYSTEMS[:-1]))
+    own = len({line.rstrip() for line in texts[SYSTEMS[-1]]} - {o.rstrip() for o in others})
+    run = tokenizers._run_child
+    monkeypatch.setattr(
+        tokenizers, "_run_child", lambda parse, lines, fd: run(parse, lines[-own:], fd)
+    )
+    start = tokenizers._start
+
+    def finished(
+        name: str, lines: list[str], groups: Sequence[Sequence[str]] = ()
+    ) -> tokenizers._Helper | None:
+        helper = start(name, lines, groups)
+        assert helper is not None
+        os.waitid(os.P_PID, helper.pid, os.WEXITED | os.WNOWAIT)  # done, not reaped
+        return helper
+
+    monkeypatch.setattr(tokenizers, "_start", finished)
+    scored: list[int] = []
+    first_lines = {tuple(texts[name][:3]): i for i, name in enumerate(SYSTEMS)}
+    corpus_score = BLEU.corpus_score
+
+    def spied(self: BLEU, hypotheses: Sequence[str], references: object) -> object:
+        scored.append(first_lines[tuple(hypotheses[:3])])
+        return corpus_score(self, hypotheses, references)
+
+    monkeypatch.setattr(BLEU, "corpus_score", spied)
+    two = ours(monkeypatch, capsys, args)
+    last = len(SYSTEMS) - 1
+    assert scored == [last, *range(last)]
+    assert two == one

@@ -92,8 +92,10 @@ def spied(monkeypatch: pytest.MonkeyPatch, wait: bool = True) -> list[tokenizers
     started: list[tokenizers._Helper | None] = []
     start = tokenizers._start
 
-    def spy(name: str, lines: Sequence[str]) -> tokenizers._Helper | None:
-        started.append(start(name, lines))
+    def spy(
+        name: str, lines: Sequence[str], groups: Sequence[Sequence[str]] = ()
+    ) -> tokenizers._Helper | None:
+        started.append(start(name, lines, groups))
         if wait and started[-1] is not None:
             select.select([started[-1].fd], [], [], 30)
         return started[-1]
@@ -400,3 +402,67 @@ def test_odd_lines_from_the_child_are_one_process_tokens(monkeypatch: pytest.Mon
         late = set(ODD) - set(LINES)  # (" " and "\u3000" are among the first lines)
         assert late <= set(helper.results)  # the child's tokens were the ones compared
     assert got == want
+
+
+def test_the_parse_order_puts_the_lines_of_several_groups_first() -> None:
+    """The lines every group needs, then those of two groups or more, then each group's
+    others: the child (from the last) parses the groups' own lines, the last group's first."""
+    groups = [["a", "r1", "s", "a"], ["b", "s", "c"], ["d", "s", "b"]]
+    order, shared = tokenizers._parse_order(["r1", "r2", "r1"], groups)
+    assert order == ["r1", "r2", "s", "b", "a", "c", "d"]
+    assert shared == 2
+    assert tokenizers._parse_order(["x", "y", "x"], []) == (["x", "y"], 2)
+
+
+REFS, GROUPS = LINES[:500], [LINES[500 + 500 * i : 1000 + 500 * i] for i in range(5)]
+
+
+def test_groups_come_once_their_lines_are_parsed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each group comes once, when neither its lines nor the references are left for this
+    process to parse (whichever process parsed them); the tokens are one process's."""
+    one = get_tokenizer(NAME)
+    spied(monkeypatch)
+    parse = tokenizers._parse
+
+    def unparsed(_tagger: object, line: str) -> str:
+        raise AssertionError(f"parsed when its group came: {line!r}")
+
+    seen = []
+    with parsing_ahead(NAME, REFS, GROUPS):
+        tokenize = get_tokenizer(NAME)
+        for i in tokenizers.parsed_order(NAME, GROUPS):
+            seen.append(i)
+            monkeypatch.setattr(tokenizers, "_parse", unparsed)
+            got = [tokenize(line) for line in (*REFS, *GROUPS[i])]
+            monkeypatch.setattr(tokenizers, "_parse", parse)
+            assert got == [one(line) for line in (*REFS, *GROUPS[i])]
+    assert sorted(seen) == list(range(5))
+    assert list(tokenizers.parsed_order(NAME, GROUPS)) == list(range(5))  # outside the block
+
+
+def test_the_group_the_child_has_parsed_comes_first(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The child parses the last group's own lines and exits: that group comes first, as
+    soon as this process has parsed the references and the lines of several groups; the
+    others follow in their order, and this process parsed no line the child gave."""
+    order, _ = tokenizers._parse_order(REFS, GROUPS)
+    own = len(set(GROUPS[4]) - set(REFS).union(*GROUPS[:4]))
+    run = tokenizers._run_child
+    monkeypatch.setattr(
+        tokenizers, "_run_child", lambda parse, lines, fd: run(parse, lines[-own:], fd)
+    )
+    started = spied(monkeypatch, wait=False)
+    parse = tokenizers._parse
+    parsed: list[str] = []
+
+    def counted(tagger: object, line: str) -> str:
+        parsed.append(line)
+        return parse(tagger, line)
+
+    with parsing_ahead(NAME, REFS, GROUPS):
+        helper = started[0]
+        assert helper is not None
+        os.waitid(os.P_PID, helper.pid, os.WEXITED | os.WNOWAIT)  # done, not reaped
+        monkeypatch.setattr(tokenizers, "_parse", counted)
+        assert list(tokenizers.parsed_order(NAME, GROUPS)) == [4, 0, 1, 2, 3]
+    assert parsed == order[:-own]
+    assert reaped(helper)

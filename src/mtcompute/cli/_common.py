@@ -46,7 +46,7 @@ __all__ = [
 import argparse
 import sys
 import zlib
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import ExitStack
 from typing import Any, BinaryIO, TypeAlias, cast
 
@@ -90,25 +90,35 @@ def share_memo(stack: ExitStack, tokenizer: str) -> None:
     stack.enter_context(shared_memo(tokenizer))
 
 
-def parse_ahead(stack: ExitStack, tokenizer: str, lowercase: bool, texts: Iterable[str]) -> None:
+def parse_ahead(
+    stack: ExitStack,
+    tokenizer: str,
+    lowercase: bool,
+    texts: Iterable[str],
+    groups: Sequence[Iterable[str]] = (),
+) -> Callable[[], Iterator[int]] | None:
     """With BLEU's MeCab tokenizer ``tokenizer`` (ja-mecab, ko-mecab), let a second process
-    parse ``texts`` (in the order BLEU tokenizes them) from the last back while this one
-    counts and parses from the first (:func:`mtcompute.tokenizers.parsing_ahead`; the binding
-    holds the GIL, so threads cannot share the parse). While it may run, this process counts
-    on a thread fewer: the child has one of the CPUs. ``stack`` ends both when the command
-    ends."""
+    parse ``texts`` (in the order BLEU tokenizes them), then ``groups`` (the systems, which
+    each also needs the texts: the references), from the last back while this one counts
+    and parses from the first (:func:`mtcompute.tokenizers.parsing_ahead`; the binding holds
+    the GIL, so threads cannot share the parse). While it may run, this process counts on a
+    thread fewer: the child has one of the CPUs. ``stack`` ends both when the command ends.
+    Where a child parses, the order to score the groups in (as their lines are parsed:
+    :func:`mtcompute.tokenizers.parsed_order`), else None."""
     if not tokenizer.endswith("-mecab"):
-        return
+        return None
     from mtcompute.counting import threads_beside  # noqa: PLC0415
-    from mtcompute.tokenizers import parsing_ahead  # noqa: PLC0415
+    from mtcompute.tokenizers import parsed_order, parsing_ahead  # noqa: PLC0415
 
     # As BLEU hands them to the tokenizer: lowercased when asked, right-stripped.
     if lowercase:
-        lines = (text.lower().rstrip() for text in texts)
+        lines = [[text.lower().rstrip() for text in group] for group in (texts, *groups)]
     else:
-        lines = (text.rstrip() for text in texts)
-    if stack.enter_context(parsing_ahead(tokenizer, lines)):
-        stack.enter_context(threads_beside(1))
+        lines = [[text.rstrip() for text in group] for group in (texts, *groups)]
+    if not stack.enter_context(parsing_ahead(tokenizer, lines[0], lines[1:])):
+        return None
+    stack.enter_context(threads_beside(1))
+    return lambda: parsed_order(tokenizer, lines[1:])
 
 
 def missing_extra(

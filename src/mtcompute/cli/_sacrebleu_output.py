@@ -12,7 +12,7 @@ import argparse
 import logging
 import re
 import sys
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
@@ -238,16 +238,28 @@ def _score_columns(
 
 
 def _corpus_scores(
-    session: Session, metrics: dict[str, Any], systems: Sequence[list[str]]
+    session: Session,
+    metrics: dict[str, Any],
+    systems: Sequence[list[str]],
+    bleu_order: Callable[[], Iterable[int]] | None = None,
 ) -> Callable[[int, str], Any]:
     """Each system's corpus score under each metric, BLEU's last: while this process scores
     the others, a second one can parse BLEU's MeCab lines
-    (:func:`mtcompute.tokenizers.parsing_ahead`). What shows stays sacreBLEU's: each score's
-    log lines are held, then written in its order (system by system, the metrics sorted);
-    after an error, the scores are computed again in that order, which raises the error
-    sacreBLEU's order meets first; after an interrupt (Ctrl-C), the lines that order had
-    written by its first score not made."""
+    (:func:`mtcompute.tokenizers.parsing_ahead`), from the last system back, as this one
+    parses from the first. BLEU's systems come in ``bleu_order()`` when given (as their lines
+    are parsed: :func:`mtcompute.tokenizers.parsed_order`). What shows stays sacreBLEU's:
+    each score's log lines are held, then written in its order (system by system, the
+    metrics sorted); after an error, the scores are computed again in that order, which
+    raises the error sacreBLEU's order meets first; after an interrupt (Ctrl-C), the lines
+    that order had written by its first score not made."""
     order = [(s, name) for s in range(len(systems)) for name in sorted(metrics)]
+
+    def computing_order() -> Iterator[tuple[int, str]]:
+        yield from (key for key in order if key[1] != "BLEU")
+        if "BLEU" in metrics:
+            systems_order = range(len(systems)) if bleu_order is None else bleu_order()
+            yield from ((s, "BLEU") for s in systems_order)
+
     scores: dict[tuple[int, str], Any] = {}
     held: dict[tuple[int, str], list[tuple[str, bool]]] = {}
 
@@ -259,7 +271,7 @@ def _corpus_scores(
                 session.log(message, info)
 
     try:
-        for s, name in sorted(order, key=lambda key: key[1] == "BLEU"):
+        for s, name in computing_order():
             with session.holding() as held[s, name]:
                 scores[s, name] = metrics[name].corpus_score(systems[s], None)
     except Exception:  # whichever it is, sacreBLEU's order meets it again
@@ -277,12 +289,14 @@ def _columns(
     metrics: dict[str, Any],
     systems: Sequence[list[str]],
     names: list[str],
+    bleu_order: Callable[[], Iterable[int]] | None = None,
 ) -> tuple[dict[str, str], dict[str, list[Any]]]:
     """sacreBLEU's multi-system results: the signatures and the columns (``System``, then
     each score's name), the scores formatted; with -pbs or -par its ``PairedTest`` of the
-    systems against the first."""
+    systems against the first. ``bleu_order``: :func:`_corpus_scores`'."""
     if not _paired(args):
-        return _score_columns(args, metrics, names, _corpus_scores(session, metrics, systems))
+        score_of = _corpus_scores(session, metrics, systems, bleu_order)
+        return _score_columns(args, metrics, names, score_of)
     named = list(zip(names, systems, strict=True))
     if args.paired_bs and args.paired_jobs >= 0:
         # BLEU and chrF with a seed: the C kernel's twin of PairedTest, without numpy

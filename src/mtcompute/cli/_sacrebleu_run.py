@@ -380,8 +380,7 @@ def _main(session: Session, args: argparse.Namespace, stack: ExitStack) -> int:
         _check_test_set_lengths(session, args, systems, refs)
     else:
         _check_lengths(session, args, systems, where, refs)
-    if "bleu" in args.metrics:
-        _parse_ahead(args, stack, refs, systems)
+    bleu_order = _parse_ahead(args, stack, refs, systems) if "bleu" in args.metrics else None
 
     metrics: dict[str, Any] = {}
     for name in args.metrics:
@@ -410,7 +409,7 @@ def _main(session: Session, args: argparse.Namespace, stack: ExitStack) -> int:
             tests.subset_results(session, args, metrics, full_system, full_refs)
         return EXIT_OK
     session.log(f"Found {len(systems)} systems.", info=True)
-    signatures, columns = _columns(session, args, metrics, systems, names)
+    signatures, columns = _columns(session, args, metrics, systems, names, bleu_order)
     _print_results(session, args, columns, signatures)
     return EXIT_OK
 
@@ -420,15 +419,16 @@ def _parse_ahead(
     stack: ExitStack,
     refs: Sequence[Sequence[str]],
     systems: Sequence[Sequence[str]],
-) -> None:
+) -> Callable[[], Iterator[int]] | None:
     """With BLEU's MeCab tokenizer (ja-mecab, ko-mecab), a second process parsing the lines
     from the last system back (:func:`mtcompute.cli._common.parse_ahead`), in the order BLEU
-    tokenizes them: the references, then system by system."""
+    tokenizes them: the references, then system by system. Where it runs, the order to score
+    the systems' BLEU in: each as soon as its lines (and the references') are parsed."""
     from mtcompute.tokenizer_names import TARGET_TOKENIZERS  # noqa: PLC0415
 
     target = args.bleu_trg_lang if args.langpair else ""  # as _metric_arguments passes it
     name = args.bleu_tokenize or TARGET_TOKENIZERS.get(target, "13a")
-    parse_ahead(stack, name, args.bleu_lowercase, chain(*refs, *systems))
+    return parse_ahead(stack, name, args.bleu_lowercase, chain(*refs), systems)
 
 
 def _check_lengths(
