@@ -45,7 +45,6 @@ import signal
 import sys
 import threading
 from bisect import bisect_right
-from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, replace
@@ -310,7 +309,7 @@ PARSE_AHEAD_LINES = 2000
 
 # The child's results: each line's tokens in UTF-8, then a newline (a line whose tokens hold
 # one ends the child's work: the parent parses it and the rest).
-_CHILD_BUFFER = 1 << 14  # bytes the child gathers per write
+_CHILD_BUFFER = 1 << 12  # bytes the child gathers per write
 _READ_EVERY = 16
 _AHEAD = 128  # lines this process parses ahead between two looks at what is parsed
 _NEAR = 256  # lines
@@ -361,6 +360,30 @@ def _cpu_free() -> bool:
     return running <= _cpus()
 
 
+class _SharedIndex:
+    """An int that the child sees as this process sets it (an anonymous shared mapping
+    made before the fork): the last line this process has parsed, where the child stops."""
+
+    def __init__(self) -> None:
+        import mmap  # noqa: PLC0415
+
+        self._map = mmap.mmap(-1, 8)  # MAP_SHARED: the child's copy is the same memory
+        self._cell = memoryview(self._map).cast("q")
+        self._cell[0] = -1
+
+    def get(self) -> int:
+        return int(self._cell[0])
+
+    def set(self, value: int) -> None:
+        if not self._map.closed:  # once the child is reaped, nobody reads it
+            self._cell[0] = value
+
+    def close(self) -> None:
+        if not self._map.closed:
+            self._cell.release()
+            self._map.close()
+
+
 class _Helper:
     """A child process parsing ``lines`` (distinct) with MeCab from the last to the first,
     its results read by the parent when it needs a line: the parent parses from the first
@@ -370,15 +393,24 @@ class _Helper:
     exit) the parent parses itself; the child is always reaped (:meth:`stop`)."""
 
     def __init__(
-        self, pid: int, fd: int, lines: list[str], frozen: bool, tagger: Any, shared: int = 0
+        self,
+        pid: int,
+        fd: int,
+        lines: list[str],
+        frozen: bool,
+        spec: _Mecab,
+        front: _SharedIndex,
+        shared: int = 0,
     ) -> None:
         self.pid = pid
+        self.shared_front = front  # self.front, as the child sees it
         self.shared = range(shared)  # the indices of the lines every group needs
-        self.tagger = tagger  # this process's, for the lines it parses ahead (parsed_order)
+        self.spec = spec
+        self.tagger: Any = None  # this process's, made for the lines it parses ahead
         self.frozen = frozen  # whether the objects of before the fork are to be thawed
         self.fd = fd  # the pipe's read end; -1 once the child is reaped
         self.lines = lines
-        self.index = {line: i for i, line in enumerate(lines)}
+        self.index = dict(zip(lines, range(len(lines)), strict=True))
         self.next = len(lines) - 1  # the index of the line the child's next result is for
         self.front = -1  # the last index the parent parsed itself
         self.results: dict[str, str] = {}
@@ -404,7 +436,9 @@ class _Helper:
                 result = self.results.get(line)
                 if result is not None:
                     return result
-            self.front = max(self.front, at)
+            if at > self.front:
+                self.front = at
+                self.shared_front.set(at)
             if self.fd >= 0 and self.next <= self.front:  # met: the child has done the rest
                 self.stop()
             return None
@@ -418,6 +452,8 @@ class _Helper:
             with self.lock:
                 if self.fd >= 0:
                     self._read()
+                if self.fd >= 0 and self.next <= self.front:  # met: free the CPU at once
+                    self.stop()
             # the lines all groups need come first: parsed once this process has passed them
             ready = [i for i in left if self._parsed(self.shared) and self._parsed(spans[i])]
             if not ready:
@@ -441,13 +477,18 @@ class _Helper:
         with self.lock:
             if self.front >= self.next:
                 return False
-            end = min(self.front + _AHEAD, self.next)
+            # at most half of what is left while the child parses the other half
+            unparsed = self.next - self.front
+            end = self.front + min(_AHEAD, unparsed if self.fd < 0 else (unparsed + 1) // 2)
             try:
+                if self.tagger is None:
+                    self.tagger = _tagger(self.spec, "/tokenize")
                 while self.front < end:
                     line = self.lines[self.front + 1]
                     self.results[line] = _parse(self.tagger, line)
                     self.front += 1
-            except TypeError:  # a lone surrogate: MeCab reads UTF-8
+                    self.shared_front.set(self.front)
+            except (TypeError, UnsupportedInput):  # a lone surrogate; MeCab not starting
                 return False
             if self.fd >= 0 and self.next <= self.front:  # met: the child has done the rest
                 self.stop()
@@ -490,14 +531,23 @@ class _Helper:
         os.close(self.fd)
         self.fd = -1
         os.waitpid(self.pid, 0)
+        self.shared_front.close()
 
 
-def _run_child(parse: Callable[[str], str], lines: Sequence[str], fd: int) -> int:
-    """The child's work: every line's tokens, the last line first, written to ``fd``;
-    its exit status."""
+def _run_child(
+    parse: Callable[[str], str],
+    lines: Sequence[str],
+    fd: int,
+    parsed_to: Callable[[], int] = lambda: -1,
+) -> int:
+    """The child's work: every line's tokens, the last line first, written to ``fd``, down
+    to the line after ``parsed_to()`` (the last index the parent has parsed: the two have
+    met); its exit status."""
     out = bytearray()
-    for line in reversed(lines):
-        tokens = parse(line)
+    for at in range(len(lines) - 1, -1, -1):
+        if at <= parsed_to():
+            break
+        tokens = parse(lines[at])
         if "\n" in tokens:  # not a result the parent can tell apart: it parses the rest
             break
         out += tokens.encode()
@@ -524,10 +574,12 @@ def _parse_order(lines: Iterable[str], groups: Sequence[Sequence[str]]) -> tuple
     order = dict.fromkeys(lines)
     shared = len(order)
     if groups:
-        counts = Counter(chain.from_iterable(map(set, groups)))
-        several = {line for line, count in counts.items() if count > 1}
-        for group in groups:
-            order.update(dict.fromkeys(line for line in group if line in several))
+        several: set[str] = set()
+        seen: set[str] = set()
+        for members in map(set, groups):
+            several |= members & seen
+            seen |= members
+        order.update(dict.fromkeys(filter(several.__contains__, chain.from_iterable(groups))))
         for group in groups:
             order.update(dict.fromkeys(group))
     return list(order), shared
@@ -542,12 +594,13 @@ def _start(name: str, lines: Iterable[str], groups: Sequence[Sequence[str]] = ()
     distinct, shared = _parse_order(lines, groups)
     if len(distinct) < PARSE_AHEAD_LINES or threading.active_count() > 1 or not _cpu_free():
         return None
-    try:
-        tagger = _tagger(spec, "/tokenize")
-    except UnsupportedInput:
-        return None  # the tokenizer reports it when it is built
     import fcntl  # noqa: PLC0415
+    from importlib.util import find_spec  # noqa: PLC0415
 
+    if find_spec(spec.binding) is None or find_spec(spec.dictionary) is None:
+        return None  # the tokenizer reports it when it is built
+
+    front = _SharedIndex()
     read, write = os.pipe()
     if hasattr(fcntl, "F_SETPIPE_SZ"):  # Linux
         with suppress(OSError):  # more than the system allows: the default size
@@ -563,6 +616,7 @@ def _start(name: str, lines: Iterable[str], groups: Sequence[Sequence[str]] = ()
     except OSError:
         os.close(read)
         os.close(write)
+        front.close()
         if freezing:
             gc.unfreeze()
         return None
@@ -571,12 +625,16 @@ def _start(name: str, lines: Iterable[str], groups: Sequence[Sequence[str]] = ()
         try:
             gc.disable()  # it makes only strings: a collection would copy the parent's pages
             os.close(read)
-            status = _run_child(lambda line: _parse(tagger, line), distinct, write)
+            # The child's own tagger, made after the fork: this process has more to do
+            # before it parses. Where MeCab does not start, the child ends with nothing
+            # written, and the tokenizer reports it when it is built.
+            tagger = _tagger(spec, "/tokenize")
+            status = _run_child(lambda line: _parse(tagger, line), distinct, write, front.get)
         finally:
             os._exit(status)
     os.close(write)
     os.set_blocking(read, False)
-    return _Helper(pid, read, distinct, freezing, tagger, shared if groups else 0)
+    return _Helper(pid, read, distinct, freezing, spec, front, shared if groups else 0)
 
 
 @contextmanager

@@ -196,7 +196,7 @@ def test_bleu_scores_the_system_the_child_parsed_first(
     own = len({line.rstrip() for line in texts[SYSTEMS[-1]]} - {o.rstrip() for o in others})
     run = tokenizers._run_child
     monkeypatch.setattr(
-        tokenizers, "_run_child", lambda parse, lines, fd: run(parse, lines[-own:], fd)
+        tokenizers, "_run_child", lambda parse, lines, fd, _parsed_to: run(parse, lines[-own:], fd)
     )
     start = tokenizers._start
 

@@ -221,7 +221,9 @@ def _child_then(
     """The child delivers the last ``share`` of its lines, then ``tail(fd)`` (its status)."""
     run = tokenizers._run_child
 
-    def child(parse: Callable[[str], str], lines: Sequence[str], fd: int) -> int:
+    def child(
+        parse: Callable[[str], str], lines: Sequence[str], fd: int, _to: Callable[[], int]
+    ) -> int:
         run(parse, lines[int(len(lines) * (1 - share)) :], fd)
         return tail(fd)
 
@@ -448,7 +450,7 @@ def test_the_group_the_child_has_parsed_comes_first(monkeypatch: pytest.MonkeyPa
     own = len(set(GROUPS[4]) - set(REFS).union(*GROUPS[:4]))
     run = tokenizers._run_child
     monkeypatch.setattr(
-        tokenizers, "_run_child", lambda parse, lines, fd: run(parse, lines[-own:], fd)
+        tokenizers, "_run_child", lambda parse, lines, fd, _parsed_to: run(parse, lines[-own:], fd)
     )
     started = spied(monkeypatch, wait=False)
     parse = tokenizers._parse
@@ -465,4 +467,56 @@ def test_the_group_the_child_has_parsed_comes_first(monkeypatch: pytest.MonkeyPa
         monkeypatch.setattr(tokenizers, "_parse", counted)
         assert list(tokenizers.parsed_order(NAME, GROUPS)) == [4, 0, 1, 2, 3]
     assert parsed == order[:-own]
+    assert reaped(helper)
+
+
+def test_the_child_stops_at_the_line_this_process_has_come_to() -> None:
+    """The child parses from the last line down to the one after ``parsed_to()``, which it
+    asks before each line (this process moves on meanwhile)."""
+    lines = [f"行{i}" for i in range(10)]
+    came_to = [5]
+    parsed: list[str] = []
+
+    def parse(line: str) -> str:
+        parsed.append(line)
+        came_to[0] += 1  # this process parses a line while the child parses one
+        return line
+
+    read, write = os.pipe()
+    try:
+        assert tokenizers._run_child(parse, lines, write, lambda: came_to[0]) == 0
+        os.close(write)
+        assert parsed == ["行9", "行8"]  # 9 > 5, 8 > 6; then 7 <= 7: met
+        assert os.read(read, 1000) == "行9\n行8\n".encode()
+    finally:
+        os.close(read)
+
+
+def test_the_child_sees_where_this_process_has_come(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The index this process sets after the fork is the child's (shared memory): set to the
+    last line before the child starts parsing, the child ends without parsing a line."""
+    gate, opened = os.pipe()
+    parent, tagger = os.getpid(), tokenizers._tagger
+
+    def gated(spec: tokenizers._Mecab, path: str) -> object:
+        if os.getpid() != parent:  # the child waits for the gate before it parses
+            os.read(gate, 1)
+        return tagger(spec, path)
+
+    monkeypatch.setattr(tokenizers, "_tagger", gated)
+    started = spied(monkeypatch, wait=False)
+    try:
+        with parsing_ahead(NAME, LINES):
+            helper = started[0]
+            assert helper is not None
+            helper.shared_front.set(len(helper.lines) - 1)
+            os.write(opened, b"x")
+            done = os.waitid(os.P_PID, helper.pid, os.WEXITED | os.WNOWAIT)  # not reaped
+            assert done is not None
+            assert done.si_status == 0
+            os.set_blocking(helper.fd, True)
+            assert os.read(helper.fd, 1000) == b""  # nothing written
+    finally:
+        os.close(gate)
+        os.close(opened)
     assert reaped(helper)
