@@ -50,7 +50,7 @@ from contextlib import contextmanager, suppress
 from dataclasses import dataclass, replace
 from functools import cache
 from itertools import chain
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from mtcompute.core.text import first_lone_surrogate
 from mtcompute.errors import InvalidInput, UnsupportedInput, where
@@ -299,7 +299,25 @@ def _tokenizer_of(spec: _Mecab, tagger: Any) -> Tokenizer:
             ) from None
         return result
 
-    return Tokenizer(spec.name, f"{spec.name}-{tagger.version()}-{spec.suffix}", tokenize)
+    def tokenize_many(lines: Sequence[str]) -> list[str]:
+        """``tokenize`` of each line; the lines known already (in the memo, or the second
+        process's) looked up in one pass at C speed, the others one by one, in order."""
+        known = list(map(memo.results.get, lines))
+        helper = _HELPERS.get(spec.name)
+        if helper is not None and None in known:
+            theirs = list(map(helper.results.get, lines))
+            known = [
+                mine if mine is not None else got for mine, got in zip(known, theirs, strict=True)
+            ]
+        if None in known:
+            known = [
+                tokenize(line) if got is None else got
+                for got, line in zip(known, lines, strict=True)
+            ]
+        return cast(list[str], known)
+
+    signature = f"{spec.name}-{tagger.version()}-{spec.suffix}"
+    return Tokenizer(spec.name, signature, tokenize, batch=tokenize_many)
 
 
 # --- MeCab in a second process --------------------------------------------------------------

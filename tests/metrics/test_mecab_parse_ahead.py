@@ -520,3 +520,21 @@ def test_the_child_sees_where_this_process_has_come(monkeypatch: pytest.MonkeyPa
         os.close(gate)
         os.close(opened)
     assert reaped(helper)
+
+
+def test_many_lines_at_once_are_each_lines_tokens(
+    monkeypatch: pytest.MonkeyPatch, expected: list[str]
+) -> None:
+    """``many`` (the memo's and the child's lines looked up in one pass, the others parsed
+    one by one) gives each line's tokens, with or without a child, twice over (memoized);
+    a lone surrogate is reported as one line at a time reports it."""
+    spied(monkeypatch)
+    with parsing_ahead(NAME, LINES):
+        tokenizer = get_tokenizer(NAME)
+        assert tokenizer.batch is not None
+        assert tokenizer.many(LINES) == expected
+        assert tokenizer.many(LINES) == expected
+    alone = get_tokenizer(NAME)
+    assert alone.many(LINES[::-1]) == expected[::-1]
+    with pytest.raises(InvalidInput, match="U\\+D800 at character 4"):
+        alone.many([*LINES[:10], "bad \ud800 line", *LINES[10:20]])
