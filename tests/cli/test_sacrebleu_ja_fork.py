@@ -17,6 +17,9 @@ import pytest
 from mtcompute import counting, tokenizers
 from mtcompute.cli import main
 from mtcompute.errors import UnsupportedInput
+from mtcompute.metrics.bleu import counts as bleu_counts
+from mtcompute.metrics.chrf import sacrebleu_statistics
+from mtcompute.metrics.ter import statistics as ter_statistics
 from mtcompute.sacrebleu import BLEU
 from tests.cli.test_cli_sacrebleu import diff, sacrebleu_outcome
 from tests.conftest import WMT
@@ -56,6 +59,8 @@ def one_then_two(
     except UnsupportedInput as error:
         pytest.skip(f"{error.message} (.ci/run installs the extra ja)")
     monkeypatch.setattr(tokenizers, "_may_fork", lambda: False)
+    for module in (bleu_counts, sacrebleu_statistics, ter_statistics):  # the sample is short:
+        monkeypatch.setattr(module, "MIN_SEGMENTS_PER_THREAD", 16)  # its counting splits too
     threads: list[int] = []  # the thread count of each split of the counting
     count = counting.thread_count
 
