@@ -141,12 +141,12 @@ class Histogram:
     bars: tuple[Bar, ...]
     zero_x: float
     ticks: tuple[Tick, ...]
-    width: int = 320
-    height: int = 150
-    left: int = 8
-    right: int = 312
-    top: int = 8
-    axis_y: float = 128
+    width: int  # the drawing's size and axes (_HIST_WIDTH, _HIST_HEIGHT, _HIST_PAD)
+    height: int
+    left: int
+    right: int
+    top: int
+    axis_y: float
 
 
 @dataclass(frozen=True, slots=True)
