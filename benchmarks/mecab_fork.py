@@ -6,7 +6,10 @@ process and the children it reaped, so the second MeCab process is counted), med
 
 Each ``--command`` is a label, optional ``VAR=value,...`` settings before a colon, and the
 program (``mtcompute sacrebleu`` or ``sacrebleu``) run with the same arguments; stdout is
-compared with the first command's. Issue 28 item 7: MeCab in a second process."""
+compared with the first command's. Every other round runs the commands in the reverse order.
+Besides the ratio of the medians, the median of each round's ratio ("paired"), which the
+machine's drift from round to round moves less. Issue 28 item 7: MeCab in a second
+process."""
 
 from __future__ import annotations
 
@@ -61,8 +64,8 @@ def main() -> None:
         print(f"{label}: {len(out)} bytes of stdout, same as the first: {out == first}")
     times: dict[str, list[tuple[float, float]]] = {label: [] for label, _, _ in commands}
     loads = [os.getloadavg()[0]]
-    for _ in range(args.rounds):
-        for label, command, env in commands:
+    for turn in range(args.rounds):  # every other round in the reverse order
+        for label, command, env in commands[:: 1 if turn % 2 == 0 else -1]:
             wall, cpu, _ = run(command, env)
             times[label].append((wall, cpu))
         loads.append(os.getloadavg()[0])
@@ -73,10 +76,12 @@ def main() -> None:
     for label, pairs in times.items():
         wall = statistics.median(w for w, _ in pairs)
         cpu = statistics.median(c for _, c in pairs)
+        # each round's ratio, then their median: the machine's drift between rounds cancels
+        paired = statistics.median(b / w for (b, _), (w, _) in zip(times[last], pairs, strict=True))
         print(
             f"{label:>24}: wall {wall * 1000:6.0f} ms (min {min(w for w, _ in pairs) * 1000:.0f})"
             f"  CPU {cpu * 1000:6.0f} ms   {last}/this: wall {base / wall:5.2f}x"
-            f"  CPU {base_cpu / cpu:5.2f}x"
+            f"  CPU {base_cpu / cpu:5.2f}x  paired wall {paired:5.2f}x"
         )
         if args.raw:
             print(" " * 26 + " ".join(f"{w * 1000:.0f}/{c * 1000:.0f}" for w, c in pairs))

@@ -1,13 +1,17 @@
-"""The short pass of the two scale benchmarks (their figures come from full runs:
-benchmarks/RESULTS.md): ``benchmarks/streaming.py`` (streaming ``mtcompute score``, one and
-two kernel threads print the same bytes) and ``benchmarks/dask_scale.py`` (one process and a
+"""The short pass of three benchmarks whose figures come from full runs
+(benchmarks/RESULTS.md): ``benchmarks/streaming.py`` (streaming ``mtcompute score``, one and
+two kernel threads print the same bytes), ``benchmarks/dask_scale.py`` (one process and a
 two-process LocalCluster give identical results, and ``score --scheduler local:2`` prints
-what the plain command prints), on a few thousand generated segments."""
+what the plain command prints), on a few thousand generated segments, and
+``benchmarks/mecab_fork.py`` (``mtcompute sacrebleu -l en-ja`` against sacreBLEU)."""
 
 from __future__ import annotations
 
 import subprocess
 import sys
+from pathlib import Path
+
+import pytest
 
 from tests.conftest import REPO, WMT
 
@@ -52,3 +56,23 @@ def test_dask_scale_short_pass() -> None:
         "mtcompute score --scheduler local:2 == mtcompute score: True",
     ]
     assert (0, expected) == (status, checks), out
+
+
+def test_mecab_fork_short_pass() -> None:
+    """One round of ``mtcompute sacrebleu`` against sacreBLEU on en-ja (MeCab: the extra ja,
+    which .ci/run installs): the same stdout, and each command's row with its paired ratio."""
+    pytest.importorskip("MeCab", reason="needs the extra ja (.ci/run installs it)")
+    scripts = Path(sys.executable).parent
+    status, out = _run(
+        "mecab_fork.py",
+        *("--rounds", "1", "--data", str(WMT / "generaltest2022" / "en-ja")),
+        *("--command", f"mt=:{scripts / 'mtcompute'} sacrebleu"),
+        *("--command", f"sb=:{scripts / 'sacrebleu'}", "--", "-m", "bleu", "chrf", "-l", "en-ja"),
+    )
+    same = [line for line in out.splitlines() if "same as the first" in line]
+    rows = [line.split(":")[0].strip() for line in out.splitlines() if "paired wall" in line]
+    assert (0, ["mt", "sb"], ["mt", "sb"]) == (
+        status,
+        [line.split(":")[0] for line in same if line.endswith("True")],
+        rows,
+    ), out
