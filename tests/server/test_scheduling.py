@@ -177,14 +177,18 @@ def test_a_full_heavy_queue_does_not_refuse_light_work(monkeypatch: pytest.Monke
     """With one heavy request computing and max_queue heavy ones waiting, another heavy one
     is refused overloaded, while a light large body is admitted and answered first."""
     app = create_app(access_log="off", max_queue=1)
-    zh = json.dumps({"segments": ["机器翻译很有用。" * 100] * 600, "tokenizer": "zh"}).encode()
+    # seconds of work, so that the first is still computing when the others come
+    zh = json.dumps({"segments": ["机器翻译很有用。" * 100] * 3000, "tokenizer": "zh"}).encode()
     light = json.dumps({"hypotheses": ["x" * 5000], "references": ["x"]}).encode()
     worker: BodyWorker = app.state.body_worker
     with TestClient(app) as client:
         while client.get("/readyz").status_code != 200:
             time.sleep(0.05)
         tickets = [worker.submit("bleu-tokenize", "1.0.0", zh, "a")]
-        time.sleep(0.3)  # it computes
+        taken = time.monotonic() + 60
+        while not any(worker.computing):  # a process took it: nothing waits
+            assert time.monotonic() < taken, "the body worker never took the first request"
+            time.sleep(0.01)
         tickets.append(worker.submit("bleu-tokenize", "1.0.0", zh, "a"))  # it waits
         with pytest.raises(executor.Overloaded, match="1 heavy requests wait"):
             worker.submit("bleu-tokenize", "1.0.0", zh, "b")
