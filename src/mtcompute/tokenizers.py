@@ -489,9 +489,10 @@ class _Helper:
         return after == len(span) or span[after] > self.next
 
     def _parse_front(self) -> bool:
-        """Parse the next :data:`_AHEAD` lines from the first not parsed (kept with the
-        child's); False when there was none (met) or a line cannot be parsed (the tokenizer
-        that meets it reports it)."""
+        """Parse the next lines from the first not parsed (kept with the child's): at most
+        :data:`_AHEAD`, and at most half of those left while the child runs. False when
+        there was none (met) or a line cannot be parsed (the tokenizer that meets it
+        reports it)."""
         with self.lock:
             if self.front >= self.next:
                 return False

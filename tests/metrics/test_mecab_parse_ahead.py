@@ -538,3 +538,25 @@ def test_many_lines_at_once_are_each_lines_tokens(
     assert alone.many(LINES[::-1]) == expected[::-1]
     with pytest.raises(InvalidInput, match="U\\+D800 at character 4"):
         alone.many([*LINES[:10], "bad \ud800 line", *LINES[10:20]])
+
+
+def test_a_group_with_a_lone_surrogate_is_reported_when_it_comes(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A line MeCab cannot read in one group: every group still comes once; tokenizing that
+    group raises InvalidInput as one process does, the others give one process's tokens."""
+    groups = [list(group) for group in GROUPS]
+    groups[2][7] = "bad \ud800 line"
+    one = get_tokenizer(NAME)
+    spied(monkeypatch)
+    seen = []
+    with parsing_ahead(NAME, REFS, groups):
+        tokenize = get_tokenizer(NAME)
+        for i in tokenizers.parsed_order(NAME, groups):
+            seen.append(i)
+            if i == 2:
+                with pytest.raises(InvalidInput, match="U\\+D800 at character 4"):
+                    tokenize.many(groups[i])
+            else:
+                assert tokenize.many(groups[i]) == [one(line) for line in groups[i]]
+    assert sorted(seen) == list(range(5))
