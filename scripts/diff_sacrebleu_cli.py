@@ -867,6 +867,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     pair_dirs = sorted(set(pair_dirs))
     if options.pairs:
         pair_dirs = [options.data / p for p in options.pairs]
+        for pair_dir in pair_dirs:
+            refs, systems = _pair_files(pair_dir) if pair_dir.is_dir() else ([], [])
+            if not refs or not systems:
+                parser.error(
+                    f"--pairs: {pair_dir} holds no ref.*.txt and sys.*.txt files (pairs are "
+                    f"testset/pair folders under --data {options.data})"
+                )
     if options.subprocess:
         left: Callable[[Case, Path], Outcome] = lambda case, folder: run_subprocess(  # noqa: E731
             sacrebleu_command(), case, folder

@@ -493,3 +493,17 @@ def test_help_says_where_significance_differs() -> None:
         "-j/--paired-jobs is checked as in sacreBLEU (negative: exit 1)",
     ]
     assert ([True] * 3, False) == ([line in text for line in expected], "not available yet" in text)
+
+
+def test_the_grid_script_names_a_pair_folder_it_cannot_use(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``scripts/diff_sacrebleu_cli.py --pairs`` with a folder that is missing or holds no
+    references: a usage error naming it (exit 2), not an IndexError from deep inside."""
+    (tmp_path / "set" / "xx-yy").mkdir(parents=True)
+    (tmp_path / "set" / "xx-yy" / "sys.a.txt").write_text("a\n", encoding="utf-8")
+    for pair in ("set/xx-yy", "set/missing"):
+        with pytest.raises(SystemExit) as stop:
+            diff.main(["--data", str(tmp_path), "--pairs", pair])
+        assert stop.value.code == 2
+        assert f"--pairs: {tmp_path / pair} holds no ref.*.txt" in capsys.readouterr().err
