@@ -455,11 +455,19 @@ class _Helper:
                 if result is not None:
                     return result
             if at > self.front:
-                self.front = at
-                self.shared_front.set(at)
-            if self.fd >= 0 and self.next <= self.front:  # met: the child has done the rest
-                self.stop()
+                self._came_to(at)
+            self._stop_if_met()
             return None
+
+    def _came_to(self, at: int) -> None:
+        """This process has parsed up to line ``at``: the child sees it, and stops there."""
+        self.front = at
+        self.shared_front.set(at)
+
+    def _stop_if_met(self) -> None:
+        """End the child once the two have met: it has parsed the rest."""
+        if self.fd >= 0 and self.next <= self.front:
+            self.stop()
 
     def order(self, groups: Sequence[Iterable[str]]) -> Iterator[int]:
         """:func:`parsed_order`'s order."""
@@ -470,10 +478,10 @@ class _Helper:
             with self.lock:
                 if self.fd >= 0:
                     self._read()
-                if self.fd >= 0 and self.next <= self.front:  # met: free the CPU at once
-                    self.stop()
+                self._stop_if_met()  # free the CPU at once
             # the lines all groups need come first: parsed once this process has passed them
-            ready = [i for i in left if self._parsed(self.shared) and self._parsed(spans[i])]
+            shared = self._parsed(self.shared)
+            ready = [i for i in left if shared and self._parsed(spans[i])]
             if not ready:
                 if self._parse_front():
                     continue
@@ -502,15 +510,13 @@ class _Helper:
             try:
                 if self.tagger is None:
                     self.tagger = _tagger(self.spec, "/tokenize")
-                while self.front < end:
-                    line = self.lines[self.front + 1]
+                for at in range(self.front + 1, end + 1):
+                    line = self.lines[at]
                     self.results[line] = _parse(self.tagger, line)
-                    self.front += 1
-                    self.shared_front.set(self.front)
+                    self._came_to(at)
             except (TypeError, UnsupportedInput):  # a lone surrogate; MeCab not starting
                 return False
-            if self.fd >= 0 and self.next <= self.front:  # met: the child has done the rest
-                self.stop()
+            self._stop_if_met()
             return True
 
     def _read(self) -> None:
