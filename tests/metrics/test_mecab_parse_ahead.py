@@ -480,6 +480,21 @@ def test_the_group_the_child_has_parsed_comes_first(monkeypatch: pytest.MonkeyPa
     assert reaped(helper)
 
 
+def test_the_child_ended_at_the_meet_is_reaped_when_the_block_ends(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Once the two have met, the child is ended and its pipe closed at once, but reaped only
+    when the block ends (its exit runs meanwhile)."""
+    started = spied(monkeypatch)
+    with parsing_ahead(NAME, REFS, GROUPS):
+        helper = started[0]
+        assert helper is not None
+        assert list(tokenizers.parsed_order(NAME, GROUPS)) != []  # parsed to the meet
+        assert helper.fd == -1
+        assert not reaped(helper)  # a zombie: ended, not yet waited for
+    assert reaped(helper)
+
+
 def test_the_child_stops_at_the_line_this_process_has_come_to() -> None:
     """The child parses from the last line down to the one after ``parsed_to()``, which it
     asks before each line (this process moves on meanwhile)."""
