@@ -180,14 +180,26 @@ def test_score_imports_no_argument_layer(metric: str, tmp_path: Path) -> None:
 
 def test_sacrebleu_imports_its_run_modules_not_score_s(tmp_path: Path) -> None:
     """``mtcompute sacrebleu`` on a small file pair imports its own run modules and none of
-    ``score``'s but the segment files' reader."""
+    ``score``'s but the segment files' reader; chrF++ under sacreBLEU's rules splits its
+    words without the seed contracts' exact core (and its Fractions)."""
     (tmp_path / "hyp.txt").write_text("The cat sat.\nA dog barked.\n", encoding="utf-8")
     (tmp_path / "ref.txt").write_text("The cat sat down.\nA dog barked.\n", encoding="utf-8")
-    command = [*cli_command(), "sacrebleu", "ref.txt", "-i", "hyp.txt", "-m", "chrf"]
+    command = [
+        *cli_command(),
+        "sacrebleu",
+        "ref.txt",
+        "-i",
+        "hyp.txt",
+        "-m",
+        "chrf",
+        "--chrf-word-order",
+        "2",
+    ]
     modules = imported(command, cwd=tmp_path)
     assert {"mtcompute.cli._sacrebleu_run", "mtcompute.cli._sacrebleu_output"} <= modules
+    assert "mtcompute.metrics.chrf.words" in modules
     assert [] == among(modules, tuple(m for m in SCORE_RUN if m != "mtcompute.cli._files"))
-    assert [] == among(modules, ("tabulate",))
+    assert [] == among(modules, ("tabulate", "mtcompute.metrics.chrf.ngrams", "fractions"))
 
 
 @pytest.mark.parametrize(("options", "loaded"), [([], False), (["--list"], True)])

@@ -21,8 +21,8 @@ from hypothesis import strategies as st
 from sacrebleu.metrics.chrf import CHRF
 
 from mtcompute import native
-from mtcompute.metrics.chrf.ngrams import split_words
 from mtcompute.metrics.chrf.sacrebleu_statistics import sacrebleu_chrf_statistics
+from mtcompute.metrics.chrf.words import split_words
 from mtcompute.native import ext
 from tests.conftest import kernel_switch
 from tests.kernel_wmt import PAIRS, SYSTEMS, assert_thread_counts_agree, pair

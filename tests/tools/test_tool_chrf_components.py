@@ -19,7 +19,8 @@ from sacrebleu.utils import sum_of_lists
 
 import mtcompute
 from mtcompute.contracts import contract
-from mtcompute.metrics.chrf.ngrams import CHRF_WHITESPACE, EPSILON, format_score, split_words
+from mtcompute.metrics.chrf.ngrams import EPSILON, format_score
+from mtcompute.metrics.chrf.words import CHRF_WHITESPACE, split_words
 from mtcompute.tools.chrf_components import ChrfComponents, ChrfOrder, chrf_components
 from tests import strategies as sts
 from tests.harness import (

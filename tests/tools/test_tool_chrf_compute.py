@@ -8,7 +8,8 @@ from typing import Any
 
 import mtcompute
 from mtcompute.contracts import contract
-from mtcompute.metrics.chrf.ngrams import CHRF_WHITESPACE, format_score
+from mtcompute.metrics.chrf.ngrams import format_score
+from mtcompute.metrics.chrf.words import CHRF_WHITESPACE
 from tests.harness import ToolHarness, scored
 from tests.harness import contract_whitespace as whitespace_listed
 

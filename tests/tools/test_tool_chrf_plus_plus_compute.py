@@ -29,17 +29,15 @@ from sacrebleu.metrics import CHRF
 import mtcompute
 from mtcompute.contracts import contract
 from mtcompute.metrics.chrf.ngrams import (
-    CHRF_WHITESPACE,
-    PUNCTUATION,
     ChrfStatistics,
     chrf_fraction,
     format_score,
     sacrebleu_zeroed,
     segment_statistics_with_words,
-    split_words,
     word_statistics,
 )
 from mtcompute.metrics.chrf.ngrams import segment_statistics as char_statistics
+from mtcompute.metrics.chrf.words import CHRF_WHITESPACE, PUNCTUATION, split_words
 from mtcompute.tools.chrf_plus_plus_compute import ChrfPlusPlusResult, chrf_plus_plus
 from tests import strategies as sts
 from tests.conftest import WMT_IS_SAMPLE

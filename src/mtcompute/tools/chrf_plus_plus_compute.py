@@ -1,7 +1,7 @@
 """chrf-plus-plus-compute@1.0.0: exact chrF++ (Popović 2017 §2), corpus and per segment.
 
 Character 1- to 6-grams as chrf-compute, word unigrams and bigrams of
-:func:`mtcompute.metrics.chrf.ngrams.split_words`, the 8 orders averaged together under
+:func:`mtcompute.metrics.chrf.words.split_words`, the 8 orders averaged together under
 chrf-compute's effective-order rule, counts summed over segments literally
 (:func:`mtcompute.metrics.chrf.statistics.chrf_ratios` with ``word_order``). Input, limits,
 validation order and output shape are chrf-compute's (its :func:`text_steps`, ``beta`` and

@@ -2,6 +2,8 @@
 chrF++ (Popović 2017, "chrF++: words helping character n-grams", §2), under both families of
 rules: the seed contracts' exact arithmetic and sacreBLEU 2.6.0's.
 
+* :mod:`~mtcompute.metrics.chrf.words`: the whitespace chrF removes and chrF++'s words,
+  under both rule sets;
 * :mod:`~mtcompute.metrics.chrf.ngrams`: the exact core: one segment's character and word
   n-gram statistics, and their exact scores (chrf-compute's effective-order rule, chrF++.py's
   per-order F), in ints and Fractions;

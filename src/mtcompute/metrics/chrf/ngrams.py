@@ -8,7 +8,8 @@ whitespace removal (the sufficient statistics: the definition that the compiled 
 through :mod:`mtcompute.metrics.chrf.statistics`, reproduces). chrF++ adds word orders
 (:func:`word_statistics`): words are what sacreBLEU 2.x's ``CHRF._remove_punctuation`` makes
 of a text, whitespace-separated pieces with one ASCII punctuation character split off the end
-(else the start) of a piece of two or more code points (:func:`split_words`); word n-grams are
+(else the start) of a piece of two or more code points
+(:func:`~mtcompute.metrics.chrf.words.split_words`); word n-grams are
 counted by the BLEU core's token n-gram counter (one counter for the package). Statistics
 (:class:`ChrfStatistics`, one entry per order, character orders first) add up over segments.
 
@@ -30,9 +31,7 @@ from __future__ import annotations
 
 __all__ = [
     "AVERAGINGS",
-    "CHRF_WHITESPACE",
     "EPSILON",
-    "PUNCTUATION",
     "Averaging",
     "ChrfScore",
     "ChrfStatistics",
@@ -47,12 +46,10 @@ __all__ = [
     "sacrebleu_zeroed",
     "segment_statistics",
     "segment_statistics_with_words",
-    "split_words",
     "strip_whitespace",
     "word_statistics",
 ]
 
-import re
 from collections import Counter
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass
@@ -63,18 +60,11 @@ from operator import add
 from typing import Literal, TypeVar
 
 from mtcompute.core.text import ngram_counts
+from mtcompute.metrics.chrf.words import CHRF_WHITESPACE, split_words
 
 S = TypeVar("S", bound=Sequence[object])  # what is split into n-grams: a str, a word list
 K = TypeVar("K", bound=Hashable)  # an n-gram
 
-# The 29 whitespace code points of Python 3's str.split() (what sacreBLEU removes), as the
-# contract lists them. Spelled out rather than taken from str.split() so that a Python with a
-# different Unicode database cannot change the metric; a test checks the two agree here.
-CHRF_WHITESPACE = (
-    "\t\n\x0b\x0c\r\x1c\x1d\x1e\x1f \x85\xa0\u1680"
-    "\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a"
-    "\u2028\u2029\u202f\u205f\u3000"
-)
 _DELETE_WHITESPACE = dict.fromkeys(map(ord, CHRF_WHITESPACE))
 
 
@@ -235,36 +225,6 @@ def format_fraction(score: Fraction | int) -> str:
 
 
 # --- chrF++'s word orders --------------------------------------------------------------------
-
-# Python's string.punctuation, spelled out: the 32 ASCII punctuation characters of sacreBLEU's
-# CHRF._PUNCTS.
-PUNCTUATION = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
-
-_WHITESPACE_RE = re.compile("[" + re.escape(CHRF_WHITESPACE) + "]+")
-
-
-def split_words(text: str) -> list[str]:
-    """The chrF++ words of ``text`` (sacreBLEU 2.x ``CHRF._remove_punctuation``).
-
-    Pieces between runs of the 29 whitespace code points; a piece of two or more code points
-    ending in an ASCII punctuation character becomes the piece without it, then that character;
-    otherwise one starting with one becomes that character, then the rest. One split at most.
-
-    >>> split_words("(Hello), world! (hi) ... '")
-    ['(Hello)', ',', 'world', '!', '(hi', ')', '..', '.', "'"]
-    """
-    words: list[str] = []
-    for piece in _WHITESPACE_RE.split(text):
-        if len(piece) < 2:
-            if piece:
-                words.append(piece)
-        elif piece[-1] in PUNCTUATION:
-            words += (piece[:-1], piece[-1])
-        elif piece[0] in PUNCTUATION:
-            words += (piece[0], piece[1:])
-        else:
-            words.append(piece)
-    return words
 
 
 def word_statistics(

@@ -28,7 +28,7 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 from mtcompute.counting import MIN_SEGMENTS_PER_THREAD, _check_texts, _int64s, map_spans
-from mtcompute.metrics.chrf.ngrams import split_words
+from mtcompute.metrics.chrf.words import split_words
 from mtcompute.native import ext as _ext
 from mtcompute.native import kernel_step, kernel_test
 
@@ -56,7 +56,7 @@ def sacrebleu_chrf_statistics(
 
     Texts are lowercased with ``str.lower`` when asked; characters are those of
     ``''.join(text.split())`` (the text as it is with ``whitespace``), words those of
-    :func:`~mtcompute.metrics.chrf.ngrams.split_words` (sacreBLEU's ``_remove_punctuation``),
+    :func:`~mtcompute.metrics.chrf.words.split_words` (sacreBLEU's ``_remove_punctuation``),
     word n-grams their ``' '``-joined strings; ``n_hyp`` is 0 where the reference has no
     n-gram of the order; of several references a segment keeps the first whose
     :func:`chrf_f_score` is strictly the greatest. Any other layout is TypeError or
