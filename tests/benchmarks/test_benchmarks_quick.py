@@ -79,3 +79,25 @@ def test_twins_rows_cover_every_export_with_the_same_answer() -> None:
         sorted(name for row in rows for name in row[0].split(" + ")),
         [row[0] for row in rows if row[-1] != "yes"],
     ), proc.stderr.decode()[-3000:]
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Linux's ru_maxrss semantics")
+def test_a_peak_row_reads_the_commands_own_peak() -> None:
+    """run.py's peak memory rows (``sacrebleu --paired-bs``, the native bootstrap) read the
+    command's ``ru_maxrss``, which Linux starts at its parent's peak: under run.py's launcher
+    a bare interpreter's peak stays small while the benchmark process holds 300 MB."""
+    code = (
+        "import sys; sys.path.insert(0, sys.argv[1]); import os, run\n"
+        "held = bytearray(300 * 2**20); held[::4096] = b'x' * len(held[::4096])\n"
+        "_, peak, out = run._peak_run([sys.executable, '-c', 'print(1)'], dict(os.environ))\n"
+        "print(round(peak), out)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code, str(REPO / "benchmarks")],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
+    peak, out = done.stdout.split(maxsplit=1)
+    assert (int(peak) < 100, out) == (True, "b'1\\n'\n")
