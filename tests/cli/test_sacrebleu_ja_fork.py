@@ -2,8 +2,9 @@
 process: standard output byte-identical to one process's (and to sacreBLEU 2.6.0's), for BLEU,
 chrF and TER and for the paired bootstrap, on the en-ja systems of the WMT data in use; the
 child was started, its results used, and it was reaped, and the command counted on a thread
-fewer meanwhile. ``score`` parses each line once, however many systems. Needs the extra ``ja``
-(.ci/run installs it)."""
+fewer meanwhile. ``score`` parses each line once, however many systems. ``sacrebleu`` and
+``score`` score BLEU's systems as their lines are parsed, the error reported staying the one
+the files' order meets first. Needs the extra ``ja`` (.ci/run installs it)."""
 
 from __future__ import annotations
 
@@ -15,8 +16,9 @@ from collections.abc import Sequence
 import pytest
 
 from mtcompute import counting, tokenizers
+from mtcompute.cli import _score_chunks as score_chunks
 from mtcompute.cli import main
-from mtcompute.errors import UnsupportedInput
+from mtcompute.errors import InvalidInput, UnsupportedInput
 from mtcompute.metrics.bleu import counts as bleu_counts
 from mtcompute.metrics.chrf import sacrebleu_statistics
 from mtcompute.metrics.ter import statistics as ter_statistics
@@ -196,6 +198,25 @@ def test_bleu_scores_the_system_the_child_parsed_first(
     systems, then the others in their order; the bytes are one process's and sacreBLEU's."""
     args = ("sacrebleu", "ref.A.txt", "-i", *SYSTEMS, "-l", "en-ja", "-m", "bleu", "chrf")
     one, _ = one_then_two(monkeypatch, capsys, args)
+    _child_parses_the_last_systems_own_lines(monkeypatch)
+    scored: list[int] = []
+    first_lines = {tuple(sacrebleu_lines(PAIR / name)[:3]): i for i, name in enumerate(SYSTEMS)}
+    corpus_score = BLEU.corpus_score
+
+    def spied(self: BLEU, hypotheses: Sequence[str], references: object) -> object:
+        scored.append(first_lines[tuple(hypotheses[:3])])
+        return corpus_score(self, hypotheses, references)
+
+    monkeypatch.setattr(BLEU, "corpus_score", spied)
+    two = ours(monkeypatch, capsys, args)
+    last = len(SYSTEMS) - 1
+    assert scored == [last, *range(last)]
+    assert two == one
+
+
+def _child_parses_the_last_systems_own_lines(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The child parses only the last system's own lines, and has finished before the
+    command goes on: that system is the first whose lines are all parsed."""
     texts = {name: sacrebleu_lines(PAIR / name) for name in ("ref.A.txt", *SYSTEMS)}
     others = set(texts["ref.A.txt"]).union(*(texts[name] for name in SYSTEMS[:-1]))
     own = len({line.rstrip() for line in texts[SYSTEMS[-1]]} - {o.rstrip() for o in others})
@@ -214,16 +235,57 @@ def test_bleu_scores_the_system_the_child_parsed_first(
         return helper
 
     monkeypatch.setattr(tokenizers, "_start", finished)
-    scored: list[int] = []
-    first_lines = {tuple(texts[name][:3]): i for i, name in enumerate(SYSTEMS)}
-    corpus_score = BLEU.corpus_score
 
-    def spied(self: BLEU, hypotheses: Sequence[str], references: object) -> object:
-        scored.append(first_lines[tuple(hypotheses[:3])])
-        return corpus_score(self, hypotheses, references)
 
-    monkeypatch.setattr(BLEU, "corpus_score", spied)
-    two = ours(monkeypatch, capsys, args)
+SCORE = ("score", "-H", *SYSTEMS, "-r", "ref.A.txt", "-l", "en-ja", "-m", "bleu", "chrf")
+
+
+def test_score_scores_the_system_the_child_parsed_first(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`score -l en-ja` of files of one chunk: chrF of every system first, then BLEU of the
+    system the child parsed first, then the others in their order; the bytes are one
+    process's."""
+    one, _ = one_then_two(monkeypatch, capsys, (*SCORE, "--format", "json"), False)
+    _child_parses_the_last_systems_own_lines(monkeypatch)
+    first_lines = {tuple(sacrebleu_lines(PAIR / name)[:3]): i for i, name in enumerate(SYSTEMS)}
+    scored: list[tuple[str, int]] = []
+    score_chunk = score_chunks._score_chunk
+
+    def spied(args: object, metric: str, hypotheses: list[str], references: object) -> object:
+        scored.append((metric, first_lines[tuple(hypotheses[:3])]))
+        return score_chunk(args, metric, hypotheses, references)
+
+    monkeypatch.setattr(score_chunks, "_score_chunk", spied)
+    two = ours(monkeypatch, capsys, (*SCORE, "--format", "json"))
     last = len(SYSTEMS) - 1
-    assert scored == [last, *range(last)]
+    assert [s for metric, s in scored if metric == "bleu"] == [last, *range(last)]
     assert two == one
+
+
+def test_score_reports_the_error_the_files_order_meets_first(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Where BLEU fails for two systems, `score` reports the first system's error, as in
+    one process, although the child had the last system's lines parsed first."""
+    one_then_two(monkeypatch, capsys, (*SCORE, "--format", "json"), False)
+    _child_parses_the_last_systems_own_lines(monkeypatch)
+    first_lines = {tuple(sacrebleu_lines(PAIR / name)[:3]): i for i, name in enumerate(SYSTEMS)}
+    score_chunk = score_chunks._score_chunk
+    failing = {0: "the first system's fault", len(SYSTEMS) - 1: "the last system's fault"}
+
+    def failed(args: object, metric: str, hypotheses: list[str], references: object) -> object:
+        system = first_lines[tuple(hypotheses[:3])]
+        if metric == "bleu" and system in failing:
+            raise InvalidInput(failing[system], "/hypotheses")
+        return score_chunk(args, metric, hypotheses, references)
+
+    monkeypatch.setattr(score_chunks, "_score_chunk", failed)
+    monkeypatch.chdir(PAIR)
+    status = main([*SCORE, "--format", "json"])
+    said = "".join(capsys.readouterr())  # the JSON error on standard output
+    assert (status != 0, "the first system's fault" in said, "last system" in said) == (
+        True,
+        True,
+        False,
+    )

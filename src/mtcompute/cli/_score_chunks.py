@@ -15,7 +15,7 @@ import gc
 import os
 import sys
 from collections import deque
-from collections.abc import Callable, Generator, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from contextlib import ExitStack
 from dataclasses import dataclass, field
 from itertools import chain, islice
@@ -243,29 +243,53 @@ def _chunk_results(args: argparse.Namespace, chunk: Chunk) -> list[list[Result]]
     ]
 
 
-def _raw_results(args: argparse.Namespace, raw: RawChunk) -> list[list[Result]] | None:
+def _raw_results(
+    args: argparse.Namespace,
+    raw: RawChunk,
+    bleu_order: Callable[[], Iterator[int]] | None = None,
+) -> list[list[Result]] | None:
     """:func:`_chunk_results` of a chunk as read, each call counting on this thread alone:
     BLEU from the undecoded lines where the kernel counts them
     (:func:`mtcompute.metrics.bleu.corpus.corpus_bleu_lines`), the rest from the lines decoded here;
-    None when a line is not UTF-8."""
+    None when a line is not UTF-8. With ``bleu_order`` (a second process parsing BLEU's
+    MeCab lines: :func:`_parse_ahead`), BLEU comes after the other metrics, its systems in
+    ``bleu_order()``, each as soon as its lines are parsed; after an error, every result is
+    computed again in the files' order, which raises the error that order meets first."""
+    metrics = range(len(args.metric))
+    order = [(s, m) for s in range(len(args.hypotheses)) for m in metrics]
+    if bleu_order is not None:
+        bleu = [m for m in metrics if args.metric[m] == "bleu"]
+        others = [(s, m) for s, m in order if m not in bleu]
+        try:
+            return _results_in(
+                args, raw, chain(others, ((s, m) for s in bleu_order() for m in bleu))
+            )
+        except Exception:  # whichever it is, the files' order below meets it again
+            pass
+    return _results_in(args, raw, order)
+
+
+def _results_in(
+    args: argparse.Namespace, raw: RawChunk, order: Iterable[tuple[int, int]]
+) -> list[list[Result]] | None:
+    """The result of each (system, metric index) of ``order``, computed in that order, as
+    :func:`_raw_results` gives them; None when a line is not UTF-8."""
     from mtcompute.counting import threads_in_context  # noqa: PLC0415
 
     systems = len(args.hypotheses)
     chunk: Chunk | None = None
-    results: list[list[Result]] = []
+    results: dict[tuple[int, int], Result] = {}
     with threads_in_context(1):
-        for s in range(systems):
-            row: list[Result] = []
-            for metric in args.metric:
-                part = _lines_result(args, metric, raw, s)
-                if part is None:
-                    chunk = chunk or decode_chunk(raw, systems)
-                    if chunk is None:
-                        return None
-                    part = _score_chunk(args, metric, chunk.systems[s], chunk.references)
-                row.append(part)
-            results.append(row)
-    return results
+        for s, m in order:
+            metric = args.metric[m]
+            part = _lines_result(args, metric, raw, s)
+            if part is None:
+                chunk = chunk or decode_chunk(raw, systems)
+                if chunk is None:
+                    return None
+                part = _score_chunk(args, metric, chunk.systems[s], chunk.references)
+            results[s, m] = part
+    return [[results[s, m] for m in range(len(args.metric))] for s in range(systems)]
 
 
 def _lines_result(
@@ -312,11 +336,10 @@ def _in_parallel(args: argparse.Namespace, add: Callable[[int, list[list[Result]
         # chunk after chunk on this thread: no pool to start (nor to import), nor threads
         # to hand a single chunk (a test set of a few thousand lines) between
         with ExitStack() as stack:
-            if len(ahead) == 1:
-                _parse_ahead(args, stack, ahead[0])
+            bleu_order = _parse_ahead(args, stack, ahead[0]) if len(ahead) == 1 else None
             try:
                 for raw in chain(ahead, chunks):
-                    results = _raw_results(args, raw)
+                    results = _raw_results(args, raw, bleu_order)
                     if results is None:
                         raise Uneven
                     add(raw.count, results)
@@ -341,22 +364,24 @@ def _in_parallel(args: argparse.Namespace, add: Callable[[int, list[list[Result]
                 future.cancel()
 
 
-def _parse_ahead(args: argparse.Namespace, stack: ExitStack, raw: RawChunk) -> None:
+def _parse_ahead(
+    args: argparse.Namespace, stack: ExitStack, raw: RawChunk
+) -> Callable[[], Iterator[int]] | None:
     """Files of one chunk scored with BLEU's MeCab tokenizer: a second process parses ahead
-    (:func:`mtcompute.cli._common.parse_ahead`), the lines in the order BLEU tokenizes them
-    (each system's hypotheses, the references after the first's). A chunk that does not
-    decode is left to the scoring, which reports it."""
+    (:func:`mtcompute.cli._common.parse_ahead`): the references, which every system's BLEU
+    needs, then the systems' lines. Where it runs, the order to score the systems' BLEU in
+    (each as soon as its lines are parsed: :func:`mtcompute.tokenizers.parsed_order`). A
+    chunk that does not decode is left to the scoring, which reports it."""
     if "bleu" not in args.metric:
-        return
+        return None
     bleu = _bleu_options(args)
     if not bleu.tokenize.endswith("-mecab"):
-        return
+        return None
     chunk = decode_chunk(raw, len(args.hypotheses))
-    if chunk is not None:
-        systems, references = chunk.systems, chain.from_iterable(chunk.references)
-        parse_ahead(
-            stack, bleu.tokenize, bleu.lowercase, chain(systems[0], references, *systems[1:])
-        )
+    if chunk is None:
+        return None
+    references = chain.from_iterable(chunk.references)
+    return parse_ahead(stack, bleu.tokenize, bleu.lowercase, references, chunk.systems)
 
 
 def _chained(first: list[RawChunk], rest: Generator[RawChunk, None, None]) -> Iterator[RawChunk]:
