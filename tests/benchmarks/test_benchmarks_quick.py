@@ -8,7 +8,7 @@ import sys
 import pytest
 
 from mtcompute import native
-from tests.conftest import REPO, SAMPLE_WMT
+from tests.conftest import REPO, SAMPLE_WMT, run_python
 
 
 def test_quick_benchmark_passes_its_identity_checks() -> None:
@@ -87,17 +87,12 @@ def test_a_peak_row_reads_the_commands_own_peak() -> None:
     command's ``ru_maxrss``, which Linux starts at its parent's peak: under run.py's launcher
     a bare interpreter's peak stays small while the benchmark process holds 300 MB."""
     code = (
-        "import sys; sys.path.insert(0, sys.argv[1]); import os, run\n"
+        "import os, run\n"
         "held = bytearray(300 * 2**20); held[::4096] = b'x' * len(held[::4096])\n"
         "_, peak, out = run._peak_run([sys.executable, '-c', 'print(1)'], dict(os.environ))\n"
         "print(round(peak), out)\n"
     )
-    done = subprocess.run(
-        [sys.executable, "-c", code, str(REPO / "benchmarks")],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=True,
-    )
+    done = run_python(code, path=REPO / "benchmarks")
+    assert done.returncode == 0, done.stderr
     peak, out = done.stdout.split(maxsplit=1)
     assert (int(peak) < 100, out) == (True, "b'1\\n'\n")

@@ -9,6 +9,7 @@ the files' order meets first. Needs the extra ``ja`` (.ci/run installs it)."""
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import select
 from collections.abc import Sequence
@@ -190,30 +191,6 @@ def test_beside_the_child_the_counting_keeps_the_other_cpus(
     assert counting.thread_count() == 8
 
 
-def test_bleu_scores_the_system_the_child_parsed_first(
-    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
-) -> None:
-    """The child parses the last system's own lines and exits: BLEU scores that system
-    first, as soon as this process has parsed the references and the lines of several
-    systems, then the others in their order; the bytes are one process's and sacreBLEU's."""
-    args = ("sacrebleu", "ref.A.txt", "-i", *SYSTEMS, "-l", "en-ja", "-m", "bleu", "chrf")
-    one, _ = one_then_two(monkeypatch, capsys, args)
-    _child_parses_the_last_systems_own_lines(monkeypatch)
-    scored: list[int] = []
-    first_lines = {tuple(sacrebleu_lines(PAIR / name)[:3]): i for i, name in enumerate(SYSTEMS)}
-    corpus_score = BLEU.corpus_score
-
-    def spied(self: BLEU, hypotheses: Sequence[str], references: object) -> object:
-        scored.append(first_lines[tuple(hypotheses[:3])])
-        return corpus_score(self, hypotheses, references)
-
-    monkeypatch.setattr(BLEU, "corpus_score", spied)
-    two = ours(monkeypatch, capsys, args)
-    last = len(SYSTEMS) - 1
-    assert scored == [last, *range(last)]
-    assert two == one
-
-
 def _child_parses_the_last_systems_own_lines(monkeypatch: pytest.MonkeyPatch) -> None:
     """The child parses only the last system's own lines, and has finished before the
     command goes on: that system is the first whose lines are all parsed."""
@@ -237,6 +214,39 @@ def _child_parses_the_last_systems_own_lines(monkeypatch: pytest.MonkeyPatch) ->
     monkeypatch.setattr(tokenizers, "_start", finished)
 
 
+@functools.cache
+def _first_lines() -> dict[tuple[str, ...], int]:
+    return {tuple(sacrebleu_lines(PAIR / name)[:3]): i for i, name in enumerate(SYSTEMS)}
+
+
+def system_of(hypotheses: Sequence[str]) -> int:
+    """The index in SYSTEMS of the system whose lines ``hypotheses`` are (by its first three)."""
+    return _first_lines()[tuple(hypotheses[:3])]
+
+
+def test_bleu_scores_the_system_the_child_parsed_first(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The child parses the last system's own lines and exits: BLEU scores that system
+    first, as soon as this process has parsed the references and the lines of several
+    systems, then the others in their order; the bytes are one process's and sacreBLEU's."""
+    args = ("sacrebleu", "ref.A.txt", "-i", *SYSTEMS, "-l", "en-ja", "-m", "bleu", "chrf")
+    one, _ = one_then_two(monkeypatch, capsys, args)
+    _child_parses_the_last_systems_own_lines(monkeypatch)
+    scored: list[int] = []
+    corpus_score = BLEU.corpus_score
+
+    def spied(self: BLEU, hypotheses: Sequence[str], references: object) -> object:
+        scored.append(system_of(hypotheses))
+        return corpus_score(self, hypotheses, references)
+
+    monkeypatch.setattr(BLEU, "corpus_score", spied)
+    two = ours(monkeypatch, capsys, args)
+    last = len(SYSTEMS) - 1
+    assert scored == [last, *range(last)]
+    assert two == one
+
+
 SCORE = ("score", "-H", *SYSTEMS, "-r", "ref.A.txt", "-l", "en-ja", "-m", "bleu", "chrf")
 
 
@@ -248,12 +258,11 @@ def test_score_scores_the_system_the_child_parsed_first(
     process's."""
     one, _ = one_then_two(monkeypatch, capsys, (*SCORE, "--format", "json"), False)
     _child_parses_the_last_systems_own_lines(monkeypatch)
-    first_lines = {tuple(sacrebleu_lines(PAIR / name)[:3]): i for i, name in enumerate(SYSTEMS)}
     scored: list[tuple[str, int]] = []
     score_chunk = score_chunks._score_chunk
 
     def spied(args: object, metric: str, hypotheses: list[str], references: object) -> object:
-        scored.append((metric, first_lines[tuple(hypotheses[:3])]))
+        scored.append((metric, system_of(hypotheses)))
         return score_chunk(args, metric, hypotheses, references)
 
     monkeypatch.setattr(score_chunks, "_score_chunk", spied)
@@ -270,12 +279,11 @@ def test_score_reports_the_error_the_files_order_meets_first(
     one process, although the child had the last system's lines parsed first."""
     one_then_two(monkeypatch, capsys, (*SCORE, "--format", "json"), False)
     _child_parses_the_last_systems_own_lines(monkeypatch)
-    first_lines = {tuple(sacrebleu_lines(PAIR / name)[:3]): i for i, name in enumerate(SYSTEMS)}
     score_chunk = score_chunks._score_chunk
     failing = {0: "the first system's fault", len(SYSTEMS) - 1: "the last system's fault"}
 
     def failed(args: object, metric: str, hypotheses: list[str], references: object) -> object:
-        system = first_lines[tuple(hypotheses[:3])]
+        system = system_of(hypotheses)
         if metric == "bleu" and system in failing:
             raise InvalidInput(failing[system], "/hypotheses")
         return score_chunk(args, metric, hypotheses, references)

@@ -8,7 +8,6 @@ signatures and refusals. The ja-mecab and ko-mecab comparisons need the extras `
 from __future__ import annotations
 
 import re
-import subprocess
 import sys
 import threading
 from collections.abc import Callable
@@ -23,7 +22,7 @@ from mtcompute import tokenizers
 from mtcompute.core.tokenizers import TOKENIZERS
 from mtcompute.errors import InvalidInput, MtcomputeError, UnsupportedInput
 from mtcompute.tokenizers import DOWNLOADING, NAMES, Tokenizer, get_tokenizer
-from tests.conftest import WMT, load_script
+from tests.conftest import WMT, load_script, run_python
 from tests.oracle import assert_sacrebleu
 
 FUZZ = load_script("fuzz_tokenizers")
@@ -193,10 +192,8 @@ def test_only_zh_compiles_the_zh_table() -> None:
         "t.tokenize_zh('我们')\n"
         "print(before, t._zh_character.cache_info().currsize)\n"
     )
-    done = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60
-    )
-    assert done.stdout == "0 1\n"
+    done = run_python(code)
+    assert (done.returncode, done.stdout) == (0, "0 1\n"), done.stderr
 
 
 @pytest.mark.parametrize("name", MECAB)
